@@ -1,1 +1,41 @@
-pub fn placeholder() {}
+//! Spellstack's rules engine: a pure, deterministic, serialisable state machine for games
+//! of Magic: The Gathering with Time Spiral era cards.
+//!
+//! Start with [`Game::new`], then loop: [`Game::pending`] says who must decide what,
+//! [`Game::legal_answers`] lists what they may say, [`Game::submit`] applies an answer and
+//! runs until the next decision. [`Game::view`] is what one player may see.
+//! See `ARCHITECTURE.md` for the map of modules.
+
+pub mod agent;
+pub mod cards;
+pub mod casting;
+pub mod combat;
+pub mod costs;
+pub mod decision;
+pub mod effects;
+pub mod events;
+pub mod game;
+pub mod ids;
+pub mod layers;
+pub mod mana;
+pub mod object;
+pub mod priority;
+pub mod resolve;
+pub mod ruleset;
+pub mod sba;
+pub mod scenario;
+pub mod stack;
+pub mod targets;
+pub mod turn;
+pub mod view;
+pub mod zones;
+
+pub use cards::{CardDef, Catalog};
+pub use decision::{Answer, Attack, Block, Decision, Pending, RuleError};
+pub use events::Event;
+pub use game::{Game, GameResult, GameSetup, PlayerSetup, SetupError};
+pub use ids::{CardId, ObjectId, PlayerId};
+pub use ruleset::Ruleset;
+pub use targets::Target;
+pub use turn::Step;
+pub use view::View;

@@ -1,0 +1,421 @@
+//! Card definitions: facts (generated from MTGJSON into `engine/cards/facts.toml`) merged
+//! with hand-written behaviour scripts (`engine/cards/scripts/*.toml`). See
+//! `engine/cards/README.md` for the script format.
+//!
+//! The catalog is immutable data compiled into the binary; [`Catalog::builtin`] loads and
+//! validates it once. A card without a script, or whose script uses something the engine
+//! cannot play yet, is *unsupported*: it can be looked at but is refused in decks.
+
+mod script;
+
+use crate::costs::Cost;
+use crate::effects::Effect;
+use crate::ids::CardId;
+use crate::mana::{Color, ColorSet, ManaCost, ManaType};
+use crate::object::CounterKind;
+use crate::targets::TargetSpec;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+pub use script::ScriptError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CardType {
+    Artifact,
+    Creature,
+    Enchantment,
+    Instant,
+    Land,
+    Sorcery,
+    Tribal,
+    Planeswalker,
+}
+
+impl CardType {
+    pub fn name(self) -> &'static str {
+        match self {
+            CardType::Artifact => "Artifact",
+            CardType::Creature => "Creature",
+            CardType::Enchantment => "Enchantment",
+            CardType::Instant => "Instant",
+            CardType::Land => "Land",
+            CardType::Sorcery => "Sorcery",
+            CardType::Tribal => "Tribal",
+            CardType::Planeswalker => "Planeswalker",
+        }
+    }
+    /// Rule 214.1: the permanent types.
+    pub fn is_permanent_type(self) -> bool {
+        !matches!(self, CardType::Instant | CardType::Sorcery | CardType::Tribal)
+    }
+}
+
+impl FromStr for CardType {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "artifact" => CardType::Artifact,
+            "creature" => CardType::Creature,
+            "enchantment" => CardType::Enchantment,
+            "instant" => CardType::Instant,
+            "land" => CardType::Land,
+            "sorcery" => CardType::Sorcery,
+            "tribal" => CardType::Tribal,
+            "planeswalker" => CardType::Planeswalker,
+            _ => return Err(format!("unknown card type `{s}`")),
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Supertype {
+    Basic,
+    Legendary,
+    Snow,
+    World,
+}
+
+impl FromStr for Supertype {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "basic" => Supertype::Basic,
+            "legendary" => Supertype::Legendary,
+            "snow" => Supertype::Snow,
+            "world" => Supertype::World,
+            _ => return Err(format!("unknown supertype `{s}`")),
+        })
+    }
+}
+
+/// Keyword abilities the engine plays. A card whose text has another keyword needs a script
+/// that the engine supports, or it stays unsupported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Keyword {
+    Flying,
+    Reach,
+    Vigilance,
+    Haste,
+    Flash,
+    FirstStrike,
+    DoubleStrike,
+    Trample,
+    Defender,
+}
+
+impl Keyword {
+    pub fn name(self) -> &'static str {
+        match self {
+            Keyword::Flying => "Flying",
+            Keyword::Reach => "Reach",
+            Keyword::Vigilance => "Vigilance",
+            Keyword::Haste => "Haste",
+            Keyword::Flash => "Flash",
+            Keyword::FirstStrike => "First strike",
+            Keyword::DoubleStrike => "Double strike",
+            Keyword::Trample => "Trample",
+            Keyword::Defender => "Defender",
+        }
+    }
+    pub const ALL: [Keyword; 9] = [
+        Keyword::Flying,
+        Keyword::Reach,
+        Keyword::Vigilance,
+        Keyword::Haste,
+        Keyword::Flash,
+        Keyword::FirstStrike,
+        Keyword::DoubleStrike,
+        Keyword::Trample,
+        Keyword::Defender,
+    ];
+}
+
+impl FromStr for Keyword {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let norm = s.trim().to_ascii_lowercase().replace(['_', '-'], " ");
+        Keyword::ALL
+            .into_iter()
+            .find(|k| k.name().to_ascii_lowercase() == norm)
+            .ok_or_else(|| format!("unsupported keyword `{s}`"))
+    }
+}
+
+/// Printed power or toughness: a number or `*` (a characteristic-defining ability).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PtValue {
+    Fixed(i32),
+    Star,
+}
+
+impl fmt::Display for PtValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PtValue::Fixed(n) => write!(f, "{n}"),
+            PtValue::Star => f.write_str("*"),
+        }
+    }
+}
+
+/// When an activated ability may be activated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum AbilityTiming {
+    /// Any time its controller has priority (403 default).
+    #[default]
+    Instant,
+    /// Only when a sorcery could be cast.
+    Sorcery,
+    /// "Activate only during your upkeep."
+    YourUpkeep,
+}
+
+/// An extra condition on activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActivationCondition {
+    /// "Activate only if you have exactly N cards in hand."
+    HandSizeExactly(u32),
+}
+
+/// What a mana ability adds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ManaProduce {
+    /// Exactly these mana.
+    Fixed(Vec<ManaType>),
+    /// One mana of any colour (chosen as it resolves).
+    AnyColor,
+    /// One mana of one of these types.
+    OneOf(Vec<ManaType>),
+}
+
+impl ManaProduce {
+    /// The colours this ability can make (for the payment solver).
+    pub fn options(&self) -> Vec<ManaType> {
+        match self {
+            ManaProduce::Fixed(v) => v.clone(),
+            ManaProduce::AnyColor => Color::ALL.into_iter().map(ManaType::Colored).collect(),
+            ManaProduce::OneOf(v) => v.clone(),
+        }
+    }
+    pub fn amount(&self) -> u32 {
+        match self {
+            ManaProduce::Fixed(v) => v.len() as u32,
+            _ => 1,
+        }
+    }
+}
+
+/// An activated ability (rule 403); mana abilities (406) have `mana: Some(..)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActivatedAbility {
+    pub cost: Cost,
+    pub targets: Vec<TargetSpec>,
+    pub effects: Vec<Effect>,
+    pub mana: Option<ManaProduce>,
+    pub timing: AbilityTiming,
+    pub condition: Option<ActivationCondition>,
+    /// Rules text shown to players.
+    pub text: String,
+}
+
+impl ActivatedAbility {
+    pub fn is_mana_ability(&self) -> bool {
+        // Δ22: an ability with a target is never a mana ability.
+        self.mana.is_some() && self.targets.is_empty()
+    }
+}
+
+/// The spell ability of an instant or sorcery (or a permanent spell's additional costs).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SpellAbility {
+    /// Each entry is one additional cost; several alternatives mean "A or B" (409.1b).
+    pub additional_costs: Vec<Vec<Cost>>,
+    pub targets: Vec<TargetSpec>,
+    pub effects: Vec<Effect>,
+}
+
+/// Whether the engine can play the card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Support {
+    Supported,
+    /// Only for tests and benchmarks; never allowed in a player's deck.
+    TestOnly,
+    Unsupported(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardDef {
+    pub id: CardId,
+    pub name: String,
+    pub name_zh: Option<String>,
+    /// `None`: the card has no mana cost at all (Δ24), unlike `{0}`.
+    pub mana_cost: Option<ManaCost>,
+    pub colors: ColorSet,
+    pub supertypes: Vec<Supertype>,
+    pub types: Vec<CardType>,
+    pub subtypes: Vec<String>,
+    pub power: Option<PtValue>,
+    pub toughness: Option<PtValue>,
+    pub text: String,
+    pub rarity: String,
+    pub sets: Vec<String>,
+    pub support: Support,
+    pub keywords: Vec<Keyword>,
+    pub spell: SpellAbility,
+    pub abilities: Vec<ActivatedAbility>,
+    pub enters_with_counters: Vec<(CounterKind, u32)>,
+    pub enters_tapped: bool,
+}
+
+impl CardDef {
+    pub fn has_type(&self, t: CardType) -> bool {
+        self.types.contains(&t)
+    }
+    pub fn is_permanent(&self) -> bool {
+        self.types.iter().any(|t| t.is_permanent_type())
+    }
+    pub fn is_supported(&self) -> bool {
+        self.support == Support::Supported
+    }
+    pub fn type_line(&self) -> String {
+        let mut s: Vec<String> = self.supertypes.iter().map(|t| format!("{t:?}")).collect();
+        s.extend(self.types.iter().map(|t| t.name().to_string()));
+        let mut line = s.join(" ");
+        if !self.subtypes.is_empty() {
+            line.push_str(" — ");
+            line.push_str(&self.subtypes.join(" "));
+        }
+        line
+    }
+    pub fn mana_value(&self) -> u32 {
+        self.mana_cost.as_ref().map_or(0, |c| c.converted())
+    }
+}
+
+/// All card definitions, by id and by name.
+#[derive(Debug)]
+pub struct Catalog {
+    cards: Vec<CardDef>,
+    by_name: HashMap<String, CardId>,
+}
+
+/// A problem found while loading card data: names the card and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("card data: {card}: {problem}")]
+pub struct CatalogError {
+    pub card: String,
+    pub problem: String,
+}
+
+const FACTS: &str = include_str!("../../cards/facts.toml");
+const SCRIPTS: &[(&str, &str)] = &[
+    ("basic.toml", include_str!("../../cards/scripts/basic.toml")),
+    ("tsp.toml", include_str!("../../cards/scripts/tsp.toml")),
+    ("test.toml", include_str!("../../cards/scripts/test.toml")),
+];
+
+impl Catalog {
+    /// The catalog compiled into this binary, loaded and validated on first use.
+    /// Start-up code calls [`Catalog::load`] first so that a bad card is reported clearly.
+    pub fn builtin() -> &'static Catalog {
+        static CATALOG: OnceLock<Catalog> = OnceLock::new();
+        CATALOG.get_or_init(|| match Catalog::load() {
+            Ok(c) => c,
+            // The embedded data is validated by `cargo test`; reaching this is a build defect.
+            Err(e) => panic!("embedded card data is invalid: {e}"),
+        })
+    }
+
+    /// Loads and validates the embedded facts and scripts.
+    pub fn load() -> Result<Catalog, CatalogError> {
+        script::build(FACTS, SCRIPTS)
+    }
+
+    pub fn get(&self, id: CardId) -> &CardDef {
+        &self.cards[id.0 as usize]
+    }
+    pub fn by_name(&self, name: &str) -> Option<&CardDef> {
+        self.by_name.get(&normalize_name(name)).map(|id| self.get(*id))
+    }
+    pub fn cards(&self) -> &[CardDef] {
+        &self.cards
+    }
+    pub fn supported(&self) -> impl Iterator<Item = &CardDef> {
+        self.cards.iter().filter(|c| c.is_supported())
+    }
+    /// Names closest to `query` (for "did you mean" and autocomplete): exact, then prefix,
+    /// then substring, then small edit distance.
+    pub fn suggest(&self, query: &str, limit: usize) -> Vec<&CardDef> {
+        let q = normalize_name(query);
+        let mut scored: Vec<(u32, &CardDef)> = self
+            .cards
+            .iter()
+            .filter(|c| c.support != Support::TestOnly)
+            .filter_map(|c| {
+                let n = normalize_name(&c.name);
+                let score = if n == q {
+                    0
+                } else if n.starts_with(&q) {
+                    1
+                } else if n.contains(&q) {
+                    2
+                } else {
+                    let d = edit_distance(&n, &q);
+                    if d <= 2 + q.len() as u32 / 5 { 3 + d } else { return None }
+                };
+                Some((score, c))
+            })
+            .collect();
+        scored.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        scored.into_iter().take(limit).map(|(_, c)| c).collect()
+    }
+}
+
+/// Card-name normal form: lower case, "Æ" as "ae", curly apostrophes straightened.
+pub fn normalize_name(s: &str) -> String {
+    s.trim().to_lowercase().replace(['’', '‘'], "'").replace('æ', "ae")
+}
+
+fn edit_distance(a: &str, b: &str) -> u32 {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<u32> = (0..=b.len() as u32).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i as u32; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = u32::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_catalog_loads_and_validates() {
+        let c = Catalog::load().expect("catalog must load");
+        assert!(c.cards().len() >= 752);
+        let axe = c.by_name("lightning axe").unwrap();
+        assert!(axe.is_supported());
+        assert_eq!(axe.spell.additional_costs.len(), 1);
+        assert_eq!(axe.spell.additional_costs[0].len(), 2);
+        let forest = c.by_name("Forest").unwrap();
+        assert!(forest.abilities.iter().any(|a| a.is_mana_ability()));
+        assert!(c.supported().count() >= 30, "at least 30 supported cards");
+    }
+
+    #[test]
+    fn suggestions_find_near_names() {
+        let c = Catalog::builtin();
+        let s = c.suggest("lightning ax", 3);
+        assert_eq!(s[0].name, "Lightning Axe");
+        let s = c.suggest("Assembly Worker", 3);
+        assert_eq!(s[0].name, "Assembly-Worker");
+    }
+}

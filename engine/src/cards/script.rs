@@ -1,0 +1,369 @@
+//! Loading card facts and behaviour scripts into [`CardDef`]s, with validation.
+
+use super::*;
+use crate::costs::Cost;
+use crate::effects::Effect;
+use crate::targets::TargetSpec;
+use serde::Deserialize;
+
+pub type ScriptError = CatalogError;
+
+#[derive(Deserialize)]
+struct FactsFile {
+    card: Vec<Facts>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Facts {
+    name: String,
+    cost: Option<String>,
+    #[serde(rename = "type")]
+    type_line: String,
+    pt: Option<String>,
+    colors: Option<String>,
+    #[serde(default)]
+    layout: Option<String>,
+    #[serde(default)]
+    rarity: String,
+    #[serde(default)]
+    sets: Vec<String>,
+    zh: Option<String>,
+    #[serde(default)]
+    text: String,
+}
+
+#[derive(Deserialize)]
+struct ScriptFile {
+    card: Vec<Script>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Script {
+    name: String,
+    /// Test-only cards carry their own facts.
+    #[serde(default)]
+    test_only: bool,
+    cost: Option<String>,
+    #[serde(rename = "type")]
+    type_line: Option<String>,
+    pt: Option<String>,
+    text: Option<String>,
+    /// Characteristic-defining colour ("Ghostfire is colorless"): overrides the cost's colours.
+    colors: Option<String>,
+    #[serde(default)]
+    keywords: Vec<String>,
+    #[serde(default)]
+    additional_cost: Vec<String>,
+    #[serde(default)]
+    targets: Vec<String>,
+    #[serde(default)]
+    effects: Vec<String>,
+    #[serde(default)]
+    enters_with: Vec<String>,
+    #[serde(default)]
+    enters_tapped: bool,
+    #[serde(default)]
+    ability: Vec<AbilityScript>,
+    #[serde(default)]
+    mana: Vec<ManaScript>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AbilityScript {
+    cost: String,
+    #[serde(default)]
+    targets: Vec<String>,
+    effects: Vec<String>,
+    timing: Option<String>,
+    condition: Option<String>,
+    text: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManaScript {
+    cost: String,
+    add: String,
+    #[serde(default)]
+    then: Vec<String>,
+    text: Option<String>,
+}
+
+fn err(card: &str, problem: impl Into<String>) -> CatalogError {
+    CatalogError { card: card.to_string(), problem: problem.into() }
+}
+
+pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog, CatalogError> {
+    let facts: FactsFile =
+        toml::from_str(facts_src).map_err(|e| err("facts.toml", e.to_string()))?;
+    let mut cards: Vec<CardDef> = Vec::with_capacity(facts.card.len() + 16);
+    let mut by_name: HashMap<String, CardId> = HashMap::new();
+    for f in facts.card {
+        let id = CardId(cards.len() as u16);
+        let def = facts_to_def(id, &f)?;
+        if by_name.insert(normalize_name(&def.name), id).is_some() {
+            return Err(err(&def.name, "listed twice in facts.toml"));
+        }
+        cards.push(def);
+    }
+    for (file, src) in scripts {
+        let parsed: ScriptFile =
+            toml::from_str(src).map_err(|e| err(file, e.to_string()))?;
+        for s in parsed.card {
+            let key = normalize_name(&s.name);
+            let id = if s.test_only {
+                if by_name.contains_key(&key) {
+                    return Err(err(&s.name, "a test-only card may not reuse a real card's name"));
+                }
+                let id = CardId(cards.len() as u16);
+                let f = Facts {
+                    name: s.name.clone(),
+                    cost: s.cost.clone(),
+                    type_line: s.type_line.clone().ok_or_else(|| err(&s.name, "test card needs `type`"))?,
+                    pt: s.pt.clone(),
+                    text: s.text.clone().unwrap_or_default(),
+                    ..Default::default()
+                };
+                let mut def = facts_to_def(id, &f)?;
+                def.support = Support::TestOnly;
+                cards.push(def);
+                by_name.insert(key, id);
+                id
+            } else {
+                if s.cost.is_some() || s.type_line.is_some() || s.pt.is_some() || s.text.is_some() {
+                    return Err(err(&s.name, "a script may not restate facts (cost, type, pt, text); they come from facts.toml"));
+                }
+                *by_name.get(&key).ok_or_else(|| err(&s.name, format!("{file}: no such card in facts.toml")))?
+            };
+            let def = &mut cards[id.0 as usize];
+            if def.support == Support::Supported {
+                return Err(err(&s.name, format!("{file}: scripted twice")));
+            }
+            apply_script(def, &s).map_err(|p| err(&s.name, format!("{file}: {p}")))?;
+            if !s.test_only {
+                def.support = Support::Supported;
+            }
+        }
+    }
+    for def in &mut cards {
+        add_intrinsic_mana_abilities(def);
+    }
+    Ok(Catalog { cards, by_name })
+}
+
+fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
+    let name = &f.name;
+    let mana_cost = match &f.cost {
+        Some(c) => Some(c.parse::<ManaCost>().map_err(|e| err(name, e))?),
+        None => None,
+    };
+    let (left, right) = match f.type_line.split_once('—') {
+        Some((l, r)) => (l.trim(), r.trim()),
+        None => (f.type_line.trim(), ""),
+    };
+    let mut supertypes = Vec::new();
+    let mut types = Vec::new();
+    for w in left.split_whitespace() {
+        if let Ok(t) = w.parse::<CardType>() {
+            types.push(t);
+        } else if let Ok(s) = w.parse::<Supertype>() {
+            supertypes.push(s);
+        } else {
+            return Err(err(name, format!("unknown type word `{w}`")));
+        }
+    }
+    if types.is_empty() {
+        return Err(err(name, "type line has no card type"));
+    }
+    let subtypes = right.split_whitespace().map(|s| s.replace('’', "'")).collect();
+    let (power, toughness) = match &f.pt {
+        Some(pt) => {
+            let (p, t) = pt.split_once('/').ok_or_else(|| err(name, format!("bad P/T `{pt}`")))?;
+            (Some(parse_pt(name, p)?), Some(parse_pt(name, t)?))
+        }
+        None => (None, None),
+    };
+    let colors = match &f.colors {
+        Some(cs) => cs.chars().map(|c| Color::from_letter(c).ok_or_else(|| err(name, format!("bad colour `{c}`")))).collect::<Result<ColorSet, _>>()?,
+        None => mana_cost.as_ref().map_or(ColorSet::NONE, |c| c.colors()),
+    };
+    let support = if f.layout.as_deref().is_some_and(|l| l != "normal") {
+        Support::Unsupported(format!("{} cards are not supported yet", f.layout.as_deref().unwrap_or("")))
+    } else {
+        Support::Unsupported("no behaviour script yet".into())
+    };
+    Ok(CardDef {
+        id,
+        name: name.clone(),
+        name_zh: f.zh.clone().filter(|z| !z.is_empty()),
+        mana_cost,
+        colors,
+        supertypes,
+        types,
+        subtypes,
+        power,
+        toughness,
+        text: f.text.clone(),
+        rarity: f.rarity.clone(),
+        sets: f.sets.clone(),
+        support,
+        keywords: Vec::new(),
+        spell: SpellAbility::default(),
+        abilities: Vec::new(),
+        enters_with_counters: Vec::new(),
+        enters_tapped: false,
+    })
+}
+
+fn parse_pt(name: &str, s: &str) -> Result<PtValue, CatalogError> {
+    let s = s.trim();
+    if s == "*" {
+        return Ok(PtValue::Star);
+    }
+    s.parse().map(PtValue::Fixed).map_err(|_| err(name, format!("unsupported P/T value `{s}`")))
+}
+
+fn parse_targets(v: &[String]) -> Result<Vec<TargetSpec>, String> {
+    v.iter().map(|t| TargetSpec::parse(t).map_err(|e| format!("target `{t}`: {e}"))).collect()
+}
+
+fn parse_effects(v: &[String], targets: usize) -> Result<Vec<Effect>, String> {
+    let mut out = Vec::new();
+    for line in v {
+        let e = Effect::parse(line).map_err(|e| format!("effect `{line}`: {e}"))?;
+        if let Some(slot) = e.target_slots().into_iter().find(|s| *s as usize >= targets) {
+            return Err(format!("effect `{line}` refers to target {} but only {targets} target(s) are declared", slot + 1));
+        }
+        out.push(e);
+    }
+    Ok(out)
+}
+
+fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    let text_lower = def.text.to_lowercase();
+    for k in &s.keywords {
+        let kw: Keyword = k.parse()?;
+        if def.support != Support::TestOnly && !text_lower.contains(&kw.name().to_lowercase()) {
+            return Err(format!("keyword {} is not in the card's text", kw.name()));
+        }
+        def.keywords.push(kw);
+    }
+    if let Some(c) = &s.colors {
+        def.colors = c.chars().map(|c| Color::from_letter(c).ok_or_else(|| format!("bad colour `{c}`"))).collect::<Result<ColorSet, _>>()?;
+    }
+    let targets = parse_targets(&s.targets)?;
+    let effects = parse_effects(&s.effects, targets.len())?;
+    let is_spell_with_effect = def.has_type(CardType::Instant) || def.has_type(CardType::Sorcery);
+    if !effects.is_empty() && !is_spell_with_effect {
+        return Err("only instants and sorceries have spell effects; permanents need triggered abilities (not supported yet)".into());
+    }
+    if is_spell_with_effect && effects.is_empty() {
+        return Err("an instant or sorcery needs `effects`".into());
+    }
+    let mut additional_costs = Vec::new();
+    for a in &s.additional_cost {
+        let alts = a.split('|').map(|p| Cost::parse(p.trim())).collect::<Result<Vec<_>, _>>()?;
+        additional_costs.push(alts);
+    }
+    def.spell = SpellAbility { additional_costs, targets, effects };
+    for e in &s.enters_with {
+        let (n, kind) = e.trim().split_once(' ').ok_or_else(|| format!("enters_with `{e}`: expected `N kind`"))?;
+        let n: u32 = n.parse().map_err(|_| format!("enters_with `{e}`: bad number"))?;
+        def.enters_with_counters.push((kind.parse()?, n));
+    }
+    def.enters_tapped = s.enters_tapped;
+    for a in &s.ability {
+        let targets = parse_targets(&a.targets)?;
+        let effects = parse_effects(&a.effects, targets.len())?;
+        let timing = match a.timing.as_deref() {
+            None | Some("instant") => AbilityTiming::Instant,
+            Some("sorcery") => AbilityTiming::Sorcery,
+            Some("your_upkeep") => AbilityTiming::YourUpkeep,
+            Some(t) => return Err(format!("unknown timing `{t}`")),
+        };
+        let condition = match a.condition.as_deref() {
+            None => None,
+            Some(c) => match c.split_whitespace().collect::<Vec<_>>().as_slice() {
+                ["hand_size_exactly", n] => Some(ActivationCondition::HandSizeExactly(n.parse().map_err(|_| format!("bad condition `{c}`"))?)),
+                _ => return Err(format!("unknown condition `{c}`")),
+            },
+        };
+        let cost = Cost::parse(&a.cost)?;
+        def.abilities.push(ActivatedAbility {
+            text: a.text.clone().unwrap_or_else(|| format!("{}: {}", cost, a.effects.join("; "))),
+            cost,
+            targets,
+            effects,
+            mana: None,
+            timing,
+            condition,
+        });
+    }
+    for m in &s.mana {
+        let cost = Cost::parse(&m.cost)?;
+        let produce = parse_produce(&m.add)?;
+        let effects = parse_effects(&m.then, 0)?;
+        def.abilities.push(ActivatedAbility {
+            text: m.text.clone().unwrap_or_else(|| format!("{}: Add {}.", cost, m.add)),
+            cost,
+            targets: Vec::new(),
+            effects,
+            mana: Some(produce),
+            timing: AbilityTiming::Instant,
+            condition: None,
+        });
+    }
+    Ok(())
+}
+
+fn parse_produce(s: &str) -> Result<ManaProduce, String> {
+    let s = s.trim();
+    if s == "any" {
+        return Ok(ManaProduce::AnyColor);
+    }
+    let one = |x: &str| -> Result<ManaType, String> {
+        match x.trim() {
+            "{C}" | "{1}" => Ok(ManaType::Colorless),
+            y => {
+                let inner = y.trim_start_matches('{').trim_end_matches('}');
+                inner.chars().next().filter(|_| inner.len() == 1).and_then(Color::from_letter).map(ManaType::Colored).ok_or_else(|| format!("bad mana `{y}`"))
+            }
+        }
+    };
+    if s.contains(" or ") {
+        return s.split(" or ").map(one).collect::<Result<Vec<_>, _>>().map(ManaProduce::OneOf);
+    }
+    let mut v = Vec::new();
+    let mut rest = s;
+    while let Some(end) = rest.find('}') {
+        v.push(one(&rest[..=end])?);
+        rest = &rest[end + 1..];
+    }
+    if v.is_empty() || !rest.trim().is_empty() {
+        return Err(format!("bad mana `{s}`"));
+    }
+    Ok(ManaProduce::Fixed(v))
+}
+
+/// Rule 212.6c / 305.6: a land with a basic land type has "{T}: Add [its colour]".
+fn add_intrinsic_mana_abilities(def: &mut CardDef) {
+    if !def.has_type(CardType::Land) {
+        return;
+    }
+    for (sub, color) in [("Plains", Color::W), ("Island", Color::U), ("Swamp", Color::B), ("Mountain", Color::R), ("Forest", Color::G)] {
+        if def.subtypes.iter().any(|s| s == sub) {
+            def.abilities.push(ActivatedAbility {
+                cost: Cost { tap: true, ..Cost::default() },
+                targets: Vec::new(),
+                effects: Vec::new(),
+                mana: Some(ManaProduce::Fixed(vec![ManaType::Colored(color)])),
+                timing: AbilityTiming::Instant,
+                condition: None,
+                text: format!("{{T}}: Add {{{}}}.", color.letter()),
+            });
+        }
+    }
+}

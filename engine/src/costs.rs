@@ -1,0 +1,139 @@
+//! Costs (rule 409.1f-h): mana, {T}, {Q}, sacrifices, discards, life, counters.
+//!
+//! Card scripts write a cost as comma-separated parts:
+//! `{1}{R}, {T}, discard a card, sacrifice this, pay 2 life, remove a mining counter`.
+//! An additional cost with alternatives ("discard a card or pay {5}") is written with `|`.
+
+use crate::object::CounterKind;
+use crate::mana::ManaCost;
+use crate::targets::ObjectFilter;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Cost {
+    pub mana: Option<ManaCost>,
+    pub tap: bool,
+    pub untap: bool,
+    pub parts: Vec<CostPart>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CostPart {
+    SacrificeThis,
+    /// Sacrifice `count` permanents matching the filter (chosen while playing).
+    Sacrifice(ObjectFilter, u32),
+    /// Discard `count` cards (chosen while playing).
+    Discard(u32),
+    DiscardRandom(u32),
+    PayLife(u32),
+    RemoveCounters(CounterKind, u32),
+    ExileThis,
+}
+
+impl Cost {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let mut cost = Cost::default();
+        for raw in s.split(',') {
+            let part = raw.trim();
+            let lower = part.to_ascii_lowercase();
+            let words: Vec<&str> = lower.split_whitespace().collect();
+            match words.as_slice() {
+                [] => return Err(format!("empty part in cost `{s}`")),
+                ["{t}"] => cost.tap = true,
+                ["{q}"] => cost.untap = true,
+                ["sacrifice", "this"] => cost.parts.push(CostPart::SacrificeThis),
+                ["exile", "this"] => cost.parts.push(CostPart::ExileThis),
+                ["sacrifice", n, rest @ ..] => {
+                    let count = count_word(n)?;
+                    cost.parts.push(CostPart::Sacrifice(ObjectFilter::parse(rest)?, count))
+                }
+                ["discard", n, "card" | "cards"] => cost.parts.push(CostPart::Discard(count_word(n)?)),
+                ["discard", n, "card" | "cards", "at", "random"] => {
+                    cost.parts.push(CostPart::DiscardRandom(count_word(n)?))
+                }
+                ["pay", n, "life"] => {
+                    cost.parts.push(CostPart::PayLife(n.parse().map_err(|_| format!("bad life amount in `{part}`"))?))
+                }
+                ["remove", n, kind, "counter" | "counters"] => cost.parts.push(CostPart::RemoveCounters(
+                    kind.parse().map_err(|e| format!("`{part}`: {e}"))?,
+                    count_word(n)?,
+                )),
+                _ if part.starts_with('{') => {
+                    let m: ManaCost = part.parse()?;
+                    match &mut cost.mana {
+                        Some(existing) => existing.symbols.extend(m.symbols),
+                        None => cost.mana = Some(m),
+                    }
+                }
+                _ => return Err(format!("unknown cost part `{part}`")),
+            }
+        }
+        Ok(cost)
+    }
+
+    pub fn mana_value(&self) -> u32 {
+        self.mana.as_ref().map_or(0, |m| m.converted())
+    }
+    pub fn is_free(&self) -> bool {
+        self.mana.as_ref().is_none_or(|m| m.is_empty()) && !self.tap && !self.untap && self.parts.is_empty()
+    }
+}
+
+fn count_word(w: &str) -> Result<u32, String> {
+    match w {
+        "a" | "an" | "one" => Ok(1),
+        "two" => Ok(2),
+        "three" => Ok(3),
+        n => n.parse().map_err(|_| format!("expected a number, found `{w}`")),
+    }
+}
+
+impl fmt::Display for Cost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(m) = &self.mana {
+            parts.push(m.to_string());
+        }
+        if self.tap {
+            parts.push("{T}".into());
+        }
+        if self.untap {
+            parts.push("{Q}".into());
+        }
+        for p in &self.parts {
+            parts.push(match p {
+                CostPart::SacrificeThis => "sacrifice this".into(),
+                CostPart::ExileThis => "exile this".into(),
+                CostPart::Sacrifice(f, 1) => format!("sacrifice a {f}"),
+                CostPart::Sacrifice(f, n) => format!("sacrifice {n} {f}s"),
+                CostPart::Discard(1) => "discard a card".into(),
+                CostPart::Discard(n) => format!("discard {n} cards"),
+                CostPart::DiscardRandom(n) => format!("discard {n} card(s) at random"),
+                CostPart::PayLife(n) => format!("pay {n} life"),
+                CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
+                CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
+            });
+        }
+        if parts.is_empty() {
+            return f.write_str("{0}");
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cost_parts() {
+        let c = Cost::parse("{1}{R}, {T}, discard a card").unwrap();
+        assert!(c.tap);
+        assert_eq!(c.mana_value(), 2);
+        assert_eq!(c.parts, vec![CostPart::Discard(1)]);
+        let c = Cost::parse("{T}, remove a mining counter").unwrap();
+        assert_eq!(c.parts, vec![CostPart::RemoveCounters(CounterKind::Mining, 1)]);
+        assert!(Cost::parse("{T}, dance a jig").is_err());
+    }
+}

@@ -1,0 +1,175 @@
+//! Decisions and answers: where the engine stops and what a player may say.
+//!
+//! The engine runs until a player must decide something; [`Decision`] says what, and
+//! [`Answer`] is what comes back. `Game::legal_answers` enumerates answers with the same
+//! checks `Game::submit` applies, so a listed answer is always accepted.
+
+use crate::costs::CostPart;
+use crate::ids::{ObjectId, PlayerId};
+use crate::mana::{Color, PayableCost};
+use crate::targets::{ObjectFilter, Target, TargetSpec};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Who must decide, and what.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub player: PlayerId,
+    pub decision: Decision,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decision {
+    /// Keep this opening hand or mulligan (101.4).
+    Mulligan { hand_size: u32 },
+    /// The player has priority (408.1).
+    Priority,
+    /// Casting or activating: choose X (409.1b).
+    ChooseX,
+    /// Casting: choose one of the alternatives of an additional cost (409.1b).
+    ChooseCostOption { index: u8, options: Vec<String> },
+    /// Casting or activating: choose the target for slot `slot` (409.1c).
+    ChooseTarget { slot: u8, spec: TargetSpec },
+    /// Casting or activating: choose the cards or permanents a cost part needs.
+    ChooseCostObjects { part: CostPart },
+    /// Casting or activating: pay the mana (409.1g-h).
+    PayMana { cost: PayableCost },
+    /// Declare attackers (308): the whole attack is one answer.
+    DeclareAttackers,
+    /// Declare blockers (309): the whole block is one answer.
+    DeclareBlockers,
+    /// Discard `count` cards (cleanup 314.1, or an effect).
+    Discard { count: u32 },
+    /// Sacrifice a permanent matching the filter (an effect).
+    Sacrifice { filter: ObjectFilter },
+    /// Search the library for up to one card matching the filter.
+    Search { filter: ObjectFilter },
+    /// Modern legend rule (Δ9): keep one of your legendary permanents named `name`.
+    KeepLegend { name: String },
+}
+
+/// An attack assignment: this creature attacks that player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attack {
+    pub attacker: ObjectId,
+    pub defender: PlayerId,
+}
+
+/// A block assignment: `blocker` blocks `attacker`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Block {
+    pub blocker: ObjectId,
+    pub attacker: ObjectId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Answer {
+    Keep,
+    Mulligan,
+    Pass,
+    /// Always legal, for any player still in the game (102.3a).
+    Concede,
+    PlayLand(ObjectId),
+    Cast(ObjectId),
+    Activate { source: ObjectId, ability: u8 },
+    /// Activate a mana ability (at priority, or while paying a cost). `color` picks the
+    /// colour for "any colour" / "A or B" abilities.
+    ActivateMana { source: ObjectId, ability: u8, color: Option<Color> },
+    X(u32),
+    CostOption(u8),
+    Target(Target),
+    /// Objects for a cost, a discard, a sacrifice or a search (empty: none).
+    Objects(Vec<ObjectId>),
+    /// Let the engine choose the mana sources (the auto-payer).
+    AutoPay,
+    /// Abandon the spell or ability being cast; nothing it did is kept (409.1).
+    Cancel,
+    Attack(Vec<Attack>),
+    Block(Vec<Block>),
+}
+
+impl Answer {
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Answer::Keep => "keep",
+            Answer::Mulligan => "mulligan",
+            Answer::Pass => "pass",
+            Answer::Concede => "concede",
+            Answer::PlayLand(_) => "play a land",
+            Answer::Cast(_) => "cast a spell",
+            Answer::Activate { .. } => "activate an ability",
+            Answer::ActivateMana { .. } => "activate a mana ability",
+            Answer::X(_) => "choose X",
+            Answer::CostOption(_) => "choose a cost",
+            Answer::Target(_) => "choose a target",
+            Answer::Objects(_) => "choose cards",
+            Answer::AutoPay => "pay automatically",
+            Answer::Cancel => "cancel",
+            Answer::Attack(_) => "declare attackers",
+            Answer::Block(_) => "declare blockers",
+        }
+    }
+}
+
+impl Decision {
+    pub fn describe(&self) -> String {
+        match self {
+            Decision::Mulligan { hand_size } => format!("keep this {hand_size}-card hand or mulligan"),
+            Decision::Priority => "act or pass priority".into(),
+            Decision::ChooseX => "choose a value for X".into(),
+            Decision::ChooseCostOption { options, .. } => format!("choose a cost: {}", options.join(" or ")),
+            Decision::ChooseTarget { spec, .. } => format!("choose a target: {}", spec.describe()),
+            Decision::ChooseCostObjects { part } => format!("choose what to pay for: {}", crate::costs::Cost { parts: vec![part.clone()], ..Default::default() }),
+            Decision::PayMana { cost } => format!("pay {cost}"),
+            Decision::DeclareAttackers => "declare attackers".into(),
+            Decision::DeclareBlockers => "declare blockers".into(),
+            Decision::Discard { count } => format!("discard {count} card(s)"),
+            Decision::Sacrifice { filter } => format!("sacrifice a {filter}"),
+            Decision::Search { filter } => format!("search your library for a {filter}"),
+            Decision::KeepLegend { name } => format!("choose which {name} to keep (legend rule)"),
+        }
+    }
+    /// A short stable name (for logs, stats and the bench).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Decision::Mulligan { .. } => "mulligan",
+            Decision::Priority => "priority",
+            Decision::ChooseX => "choose_x",
+            Decision::ChooseCostOption { .. } => "cost_option",
+            Decision::ChooseTarget { .. } => "target",
+            Decision::ChooseCostObjects { .. } => "cost_objects",
+            Decision::PayMana { .. } => "pay_mana",
+            Decision::DeclareAttackers => "attackers",
+            Decision::DeclareBlockers => "blockers",
+            Decision::Discard { .. } => "discard",
+            Decision::Sacrifice { .. } => "sacrifice",
+            Decision::Search { .. } => "search",
+            Decision::KeepLegend { .. } => "keep_legend",
+        }
+    }
+}
+
+/// Why an answer was refused. The game is unchanged. Messages are written for players.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum RuleError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is not your decision: waiting for {waiting_for} to {what}")]
+    NotYourDecision { waiting_for: PlayerId, what: String },
+    #[error("that answer does not fit the question: {expected}")]
+    WrongKind { expected: String },
+    #[error("{0}")]
+    Illegal(String),
+}
+
+impl RuleError {
+    pub fn illegal(msg: impl Into<String>) -> Self {
+        RuleError::Illegal(msg.into())
+    }
+}
+
+impl fmt::Display for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.player, self.decision.describe())
+    }
+}

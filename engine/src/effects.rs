@@ -1,0 +1,267 @@
+//! One-shot effects (rule 417) that spells and abilities produce on resolution, and the
+//! script vocabulary that writes them.
+//!
+//! Card scripts write one effect a line, verb first: `damage 3 to=target`,
+//! `draw 2 who=target`, `destroy target`, `pump +1/+1 target`, `sacrifice creature who=each_player`.
+//! Execution lives in [`crate::resolve`].
+
+use crate::object::CounterKind;
+use crate::targets::ObjectFilter;
+use crate::zones::ZoneKind;
+use serde::{Deserialize, Serialize};
+
+/// A number in an effect.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Amount {
+    Fixed(i32),
+    /// The X chosen while casting (409.1b).
+    X,
+    /// The number of creatures the controller controls, counted on resolution (413.2f).
+    CreaturesYouControl,
+}
+
+/// A player an effect acts on, relative to the controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerRef {
+    You,
+    /// The player chosen for target slot n.
+    Target(u8),
+    /// The controller of the object chosen for target slot n.
+    TargetController(u8),
+    EachPlayer,
+    EachOpponent,
+}
+
+/// An object an effect acts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObjRef {
+    Target(u8),
+    This,
+}
+
+/// What damage is dealt to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Recipient {
+    Target(u8),
+    Player(PlayerRef),
+    EachCreature(ObjectFilter),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Effect {
+    Damage { amount: Amount, to: Vec<Recipient> },
+    Draw { amount: Amount, who: PlayerRef },
+    Discard { amount: Amount, who: PlayerRef, random: bool },
+    GainLife { amount: Amount, who: PlayerRef },
+    LoseLife { amount: Amount, who: PlayerRef },
+    Destroy(ObjRef),
+    DestroyAll(ObjectFilter),
+    Counter(ObjRef),
+    Tap(ObjRef),
+    Untap(ObjRef),
+    /// +P/+T until end of turn (a continuous effect locked to its object, 418.3b).
+    Pump { what: ObjRef, power: i32, toughness: i32 },
+    /// Each `who` sacrifices one permanent matching the filter (choices in APNAP order).
+    Sacrifice { who: PlayerRef, filter: ObjectFilter },
+    SacrificeThis { unless_counters: Option<CounterKind> },
+    /// The controller exchanges life totals with the player in target slot n.
+    ExchangeLife(u8),
+    /// Coalition Victory's win check.
+    CoalitionVictory,
+    /// The controller searches their library for a card matching the filter, puts it into
+    /// `to` (tapped if asked), then shuffles.
+    Search { filter: ObjectFilter, to: ZoneKind, tapped: bool },
+    /// Put the object on top of its owner's library.
+    PutOnTop(ObjRef),
+    /// Sindbad: draw a card and reveal it; if it isn't a land card, discard it.
+    DrawRevealDiscardNonland,
+    Mill { amount: Amount, who: PlayerRef },
+}
+
+impl Effect {
+    /// Parses one effect line of a card script.
+    pub fn parse(s: &str) -> Result<Effect, String> {
+        let mut positional: Vec<&str> = Vec::new();
+        let mut keys: Vec<(&str, &str)> = Vec::new();
+        let mut flags: Vec<&str> = Vec::new();
+        for w in s.split_whitespace() {
+            if let Some((k, v)) = w.split_once('=') {
+                keys.push((k, v));
+            } else if matches!(w, "random" | "tapped") {
+                flags.push(w);
+            } else {
+                positional.push(w);
+            }
+        }
+        let key = |k: &str| keys.iter().find(|(kk, _)| *kk == k).map(|(_, v)| *v);
+        let who = |default: PlayerRef| -> Result<PlayerRef, String> {
+            key("who").map_or(Ok(default), parse_player_ref)
+        };
+        let Some((verb, args)) = positional.split_first() else {
+            return Err("empty effect".into());
+        };
+        let amount = |i: usize| -> Result<Amount, String> {
+            args.get(i).ok_or_else(|| format!("`{verb}` needs an amount")).and_then(|a| parse_amount(a))
+        };
+        let objref = |i: usize| -> Result<ObjRef, String> {
+            args.get(i).ok_or_else(|| format!("`{verb}` needs what it acts on")).and_then(|a| parse_obj_ref(a))
+        };
+        let e = match *verb {
+            "damage" => {
+                let to = key("to").ok_or("`damage` needs to=...")?;
+                let to = to.split(',').map(parse_recipient).collect::<Result<Vec<_>, _>>()?;
+                Effect::Damage { amount: amount(0)?, to }
+            }
+            "draw" => Effect::Draw { amount: amount(0)?, who: who(PlayerRef::You)? },
+            "discard" => Effect::Discard {
+                amount: amount(0)?,
+                who: who(PlayerRef::You)?,
+                random: flags.contains(&"random"),
+            },
+            "gain" => Effect::GainLife { amount: amount(0)?, who: who(PlayerRef::You)? },
+            "lose" => Effect::LoseLife { amount: amount(0)?, who: who(PlayerRef::You)? },
+            "mill" => Effect::Mill { amount: amount(0)?, who: who(PlayerRef::You)? },
+            "destroy" => Effect::Destroy(objref(0)?),
+            "destroy_all" => Effect::DestroyAll(ObjectFilter::parse(args)?),
+            "counter" => Effect::Counter(objref(0)?),
+            "tap" => Effect::Tap(objref(0)?),
+            "untap" => Effect::Untap(objref(0)?),
+            "put_on_top" => Effect::PutOnTop(objref(0)?),
+            "pump" => {
+                let pt = args.first().ok_or("`pump` needs +P/+T")?;
+                let (p, t) = pt.split_once('/').ok_or_else(|| format!("bad P/T change `{pt}`"))?;
+                let num = |x: &str| x.trim_start_matches('+').parse::<i32>().map_err(|_| format!("bad P/T change `{pt}`"));
+                Effect::Pump { what: objref(1)?, power: num(p)?, toughness: num(t)? }
+            }
+            "sacrifice" if args.first() == Some(&"this") => Effect::SacrificeThis {
+                unless_counters: key("unless_counters").map(str::parse).transpose()?,
+            },
+            "sacrifice" => Effect::Sacrifice { who: who(PlayerRef::You)?, filter: ObjectFilter::parse(args)? },
+            "exchange_life" => match objref(0)? {
+                ObjRef::Target(n) => Effect::ExchangeLife(n),
+                ObjRef::This => return Err("exchange_life needs a target player".into()),
+            },
+            "coalition_victory" => Effect::CoalitionVictory,
+            "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
+            "search" => Effect::Search {
+                filter: ObjectFilter::parse(args)?,
+                to: match key("to").unwrap_or("hand") {
+                    "hand" => ZoneKind::Hand,
+                    "battlefield" => ZoneKind::Battlefield,
+                    other => return Err(format!("search to `{other}`: expected hand or battlefield")),
+                },
+                tapped: flags.contains(&"tapped"),
+            },
+            other => return Err(format!("unknown effect `{other}`")),
+        };
+        Ok(e)
+    }
+
+    /// Target slots this effect refers to (for validation of scripts).
+    pub fn target_slots(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        let p = |r: &PlayerRef, v: &mut Vec<u8>| {
+            if let PlayerRef::Target(n) | PlayerRef::TargetController(n) = r {
+                v.push(*n)
+            }
+        };
+        match self {
+            Effect::Damage { to, .. } => {
+                for r in to {
+                    match r {
+                        Recipient::Target(n) => v.push(*n),
+                        Recipient::Player(pr) => p(pr, &mut v),
+                        Recipient::EachCreature(_) => {}
+                    }
+                }
+            }
+            Effect::Draw { who, .. }
+            | Effect::Discard { who, .. }
+            | Effect::GainLife { who, .. }
+            | Effect::LoseLife { who, .. }
+            | Effect::Mill { who, .. }
+            | Effect::Sacrifice { who, .. } => p(who, &mut v),
+            Effect::Destroy(ObjRef::Target(n))
+            | Effect::Counter(ObjRef::Target(n))
+            | Effect::Tap(ObjRef::Target(n))
+            | Effect::Untap(ObjRef::Target(n))
+            | Effect::PutOnTop(ObjRef::Target(n))
+            | Effect::Pump { what: ObjRef::Target(n), .. }
+            | Effect::ExchangeLife(n) => v.push(*n),
+            _ => {}
+        }
+        v
+    }
+}
+
+fn parse_amount(s: &str) -> Result<Amount, String> {
+    match s {
+        "X" | "x" => Ok(Amount::X),
+        "creatures_you_control" => Ok(Amount::CreaturesYouControl),
+        n => n.parse().map(Amount::Fixed).map_err(|_| format!("bad amount `{s}`")),
+    }
+}
+
+fn parse_target_slot(s: &str) -> Option<u8> {
+    match s {
+        "target" | "target1" => Some(0),
+        "target2" => Some(1),
+        "target3" => Some(2),
+        _ => None,
+    }
+}
+
+fn parse_obj_ref(s: &str) -> Result<ObjRef, String> {
+    if s == "this" {
+        return Ok(ObjRef::This);
+    }
+    parse_target_slot(s).map(ObjRef::Target).ok_or_else(|| format!("expected `this` or `target`, found `{s}`"))
+}
+
+fn parse_player_ref(s: &str) -> Result<PlayerRef, String> {
+    Ok(match s {
+        "you" => PlayerRef::You,
+        "each_player" => PlayerRef::EachPlayer,
+        "each_opponent" => PlayerRef::EachOpponent,
+        "target_controller" => PlayerRef::TargetController(0),
+        other => match parse_target_slot(other) {
+            Some(n) => PlayerRef::Target(n),
+            None => return Err(format!("unknown player `{other}`")),
+        },
+    })
+}
+
+fn parse_recipient(s: &str) -> Result<Recipient, String> {
+    if let Some(n) = parse_target_slot(s) {
+        return Ok(Recipient::Target(n));
+    }
+    if s == "each_creature" {
+        return Ok(Recipient::EachCreature(ObjectFilter::of_type(crate::cards::CardType::Creature)));
+    }
+    if let Some(k) = s.strip_prefix("each_creature_with:") {
+        let mut f = ObjectFilter::of_type(crate::cards::CardType::Creature);
+        f.keyword = Some(k.parse()?);
+        return Ok(Recipient::EachCreature(f));
+    }
+    parse_player_ref(s).map(Recipient::Player)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_effect_lines() {
+        assert_eq!(
+            Effect::parse("damage 3 to=target").unwrap(),
+            Effect::Damage { amount: Amount::Fixed(3), to: vec![Recipient::Target(0)] }
+        );
+        assert_eq!(
+            Effect::parse("draw 2 who=target").unwrap(),
+            Effect::Draw { amount: Amount::Fixed(2), who: PlayerRef::Target(0) }
+        );
+        assert!(matches!(Effect::parse("pump +1/+1 target").unwrap(), Effect::Pump { power: 1, toughness: 1, .. }));
+        assert!(Effect::parse("explode 3").is_err());
+        assert!(Effect::parse("damage 3").is_err());
+    }
+}

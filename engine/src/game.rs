@@ -1,0 +1,731 @@
+//! The game state and its entry points: setup, `submit`, `legal_answers`, `view`.
+//!
+//! Rules live in the modules named after them (`turn`, `priority`, `casting`, `stack`,
+//! `resolve`, `sba`, `combat`, `layers`, `mana`); this file holds the state, the primitive
+//! actions every rule uses (zone changes, damage, life, draws), and the dispatch of answers.
+
+use crate::cards::{CardType, Catalog};
+use crate::casting::Casting;
+use crate::combat::Combat;
+use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::events::{Event, LossReason};
+use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::layers::PtEffect;
+use crate::mana::ManaPool;
+use crate::object::{Counters, Object};
+use crate::resolve::Resolution;
+use crate::ruleset::Ruleset;
+use crate::stack::StackItem;
+use crate::targets::Target;
+use crate::turn::Step;
+use crate::zones::{Position, ZoneKind};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// One player's deck and name for a new game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerSetup {
+    pub name: String,
+    pub deck: Vec<CardId>,
+}
+
+/// Everything needed to start a game; with the same setup and the same answers the game is
+/// the same, bit for bit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSetup {
+    pub ruleset: Ruleset,
+    pub seed: u64,
+    pub players: Vec<PlayerSetup>,
+    pub starting_life: i32,
+    /// `None`: chosen at random from the seed (101.2).
+    pub first_player: Option<PlayerId>,
+}
+
+impl GameSetup {
+    pub fn two_player(ruleset: Ruleset, seed: u64, a: Vec<CardId>, b: Vec<CardId>) -> Self {
+        GameSetup {
+            ruleset,
+            seed,
+            players: vec![
+                PlayerSetup { name: "Alice".into(), deck: a },
+                PlayerSetup { name: "Bob".into(), deck: b },
+            ],
+            starting_life: 20,
+            first_player: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("a game needs at least two players")]
+    TooFewPlayers,
+    #[error("{0}'s deck is empty")]
+    EmptyDeck(String),
+    #[error("{player}'s deck contains {card}, which the engine cannot play yet ({reason})")]
+    UnsupportedCard { player: String, card: String, reason: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub name: String,
+    pub life: i32,
+    #[serde(default)]
+    pub poison: u32,
+    /// Top of the library is the *last* element.
+    pub library: Vec<ObjectId>,
+    pub hand: Vec<ObjectId>,
+    /// Top of the graveyard is the last element.
+    pub graveyard: Vec<ObjectId>,
+    pub pool: ManaPool,
+    pub lands_played: u32,
+    pub lost: Option<LossReason>,
+    #[serde(default)]
+    pub drew_from_empty: bool,
+    pub mulligans: u32,
+    pub kept: bool,
+    /// Modern simultaneous mulligans (Δ10): this player chose to mulligan this round.
+    #[serde(default)]
+    pub mulligan_intent: bool,
+    /// Turn number at which this player's most recent turn began (0: none yet).
+    pub turn_started: u32,
+    pub max_hand_size: u32,
+}
+
+impl Player {
+    pub fn in_game(&self) -> bool {
+        self.lost.is_none()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    Won(PlayerId),
+    Draw,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Game {
+    pub ruleset: Ruleset,
+    pub seed: u64,
+    pub(crate) rng: ChaCha8Rng,
+    pub players: Vec<Player>,
+    /// All objects ever created, indexed by `ObjectId::slot`.
+    pub objects: Vec<Object>,
+    /// Battlefield in timestamp order.
+    pub battlefield: Vec<ObjectId>,
+    /// Bottom first; the top of the stack is the last element.
+    pub stack: Vec<StackItem>,
+    pub exile: Vec<ObjectId>,
+    pub turn: u32,
+    pub active: PlayerId,
+    pub first_player: PlayerId,
+    pub step: Step,
+    /// Consecutive passes in the current round of priority (408.1c).
+    pub passes: u8,
+    pub pending: Option<Pending>,
+    pub casting: Option<Casting>,
+    pub resolution: Option<Resolution>,
+    pub combat: Option<Combat>,
+    pub pt_effects: Vec<PtEffect>,
+    pub next_timestamp: u32,
+    pub result: Option<GameResult>,
+    /// Cleanup must repeat (314.3) when the current round of priority in it ends.
+    pub cleanup_again: bool,
+    /// The player who will receive priority once a state-based choice is made.
+    #[serde(default)]
+    pub priority_after_sba: Option<PlayerId>,
+    #[serde(skip)]
+    pub(crate) events: Vec<Event>,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Self) -> bool {
+        serde_json::to_string(self).ok() == serde_json::to_string(other).ok()
+    }
+}
+
+impl Game {
+    /// Starts a game: libraries shuffled, first player chosen, seven cards each, and the
+    /// first mulligan decision pending.
+    pub fn new(setup: &GameSetup) -> Result<Game, SetupError> {
+        Self::new_with(setup, true)
+    }
+
+    /// `check_support = false` lets tests and benches use test-only cards.
+    pub fn new_with(setup: &GameSetup, check_support: bool) -> Result<Game, SetupError> {
+        let catalog = Catalog::builtin();
+        if setup.players.len() < 2 {
+            return Err(SetupError::TooFewPlayers);
+        }
+        if setup.players.len() > 250 {
+            return Err(SetupError::Invalid("too many players".into()));
+        }
+        let mut g = Game::empty(setup.ruleset, setup.seed, setup.players.iter().map(|p| p.name.clone()).collect(), setup.starting_life);
+        for (i, p) in setup.players.iter().enumerate() {
+            if p.deck.is_empty() {
+                return Err(SetupError::EmptyDeck(p.name.clone()));
+            }
+            for &card in &p.deck {
+                let def = catalog.get(card);
+                if let crate::cards::Support::Unsupported(reason) = &def.support {
+                    return Err(SetupError::UnsupportedCard { player: p.name.clone(), card: def.name.clone(), reason: reason.clone() });
+                }
+                if check_support && def.support == crate::cards::Support::TestOnly {
+                    return Err(SetupError::UnsupportedCard { player: p.name.clone(), card: def.name.clone(), reason: "test-only card".into() });
+                }
+                g.create_object(card, PlayerId(i as u8), ZoneKind::Library);
+            }
+        }
+        let first = match setup.first_player {
+            Some(p) if p.index() < setup.players.len() => p,
+            Some(p) => return Err(SetupError::Invalid(format!("no player {p}"))),
+            None => PlayerId(g.rng.random_range(0..setup.players.len()) as u8),
+        };
+        g.first_player = first;
+        g.active = first;
+        g.emit(Event::GameStarted { first });
+        for i in 0..g.players.len() {
+            g.shuffle_library(PlayerId(i as u8));
+        }
+        for i in 0..g.players.len() {
+            g.draw_cards(PlayerId(i as u8), 7);
+        }
+        g.pending = Some(Pending { player: first, decision: Decision::Mulligan { hand_size: 7 } });
+        Ok(g)
+    }
+
+    /// A game with players and no cards, before any turn (for scenarios and tests).
+    pub fn empty(ruleset: Ruleset, seed: u64, names: Vec<String>, life: i32) -> Game {
+        Game {
+            ruleset,
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            players: names
+                .into_iter()
+                .map(|name| Player {
+                    name,
+                    life,
+                    poison: 0,
+                    library: Vec::new(),
+                    hand: Vec::new(),
+                    graveyard: Vec::new(),
+                    pool: ManaPool::default(),
+                    lands_played: 0,
+                    lost: None,
+                    drew_from_empty: false,
+                    mulligans: 0,
+                    kept: false,
+                    mulligan_intent: false,
+                    turn_started: 0,
+                    max_hand_size: 7,
+                })
+                .collect(),
+            objects: Vec::new(),
+            battlefield: Vec::new(),
+            stack: Vec::new(),
+            exile: Vec::new(),
+            turn: 0,
+            active: PlayerId(0),
+            first_player: PlayerId(0),
+            step: Step::Untap,
+            passes: 0,
+            pending: None,
+            casting: None,
+            resolution: None,
+            combat: None,
+            pt_effects: Vec::new(),
+            next_timestamp: 1,
+            result: None,
+            cleanup_again: false,
+            priority_after_sba: None,
+            events: Vec::new(),
+        }
+    }
+
+    // ----- the decision API -------------------------------------------------------------
+
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    /// Validates `answer` from `player`, applies it, and runs the game until the next
+    /// decision. On error nothing has changed.
+    pub fn submit(&mut self, player: PlayerId, answer: Answer) -> Result<Vec<Event>, RuleError> {
+        if self.result.is_some() {
+            return Err(RuleError::GameOver);
+        }
+        if player.index() >= self.players.len() {
+            return Err(RuleError::illegal(format!("there is no player {player}")));
+        }
+        if answer == Answer::Concede {
+            if !self.players[player.index()].in_game() {
+                return Err(RuleError::illegal("you have already left this game"));
+            }
+            self.events.clear();
+            self.concede(player);
+            return Ok(std::mem::take(&mut self.events));
+        }
+        let Some(pending) = self.pending.clone() else {
+            return Err(RuleError::GameOver);
+        };
+        if pending.player != player {
+            return Err(RuleError::NotYourDecision { waiting_for: pending.player, what: pending.decision.describe() });
+        }
+        // Validate on a copy of the checks, then apply: every handler validates fully before
+        // its first change, so an error leaves the game untouched.
+        self.events.clear();
+        let r = self.dispatch(player, &pending.decision, answer);
+        match r {
+            Ok(()) => Ok(std::mem::take(&mut self.events)),
+            Err(e) => {
+                debug_assert!(self.events.is_empty(), "a refused answer changed the game: {:?}", self.events);
+                self.events.clear();
+                Err(e)
+            }
+        }
+    }
+
+    fn dispatch(&mut self, player: PlayerId, decision: &Decision, answer: Answer) -> Result<(), RuleError> {
+        match decision {
+            Decision::Mulligan { .. } => self.answer_mulligan(player, answer),
+            Decision::Priority => self.answer_priority(player, answer),
+            Decision::ChooseX
+            | Decision::ChooseCostOption { .. }
+            | Decision::ChooseTarget { .. }
+            | Decision::ChooseCostObjects { .. }
+            | Decision::PayMana { .. } => self.answer_casting(player, answer),
+            Decision::DeclareAttackers => self.answer_attackers(player, answer),
+            Decision::DeclareBlockers => self.answer_blockers(player, answer),
+            Decision::Discard { .. } | Decision::Sacrifice { .. } | Decision::Search { .. } => {
+                self.answer_resolution_choice(player, decision, answer)
+            }
+            Decision::KeepLegend { name } => self.answer_keep_legend(player, name, answer),
+        }
+    }
+
+    /// Every answer `player` may give now (empty when it is not their decision). Mana
+    /// abilities at priority are included; concession is always possible and not listed.
+    pub fn legal_answers(&self, player: PlayerId) -> Vec<Answer> {
+        let Some(p) = &self.pending else { return Vec::new() };
+        if p.player != player || self.result.is_some() {
+            return Vec::new();
+        }
+        match &p.decision {
+            Decision::Mulligan { .. } => vec![Answer::Keep, Answer::Mulligan],
+            Decision::Priority => self.priority_answers(player),
+            Decision::ChooseX
+            | Decision::ChooseCostOption { .. }
+            | Decision::ChooseTarget { .. }
+            | Decision::ChooseCostObjects { .. }
+            | Decision::PayMana { .. } => self.casting_answers(player),
+            Decision::DeclareAttackers => self.attack_answers(player),
+            Decision::DeclareBlockers => self.block_answers(player),
+            d @ (Decision::Discard { .. } | Decision::Sacrifice { .. } | Decision::Search { .. }) => {
+                self.resolution_choice_answers(player, d)
+            }
+            Decision::KeepLegend { name } => {
+                self.legend_group(player, name).into_iter().map(|id| Answer::Objects(vec![id])).collect()
+            }
+        }
+    }
+
+    /// A stable hash of the whole state (FNV-1a over its JSON).
+    pub fn state_hash(&self) -> u64 {
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        fnv1a(&json)
+    }
+
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
+    }
+    pub fn from_json(s: &str) -> Result<Game, serde_json::Error> {
+        serde_json::from_str(s)
+    }
+
+    // ----- queries --------------------------------------------------------------------
+
+    pub fn catalog(&self) -> &'static Catalog {
+        Catalog::builtin()
+    }
+
+    /// The current object with this id, or None if the card has since changed zones.
+    pub fn obj(&self, id: ObjectId) -> Option<&Object> {
+        self.objects.get(id.slot()).filter(|o| o.id == id)
+    }
+    pub(crate) fn obj_mut(&mut self, id: ObjectId) -> Option<&mut Object> {
+        self.objects.get_mut(id.slot()).filter(|o| o.id == id)
+    }
+    pub fn card_name(&self, id: ObjectId) -> &str {
+        let slot = &self.objects[id.slot().min(self.objects.len().saturating_sub(1))];
+        &self.catalog().get(slot.card).name
+    }
+    pub fn def(&self, id: ObjectId) -> Option<&'static crate::cards::CardDef> {
+        self.obj(id).map(|o| self.catalog().get(o.card))
+    }
+    pub fn is_on_battlefield(&self, id: ObjectId) -> bool {
+        self.obj(id).is_some_and(|o| o.zone == ZoneKind::Battlefield)
+    }
+    pub fn player(&self, p: PlayerId) -> &Player {
+        &self.players[p.index()]
+    }
+    pub(crate) fn player_mut(&mut self, p: PlayerId) -> &mut Player {
+        &mut self.players[p.index()]
+    }
+    pub fn player_ids(&self) -> impl Iterator<Item = PlayerId> + '_ {
+        (0..self.players.len()).map(|i| PlayerId(i as u8))
+    }
+    /// Players still in the game, in turn order starting with `from`.
+    pub fn players_from(&self, from: PlayerId) -> Vec<PlayerId> {
+        let n = self.players.len();
+        (0..n)
+            .map(|k| PlayerId(((from.index() + k) % n) as u8))
+            .filter(|p| self.player(*p).in_game())
+            .collect()
+    }
+    /// APNAP order (103.4): the active player, then the others in turn order.
+    pub fn apnap(&self) -> Vec<PlayerId> {
+        self.players_from(self.active)
+    }
+    pub fn opponents(&self, p: PlayerId) -> Vec<PlayerId> {
+        self.players_from(p).into_iter().filter(|q| *q != p).collect()
+    }
+    pub fn next_player_after(&self, p: PlayerId) -> PlayerId {
+        let order = self.players_from(p);
+        order.iter().copied().find(|q| *q != p).unwrap_or(p)
+    }
+    pub fn living_players(&self) -> usize {
+        self.players.iter().filter(|p| p.in_game()).count()
+    }
+    pub fn battlefield_of(&self, controller: PlayerId) -> impl Iterator<Item = &Object> + '_ {
+        self.battlefield.iter().filter_map(|id| self.obj(*id)).filter(move |o| o.controller == controller)
+    }
+    pub fn has_type(&self, id: ObjectId, t: CardType) -> bool {
+        self.def(id).is_some_and(|d| d.has_type(t))
+    }
+    pub fn is_creature(&self, id: ObjectId) -> bool {
+        self.has_type(id, CardType::Creature)
+    }
+    /// Whether the object's controller has controlled it continuously since the start of
+    /// their most recent turn (212.3d).
+    pub fn controlled_since_turn_start(&self, id: ObjectId) -> bool {
+        self.obj(id).is_some_and(|o| o.controlled_since < self.player(o.controller).turn_started)
+    }
+    pub fn target_exists(&self, t: Target) -> bool {
+        match t {
+            Target::Player(p) => p.index() < self.players.len() && self.player(p).in_game(),
+            Target::Object(id) => self.obj(id).is_some(),
+        }
+    }
+
+    // ----- primitive actions ------------------------------------------------------------
+
+    pub(crate) fn emit(&mut self, e: Event) {
+        self.events.push(e);
+    }
+
+    pub(crate) fn new_timestamp(&mut self) -> u32 {
+        let t = self.next_timestamp;
+        self.next_timestamp += 1;
+        t
+    }
+
+    /// Creates a new object (a card at game start, or a token) in `zone`.
+    pub(crate) fn create_object(&mut self, card: CardId, owner: PlayerId, zone: ZoneKind) -> ObjectId {
+        let slot = self.objects.len() as u16;
+        let id = ObjectId::new(slot, 0);
+        let timestamp = self.new_timestamp();
+        self.objects.push(Object {
+            id,
+            card,
+            owner,
+            controller: owner,
+            zone,
+            tapped: false,
+            damage: 0,
+            counters: Counters::default(),
+            timestamp,
+            controlled_since: self.turn,
+            token: false,
+            ceased: false,
+            attached_to: None,
+            deathtouch_damage: false,
+        });
+        if let Some(list) = self.zone_list_mut(owner, zone) {
+            list.push(id);
+        }
+        id
+    }
+
+    /// The ordered list of a zone; None for the stack, whose membership is held by
+    /// [`StackItem`]s.
+    fn zone_list_mut(&mut self, owner: PlayerId, zone: ZoneKind) -> Option<&mut Vec<ObjectId>> {
+        Some(match zone {
+            ZoneKind::Library => &mut self.players[owner.index()].library,
+            ZoneKind::Hand => &mut self.players[owner.index()].hand,
+            ZoneKind::Graveyard => &mut self.players[owner.index()].graveyard,
+            ZoneKind::Battlefield => &mut self.battlefield,
+            ZoneKind::Exile => &mut self.exile,
+            ZoneKind::Stack => return None,
+        })
+    }
+
+    /// Moves an object to another zone (owner's zone for library/hand/graveyard); it becomes
+    /// a new object with a new id and timestamp and no status (rule 217.1c / 400.7).
+    /// Returns the new id, or None if `id` is no longer current.
+    pub(crate) fn move_object(&mut self, id: ObjectId, to: ZoneKind, pos: Position) -> Option<ObjectId> {
+        let (from, owner, card) = {
+            let o = self.obj(id)?;
+            (o.zone, o.owner, o.card)
+        };
+        if from == ZoneKind::Stack {
+            self.stack.retain(|s| s.object() != Some(id));
+        } else if let Some(list) = self.zone_list_mut(owner, from) {
+            if let Some(i) = list.iter().position(|x| *x == id) {
+                list.remove(i);
+            }
+        }
+        if from == ZoneKind::Battlefield {
+            self.leave_battlefield_cleanup(id);
+        }
+        let new_id = id.next();
+        let ts = self.new_timestamp();
+        let turn = self.turn;
+        {
+            let o = &mut self.objects[id.slot()];
+            o.id = new_id;
+            o.zone = to;
+            o.controller = owner;
+            o.tapped = false;
+            o.damage = 0;
+            o.counters = Counters::default();
+            o.timestamp = ts;
+            o.controlled_since = turn;
+            o.attached_to = None;
+            o.deathtouch_damage = false;
+        }
+        if let Some(list) = self.zone_list_mut(owner, to) {
+            match pos {
+                Position::Top => list.push(new_id),
+                Position::Bottom => list.insert(0, new_id),
+            }
+        }
+        self.emit(Event::ZoneChanged { card, old: id, new: new_id, from, to, owner });
+        Some(new_id)
+    }
+
+    /// Puts a card onto the battlefield under `controller`'s control, applying the
+    /// "enters with" / "enters tapped" abilities as part of the event (410.10e).
+    pub(crate) fn put_onto_battlefield(&mut self, id: ObjectId, controller: PlayerId, tapped: bool) -> Option<ObjectId> {
+        let new_id = self.move_object(id, ZoneKind::Battlefield, Position::Top)?;
+        let def = self.def(new_id)?;
+        let enters_tapped = tapped || def.enters_tapped;
+        let counters = def.enters_with_counters.clone();
+        let o = self.obj_mut(new_id)?;
+        o.controller = controller;
+        o.tapped = enters_tapped;
+        for (k, n) in counters {
+            o.counters.add(k, n);
+        }
+        Some(new_id)
+    }
+
+    /// Things that stop when a permanent leaves the battlefield: combat, attachments,
+    /// effects locked to it.
+    fn leave_battlefield_cleanup(&mut self, id: ObjectId) {
+        if let Some(c) = &mut self.combat {
+            c.remove(id);
+        }
+        self.pt_effects.retain(|e| e.object != id);
+        for o in &mut self.objects {
+            if o.attached_to == Some(id) {
+                o.attached_to = None;
+            }
+        }
+    }
+
+    pub(crate) fn shuffle_library(&mut self, p: PlayerId) {
+        let mut lib = std::mem::take(&mut self.players[p.index()].library);
+        // Fisher-Yates with the game's own generator: deterministic for a seed.
+        for i in (1..lib.len()).rev() {
+            let j = self.rng.random_range(0..=i);
+            lib.swap(i, j);
+        }
+        self.players[p.index()].library = lib;
+        self.emit(Event::Shuffled(p));
+    }
+
+    /// Draws `n` cards; drawing from an empty library marks the player for the state-based
+    /// loss (102.3c). Returns the drawn cards' new ids.
+    pub(crate) fn draw_cards(&mut self, p: PlayerId, n: u32) -> Vec<ObjectId> {
+        let mut drawn = Vec::new();
+        for _ in 0..n {
+            let Some(&top) = self.player(p).library.last() else {
+                self.player_mut(p).drew_from_empty = true;
+                self.emit(Event::Drew { player: p, card: None });
+                continue;
+            };
+            if let Some(new_id) = self.move_object(top, ZoneKind::Hand, Position::Top) {
+                self.emit(Event::Drew { player: p, card: Some(new_id) });
+                drawn.push(new_id);
+            }
+        }
+        drawn
+    }
+
+    pub(crate) fn discard(&mut self, p: PlayerId, card: ObjectId) -> Option<ObjectId> {
+        let new_id = self.move_object(card, ZoneKind::Graveyard, Position::Top)?;
+        self.emit(Event::Discarded { player: p, card: new_id });
+        Some(new_id)
+    }
+
+    pub(crate) fn set_life(&mut self, p: PlayerId, to: i32) {
+        let from = self.player(p).life;
+        if from != to {
+            self.player_mut(p).life = to;
+            self.emit(Event::LifeChanged { player: p, from, to });
+        }
+    }
+    pub(crate) fn gain_life(&mut self, p: PlayerId, n: i32) {
+        if n > 0 && self.player(p).in_game() {
+            let l = self.player(p).life;
+            self.set_life(p, l + n);
+        }
+    }
+    pub(crate) fn lose_life(&mut self, p: PlayerId, n: i32) {
+        if n > 0 && self.player(p).in_game() {
+            let l = self.player(p).life;
+            self.set_life(p, l - n);
+        }
+    }
+
+    pub(crate) fn tap(&mut self, id: ObjectId) -> bool {
+        match self.obj_mut(id) {
+            Some(o) if !o.tapped => {
+                o.tapped = true;
+                self.emit(Event::Tapped(id));
+                true
+            }
+            _ => false,
+        }
+    }
+    pub(crate) fn untap(&mut self, id: ObjectId) -> bool {
+        match self.obj_mut(id) {
+            Some(o) if o.tapped => {
+                o.tapped = false;
+                self.emit(Event::Untapped(id));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Deals damage from `source` (rule 212.3e / 502.x): to a player, life loss; to a
+    /// creature, marked damage. Returns the amount dealt.
+    pub(crate) fn deal_damage(&mut self, source: ObjectId, target: Target, amount: u32, combat: bool) -> u32 {
+        if amount == 0 {
+            return 0;
+        }
+        match target {
+            Target::Player(p) => {
+                if !self.player(p).in_game() {
+                    return 0;
+                }
+                self.emit(Event::Damage { source, target, amount, combat });
+                self.lose_life(p, amount as i32);
+            }
+            Target::Object(id) => {
+                if !self.is_on_battlefield(id) || !self.is_creature(id) {
+                    return 0;
+                }
+                self.emit(Event::Damage { source, target, amount, combat });
+                if let Some(o) = self.obj_mut(id) {
+                    o.damage += amount;
+                }
+            }
+        }
+        amount
+    }
+
+    pub(crate) fn destroy(&mut self, id: ObjectId) -> Option<ObjectId> {
+        if !self.is_on_battlefield(id) {
+            return None;
+        }
+        self.emit(Event::Destroyed(id));
+        self.move_object(id, ZoneKind::Graveyard, Position::Top)
+    }
+
+    pub(crate) fn sacrifice(&mut self, id: ObjectId) -> Option<ObjectId> {
+        if !self.is_on_battlefield(id) {
+            return None;
+        }
+        self.emit(Event::Sacrificed(id));
+        self.move_object(id, ZoneKind::Graveyard, Position::Top)
+    }
+
+    pub(crate) fn concede(&mut self, p: PlayerId) {
+        self.player_lost(p, LossReason::Conceded);
+        self.check_game_over();
+        if self.result.is_none() {
+            // The game goes on without them: if they were deciding, move on.
+            if self.pending.as_ref().is_some_and(|x| x.player == p) {
+                self.casting = None;
+                self.resolution = None;
+                self.pending = None;
+                self.passes = 0;
+                let next = if p == self.active { self.next_player_after(p) } else { self.active };
+                self.give_priority(next);
+            }
+        }
+    }
+
+    pub(crate) fn player_lost(&mut self, p: PlayerId, reason: LossReason) {
+        if self.player(p).lost.is_none() {
+            self.player_mut(p).lost = Some(reason.clone());
+            self.emit(Event::PlayerLost { player: p, reason });
+            // 800.4a-style cleanup for two players is moot; objects stay for the record.
+        }
+    }
+
+    /// Ends the game if at most one player remains (102.2a) or all lost at once (102.4a).
+    pub(crate) fn check_game_over(&mut self) -> bool {
+        if self.result.is_some() {
+            return true;
+        }
+        let alive: Vec<PlayerId> = self.player_ids().filter(|p| self.player(*p).in_game()).collect();
+        let result = match alive.as_slice() {
+            [] => GameResult::Draw,
+            [w] => GameResult::Won(*w),
+            _ => return false,
+        };
+        let winner = match result {
+            GameResult::Won(w) => Some(w),
+            GameResult::Draw => None,
+        };
+        self.result = Some(result);
+        self.pending = None;
+        self.casting = None;
+        self.resolution = None;
+        self.emit(Event::GameOver { winner });
+        true
+    }
+
+    pub(crate) fn win_game(&mut self, winner: PlayerId) {
+        for p in self.opponents(winner) {
+            self.player_lost(p, LossReason::CardEffect);
+        }
+        self.check_game_over();
+    }
+}
+
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}

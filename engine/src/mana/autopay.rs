@@ -1,0 +1,209 @@
+//! The auto-payer: chooses which mana sources to activate for a cost.
+//!
+//! Mana already in the pool is spent first. The rest is a bipartite matching between the
+//! cost's symbols and the untapped sources (each source makes one mana): coloured symbols
+//! first, then hybrid, then generic, each trying sources in preference order (no drawback
+//! first, then the least flexible), with augmenting paths (Kuhn's algorithm) so that a
+//! payment is always found when one exists. It taps exactly as many sources as there are
+//! symbols left to pay, and keeps the most flexible sources free.
+
+use super::{Color, ManaPool, ManaType, PayableCost};
+use crate::ids::ObjectId;
+
+/// One permanent that can make mana, with the abilities it could use.
+#[derive(Debug, Clone)]
+pub struct ManaSource {
+    pub permanent: ObjectId,
+    /// (ability index, mana type it would make, penalty) choices; one may be used.
+    pub choices: Vec<(u8, ManaType, u32)>,
+}
+
+impl ManaSource {
+    fn best_for(&self, allowed: &dyn Fn(ManaType) -> bool) -> Option<(u8, ManaType, u32)> {
+        self.choices.iter().copied().filter(|(_, t, _)| allowed(*t)).min_by_key(|(_, _, p)| *p)
+    }
+    fn flexibility(&self) -> usize {
+        let mut types: Vec<ManaType> = self.choices.iter().map(|c| c.1).collect();
+        types.sort();
+        types.dedup();
+        types.len()
+    }
+}
+
+/// One activation in a payment plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlannedActivation {
+    pub permanent: ObjectId,
+    pub ability: u8,
+    pub mana: ManaType,
+}
+
+#[derive(Clone, Copy)]
+enum Sym {
+    Colored(Color),
+    Hybrid(Color, Color),
+    Generic,
+}
+
+impl Sym {
+    fn allows(self, t: ManaType) -> bool {
+        match (self, t) {
+            (Sym::Generic, _) => true,
+            (Sym::Colored(c), ManaType::Colored(d)) => c == d,
+            (Sym::Hybrid(a, b), ManaType::Colored(d)) => a == d || b == d,
+            _ => false,
+        }
+    }
+}
+
+/// What the pool can't pay of `cost` (the pool is not changed).
+pub fn remaining_after_pool(pool: &ManaPool, cost: &PayableCost) -> PayableCost {
+    let mut p = pool.0;
+    let mut rest = PayableCost::default();
+    for c in Color::ALL {
+        let need = cost.colored[c as usize];
+        let take = need.min(p[c as usize]);
+        p[c as usize] -= take;
+        rest.colored[c as usize] = need - take;
+    }
+    for &(a, b) in &cost.hybrid {
+        if p[a as usize] > 0 {
+            p[a as usize] -= 1;
+        } else if p[b as usize] > 0 {
+            p[b as usize] -= 1;
+        } else {
+            rest.hybrid.push((a, b));
+        }
+    }
+    let mut generic = cost.generic;
+    for v in p.iter_mut() {
+        let take = generic.min(*v);
+        *v -= take;
+        generic -= take;
+    }
+    rest.generic = generic;
+    rest
+}
+
+/// Finds activations that, with the pool, pay `cost`; None if no assignment exists.
+pub fn solve(pool: &ManaPool, sources: &[ManaSource], cost: &PayableCost) -> Option<Vec<PlannedActivation>> {
+    let rest = remaining_after_pool(pool, cost);
+    let mut syms: Vec<Sym> = Vec::new();
+    for c in Color::ALL {
+        for _ in 0..rest.colored[c as usize] {
+            syms.push(Sym::Colored(c));
+        }
+    }
+    syms.extend(rest.hybrid.iter().map(|&(a, b)| Sym::Hybrid(a, b)));
+    syms.extend((0..rest.generic).map(|_| Sym::Generic));
+    if syms.is_empty() {
+        return Some(Vec::new());
+    }
+    if syms.len() > sources.len() {
+        return None;
+    }
+    // Preference order of sources: lowest penalty, then least flexible, then board order.
+    let mut order: Vec<usize> = (0..sources.len()).collect();
+    order.sort_by_key(|&i| {
+        let min_pen = sources[i].choices.iter().map(|c| c.2).min().unwrap_or(u32::MAX);
+        (min_pen, sources[i].flexibility(), i)
+    });
+    let mut owner: Vec<Option<usize>> = vec![None; sources.len()]; // source -> symbol
+    for s in 0..syms.len() {
+        let mut seen = vec![false; sources.len()];
+        if !augment(s, &syms, sources, &order, &mut owner, &mut seen) {
+            return None;
+        }
+    }
+    let mut plan = Vec::new();
+    for (src, sym) in owner.iter().enumerate() {
+        if let Some(sym) = sym {
+            let allowed = |t: ManaType| syms[*sym].allows(t);
+            let (ability, mana, _) = sources[src].best_for(&allowed)?;
+            plan.push(PlannedActivation { permanent: sources[src].permanent, ability, mana });
+        }
+    }
+    Some(plan)
+}
+
+fn augment(
+    s: usize,
+    syms: &[Sym],
+    sources: &[ManaSource],
+    order: &[usize],
+    owner: &mut [Option<usize>],
+    seen: &mut [bool],
+) -> bool {
+    for &src in order {
+        if seen[src] {
+            continue;
+        }
+        let sym = syms[s];
+        if sources[src].best_for(&|t| sym.allows(t)).is_none() {
+            continue;
+        }
+        seen[src] = true;
+        match owner[src] {
+            None => {
+                owner[src] = Some(s);
+                return true;
+            }
+            Some(other) => {
+                if augment(other, syms, sources, order, owner, seen) {
+                    owner[src] = Some(s);
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mana::ManaCost;
+
+    fn src(slot: u16, types: &[ManaType], pen: u32) -> ManaSource {
+        ManaSource { permanent: ObjectId::new(slot, 0), choices: types.iter().map(|t| (0, *t, pen)).collect() }
+    }
+    const R: ManaType = ManaType::Colored(Color::R);
+    const G: ManaType = ManaType::Colored(Color::G);
+
+    #[test]
+    fn keeps_the_flexible_source_free() {
+        // {1}{G} with Forest, Mountain and a dual R/G: the dual stays untapped.
+        let sources = vec![src(0, &[R, G], 0), src(1, &[G], 0), src(2, &[R], 0)];
+        let cost = "{1}{G}".parse::<ManaCost>().unwrap().to_payable(0);
+        let plan = solve(&ManaPool::default(), &sources, &cost).unwrap();
+        assert_eq!(plan.len(), 2);
+        assert!(plan.iter().all(|p| p.permanent != ObjectId::new(0, 0)), "{plan:?}");
+    }
+
+    #[test]
+    fn finds_a_payment_when_greedy_would_fail() {
+        // {R}{G}: the dual must pay R (the only other source makes G).
+        let sources = vec![src(0, &[R, G], 0), src(1, &[G], 0)];
+        let cost = "{R}{G}".parse::<ManaCost>().unwrap().to_payable(0);
+        assert_eq!(solve(&ManaPool::default(), &sources, &cost).unwrap().len(), 2);
+        let cost = "{R}{R}".parse::<ManaCost>().unwrap().to_payable(0);
+        assert!(solve(&ManaPool::default(), &sources, &cost).is_none());
+    }
+
+    #[test]
+    fn prefers_sources_without_drawbacks() {
+        let sources = vec![src(0, &[G], 10), src(1, &[G], 0)];
+        let cost = "{G}".parse::<ManaCost>().unwrap().to_payable(0);
+        let plan = solve(&ManaPool::default(), &sources, &cost).unwrap();
+        assert_eq!(plan[0].permanent, ObjectId::new(1, 0));
+    }
+
+    #[test]
+    fn spends_the_pool_first() {
+        let mut pool = ManaPool::default();
+        pool.add(G, 1);
+        let sources = vec![src(0, &[G], 0)];
+        let cost = "{G}".parse::<ManaCost>().unwrap().to_payable(0);
+        assert!(solve(&pool, &sources, &cost).unwrap().is_empty());
+    }
+}

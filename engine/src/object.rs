@@ -1,0 +1,132 @@
+//! Game objects (rule 200.8 / 109): a card or token in a zone, with its status.
+
+use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::zones::ZoneKind;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum CounterKind {
+    PlusOnePlusOne,
+    MinusOneMinusOne,
+    Time,
+    Mining,
+    Charge,
+    Age,
+    Fade,
+    Named(String),
+}
+
+impl fmt::Display for CounterKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CounterKind::PlusOnePlusOne => f.write_str("+1/+1"),
+            CounterKind::MinusOneMinusOne => f.write_str("-1/-1"),
+            CounterKind::Time => f.write_str("time"),
+            CounterKind::Mining => f.write_str("mining"),
+            CounterKind::Charge => f.write_str("charge"),
+            CounterKind::Age => f.write_str("age"),
+            CounterKind::Fade => f.write_str("fade"),
+            CounterKind::Named(n) => f.write_str(n),
+        }
+    }
+}
+
+impl FromStr for CounterKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim().to_ascii_lowercase();
+        Ok(match s.as_str() {
+            "+1/+1" | "plus1" => CounterKind::PlusOnePlusOne,
+            "-1/-1" | "minus1" => CounterKind::MinusOneMinusOne,
+            "time" => CounterKind::Time,
+            "mining" => CounterKind::Mining,
+            "charge" => CounterKind::Charge,
+            "age" => CounterKind::Age,
+            "fade" => CounterKind::Fade,
+            "" => return Err("empty counter kind".into()),
+            other if other.chars().all(|c| c.is_ascii_alphabetic()) => CounterKind::Named(other.to_string()),
+            other => return Err(format!("unknown counter kind `{other}`")),
+        })
+    }
+}
+
+/// Counters on an object, kept sorted by kind so that equal states serialise equally.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Counters(pub Vec<(CounterKind, u32)>);
+
+impl Counters {
+    pub fn get(&self, k: &CounterKind) -> u32 {
+        self.0.iter().find(|(kk, _)| kk == k).map_or(0, |(_, n)| *n)
+    }
+    pub fn add(&mut self, k: CounterKind, n: u32) {
+        if n == 0 {
+            return;
+        }
+        match self.0.iter_mut().find(|(kk, _)| *kk == k) {
+            Some((_, m)) => *m += n,
+            None => {
+                self.0.push((k, n));
+                self.0.sort();
+            }
+        }
+    }
+    /// Removes up to `n`; returns how many were removed.
+    pub fn remove(&mut self, k: &CounterKind, n: u32) -> u32 {
+        let Some(i) = self.0.iter().position(|(kk, _)| kk == k) else {
+            return 0;
+        };
+        let taken = self.0[i].1.min(n);
+        self.0[i].1 -= taken;
+        if self.0[i].1 == 0 {
+            self.0.remove(i);
+        }
+        taken
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// One object. Indexed by its id's slot in [`crate::Game::objects`]; the id's generation
+/// tells whether a reference is still current.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Object {
+    pub id: ObjectId,
+    pub card: CardId,
+    pub owner: PlayerId,
+    pub controller: PlayerId,
+    pub zone: ZoneKind,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tapped: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub damage: u32,
+    #[serde(default, skip_serializing_if = "Counters::is_empty")]
+    pub counters: Counters,
+    /// Rule 418.5e: when the object entered its zone (or, for Auras, became attached).
+    pub timestamp: u32,
+    /// The turn number in which its controller gained control of it (summoning sickness,
+    /// 212.3d): it may attack or use {T} only if this is before the start of its
+    /// controller's most recent turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub controlled_since: u32,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub token: bool,
+    /// A token that left the battlefield and ceased to exist (S8): in no zone any more.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ceased: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attached_to: Option<ObjectId>,
+    /// Damage from a deathtouch source since the last state-based check (modern S18).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deathtouch_damage: bool,
+}

@@ -1,0 +1,194 @@
+//! Priority (rule 408.1; rules.md Section 2.1): state-based actions and triggers before a
+//! player receives priority, what a player with priority may do, and passing in succession.
+
+use crate::cards::{AbilityTiming, ActivationCondition, CardType, Keyword};
+use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::events::Event;
+use crate::game::Game;
+use crate::ids::{ObjectId, PlayerId};
+use crate::turn::Step;
+use crate::zones::{Position, ZoneKind};
+
+impl Game {
+    /// 408.1b: check state-based actions (repeatedly), put waiting triggers on the stack,
+    /// then give `p` priority.
+    pub(crate) fn give_priority(&mut self, p: PlayerId) {
+        self.pending = None;
+        loop {
+            if self.check_game_over() {
+                return;
+            }
+            let acted = self.check_state_based_actions();
+            if self.check_game_over() {
+                return;
+            }
+            if self.pending.is_some() {
+                // A state-based choice (legend rule) is pending; priority comes after it.
+                self.priority_after_sba = Some(p);
+                return;
+            }
+            if !acted {
+                break;
+            }
+        }
+        let p = if self.player(p).in_game() { p } else { self.next_player_after(p) };
+        self.pending = Some(Pending { player: p, decision: Decision::Priority });
+    }
+
+    pub(crate) fn answer_priority(&mut self, player: PlayerId, answer: Answer) -> Result<(), RuleError> {
+        match answer {
+            Answer::Pass => {
+                self.pending = None;
+                self.pass_priority(player);
+                Ok(())
+            }
+            Answer::PlayLand(card) => {
+                self.check_play_land(player, card)?;
+                self.pending = None;
+                self.play_land(player, card);
+                self.passes = 0;
+                self.give_priority(player);
+                Ok(())
+            }
+            Answer::Cast(card) => self.begin_cast(player, card),
+            Answer::Activate { source, ability } => self.begin_activate(player, source, ability),
+            Answer::ActivateMana { source, ability, color } => {
+                let produced = self.check_mana_ability(player, source, ability, color, &[])?;
+                self.activate_mana_ability(player, source, ability, produced);
+                // 408.2e: the player keeps priority; mana abilities don't reset passing.
+                Ok(())
+            }
+            other => Err(RuleError::WrongKind { expected: format!("a priority action (pass, play, cast, activate), not {}", other.kind_name()) }),
+        }
+    }
+
+    fn pass_priority(&mut self, player: PlayerId) {
+        self.passes += 1;
+        if self.passes as usize >= self.living_players() {
+            self.passes = 0;
+            if self.stack.is_empty() {
+                self.step_over();
+            } else {
+                self.resolve_top();
+                if self.pending.is_none() && self.result.is_none() {
+                    self.give_priority(self.active);
+                }
+            }
+        } else {
+            let next = self.next_player_after(player);
+            self.give_priority(next);
+        }
+    }
+
+    /// Whether `player` could cast a sorcery now (307.1 / 408.1d): own main phase, empty stack.
+    pub fn sorcery_timing(&self, player: PlayerId) -> bool {
+        self.active == player && self.step.is_main() && self.stack.is_empty() && self.casting.is_none()
+    }
+
+    pub(crate) fn check_play_land(&self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
+        let o = self.obj(card).ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        if o.zone != ZoneKind::Hand || o.owner != player {
+            return Err(RuleError::illegal(format!("{} is not in your hand", self.card_name(card))));
+        }
+        if !self.has_type(card, CardType::Land) {
+            return Err(RuleError::illegal(format!("{} is not a land; cast it instead", self.card_name(card))));
+        }
+        if self.active != player {
+            return Err(RuleError::illegal("you can play a land only during your own turn"));
+        }
+        if !self.step.is_main() {
+            return Err(RuleError::illegal(format!("you can play a land only in a main phase, not in the {}", self.step)));
+        }
+        if !self.stack.is_empty() {
+            return Err(RuleError::illegal("you can play a land only while the stack is empty"));
+        }
+        if self.player(player).lands_played >= 1 {
+            return Err(RuleError::illegal("you have already played a land this turn"));
+        }
+        Ok(())
+    }
+
+    fn play_land(&mut self, player: PlayerId, card: ObjectId) {
+        self.player_mut(player).lands_played += 1;
+        if let Some(new_id) = self.put_onto_battlefield(card, player, false) {
+            self.emit(Event::LandPlayed { player, land: new_id });
+        }
+    }
+
+    /// Everything `player` may do with priority: pass, lands, castable spells, activatable
+    /// abilities and mana abilities.
+    pub(crate) fn priority_answers(&self, player: PlayerId) -> Vec<Answer> {
+        let mut out = vec![Answer::Pass];
+        let hand = &self.player(player).hand;
+        for &card in hand {
+            if self.check_play_land(player, card).is_ok() {
+                out.push(Answer::PlayLand(card));
+            } else if self.can_begin_cast(player, card) {
+                out.push(Answer::Cast(card));
+            }
+        }
+        for o in self.battlefield_of(player) {
+            let def = self.catalog().get(o.card);
+            for (i, a) in def.abilities.iter().enumerate() {
+                if a.is_mana_ability() {
+                    for produced in self.mana_ability_choices(player, o.id, i as u8) {
+                        out.push(Answer::ActivateMana { source: o.id, ability: i as u8, color: produced });
+                    }
+                } else if self.can_begin_activate(player, o.id, i as u8) {
+                    out.push(Answer::Activate { source: o.id, ability: i as u8 });
+                }
+            }
+        }
+        out
+    }
+
+    /// Timing for casting `card` (408.1d, flash 502.57).
+    pub(crate) fn check_cast_timing(&self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
+        let def = self.def(card).ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        let instant_speed = def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash);
+        if !instant_speed && !self.sorcery_timing(player) {
+            let why = if self.active != player {
+                "it is not your turn"
+            } else if !self.step.is_main() {
+                "it is not a main phase"
+            } else {
+                "the stack is not empty"
+            };
+            return Err(RuleError::illegal(format!(
+                "{} can be cast only when you could cast a sorcery (your main phase, empty stack): {why}",
+                def.name
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_ability_timing(&self, player: PlayerId, source: ObjectId, ability: u8) -> Result<(), RuleError> {
+        let def = self.def(source).ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+        let a = def.abilities.get(ability as usize).ok_or_else(|| RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1)))?;
+        match a.timing {
+            AbilityTiming::Instant => {}
+            AbilityTiming::Sorcery => {
+                if !self.sorcery_timing(player) {
+                    return Err(RuleError::illegal("that ability can be activated only when you could cast a sorcery"));
+                }
+            }
+            AbilityTiming::YourUpkeep => {
+                if self.active != player || self.step != Step::Upkeep {
+                    return Err(RuleError::illegal("that ability can be activated only during your upkeep"));
+                }
+            }
+        }
+        if let Some(ActivationCondition::HandSizeExactly(n)) = a.condition {
+            let have = self.player(player).hand.len() as u32;
+            if have != n {
+                return Err(RuleError::illegal(format!("that ability needs exactly {n} cards in your hand (you have {have})")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves a resolved or countered spell card to its owner's graveyard.
+    pub(crate) fn spell_to_graveyard(&mut self, card: ObjectId) {
+        self.move_object(card, ZoneKind::Graveyard, Position::Top);
+    }
+}

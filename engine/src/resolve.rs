@@ -1,0 +1,474 @@
+//! Resolving spells and abilities (rule 413.2): following the instructions in order, asking
+//! players for the choices an effect needs (413.2c-d: active player first, then the others,
+//! then the effect happens at once), and finishing (413.2h).
+
+use crate::cards::CardType;
+use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::effects::{Amount, Effect, ObjRef, PlayerRef, Recipient};
+use crate::events::Event;
+use crate::game::Game;
+use crate::ids::{ObjectId, PlayerId};
+use crate::layers::PtEffect;
+use crate::stack::{StackItem, StackKind};
+use crate::targets::{ObjectFilter, Target};
+use crate::turn::{Step, StepFlow};
+use crate::zones::{Position, ZoneKind};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+/// A resolution in progress, kept while a player makes a choice it needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution {
+    pub item: StackItem,
+    /// Which targets are still legal (413.2a).
+    pub legal: Vec<bool>,
+    pub effect: usize,
+    /// Choices made so far for the current effect, in APNAP order.
+    pub choices: Vec<(PlayerId, Vec<ObjectId>)>,
+}
+
+impl Resolution {
+    pub fn new(item: StackItem, legal: Vec<bool>) -> Self {
+        Resolution { item, legal, effect: 0, choices: Vec::new() }
+    }
+}
+
+/// What executing one effect did.
+enum Progress {
+    Done,
+    /// A player must choose; the resolution waits.
+    Ask(Pending),
+}
+
+impl Game {
+    fn effects_of(&self, item: &StackItem) -> Vec<Effect> {
+        let def = self.catalog().get(item.card);
+        match item.kind {
+            StackKind::Spell(_) => def.spell.effects.clone(),
+            StackKind::Ability { index, .. } => def.abilities.get(index as usize).map(|a| a.effects.clone()).unwrap_or_default(),
+            StackKind::CombatDamage { .. } => Vec::new(),
+        }
+    }
+
+    /// Runs the resolution from where it stopped until it needs a choice or is done.
+    pub(crate) fn run_resolution(&mut self) {
+        loop {
+            let Some(mut res) = self.resolution.take() else { return };
+            let effects = self.effects_of(&res.item);
+            if res.effect >= effects.len() || self.result.is_some() {
+                self.finish_resolution(&res.item);
+                return;
+            }
+            let effect = effects[res.effect].clone();
+            match self.execute(&mut res, &effect) {
+                Progress::Done => {
+                    res.effect += 1;
+                    res.choices.clear();
+                    self.resolution = Some(res);
+                }
+                Progress::Ask(p) => {
+                    self.pending = Some(p);
+                    self.resolution = Some(res);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// 413.2h: a permanent spell enters the battlefield; an instant or sorcery goes to the
+    /// graveyard.
+    fn finish_resolution(&mut self, item: &StackItem) {
+        self.resolution = None;
+        if let StackKind::Spell(card) = item.kind {
+            self.stack.retain(|s| s.object() != Some(card));
+            let def = self.catalog().get(item.card);
+            if def.is_permanent() {
+                self.put_onto_battlefield(card, item.controller, false);
+            } else {
+                self.spell_to_graveyard(card);
+            }
+        }
+        self.emit(Event::Resolved { card: item.card, controller: item.controller });
+    }
+
+    fn source_of(item: &StackItem) -> ObjectId {
+        match item.kind {
+            StackKind::Spell(id) => id,
+            StackKind::Ability { source, .. } => source,
+            StackKind::CombatDamage { .. } => ObjectId(u32::MAX),
+        }
+    }
+
+    fn amount(&self, res: &Resolution, a: &Amount) -> i32 {
+        match a {
+            Amount::Fixed(n) => *n,
+            Amount::X => res.item.x as i32,
+            Amount::CreaturesYouControl => {
+                self.battlefield_of(res.item.controller).filter(|o| self.is_creature(o.id)).count() as i32
+            }
+        }
+    }
+
+    fn target_at(res: &Resolution, slot: u8) -> Option<Target> {
+        let i = slot as usize;
+        if res.legal.get(i).copied().unwrap_or(false) { res.item.targets.get(i).copied() } else { None }
+    }
+
+    fn players_of(&self, res: &Resolution, r: PlayerRef) -> Vec<PlayerId> {
+        let me = res.item.controller;
+        match r {
+            PlayerRef::You => vec![me],
+            PlayerRef::Target(n) => match Self::target_at(res, n) {
+                Some(Target::Player(p)) => vec![p],
+                _ => Vec::new(),
+            },
+            PlayerRef::TargetController(n) => match Self::target_at(res, n) {
+                Some(Target::Object(o)) => self.obj(o).map(|o| vec![o.controller]).unwrap_or_default(),
+                _ => Vec::new(),
+            },
+            PlayerRef::EachPlayer => self.apnap(),
+            PlayerRef::EachOpponent => self.apnap().into_iter().filter(|p| *p != me).collect(),
+        }
+        .into_iter()
+        .filter(|p| self.player(*p).in_game())
+        .collect()
+    }
+
+    fn object_of(&self, res: &Resolution, r: ObjRef) -> Option<ObjectId> {
+        match r {
+            ObjRef::This => {
+                let src = Self::source_of(&res.item);
+                self.obj(src).map(|o| o.id)
+            }
+            ObjRef::Target(n) => match Self::target_at(res, n)? {
+                Target::Object(o) => self.obj(o).map(|o| o.id),
+                Target::Player(_) => None,
+            },
+        }
+    }
+
+    fn execute(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
+        let me = res.item.controller;
+        let source = Self::source_of(&res.item);
+        match e {
+            Effect::Damage { amount, to } => {
+                let n = self.amount(res, amount).max(0) as u32;
+                let mut recipients: Vec<Target> = Vec::new();
+                for r in to {
+                    match r {
+                        Recipient::Target(slot) => recipients.extend(Self::target_at(res, *slot)),
+                        Recipient::Player(p) => recipients.extend(self.players_of(res, *p).into_iter().map(Target::Player)),
+                        Recipient::EachCreature(f) => recipients.extend(
+                            self.battlefield.clone().into_iter().filter(|id| self.matches_filter(*id, f, me)).map(Target::Object),
+                        ),
+                    }
+                }
+                for t in recipients {
+                    self.deal_damage(source, t, n, false);
+                }
+            }
+            Effect::Draw { amount, who } => {
+                let n = self.amount(res, amount).max(0) as u32;
+                for p in self.players_of(res, *who) {
+                    self.draw_cards(p, n);
+                }
+            }
+            Effect::GainLife { amount, who } => {
+                let n = self.amount(res, amount);
+                for p in self.players_of(res, *who) {
+                    self.gain_life(p, n);
+                }
+            }
+            Effect::LoseLife { amount, who } => {
+                let n = self.amount(res, amount);
+                for p in self.players_of(res, *who) {
+                    self.lose_life(p, n);
+                }
+            }
+            Effect::Mill { amount, who } => {
+                let n = self.amount(res, amount).max(0);
+                for p in self.players_of(res, *who) {
+                    for _ in 0..n {
+                        if let Some(&top) = self.player(p).library.last() {
+                            self.move_object(top, ZoneKind::Graveyard, Position::Top);
+                        }
+                    }
+                }
+            }
+            Effect::Discard { amount, who, random } => {
+                let n = self.amount(res, amount).max(0) as usize;
+                let players = self.players_of(res, *who);
+                if *random {
+                    for p in players {
+                        for _ in 0..n {
+                            let hand = self.player(p).hand.clone();
+                            if hand.is_empty() {
+                                break;
+                            }
+                            let i = self.rng.random_range(0..hand.len());
+                            self.discard(p, hand[i]);
+                        }
+                    }
+                } else {
+                    // 413.2d: each player chooses in APNAP order; then all discard at once.
+                    for p in players {
+                        if res.choices.iter().any(|(q, _)| *q == p) {
+                            continue;
+                        }
+                        let hand = &self.player(p).hand;
+                        if hand.len() <= n {
+                            res.choices.push((p, hand.clone()));
+                        } else {
+                            return Progress::Ask(Pending { player: p, decision: Decision::Discard { count: n as u32 } });
+                        }
+                    }
+                    for (p, cards) in std::mem::take(&mut res.choices) {
+                        for c in cards {
+                            self.discard(p, c);
+                        }
+                    }
+                }
+            }
+            Effect::Sacrifice { who, filter } => {
+                for p in self.players_of(res, *who) {
+                    if res.choices.iter().any(|(q, _)| *q == p) {
+                        continue;
+                    }
+                    let cands: Vec<ObjectId> = self.battlefield_of(p).map(|o| o.id).filter(|id| self.matches_filter(*id, filter, p)).collect();
+                    match cands.len() {
+                        0 => res.choices.push((p, Vec::new())),
+                        1 => res.choices.push((p, cands)),
+                        _ => return Progress::Ask(Pending { player: p, decision: Decision::Sacrifice { filter: filter.clone() } }),
+                    }
+                }
+                for (_, objs) in std::mem::take(&mut res.choices) {
+                    for o in objs {
+                        self.sacrifice(o);
+                    }
+                }
+            }
+            Effect::Search { filter, to, tapped } => {
+                if res.choices.is_empty() {
+                    return Progress::Ask(Pending { player: me, decision: Decision::Search { filter: filter.clone() } });
+                }
+                let found = std::mem::take(&mut res.choices);
+                for (_, objs) in found {
+                    for o in objs {
+                        match to {
+                            ZoneKind::Battlefield => {
+                                self.put_onto_battlefield(o, me, *tapped);
+                            }
+                            _ => {
+                                self.move_object(o, *to, Position::Top);
+                            }
+                        }
+                    }
+                }
+                self.shuffle_library(me);
+            }
+            other => self.apply_simple_effect(res, other),
+        }
+        Progress::Done
+    }
+
+    /// Effects that need no choice.
+    fn apply_simple_effect(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::Destroy(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.destroy(o);
+                }
+            }
+            Effect::DestroyAll(f) => {
+                let all: Vec<ObjectId> = self.battlefield.iter().copied().filter(|id| self.matches_filter(*id, f, me)).collect();
+                for o in all {
+                    self.destroy(o);
+                }
+            }
+            Effect::Counter(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && let Some(item) = self.stack.iter().find(|s| s.object() == Some(o)).cloned()
+                {
+                    self.counter_item(&item, false);
+                }
+            }
+            Effect::Tap(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.tap(o);
+                }
+            }
+            Effect::Untap(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.untap(o);
+                }
+            }
+            Effect::Pump { what, power, toughness } => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    let timestamp = self.new_timestamp();
+                    self.pt_effects.push(PtEffect { object: o, power: *power, toughness: *toughness, timestamp });
+                }
+            }
+            Effect::SacrificeThis { unless_counters } => {
+                if let Some(o) = self.object_of(res, ObjRef::This) {
+                    let keep = unless_counters.as_ref().is_some_and(|k| self.obj(o).is_some_and(|x| x.counters.get(k) > 0));
+                    if !keep {
+                        self.sacrifice(o);
+                    }
+                }
+            }
+            Effect::ExchangeLife(slot) => {
+                if let Some(Target::Player(other)) = Self::target_at(res, *slot) {
+                    // 2006 ruling (R-magus-of-the-mirror-1): each player gains or loses the
+                    // difference, simultaneously.
+                    let (a, b) = (self.player(me).life, self.player(other).life);
+                    self.set_life(me, b);
+                    self.set_life(other, a);
+                }
+            }
+            Effect::CoalitionVictory => {
+                let lands = ["Plains", "Island", "Swamp", "Mountain", "Forest"];
+                let mine: Vec<ObjectId> = self.battlefield_of(me).map(|o| o.id).collect();
+                let has_land = |sub: &str| mine.iter().any(|id| self.has_type(*id, CardType::Land) && self.has_subtype(*id, sub));
+                let has_color = |c| mine.iter().any(|id| self.is_creature(*id) && self.colors(*id).contains(c));
+                if lands.iter().all(|l| has_land(l)) && crate::mana::Color::ALL.into_iter().all(has_color) {
+                    self.win_game(me);
+                }
+            }
+            Effect::PutOnTop(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.move_object(o, ZoneKind::Library, Position::Top);
+                }
+            }
+            Effect::DrawRevealDiscardNonland => {
+                for card in self.draw_cards(me, 1) {
+                    self.emit(Event::Revealed { player: me, card });
+                    if !self.has_type(card, CardType::Land) {
+                        self.discard(me, card);
+                    }
+                }
+            }
+            // Effects with choices are handled in `execute`.
+            Effect::Damage { .. }
+            | Effect::Draw { .. }
+            | Effect::Discard { .. }
+            | Effect::GainLife { .. }
+            | Effect::LoseLife { .. }
+            | Effect::Mill { .. }
+            | Effect::Sacrifice { .. }
+            | Effect::Search { .. } => {}
+        }
+    }
+
+    /// A mana ability's extra effects happen at once, without the stack (406.4).
+    pub(crate) fn apply_immediate_effect(&mut self, controller: PlayerId, source: ObjectId, e: &Effect) {
+        let card = self.objects[source.slot()].card;
+        let item = StackItem { kind: StackKind::Ability { source, index: 0 }, controller, card, targets: Vec::new(), x: 0 };
+        let mut res = Resolution::new(item, Vec::new());
+        if let Progress::Ask(_) = self.execute(&mut res, e) {
+            // Card loading rejects mana abilities whose effects need choices.
+            debug_assert!(false, "mana ability effect needed a choice");
+        }
+    }
+
+    // ----- choices asked during resolution (and cleanup) -----------------------------------
+
+    fn choice_candidates(&self, player: PlayerId, d: &Decision) -> Vec<ObjectId> {
+        match d {
+            Decision::Discard { .. } => self.player(player).hand.clone(),
+            Decision::Sacrifice { filter } => {
+                self.battlefield_of(player).map(|o| o.id).filter(|id| self.matches_filter(*id, filter, player)).collect()
+            }
+            Decision::Search { filter } => {
+                self.player(player).library.iter().copied().filter(|id| self.card_matches(*id, filter)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn check_choice(&self, player: PlayerId, d: &Decision, objs: &[ObjectId]) -> Result<(), RuleError> {
+        let cands = self.choice_candidates(player, d);
+        let (min, max) = match d {
+            Decision::Discard { count } => (*count as usize, *count as usize),
+            Decision::Sacrifice { .. } => (1, 1),
+            Decision::Search { .. } => (0, 1),
+            _ => (0, 0),
+        };
+        if objs.len() < min || objs.len() > max {
+            return Err(RuleError::illegal(if min == max { format!("choose exactly {min}") } else { format!("choose {min} to {max}") }));
+        }
+        for (i, o) in objs.iter().enumerate() {
+            if !cands.contains(o) {
+                return Err(RuleError::illegal(format!("{} can't be chosen for this", self.card_name(*o))));
+            }
+            if objs[..i].contains(o) {
+                return Err(RuleError::illegal("the same card was chosen twice"));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn answer_resolution_choice(&mut self, player: PlayerId, d: &Decision, answer: Answer) -> Result<(), RuleError> {
+        let Answer::Objects(objs) = answer else {
+            return Err(RuleError::WrongKind { expected: d.describe() });
+        };
+        self.check_choice(player, d, &objs)?;
+        self.pending = None;
+        if self.resolution.is_none() && self.step == Step::Cleanup {
+            // 314.1: discard to hand size.
+            for o in objs {
+                self.discard(player, o);
+            }
+            if self.finish_cleanup() == StepFlow::Continue {
+                self.step_over();
+            }
+            return Ok(());
+        }
+        if let Some(res) = &mut self.resolution {
+            res.choices.push((player, objs));
+        }
+        self.run_resolution();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn resolution_choice_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
+        let cands = self.choice_candidates(player, d);
+        let mut out: Vec<Answer> = match d {
+            Decision::Discard { count } if *count > 1 => {
+                // One answer per card for the first pick would not be a full answer; list the
+                // first `count` cards and each single-card swap of the last slot.
+                let n = *count as usize;
+                let mut v = Vec::new();
+                for extra in n - 1..cands.len() {
+                    let mut pick: Vec<ObjectId> = cands[..n - 1].to_vec();
+                    pick.push(cands[extra]);
+                    v.push(Answer::Objects(pick));
+                }
+                v
+            }
+            Decision::Search { .. } => {
+                let mut v = vec![Answer::Objects(Vec::new())];
+                v.extend(cands.into_iter().map(|c| Answer::Objects(vec![c])));
+                v
+            }
+            _ => cands.into_iter().map(|c| Answer::Objects(vec![c])).collect(),
+        };
+        out.retain(|a| matches!(a, Answer::Objects(o) if self.check_choice(player, d, o).is_ok()));
+        out
+    }
+
+    /// Whether a card in a hidden or public zone matches a filter by its printed
+    /// characteristics (used for library searches).
+    pub(crate) fn card_matches(&self, id: ObjectId, f: &ObjectFilter) -> bool {
+        let Some(def) = self.def(id) else { return false };
+        (f.types_any.is_empty() || f.types_any.iter().any(|t| def.has_type(*t)))
+            && !f.types_none.iter().any(|t| def.has_type(*t))
+            && (!f.basic || def.supertypes.contains(&crate::cards::Supertype::Basic))
+            && f.subtype.as_ref().is_none_or(|s| def.subtypes.iter().any(|x| x == s))
+    }
+}

@@ -1,0 +1,69 @@
+//! The two rulesets: `Modern` (2014 rules, the default) and `Classic` (2006 rules).
+//!
+//! Every place that behaves differently asks the ruleset (rules.md Section 1, rows Δ1-Δ25);
+//! nothing else in the engine checks the era.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ruleset {
+    /// 2014 rules (seed 003 + M14): no mana burn, pools empty at every step, combat damage
+    /// without the stack, damage assignment order, legend rule per controller.
+    #[default]
+    Modern,
+    /// 2006 rules (seed 000 + Time Spiral FAQ): mana burn at the end of each phase, combat
+    /// damage on the stack, free division of damage, world-wide legend rule.
+    Classic,
+}
+
+impl Ruleset {
+    /// Δ1: unspent mana makes its owner lose life when the pool empties.
+    pub fn mana_burn(self) -> bool {
+        self == Ruleset::Classic
+    }
+    /// Δ2: pools empty at the end of every step (modern) or only of every phase (classic).
+    pub fn pools_empty_each_step(self) -> bool {
+        self == Ruleset::Modern
+    }
+    /// Δ3: combat damage is an object on the stack.
+    pub fn combat_damage_uses_stack(self) -> bool {
+        self == Ruleset::Classic
+    }
+    /// Δ9: the legend rule compares all legendary permanents (classic) or those of one
+    /// controller, who keeps one (modern).
+    pub fn legend_rule_per_controller(self) -> bool {
+        self == Ruleset::Modern
+    }
+    /// Δ10: mulligans are taken one player at a time (classic) or in simultaneous rounds.
+    pub fn simultaneous_mulligans(self) -> bool {
+        self == Ruleset::Modern
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Ruleset::Modern => "modern",
+            Ruleset::Classic => "classic",
+        }
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Ruleset {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "modern" | "2014" => Ok(Ruleset::Modern),
+            "classic" | "2006" => Ok(Ruleset::Classic),
+            other => Err(format!(
+                "unknown ruleset `{other}`: choose `modern` (2014 rules) or `classic` (2006 rules)"
+            )),
+        }
+    }
+}

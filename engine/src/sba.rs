@@ -1,0 +1,206 @@
+//! State-based actions (rules.md Section 4; 2006 rule 420, modern 704).
+//!
+//! Checked whenever a player would receive priority; every applicable action is performed
+//! at once as one event, then the check repeats (408.1b).
+
+use crate::cards::{CardType, Supertype};
+use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::events::LossReason;
+use crate::game::Game;
+use crate::ids::{ObjectId, PlayerId};
+use crate::object::CounterKind;
+use crate::zones::{Position, ZoneKind};
+
+impl Game {
+    /// Whether any state-based action would apply now.
+    pub(crate) fn state_based_actions_pending(&self) -> bool {
+        let mut probe = self.clone();
+        probe.events.clear();
+        probe.check_state_based_actions()
+    }
+
+    /// Performs every applicable state-based action simultaneously; true if any applied.
+    pub(crate) fn check_state_based_actions(&mut self) -> bool {
+        let mut losers: Vec<(PlayerId, LossReason)> = Vec::new();
+        for p in self.player_ids().collect::<Vec<_>>() {
+            let pl = self.player(p);
+            if !pl.in_game() {
+                continue;
+            }
+            // S1, S2, S3.
+            if pl.life <= 0 {
+                losers.push((p, LossReason::ZeroLife));
+            } else if pl.drew_from_empty {
+                losers.push((p, LossReason::DrewFromEmptyLibrary));
+            } else if pl.poison >= 10 {
+                losers.push((p, LossReason::Poison));
+            }
+        }
+        let mut to_graveyard: Vec<ObjectId> = Vec::new();
+        let mut destroyed: Vec<ObjectId> = Vec::new();
+        let mut counter_fix: Vec<(ObjectId, u32)> = Vec::new();
+        for &id in &self.battlefield {
+            let Some(o) = self.obj(id) else { continue };
+            if self.is_creature(id) {
+                let t = self.toughness(id);
+                if t <= 0 {
+                    // S15: toughness 0 or less: put into the graveyard (not destroyed).
+                    to_graveyard.push(id);
+                } else if o.damage as i32 >= t || o.deathtouch_damage {
+                    // S4 / S18: lethal damage: destroyed.
+                    destroyed.push(id);
+                }
+            }
+            // S12 (420.5n): +1/+1 and -1/-1 counters annihilate.
+            let plus = o.counters.get(&CounterKind::PlusOnePlusOne);
+            let minus = o.counters.get(&CounterKind::MinusOneMinusOne);
+            if plus > 0 && minus > 0 {
+                counter_fix.push((id, plus.min(minus)));
+            }
+        }
+        // S10: the legend rule, per ruleset (Δ9).
+        if self.ruleset.legend_rule_per_controller() {
+            // Modern: the controller chooses one to keep; ask before anything else happens.
+            if let Some((p, name)) = self.first_legend_conflict() {
+                self.pending = Some(Pending { player: p, decision: Decision::KeepLegend { name } });
+                return true;
+            }
+        } else {
+            // Classic 420.5e: all legendary permanents sharing a name go, whoever controls them.
+            for &a in &self.battlefield {
+                if self.is_legendary(a)
+                    && self.battlefield.iter().any(|b| *b != a && self.is_legendary(*b) && self.card_name(*b) == self.card_name(a))
+                {
+                    to_graveyard.push(a);
+                }
+            }
+        }
+        // S8: tokens outside the battlefield cease to exist.
+        let stray_tokens: Vec<ObjectId> = self
+            .objects
+            .iter()
+            .filter(|o| o.token && !o.ceased && o.zone != ZoneKind::Battlefield && o.zone != ZoneKind::Stack)
+            .map(|o| o.id)
+            .collect();
+        // S5-S7, S17: attachments (no Auras or Equipment are supported yet; the rule for
+        // non-Aura permanents attached to something still applies).
+        let mut unattach: Vec<ObjectId> = Vec::new();
+        for &id in &self.battlefield {
+            if let Some(o) = self.obj(id)
+                && let Some(to) = o.attached_to
+                && (!self.is_on_battlefield(to) || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment"))
+            {
+                if self.has_subtype(id, "Aura") {
+                    to_graveyard.push(id);
+                } else {
+                    unattach.push(id);
+                }
+            }
+        }
+        let any = !losers.is_empty()
+            || !to_graveyard.is_empty()
+            || !destroyed.is_empty()
+            || !counter_fix.is_empty()
+            || !stray_tokens.is_empty()
+            || !unattach.is_empty();
+        if !any {
+            return false;
+        }
+        for (p, why) in losers {
+            self.player_lost(p, why);
+        }
+        for (id, n) in counter_fix {
+            self.remove_counters(id, &CounterKind::PlusOnePlusOne, n);
+            self.remove_counters(id, &CounterKind::MinusOneMinusOne, n);
+        }
+        for id in unattach {
+            if let Some(o) = self.obj_mut(id) {
+                o.attached_to = None;
+            }
+        }
+        to_graveyard.sort();
+        to_graveyard.dedup();
+        for id in destroyed {
+            if !to_graveyard.contains(&id) {
+                self.destroy(id);
+            }
+        }
+        for id in to_graveyard {
+            self.move_object(id, ZoneKind::Graveyard, Position::Top);
+        }
+        for id in stray_tokens {
+            self.remove_token(id);
+        }
+        self.check_game_over();
+        true
+    }
+
+    /// A player controlling two or more legendary permanents with the same name (modern).
+    fn first_legend_conflict(&self) -> Option<(PlayerId, String)> {
+        for p in self.apnap() {
+            for o in self.battlefield_of(p) {
+                if self.is_legendary(o.id) && self.legend_group(p, self.card_name(o.id)).len() > 1 {
+                    return Some((p, self.card_name(o.id).to_string()));
+                }
+            }
+        }
+        None
+    }
+
+    pub(crate) fn legend_group(&self, p: PlayerId, name: &str) -> Vec<ObjectId> {
+        self.battlefield_of(p).map(|o| o.id).filter(|id| self.is_legendary(*id) && self.card_name(*id) == name).collect()
+    }
+
+    pub(crate) fn answer_keep_legend(&mut self, player: PlayerId, name: &str, answer: Answer) -> Result<(), RuleError> {
+        let group = self.legend_group(player, name);
+        let keep = match answer {
+            Answer::Objects(v) if v.len() == 1 && group.contains(&v[0]) => v[0],
+            Answer::Objects(_) => return Err(RuleError::illegal(format!("choose exactly one of your permanents named {name} to keep"))),
+            other => return Err(RuleError::WrongKind { expected: format!("the {name} to keep, not {}", other.kind_name()) }),
+        };
+        self.pending = None;
+        for id in group.into_iter().filter(|id| *id != keep) {
+            self.move_object(id, ZoneKind::Graveyard, Position::Top);
+        }
+        let next = self.priority_after_sba.take().unwrap_or(self.active);
+        self.give_priority(next);
+        Ok(())
+    }
+
+    /// A token that left the battlefield ceases to exist (S8): it is taken out of its zone.
+    fn remove_token(&mut self, id: ObjectId) {
+        let Some(o) = self.obj(id).cloned() else { return };
+        let p = o.owner.index();
+        self.players[p].graveyard.retain(|x| *x != id);
+        self.players[p].hand.retain(|x| *x != id);
+        self.players[p].library.retain(|x| *x != id);
+        self.exile.retain(|x| *x != id);
+        if let Some(obj) = self.obj_mut(id) {
+            obj.ceased = true;
+        }
+    }
+
+    pub(crate) fn remove_counters(&mut self, id: ObjectId, k: &CounterKind, n: u32) {
+        if let Some(o) = self.obj_mut(id) {
+            let removed = o.counters.remove(k, n);
+            if removed > 0 {
+                self.emit(crate::events::Event::CountersChanged { object: id, kind: k.clone(), delta: -(removed as i32) });
+            }
+        }
+    }
+
+    pub(crate) fn add_counters(&mut self, id: ObjectId, k: CounterKind, n: u32) {
+        if let Some(o) = self.obj_mut(id) {
+            o.counters.add(k.clone(), n);
+            self.emit(crate::events::Event::CountersChanged { object: id, kind: k, delta: n as i32 });
+        }
+    }
+
+    pub fn is_legendary(&self, id: ObjectId) -> bool {
+        self.def(id).is_some_and(|d| d.supertypes.contains(&Supertype::Legendary))
+    }
+
+    pub fn is_land(&self, id: ObjectId) -> bool {
+        self.has_type(id, CardType::Land)
+    }
+}

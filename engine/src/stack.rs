@@ -1,0 +1,101 @@
+//! The stack (rules 217.6, 413, 414): spells and abilities waiting to resolve; resolving the
+//! top object; countering.
+
+use crate::events::Event;
+use crate::game::Game;
+use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::resolve::Resolution;
+use crate::targets::{Target, TargetSpec};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StackKind {
+    /// A spell: the card is on the stack with this id.
+    Spell(ObjectId),
+    /// An activated ability of `source` (which may since have left the battlefield, 402.6).
+    Ability { source: ObjectId, index: u8 },
+    /// Classic (Δ3) combat damage: the assignments wait on the stack (310.1).
+    CombatDamage { first_strike: bool },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StackItem {
+    pub kind: StackKind,
+    pub controller: PlayerId,
+    /// The card this spell is, or whose ability this is.
+    pub card: CardId,
+    pub targets: Vec<Target>,
+    pub x: u32,
+}
+
+impl StackItem {
+    /// The spell object, if this item is a spell.
+    pub fn object(&self) -> Option<ObjectId> {
+        match self.kind {
+            StackKind::Spell(id) => Some(id),
+            _ => None,
+        }
+    }
+    pub fn is_spell(&self) -> bool {
+        matches!(self.kind, StackKind::Spell(_))
+    }
+}
+
+impl Game {
+    /// The target specifications of a stack item (for the checks on resolution).
+    pub(crate) fn item_target_specs(&self, item: &StackItem) -> Vec<TargetSpec> {
+        let def = self.catalog().get(item.card);
+        match item.kind {
+            StackKind::Spell(_) => def.spell.targets.clone(),
+            StackKind::Ability { index, .. } => def.abilities.get(index as usize).map(|a| a.targets.clone()).unwrap_or_default(),
+            StackKind::CombatDamage { .. } => Vec::new(),
+        }
+    }
+
+    /// 413: resolve the top object of the stack.
+    pub(crate) fn resolve_top(&mut self) {
+        let Some(item) = self.stack.last().cloned() else { return };
+        if let StackKind::CombatDamage { .. } = item.kind {
+            self.stack.pop();
+            self.resolve_combat_damage_object();
+            return;
+        }
+        // 413.2a: check targets; if every one is illegal, the rules counter it.
+        let specs = self.item_target_specs(&item);
+        let legal: Vec<bool> = item
+            .targets
+            .iter()
+            .zip(specs.iter())
+            .map(|(t, spec)| self.target_legal(item.controller, spec, *t).is_ok() && !self.is_self_target(&item, *t))
+            .collect();
+        if !item.targets.is_empty() && legal.iter().all(|l| !l) {
+            self.counter_item(&item, true);
+            return;
+        }
+        if !item.is_spell() {
+            self.stack.pop();
+        }
+        self.resolution = Some(Resolution::new(item, legal));
+        self.run_resolution();
+    }
+
+    fn is_self_target(&self, item: &StackItem, t: Target) -> bool {
+        matches!((item.kind, t), (StackKind::Spell(me), Target::Object(o)) if me == o)
+    }
+
+    /// 414.1: a countered spell goes to its owner's graveyard; an ability is removed.
+    pub(crate) fn counter_item(&mut self, item: &StackItem, by_rules: bool) {
+        match item.kind {
+            StackKind::Spell(card) => {
+                self.spell_to_graveyard(card);
+                self.stack.retain(|s| s.object() != Some(card));
+            }
+            _ => {
+                if let Some(i) = self.stack.iter().rposition(|s| s == item) {
+                    self.stack.remove(i);
+                }
+            }
+        }
+        self.emit(Event::Countered { card: item.card, by_rules });
+    }
+}

@@ -1,0 +1,270 @@
+//! Targets (rule 415 / 409.1c): what a spell or ability may target, and legality checks
+//! made when it is put on the stack and again on resolution (413.2a).
+
+use crate::cards::{CardType, Keyword};
+use crate::ids::{ObjectId, PlayerId};
+use crate::mana::{Color, ColorSet};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A chosen target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Target {
+    Player(PlayerId),
+    Object(ObjectId),
+}
+
+/// What a target slot accepts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TargetKind {
+    /// A creature or a player ("any target"; 2006: "target creature or player").
+    Any,
+    Player,
+    Opponent,
+    /// A permanent matching the filter.
+    Permanent(ObjectFilter),
+    /// A spell on the stack matching the filter.
+    Spell(ObjectFilter),
+}
+
+/// A conjunction of conditions on an object's characteristics and state.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ObjectFilter {
+    /// At least one of these card types (empty: any).
+    pub types_any: Vec<CardType>,
+    /// None of these card types.
+    pub types_none: Vec<CardType>,
+    pub subtype: Option<String>,
+    /// Must not have any of these colours ("nonwhite").
+    pub not_colors: ColorSet,
+    pub tapped: Option<bool>,
+    pub max_toughness: Option<i32>,
+    pub controller: Option<Relation>,
+    pub keyword: Option<Keyword>,
+    pub basic: bool,
+}
+
+/// A player relative to the controller of the spell or ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Relation {
+    You,
+    Opponent,
+}
+
+impl ObjectFilter {
+    pub fn of_type(t: CardType) -> Self {
+        ObjectFilter { types_any: vec![t], ..Default::default() }
+    }
+
+    /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
+    /// `nonX` for a type or colour, `tapped`, `untapped`, `toughness<=N`, `type:Subtype`,
+    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`.
+    pub fn parse(words: &[&str]) -> Result<Self, String> {
+        let mut f = ObjectFilter::default();
+        for w in words {
+            let w = w.trim_end_matches(',');
+            if w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("permanent") {
+                continue;
+            }
+            if let Ok(t) = w.parse::<CardType>() {
+                f.types_any.push(t);
+            } else if let Some(rest) = w.strip_prefix("non") {
+                if let Ok(t) = rest.parse::<CardType>() {
+                    f.types_none.push(t);
+                } else if let Some(c) = Color::from_name(rest) {
+                    f.not_colors.insert(c);
+                } else {
+                    return Err(format!("unknown filter word `{w}`"));
+                }
+            } else if w == "tapped" {
+                f.tapped = Some(true);
+            } else if w == "untapped" {
+                f.tapped = Some(false);
+            } else if w == "basic" {
+                f.basic = true;
+            } else if let Some(n) = w.strip_prefix("toughness<=") {
+                f.max_toughness = Some(n.parse().map_err(|_| format!("bad number in `{w}`"))?);
+            } else if let Some(s) = w.strip_prefix("type:") {
+                f.subtype = Some(s.to_string());
+            } else if let Some(k) = w.strip_prefix("with:") {
+                f.keyword = Some(k.parse().map_err(|e| format!("`{w}`: {e}"))?);
+            } else if w == "you_control" {
+                f.controller = Some(Relation::You);
+            } else if w == "opponent_controls" {
+                f.controller = Some(Relation::Opponent);
+            } else {
+                return Err(format!("unknown filter word `{w}`"));
+            }
+        }
+        Ok(f)
+    }
+}
+
+impl fmt::Display for ObjectFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(t) = self.tapped {
+            parts.push(if t { "tapped".into() } else { "untapped".into() });
+        }
+        if self.basic {
+            parts.push("basic".into());
+        }
+        for c in self.not_colors.iter() {
+            parts.push(format!("non{}", c.name()));
+        }
+        for t in &self.types_none {
+            parts.push(format!("non{}", t.name().to_lowercase()));
+        }
+        if let Some(s) = &self.subtype {
+            parts.push(s.clone());
+        }
+        if self.types_any.is_empty() {
+            parts.push("permanent".into());
+        } else {
+            let names: Vec<String> =
+                self.types_any.iter().map(|t| t.name().to_lowercase()).collect();
+            parts.push(names.join(" or "));
+        }
+        if let Some(k) = self.keyword {
+            parts.push(format!("with {}", k.name().to_lowercase()));
+        }
+        if let Some(n) = self.max_toughness {
+            parts.push(format!("with toughness {n} or less"));
+        }
+        match self.controller {
+            Some(Relation::You) => parts.push("you control".into()),
+            Some(Relation::Opponent) => parts.push("an opponent controls".into()),
+            None => {}
+        }
+        f.write_str(&parts.join(" "))
+    }
+}
+
+/// One target slot of a spell or ability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetSpec {
+    pub kind: TargetKind,
+}
+
+impl TargetSpec {
+    /// Parses a target description from a card script: `any`, `player`, `opponent`,
+    /// `spell [filter]`, or an object filter (`creature nonwhite`, `artifact or enchantment`).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let kind = match words.as_slice() {
+            ["any"] => TargetKind::Any,
+            ["player"] => TargetKind::Player,
+            ["opponent"] => TargetKind::Opponent,
+            ["spell", rest @ ..] => TargetKind::Spell(ObjectFilter::parse(rest)?),
+            [] => return Err("empty target description".into()),
+            rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
+        };
+        Ok(TargetSpec { kind })
+    }
+
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            TargetKind::Any => "any target (a creature or a player)".into(),
+            TargetKind::Player => "a player".into(),
+            TargetKind::Opponent => "an opponent".into(),
+            TargetKind::Permanent(f) => format!("a {f}"),
+            TargetKind::Spell(f) if f == &ObjectFilter::default() => "a spell".into(),
+            TargetKind::Spell(f) => format!("a {f} spell"),
+        }
+    }
+}
+
+impl crate::game::Game {
+    /// Whether the object matches the filter now, for a spell or ability controlled by `me`.
+    pub fn matches_filter(&self, id: ObjectId, f: &ObjectFilter, me: PlayerId) -> bool {
+        let Some(o) = self.obj(id) else { return false };
+        let types = self.types_of(id);
+        if !f.types_any.is_empty() && !f.types_any.iter().any(|t| types.contains(t)) {
+            return false;
+        }
+        if f.types_none.iter().any(|t| types.contains(t)) {
+            return false;
+        }
+        if let Some(s) = &f.subtype
+            && !self.has_subtype(id, s)
+        {
+            return false;
+        }
+        if f.not_colors.iter().any(|c| self.colors(id).contains(c)) {
+            return false;
+        }
+        if let Some(t) = f.tapped
+            && o.tapped != t
+        {
+            return false;
+        }
+        if let Some(max) = f.max_toughness
+            && self.toughness(id) > max
+        {
+            return false;
+        }
+        if let Some(k) = f.keyword
+            && !self.has_keyword(id, k)
+        {
+            return false;
+        }
+        if f.basic && !self.def(id).is_some_and(|d| d.supertypes.contains(&crate::cards::Supertype::Basic)) {
+            return false;
+        }
+        match f.controller {
+            Some(Relation::You) if o.controller != me => false,
+            Some(Relation::Opponent) if o.controller == me => false,
+            _ => true,
+        }
+    }
+
+    /// Whether `t` is a legal target for `spec` for a spell or ability controlled by `me`
+    /// (409.1c, 413.2a). The error says why not.
+    pub fn target_legal(&self, me: PlayerId, spec: &TargetSpec, t: Target) -> Result<(), String> {
+        use crate::zones::ZoneKind;
+        match (&spec.kind, t) {
+            (TargetKind::Any | TargetKind::Player, Target::Player(p)) => {
+                if self.target_exists(t) { Ok(()) } else { Err(format!("{p} is not in the game")) }
+            }
+            (TargetKind::Opponent, Target::Player(p)) => {
+                if !self.target_exists(t) {
+                    Err(format!("{p} is not in the game"))
+                } else if p == me {
+                    Err("you must target an opponent".into())
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::Any, Target::Object(id)) => {
+                let Some(o) = self.obj(id) else { return Err("that object is gone".into()) };
+                if o.zone != ZoneKind::Battlefield || !self.is_creature(id) {
+                    Err(format!("{} is not a creature on the battlefield", self.card_name(id)))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::Permanent(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else { return Err("that object is gone".into()) };
+                if o.zone != ZoneKind::Battlefield {
+                    Err(format!("{} is not on the battlefield", self.card_name(id)))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::Spell(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else { return Err("that spell is gone".into()) };
+                if o.zone != ZoneKind::Stack {
+                    Err(format!("{} is not a spell on the stack", self.card_name(id)))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (_, Target::Player(p)) => Err(format!("{p} is a player, but this needs {}", spec.describe())),
+            (_, Target::Object(id)) => Err(format!("{} is not a player, but this needs {}", self.card_name(id), spec.describe())),
+        }
+    }
+}

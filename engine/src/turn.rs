@@ -1,0 +1,382 @@
+//! Turn structure (rules 300-314; rules.md Section 2): phases and steps, their turn-based
+//! actions, the end of steps and phases (mana pools, mana burn, durations), and the start
+//! of the game (101: mulligans, first turn).
+
+use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::events::Event;
+use crate::game::Game;
+use crate::ids::PlayerId;
+use crate::zones::{Position, ZoneKind};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Step {
+    Untap,
+    Upkeep,
+    Draw,
+    PrecombatMain,
+    BeginCombat,
+    DeclareAttackers,
+    DeclareBlockers,
+    /// The extra combat damage step for first strike and double strike (310.5).
+    FirstStrikeDamage,
+    CombatDamage,
+    EndCombat,
+    PostcombatMain,
+    End,
+    Cleanup,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    Beginning,
+    PrecombatMain,
+    Combat,
+    PostcombatMain,
+    End,
+}
+
+impl Step {
+    pub const ALL: [Step; 13] = [
+        Step::Untap,
+        Step::Upkeep,
+        Step::Draw,
+        Step::PrecombatMain,
+        Step::BeginCombat,
+        Step::DeclareAttackers,
+        Step::DeclareBlockers,
+        Step::FirstStrikeDamage,
+        Step::CombatDamage,
+        Step::EndCombat,
+        Step::PostcombatMain,
+        Step::End,
+        Step::Cleanup,
+    ];
+    pub fn phase(self) -> Phase {
+        match self {
+            Step::Untap | Step::Upkeep | Step::Draw => Phase::Beginning,
+            Step::PrecombatMain => Phase::PrecombatMain,
+            Step::BeginCombat
+            | Step::DeclareAttackers
+            | Step::DeclareBlockers
+            | Step::FirstStrikeDamage
+            | Step::CombatDamage
+            | Step::EndCombat => Phase::Combat,
+            Step::PostcombatMain => Phase::PostcombatMain,
+            Step::End | Step::Cleanup => Phase::End,
+        }
+    }
+    pub fn is_main(self) -> bool {
+        matches!(self, Step::PrecombatMain | Step::PostcombatMain)
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Untap => "untap step",
+            Step::Upkeep => "upkeep",
+            Step::Draw => "draw step",
+            Step::PrecombatMain => "precombat main phase",
+            Step::BeginCombat => "beginning of combat",
+            Step::DeclareAttackers => "declare attackers step",
+            Step::DeclareBlockers => "declare blockers step",
+            Step::FirstStrikeDamage => "first-strike combat damage step",
+            Step::CombatDamage => "combat damage step",
+            Step::EndCombat => "end of combat step",
+            Step::PostcombatMain => "postcombat main phase",
+            Step::End => "end step",
+            Step::Cleanup => "cleanup step",
+        }
+    }
+    /// The identifier used in scenario files and commands (`precombat_main`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Step::Untap => "untap",
+            Step::Upkeep => "upkeep",
+            Step::Draw => "draw",
+            Step::PrecombatMain => "precombat_main",
+            Step::BeginCombat => "begin_combat",
+            Step::DeclareAttackers => "declare_attackers",
+            Step::DeclareBlockers => "declare_blockers",
+            Step::FirstStrikeDamage => "first_strike_damage",
+            Step::CombatDamage => "combat_damage",
+            Step::EndCombat => "end_combat",
+            Step::PostcombatMain => "postcombat_main",
+            Step::End => "end",
+            Step::Cleanup => "cleanup",
+        }
+    }
+    pub fn from_key(s: &str) -> Option<Step> {
+        Step::ALL.into_iter().find(|st| st.key() == s)
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a step's start did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StepFlow {
+    /// A decision is pending (or the game ended).
+    Stopped,
+    /// The step is over without anyone receiving priority: move on.
+    Continue,
+}
+
+impl Game {
+    // ----- 101: starting the game ------------------------------------------------------
+
+    pub(crate) fn answer_mulligan(&mut self, player: PlayerId, answer: Answer) -> Result<(), RuleError> {
+        let mulligan = match answer {
+            Answer::Keep => false,
+            Answer::Mulligan => true,
+            other => {
+                return Err(RuleError::WrongKind { expected: format!("keep or mulligan, not {}", other.kind_name()) });
+            }
+        };
+        if self.ruleset.simultaneous_mulligans() {
+            // Δ10 modern: everyone still deciding says keep or mulligan in turn order; the
+            // mulligans of the round then happen at the same time.
+            if mulligan {
+                self.player_mut(player).mulligan_intent = true;
+            } else {
+                self.keep_hand(player);
+            }
+            let undecided = self
+                .players_from(self.first_player)
+                .into_iter()
+                .find(|p| !self.player(*p).kept && !self.player(*p).mulligan_intent);
+            if let Some(next) = undecided {
+                self.ask_mulligan(next);
+                return Ok(());
+            }
+            let round: Vec<PlayerId> =
+                self.players_from(self.first_player).into_iter().filter(|p| self.player(*p).mulligan_intent).collect();
+            for p in &round {
+                self.player_mut(*p).mulligan_intent = false;
+                self.take_mulligan(*p);
+            }
+            match self.players_from(self.first_player).into_iter().find(|p| !self.player(*p).kept) {
+                Some(next) => self.ask_mulligan(next),
+                None => self.start_first_turn(),
+            }
+        } else {
+            // Classic 101.4: the starting player takes all their mulligans, then the next.
+            if mulligan {
+                self.take_mulligan(player);
+                if !self.player(player).kept {
+                    self.ask_mulligan(player);
+                    return Ok(());
+                }
+            } else {
+                self.keep_hand(player);
+            }
+            match self.players_from(self.first_player).into_iter().find(|p| !self.player(*p).kept) {
+                Some(next) => self.ask_mulligan(next),
+                None => self.start_first_turn(),
+            }
+        }
+        Ok(())
+    }
+
+    fn keep_hand(&mut self, p: PlayerId) {
+        self.player_mut(p).kept = true;
+        self.emit(Event::Kept(p));
+    }
+
+    fn take_mulligan(&mut self, p: PlayerId) {
+        let hand = self.player(p).hand.clone();
+        for c in hand {
+            self.move_object(c, ZoneKind::Library, Position::Top);
+        }
+        self.shuffle_library(p);
+        self.player_mut(p).mulligans += 1;
+        let size = 7u32.saturating_sub(self.player(p).mulligans);
+        self.draw_cards(p, size);
+        self.emit(Event::Mulliganed { player: p, new_hand_size: size });
+        if size == 0 {
+            // Nothing left to mulligan: the empty hand is kept.
+            self.keep_hand(p);
+        }
+    }
+
+    fn ask_mulligan(&mut self, p: PlayerId) {
+        let hand_size = self.player(p).hand.len() as u32;
+        self.pending = Some(Pending { player: p, decision: Decision::Mulligan { hand_size } });
+    }
+
+    fn start_first_turn(&mut self) {
+        self.pending = None;
+        self.begin_turn(self.first_player);
+        self.run_steps();
+    }
+
+    // ----- turns and steps -------------------------------------------------------------
+
+    fn begin_turn(&mut self, p: PlayerId) {
+        self.turn += 1;
+        self.active = p;
+        self.step = Step::Untap;
+        self.passes = 0;
+        self.cleanup_again = false;
+        for pl in &mut self.players {
+            pl.lands_played = 0;
+        }
+        let turn = self.turn;
+        self.player_mut(p).turn_started = turn;
+        self.emit(Event::TurnBegan { turn, player: p });
+    }
+
+    /// Runs the current step's start, and further steps, until a decision is pending.
+    pub(crate) fn run_steps(&mut self) {
+        loop {
+            if self.result.is_some() {
+                return;
+            }
+            if self.begin_step() == StepFlow::Stopped {
+                return;
+            }
+            self.end_step_and_move_on();
+        }
+    }
+
+    /// Called when all players passed in succession with an empty stack (300.2).
+    pub(crate) fn step_over(&mut self) {
+        if self.step == Step::Cleanup && self.cleanup_again {
+            // 314.3: a new cleanup step begins.
+            self.run_steps();
+            return;
+        }
+        self.end_step_and_move_on();
+        self.run_steps();
+    }
+
+    fn end_step_and_move_on(&mut self) {
+        let next = self.following_step();
+        let phase_ends = next.is_none_or(|n| n.phase() != self.step.phase());
+        // Δ1/Δ2: pools empty at every step end (modern) or phase end with mana burn (classic).
+        if self.ruleset.pools_empty_each_step() || phase_ends {
+            for p in self.player_ids().collect::<Vec<_>>() {
+                let lost = self.player_mut(p).pool.clear();
+                if lost > 0 && self.ruleset.mana_burn() && phase_ends {
+                    self.emit(Event::ManaBurn { player: p, amount: lost });
+                    self.lose_life(p, lost as i32);
+                }
+            }
+        }
+        if self.step == Step::EndCombat {
+            // 311.2 / 300.4: creatures leave combat; "until end of combat" effects end.
+            self.combat = None;
+        }
+        self.passes = 0;
+        match next {
+            Some(s) => self.step = s,
+            None => {
+                let next_player = self.next_player_after(self.active);
+                self.begin_turn(next_player);
+            }
+        }
+    }
+
+    fn following_step(&self) -> Option<Step> {
+        Some(match self.step {
+            Step::Untap => Step::Upkeep,
+            Step::Upkeep => Step::Draw,
+            Step::Draw => Step::PrecombatMain,
+            Step::PrecombatMain => Step::BeginCombat,
+            Step::BeginCombat => Step::DeclareAttackers,
+            Step::DeclareAttackers => {
+                // 308.4: without attackers, blockers and damage are skipped.
+                if self.combat.as_ref().is_some_and(|c| !c.attackers.is_empty()) {
+                    Step::DeclareBlockers
+                } else {
+                    Step::EndCombat
+                }
+            }
+            Step::DeclareBlockers => {
+                if self.combat_has_first_strike() {
+                    Step::FirstStrikeDamage
+                } else {
+                    Step::CombatDamage
+                }
+            }
+            Step::FirstStrikeDamage => Step::CombatDamage,
+            Step::CombatDamage => Step::EndCombat,
+            Step::EndCombat => Step::PostcombatMain,
+            Step::PostcombatMain => Step::End,
+            Step::End => Step::Cleanup,
+            Step::Cleanup => return None,
+        })
+    }
+
+    /// Turn-based actions at the start of the current step; then priority or not.
+    fn begin_step(&mut self) -> StepFlow {
+        let step = self.step;
+        self.emit(Event::StepBegan(step));
+        match step {
+            Step::Untap => {
+                // 302.2: the active player untaps all their permanents.
+                let mine: Vec<_> = self.battlefield_of(self.active).filter(|o| o.tapped).map(|o| o.id).collect();
+                for id in mine {
+                    self.untap(id);
+                }
+                StepFlow::Continue
+            }
+            Step::Draw => {
+                // 101.5a: the starting player skips the first draw step in a two-player game.
+                if self.turn == 1 && self.players.len() == 2 {
+                    return StepFlow::Continue;
+                }
+                self.draw_cards(self.active, 1);
+                self.give_priority(self.active);
+                StepFlow::Stopped
+            }
+            Step::DeclareAttackers => self.begin_declare_attackers(),
+            Step::DeclareBlockers => self.begin_declare_blockers(),
+            Step::FirstStrikeDamage | Step::CombatDamage => {
+                self.combat_damage_step(step == Step::FirstStrikeDamage);
+                if self.result.is_none() {
+                    self.give_priority(self.active);
+                }
+                StepFlow::Stopped
+            }
+            Step::Cleanup => self.begin_cleanup(),
+            _ => {
+                self.give_priority(self.active);
+                StepFlow::Stopped
+            }
+        }
+    }
+
+    /// 314.1-314.3.
+    fn begin_cleanup(&mut self) -> StepFlow {
+        self.cleanup_again = false;
+        let excess = self.player(self.active).hand.len().saturating_sub(self.player(self.active).max_hand_size as usize);
+        if excess > 0 {
+            self.pending = Some(Pending { player: self.active, decision: Decision::Discard { count: excess as u32 } });
+            return StepFlow::Stopped;
+        }
+        self.finish_cleanup()
+    }
+
+    /// After the hand-size discard: damage wears off, "until end of turn" effects end; if
+    /// anything then needs handling, players get priority and cleanup repeats.
+    pub(crate) fn finish_cleanup(&mut self) -> StepFlow {
+        let ids: Vec<_> = self.battlefield.clone();
+        for id in ids {
+            if let Some(o) = self.obj_mut(id) {
+                o.damage = 0;
+                o.deathtouch_damage = false;
+            }
+        }
+        self.pt_effects.clear();
+        if self.state_based_actions_pending() {
+            self.cleanup_again = true;
+            self.give_priority(self.active);
+            return StepFlow::Stopped;
+        }
+        StepFlow::Continue
+    }
+}

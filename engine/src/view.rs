@@ -1,0 +1,183 @@
+//! What one player (or a spectator) may see (rule 217: hidden and public zones).
+//!
+//! Every public output (board image, log line, message) is built from a [`View`], never from
+//! the raw state: a view holds the viewer's own hand, and of other players' hands and all
+//! libraries only their sizes.
+
+use crate::decision::Decision;
+use crate::game::{Game, GameResult};
+use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::ruleset::Ruleset;
+use crate::stack::StackKind;
+use crate::targets::Target;
+use crate::turn::Step;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardView {
+    pub id: ObjectId,
+    pub card: CardId,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    pub id: PlayerId,
+    pub name: String,
+    pub life: i32,
+    pub poison: u32,
+    pub hand_count: usize,
+    pub library_count: usize,
+    /// The player's hand, only in their own view.
+    pub hand: Option<Vec<CardView>>,
+    pub graveyard: Vec<CardView>,
+    pub mana_pool: String,
+    pub lands_played: u32,
+    pub lost: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PermanentView {
+    pub id: ObjectId,
+    pub card: CardId,
+    pub name: String,
+    pub owner: PlayerId,
+    pub controller: PlayerId,
+    pub tapped: bool,
+    pub damage: u32,
+    pub counters: Vec<(String, u32)>,
+    pub power: Option<i32>,
+    pub toughness: Option<i32>,
+    pub summoning_sick: bool,
+    pub attacking: Option<PlayerId>,
+    pub blocking: Option<ObjectId>,
+    pub token: bool,
+    pub attached_to: Option<ObjectId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StackView {
+    pub card: CardId,
+    pub name: String,
+    pub controller: PlayerId,
+    pub is_ability: bool,
+    pub targets: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingView {
+    pub player: PlayerId,
+    pub kind: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    pub viewer: Option<PlayerId>,
+    pub ruleset: Ruleset,
+    pub turn: u32,
+    pub active: PlayerId,
+    pub step: Step,
+    pub pending: Option<PendingView>,
+    pub players: Vec<PlayerView>,
+    pub battlefield: Vec<PermanentView>,
+    pub stack: Vec<StackView>,
+    pub exile: Vec<CardView>,
+    pub result: Option<GameResult>,
+}
+
+impl Game {
+    fn card_view(&self, id: ObjectId) -> CardView {
+        let o = &self.objects[id.slot()];
+        CardView { id, card: o.card, name: self.catalog().get(o.card).name.clone() }
+    }
+
+    pub fn describe_target(&self, t: Target) -> String {
+        match t {
+            Target::Player(p) => self.players.get(p.index()).map_or_else(|| p.to_string(), |x| x.name.clone()),
+            Target::Object(id) => self.card_name(id).to_string(),
+        }
+    }
+
+    /// The game as `viewer` may see it (None: a spectator).
+    pub fn view(&self, viewer: Option<PlayerId>) -> View {
+        let combat = self.combat.as_ref();
+        View {
+            viewer,
+            ruleset: self.ruleset,
+            turn: self.turn,
+            active: self.active,
+            step: self.step,
+            pending: self.pending.as_ref().map(|p| PendingView {
+                player: p.player,
+                kind: p.decision.kind_name().to_string(),
+                // A hidden choice (what to discard) is described without private details.
+                description: match (&p.decision, viewer == Some(p.player)) {
+                    (Decision::Search { .. }, false) => "search their library".into(),
+                    _ => p.decision.describe(),
+                },
+            }),
+            players: self
+                .player_ids()
+                .map(|id| {
+                    let p = self.player(id);
+                    PlayerView {
+                        id,
+                        name: p.name.clone(),
+                        life: p.life,
+                        poison: p.poison,
+                        hand_count: p.hand.len(),
+                        library_count: p.library.len(),
+                        hand: (viewer == Some(id)).then(|| p.hand.iter().map(|c| self.card_view(*c)).collect()),
+                        graveyard: p.graveyard.iter().map(|c| self.card_view(*c)).collect(),
+                        mana_pool: p.pool.to_string(),
+                        lands_played: p.lands_played,
+                        lost: p.lost.is_some(),
+                    }
+                })
+                .collect(),
+            battlefield: self
+                .battlefield
+                .iter()
+                .filter_map(|id| self.obj(*id))
+                .map(|o| {
+                    let pt = self.power_toughness(o.id);
+                    PermanentView {
+                        id: o.id,
+                        card: o.card,
+                        name: self.catalog().get(o.card).name.clone(),
+                        owner: o.owner,
+                        controller: o.controller,
+                        tapped: o.tapped,
+                        damage: o.damage,
+                        counters: o.counters.0.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+                        power: pt.map(|x| x.0),
+                        toughness: pt.map(|x| x.1),
+                        summoning_sick: self.is_creature(o.id) && !self.controlled_since_turn_start(o.id),
+                        attacking: combat.and_then(|c| c.attackers.iter().find(|a| a.id == o.id)).map(|a| a.defender),
+                        blocking: combat.and_then(|c| c.blockers.iter().find(|b| b.id == o.id)).map(|b| b.attacker),
+                        token: o.token,
+                        attached_to: o.attached_to,
+                    }
+                })
+                .collect(),
+            stack: self
+                .stack
+                .iter()
+                .rev()
+                .map(|s| StackView {
+                    card: s.card,
+                    name: match s.kind {
+                        StackKind::CombatDamage { .. } => "Combat damage".to_string(),
+                        _ => self.catalog().get(s.card).name.clone(),
+                    },
+                    controller: s.controller,
+                    is_ability: !s.is_spell(),
+                    targets: s.targets.iter().map(|t| self.describe_target(*t)).collect(),
+                })
+                .collect(),
+            exile: self.exile.iter().map(|c| self.card_view(*c)).collect(),
+            result: self.result.clone(),
+        }
+    }
+}
