@@ -149,6 +149,8 @@ impl FromStr for Keyword {
 pub enum PtValue {
     Fixed(i32),
     Star,
+    /// "1+*" (Tarmogoyf).
+    StarPlus(i32),
 }
 
 impl fmt::Display for PtValue {
@@ -156,6 +158,7 @@ impl fmt::Display for PtValue {
         match self {
             PtValue::Fixed(n) => write!(f, "{n}"),
             PtValue::Star => f.write_str("*"),
+            PtValue::StarPlus(n) => write!(f, "{n}+*"),
         }
     }
 }

@@ -223,6 +223,9 @@ fn parse_pt(name: &str, s: &str) -> Result<PtValue, CatalogError> {
     if s == "*" {
         return Ok(PtValue::Star);
     }
+    if let Some(n) = s.strip_suffix("+*") {
+        return n.parse().map(PtValue::StarPlus).map_err(|_| err(name, format!("unsupported P/T value `{s}`")));
+    }
     s.parse().map(PtValue::Fixed).map_err(|_| err(name, format!("unsupported P/T value `{s}`")))
 }
 

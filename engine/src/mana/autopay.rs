@@ -134,26 +134,26 @@ fn augment(
     owner: &mut [Option<usize>],
     seen: &mut [bool],
 ) -> bool {
+    let sym = syms[s];
+    let fits = |src: usize| sources[src].best_for(&|t| sym.allows(t)).is_some();
+    // A free source first (in preference order), so that nothing is moved needlessly...
     for &src in order {
-        if seen[src] {
-            continue;
+        if owner[src].is_none() && fits(src) {
+            owner[src] = Some(s);
+            return true;
         }
-        let sym = syms[s];
-        if sources[src].best_for(&|t| sym.allows(t)).is_none() {
+    }
+    // ...then an augmenting path through sources already assigned.
+    for &src in order {
+        if seen[src] || !fits(src) {
             continue;
         }
         seen[src] = true;
-        match owner[src] {
-            None => {
-                owner[src] = Some(s);
-                return true;
-            }
-            Some(other) => {
-                if augment(other, syms, sources, order, owner, seen) {
-                    owner[src] = Some(s);
-                    return true;
-                }
-            }
+        if let Some(other) = owner[src]
+            && augment(other, syms, sources, order, owner, seen)
+        {
+            owner[src] = Some(s);
+            return true;
         }
     }
     false
