@@ -1,0 +1,119 @@
+//! Random-agent games: invariants over many seeds (no panic, termination, determinism,
+//! serialisation round trip, every listed answer accepted).
+
+use engine::agent::RandomAgent;
+use engine::{Catalog, Game, GameSetup, Ruleset};
+
+fn deck(spec: &[(&str, usize)]) -> Vec<engine::CardId> {
+    let c = Catalog::builtin();
+    spec.iter().flat_map(|(n, k)| std::iter::repeat_n(c.by_name(n).expect(n).id, *k)).collect()
+}
+
+fn tsp_deck() -> Vec<engine::CardId> {
+    deck(&[
+        ("Mountain", 9),
+        ("Forest", 6),
+        ("Swamp", 3),
+        ("Gemstone Mine", 2),
+        ("Grove of the Burnwillows", 2),
+        ("Prodigal Pyromancer", 3),
+        ("Ashcoat Bear", 4),
+        ("Moorish Cavalry", 2),
+        ("Havenwood Wurm", 2),
+        ("Needlepeak Spider", 3),
+        ("Lightning Axe", 4),
+        ("Psionic Blast", 2),
+        ("Orcish Cannonade", 2),
+        ("Ghostfire", 2),
+        ("Smallpox", 2),
+        ("Harmonize", 2),
+        ("Assassinate", 2),
+        ("Terramorphic Expanse", 2),
+        ("Rathi Trapper", 2),
+        ("Magus of the Bazaar", 2),
+    ])
+}
+
+/// Plays one game to the end (or the cap); returns (decisions, final game).
+fn play(ruleset: Ruleset, seed: u64, cap: usize) -> (usize, Game) {
+    let setup = GameSetup::two_player(ruleset, seed, tsp_deck(), tsp_deck());
+    let mut g = Game::new(&setup).expect("setup");
+    let mut agent = RandomAgent::new(seed ^ 0x9e37);
+    let mut n = 0;
+    while let Some(p) = g.pending().cloned() {
+        if n >= cap {
+            break;
+        }
+        let a = agent.choose(&g, p.player);
+        if let Err(e) = g.submit(p.player, a.clone()) {
+            panic!("seed {seed}: agent answer {a:?} to {:?} refused: {e}", p.decision);
+        }
+        n += 1;
+    }
+    (n, g)
+}
+
+#[test]
+fn random_games_terminate_without_panics_in_both_rulesets() {
+    let mut finished = 0;
+    for seed in 0..40 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let (_, g) = play(rs, seed, 50_000);
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(finished >= 70, "most random games finish: {finished}/80");
+}
+
+#[test]
+fn same_seed_same_game() {
+    let (n1, a) = play(Ruleset::Modern, 7, 3000);
+    let (n2, b) = play(Ruleset::Modern, 7, 3000);
+    assert_eq!(n1, n2);
+    assert_eq!(a.state_hash(), b.state_hash());
+    let (_, c) = play(Ruleset::Modern, 8, 3000);
+    assert_ne!(a.state_hash(), c.state_hash());
+}
+
+#[test]
+fn state_round_trips_through_json_mid_game() {
+    let (_, g) = play(Ruleset::Classic, 3, 400);
+    let json = g.to_json().unwrap();
+    let back = Game::from_json(&json).unwrap();
+    assert_eq!(back.state_hash(), g.state_hash());
+    assert_eq!(back.to_json().unwrap(), json);
+}
+
+#[test]
+fn every_listed_answer_is_accepted() {
+    // At many points of random games, every enumerated answer must be accepted by submit.
+    for seed in 0..6 {
+        let setup = GameSetup::two_player(Ruleset::Modern, seed, tsp_deck(), tsp_deck());
+        let mut g = Game::new(&setup).unwrap();
+        let mut agent = RandomAgent::new(seed);
+        for _ in 0..600 {
+            let Some(p) = g.pending().cloned() else { break };
+            for a in g.legal_answers(p.player) {
+                let mut probe = g.clone();
+                if let Err(e) = probe.submit(p.player, a.clone()) {
+                    panic!("listed answer {a:?} for {:?} was refused: {e}", p.decision);
+                }
+            }
+            let a = agent.choose(&g, p.player);
+            g.submit(p.player, a).unwrap();
+        }
+    }
+}
+
+#[test]
+fn refused_answers_change_nothing() {
+    let (_, mut g) = play(Ruleset::Modern, 11, 200);
+    let Some(p) = g.pending().cloned() else { return };
+    let before = g.to_json().unwrap();
+    let other = engine::PlayerId(1 - p.player.0);
+    assert!(g.submit(other, engine::Answer::Pass).is_err());
+    assert!(g.submit(p.player, engine::Answer::X(3)).is_err() || matches!(p.decision, engine::Decision::ChooseX));
+    assert_eq!(g.to_json().unwrap(), before);
+}
