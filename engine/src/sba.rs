@@ -189,13 +189,6 @@ impl Game {
         }
     }
 
-    pub(crate) fn add_counters(&mut self, id: ObjectId, k: CounterKind, n: u32) {
-        if let Some(o) = self.obj_mut(id) {
-            o.counters.add(k.clone(), n);
-            self.emit(crate::events::Event::CountersChanged { object: id, kind: k, delta: n as i32 });
-        }
-    }
-
     pub fn is_legendary(&self, id: ObjectId) -> bool {
         self.def(id).is_some_and(|d| d.supertypes.contains(&Supertype::Legendary))
     }

@@ -1,1 +1,641 @@
-pub fn _y(){}
+//! Scenario files: a board, a script of answers (including answers that must be refused),
+//! and the expected outcome. The acceptance-test format of the project; the format is
+//! documented in `engine/scenarios/README.md`.
+//!
+//! [`run_str`] runs one scenario and returns a [`Report`] with every difference found.
+
+use crate::cards::Catalog;
+use crate::decision::{Answer, Attack, Block, Decision};
+use crate::game::{Game, GameResult};
+use crate::ids::{ObjectId, PlayerId};
+use crate::mana::Color;
+use crate::object::CounterKind;
+use crate::ruleset::Ruleset;
+use crate::targets::Target;
+use crate::turn::Step;
+use crate::zones::ZoneKind;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub ruleset: Option<String>,
+    /// The mechanic this scenario waits for: it is reported as pending, not run.
+    #[serde(default)]
+    pub waiting_for: Option<String>,
+    pub setup: Setup,
+    #[serde(default)]
+    pub script: Vec<ScriptLine>,
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Setup {
+    #[serde(default = "default_players")]
+    pub players: Vec<String>,
+    #[serde(default)]
+    pub active: Option<String>,
+    #[serde(default)]
+    pub priority: Option<String>,
+    #[serde(default)]
+    pub step: Option<String>,
+    #[serde(default)]
+    pub turn: Option<u32>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(flatten)]
+    pub zones: BTreeMap<String, PlayerZones>,
+}
+
+fn default_players() -> Vec<String> {
+    vec!["alice".into(), "bob".into()]
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerZones {
+    pub life: Option<i32>,
+    #[serde(default)]
+    pub hand: Vec<String>,
+    /// Top first.
+    #[serde(default)]
+    pub library: Vec<String>,
+    #[serde(default)]
+    pub graveyard: Vec<String>,
+    #[serde(default)]
+    pub exile: Vec<String>,
+    #[serde(default)]
+    pub battlefield: Vec<PermanentSetup>,
+    pub mana_pool: Option<String>,
+    pub lands_played: Option<u32>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum PermanentSetup {
+    Name(String),
+    Full {
+        card: String,
+        #[serde(default)]
+        tapped: bool,
+        #[serde(default)]
+        damage: u32,
+        #[serde(default)]
+        counters: BTreeMap<String, u32>,
+        /// Came under its controller's control this turn.
+        #[serde(default)]
+        sick: bool,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum ScriptLine {
+    Do(String),
+    Expect { expect: Expect },
+}
+
+#[derive(Debug, Deserialize, Default, Clone)]
+pub struct Expect {
+    pub pending: Option<String>,
+    pub result: Option<String>,
+    pub step: Option<String>,
+    pub turn: Option<u32>,
+    /// Top first.
+    pub stack: Option<Vec<String>>,
+    #[serde(default)]
+    pub permanent: Vec<PermanentExpect>,
+    #[serde(flatten)]
+    pub players: BTreeMap<String, PlayerExpect>,
+}
+
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerExpect {
+    pub life: Option<i32>,
+    pub hand: Option<Vec<String>>,
+    pub hand_count: Option<usize>,
+    pub library_count: Option<usize>,
+    /// Top first.
+    pub library_top: Option<Vec<String>>,
+    pub graveyard: Option<Vec<String>>,
+    pub exile: Option<Vec<String>>,
+    pub battlefield: Option<Vec<String>>,
+    pub mana_pool: Option<String>,
+    pub lost: Option<bool>,
+    pub lands_played: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct PermanentExpect {
+    pub card: String,
+    pub tapped: Option<bool>,
+    pub damage: Option<u32>,
+    pub power: Option<i32>,
+    pub toughness: Option<i32>,
+    pub counters: Option<BTreeMap<String, u32>>,
+    pub sick: Option<bool>,
+    pub attacking: Option<bool>,
+}
+
+/// The outcome of one scenario.
+#[derive(Debug)]
+pub struct Report {
+    pub name: String,
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Passed,
+    /// Waiting for a mechanic that is not built yet.
+    Pending(String),
+    /// Every difference or problem found.
+    Failed(Vec<String>),
+}
+
+/// Parses and runs a scenario from its TOML text.
+pub fn run_str(src: &str) -> Report {
+    let sc: Scenario = match toml::from_str(src) {
+        Ok(s) => s,
+        Err(e) => return Report { name: "?".into(), outcome: Outcome::Failed(vec![format!("bad scenario file: {}", e.to_string().replace('\n', " "))]) },
+    };
+    let name = sc.name.clone();
+    if let Some(w) = &sc.waiting_for {
+        return Report { name, outcome: Outcome::Pending(w.clone()) };
+    }
+    let outcome = match Runner::new(&sc) {
+        Ok(mut r) => {
+            let problems = r.run(&sc);
+            if problems.is_empty() { Outcome::Passed } else { Outcome::Failed(problems) }
+        }
+        Err(e) => Outcome::Failed(vec![format!("setup: {e}")]),
+    };
+    Report { name, outcome }
+}
+
+struct Runner {
+    game: Game,
+    names: Vec<String>,
+}
+
+fn card_id(name: &str) -> Result<crate::ids::CardId, String> {
+    Catalog::builtin().by_name(name).map(|c| c.id).ok_or_else(|| {
+        let s: Vec<String> = Catalog::builtin().suggest(name, 3).iter().map(|c| c.name.clone()).collect();
+        format!("no card named `{name}` (did you mean {}?)", s.join(", "))
+    })
+}
+
+impl Runner {
+    fn new(sc: &Scenario) -> Result<Runner, String> {
+        let ruleset: Ruleset = sc.ruleset.as_deref().unwrap_or("modern").parse()?;
+        let names = sc.setup.players.iter().map(|n| n.to_lowercase()).collect::<Vec<_>>();
+        for k in sc.setup.zones.keys() {
+            if !names.contains(&k.to_lowercase()) {
+                return Err(format!("setup names `{k}`, who is not among the players {names:?}"));
+            }
+        }
+        let display: Vec<String> = names.iter().map(|n| capitalise(n)).collect();
+        let mut g = Game::empty(ruleset, sc.setup.seed.unwrap_or(1), display, 20);
+        let mut r = Runner { game: Game::empty(ruleset, 0, vec![], 20), names: names.clone() };
+        let active = match &sc.setup.active {
+            Some(a) => r.player(a)?,
+            None => PlayerId(0),
+        };
+        let turn = sc.setup.turn.unwrap_or(1).max(1);
+        g.turn = turn;
+        g.active = active;
+        g.first_player = active;
+        g.step = match &sc.setup.step {
+            Some(s) => Step::from_key(s).ok_or_else(|| format!("unknown step `{s}`"))?,
+            None => Step::PrecombatMain,
+        };
+        for (i, name) in names.iter().enumerate() {
+            let p = PlayerId(i as u8);
+            g.players[i].kept = true;
+            g.players[i].turn_started = if p == active { turn } else { turn - 1 };
+            let Some(z) = sc.setup.zones.get(name) else { continue };
+            if let Some(l) = z.life {
+                g.players[i].life = l;
+            }
+            for c in z.library.iter().rev() {
+                g.create_object(card_id(c)?, p, ZoneKind::Library);
+            }
+            for c in &z.hand {
+                g.create_object(card_id(c)?, p, ZoneKind::Hand);
+            }
+            for c in &z.graveyard {
+                g.create_object(card_id(c)?, p, ZoneKind::Graveyard);
+            }
+            for c in &z.exile {
+                g.create_object(card_id(c)?, p, ZoneKind::Exile);
+            }
+            for perm in &z.battlefield {
+                let (card, tapped, damage, counters, sick) = match perm {
+                    PermanentSetup::Name(n) => (n.as_str(), false, 0, BTreeMap::new(), false),
+                    PermanentSetup::Full { card, tapped, damage, counters, sick } => (card.as_str(), *tapped, *damage, counters.clone(), *sick),
+                };
+                let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
+                let def = g.catalog().get(g.objects[id.slot()].card);
+                let enters_with = def.enters_with_counters.clone();
+                let o = &mut g.objects[id.slot()];
+                o.tapped = tapped;
+                o.damage = damage;
+                o.controlled_since = if sick { turn } else { 0 };
+                if counters.is_empty() {
+                    for (k, n) in enters_with {
+                        o.counters.add(k, n);
+                    }
+                }
+                for (k, n) in counters {
+                    o.counters.add(k.parse::<CounterKind>()?, n);
+                }
+            }
+            if let Some(pool) = &z.mana_pool {
+                let cost: crate::mana::ManaCost = pool.parse()?;
+                for s in cost.symbols {
+                    match s {
+                        crate::mana::ManaSymbol::Colored(c) => g.players[i].pool.add(crate::mana::ManaType::Colored(c), 1),
+                        crate::mana::ManaSymbol::Generic(n) => g.players[i].pool.add(crate::mana::ManaType::Colorless, n),
+                        _ => return Err(format!("mana pool `{pool}`: only coloured and colorless mana")),
+                    }
+                }
+            }
+            if let Some(n) = z.lands_played {
+                g.players[i].lands_played = n;
+            }
+        }
+        let prio = match &sc.setup.priority {
+            Some(p) => r.player(p)?,
+            None => active,
+        };
+        g.give_priority(prio);
+        g.events.clear();
+        r.game = g;
+        Ok(r)
+    }
+
+    fn player(&self, name: &str) -> Result<PlayerId, String> {
+        let n = name.trim().to_lowercase();
+        self.names
+            .iter()
+            .position(|x| *x == n)
+            .map(|i| PlayerId(i as u8))
+            .ok_or_else(|| format!("no player named `{name}`"))
+    }
+
+    fn run(&mut self, sc: &Scenario) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (i, line) in sc.script.iter().enumerate() {
+            let res = match line {
+                ScriptLine::Do(s) => self.step(s),
+                ScriptLine::Expect { expect } => {
+                    let p = self.check(expect);
+                    if p.is_empty() { Ok(()) } else { Err(p.join("\n    ")) }
+                }
+            };
+            if let Err(e) = res {
+                problems.push(format!("script line {}: {e}", i + 1));
+                return problems;
+            }
+        }
+        if let Some(e) = &sc.expect {
+            problems.extend(self.check(e));
+        }
+        problems
+    }
+
+    /// One script line: `alice: cast Lightning Axe`, `reject bob: pass => not your decision`,
+    /// `pass`, `resolve`, `goto declare_attackers`.
+    fn step(&mut self, line: &str) -> Result<(), String> {
+        let line = line.trim();
+        if line == "pass" {
+            let p = self.game.pending().ok_or("nothing is pending")?.player;
+            return self.game.submit(p, Answer::Pass).map(|_| ()).map_err(|e| format!("`pass` refused: {e}"));
+        }
+        if line == "resolve" {
+            let depth = self.game.stack.len();
+            if depth == 0 {
+                return Err("`resolve`: the stack is empty".into());
+            }
+            let mut guard = 0;
+            while self.game.stack.len() >= depth {
+                let p = self.game.pending().ok_or("`resolve`: the game stopped")?.clone();
+                if p.decision != Decision::Priority {
+                    break;
+                }
+                self.game.submit(p.player, Answer::Pass).map_err(|e| e.to_string())?;
+                guard += 1;
+                if guard > 50 {
+                    return Err("`resolve` did not resolve anything".into());
+                }
+            }
+            return Ok(());
+        }
+        if let Some(target) = line.strip_prefix("goto ") {
+            let want = Step::from_key(target.trim()).ok_or_else(|| format!("unknown step `{target}`"))?;
+            let mut guard = 0;
+            while self.game.step != want || self.game.pending().is_some_and(|p| p.decision == Decision::Priority && !self.game.stack.is_empty()) {
+                let p = self.game.pending().ok_or("`goto`: the game stopped")?.clone();
+                if p.decision != Decision::Priority {
+                    if self.game.step == want {
+                        break;
+                    }
+                    return Err(format!("`goto {target}`: stopped at a {} decision for {} in the {}", p.decision.kind_name(), self.game.player(p.player).name, self.game.step));
+                }
+                self.game.submit(p.player, Answer::Pass).map_err(|e| e.to_string())?;
+                guard += 1;
+                if guard > 200 {
+                    return Err(format!("`goto {target}` never got there"));
+                }
+            }
+            return Ok(());
+        }
+        let (reject, body) = match line.strip_prefix("reject ") {
+            Some(rest) => (true, rest),
+            None => (false, line),
+        };
+        let (body, reason) = match body.split_once("=>") {
+            Some((b, r)) => (b.trim(), Some(r.trim().to_lowercase())),
+            None => (body, None),
+        };
+        let (who, text) = body.split_once(':').ok_or_else(|| format!("expected `player: answer`, found `{body}`"))?;
+        let player = self.player(who)?;
+        let answer = self.parse_answer(player, text.trim())?;
+        let before = self.game.to_json().map_err(|e| e.to_string())?;
+        match (self.game.submit(player, answer.clone()), reject) {
+            (Ok(_), false) => Ok(()),
+            (Err(e), false) => Err(format!("`{body}` was refused: {e}")),
+            (Ok(_), true) => Err(format!("`{body}` should have been refused but was accepted")),
+            (Err(e), true) => {
+                let after = self.game.to_json().map_err(|e| e.to_string())?;
+                if after != before {
+                    return Err(format!("`{body}` was refused but the game changed"));
+                }
+                match reason {
+                    Some(r) if !e.to_string().to_lowercase().contains(&r) => {
+                        Err(format!("`{body}` was refused with \"{e}\", which does not mention \"{r}\""))
+                    }
+                    _ => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Finds an object: `Name`, `Name@owner`, `Name#2` (second match), in the given zones.
+    fn find(&self, spec: &str, zones: &[ZoneKind], default_owner: Option<PlayerId>) -> Result<ObjectId, String> {
+        let (rest, nth) = match spec.rsplit_once('#') {
+            Some((r, n)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => (r, n.parse::<usize>().unwrap_or(1)),
+            _ => (spec, 1),
+        };
+        let (name, owner) = match rest.rsplit_once('@') {
+            Some((n, o)) => (n.trim(), Some(self.player(o)?)),
+            None => (rest.trim(), None),
+        };
+        let card = card_id(name)?;
+        let g = &self.game;
+        let mut found = Vec::new();
+        for z in zones {
+            let ids: Vec<ObjectId> = match z {
+                ZoneKind::Battlefield => g.battlefield.clone(),
+                ZoneKind::Stack => g.stack.iter().rev().filter_map(|s| s.object()).collect(),
+                ZoneKind::Exile => g.exile.clone(),
+                ZoneKind::Hand => g.players.iter().flat_map(|p| p.hand.clone()).collect(),
+                ZoneKind::Graveyard => g.players.iter().flat_map(|p| p.graveyard.iter().rev().copied().collect::<Vec<_>>()).collect(),
+                ZoneKind::Library => g.players.iter().flat_map(|p| p.library.iter().rev().copied().collect::<Vec<_>>()).collect(),
+            };
+            for id in ids {
+                let Some(o) = g.obj(id) else { continue };
+                let who = if o.zone == ZoneKind::Battlefield || o.zone == ZoneKind::Stack { o.controller } else { o.owner };
+                if o.card == card && owner.or(if *z == ZoneKind::Battlefield || *z == ZoneKind::Stack { None } else { default_owner }).is_none_or(|w| w == who) {
+                    found.push(id);
+                }
+            }
+        }
+        found.get(nth - 1).copied().ok_or_else(|| format!("no {spec} in {:?}", zones))
+    }
+
+    fn parse_answer(&self, player: PlayerId, text: &str) -> Result<Answer, String> {
+        let (verb, rest) = text.split_once(' ').map_or((text, ""), |(a, b)| (a, b.trim()));
+        let list = |s: &str| -> Vec<String> { s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty() && x != "nothing").collect() };
+        use ZoneKind::*;
+        Ok(match verb {
+            "keep" => Answer::Keep,
+            "mulligan" => Answer::Mulligan,
+            "pass" => Answer::Pass,
+            "concede" => Answer::Concede,
+            "autopay" => Answer::AutoPay,
+            "cancel" => Answer::Cancel,
+            "play" => Answer::PlayLand(self.find(rest, &[Hand], Some(player))?),
+            "cast" => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
+            "x" => Answer::X(rest.parse().map_err(|_| format!("bad X `{rest}`"))?),
+            "option" => Answer::CostOption(rest.parse::<u8>().map_err(|_| format!("bad option `{rest}`"))?.saturating_sub(1)),
+            "activate" => {
+                let (card, n) = split_index(rest);
+                Answer::Activate { source: self.find(card, &[Battlefield], None)?, ability: n }
+            }
+            "mana" => {
+                // `mana Gemstone Mine G` or `mana Prismatic Lens#1 #2 G`
+                let mut words: Vec<&str> = rest.split_whitespace().collect();
+                let color = words.last().and_then(|w| if w.len() == 1 { Color::from_letter(w.chars().next()?) } else { None });
+                if color.is_some() {
+                    words.pop();
+                }
+                let joined = words.join(" ");
+                let (card, ability) = split_index(&joined);
+                let source = self.find(card, &[Battlefield], None)?;
+                let ability = if rest.contains(" #") { ability } else {
+                    let def = self.game.def(source).ok_or("gone")?;
+                    def.abilities.iter().position(|a| a.is_mana_ability()).unwrap_or(0) as u8
+                };
+                Answer::ActivateMana { source, ability, color }
+            }
+            "target" => Answer::Target(match self.player(rest) {
+                Ok(p) => Target::Player(p),
+                Err(_) => Target::Object(self.find(rest, &[Battlefield, Stack, Graveyard, Exile], None)?),
+            }),
+            "choose" | "discard" | "sacrifice" | "search" => {
+                let zones: &[ZoneKind] = match self.game.pending().map(|p| &p.decision) {
+                    Some(Decision::Search { .. }) => &[Library],
+                    Some(Decision::Sacrifice { .. }) | Some(Decision::KeepLegend { .. }) => &[Battlefield],
+                    Some(Decision::ChooseCostObjects { part: crate::costs::CostPart::Sacrifice(..) }) => &[Battlefield],
+                    _ => &[Hand],
+                };
+                let mut v = Vec::new();
+                for item in list(rest) {
+                    v.push(self.find(&item, zones, Some(player))?);
+                }
+                Answer::Objects(v)
+            }
+            "attack" => {
+                let mut v = Vec::new();
+                for item in list(rest) {
+                    let (who, at) = match item.split_once("->") {
+                        Some((a, d)) => (a.trim().to_string(), Some(self.player(d)?)),
+                        None => (item.clone(), None),
+                    };
+                    let attacker = self.find(&who, &[Battlefield], None)?;
+                    let defender = at.unwrap_or_else(|| self.game.next_player_after(player));
+                    v.push(Attack { attacker, defender });
+                }
+                Answer::Attack(v)
+            }
+            "block" => {
+                let mut v = Vec::new();
+                for item in list(rest) {
+                    let (b, a) = item.split_once("->").ok_or_else(|| format!("block as `Blocker -> Attacker`, found `{item}`"))?;
+                    v.push(Block { blocker: self.find(b.trim(), &[Battlefield], None)?, attacker: self.find(a.trim(), &[Battlefield], None)? });
+                }
+                Answer::Block(v)
+            }
+            other => return Err(format!("unknown answer `{other}`")),
+        })
+    }
+
+    fn names_of(&self, ids: &[ObjectId]) -> Vec<String> {
+        let mut v: Vec<String> = ids.iter().map(|id| self.game.card_name(*id).to_string()).collect();
+        v.sort();
+        v
+    }
+
+    fn check(&self, e: &Expect) -> Vec<String> {
+        let g = &self.game;
+        let mut out = Vec::new();
+        fn diff_into(out: &mut Vec<String>, what: String, want: String, got: String) {
+            if want != got {
+                out.push(format!("{what}: expected {want}, got {got}"));
+            }
+        }
+        if let Some(p) = &e.pending {
+            let got = match g.pending() {
+                Some(x) => format!("{}: {}", self.names[x.player.index()], x.decision.kind_name()),
+                None => "none".into(),
+            };
+            diff_into(&mut out, "pending decision".into(), p.to_lowercase(), got);
+        }
+        if let Some(r) = &e.result {
+            let got = match &g.result {
+                Some(GameResult::Won(p)) => format!("{} wins", self.names[p.index()]),
+                Some(GameResult::Draw) => "draw".into(),
+                None => "none".into(),
+            };
+            diff_into(&mut out, "result".into(), r.to_lowercase(), got);
+        }
+        if let Some(s) = &e.step {
+            diff_into(&mut out, "step".into(), s.clone(), g.step.key().to_string());
+        }
+        if let Some(t) = e.turn {
+            diff_into(&mut out, "turn".into(), t.to_string(), g.turn.to_string());
+        }
+        if let Some(st) = &e.stack {
+            let got: Vec<String> = g.stack.iter().rev().map(|s| g.catalog().get(s.card).name.clone()).collect();
+            diff_into(&mut out, "stack (top first)".into(), format!("{st:?}"), format!("{got:?}"));
+        }
+        for (name, pe) in &e.players {
+            let Ok(p) = self.player(name) else {
+                out.push(format!("expectation for unknown player `{name}`"));
+                continue;
+            };
+            let pl = g.player(p);
+            let sorted = |v: &Vec<String>| {
+                let mut v = v.clone();
+                v.sort();
+                format!("{v:?}")
+            };
+            if let Some(l) = pe.life {
+                diff_into(&mut out, format!("{name}.life"), l.to_string(), pl.life.to_string());
+            }
+            if let Some(h) = &pe.hand {
+                diff_into(&mut out, format!("{name}.hand"), sorted(h), format!("{:?}", self.names_of(&pl.hand)));
+            }
+            if let Some(n) = pe.hand_count {
+                diff_into(&mut out, format!("{name}.hand_count"), n.to_string(), pl.hand.len().to_string());
+            }
+            if let Some(n) = pe.library_count {
+                diff_into(&mut out, format!("{name}.library_count"), n.to_string(), pl.library.len().to_string());
+            }
+            if let Some(top) = &pe.library_top {
+                let got: Vec<String> = pl.library.iter().rev().take(top.len()).map(|id| g.card_name(*id).to_string()).collect();
+                diff_into(&mut out, format!("{name}.library_top"), format!("{top:?}"), format!("{got:?}"));
+            }
+            if let Some(gy) = &pe.graveyard {
+                diff_into(&mut out, format!("{name}.graveyard"), sorted(gy), format!("{:?}", self.names_of(&pl.graveyard)));
+            }
+            if let Some(ex) = &pe.exile {
+                let mine: Vec<ObjectId> = g.exile.iter().copied().filter(|id| g.obj(*id).is_some_and(|o| o.owner == p)).collect();
+                diff_into(&mut out, format!("{name}.exile"), sorted(ex), format!("{:?}", self.names_of(&mine)));
+            }
+            if let Some(bf) = &pe.battlefield {
+                let mine: Vec<ObjectId> = g.battlefield_of(p).map(|o| o.id).collect();
+                diff_into(&mut out, format!("{name}.battlefield"), sorted(bf), format!("{:?}", self.names_of(&mine)));
+            }
+            if let Some(m) = &pe.mana_pool {
+                diff_into(&mut out, format!("{name}.mana_pool"), m.clone(), pl.pool.to_string());
+            }
+            if let Some(l) = pe.lost {
+                diff_into(&mut out, format!("{name}.lost"), l.to_string(), pl.lost.is_some().to_string());
+            }
+            if let Some(n) = pe.lands_played {
+                diff_into(&mut out, format!("{name}.lands_played"), n.to_string(), pl.lands_played.to_string());
+            }
+        }
+        for pe in &e.permanent {
+            let id = match self.find(&pe.card, &[ZoneKind::Battlefield], None) {
+                Ok(id) => id,
+                Err(err) => {
+                    out.push(format!("permanent {}: {err}", pe.card));
+                    continue;
+                }
+            };
+            let Some(o) = g.obj(id) else { continue };
+            let c = &pe.card;
+            let mut d = |what: &str, want: String, got: String| diff_into(&mut out, format!("{c}.{what}"), want, got);
+            if let Some(t) = pe.tapped {
+                d("tapped", t.to_string(), o.tapped.to_string());
+            }
+            if let Some(n) = pe.damage {
+                d("damage", n.to_string(), o.damage.to_string());
+            }
+            if let Some(p) = pe.power {
+                d("power", p.to_string(), g.power(id).to_string());
+            }
+            if let Some(t) = pe.toughness {
+                d("toughness", t.to_string(), g.toughness(id).to_string());
+            }
+            if let Some(s) = pe.sick {
+                d("sick", s.to_string(), (!g.controlled_since_turn_start(id)).to_string());
+            }
+            if let Some(a) = pe.attacking {
+                d("attacking", a.to_string(), g.combat.as_ref().is_some_and(|c| c.is_attacking(id)).to_string());
+            }
+            if let Some(cs) = &pe.counters {
+                let want: BTreeMap<String, u32> = cs.iter().filter(|(_, n)| **n > 0).map(|(k, n)| (k.clone(), *n)).collect();
+                let got: BTreeMap<String, u32> = o.counters.0.iter().map(|(k, n)| (k.to_string(), *n)).collect();
+                d("counters", format!("{want:?}"), format!("{got:?}"));
+            }
+        }
+        out
+    }
+}
+
+fn split_index(s: &str) -> (&str, u8) {
+    match s.rsplit_once(" #") {
+        Some((card, n)) => (card.trim(), n.trim().parse::<u8>().unwrap_or(1).saturating_sub(1)),
+        None => (s.trim(), 0),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
