@@ -3,11 +3,18 @@
 
 mod cli_engine;
 
+use spellstack::{config, db_bench, local, service};
+
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "spellstack", version, about = "Rules-enforced Magic: The Gathering (Time Spiral era) for Discord")]
+#[command(
+    name = "spellstack",
+    version,
+    about = "Rules-enforced Magic: The Gathering (Time Spiral era) for Discord"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -33,13 +40,187 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         max_decisions: u64,
     },
+    /// Play in the terminal against the random agent (or hot-seat); the game is saved and
+    /// resumed on the next run.
+    Local {
+        #[arg(long, default_value = "config.toml")]
+        config: PathBuf,
+        /// Database URL (overrides config.toml and DATABASE_URL).
+        #[arg(long)]
+        db: Option<String>,
+        /// Your name.
+        #[arg(long, default_value = "You")]
+        name: String,
+        /// Two people at one terminal instead of the random agent.
+        #[arg(long)]
+        hotseat: bool,
+        /// The second hot-seat player's name.
+        #[arg(long, default_value = "Opponent")]
+        opponent: String,
+        /// Your ready-made deck (red, green, white, blue, black).
+        #[arg(long, default_value = "red")]
+        deck: String,
+        #[arg(long, default_value = "green")]
+        opponent_deck: String,
+        /// modern (2014 rules) or classic (2006 rules); default from config.toml.
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Start a new game even if one is in progress.
+        #[arg(long)]
+        new: bool,
+    },
+    /// Replay a stored game's log from its seed and report the first divergence.
+    Replay {
+        game: i64,
+        #[arg(long, default_value = "config.toml")]
+        config: PathBuf,
+        #[arg(long)]
+        db: Option<String>,
+    },
+    /// Time one answer round trip (load, apply, save) on the database; prints p50/p99.
+    DbBench {
+        #[arg(long, default_value = "config.toml")]
+        config: PathBuf,
+        /// Database URL (default: a fresh SQLite file in the temp folder).
+        #[arg(long)]
+        db: Option<String>,
+        #[arg(long, default_value_t = 2000)]
+        answers: usize,
+    },
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn report(r: anyhow::Result<ExitCode>) -> ExitCode {
+    match r {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("spellstack: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load_config(path: &std::path::Path, db: Option<String>) -> anyhow::Result<config::Config> {
+    let mut cfg = config::Config::load(path)?;
+    if let Some(db) = db {
+        cfg.database_url = db;
+    }
+    Ok(cfg)
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Scenario { files }) => cli_engine::scenario(&files),
-        Some(Command::Bench { deck, games, seed, max_decisions }) => cli_engine::bench(&deck, games, seed, max_decisions),
+        Some(Command::Bench {
+            deck,
+            games,
+            seed,
+            max_decisions,
+        }) => cli_engine::bench(&deck, games, seed, max_decisions),
+        Some(Command::Local {
+            config,
+            db,
+            name,
+            hotseat,
+            opponent,
+            deck,
+            opponent_deck,
+            ruleset,
+            new,
+        }) => {
+            init_tracing();
+            report((|| {
+                let ruleset = ruleset
+                    .map(|r| r.parse::<engine::Ruleset>().map_err(anyhow::Error::msg))
+                    .transpose()?;
+                let opts = local::LocalOpts {
+                    config,
+                    db,
+                    name,
+                    hotseat,
+                    opponent,
+                    deck,
+                    opponent_deck,
+                    ruleset,
+                    new,
+                };
+                let stdin = std::io::stdin();
+                let mut input = stdin.lock();
+                let mut out = std::io::stdout();
+                runtime()?.block_on(local::run(&opts, &mut input, &mut out))?;
+                Ok(ExitCode::SUCCESS)
+            })())
+        }
+        Some(Command::Replay { game, config, db }) => {
+            init_tracing();
+            report((|| {
+                let cfg = load_config(&config, db)?;
+                runtime()?.block_on(async {
+                    let svc = service::Service::new(cfg).await?;
+                    let r = svc.check_replay(game).await?;
+                    svc.db.close().await;
+                    Ok(match r {
+                        Ok(n) => {
+                            println!("game {game}: {n} actions replayed from the seed; every state hash and the snapshot match");
+                            ExitCode::SUCCESS
+                        }
+                        Err(d) => {
+                            println!("game {game}: first divergence at {d}");
+                            ExitCode::FAILURE
+                        }
+                    })
+                })
+            })())
+        }
+        Some(Command::DbBench {
+            config,
+            db,
+            answers,
+        }) => {
+            init_tracing();
+            report((|| {
+                let mut tmp = None;
+                let url = match db {
+                    Some(u) => u,
+                    None => {
+                        let path = std::env::temp_dir()
+                            .join(format!("spellstack-bench-{}.db", std::process::id()));
+                        tmp = Some(path.clone());
+                        format!("sqlite://{}", path.display())
+                    }
+                };
+                let cfg = load_config(&config, Some(url))?;
+                let r = runtime()?.block_on(async {
+                    let svc = service::Service::new(cfg).await?;
+                    let r = db_bench::run(&svc, answers.max(1)).await;
+                    svc.db.close().await;
+                    r
+                });
+                if let Some(p) = tmp {
+                    for suffix in ["", "-wal", "-shm"] {
+                        let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
+                    }
+                }
+                println!("{}", r?);
+                Ok(ExitCode::SUCCESS)
+            })())
+        }
         None => {
             eprintln!("spellstack: choose a subcommand (see `spellstack --help`)");
             ExitCode::FAILURE

@@ -1,0 +1,134 @@
+//! Service configuration: `config.toml` at the repository root (or a path given on the
+//! command line), with environment overrides (`DATABASE_URL`).
+
+use anyhow::Context;
+use engine::Ruleset;
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// `sqlite://path.db`, `sqlite::memory:` or `postgres://...`.
+    pub database_url: String,
+    /// `modern` or `classic`.
+    pub default_ruleset: String,
+    pub deadlines: Deadlines,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Deadlines {
+    pub decision_hours: u32,
+    pub reminder_hours: u32,
+    pub max_timeouts: u32,
+}
+
+impl Default for Deadlines {
+    fn default() -> Self {
+        Deadlines {
+            decision_hours: 48,
+            reminder_hours: 12,
+            max_timeouts: 3,
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            database_url: "sqlite://spellstack.db".into(),
+            default_ruleset: "modern".into(),
+            deadlines: Deadlines::default(),
+        }
+    }
+}
+
+impl Config {
+    /// Parses a config text (no environment overrides).
+    pub fn parse(text: &str) -> anyhow::Result<Config> {
+        let cfg: Config = toml::from_str(text).context("config.toml is not valid")?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Reads `path` if it exists (defaults otherwise), then applies environment overrides.
+    pub fn load(path: &Path) -> anyhow::Result<Config> {
+        let mut cfg = if path.exists() {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            Config::parse(&text).with_context(|| format!("in {}", path.display()))?
+        } else {
+            Config::default()
+        };
+        cfg.apply_env(|k| std::env::var(k).ok());
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    pub fn apply_env(&mut self, get: impl Fn(&str) -> Option<String>) {
+        if let Some(url) = get("DATABASE_URL").filter(|u| !u.trim().is_empty()) {
+            self.database_url = url;
+        }
+    }
+
+    pub fn validate(&self) -> anyhow::Result<()> {
+        self.ruleset()?;
+        let d = &self.deadlines;
+        anyhow::ensure!(
+            d.decision_hours > 0,
+            "deadlines.decision_hours must be at least 1"
+        );
+        anyhow::ensure!(
+            d.reminder_hours < d.decision_hours,
+            "deadlines.reminder_hours must be less than decision_hours"
+        );
+        anyhow::ensure!(
+            d.max_timeouts > 0,
+            "deadlines.max_timeouts must be at least 1"
+        );
+        Ok(())
+    }
+
+    pub fn ruleset(&self) -> anyhow::Result<Ruleset> {
+        self.default_ruleset
+            .parse::<Ruleset>()
+            .map_err(|e| anyhow::anyhow!("default_ruleset: {e}"))
+    }
+
+    pub fn decision_secs(&self) -> i64 {
+        i64::from(self.deadlines.decision_hours) * 3600
+    }
+    pub fn reminder_secs(&self) -> i64 {
+        i64::from(self.deadlines.reminder_hours) * 3600
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_config_parses() {
+        let text = include_str!("../../config.toml");
+        let cfg = Config::parse(text).expect("root config.toml");
+        assert_eq!(cfg.deadlines.decision_hours, 48);
+        assert_eq!(cfg.ruleset().ok(), Some(Ruleset::Modern));
+    }
+
+    #[test]
+    fn env_overrides_database_url() {
+        let mut cfg = Config::default();
+        cfg.apply_env(|k| (k == "DATABASE_URL").then(|| "postgres://x/y".to_string()));
+        assert_eq!(cfg.database_url, "postgres://x/y");
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let e = Config::parse("default_ruleset = \"vintage\"").unwrap_err();
+        assert!(format!("{e:#}").contains("vintage"), "{e:#}");
+        let e = Config::parse("[deadlines]\ndecision_hours = 2\nreminder_hours = 5").unwrap_err();
+        assert!(format!("{e:#}").contains("reminder_hours"), "{e:#}");
+        assert!(Config::parse("colour = 1").is_err());
+    }
+}

@@ -1,0 +1,1190 @@
+//! The words a player types, turned into engine answers.
+//!
+//! `play Forest`, `cast Lightning Axe on Grizzly Bears discarding Forest`, `attack with all`,
+//! `block Bear with Wall`, `pass`, `keep`, `mulligan`, `yes`, `choose 2`, `x 3`, `target Bob`.
+//! Card names match fuzzily among the objects the answer can name. A typed command may need
+//! several answers (casting asks for targets, costs and mana in turn): [`parse_answers`]
+//! plays them on a copy of the game and returns the whole sequence, or a helpful error
+//! ("Lightning Axe needs a target: one of Grizzly Bears, Bob").
+//!
+//! [`describe`] names an answer with the same words, so the options offered (buttons,
+//! autocomplete) parse back to the same answers.
+
+use engine::decision::Decision;
+use engine::mana::Color;
+use engine::{Answer, Attack, Block, Game, ObjectId, PlayerId, Target};
+use std::fmt;
+
+/// What a player said, beyond game answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Answers to submit in order.
+    Answers(Vec<Answer>),
+    Concede,
+    /// Ask the opponents to take back your last command.
+    Undo,
+    /// Consent (or refuse) to an opponent's undo request.
+    AllowUndo(bool),
+    /// Pass priority until the end of this turn (stops still apply to your decisions
+    /// other than priority).
+    PassTurn,
+    /// Show the board again.
+    Board,
+    /// List what you can say now.
+    Help,
+    /// Change your stops: `stop upkeep`, `stop none`, `stop default`.
+    Stops(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrammarError {
+    Empty,
+    NotYourDecision(String),
+    NoDecision,
+    /// The words do not fit the decision; with what would.
+    Unknown {
+        said: String,
+        hint: String,
+    },
+    /// A name matched nothing the answer can name.
+    NoMatch {
+        what: String,
+        said: String,
+        options: Vec<String>,
+    },
+    Ambiguous {
+        said: String,
+        options: Vec<String>,
+    },
+    /// A spell or ability needs more information.
+    Needs {
+        card: String,
+        what: String,
+        options: Vec<String>,
+    },
+    /// The engine refused (the message is the engine's).
+    Refused(String),
+}
+
+impl fmt::Display for GrammarError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GrammarError::Empty => write!(f, "say something: try `help`"),
+            GrammarError::NotYourDecision(w) => write!(f, "it is not your decision: {w}"),
+            GrammarError::NoDecision => {
+                write!(f, "nothing is waiting for an answer (the game may be over)")
+            }
+            GrammarError::Unknown { said, hint } => {
+                write!(f, "I did not understand `{said}`: {hint}")
+            }
+            GrammarError::NoMatch {
+                what,
+                said,
+                options,
+            } => {
+                if options.is_empty() {
+                    write!(f, "no {what} matches `{said}`, and there is none to choose")
+                } else {
+                    write!(f, "no {what} matches `{said}`: one of {}", join_or(options))
+                }
+            }
+            GrammarError::Ambiguous { said, options } => {
+                write!(f, "`{said}` could be {}: say which", join_or(options))
+            }
+            GrammarError::Needs {
+                card,
+                what,
+                options,
+            } => {
+                if options.is_empty() {
+                    write!(f, "{card} needs {what}")
+                } else {
+                    write!(f, "{card} needs {what}: one of {}", join_or(options))
+                }
+            }
+            GrammarError::Refused(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for GrammarError {}
+
+fn join_or(v: &[String]) -> String {
+    let mut v: Vec<&String> = v.iter().collect();
+    v.dedup();
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].clone(),
+        _ => format!(
+            "{} or {}",
+            v[..v.len() - 1]
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            v[v.len() - 1]
+        ),
+    }
+}
+
+/// Lower case, straight apostrophes, single spaces, no trailing punctuation.
+pub fn norm(s: &str) -> String {
+    let s = s
+        .trim()
+        .to_lowercase()
+        .replace(['’', '‘'], "'")
+        .replace('æ', "ae");
+    let s = s.trim_end_matches(['.', '!', '?']).to_string();
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+enum Miss {
+    None,
+    Ambiguous(Vec<String>),
+}
+
+/// Picks the candidate whose label best matches `query`: exact label, exact card name,
+/// prefix, substring, then small typos. Candidates with the same label are interchangeable
+/// (the first is taken).
+fn pick<T: Clone>(query: &str, cands: &[(String, T)]) -> Result<T, Miss> {
+    let q = norm(query);
+    if q.is_empty() {
+        return Err(Miss::None);
+    }
+    let base = |l: &str| -> String {
+        let l = norm(l);
+        match l.find(" (") {
+            Some(i) => l[..i].to_string(),
+            None => l,
+        }
+    };
+    let tiers: [&dyn Fn(&str) -> bool; 4] = [
+        &|l| norm(l) == q,
+        &|l| base(l) == q,
+        &|l| base(l).starts_with(&q) || base(l).split(' ').any(|w| w == q),
+        &|l| norm(l).contains(&q),
+    ];
+    for t in tiers {
+        let hits: Vec<&(String, T)> = cands.iter().filter(|(l, _)| t(l)).collect();
+        if let Some(first) = hits.first() {
+            let mut labels: Vec<String> = hits.iter().map(|(l, _)| l.clone()).collect();
+            labels.dedup();
+            let mut bases: Vec<String> = hits.iter().map(|(l, _)| base(l)).collect();
+            bases.sort();
+            bases.dedup();
+            if labels.len() == 1
+                || (bases.len() == 1
+                    && labels.iter().all(|l| norm(l) != q)
+                    && t(&first.0)
+                    && hits.iter().all(|(l, _)| l == &first.0))
+            {
+                return Ok(first.1.clone());
+            }
+            return Err(Miss::Ambiguous(labels));
+        }
+    }
+    let limit = 1 + q.chars().count() / 5;
+    let mut best: Option<(usize, Vec<&(String, T)>)> = None;
+    for c in cands {
+        let d = edit_distance(&base(&c.0), &q);
+        if d <= limit {
+            match &mut best {
+                Some((bd, v)) if *bd == d => v.push(c),
+                Some((bd, _)) if *bd < d => {}
+                _ => best = Some((d, vec![c])),
+            }
+        }
+    }
+    match best {
+        Some((_, v)) => {
+            let mut labels: Vec<String> = v.iter().map(|(l, _)| l.clone()).collect();
+            labels.dedup();
+            if labels.len() == 1 {
+                Ok(v[0].1.clone())
+            } else {
+                Err(Miss::Ambiguous(labels))
+            }
+        }
+        None => Err(Miss::None),
+    }
+}
+
+fn pick_or<T: Clone>(query: &str, cands: &[(String, T)], what: &str) -> Result<T, GrammarError> {
+    pick(query, cands).map_err(|m| match m {
+        Miss::None => GrammarError::NoMatch {
+            what: what.into(),
+            said: query.trim().into(),
+            options: uniq(cands.iter().map(|c| c.0.clone())),
+        },
+        Miss::Ambiguous(options) => GrammarError::Ambiguous {
+            said: query.trim().into(),
+            options,
+        },
+    })
+}
+
+fn uniq(it: impl Iterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for s in it {
+        if !v.contains(&s) {
+            v.push(s);
+        }
+    }
+    v
+}
+
+/// Labels for objects as `viewer` sees them: the card name, with `(yours)` / `(Bob's)` and
+/// `(tapped)` added only where two candidates would otherwise share a name.
+pub fn object_labels(game: &Game, viewer: PlayerId, ids: &[ObjectId]) -> Vec<String> {
+    let name = |id: ObjectId| game.card_name(id).to_string();
+    ids.iter()
+        .map(|&id| {
+            let n = name(id);
+            let same: Vec<ObjectId> = ids.iter().copied().filter(|o| name(*o) == n).collect();
+            if same.len() < 2 {
+                return n;
+            }
+            let mut extra = Vec::new();
+            let me = game.obj(id);
+            let ctl = me.map(|o| o.controller);
+            if same
+                .iter()
+                .any(|o| game.obj(*o).map(|x| x.controller) != ctl)
+            {
+                if let Some(c) = ctl {
+                    extra.push(if c == viewer {
+                        "yours".to_string()
+                    } else {
+                        format!("{}'s", game.player(c).name)
+                    });
+                }
+            }
+            let tapped = me.is_some_and(|o| o.tapped);
+            if tapped && same.iter().any(|o| game.obj(*o).is_some_and(|x| !x.tapped)) {
+                extra.push("tapped".into());
+            }
+            if extra.is_empty() {
+                n
+            } else {
+                format!("{n} ({})", extra.join(", "))
+            }
+        })
+        .collect()
+}
+
+fn object_label(game: &Game, viewer: PlayerId, id: ObjectId, among: &[ObjectId]) -> String {
+    let labels = object_labels(game, viewer, among);
+    among
+        .iter()
+        .position(|o| *o == id)
+        .map_or_else(|| game.card_name(id).to_string(), |i| labels[i].clone())
+}
+
+fn player_label(game: &Game, viewer: PlayerId, p: PlayerId) -> String {
+    if p == viewer {
+        "me".to_string()
+    } else {
+        game.player(p).name.clone()
+    }
+}
+
+fn color_word(c: Color) -> char {
+    c.letter()
+}
+
+/// Every object named by any of `answers` (for labels that are unique in context).
+fn answer_objects(answers: &[Answer]) -> Vec<ObjectId> {
+    let mut v = Vec::new();
+    let mut push = |id: ObjectId| {
+        if !v.contains(&id) {
+            v.push(id)
+        }
+    };
+    for a in answers {
+        match a {
+            Answer::PlayLand(id) | Answer::Cast(id) => push(*id),
+            Answer::Activate { source, .. } | Answer::ActivateMana { source, .. } => push(*source),
+            Answer::Target(Target::Object(id)) => push(*id),
+            Answer::Objects(ids) => ids.iter().for_each(|i| push(*i)),
+            Answer::Attack(at) => at.iter().for_each(|a| push(a.attacker)),
+            Answer::Block(bl) => bl.iter().for_each(|b| {
+                push(b.blocker);
+                push(b.attacker)
+            }),
+            _ => {}
+        }
+    }
+    v
+}
+
+fn objects_phrase(game: &Game, viewer: PlayerId, ids: &[ObjectId], among: &[ObjectId]) -> String {
+    ids.iter()
+        .map(|id| object_label(game, viewer, *id, among))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The words for `answer` in the current decision of `viewer` (what [`parse_answers`]
+/// understands).
+pub fn describe(game: &Game, viewer: PlayerId, answer: &Answer) -> String {
+    let legal = game.legal_answers(viewer);
+    let among = answer_objects(&legal);
+    let decision = game.pending().map(|p| p.decision.clone());
+    let abilities_of = |source: ObjectId| {
+        game.def(source).map_or(0, |d| {
+            d.abilities.iter().filter(|a| !a.is_mana_ability()).count()
+        })
+    };
+    match answer {
+        Answer::Keep => "keep".into(),
+        Answer::Mulligan => "mulligan".into(),
+        Answer::Pass => "pass".into(),
+        Answer::Concede => "concede".into(),
+        Answer::PlayLand(id) => format!("play {}", object_label(game, viewer, *id, &among)),
+        Answer::Cast(id) => format!("cast {}", object_label(game, viewer, *id, &among)),
+        Answer::Activate { source, ability } => {
+            let name = object_label(game, viewer, *source, &among);
+            if abilities_of(*source) > 1 {
+                format!("activate {name} ability {}", ability + 1)
+            } else {
+                format!("activate {name}")
+            }
+        }
+        Answer::ActivateMana { source, color, .. } => {
+            let name = object_label(game, viewer, *source, &among);
+            match color {
+                Some(c) => format!("tap {name} for {}", color_word(*c)),
+                None => format!("tap {name}"),
+            }
+        }
+        Answer::X(n) => format!("x {n}"),
+        Answer::CostOption(i) => format!("choose {}", i + 1),
+        Answer::Target(Target::Player(p)) => format!("target {}", player_label(game, viewer, *p)),
+        Answer::Target(Target::Object(id)) => {
+            format!("target {}", object_label(game, viewer, *id, &among))
+        }
+        Answer::Objects(ids) => {
+            let verb = match decision {
+                Some(Decision::Discard { .. }) => "discard",
+                Some(Decision::Sacrifice { .. }) => "sacrifice",
+                Some(Decision::Search { .. }) => "find",
+                Some(Decision::KeepLegend { .. }) => "keep",
+                _ => "choose",
+            };
+            if ids.is_empty() {
+                "nothing".into()
+            } else {
+                format!("{verb} {}", objects_phrase(game, viewer, ids, &among))
+            }
+        }
+        Answer::AutoPay => "pay".into(),
+        Answer::Cancel => "cancel".into(),
+        Answer::Attack(at) => {
+            if at.is_empty() {
+                return "no attack".into();
+            }
+            let all = legal
+                .iter()
+                .filter_map(|a| {
+                    if let Answer::Attack(v) = a {
+                        Some(v.len())
+                    } else {
+                        None
+                    }
+                })
+                .max()
+                .unwrap_or(0);
+            let multi_def = game.opponents(viewer).len() > 1;
+            if at.len() == all && at.len() > 1 && !multi_def {
+                return "attack with all".into();
+            }
+            let parts: Vec<String> = at
+                .iter()
+                .map(|a| {
+                    let n = object_label(game, viewer, a.attacker, &among);
+                    if multi_def {
+                        format!("{n} at {}", game.player(a.defender).name)
+                    } else {
+                        n
+                    }
+                })
+                .collect();
+            format!("attack with {}", parts.join(", "))
+        }
+        Answer::Block(bl) => {
+            if bl.is_empty() {
+                return "no blocks".into();
+            }
+            bl.iter()
+                .map(|b| {
+                    format!(
+                        "block {} with {}",
+                        object_label(game, viewer, b.attacker, &among),
+                        object_label(game, viewer, b.blocker, &among)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    }
+}
+
+/// What `player` may say now, one phrase per distinct legal answer (labels for buttons
+/// and autocomplete; mana abilities at priority are left out unless `with_mana`).
+pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
+    let legal = game.legal_answers(player);
+    let is_priority = matches!(
+        game.pending().map(|p| &p.decision),
+        Some(Decision::Priority)
+    );
+    uniq(
+        legal
+            .iter()
+            .filter(|a| with_mana || !is_priority || !matches!(a, Answer::ActivateMana { .. }))
+            .map(|a| describe(game, player, a)),
+    )
+}
+
+/// Parses a line into a [`Command`] for `player` (answers are checked on a copy of `game`).
+pub fn parse_command(game: &Game, player: PlayerId, text: &str) -> Result<Command, GrammarError> {
+    let t = norm(text);
+    match t.as_str() {
+        "" => return Err(GrammarError::Empty),
+        "concede" | "i concede" | "resign" | "forfeit" | "gg" => return Ok(Command::Concede),
+        "undo" | "take back" | "undo please" => return Ok(Command::Undo),
+        "allow undo" | "accept undo" | "ok undo" => return Ok(Command::AllowUndo(true)),
+        "deny undo" | "refuse undo" | "no undo" => return Ok(Command::AllowUndo(false)),
+        "pass turn" | "pass until end of turn" | "pass to end of turn" | "f6" | "end turn" => {
+            return Ok(Command::PassTurn);
+        }
+        "board" | "show" | "state" | "look" => return Ok(Command::Board),
+        "help" | "?" | "options" | "what can i do" => return Ok(Command::Help),
+        _ => {}
+    }
+    if let Some(rest) = t.strip_prefix("stops ").or_else(|| t.strip_prefix("stop ")) {
+        return Ok(Command::Stops(rest.to_string()));
+    }
+    parse_answers(game, player, text).map(Command::Answers)
+}
+
+fn strip_any<'a>(t: &'a str, prefixes: &[&str]) -> Option<&'a str> {
+    prefixes.iter().find_map(|p| {
+        if t == p.trim_end() {
+            Some("")
+        } else {
+            t.strip_prefix(p)
+        }
+    })
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.replace(" and ", ",")
+        .replace('&', ",")
+        .split(',')
+        .map(|x| x.trim().to_string())
+        .filter(|x| !x.is_empty())
+        .collect()
+}
+
+/// Parses `text` into the answers it stands for, checked on a copy of `game`.
+pub fn parse_answers(
+    game: &Game,
+    player: PlayerId,
+    text: &str,
+) -> Result<Vec<Answer>, GrammarError> {
+    let t = norm(text);
+    if t.is_empty() {
+        return Err(GrammarError::Empty);
+    }
+    let pending = game.pending().cloned().ok_or(GrammarError::NoDecision)?;
+    if game.result.is_some() {
+        return Err(GrammarError::NoDecision);
+    }
+    if pending.player != player {
+        return Err(GrammarError::NotYourDecision(format!(
+            "waiting for {} to {}",
+            game.player(pending.player).name,
+            pending.decision.describe()
+        )));
+    }
+    let legal = game.legal_answers(player);
+    let among = answer_objects(&legal);
+    let labeled = |f: &dyn Fn(&Answer) -> Option<ObjectId>| -> Vec<(String, Answer)> {
+        legal
+            .iter()
+            .filter_map(|a| f(a).map(|id| (object_label(game, player, id, &among), a.clone())))
+            .collect()
+    };
+    let unknown = |hint: String| GrammarError::Unknown {
+        said: text.trim().to_string(),
+        hint,
+    };
+    let opts = || options(game, player, false).join(", ");
+    let is_no = |t: &str| {
+        matches!(
+            t,
+            "pass" | "p" | "no" | "n" | "ok" | "done" | "none" | "nothing" | "skip" | "go"
+        )
+    };
+
+    let first: Answer = match &pending.decision {
+        Decision::Mulligan { .. } => match t.as_str() {
+            "keep" | "yes" | "y" | "k" | "keep hand" => Answer::Keep,
+            "mulligan" | "mull" | "no" | "n" | "m" | "mulligan hand" => Answer::Mulligan,
+            _ => return Err(unknown("say `keep` or `mulligan`".into())),
+        },
+        Decision::Priority => {
+            if is_no(&t) {
+                Answer::Pass
+            } else if let Some(rest) = strip_any(&t, &["play "]) {
+                let c = labeled(&|a| {
+                    if let Answer::PlayLand(id) = a {
+                        Some(*id)
+                    } else {
+                        None
+                    }
+                });
+                if c.is_empty() {
+                    return Err(GrammarError::Refused(land_refusal(game, player)));
+                }
+                return pick_or(rest, &c, "land you can play").map(|a| vec![a]);
+            } else if let Some(rest) = strip_any(&t, &["cast "]) {
+                let c = labeled(&|a| {
+                    if let Answer::Cast(id) = a {
+                        Some(*id)
+                    } else {
+                        None
+                    }
+                });
+                return cast_sequence(game, player, rest, &c, "spell you can cast");
+            } else if let Some(rest) = strip_any(&t, &["activate ", "use "]) {
+                let c: Vec<(String, Answer)> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Answer::Activate { .. } => Some((
+                            describe(game, player, a)
+                                .trim_start_matches("activate ")
+                                .to_string(),
+                            a.clone(),
+                        )),
+                        _ => None,
+                    })
+                    .collect();
+                return cast_sequence(game, player, rest, &c, "ability you can activate");
+            } else if let Some(rest) = strip_any(&t, &["tap ", "mana "]) {
+                let c: Vec<(String, Answer)> = legal
+                    .iter()
+                    .filter(|a| matches!(a, Answer::ActivateMana { .. }))
+                    .map(|a| {
+                        (
+                            describe(game, player, a)
+                                .trim_start_matches("tap ")
+                                .to_string(),
+                            a.clone(),
+                        )
+                    })
+                    .collect();
+                let names: Vec<(String, Answer)> = c
+                    .iter()
+                    .map(|(l, a)| (l.split(" for ").next().unwrap_or(l).to_string(), a.clone()))
+                    .collect();
+                return match pick(rest, &c) {
+                    Ok(a) => Ok(vec![a]),
+                    Err(_) => pick_or(rest, &names, "mana source you can tap").map(|a| vec![a]),
+                };
+            } else {
+                // A bare card name: play it if it is a land, cast it otherwise.
+                let c: Vec<(String, Answer)> = labeled(&|a| match a {
+                    Answer::PlayLand(id) | Answer::Cast(id) => Some(*id),
+                    _ => None,
+                });
+                match pick(&t, &c) {
+                    Ok(Answer::PlayLand(id)) => return Ok(vec![Answer::PlayLand(id)]),
+                    Ok(_) => return cast_sequence(game, player, &t, &c, "card"),
+                    Err(_) => return Err(unknown(format!("you may say: {}", opts()))),
+                }
+            }
+        }
+        Decision::ChooseX => {
+            let n = t
+                .trim_start_matches("x")
+                .trim_start_matches(['=', ' '])
+                .trim();
+            match n.parse::<u32>() {
+                Ok(n) => Answer::X(n),
+                Err(_) if t == "cancel" => Answer::Cancel,
+                Err(_) => return Err(unknown("say `x 3` (a number for X) or `cancel`".into())),
+            }
+        }
+        Decision::ChooseCostOption { options: names, .. } => {
+            if t == "cancel" {
+                Answer::Cancel
+            } else {
+                let rest = strip_any(&t, &["choose ", "option "]).unwrap_or(&t);
+                match rest.parse::<u8>() {
+                    Ok(n) if n >= 1 && (n as usize) <= names.len() => Answer::CostOption(n - 1),
+                    _ => {
+                        let c: Vec<(String, Answer)> = names
+                            .iter()
+                            .enumerate()
+                            .map(|(i, n)| (n.clone(), Answer::CostOption(i as u8)))
+                            .collect();
+                        pick_or(rest, &c, "cost option")?
+                    }
+                }
+            }
+        }
+        Decision::ChooseTarget { .. } => {
+            if t == "cancel" {
+                Answer::Cancel
+            } else {
+                let rest = strip_any(&t, &["target ", "on ", "at "]).unwrap_or(&t);
+                pick_or(rest, &target_cands(game, player, &legal), "target")?
+            }
+        }
+        Decision::PayMana { .. } => {
+            if matches!(t.as_str(), "pay" | "autopay" | "auto" | "yes" | "y" | "ok") {
+                Answer::AutoPay
+            } else if t == "cancel" {
+                Answer::Cancel
+            } else if let Some(rest) = strip_any(&t, &["tap "]) {
+                let c: Vec<(String, Answer)> = legal
+                    .iter()
+                    .filter(|a| matches!(a, Answer::ActivateMana { .. }))
+                    .map(|a| {
+                        (
+                            describe(game, player, a)
+                                .trim_start_matches("tap ")
+                                .to_string(),
+                            a.clone(),
+                        )
+                    })
+                    .collect();
+                pick_or(rest, &c, "mana source")?
+            } else {
+                return Err(unknown(
+                    "say `pay` (automatic), `tap Forest for G` or `cancel`".into(),
+                ));
+            }
+        }
+        Decision::ChooseCostObjects { .. }
+        | Decision::Discard { .. }
+        | Decision::Sacrifice { .. }
+        | Decision::Search { .. }
+        | Decision::KeepLegend { .. } => {
+            if t == "cancel" && legal.contains(&Answer::Cancel) {
+                Answer::Cancel
+            } else if matches!(t.as_str(), "nothing" | "none" | "no")
+                && legal.contains(&Answer::Objects(Vec::new()))
+            {
+                Answer::Objects(Vec::new())
+            } else {
+                let rest = strip_any(
+                    &t,
+                    &[
+                        "choose ",
+                        "discard ",
+                        "discarding ",
+                        "sacrifice ",
+                        "sacrificing ",
+                        "find ",
+                        "search ",
+                        "search for ",
+                        "keep ",
+                        "exile ",
+                    ],
+                )
+                .unwrap_or(&t);
+                Answer::Objects(objects_from(game, player, rest, &legal)?)
+            }
+        }
+        Decision::DeclareAttackers => {
+            if is_no(&t) || matches!(t.as_str(), "no attack" | "no attacks" | "don't attack") {
+                Answer::Attack(Vec::new())
+            } else {
+                let rest = strip_any(&t, &["attack with ", "attack "])
+                    .ok_or_else(|| unknown(format!("you may say: {}", opts())))?;
+                Answer::Attack(attack_from(game, player, rest, &legal)?)
+            }
+        }
+        Decision::DeclareBlockers => {
+            if is_no(&t) || matches!(t.as_str(), "no blocks" | "no block" | "don't block") {
+                Answer::Block(Vec::new())
+            } else {
+                Answer::Block(blocks_from(game, player, &t, &legal)?)
+            }
+        }
+    };
+    let mut probe = game.clone();
+    probe
+        .submit(player, first.clone())
+        .map_err(|e| GrammarError::Refused(e.to_string()))?;
+    Ok(vec![first])
+}
+
+fn land_refusal(game: &Game, player: PlayerId) -> String {
+    let p = game.player(player);
+    if game.active != player {
+        "you can play a land only in your own turn".into()
+    } else if !game.step.is_main() || !game.stack.is_empty() {
+        "you can play a land only in a main phase with an empty stack".into()
+    } else if p.lands_played > 0 {
+        "you have already played a land this turn".into()
+    } else {
+        "you have no land in hand".into()
+    }
+}
+
+fn target_cands(game: &Game, player: PlayerId, legal: &[Answer]) -> Vec<(String, Answer)> {
+    let among = answer_objects(legal);
+    let mut out = Vec::new();
+    for a in legal {
+        match a {
+            Answer::Target(Target::Object(id)) => {
+                out.push((object_label(game, player, *id, &among), a.clone()))
+            }
+            Answer::Target(Target::Player(p)) => {
+                out.push((game.player(*p).name.clone(), a.clone()));
+                if *p == player {
+                    for w in ["me", "myself", "you", "self"] {
+                        out.push((w.to_string(), a.clone()));
+                    }
+                } else {
+                    for w in ["opponent", "them", "him", "her", "face"] {
+                        out.push((w.to_string(), a.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The objects any `Objects` answer offers, labelled.
+fn objects_from(
+    game: &Game,
+    player: PlayerId,
+    rest: &str,
+    legal: &[Answer],
+) -> Result<Vec<ObjectId>, GrammarError> {
+    let mut ids: Vec<ObjectId> = Vec::new();
+    for a in legal {
+        if let Answer::Objects(v) = a {
+            for id in v {
+                if !ids.contains(id) {
+                    ids.push(*id);
+                }
+            }
+        }
+    }
+    let labels = object_labels(game, player, &ids);
+    let mut cands: Vec<(String, ObjectId)> = labels.into_iter().zip(ids.iter().copied()).collect();
+    let mut out = Vec::new();
+    for part in split_list(rest) {
+        let id = pick_or(&part, &cands, "card")?;
+        out.push(id);
+        // Each object once: the next mention of the same name takes the next copy.
+        if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
+            cands.remove(i);
+        }
+    }
+    Ok(out)
+}
+
+fn attack_from(
+    game: &Game,
+    player: PlayerId,
+    rest: &str,
+    legal: &[Answer],
+) -> Result<Vec<Attack>, GrammarError> {
+    let mut eligible: Vec<Attack> = Vec::new();
+    for a in legal {
+        if let Answer::Attack(v) = a
+            && v.len() == 1
+            && !eligible.contains(&v[0])
+        {
+            eligible.push(v[0]);
+        }
+    }
+    let mut attackers: Vec<ObjectId> = Vec::new();
+    for e in &eligible {
+        if !attackers.contains(&e.attacker) {
+            attackers.push(e.attacker);
+        }
+    }
+    if attackers.is_empty() {
+        return Err(GrammarError::Refused(
+            "you have no creature that can attack".into(),
+        ));
+    }
+    let default_defender = |id: ObjectId| {
+        eligible
+            .iter()
+            .find(|e| e.attacker == id)
+            .map(|e| e.defender)
+    };
+    if matches!(
+        rest,
+        "all" | "everything" | "everyone" | "all creatures" | "with all"
+    ) {
+        return Ok(attackers
+            .iter()
+            .filter_map(|id| {
+                default_defender(*id).map(|d| Attack {
+                    attacker: *id,
+                    defender: d,
+                })
+            })
+            .collect());
+    }
+    let labels = object_labels(game, player, &attackers);
+    let mut cands: Vec<(String, ObjectId)> =
+        labels.into_iter().zip(attackers.iter().copied()).collect();
+    let mut out = Vec::new();
+    for part in split_list(rest) {
+        let (who, at) = match part.rsplit_once(" at ") {
+            Some((w, p)) => (w.to_string(), Some(p.to_string())),
+            None => (part.clone(), None),
+        };
+        let id = pick_or(&who, &cands, "creature that can attack")?;
+        let defender = match at {
+            None => default_defender(id),
+            Some(p) => {
+                let defs: Vec<(String, PlayerId)> = eligible
+                    .iter()
+                    .filter(|e| e.attacker == id)
+                    .map(|e| (game.player(e.defender).name.clone(), e.defender))
+                    .collect();
+                Some(pick_or(&p, &defs, "player to attack")?)
+            }
+        };
+        if let Some(d) = defender {
+            out.push(Attack {
+                attacker: id,
+                defender: d,
+            });
+        }
+        if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
+            cands.remove(i);
+        }
+    }
+    Ok(out)
+}
+
+fn blocks_from(
+    game: &Game,
+    player: PlayerId,
+    t: &str,
+    legal: &[Answer],
+) -> Result<Vec<Block>, GrammarError> {
+    let mut pairs: Vec<Block> = Vec::new();
+    for a in legal {
+        if let Answer::Block(v) = a
+            && v.len() == 1
+        {
+            pairs.push(v[0]);
+        }
+    }
+    let mut attackers: Vec<ObjectId> = Vec::new();
+    let mut blockers: Vec<ObjectId> = Vec::new();
+    for p in &pairs {
+        if !attackers.contains(&p.attacker) {
+            attackers.push(p.attacker);
+        }
+        if !blockers.contains(&p.blocker) {
+            blockers.push(p.blocker);
+        }
+    }
+    if blockers.is_empty() {
+        return Err(GrammarError::Refused(
+            "you have no creature that can block".into(),
+        ));
+    }
+    let att: Vec<(String, ObjectId)> = object_labels(game, player, &attackers)
+        .into_iter()
+        .zip(attackers.iter().copied())
+        .collect();
+    let mut blk: Vec<(String, ObjectId)> = object_labels(game, player, &blockers)
+        .into_iter()
+        .zip(blockers.iter().copied())
+        .collect();
+    let mut out = Vec::new();
+    let clauses: Vec<String> = t
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    for clause in clauses {
+        let c = clause.strip_prefix("and ").unwrap_or(&clause);
+        let (a, b) = if let Some(rest) = c.strip_prefix("block ") {
+            match rest.split_once(" with ") {
+                Some((a, b)) => (a.to_string(), b.to_string()),
+                None => {
+                    return Err(GrammarError::Unknown {
+                        said: clause.clone(),
+                        hint: "say `block ATTACKER with BLOCKER`".into(),
+                    });
+                }
+            }
+        } else if let Some((b, a)) = c.split_once(" blocks ") {
+            (a.to_string(), b.to_string())
+        } else {
+            return Err(GrammarError::Unknown {
+                said: clause.clone(),
+                hint: "say `block ATTACKER with BLOCKER` or `no blocks`".into(),
+            });
+        };
+        let attacker = pick_or(&a, &att, "attacking creature")?;
+        let blocker = pick_or(&b, &blk, "creature that can block")?;
+        if !pairs.contains(&Block { blocker, attacker }) {
+            return Err(GrammarError::Refused(format!(
+                "{} cannot block {}",
+                game.card_name(blocker),
+                game.card_name(attacker)
+            )));
+        }
+        out.push(Block { blocker, attacker });
+        if let Some(i) = blk.iter().position(|(_, o)| *o == blocker) {
+            blk.remove(i);
+        }
+    }
+    Ok(out)
+}
+
+/// Clauses after the card name of a `cast` / `activate` command.
+#[derive(Default, Debug)]
+struct Clauses {
+    targets: Vec<String>,
+    objects: Vec<String>,
+    x: Option<String>,
+    option: Option<String>,
+}
+
+const CLAUSE_WORDS: &[(&str, u8)] = &[
+    (" on ", 0),
+    (" targeting ", 0),
+    (" target ", 0),
+    (" at ", 0),
+    (" discarding ", 1),
+    (" sacrificing ", 1),
+    (" exiling ", 1),
+    (" paying with ", 1),
+    (" choosing ", 3),
+    (" with x ", 2),
+    (" x=", 2),
+    (" x ", 2),
+    (" for x ", 2),
+];
+
+/// Splits `lightning axe on grizzly bears discarding forest` into the name and clauses.
+fn split_clauses(s: &str) -> (String, Clauses) {
+    let padded = format!("{s} ");
+    let mut cuts: Vec<(usize, usize, u8)> = Vec::new();
+    for (w, k) in CLAUSE_WORDS {
+        let mut from = 0;
+        while let Some(i) = padded[from..].find(w) {
+            let at = from + i;
+            if !cuts.iter().any(|(s, e, _)| at < *e && at + w.len() > *s) {
+                cuts.push((at, at + w.len(), *k));
+            }
+            from = at + w.len();
+        }
+    }
+    cuts.sort();
+    let name_end = cuts.first().map_or(padded.len(), |c| c.0);
+    let mut cl = Clauses::default();
+    for (i, (_, end, k)) in cuts.iter().enumerate() {
+        let stop = cuts.get(i + 1).map_or(padded.len(), |c| c.0);
+        let text = padded[*end..stop].trim().to_string();
+        match k {
+            0 => cl.targets.push(text),
+            1 => cl.objects.extend(split_list(&text)),
+            2 => cl.x = Some(text),
+            _ => cl.option = Some(text),
+        }
+    }
+    (padded[..name_end].trim().to_string(), cl)
+}
+
+/// `cast NAME [on TARGET].. [discarding CARD].. [x N] [choosing OPTION]`: the first answer,
+/// then every casting decision answered from the clauses on a copy of the game.
+fn cast_sequence(
+    game: &Game,
+    player: PlayerId,
+    text: &str,
+    cands: &[(String, Answer)],
+    what: &str,
+) -> Result<Vec<Answer>, GrammarError> {
+    if cands.is_empty() {
+        return Err(GrammarError::Refused(format!("there is no {what} now")));
+    }
+    // The whole text as a name first (a card name may contain a clause word).
+    let (first, mut cl) = match pick(text, cands) {
+        Ok(a)
+            if norm(text).split(' ').count() > 1
+                && cands.iter().any(|(l, _)| norm(l) == norm(text)) =>
+        {
+            (a, Clauses::default())
+        }
+        _ => {
+            let (name, cl) = split_clauses(text);
+            (pick_or(&name, cands, what)?, cl)
+        }
+    };
+    let card = match &first {
+        Answer::Cast(id) | Answer::Activate { source: id, .. } => game.card_name(*id).to_string(),
+        _ => "that".into(),
+    };
+    let mut probe = game.clone();
+    let mut out = vec![first.clone()];
+    probe
+        .submit(player, first)
+        .map_err(|e| GrammarError::Refused(e.to_string()))?;
+    cl.targets.reverse();
+    cl.objects.reverse();
+    for _ in 0..64 {
+        let Some(p) = probe.pending().cloned() else {
+            break;
+        };
+        if p.player != player || probe.result.is_some() {
+            break;
+        }
+        let legal = probe.legal_answers(player);
+        let answer = match &p.decision {
+            Decision::ChooseTarget { spec, .. } => {
+                let c = target_cands(&probe, player, &legal);
+                let Some(said) = cl.targets.pop() else {
+                    return Err(GrammarError::Needs {
+                        card: card.clone(),
+                        what: format!("a target ({})", spec.describe()),
+                        options: uniq(
+                            c.iter()
+                                .filter(|(l, _)| {
+                                    ![
+                                        "me", "myself", "you", "self", "opponent", "them", "him",
+                                        "her", "face",
+                                    ]
+                                    .contains(&l.as_str())
+                                })
+                                .map(|x| x.0.clone()),
+                        ),
+                    });
+                };
+                pick_or(&said, &c, "legal target")?
+            }
+            Decision::ChooseX => {
+                let Some(x) = cl.x.take() else {
+                    return Err(GrammarError::Needs {
+                        card: card.clone(),
+                        what: "a value for X (add `x 3`)".into(),
+                        options: Vec::new(),
+                    });
+                };
+                let n: u32 = x.trim_start_matches('=').trim().parse().map_err(|_| {
+                    GrammarError::Unknown {
+                        said: x.clone(),
+                        hint: "X must be a number".into(),
+                    }
+                })?;
+                Answer::X(n)
+            }
+            Decision::ChooseCostOption { options, .. } => {
+                let c: Vec<(String, Answer)> = options
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.clone(), Answer::CostOption(i as u8)))
+                    .collect();
+                let Some(said) = cl.option.take() else {
+                    return Err(GrammarError::Needs {
+                        card: card.clone(),
+                        what: "a choice of cost (add `choosing ...`)".into(),
+                        options: options.clone(),
+                    });
+                };
+                match said.parse::<u8>() {
+                    Ok(n) if n >= 1 && (n as usize) <= options.len() => Answer::CostOption(n - 1),
+                    _ => pick_or(&said, &c, "cost option")?,
+                }
+            }
+            Decision::ChooseCostObjects { part } => {
+                let mut ids: Vec<ObjectId> = Vec::new();
+                for a in &legal {
+                    if let Answer::Objects(v) = a {
+                        for id in v {
+                            if !ids.contains(id) {
+                                ids.push(*id);
+                            }
+                        }
+                    }
+                }
+                let labels = object_labels(&probe, player, &ids);
+                let n = match part {
+                    engine::costs::CostPart::Discard(n)
+                    | engine::costs::CostPart::Sacrifice(_, n) => *n as usize,
+                    _ => 1,
+                };
+                if cl.objects.len() < n {
+                    let verb = match part {
+                        engine::costs::CostPart::Discard(_) => {
+                            "a card to discard (add `discarding ...`)"
+                        }
+                        engine::costs::CostPart::Sacrifice(..) => {
+                            "a permanent to sacrifice (add `sacrificing ...`)"
+                        }
+                        _ => "a choice of what to pay with",
+                    };
+                    return Err(GrammarError::Needs {
+                        card: card.clone(),
+                        what: verb.into(),
+                        options: uniq(labels.into_iter()),
+                    });
+                }
+                let mut cands: Vec<(String, ObjectId)> =
+                    labels.into_iter().zip(ids.iter().copied()).collect();
+                let mut chosen = Vec::new();
+                for _ in 0..n {
+                    let said = cl.objects.pop().unwrap_or_default();
+                    let id = pick_or(&said, &cands, "card")?;
+                    chosen.push(id);
+                    if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
+                        cands.remove(i);
+                    }
+                }
+                Answer::Objects(chosen)
+            }
+            Decision::PayMana { cost } => {
+                if !legal.contains(&Answer::AutoPay) {
+                    return Err(GrammarError::Refused(format!(
+                        "you cannot pay {cost} for {card}"
+                    )));
+                }
+                Answer::AutoPay
+            }
+            _ => break,
+        };
+        probe
+            .submit(player, answer.clone())
+            .map_err(|e| GrammarError::Refused(format!("{card}: {e}")))?;
+        out.push(answer);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1367 @@
+//! The game service: everything between the engine and a front end (Discord, terminal),
+//! free of Discord types.
+//!
+//! A front end calls [`Service`] with (user, game, words) and gets back a [`Plan`]: public
+//! text for the game channel, private text per player, who to ping and which options to
+//! offer, all built from engine views. Games live in [`Db`]: each accepted command is one
+//! transaction that appends its answers to the action log and moves the snapshot version on.
+
+use crate::board_text;
+use crate::config::Config;
+use crate::decks::{self, Deck, Format};
+use crate::grammar::{self, Command, GrammarError};
+use crate::replay::{self, StoredPlayer, StoredSetup, UndoRecord};
+use crate::storage::{
+    ActionRow, Commit, Db, GameRow, Id, NewAction, NewGame, NewSeat, SeatRow, StorageError,
+};
+use engine::decision::Decision;
+use engine::{Answer, Game, PlayerId, Ruleset, Step};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// Where a game is played (Discord ids; all None in local play).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Place {
+    pub guild_id: Option<i64>,
+    pub channel_id: Option<i64>,
+    pub thread_id: Option<i64>,
+}
+
+/// Which deck a player brings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeckChoice {
+    /// A ready-made deck by key (`red`) or title.
+    Ready(String),
+    /// One of the player's saved decks, by name.
+    Saved(String),
+    /// A list pasted now.
+    List {
+        name: String,
+        text: String,
+        format: Format,
+    },
+}
+
+/// A message for one user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Private {
+    pub user_id: Id,
+    pub text: String,
+}
+
+/// Choices to offer one user (buttons, autocomplete): each is a phrase the grammar parses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choices {
+    pub user_id: Id,
+    pub version: i64,
+    pub options: Vec<String>,
+}
+
+/// What a front end should do after a call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    pub game_id: Id,
+    pub version: i64,
+    /// Messages for the game channel (events, notices).
+    pub public: Vec<String>,
+    /// The board as everyone may see it, when the state changed or was asked for.
+    pub board: Option<String>,
+    pub private: Vec<Private>,
+    pub pings: Vec<Id>,
+    pub choices: Vec<Choices>,
+    pub finished: bool,
+}
+
+impl Plan {
+    pub fn private_for(&self, user: Id) -> Vec<&str> {
+        self.private
+            .iter()
+            .filter(|p| p.user_id == user)
+            .map(|p| p.text.as_str())
+            .collect()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("there is no game {0}")]
+    NoGame(Id),
+    #[error("you are not playing in game {0}; spectators can only watch")]
+    NotAPlayer(Id),
+    #[error("game {id} is {status}, not {wanted}")]
+    WrongStatus {
+        id: Id,
+        status: String,
+        wanted: &'static str,
+    },
+    #[error("{0}")]
+    Grammar(#[from] GrammarError),
+    #[error("{0}")]
+    Refused(String),
+    #[error(
+        "the game moved on (you answered version {expected}, it is now at {actual}); here is the new state"
+    )]
+    Stale {
+        expected: i64,
+        actual: i64,
+        plan: Box<Plan>,
+    },
+    #[error("{0}")]
+    Deck(String),
+    #[error("game {id} cannot be loaded: {why}")]
+    Corrupt { id: Id, why: String },
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
+
+/// Stops: in which steps a player wants to be asked for priority when they could act.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Step keys in your own turn (`precombat_main`).
+    pub my_turn: Vec<String>,
+    /// Step keys in other players' turns.
+    pub their_turn: Vec<String>,
+    /// Respond whenever something is on the stack and you can act.
+    pub stop_on_stack: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            my_turn: vec!["precombat_main".into(), "postcombat_main".into()],
+            their_turn: vec!["declare_attackers".into(), "end".into()],
+            stop_on_stack: true,
+        }
+    }
+}
+
+impl Settings {
+    fn stops_at(&self, mine: bool, step: Step) -> bool {
+        let list = if mine {
+            &self.my_turn
+        } else {
+            &self.their_turn
+        };
+        list.iter().any(|k| k == step.key())
+    }
+
+    /// `stop none`, `stop default`, `stop all`, `stop upkeep end` (toggles), `stop my upkeep`,
+    /// `stop their end`.
+    pub fn apply(&mut self, spec: &str) -> Result<String, String> {
+        let words: Vec<&str> = spec.split_whitespace().collect();
+        match words.as_slice() {
+            ["none"] | ["off"] => {
+                self.my_turn.clear();
+                self.their_turn.clear();
+                return Ok(
+                    "no stops: you are asked only when you can act with something on the stack"
+                        .into(),
+                );
+            }
+            ["default"] | ["reset"] => {
+                *self = Settings::default();
+                return Ok("stops reset to the defaults".into());
+            }
+            ["all"] => {
+                let all: Vec<String> = Step::ALL.iter().map(|s| s.key().to_string()).collect();
+                self.my_turn = all.clone();
+                self.their_turn = all;
+                return Ok("stops in every step".into());
+            }
+            _ => {}
+        }
+        let (mine, theirs, rest) = match words.first() {
+            Some(&"my") | Some(&"mine") => (true, false, &words[1..]),
+            Some(&"their") | Some(&"theirs") | Some(&"opponent") => (false, true, &words[1..]),
+            _ => (true, true, &words[..]),
+        };
+        if rest.is_empty() {
+            return Err(
+                "name a step: upkeep, draw, main1, combat, attackers, blockers, damage, main2, end"
+                    .into(),
+            );
+        }
+        let mut changed = Vec::new();
+        for w in rest {
+            let step = match *w {
+                "upkeep" => Step::Upkeep,
+                "draw" => Step::Draw,
+                "main" | "main1" | "precombat_main" => Step::PrecombatMain,
+                "combat" | "begin_combat" => Step::BeginCombat,
+                "attackers" | "attack" | "declare_attackers" => Step::DeclareAttackers,
+                "blockers" | "block" | "declare_blockers" => Step::DeclareBlockers,
+                "damage" | "combat_damage" => Step::CombatDamage,
+                "main2" | "postcombat_main" => Step::PostcombatMain,
+                "end" | "end_step" => Step::End,
+                other => return Err(format!("unknown step `{other}`")),
+            };
+            for (on, list) in [(mine, &mut self.my_turn), (theirs, &mut self.their_turn)] {
+                if !on {
+                    continue;
+                }
+                let k = step.key().to_string();
+                if let Some(i) = list.iter().position(|x| *x == k) {
+                    list.remove(i);
+                    changed.push(format!("-{}", step.name()));
+                } else {
+                    list.push(k);
+                    changed.push(format!("+{}", step.name()));
+                }
+            }
+        }
+        Ok(format!("stops changed: {}", changed.join(", ")))
+    }
+}
+
+/// The service's clock (Unix seconds); tests use a fixed one.
+#[derive(Debug, Clone)]
+pub enum Clock {
+    System,
+    Fixed(Arc<AtomicI64>),
+}
+
+impl Clock {
+    pub fn now(&self) -> i64 {
+        match self {
+            Clock::System => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64),
+            Clock::Fixed(t) => t.load(Ordering::SeqCst),
+        }
+    }
+    pub fn advance(&self, secs: i64) {
+        if let Clock::Fixed(t) = self {
+            t.fetch_add(secs, Ordering::SeqCst);
+        }
+    }
+}
+
+/// The external id of the random agent's user.
+pub const AGENT_ID: &str = "agent:random";
+
+/// A game as loaded: row, seats and the state.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub row: GameRow,
+    pub seats: Vec<SeatRow>,
+    pub game: Game,
+    /// Set when the snapshot was unreadable and was rebuilt from the log.
+    pub rebuilt: Option<String>,
+}
+
+impl Loaded {
+    pub fn seat_of(&self, user: Id) -> Option<PlayerId> {
+        self.seats
+            .iter()
+            .find(|s| s.user_id == user)
+            .map(|s| PlayerId(s.seat as u8))
+    }
+    fn user_of(&self, p: PlayerId) -> Option<Id> {
+        self.seats.get(p.index()).map(|s| s.user_id)
+    }
+    fn is_agent(&self, p: PlayerId) -> bool {
+        self.seats.get(p.index()).is_some_and(|s| s.is_agent)
+    }
+}
+
+/// One answer the service applied, with who and why.
+#[derive(Debug, Clone)]
+struct Applied {
+    seat: PlayerId,
+    answer: Answer,
+    kind: &'static str,
+    hash: i64,
+}
+
+#[derive(Clone)]
+pub struct Service {
+    pub db: Db,
+    pub cfg: Config,
+    pub clock: Clock,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SeatDeck {
+    name: String,
+    cards: Vec<String>,
+}
+
+/// The answer given for a player whose deadline expired.
+pub fn default_answer(game: &Game, p: PlayerId) -> Answer {
+    let legal = game.legal_answers(p);
+    let d = game.pending().map(|x| x.decision.clone());
+    let preferred = match d {
+        Some(Decision::Mulligan { .. }) => Some(Answer::Keep),
+        Some(Decision::Priority) => Some(Answer::Pass),
+        Some(Decision::DeclareAttackers) => Some(Answer::Attack(Vec::new())),
+        Some(Decision::DeclareBlockers) => Some(Answer::Block(Vec::new())),
+        Some(
+            Decision::ChooseX
+            | Decision::ChooseCostOption { .. }
+            | Decision::ChooseTarget { .. }
+            | Decision::ChooseCostObjects { .. }
+            | Decision::PayMana { .. },
+        ) => Some(Answer::Cancel),
+        _ => None,
+    };
+    match preferred {
+        Some(a) if legal.contains(&a) || a == Answer::Pass => a,
+        _ => legal.into_iter().next().unwrap_or(Answer::Concede),
+    }
+}
+
+/// The random agent: one legal answer chosen uniformly with a generator seeded from the
+/// game seed and position (so a rerun chooses the same).
+pub fn agent_answer(game: &Game, p: PlayerId, salt: u64) -> Answer {
+    let legal = game.legal_answers(p);
+    if legal.is_empty() {
+        return Answer::Concede;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(game.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    legal[rng.random_range(0..legal.len())].clone()
+}
+
+/// Answers nobody needs to think about: passing with nothing to do (or past the player's
+/// stops), the only possible attack/block, "pass until end of turn".
+fn auto_answer(
+    game: &Game,
+    p: PlayerId,
+    settings: &Settings,
+    pass_until: Option<i64>,
+) -> Option<Answer> {
+    let pending = game.pending()?;
+    let legal = game.legal_answers(p);
+    match &pending.decision {
+        Decision::Priority => {
+            if pass_until == Some(i64::from(game.turn)) {
+                return Some(Answer::Pass);
+            }
+            let meaningful = legal
+                .iter()
+                .any(|a| !matches!(a, Answer::Pass | Answer::ActivateMana { .. }));
+            if !meaningful {
+                return Some(Answer::Pass);
+            }
+            if !game.stack.is_empty() {
+                return if settings.stop_on_stack {
+                    None
+                } else {
+                    Some(Answer::Pass)
+                };
+            }
+            if settings.stops_at(game.active == p, game.step) {
+                None
+            } else {
+                Some(Answer::Pass)
+            }
+        }
+        Decision::DeclareAttackers | Decision::DeclareBlockers if legal.len() == 1 => {
+            legal.into_iter().next()
+        }
+        _ => None,
+    }
+}
+
+impl Service {
+    pub async fn new(cfg: Config) -> anyhow::Result<Service> {
+        let db = Db::connect(&cfg.database_url).await?;
+        Ok(Service {
+            db,
+            cfg,
+            clock: Clock::System,
+        })
+    }
+
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    // ----- users, settings and decks ---------------------------------------------------
+
+    pub async fn user(&self, external_id: &str, name: &str) -> Result<Id> {
+        Ok(self.db.upsert_user(external_id, name, self.now()).await?.id)
+    }
+
+    pub async fn settings(&self, user: Id) -> Result<Settings> {
+        Ok(match self.db.settings(user).await? {
+            Some(s) => serde_json::from_str(&s).unwrap_or_default(),
+            None => Settings::default(),
+        })
+    }
+
+    /// Imports a deck list for a user (validated; every problem named).
+    pub async fn import_deck(
+        &self,
+        user: Id,
+        name: &str,
+        text: &str,
+        format: Format,
+    ) -> Result<Deck> {
+        let name = name.trim();
+        if name.is_empty() || name.len() > 80 {
+            return Err(ServiceError::Deck(
+                "a deck needs a name of 1 to 80 characters".into(),
+            ));
+        }
+        let deck = decks::parse(name, text).map_err(|e| ServiceError::Deck(e.to_string()))?;
+        deck.validate(format)
+            .map_err(|e| ServiceError::Deck(e.to_string()))?;
+        self.db
+            .save_deck(
+                user,
+                name,
+                format.name(),
+                &decks::to_text(&deck),
+                self.now(),
+            )
+            .await?;
+        Ok(deck)
+    }
+
+    async fn resolve_deck(&self, user: Id, choice: &DeckChoice) -> Result<Deck> {
+        let deck = match choice {
+            DeckChoice::Ready(key) => {
+                let r = decks::ready(key).ok_or_else(|| {
+                    ServiceError::Deck(format!(
+                        "no ready-made deck `{key}`: choose {}",
+                        decks::READY
+                            .iter()
+                            .map(|d| d.key)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?;
+                let d = r.deck().map_err(|e| ServiceError::Deck(e.to_string()))?;
+                d.validate(Format::Constructed)
+                    .map_err(|e| ServiceError::Deck(e.to_string()))?;
+                d
+            }
+            DeckChoice::Saved(name) => {
+                let row = self.db.deck_by_name(user, name).await?.ok_or_else(|| {
+                    ServiceError::Deck(format!("you have no saved deck called `{name}`"))
+                })?;
+                let d = decks::parse(&row.name, &row.list)
+                    .map_err(|e| ServiceError::Deck(e.to_string()))?;
+                d.validate(Format::parse(&row.format).unwrap_or(Format::Constructed))
+                    .map_err(|e| ServiceError::Deck(e.to_string()))?;
+                d
+            }
+            DeckChoice::List { name, text, format } => {
+                let d = decks::parse(name, text).map_err(|e| ServiceError::Deck(e.to_string()))?;
+                d.validate(*format)
+                    .map_err(|e| ServiceError::Deck(e.to_string()))?;
+                d
+            }
+        };
+        Ok(deck)
+    }
+
+    fn seat_deck_json(deck: &Deck) -> String {
+        serde_json::to_string(&SeatDeck {
+            name: deck.name.clone(),
+            cards: deck.flat_names(),
+        })
+        .unwrap_or_else(|_| "null".into())
+    }
+
+    // ----- lifecycle -------------------------------------------------------------------
+
+    /// `challenger` challenges `opponents` with a deck. Agents accept at once; when every
+    /// seat has accepted the game starts.
+    pub async fn challenge(
+        &self,
+        challenger: Id,
+        deck: &DeckChoice,
+        opponents: &[Id],
+        ruleset: Option<Ruleset>,
+        place: Place,
+    ) -> Result<Plan> {
+        if opponents.is_empty() {
+            return Err(ServiceError::Refused("name at least one opponent".into()));
+        }
+        if opponents.contains(&challenger) {
+            return Err(ServiceError::Refused(
+                "you cannot challenge yourself".into(),
+            ));
+        }
+        let mut uniq = opponents.to_vec();
+        uniq.sort();
+        uniq.dedup();
+        if uniq.len() != opponents.len() {
+            return Err(ServiceError::Refused("each opponent once, please".into()));
+        }
+        let deck = self.resolve_deck(challenger, deck).await?;
+        let ruleset = match ruleset {
+            Some(r) => r,
+            None => self
+                .cfg
+                .ruleset()
+                .map_err(|e| ServiceError::Refused(e.to_string()))?,
+        };
+        let mut seats = vec![NewSeat {
+            user_id: challenger,
+            deck: Some(Self::seat_deck_json(&deck)),
+            accepted: true,
+            is_agent: false,
+        }];
+        let mut names = Vec::new();
+        for (i, &o) in opponents.iter().enumerate() {
+            let u = self
+                .db
+                .user(o)
+                .await?
+                .ok_or_else(|| ServiceError::Refused(format!("unknown user {o}")))?;
+            let agent = u.external_id == AGENT_ID;
+            let deck = if agent {
+                let r = &decks::READY[(i + 1) % decks::READY.len()];
+                Some(Self::seat_deck_json(
+                    &r.deck().map_err(|e| ServiceError::Deck(e.to_string()))?,
+                ))
+            } else {
+                None
+            };
+            names.push(u.name);
+            seats.push(NewSeat {
+                user_id: o,
+                deck,
+                accepted: agent,
+                is_agent: agent,
+            });
+        }
+        let seed: u64 = rand::rng().random();
+        let now = self.now();
+        let id = self
+            .db
+            .create_game(
+                &NewGame {
+                    status: "challenge".into(),
+                    ruleset: ruleset.name().into(),
+                    seed,
+                    created_by: challenger,
+                    guild_id: place.guild_id,
+                    channel_id: place.channel_id,
+                    thread_id: place.thread_id,
+                    now,
+                },
+                &seats,
+            )
+            .await?;
+        if seats.iter().all(|s| s.accepted) {
+            return self.start(id).await;
+        }
+        let me = self
+            .db
+            .user(challenger)
+            .await?
+            .map_or_else(|| "someone".into(), |u| u.name);
+        Ok(Plan {
+            game_id: id,
+            version: 0,
+            public: vec![format!(
+                "Game {id}: {me} challenges {} ({} rules, deck {}). Reply `accept [deck]` or `decline`.",
+                names.join(", "),
+                ruleset,
+                deck.name
+            )],
+            pings: seats
+                .iter()
+                .filter(|s| !s.accepted)
+                .map(|s| s.user_id)
+                .collect(),
+            ..Default::default()
+        })
+    }
+
+    pub async fn accept(&self, user: Id, game_id: Id, deck: &DeckChoice) -> Result<Plan> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        if row.status != "challenge" {
+            return Err(ServiceError::WrongStatus {
+                id: game_id,
+                status: row.status,
+                wanted: "a challenge",
+            });
+        }
+        let seats = self.db.seats(game_id).await?;
+        let seat = seats
+            .iter()
+            .find(|s| s.user_id == user)
+            .ok_or(ServiceError::NotAPlayer(game_id))?;
+        if seat.accepted {
+            return Err(ServiceError::Refused("you have already accepted".into()));
+        }
+        let deck = self.resolve_deck(user, deck).await?;
+        self.db
+            .accept_seat(game_id, seat.seat, &Self::seat_deck_json(&deck))
+            .await?;
+        let seats = self.db.seats(game_id).await?;
+        if seats.iter().all(|s| s.accepted) {
+            return self.start(game_id).await;
+        }
+        Ok(Plan {
+            game_id,
+            public: vec![format!(
+                "Game {game_id}: accepted; waiting for the other players."
+            )],
+            ..Default::default()
+        })
+    }
+
+    pub async fn decline(&self, user: Id, game_id: Id) -> Result<Plan> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let seats = self.db.seats(game_id).await?;
+        if !seats.iter().any(|s| s.user_id == user) {
+            return Err(ServiceError::NotAPlayer(game_id));
+        }
+        if !self
+            .db
+            .set_status(game_id, "challenge", "declined", self.now())
+            .await?
+        {
+            return Err(ServiceError::WrongStatus {
+                id: game_id,
+                status: row.status,
+                wanted: "a challenge",
+            });
+        }
+        let name = self
+            .db
+            .user(user)
+            .await?
+            .map_or_else(|| "a player".into(), |u| u.name);
+        Ok(Plan {
+            game_id,
+            public: vec![format!("Game {game_id}: {name} declined.")],
+            pings: vec![row.created_by],
+            ..Default::default()
+        })
+    }
+
+    async fn start(&self, game_id: Id) -> Result<Plan> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let seats = self.db.seats(game_id).await?;
+        let mut players = Vec::new();
+        for s in &seats {
+            let deck: SeatDeck = s
+                .deck
+                .as_deref()
+                .and_then(|d| serde_json::from_str(d).ok())
+                .ok_or_else(|| ServiceError::Corrupt {
+                    id: game_id,
+                    why: format!("seat {} has no readable deck", s.seat),
+                })?;
+            let name = self
+                .db
+                .user(s.user_id)
+                .await?
+                .map_or_else(|| format!("Player {}", s.seat + 1), |u| u.name);
+            players.push(StoredPlayer {
+                name,
+                deck: deck.cards,
+            });
+        }
+        let ruleset: Ruleset = row
+            .ruleset
+            .parse()
+            .map_err(|e: String| ServiceError::Corrupt {
+                id: game_id,
+                why: e,
+            })?;
+        let setup = StoredSetup {
+            ruleset,
+            seed: row.seed,
+            starting_life: 20,
+            first_player: None,
+            players,
+        };
+        let game = setup.new_game().map_err(ServiceError::Deck)?;
+        let setup_json =
+            serde_json::to_string(&setup).map_err(|e| ServiceError::Refused(e.to_string()))?;
+        let snap = game
+            .to_json()
+            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+        let now = self.now();
+        self.db
+            .start_game(game_id, &setup_json, &snap, None, now)
+            .await?;
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let mut loaded = Loaded {
+            row,
+            seats,
+            game,
+            rebuilt: None,
+        };
+        let mut plan = Plan {
+            game_id,
+            public: vec![format!("Game {game_id} begins ({ruleset} rules).")],
+            ..Default::default()
+        };
+        self.run_and_commit(&mut loaded, Vec::new(), &mut plan)
+            .await?;
+        Ok(plan)
+    }
+
+    // ----- loading ---------------------------------------------------------------------
+
+    /// Loads a game; an unreadable snapshot is rebuilt from the log (and stored again).
+    pub async fn load(&self, game_id: Id) -> Result<Loaded> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let seats = self.db.seats(game_id).await?;
+        let parsed = match &row.snapshot {
+            Ok(Some(text)) => {
+                Game::from_json(text).map_err(|e| format!("the snapshot is not a game: {e}"))
+            }
+            Ok(None) => Err("there is no snapshot".to_string()),
+            Err(e) => Err(format!("the snapshot is unreadable: {e}")),
+        };
+        match parsed {
+            Ok(game) => Ok(Loaded {
+                row,
+                seats,
+                game,
+                rebuilt: None,
+            }),
+            Err(why) => {
+                if row.status == "challenge" || row.status == "declined" {
+                    return Err(ServiceError::WrongStatus {
+                        id: game_id,
+                        status: row.status,
+                        wanted: "started",
+                    });
+                }
+                tracing::warn!(game_id, %why, "corrupt snapshot; rebuilding from the action log");
+                let game = self
+                    .rebuild(&row)
+                    .await
+                    .map_err(|e| ServiceError::Corrupt {
+                        id: game_id,
+                        why: format!("{why}; rebuilding from the log failed: {e}"),
+                    })?;
+                let snap = game.to_json().map_err(|e| ServiceError::Corrupt {
+                    id: game_id,
+                    why: e.to_string(),
+                })?;
+                self.db
+                    .replace_snapshot(game_id, row.version, &snap, self.now())
+                    .await?;
+                let note = format!(
+                    "Game {game_id}: the stored state was damaged ({why}); it was rebuilt from the action log."
+                );
+                Ok(Loaded {
+                    row,
+                    seats,
+                    game,
+                    rebuilt: Some(note),
+                })
+            }
+        }
+    }
+
+    async fn rebuild(&self, row: &GameRow) -> Result<Game, String> {
+        let setup = Self::stored_setup(row)?;
+        let actions = self.db.actions(row.id).await.map_err(|e| e.to_string())?;
+        replay::replay(&setup, &actions, false).map_err(|d| d.to_string())
+    }
+
+    fn stored_setup(row: &GameRow) -> Result<StoredSetup, String> {
+        let text = row.setup.as_deref().ok_or("the game has no stored setup")?;
+        serde_json::from_str(text).map_err(|e| format!("the stored setup is unreadable: {e}"))
+    }
+
+    /// Replays the log from the seed and compares every recorded hash and the snapshot.
+    pub async fn check_replay(&self, game_id: Id) -> Result<Result<usize, replay::Divergence>> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let setup =
+            Self::stored_setup(&row).map_err(|why| ServiceError::Corrupt { id: game_id, why })?;
+        let actions = self.db.actions(game_id).await?;
+        let n = actions.len();
+        Ok(replay::replay(&setup, &actions, true).and_then(|g| {
+            let snap = row.snapshot.clone().unwrap_or(None);
+            replay::compare_snapshot(&g, snap.as_deref()).map(|_| n)
+        }))
+    }
+
+    pub async fn actions(&self, game_id: Id) -> Result<Vec<ActionRow>> {
+        Ok(self.db.actions(game_id).await?)
+    }
+
+    // ----- playing ---------------------------------------------------------------------
+
+    /// A player's words for a game. `expected_version` (from a button) must match the game's
+    /// version, or the answer is stale.
+    pub async fn command(
+        &self,
+        user: Id,
+        game_id: Id,
+        text: &str,
+        expected_version: Option<i64>,
+    ) -> Result<Plan> {
+        let mut loaded = self.load(game_id).await?;
+        if loaded.row.status != "active" {
+            return Err(ServiceError::WrongStatus {
+                id: game_id,
+                status: loaded.row.status.clone(),
+                wanted: "active",
+            });
+        }
+        let Some(seat) = loaded.seat_of(user) else {
+            return Err(ServiceError::NotAPlayer(game_id));
+        };
+        let mut plan = Plan {
+            game_id,
+            ..Default::default()
+        };
+        if let Some(note) = loaded.rebuilt.take() {
+            plan.public.push(note);
+        }
+        if let Some(v) = expected_version
+            && v != loaded.row.version
+        {
+            let mut p = plan.clone();
+            self.describe_state(&loaded, &mut p, false).await?;
+            return Err(ServiceError::Stale {
+                expected: v,
+                actual: loaded.row.version,
+                plan: Box::new(p),
+            });
+        }
+        let cmd = grammar::parse_command(&loaded.game, seat, text)?;
+        match cmd {
+            Command::Answers(answers) => {
+                let mut applied = Vec::new();
+                let mut game = loaded.game.clone();
+                for a in answers {
+                    // Apply on a copy: if one answer fails nothing is kept.
+                    let events = game
+                        .submit(seat, a.clone())
+                        .map_err(|e| ServiceError::Refused(e.to_string()))?;
+                    plan.public.extend(board_text::events(&game, None, &events));
+                    applied.push(Applied {
+                        seat,
+                        answer: a,
+                        kind: "answer",
+                        hash: replay::hash_i64(&game),
+                    });
+                }
+                loaded.game = game;
+                self.run_and_commit(&mut loaded, applied, &mut plan).await?;
+            }
+            Command::Concede => {
+                let mut game = loaded.game.clone();
+                let events = game
+                    .submit(seat, Answer::Concede)
+                    .map_err(|e| ServiceError::Refused(e.to_string()))?;
+                plan.public.extend(board_text::events(&game, None, &events));
+                let applied = vec![Applied {
+                    seat,
+                    answer: Answer::Concede,
+                    kind: "answer",
+                    hash: replay::hash_i64(&game),
+                }];
+                loaded.game = game;
+                self.run_and_commit(&mut loaded, applied, &mut plan).await?;
+            }
+            Command::PassTurn => {
+                self.db
+                    .set_pass_until(
+                        game_id,
+                        i64::from(seat.0),
+                        Some(i64::from(loaded.game.turn)),
+                    )
+                    .await?;
+                loaded.seats[seat.index()].pass_until_turn = Some(i64::from(loaded.game.turn));
+                plan.private.push(Private {
+                    user_id: user,
+                    text: "You will pass priority until the end of this turn.".into(),
+                });
+                self.run_and_commit(&mut loaded, Vec::new(), &mut plan)
+                    .await?;
+            }
+            Command::Board => {
+                self.describe_state(&loaded, &mut plan, false).await?;
+                plan.choices.clear();
+            }
+            Command::Help => {
+                let opts = grammar::options(&loaded.game, seat, true);
+                let text = if opts.is_empty() {
+                    "Nothing to decide for you now. You can say `board`, `concede`, `undo`, `pass turn`, `stop ...`.".to_string()
+                } else {
+                    format!(
+                        "You may say: {}. Also: `board`, `concede`, `undo`, `pass turn`, `stop ...`.",
+                        opts.join(" · ")
+                    )
+                };
+                plan.version = loaded.row.version;
+                plan.private.push(Private {
+                    user_id: user,
+                    text,
+                });
+            }
+            Command::Stops(spec) => {
+                let mut s = self.settings(user).await?;
+                let msg = s.apply(&spec).map_err(ServiceError::Refused)?;
+                let json =
+                    serde_json::to_string(&s).map_err(|e| ServiceError::Refused(e.to_string()))?;
+                self.db.set_settings(user, &json).await?;
+                plan.version = loaded.row.version;
+                plan.private.push(Private {
+                    user_id: user,
+                    text: msg,
+                });
+            }
+            Command::Undo => self.request_undo(&loaded, user, seat, &mut plan).await?,
+            Command::AllowUndo(yes) => {
+                self.answer_undo(&mut loaded, user, seat, yes, &mut plan)
+                    .await?
+            }
+        }
+        Ok(plan)
+    }
+
+    async fn request_undo(
+        &self,
+        loaded: &Loaded,
+        user: Id,
+        seat: PlayerId,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        if loaded.seats.len() != 2 {
+            return Err(ServiceError::Refused(
+                "undo is available in two-player games only".into(),
+            ));
+        }
+        if loaded.game.result.is_some() {
+            return Err(ServiceError::Refused("the game is over".into()));
+        }
+        let actions = self.db.actions(loaded.row.id).await?;
+        let batch = last_live_human_batch(&actions)
+            .ok_or_else(|| ServiceError::Refused("there is nothing to undo".into()))?;
+        if batch.1 != Some(i64::from(seat.0)) {
+            return Err(ServiceError::Refused(
+                "only your own last command can be undone, before anyone else has acted".into(),
+            ));
+        }
+        self.db
+            .set_undo_request(loaded.row.id, loaded.row.version, Some(user), Some(batch.0))
+            .await?;
+        let other = loaded
+            .seats
+            .iter()
+            .find(|s| s.user_id != user)
+            .map(|s| s.user_id);
+        let name = loaded.game.player(seat).name.clone();
+        plan.version = loaded.row.version;
+        plan.public.push(format!(
+            "{name} asks to take back their last command. Opponent: `allow undo` or `deny undo`."
+        ));
+        if let Some(o) = other {
+            plan.pings.push(o);
+            plan.choices.push(Choices {
+                user_id: o,
+                version: loaded.row.version,
+                options: vec!["allow undo".into(), "deny undo".into()],
+            });
+            if loaded.seats.iter().any(|s| s.user_id == o && s.is_agent) {
+                // The random agent always consents.
+                let mut l = loaded.clone();
+                l.row.undo_by = Some(user);
+                l.row.undo_batch = Some(batch.0);
+                let agent_seat = l.seat_of(o).unwrap_or(PlayerId(1));
+                return Box::pin(self.answer_undo(&mut l, o, agent_seat, true, plan)).await;
+            }
+        }
+        Ok(())
+    }
+
+    async fn answer_undo(
+        &self,
+        loaded: &mut Loaded,
+        user: Id,
+        _seat: PlayerId,
+        yes: bool,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let (Some(by), Some(batch)) = (loaded.row.undo_by, loaded.row.undo_batch) else {
+            return Err(ServiceError::Refused("nobody has asked to undo".into()));
+        };
+        if by == user {
+            return Err(ServiceError::Refused(
+                "your opponent must consent to your undo".into(),
+            ));
+        }
+        if !yes {
+            self.db
+                .set_undo_request(loaded.row.id, loaded.row.version, None, None)
+                .await?;
+            plan.version = loaded.row.version;
+            plan.public.push("Undo refused.".into());
+            plan.pings.push(by);
+            return Ok(());
+        }
+        let setup = Self::stored_setup(&loaded.row).map_err(|why| ServiceError::Corrupt {
+            id: loaded.row.id,
+            why,
+        })?;
+        let mut actions = self.db.actions(loaded.row.id).await?;
+        let seq = loaded.row.version + 1;
+        let payload = serde_json::to_string(&UndoRecord { undo_batch: batch })
+            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+        actions.push(ActionRow {
+            game_id: loaded.row.id,
+            seq,
+            batch: loaded.row.version,
+            seat: None,
+            kind: "undo".into(),
+            answer: Some(payload.clone()),
+            state_hash: 0,
+            created_at: 0,
+        });
+        let game = replay::replay(&setup, &actions, false)
+            .map_err(|d| ServiceError::Refused(format!("cannot undo: {d}")))?;
+        loaded.game = game;
+        // The undo row carries its payload in the answer column (see `run_and_commit_with`).
+        let applied = vec![Applied {
+            seat: PlayerId(0),
+            answer: Answer::Pass,
+            kind: "undo",
+            hash: replay::hash_i64(&loaded.game),
+        }];
+        plan.public
+            .push("Undo accepted: the last command was taken back.".into());
+        self.run_and_commit_with(loaded, applied, plan, Some(payload))
+            .await
+    }
+
+    /// Reminders and expired deadlines up to now: one plan per game touched.
+    pub async fn tick(&self) -> Result<Vec<Plan>> {
+        let now = self.now();
+        let mut plans = Vec::new();
+        for (id, deadline, reminded) in self.db.games_due(now + self.cfg.reminder_secs()).await? {
+            if deadline <= now {
+                match self.expire(id).await {
+                    Ok(p) => plans.push(p),
+                    Err(ServiceError::Storage(StorageError::Conflict { .. })) => continue,
+                    Err(e) => tracing::warn!(game_id = id, error = %e, "timeout failed"),
+                }
+            } else if !reminded {
+                let loaded = self.load(id).await?;
+                if !self.db.set_reminded(id, loaded.row.version).await? {
+                    continue;
+                }
+                let Some(p) = loaded.game.pending() else {
+                    continue;
+                };
+                let Some(u) = loaded.user_of(p.player) else {
+                    continue;
+                };
+                let hours = (deadline - now + 3599) / 3600;
+                plans.push(Plan {
+                    game_id: id,
+                    version: loaded.row.version,
+                    public: vec![format!(
+                        "Reminder: {} has about {hours} h left to {}.",
+                        loaded.game.player(p.player).name,
+                        p.decision.describe()
+                    )],
+                    pings: vec![u],
+                    ..Default::default()
+                });
+            }
+        }
+        Ok(plans)
+    }
+
+    async fn expire(&self, game_id: Id) -> Result<Plan> {
+        let mut loaded = self.load(game_id).await?;
+        let Some(p) = loaded.game.pending().map(|p| p.player) else {
+            return Err(ServiceError::Refused("nothing pending".into()));
+        };
+        let seat_row = loaded
+            .seats
+            .get(p.index())
+            .cloned()
+            .ok_or(ServiceError::NotAPlayer(game_id))?;
+        let timeouts = seat_row.timeouts + 1;
+        let forfeit = timeouts >= i64::from(self.cfg.deadlines.max_timeouts);
+        let answer = if forfeit {
+            Answer::Concede
+        } else {
+            default_answer(&loaded.game, p)
+        };
+        let mut game = loaded.game.clone();
+        let mut plan = Plan {
+            game_id,
+            ..Default::default()
+        };
+        let name = game.player(p).name.clone();
+        let events = game
+            .submit(p, answer.clone())
+            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+        plan.public.push(if forfeit {
+            format!("{name} ran out of time {timeouts} times and forfeits.")
+        } else {
+            format!(
+                "{name} ran out of time; answered `{}` for them.",
+                grammar::describe(&loaded.game, p, &answer)
+            )
+        });
+        plan.public.extend(board_text::events(&game, None, &events));
+        loaded.game = game;
+        loaded.seats[p.index()].timeouts = timeouts;
+        let applied = vec![Applied {
+            seat: p,
+            answer,
+            kind: "timeout",
+            hash: replay::hash_i64(&loaded.game),
+        }];
+        self.run_and_commit(&mut loaded, applied, &mut plan).await?;
+        Ok(plan)
+    }
+
+    /// Runs automatic answers (agents, auto-pass, stops), then commits everything applied in
+    /// one transaction and describes the new state.
+    async fn run_and_commit(
+        &self,
+        loaded: &mut Loaded,
+        applied: Vec<Applied>,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        self.run_and_commit_with(loaded, applied, plan, None).await
+    }
+
+    async fn run_and_commit_with(
+        &self,
+        loaded: &mut Loaded,
+        mut applied: Vec<Applied>,
+        plan: &mut Plan,
+        undo_payload: Option<String>,
+    ) -> Result<()> {
+        let mut settings = Vec::new();
+        for s in &loaded.seats {
+            settings.push(if s.is_agent {
+                Settings::default()
+            } else {
+                self.settings(s.user_id).await?
+            });
+        }
+        let mut guard = 0;
+        while loaded.game.result.is_none() && guard < 100_000 {
+            guard += 1;
+            let Some(p) = loaded.game.pending().map(|p| p.player) else {
+                break;
+            };
+            let (answer, kind) = if loaded.is_agent(p) {
+                (
+                    agent_answer(
+                        &loaded.game,
+                        p,
+                        (loaded.row.version as u64) << 20 | applied.len() as u64,
+                    ),
+                    "agent",
+                )
+            } else {
+                let pass_until = loaded.seats.get(p.index()).and_then(|s| s.pass_until_turn);
+                match auto_answer(&loaded.game, p, &settings[p.index()], pass_until) {
+                    Some(a) => (a, "auto"),
+                    None => break,
+                }
+            };
+            match loaded.game.submit(p, answer.clone()) {
+                Ok(events) => {
+                    plan.public
+                        .extend(board_text::events(&loaded.game, None, &events));
+                    applied.push(Applied {
+                        seat: p,
+                        answer,
+                        kind,
+                        hash: replay::hash_i64(&loaded.game),
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "automatic answer refused");
+                    break;
+                }
+            }
+        }
+        let now = self.now();
+        let status = if loaded.game.result.is_some() {
+            "finished"
+        } else {
+            "active"
+        };
+        let deadline = match loaded.game.pending() {
+            Some(p) if status == "active" && !loaded.is_agent(p.player) => {
+                Some(now + self.cfg.decision_secs())
+            }
+            _ => None,
+        };
+        if applied.is_empty() {
+            plan.version = loaded.row.version;
+        } else {
+            let snapshot = loaded
+                .game
+                .to_json()
+                .map_err(|e| ServiceError::Refused(e.to_string()))?;
+            let actions = applied
+                .iter()
+                .map(|a| {
+                    let answer = if a.kind == "undo" {
+                        undo_payload.clone()
+                    } else {
+                        serde_json::to_string(&a.answer).ok()
+                    };
+                    NewAction {
+                        seat: (a.kind != "undo").then_some(i64::from(a.seat.0)),
+                        kind: a.kind.to_string(),
+                        answer,
+                        state_hash: a.hash,
+                    }
+                })
+                .collect();
+            let timeouts = loaded.seats.iter().map(|s| (s.seat, s.timeouts)).collect();
+            let commit = Commit {
+                game_id: loaded.row.id,
+                expected_version: loaded.row.version,
+                actions,
+                snapshot,
+                status: status.into(),
+                deadline,
+                timeouts,
+                now,
+            };
+            match self.db.commit(&commit).await {
+                Ok(v) => {
+                    loaded.row.version = v;
+                    loaded.row.status = status.into();
+                    loaded.row.deadline = deadline;
+                    plan.version = v;
+                }
+                Err(StorageError::Conflict { expected, actual }) => {
+                    let fresh = self.load(loaded.row.id).await?;
+                    let mut p = Plan {
+                        game_id: loaded.row.id,
+                        ..Default::default()
+                    };
+                    self.describe_state(&fresh, &mut p, false).await?;
+                    return Err(ServiceError::Stale {
+                        expected,
+                        actual: actual.unwrap_or(-1),
+                        plan: Box::new(p),
+                    });
+                }
+                Err(e) => return Err(e.into()),
+            }
+            // A pass-until-end-of-turn request ends with the turn.
+            for s in loaded.seats.iter_mut() {
+                if s.pass_until_turn
+                    .is_some_and(|t| t != i64::from(loaded.game.turn))
+                {
+                    s.pass_until_turn = None;
+                    self.db.set_pass_until(loaded.row.id, s.seat, None).await?;
+                }
+            }
+        }
+        self.describe_state(loaded, plan, true).await
+    }
+
+    /// Adds to `plan`: the public board, each human player's private view, the ping and the
+    /// choices for whoever must decide.
+    async fn describe_state(&self, loaded: &Loaded, plan: &mut Plan, ping: bool) -> Result<()> {
+        let game = &loaded.game;
+        plan.game_id = loaded.row.id;
+        plan.version = loaded.row.version;
+        plan.board = Some(board_text::board(&game.view(None)));
+        plan.finished = game.result.is_some();
+        for s in &loaded.seats {
+            if s.is_agent {
+                continue;
+            }
+            let p = PlayerId(s.seat as u8);
+            let mut text = board_text::board(&game.view(Some(p)));
+            if game.pending().is_some_and(|x| x.player == p) && game.result.is_none() {
+                let opts = grammar::options(game, p, false);
+                text.push_str(&format!("You may say: {}\n", opts.join(" · ")));
+                plan.choices.push(Choices {
+                    user_id: s.user_id,
+                    version: loaded.row.version,
+                    options: opts.into_iter().take(25).collect(),
+                });
+                if ping && !plan.pings.contains(&s.user_id) {
+                    plan.pings.push(s.user_id);
+                }
+            }
+            plan.private.push(Private {
+                user_id: s.user_id,
+                text,
+            });
+        }
+        Ok(())
+    }
+
+    /// What a spectator (or anyone) may see of a game.
+    pub async fn spectate(&self, game_id: Id) -> Result<String> {
+        let loaded = self.load(game_id).await?;
+        Ok(board_text::board(&loaded.game.view(None)))
+    }
+
+    /// Open games (challenges and active) of a user.
+    pub async fn games_of(&self, user: Id) -> Result<Vec<GameRow>> {
+        Ok(self.db.games_of_user(user, true).await?)
+    }
+}
+
+/// The last command (batch) not undone, and the seat of the human whose command it was
+/// (None: only automatic answers, timeouts).
+fn last_live_human_batch(actions: &[ActionRow]) -> Option<(i64, Option<i64>)> {
+    let mut live: Vec<&ActionRow> = Vec::new();
+    for a in actions {
+        if a.kind == "undo" {
+            if let Some(r) = a
+                .answer
+                .as_deref()
+                .and_then(|t| serde_json::from_str::<UndoRecord>(t).ok())
+            {
+                live.retain(|x| x.batch != r.undo_batch);
+            }
+        } else {
+            live.push(a);
+        }
+    }
+    let last = live.last()?.batch;
+    let human = live
+        .iter()
+        .find(|a| a.batch == last && a.kind == "answer")
+        .and_then(|a| a.seat);
+    Some((last, human))
+}
+
+#[cfg(test)]
+mod tests;
