@@ -771,8 +771,37 @@ fn draw_unit(
 
     // The card itself, rotated when tapped.
     let face = perm.face.as_ref();
-    let img = card::mini_card(fonts, face, perm.face_down, u.tapped, cw, ch, s, ctx.lang)?;
-    draw::blit(p, &img, card.x, card.y, u.tapped);
+    if u.tapped {
+        let mut img =
+            Pixmap::new(cw.ceil() as u32, ch.ceil() as u32).ok_or(RenderError::TooLarge {
+                width: cw as u32,
+                height: ch as u32,
+            })?;
+        card::mini_card(
+            fonts,
+            &mut img,
+            (0.0, 0.0),
+            face,
+            perm.face_down,
+            true,
+            (cw, ch),
+            s,
+            ctx.lang,
+        )?;
+        draw::blit(p, &img, card.x, card.y, true);
+    } else {
+        card::mini_card(
+            fonts,
+            p,
+            (card.x, card.y),
+            face,
+            perm.face_down,
+            false,
+            (cw, ch),
+            s,
+            ctx.lang,
+        )?;
+    }
     let mut badge_top = card.y + card.h * 0.36;
     if u.tapped {
         draw::fill_rrect(
@@ -824,6 +853,14 @@ fn draw_unit(
         );
         fonts.draw_block(p, &block, card.x + inset + 4.0, card.y + inset + 3.0);
         badge_top = card.y + inset + sh + 3.0;
+        if let Some(sym) = face
+            .filter(|_| !perm.face_down)
+            .and_then(card::basic_land_symbol)
+        {
+            let r = ((card.bottom() - badge_top) * 0.36).min(card.w * 0.16);
+            let cy = (badge_top + card.bottom()) / 2.0;
+            crate::mana::draw_symbol(fonts, p, &sym, card.x + card.w * 0.62, cy, r);
+        }
     }
 
     // Outlines: attacking, blocking, targeted, token.
@@ -902,7 +939,89 @@ fn draw_unit(
     for n in &perm.notes {
         badges.push((n.clone(), Rgb(0x50, 0x50, 0x58), theme::TEXT_LIGHT));
     }
-    let mut by = badge_top;
+    // Bottom up: P/T and damage, then counters, then (untapped cards) the badges.
+    let chip = (13.0 * s).max(11.0);
+    let chip_h = chip * 1.45;
+    let mut floor = card.bottom() - 4.0;
+    let mut right = card.right() - 4.0;
+    let mut row_h: f32 = 0.0;
+    if let Some((pw, tg)) = perm.power_toughness
+        && (perm.group() == PermanentGroup::Creature || perm.face_down)
+    {
+        let text = format!("{pw}/{tg}");
+        let style = Style::new((17.0 * s).max(14.0), theme::TEXT_DARK).bold();
+        let (tw, th) = fonts.measure(&text, style, Bounds::free());
+        let w = tw + 12.0 * s.max(0.7);
+        let h = th + 4.0;
+        let fill = match printed_pt(perm) {
+            Some((pp, pt)) if pw + tg > pp + pt => Rgb(0xc8, 0xf0, 0xc8),
+            Some((pp, pt)) if pw + tg < pp + pt => Rgb(0xf8, 0xc8, 0xc8),
+            _ => Rgb(0xfa, 0xfa, 0xf6),
+        };
+        draw::fill_rrect(p, right - w, floor - h, w, h, 5.0, fill, 1.0);
+        draw::stroke_rrect(
+            p,
+            right - w,
+            floor - h,
+            w,
+            h,
+            5.0,
+            theme::TEXT_DARK,
+            1.5,
+            1.0,
+        );
+        fonts.draw_centered(p, &text, style, right - w / 2.0, floor - h / 2.0);
+        right -= w + 3.0;
+        row_h = h;
+    }
+    if perm.damage > 0 {
+        let text = format!("{} dmg", perm.damage);
+        let style = Style::new(chip, theme::TEXT_LIGHT).bold().condensed();
+        let (w, _) = fonts.measure(&text, style, Bounds::free());
+        let x = (right - w - chip * 0.8).max(card.x + 2.0);
+        let y = floor - row_h.max(chip_h) + (row_h.max(chip_h) - chip_h) / 2.0;
+        pill(
+            fonts,
+            p,
+            &text,
+            x,
+            y,
+            chip,
+            theme::DAMAGE,
+            theme::TEXT_LIGHT,
+            card.w,
+        );
+        row_h = row_h.max(chip_h);
+    }
+    if row_h > 0.0 {
+        floor -= row_h + 3.0;
+    }
+    for c in perm.counters.iter().rev() {
+        let text = if c.count == 1 {
+            format!("{} counter", c.kind)
+        } else {
+            format!("{} ×{}", c.kind, c.count)
+        };
+        pill(
+            fonts,
+            p,
+            &text,
+            card.x + 4.0,
+            floor - chip_h,
+            chip,
+            theme::COUNTER,
+            theme::TEXT_LIGHT,
+            card.w - 8.0,
+        );
+        floor -= chip_h + 2.0;
+    }
+    let bh = bs * 1.45;
+    let mut by = if u.tapped {
+        badge_top
+    } else {
+        let total = badges.len() as f32 * (bh + 2.0);
+        (floor - total).max(card.y + card.h * 0.2)
+    };
     for (text, fill, ink) in &badges {
         let (_, h) = pill(
             fonts,
@@ -934,81 +1053,6 @@ fn draw_unit(
         );
     }
 
-    // Bottom line: counters at the left, damage and P/T at the right.
-    let chip = (13.0 * s).max(11.0);
-    let chip_h = chip * 1.45;
-    let mut right = card.right() - 4.0;
-    let bottom = card.bottom() - 4.0;
-    if let Some((pw, tg)) = perm.power_toughness
-        && (perm.group() == PermanentGroup::Creature || perm.face_down)
-    {
-        let text = format!("{pw}/{tg}");
-        let style = Style::new((17.0 * s).max(14.0), theme::TEXT_DARK).bold();
-        let (tw, th) = fonts.measure(&text, style, Bounds::free());
-        let w = tw + 12.0 * s.max(0.7);
-        let h = th + 4.0;
-        let fill = match printed_pt(perm) {
-            Some((pp, pt)) if pw + tg > pp + pt => Rgb(0xc8, 0xf0, 0xc8),
-            Some((pp, pt)) if pw + tg < pp + pt => Rgb(0xf8, 0xc8, 0xc8),
-            _ => Rgb(0xfa, 0xfa, 0xf6),
-        };
-        draw::fill_rrect(p, right - w, bottom - h, w, h, 5.0, fill, 1.0);
-        draw::stroke_rrect(
-            p,
-            right - w,
-            bottom - h,
-            w,
-            h,
-            5.0,
-            theme::TEXT_DARK,
-            1.5,
-            1.0,
-        );
-        fonts.draw_centered(p, &text, style, right - w / 2.0, bottom - h / 2.0);
-        right -= w + 3.0;
-    }
-    if perm.damage > 0 {
-        let text = format!("{} dmg", perm.damage);
-        let (w, _) = {
-            let style = Style::new(chip, theme::TEXT_LIGHT).bold().condensed();
-            fonts.measure(&text, style, Bounds::free())
-        };
-        let x = (right - w - chip * 0.8).max(card.x + 2.0);
-        pill(
-            fonts,
-            p,
-            &text,
-            x,
-            bottom - chip_h,
-            chip,
-            theme::DAMAGE,
-            theme::TEXT_LIGHT,
-            card.w,
-        );
-    }
-    let mut cy = bottom - chip_h;
-    if perm.power_toughness.is_some() && perm.group() == PermanentGroup::Creature {
-        cy -= chip_h + 2.0;
-    }
-    for c in perm.counters.iter().rev() {
-        let text = if c.count == 1 {
-            format!("{} counter", c.kind)
-        } else {
-            format!("{} ×{}", c.kind, c.count)
-        };
-        pill(
-            fonts,
-            p,
-            &text,
-            card.x + 4.0,
-            cy,
-            chip,
-            theme::COUNTER,
-            theme::TEXT_LIGHT,
-            card.w - 8.0,
-        );
-        cy -= chip_h + 2.0;
-    }
     Ok(())
 }
 

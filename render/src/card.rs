@@ -110,40 +110,38 @@ pub fn draw_back(p: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, r: f32) {
     );
 }
 
-/// Small board card into its own pixmap of `w x h` (the board rotates it when tapped).
-/// `face` is `None` for an unidentified face-down permanent. A `bare` card has its frame and
-/// title band but no text (tapped cards: the board writes their name horizontally).
+/// Small board card drawn on `p` with its top-left at (ox, oy), `w x h` (the board draws tapped
+/// cards into a scratch pixmap and rotates it). `face` is `None` for an unidentified face-down
+/// permanent. A `bare` card has its frame and title band but no text (tapped cards: the board
+/// writes their name horizontally).
 #[allow(clippy::too_many_arguments)]
 pub fn mini_card(
     fonts: &mut Fonts,
+    p: &mut Pixmap,
+    (ox, oy): (f32, f32),
     face: Option<&CardFace>,
     face_down: bool,
     bare: bool,
-    w: f32,
-    h: f32,
+    (w, h): (f32, f32),
     s: f32,
     lang: Language,
-) -> Result<Pixmap, RenderError> {
-    let mut p = Pixmap::new(w.ceil() as u32, h.ceil() as u32).ok_or(RenderError::TooLarge {
-        width: w as u32,
-        height: h as u32,
-    })?;
+) -> Result<(), RenderError> {
     let r = 7.0 * s;
     if face_down {
-        draw_back(&mut p, 0.0, 0.0, w, h, r);
+        draw_back(p, ox, oy, w, h, r);
         if bare {
-            return Ok(p);
+            return Ok(());
         }
         let label = Style::new((13.0 * s).max(11.0), Rgb(0xf6, 0xe6, 0xcc))
             .bold()
             .condensed();
         fonts.draw(
-            &mut p,
+            p,
             "Face down",
             label,
             Bounds::line(w - 8.0).align(Align::Center),
-            4.0,
-            6.0 * s,
+            ox + 4.0,
+            oy + 6.0 * s,
         );
         if let Some(face) = face {
             // The controller may look at it.
@@ -152,10 +150,10 @@ pub fn mini_card(
                 .condensed();
             let name = format!("({})", display_name(face, lang));
             let block = fonts.layout(&name, peek, Bounds::lines(w - 10.0, 3).align(Align::Center));
-            let by = h / 2.0 - block.height / 2.0;
+            let by = oy + h / 2.0 - block.height / 2.0;
             draw::fill_rrect(
-                &mut p,
-                4.0,
+                p,
+                ox + 4.0,
                 by - 3.0,
                 w - 8.0,
                 block.height + 6.0,
@@ -163,9 +161,9 @@ pub fn mini_card(
                 Rgb(0x2a, 0x1c, 0x12),
                 0.8,
             );
-            fonts.draw_block(&mut p, &block, 5.0, by);
+            fonts.draw_block(p, &block, ox + 5.0, by);
         }
-        return Ok(p);
+        return Ok(());
     }
     let Some(face) = face else {
         return Err(RenderError::InvalidScene(
@@ -174,7 +172,7 @@ pub fn mini_card(
     };
     let pal = theme::palette(face);
     let border = (4.0 * s).max(3.0);
-    draw_frame(&mut p, 0.0, 0.0, w, h, r, border, &pal);
+    draw_frame(p, ox, oy, w, h, r, border, &pal);
 
     let pad = border + 3.0 * s;
     let inner_w = w - 2.0 * pad;
@@ -185,24 +183,39 @@ pub fn mini_card(
         .line_height(1.1);
     let name = display_name(face, lang);
     let name_style = fit_longest_word(fonts, name, name_style, inner_w, 10.5);
-    let block = fonts.layout(name, name_style, Bounds::lines(inner_w, 2));
-    let title_h = block.height + 5.0 * s;
-    let title_h = if bare { name_style.size * 2.3 } else { title_h };
-    draw::fill_rrect(
-        &mut p,
-        border + 1.0,
-        border + 1.0,
-        w - 2.0 * border - 2.0,
-        title_h + 2.0 * s,
-        (r - border).max(2.0),
-        pal.fill.lighten(0.55),
-        1.0,
-    );
+    let title_h = if bare {
+        name_style.size * 2.3
+    } else {
+        let block = fonts.layout(name, name_style, Bounds::lines(inner_w, 2));
+        let title_h = block.height + 5.0 * s;
+        draw::fill_rrect(
+            p,
+            ox + border + 1.0,
+            oy + border + 1.0,
+            w - 2.0 * border - 2.0,
+            title_h + 2.0 * s,
+            (r - border).max(2.0),
+            pal.fill.lighten(0.55),
+            1.0,
+        );
+        fonts.draw_block(p, &block, ox + pad, oy + border + 3.0 * s);
+        title_h
+    };
     if bare {
-        return Ok(p);
+        draw::fill_rrect(
+            p,
+            ox + border + 1.0,
+            oy + border + 1.0,
+            w - 2.0 * border - 2.0,
+            title_h + 2.0 * s,
+            (r - border).max(2.0),
+            pal.fill.lighten(0.55),
+            1.0,
+        );
+        return Ok(());
     }
-    fonts.draw_block(&mut p, &block, pad, border + 3.0 * s);
-    let mut y = border + title_h + 5.0 * s;
+    let mut y = oy + border + title_h + 5.0 * s;
+    let x = ox + pad;
 
     // Mana cost.
     let cost = mana::parse_cost(&face.mana_cost);
@@ -210,7 +223,7 @@ pub fn mini_card(
         let d = (15.0 * s).max(12.0);
         let cw = mana::cost_width(&cost, d, d * 0.12);
         let scale = if cw > inner_w { inner_w / cw } else { 1.0 };
-        mana::draw_cost(fonts, &mut p, &cost, pad, y + d * scale / 2.0, d * scale);
+        mana::draw_cost(fonts, p, &cost, x, y + d * scale / 2.0, d * scale);
         y += d * scale + 4.0 * s;
     }
 
@@ -219,38 +232,26 @@ pub fn mini_card(
     let type_style = Style::new((10.5 * s).max(9.5), theme::TEXT_DARK_DIM).condensed();
     if basic {
         // A large mana symbol makes basic lands recognisable at a glance.
-        let sym = face.rules_text.find("Add {").and_then(|i| {
-            mana::parse_cost(&face.rules_text[i + 4..])
-                .into_iter()
-                .next()
-        });
-        if let Some(sym) = sym {
+        if let Some(sym) = basic_land_symbol(face) {
             let d = (46.0 * s).min(w * 0.5);
             mana::draw_symbol(
                 fonts,
-                &mut p,
+                p,
                 &sym,
-                w / 2.0,
-                (y + h - border) / 2.0,
+                ox + w / 2.0,
+                (y + oy + h - border) / 2.0,
                 d / 2.0,
             );
         }
     } else {
-        let (_, th) = fonts.draw(
-            &mut p,
-            &face.type_line,
-            type_style,
-            Bounds::line(inner_w),
-            pad,
-            y,
-        );
+        let (_, th) = fonts.draw(p, &face.type_line, type_style, Bounds::line(inner_w), x, y);
         y += th + 2.0 * s;
-        draw::fill_rect(&mut p, pad, y, inner_w, 1.0, pal.frame, 0.6);
+        draw::fill_rect(p, x, y, inner_w, 1.0, pal.frame, 0.6);
         y += 3.0 * s;
     }
 
     // Keyword lines only ("Flying, vigilance", "Echo {2}{R}"): full text is in the card image.
-    let bottom = h - border - 24.0 * s;
+    let bottom = oy + h - border - 24.0 * s;
     let keywords = keyword_lines(&face.rules_text);
     if y + 10.0 < bottom && !keywords.is_empty() {
         let text_style = Style::new((11.0 * s).max(10.0), theme::TEXT_DARK)
@@ -260,15 +261,26 @@ pub fn mini_card(
             .line_height(1.15);
         let lines = ((bottom - y) / (text_style.size * 1.15)).floor().max(1.0) as usize;
         fonts.draw(
-            &mut p,
+            p,
             &keywords.join("\n"),
             text_style,
             Bounds::lines(inner_w, lines),
-            pad,
+            x,
             y,
         );
     }
-    Ok(p)
+    Ok(())
+}
+
+/// The mana symbol a basic land's ability adds.
+pub fn basic_land_symbol(face: &CardFace) -> Option<mana::ManaSymbol> {
+    if !face.type_line.starts_with("Basic Land") {
+        return None;
+    }
+    let i = face.rules_text.find("Add {")?;
+    mana::parse_cost(&face.rules_text[i + 4..])
+        .into_iter()
+        .next()
 }
 
 /// Short keyword lines of rules text (no sentence punctuation), e.g. `"Flying"`, `"Morph {U}"`.
@@ -428,7 +440,7 @@ pub fn full_card(
 
     // Art box: the colour, the other-language name, a token marker.
     let art_y = ty + title_h + 6.0 * u;
-    let art_h = h * 0.26;
+    let art_h = h * 0.2;
     let art_fill = pal.frame.mix(pal.fill, 0.45);
     draw::fill_rect(
         p,
@@ -439,15 +451,23 @@ pub fn full_card(
         art_fill,
         1.0,
     );
-    for k in 0..6 {
-        let cx = inner_x + inner_w * (0.15 + 0.17 * k as f32);
-        draw::fill_circle(
+    // No art: soft bands of the card's colours.
+    let bands = 4;
+    for k in 0..bands {
+        let bh = art_h / bands as f32;
+        let tint = if let [Some(a), Some(b)] = pal.accents {
+            if k % 2 == 0 { a } else { b }
+        } else {
+            pal.frame
+        };
+        draw::fill_rect(
             p,
-            cx,
-            art_y + art_h * (0.3 + 0.4 * (k % 2) as f32),
-            art_h * 0.32,
-            pal.fill,
-            0.18,
+            inner_x + 4.0 * u,
+            art_y + k as f32 * bh,
+            inner_w - 8.0 * u,
+            bh,
+            tint.mix(pal.fill, 0.3 + 0.12 * k as f32),
+            1.0,
         );
     }
     draw::stroke_rrect(
@@ -465,7 +485,7 @@ pub fn full_card(
         Language::ZhHant if face.name_zh.is_some() => Some(face.name.as_str()),
         _ => None,
     };
-    let art_ink = ink_on(art_fill);
+    let art_ink = ink_on(pal.frame.mix(pal.fill, 0.45));
     if let Some(n) = other_name {
         fonts.draw(
             p,

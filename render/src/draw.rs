@@ -1,8 +1,7 @@
 //! Drawing primitives on a tiny-skia pixmap, and PNG encoding.
 
 use tiny_skia::{
-    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, PixmapPaint, Rect, Stroke,
-    Transform,
+    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform,
 };
 
 use crate::RenderError;
@@ -248,37 +247,54 @@ pub fn line(p: &mut Pixmap, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb, width: f
     }
 }
 
-/// Draws `src` onto `dst` with its top-left at (x, y), rotated 90° clockwise when `rotate`.
-/// A rotated image occupies `src.height() x src.width()` from (x, y).
+/// Draws `src` onto `dst` with its top-left at (x, y) (rounded to whole pixels), rotated 90°
+/// clockwise when `rotate`. A rotated image occupies `src.height() x src.width()` from (x, y).
+/// Source-over blending of premultiplied pixels; exact (no resampling).
 pub fn blit(dst: &mut Pixmap, src: &Pixmap, x: f32, y: f32, rotate: bool) {
-    let paint = PixmapPaint {
-        quality: tiny_skia::FilterQuality::Nearest,
-        ..PixmapPaint::default()
-    };
-    if rotate {
-        // Rotate about the origin by 90° clockwise: (u, v) -> (-v, u); then move right by the
-        // source height so the image lands at (x, y).
-        let t = Transform::from_row(0.0, 1.0, -1.0, 0.0, x + src.height() as f32, y);
-        dst.draw_pixmap(0, 0, src.as_ref(), &paint, t, None);
-    } else {
-        dst.draw_pixmap(
-            x.round() as i32,
-            y.round() as i32,
-            src.as_ref(),
-            &paint,
-            Transform::identity(),
-            None,
-        );
+    let (sw, sh) = (src.width() as i32, src.height() as i32);
+    let (dw, dh) = (dst.width() as i32, dst.height() as i32);
+    let (x0, y0) = (x.round() as i32, y.round() as i32);
+    let (ow, oh) = if rotate { (sh, sw) } else { (sw, sh) };
+    let sdata = src.data();
+    let ddata = dst.data_mut();
+    for oy in 0..oh {
+        let dy = y0 + oy;
+        if dy < 0 || dy >= dh {
+            continue;
+        }
+        for ox in 0..ow {
+            let dx = x0 + ox;
+            if dx < 0 || dx >= dw {
+                continue;
+            }
+            // Clockwise rotation: output (ox, oy) shows source (oy, sh - 1 - ox).
+            let (sx, sy) = if rotate { (oy, sh - 1 - ox) } else { (ox, oy) };
+            let si = ((sy * sw + sx) * 4) as usize;
+            let a = sdata[si + 3] as u32;
+            if a == 0 {
+                continue;
+            }
+            let di = ((dy * dw + dx) * 4) as usize;
+            if a == 255 {
+                ddata[di..di + 4].copy_from_slice(&sdata[si..si + 4]);
+            } else {
+                let inv = 255 - a;
+                for k in 0..4 {
+                    ddata[di + k] = (sdata[si + k] as u32
+                        + (ddata[di + k] as u32 * inv + 127) / 255)
+                        .min(255) as u8;
+                }
+            }
+        }
     }
 }
 
 /// Encodes an opaque pixmap as an RGB PNG with fast compression.
 pub fn encode_png(p: &Pixmap) -> Result<Vec<u8>, RenderError> {
-    let mut rgb = Vec::with_capacity((p.width() * p.height() * 3) as usize);
-    for px in p.pixels() {
-        // Images are drawn on an opaque background, so premultiplied == straight colour.
-        let c = px.demultiply();
-        rgb.extend_from_slice(&[c.red(), c.green(), c.blue()]);
+    // Images are drawn on an opaque background, so premultiplied == straight colour.
+    let mut rgb = vec![0u8; (p.width() * p.height() * 3) as usize];
+    for (out, px) in rgb.chunks_exact_mut(3).zip(p.data().chunks_exact(4)) {
+        out.copy_from_slice(&px[..3]);
     }
     let mut out = Vec::with_capacity(rgb.len() / 8);
     {

@@ -75,7 +75,6 @@ impl Style {
 pub enum Align {
     Left,
     Center,
-    Right,
 }
 
 /// Text box limits.
@@ -158,6 +157,16 @@ impl Fonts {
                 if db.len() == before {
                     return Err(RenderError::FontInvalid { path: path.clone() });
                 }
+                // The bold face, when it sits beside the regular one (Debian's layout), is a
+                // bonus: without it bold CJK text is drawn regular.
+                if let Some(name) = path.file_name().and_then(|n| n.to_str())
+                    && name.contains("Regular")
+                {
+                    let bold = path.with_file_name(name.replace("Regular", "Bold"));
+                    if bold.is_file() {
+                        let _ = db.load_font_file(&bold);
+                    }
+                }
                 "zh-TW"
             }
         };
@@ -206,7 +215,6 @@ impl Fonts {
         let align = match bounds.align {
             Align::Left => None,
             Align::Center => Some(CtAlign::Center),
-            Align::Right => Some(CtAlign::Right),
         };
         let attrs = Self::attrs(&style);
         let mut symbols = Vec::new();
@@ -270,7 +278,7 @@ impl Fonts {
                     pending_symbols.push((cx, cy, g.metadata - 1));
                     continue;
                 }
-                let phys = g.physical((x, y + run.line_y), 1.0);
+                let phys = g.physical((x, (y + run.line_y).round()), 1.0);
                 let color = g
                     .color_opt
                     .map(|c| Rgb(c.r(), c.g(), c.b()))
@@ -320,6 +328,17 @@ impl Fonts {
     }
 }
 
+/// Glyph coverage quantised to eight levels.
+static LEVELS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (((i as u32 * 7 + 127) / 255) * 255 / 7) as u8;
+        i += 1;
+    }
+    t
+};
+
 fn blend_mask(p: &mut Pixmap, left: i32, top: i32, w: i32, h: i32, mask: &[u8], c: Rgb) {
     let pw = p.width() as i32;
     let ph = p.height() as i32;
@@ -334,7 +353,8 @@ fn blend_mask(p: &mut Pixmap, left: i32, top: i32, w: i32, h: i32, mask: &[u8], 
             if px < 0 || px >= pw {
                 continue;
             }
-            let a = mask[(row * w + col) as usize] as u32;
+            // Eight coverage levels: indistinguishable on screen, and the PNG gets smaller.
+            let a = LEVELS[mask[(row * w + col) as usize] as usize] as u32;
             if a == 0 {
                 continue;
             }
