@@ -48,9 +48,9 @@ impl RandomAgent {
             }
             Decision::Priority => {
                 let options: Vec<Answer> = game
-                    .legal_answers(player)
+                    .priority_actions(player, false)
                     .into_iter()
-                    .filter(|a| !matches!(a, Answer::Pass | Answer::ActivateMana { .. }))
+                    .filter(|a| !matches!(a, Answer::Pass))
                     .collect();
                 if options.is_empty() || self.rng.random_bool(0.3) {
                     Answer::Pass

@@ -268,7 +268,7 @@ impl Game {
         let mana = self.payable_mana(c);
         if !mana.is_zero() {
             let exclude: Vec<ObjectId> = source.filter(|_| total.tap || total.untap).into_iter().collect();
-            if self.plan_payment(c, &mana, &exclude).is_none() {
+            if !self.payment_possible(c, &mana, &exclude) {
                 return Err(RuleError::illegal(format!("you can't pay {mana} with your untapped mana sources")));
             }
         }
@@ -528,6 +528,47 @@ impl Game {
             }
         }
         out
+    }
+
+    /// Whether some payment exists. When every usable source makes exactly one fixed type of
+    /// mana (basic lands), pooling all of it and paying from that pool is exact and cheap;
+    /// otherwise the solver decides.
+    fn payment_possible(&self, c: &Casting, cost: &PayableCost, exclude: &[ObjectId]) -> bool {
+        let mut pool = self.player(c.player).pool.clone();
+        for (_, _, t) in &c.mana_plan {
+            pool.add(*t, 1);
+        }
+        let catalog = self.catalog();
+        let mut simple = true;
+        for o in self.battlefield_of(c.player) {
+            if exclude.contains(&o.id) || c.mana_plan.iter().any(|m| m.0 == o.id) {
+                continue;
+            }
+            let mut mana_abilities = catalog.get(o.card).abilities.iter().filter(|a| a.is_mana_ability());
+            let (Some(a), None) = (mana_abilities.next(), mana_abilities.next()) else {
+                if catalog.get(o.card).abilities.iter().any(|a| a.is_mana_ability()) {
+                    simple = false;
+                    break;
+                }
+                continue;
+            };
+            match &a.mana {
+                Some(ManaProduce::Fixed(v)) if v.len() == 1 && a.cost.mana.is_none() && a.cost.parts.is_empty() && a.effects.is_empty() => {
+                    if a.cost.tap && (o.tapped || (self.is_creature(o.id) && !self.controlled_since_turn_start(o.id) && !self.has_keyword(o.id, Keyword::Haste))) {
+                        continue;
+                    }
+                    pool.add(v[0], 1);
+                }
+                _ => {
+                    simple = false;
+                    break;
+                }
+            }
+        }
+        if simple {
+            return pool.try_pay(cost);
+        }
+        self.plan_payment(c, cost, exclude).is_some()
     }
 
     fn plan_payment(&self, c: &Casting, cost: &PayableCost, exclude: &[ObjectId]) -> Option<Vec<PlannedActivation>> {

@@ -135,6 +135,9 @@ pub struct Game {
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
     pub cleanup_again: bool,
+    /// Whether any token was ever created (lets the state-based check skip the token scan).
+    #[serde(default)]
+    pub tokens_created: bool,
     /// The player who will receive priority once a state-based choice is made.
     #[serde(default)]
     pub priority_after_sba: Option<PlayerId>,
@@ -242,6 +245,7 @@ impl Game {
             result: None,
             cleanup_again: false,
             priority_after_sba: None,
+            tokens_created: false,
             events: Vec::new(),
         }
     }
@@ -695,11 +699,13 @@ impl Game {
         if self.result.is_some() {
             return true;
         }
-        let alive: Vec<PlayerId> = self.player_ids().filter(|p| self.player(*p).in_game()).collect();
-        let result = match alive.as_slice() {
-            [] => GameResult::Draw,
-            [w] => GameResult::Won(*w),
-            _ => return false,
+        let result = {
+            let mut alive = self.player_ids().filter(|p| self.player(*p).in_game());
+            match (alive.next(), alive.next()) {
+                (None, _) => GameResult::Draw,
+                (Some(w), None) => GameResult::Won(w),
+                _ => return false,
+            }
         };
         let winner = match result {
             GameResult::Won(w) => Some(w),

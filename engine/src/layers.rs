@@ -44,6 +44,9 @@ impl Game {
             p += e.power;
             t += e.toughness;
         }
+        if o.counters.is_empty() {
+            return Some((p, t));
+        }
         let plus = o.counters.get(&CounterKind::PlusOnePlusOne) as i32;
         let minus = o.counters.get(&CounterKind::MinusOneMinusOne) as i32;
         p += plus - minus;

@@ -118,19 +118,43 @@ impl Game {
     /// Everything `player` may do with priority: pass, lands, castable spells, activatable
     /// abilities and mana abilities.
     pub(crate) fn priority_answers(&self, player: PlayerId) -> Vec<Answer> {
+        self.priority_actions(player, true)
+    }
+
+    /// The priority answers, optionally without mana abilities (an agent that lets the
+    /// auto-payer handle mana does not need them). Empty unless `player` has priority.
+    pub fn priority_actions(&self, player: PlayerId, with_mana_abilities: bool) -> Vec<Answer> {
+        if !self.pending.as_ref().is_some_and(|p| p.player == player && p.decision == Decision::Priority) {
+            return Vec::new();
+        }
         let mut out = vec![Answer::Pass];
         let hand = &self.player(player).hand;
+        // Cheap filters first; every listed answer still passes the full check.
+        let sorcery_ok = self.sorcery_timing(player);
+        let land_ok = sorcery_ok && self.player(player).lands_played == 0;
         for &card in hand {
-            if self.check_play_land(player, card).is_ok() {
-                out.push(Answer::PlayLand(card));
-            } else if self.can_begin_cast(player, card) {
+            let Some(def) = self.def(card) else { continue };
+            if def.has_type(CardType::Land) {
+                if land_ok && self.check_play_land(player, card).is_ok() {
+                    out.push(Answer::PlayLand(card));
+                }
+            } else if (sorcery_ok || def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash))
+                && def.mana_value() <= self.mana_upper_bound(player)
+                && self.can_begin_cast(player, card)
+            {
                 out.push(Answer::Cast(card));
             }
         }
         for o in self.battlefield_of(player) {
             let def = self.catalog().get(o.card);
             for (i, a) in def.abilities.iter().enumerate() {
+                if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
+                    continue;
+                }
                 if a.is_mana_ability() {
+                    if !with_mana_abilities {
+                        continue;
+                    }
                     for produced in self.mana_ability_choices(player, o.id, i as u8) {
                         out.push(Answer::ActivateMana { source: o.id, ability: i as u8, color: produced });
                     }
@@ -140,6 +164,16 @@ impl Game {
             }
         }
         out
+    }
+
+    /// An upper bound on the mana `player` could make now: the pool plus one per untapped
+    /// permanent with a mana ability (a cheap filter before the exact payment check).
+    pub(crate) fn mana_upper_bound(&self, player: PlayerId) -> u32 {
+        let sources = self
+            .battlefield_of(player)
+            .filter(|o| !o.tapped && self.catalog().get(o.card).abilities.iter().any(|a| a.is_mana_ability()))
+            .count() as u32;
+        self.player(player).pool.total() + sources
     }
 
     /// Timing for casting `card` (408.1d, flash 502.57).

@@ -12,15 +12,47 @@ use crate::object::CounterKind;
 use crate::zones::{Position, ZoneKind};
 
 impl Game {
-    /// Whether any state-based action would apply now.
+    /// Whether any state-based action would apply now (a scan that changes nothing).
     pub(crate) fn state_based_actions_pending(&self) -> bool {
-        let mut probe = self.clone();
-        probe.events.clear();
-        probe.check_state_based_actions()
+        let players = self.players.iter().any(|p| p.in_game() && (p.life <= 0 || p.drew_from_empty || p.poison >= 10));
+        if players {
+            return true;
+        }
+        let mut legends = 0;
+        let catalog = self.catalog();
+        for &id in &self.battlefield {
+            let Some(o) = self.obj(id) else { continue };
+            let def = catalog.get(o.card);
+            if def.has_type(CardType::Creature) {
+                let t = self.toughness(id);
+                if t <= 0 || o.damage as i32 >= t || o.deathtouch_damage {
+                    return true;
+                }
+            }
+            if !o.counters.is_empty()
+                && o.counters.get(&CounterKind::PlusOnePlusOne) > 0
+                && o.counters.get(&CounterKind::MinusOneMinusOne) > 0
+            {
+                return true;
+            }
+            if o.attached_to.is_some() {
+                return true;
+            }
+            if def.supertypes.contains(&Supertype::Legendary) {
+                legends += 1;
+            }
+        }
+        if legends > 1 {
+            return true;
+        }
+        self.tokens_created && self.objects.iter().any(|o| o.token && !o.ceased && o.zone != ZoneKind::Battlefield && o.zone != ZoneKind::Stack)
     }
 
     /// Performs every applicable state-based action simultaneously; true if any applied.
     pub(crate) fn check_state_based_actions(&mut self) -> bool {
+        if !self.state_based_actions_pending() {
+            return false;
+        }
         let mut losers: Vec<(PlayerId, LossReason)> = Vec::new();
         for p in self.player_ids().collect::<Vec<_>>() {
             let pl = self.player(p);
