@@ -173,9 +173,10 @@ fn pick<T: Clone>(query: &str, cands: &[(String, T)]) -> Result<T, Miss> {
             None => l,
         }
     };
-    let tiers: [&dyn Fn(&str) -> bool; 4] = [
+    let tiers: [&dyn Fn(&str) -> bool; 5] = [
         &|l| norm(l) == q,
         &|l| base(l) == q,
+        &|l| base(l) == base(&q),
         &|l| base(l).starts_with(&q) || base(l).split(' ').any(|w| w == q),
         &|l| norm(l).contains(&q),
     ];
@@ -281,9 +282,18 @@ pub fn object_labels(game: &Game, viewer: PlayerId, ids: &[ObjectId]) -> Vec<Str
             if extra.is_empty() {
                 n
             } else {
-                format!("{n} ({})", extra.join(", "))
+                format!("{n} ({})", extra.join(") ("))
             }
         })
+        .collect()
+}
+
+/// Labels of `ids` as [`describe`] writes them (unique among every object the legal
+/// answers name).
+fn labels_in(game: &Game, viewer: PlayerId, ids: &[ObjectId], legal: &[Answer]) -> Vec<String> {
+    let among = answer_objects(legal);
+    ids.iter()
+        .map(|id| object_label(game, viewer, *id, &among))
         .collect()
 }
 
@@ -793,7 +803,7 @@ fn objects_from(
             }
         }
     }
-    let labels = object_labels(game, player, &ids);
+    let labels = labels_in(game, player, &ids, legal);
     let mut cands: Vec<(String, ObjectId)> = labels.into_iter().zip(ids.iter().copied()).collect();
     let mut out = Vec::new();
     for part in split_list(rest) {
@@ -853,7 +863,7 @@ fn attack_from(
             })
             .collect());
     }
-    let labels = object_labels(game, player, &attackers);
+    let labels = labels_in(game, player, &attackers, legal);
     let mut cands: Vec<(String, ObjectId)> =
         labels.into_iter().zip(attackers.iter().copied()).collect();
     let mut out = Vec::new();
@@ -916,11 +926,11 @@ fn blocks_from(
             "you have no creature that can block".into(),
         ));
     }
-    let att: Vec<(String, ObjectId)> = object_labels(game, player, &attackers)
+    let att: Vec<(String, ObjectId)> = labels_in(game, player, &attackers, legal)
         .into_iter()
         .zip(attackers.iter().copied())
         .collect();
-    let mut blk: Vec<(String, ObjectId)> = object_labels(game, player, &blockers)
+    let mut blk: Vec<(String, ObjectId)> = labels_in(game, player, &blockers, legal)
         .into_iter()
         .zip(blockers.iter().copied())
         .collect();
@@ -972,6 +982,8 @@ fn blocks_from(
 struct Clauses {
     targets: Vec<String>,
     objects: Vec<String>,
+    /// The verb of the objects clause (`discarding`, `sacrificing`, `exiling`).
+    object_verb: Option<String>,
     x: Option<String>,
     option: Option<String>,
 }
@@ -1009,12 +1021,15 @@ fn split_clauses(s: &str) -> (String, Clauses) {
     cuts.sort();
     let name_end = cuts.first().map_or(padded.len(), |c| c.0);
     let mut cl = Clauses::default();
-    for (i, (_, end, k)) in cuts.iter().enumerate() {
+    for (i, (start, end, k)) in cuts.iter().enumerate() {
         let stop = cuts.get(i + 1).map_or(padded.len(), |c| c.0);
         let text = padded[*end..stop].trim().to_string();
         match k {
             0 => cl.targets.push(text),
-            1 => cl.objects.extend(split_list(&text)),
+            1 => {
+                cl.object_verb = Some(padded[*start..*end].trim().to_string());
+                cl.objects.extend(split_list(&text));
+            }
             2 => cl.x = Some(text),
             _ => cl.option = Some(text),
         }
@@ -1110,12 +1125,55 @@ fn cast_sequence(
                     .enumerate()
                     .map(|(i, n)| (n.clone(), Answer::CostOption(i as u8)))
                     .collect();
+                let payable: Vec<u8> = legal
+                    .iter()
+                    .filter_map(|a| {
+                        if let Answer::CostOption(i) = a {
+                            Some(*i)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
                 let Some(said) = cl.option.take() else {
-                    return Err(GrammarError::Needs {
-                        card: card.clone(),
-                        what: "a choice of cost (add `choosing ...`)".into(),
-                        options: options.clone(),
-                    });
+                    // Inferred: the only payable option, or the one the clauses describe
+                    // (`discarding X` picks the discard option).
+                    let stem =
+                        |v: &str| v.trim_end_matches("ing").trim_end_matches('e').to_string();
+                    let wants_objects = cl.object_verb.as_deref().map(stem);
+                    let fits: Vec<u8> = payable
+                        .iter()
+                        .copied()
+                        .filter(|i| {
+                            let o = options[*i as usize].to_lowercase();
+                            let object_cost = ["discard", "sacrific", "exil"]
+                                .iter()
+                                .any(|w| o.contains(w));
+                            match &wants_objects {
+                                Some(v) => o.contains(v.as_str()),
+                                None => !object_cost,
+                            }
+                        })
+                        .collect();
+                    let pick = if payable.len() == 1 {
+                        payable.first().copied()
+                    } else if fits.len() == 1 {
+                        fits.first().copied()
+                    } else {
+                        None
+                    };
+                    let Some(i) = pick else {
+                        return Err(GrammarError::Needs {
+                            card: card.clone(),
+                            what: "a choice of additional cost (add `choosing 1`, or `discarding CARD`)".into(),
+                            options: payable.iter().map(|i| format!("{} ({})", i + 1, options[*i as usize])).collect(),
+                        });
+                    };
+                    probe
+                        .submit(player, Answer::CostOption(i))
+                        .map_err(|e| GrammarError::Refused(format!("{card}: {e}")))?;
+                    out.push(Answer::CostOption(i));
+                    continue;
                 };
                 match said.parse::<u8>() {
                     Ok(n) if n >= 1 && (n as usize) <= options.len() => Answer::CostOption(n - 1),
@@ -1133,7 +1191,7 @@ fn cast_sequence(
                         }
                     }
                 }
-                let labels = object_labels(&probe, player, &ids);
+                let labels = labels_in(&probe, player, &ids, &legal);
                 let n = match part {
                     engine::costs::CostPart::Discard(n)
                     | engine::costs::CostPart::Sacrifice(_, n) => *n as usize,

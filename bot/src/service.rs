@@ -16,8 +16,7 @@ use crate::storage::{
 };
 use engine::decision::Decision;
 use engine::{Answer, Game, PlayerId, Ruleset, Step};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -315,15 +314,11 @@ pub fn default_answer(game: &Game, p: PlayerId) -> Answer {
     }
 }
 
-/// The random agent: one legal answer chosen uniformly with a generator seeded from the
-/// game seed and position (so a rerun chooses the same).
+/// The random agent (`engine::agent`), seeded from the game seed and the position in the
+/// game (so a rerun chooses the same).
 pub fn agent_answer(game: &Game, p: PlayerId, salt: u64) -> Answer {
-    let legal = game.legal_answers(p);
-    if legal.is_empty() {
-        return Answer::Concede;
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(game.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    legal[rng.random_range(0..legal.len())].clone()
+    engine::agent::RandomAgent::new(game.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .choose(game, p)
 }
 
 /// Answers nobody needs to think about: passing with nothing to do (or past the player's
@@ -697,8 +692,12 @@ impl Service {
             .to_json()
             .map_err(|e| ServiceError::Refused(e.to_string()))?;
         let now = self.now();
+        let first_is_human = game
+            .pending()
+            .is_some_and(|p| seats.get(p.player.index()).is_some_and(|s| !s.is_agent));
+        let deadline = first_is_human.then_some(now + self.cfg.decision_secs());
         self.db
-            .start_game(game_id, &setup_json, &snap, None, now)
+            .start_game(game_id, &setup_json, &snap, deadline, now)
             .await?;
         let row = self
             .db

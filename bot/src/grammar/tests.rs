@@ -1,1 +1,261 @@
+use super::*;
+use crate::decks;
+use engine::agent::RandomAgent;
+use engine::{GameSetup, Ruleset};
 
+pub(crate) fn ready_game(seed: u64, a: &str, b: &str) -> Game {
+    let deck = |k: &str| {
+        decks::ready(k)
+            .expect("ready deck")
+            .deck()
+            .expect("parses")
+            .card_ids()
+            .expect("ids")
+    };
+    Game::new(&GameSetup::two_player(
+        Ruleset::Modern,
+        seed,
+        deck(a),
+        deck(b),
+    ))
+    .expect("game")
+}
+
+/// Plays random answers until `stop` says so (or the game ends); returns the game.
+fn play_until(
+    seed: u64,
+    a: &str,
+    b: &str,
+    max: usize,
+    mut stop: impl FnMut(&Game, PlayerId) -> bool,
+) -> Option<Game> {
+    let mut g = ready_game(seed, a, b);
+    let mut agent = RandomAgent::new(seed);
+    for _ in 0..max {
+        let p = g.pending()?.player;
+        if g.result.is_some() {
+            return None;
+        }
+        if stop(&g, p) {
+            return Some(g);
+        }
+        let ans = agent.choose(&g, p);
+        g.submit(p, ans).ok()?;
+    }
+    None
+}
+
+#[test]
+fn described_options_parse_back_to_the_same_answers() {
+    let mut checked = 0;
+    for seed in 1..=6u64 {
+        let (a, b) = [("red", "green"), ("white", "blue"), ("black", "red")][seed as usize % 3];
+        play_until(seed, a, b, 600, |g, p| {
+            let legal = g.legal_answers(p);
+            for ans in &legal {
+                let text = describe(g, p, ans);
+                match parse_answers(g, p, &text) {
+                    Ok(seq) => {
+                        assert!(!seq.is_empty());
+                        assert_eq!(
+                            describe(g, p, &seq[0]),
+                            text,
+                            "`{text}` parsed to {:?} for {ans:?}",
+                            seq[0]
+                        );
+                        checked += 1;
+                    }
+                    Err(GrammarError::Needs { .. } | GrammarError::Refused(_))
+                        if matches!(ans, Answer::Cast(_) | Answer::Activate { .. }) =>
+                    {
+                        checked += 1;
+                    }
+                    Err(e) => panic!(
+                        "`{text}` for {ans:?} at {}: {e}",
+                        g.pending()
+                            .map(|x| x.decision.describe())
+                            .unwrap_or_default()
+                    ),
+                }
+            }
+            false
+        });
+    }
+    assert!(checked > 1000, "only {checked} answers checked");
+}
+
+#[test]
+fn lightning_axe_needs_a_target_then_casts_from_one_line() {
+    let axe = |g: &Game, p: PlayerId| {
+        g.legal_answers(p)
+            .iter()
+            .any(|a| matches!(a, Answer::Cast(id) if g.card_name(*id) == "Lightning Axe"))
+            && g.battlefield.iter().any(|id| {
+                g.obj(*id).is_some_and(|o| o.controller != p)
+                    && g.view(Some(p))
+                        .battlefield
+                        .iter()
+                        .any(|x| x.id == *id && x.power.is_some())
+            })
+            && g.player(p).hand.len() >= 2
+    };
+    let mut found = None;
+    for seed in 1..200u64 {
+        if let Some(g) = play_until(seed, "red", "green", 3000, axe) {
+            found = Some(g);
+            break;
+        }
+    }
+    let g = found.expect("a game where Lightning Axe can be cast at a creature");
+    let p = g.pending().expect("pending").player;
+    let creature = g
+        .view(Some(p))
+        .battlefield
+        .iter()
+        .find(|x| x.controller != p && x.power.is_some())
+        .expect("creature")
+        .name
+        .clone();
+    let other_card = g
+        .player(p)
+        .hand
+        .iter()
+        .map(|id| g.card_name(*id).to_string())
+        .find(|n| n != "Lightning Axe")
+        .expect("another card");
+    let e = parse_answers(&g, p, "cast lightning axe")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("Lightning Axe needs"), "{e}");
+    let line = format!("cast Lightning Axe on {creature} discarding {other_card}");
+    let seq = parse_answers(&g, p, &line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    assert!(matches!(seq[0], Answer::Cast(_)));
+    assert!(
+        seq.iter().any(|a| matches!(a, Answer::Target(_))),
+        "{seq:?}"
+    );
+    assert!(
+        seq.iter()
+            .any(|a| matches!(a, Answer::Objects(v) if v.len() == 1)),
+        "{seq:?}"
+    );
+    let mut g2 = g.clone();
+    for a in seq {
+        g2.submit(p, a).expect("each answer applies");
+    }
+    assert_eq!(
+        g2.stack.len(),
+        g.stack.len() + 1,
+        "Lightning Axe is on the stack"
+    );
+    // A typo in the target names the legal ones.
+    let e = parse_answers(
+        &g,
+        p,
+        &format!("cast lightning axe on qqqqqqq discarding {other_card}"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("no legal target matches `qqqqqqq`") && e.contains(&creature),
+        "{e}"
+    );
+}
+
+#[test]
+fn malformed_commands_and_wrong_player_get_clear_errors() {
+    let g = ready_game(7, "red", "green");
+    let p = g.pending().expect("mulligan").player;
+    let other = PlayerId(1 - p.0);
+    assert_eq!(parse_answers(&g, p, "  "), Err(GrammarError::Empty));
+    let e = parse_answers(&g, p, "xyzzy").unwrap_err().to_string();
+    assert!(e.contains("`xyzzy`") && e.contains("keep"), "{e}");
+    let e = parse_answers(&g, other, "keep").unwrap_err();
+    assert!(matches!(e, GrammarError::NotYourDecision(_)), "{e}");
+    assert_eq!(parse_answers(&g, p, "Keep!"), Ok(vec![Answer::Keep]));
+    assert_eq!(parse_answers(&g, p, "yes"), Ok(vec![Answer::Keep]));
+    assert_eq!(parse_answers(&g, p, "mulligan"), Ok(vec![Answer::Mulligan]));
+    assert_eq!(parse_command(&g, p, "concede"), Ok(Command::Concede));
+    assert_eq!(
+        parse_command(&g, p, "pass until end of turn"),
+        Ok(Command::PassTurn)
+    );
+    assert_eq!(
+        parse_command(&g, p, "stop my upkeep"),
+        Ok(Command::Stops("my upkeep".into()))
+    );
+    // At priority: unknown cards, lands at the wrong time.
+    let g = play_until(7, "red", "green", 500, |g, p| {
+        matches!(g.pending().map(|x| &x.decision), Some(Decision::Priority)) && g.active != p
+    })
+    .expect("priority");
+    let p = g.pending().expect("p").player;
+    let e = parse_answers(&g, p, "play Forest").unwrap_err().to_string();
+    assert!(e.contains("only in your own turn"), "{e}");
+    let e = parse_answers(&g, p, "frobnicate the bears")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("you may say") && e.contains("pass"), "{e}");
+    assert_eq!(parse_answers(&g, p, "pass"), Ok(vec![Answer::Pass]));
+}
+
+#[test]
+fn attacks_and_blocks_by_name() {
+    let g = play_until(3, "green", "white", 5000, |g, p| {
+        matches!(
+            g.pending().map(|x| &x.decision),
+            Some(Decision::DeclareAttackers)
+        ) && g.eligible_attackers(p).len() >= 2
+    })
+    .expect("an attack with two creatures");
+    let p = g.pending().expect("p").player;
+    match parse_answers(&g, p, "attack with all")
+        .expect("all")
+        .as_slice()
+    {
+        [Answer::Attack(v)] => assert_eq!(v.len(), g.eligible_attackers(p).len()),
+        other => panic!("{other:?}"),
+    }
+    let first = g.card_name(g.eligible_attackers(p)[0].0).to_string();
+    match parse_answers(&g, p, &format!("attack with {first}"))
+        .expect("one")
+        .as_slice()
+    {
+        [Answer::Attack(v)] => assert_eq!(v.len(), 1),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        parse_answers(&g, p, "no attack"),
+        Ok(vec![Answer::Attack(vec![])])
+    );
+    let g = play_until(3, "green", "white", 5000, |g, p| {
+        matches!(
+            g.pending().map(|x| &x.decision),
+            Some(Decision::DeclareBlockers)
+        ) && !g.eligible_blockers(p).is_empty()
+            && g.eligible_blockers(p).iter().any(|b| !b.1.is_empty())
+    })
+    .expect("a block");
+    let p = g.pending().expect("p").player;
+    let (blocker, attackers) = g
+        .eligible_blockers(p)
+        .into_iter()
+        .find(|b| !b.1.is_empty())
+        .expect("pair");
+    let line = format!(
+        "block {} with {}",
+        g.card_name(attackers[0]),
+        g.card_name(blocker)
+    );
+    match parse_answers(&g, p, &line)
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .as_slice()
+    {
+        [Answer::Block(v)] => assert_eq!(v.len(), 1),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        parse_answers(&g, p, "no blocks"),
+        Ok(vec![Answer::Block(vec![])])
+    );
+}

@@ -1,1 +1,613 @@
+//! Service tests on SQLite always and on PostgreSQL when `TEST_DATABASE_URL` is set.
 
+use super::*;
+use crate::storage::tests::test_dbs;
+
+async fn services() -> (Vec<Service>, tempfile::TempDir) {
+    let (dbs, dir) = test_dbs().await;
+    let clock = Clock::Fixed(Arc::new(AtomicI64::new(1_000_000)));
+    (
+        dbs.into_iter()
+            .map(|db| Service {
+                db,
+                cfg: Config::default(),
+                clock: clock.clone(),
+            })
+            .collect(),
+        dir,
+    )
+}
+
+fn tag() -> String {
+    use std::sync::atomic::AtomicU64;
+    static N: AtomicU64 = AtomicU64::new(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{t}-{}", N.fetch_add(1, Ordering::SeqCst))
+}
+
+/// Two humans, a started game: (game id, [alice, bob]).
+async fn started(svc: &Service, a: &str, b: &str) -> (Id, [Id; 2]) {
+    let t = tag();
+    let alice = svc
+        .user(&format!("alice-{t}"), "Alice")
+        .await
+        .expect("user");
+    let bob = svc.user(&format!("bob-{t}"), "Bob").await.expect("user");
+    let plan = svc
+        .challenge(
+            alice,
+            &DeckChoice::Ready(a.into()),
+            &[bob],
+            None,
+            Place {
+                guild_id: Some(1),
+                channel_id: Some(2),
+                thread_id: Some(3),
+            },
+        )
+        .await
+        .expect("challenge");
+    assert_eq!(plan.pings, vec![bob]);
+    assert_eq!(plan.version, 0);
+    let plan = svc
+        .accept(bob, plan.game_id, &DeckChoice::Ready(b.into()))
+        .await
+        .expect("accept");
+    assert!(plan.board.is_some());
+    assert_eq!(plan.choices.len(), 1, "the player to decide gets choices");
+    (plan.game_id, [alice, bob])
+}
+
+/// The pending human and a command a random agent would give, in words.
+async fn next_move(svc: &Service, id: Id, users: [Id; 2], salt: u64) -> Option<(Id, String, i64)> {
+    let l = svc.load(id).await.expect("load");
+    if l.game.result.is_some() {
+        return None;
+    }
+    let p = l.game.pending()?.player;
+    let ans = agent_answer(&l.game, p, salt);
+    Some((
+        users[p.index()],
+        grammar::describe(&l.game, p, &ans),
+        l.row.version,
+    ))
+}
+
+/// Plays up to `n` commands with agent choices typed as words; returns commands played.
+async fn play_words(svc: &Service, id: Id, users: [Id; 2], n: usize) -> usize {
+    let mut done = 0;
+    for i in 0..n {
+        let Some((u, text, v)) = next_move(svc, id, users, i as u64).await else {
+            break;
+        };
+        match svc.command(u, id, &text, Some(v)).await {
+            Ok(plan) => assert!(plan.version > v, "`{text}` moved the game on"),
+            // A cast that cannot be completed from its name alone: cast nothing, pass.
+            Err(ServiceError::Grammar(GrammarError::Needs { .. } | GrammarError::Refused(_))) => {
+                svc.command(u, id, "pass", Some(v))
+                    .await
+                    .or_else(|_| Ok::<_, ServiceError>(Plan::default()))
+                    .expect("pass");
+            }
+            Err(e) => panic!("`{text}`: {e}"),
+        }
+        done += 1;
+    }
+    done
+}
+
+#[tokio::test]
+async fn challenge_accept_decline_and_play_with_words() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (id, users) = started(svc, "red", "green").await;
+        assert_eq!(
+            svc.db.game(id).await.expect("row").expect("game").status,
+            "active"
+        );
+        let played = play_words(svc, id, users, 120).await;
+        assert!(played > 10);
+        assert_eq!(
+            svc.check_replay(id).await.expect("replay").map(|_| ()),
+            Ok(()),
+            "{}",
+            svc.db.backend()
+        );
+        // Decline a fresh challenge; it cannot then be accepted.
+        let t = tag();
+        let c = svc.user(&format!("c-{t}"), "Cleo").await.expect("user");
+        let d = svc.user(&format!("d-{t}"), "Dan").await.expect("user");
+        let plan = svc
+            .challenge(
+                c,
+                &DeckChoice::Ready("white".into()),
+                &[d],
+                Some(Ruleset::Classic),
+                Place::default(),
+            )
+            .await
+            .expect("challenge");
+        assert!(matches!(
+            svc.accept(c, plan.game_id, &DeckChoice::Ready("red".into()))
+                .await,
+            Err(ServiceError::Refused(_))
+        ));
+        svc.decline(d, plan.game_id).await.expect("decline");
+        assert!(matches!(
+            svc.accept(d, plan.game_id, &DeckChoice::Ready("red".into()))
+                .await,
+            Err(ServiceError::WrongStatus { .. })
+        ));
+        assert!(matches!(
+            svc.challenge(
+                c,
+                &DeckChoice::Ready("nope".into()),
+                &[d],
+                None,
+                Place::default()
+            )
+            .await,
+            Err(ServiceError::Deck(_))
+        ));
+        assert!(matches!(
+            svc.challenge(
+                c,
+                &DeckChoice::Ready("red".into()),
+                &[c],
+                None,
+                Place::default()
+            )
+            .await,
+            Err(ServiceError::Refused(_))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn wrong_player_spectator_malformed_and_stale_change_nothing() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (id, users) = started(svc, "blue", "white").await;
+        let before = svc.db.game(id).await.expect("row").expect("game");
+        let n_actions = svc.actions(id).await.expect("log").len();
+        let l = svc.load(id).await.expect("load");
+        let p = l.game.pending().expect("pending").player;
+        let (me, other) = (users[p.index()], users[1 - p.index()]);
+        let spectator = svc
+            .user(&format!("spec-{}", tag()), "Sam")
+            .await
+            .expect("user");
+        let e = svc.command(other, id, "keep", None).await.unwrap_err();
+        assert!(e.to_string().contains("not your decision"), "{e}");
+        let e = svc.command(spectator, id, "keep", None).await.unwrap_err();
+        assert!(matches!(e, ServiceError::NotAPlayer(_)), "{e}");
+        let e = svc
+            .command(me, id, "flibbertigibbet", None)
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains("keep"), "{e}");
+        let e = svc
+            .command(me, id, "keep", Some(before.version - 1))
+            .await
+            .unwrap_err();
+        match &e {
+            ServiceError::Stale { plan, .. } => assert!(plan.board.is_some()),
+            other => panic!("{other}"),
+        }
+        assert!(matches!(
+            svc.command(me, -3, "keep", None).await,
+            Err(ServiceError::NoGame(-3))
+        ));
+        let after = svc.db.game(id).await.expect("row").expect("game");
+        assert_eq!(
+            (after.version, after.snapshot.clone()),
+            (before.version, before.snapshot.clone())
+        );
+        assert_eq!(svc.actions(id).await.expect("log").len(), n_actions);
+        // Board / help / stops are private and change nothing.
+        let plan = svc.command(other, id, "board", None).await.expect("board");
+        assert!(
+            plan.private_for(other)
+                .iter()
+                .any(|t| t.contains("Your hand"))
+        );
+        let plan = svc
+            .command(other, id, "stop my upkeep", None)
+            .await
+            .expect("stops");
+        assert!(plan.private_for(other)[0].contains("upkeep"));
+        assert!(
+            svc.settings(other)
+                .await
+                .expect("settings")
+                .my_turn
+                .contains(&"upkeep".to_string())
+        );
+        assert!(svc.command(other, id, "stop nonsense", None).await.is_err());
+        assert_eq!(
+            svc.db.game(id).await.expect("row").expect("game").version,
+            before.version
+        );
+        // Spectators see the public board only.
+        let board = svc.spectate(id).await.expect("spectate");
+        assert!(!board.contains("Your hand"));
+    }
+}
+
+#[tokio::test]
+async fn racing_answers_exactly_one_applies() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (id, users) = started(svc, "red", "green").await;
+        for round in 0..6 {
+            let Some((u, text, v)) = next_move(svc, id, users, round).await else {
+                break;
+            };
+            let log = svc.actions(id).await.expect("log").len();
+            let (s1, s2) = (svc.clone(), svc.clone());
+            let (t1, t2) = (text.clone(), text.clone());
+            let a = tokio::spawn(async move { s1.command(u, id, &t1, Some(v)).await });
+            let b = tokio::spawn(async move { s2.command(u, id, &t2, Some(v)).await });
+            let results = [a.await.expect("join"), b.await.expect("join")];
+            let ok = results.iter().filter(|r| r.is_ok()).count();
+            let stale = results
+                .iter()
+                .filter(|r| matches!(r, Err(ServiceError::Stale { .. })))
+                .count();
+            if ok == 0 {
+                // Both were refused for the same reason (e.g. a cast needing a target).
+                assert!(
+                    results
+                        .iter()
+                        .all(|r| matches!(r, Err(ServiceError::Grammar(_)))),
+                    "{results:?}"
+                );
+                svc.command(u, id, "pass", Some(v)).await.ok();
+                continue;
+            }
+            assert_eq!(
+                (ok, stale),
+                (1, 1),
+                "{}: exactly one of two racing answers applies: {results:?}",
+                svc.db.backend()
+            );
+            let applied = results.iter().find_map(|r| r.as_ref().ok()).expect("ok");
+            assert_eq!(
+                svc.actions(id).await.expect("log").len() as i64,
+                log as i64 + applied.version - v
+            );
+        }
+        assert_eq!(
+            svc.check_replay(id).await.expect("replay").map(|_| ()),
+            Ok(())
+        );
+    }
+}
+
+#[tokio::test]
+async fn corrupt_snapshot_is_rebuilt_from_the_log() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (id, users) = started(svc, "red", "white").await;
+        play_words(svc, id, users, 30).await;
+        let good = svc.load(id).await.expect("load").game.state_hash();
+        svc.db
+            .corrupt_snapshot(id, "garbage {")
+            .await
+            .expect("corrupt");
+        let l = svc.load(id).await.expect("rebuilt");
+        let note = l.rebuilt.clone().expect("a rebuild note");
+        assert!(note.contains("rebuilt from the action log"), "{note}");
+        assert_eq!(l.game.state_hash(), good);
+        assert!(
+            svc.load(id).await.expect("load").rebuilt.is_none(),
+            "the repaired snapshot is stored"
+        );
+        assert_eq!(
+            svc.check_replay(id).await.expect("replay").map(|_| ()),
+            Ok(())
+        );
+        // The command path reports the repair publicly.
+        let (u, text, _) = next_move(svc, id, users, 99).await.expect("move");
+        svc.db
+            .corrupt_snapshot(id, "garbage {")
+            .await
+            .expect("corrupt");
+        if let Ok(plan) = svc.command(u, id, &text, None).await {
+            assert!(plan.public.iter().any(|l| l.contains("rebuilt")));
+        }
+    }
+}
+
+#[tokio::test]
+async fn deadlines_remind_default_and_forfeit() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (id, _users) = started(svc, "green", "black").await;
+        let row = svc.db.game(id).await.expect("row").expect("game");
+        let deadline = row.deadline.expect("a human decision has a deadline");
+        assert_eq!(deadline, svc.now() + svc.cfg.decision_secs());
+        // Before the reminder window: nothing.
+        assert!(
+            svc.tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|p| p.game_id != id)
+        );
+        svc.clock
+            .advance(svc.cfg.decision_secs() - svc.cfg.reminder_secs() + 1);
+        let plans = svc.tick().await.expect("tick");
+        let reminder = plans.iter().find(|p| p.game_id == id).expect("reminder");
+        assert!(
+            reminder.public[0].starts_with("Reminder"),
+            "{:?}",
+            reminder.public
+        );
+        assert_eq!(reminder.pings.len(), 1);
+        assert!(
+            svc.tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|p| p.game_id != id),
+            "one reminder only"
+        );
+        // Expiry: a default answer (keep) for the waiting player, and the log says so.
+        let mut forfeited = false;
+        for _ in 0..10 {
+            svc.clock.advance(svc.cfg.decision_secs() + 1);
+            let plans = svc.tick().await.expect("tick");
+            let Some(plan) = plans.iter().find(|p| p.game_id == id) else {
+                break;
+            };
+            if plan.finished {
+                assert!(
+                    plan.public.iter().any(|l| l.contains("forfeits")),
+                    "{:?}",
+                    plan.public
+                );
+                forfeited = true;
+                break;
+            }
+            assert!(
+                plan.public[0].contains("ran out of time"),
+                "{:?}",
+                plan.public
+            );
+        }
+        assert!(forfeited, "repeated expiries forfeit the game");
+        let log = svc.actions(id).await.expect("log");
+        assert!(log.iter().any(|a| a.kind == "timeout"));
+        assert_eq!(
+            svc.db.game(id).await.expect("row").expect("game").status,
+            "finished"
+        );
+        assert_eq!(
+            svc.check_replay(id).await.expect("replay").map(|_| ()),
+            Ok(())
+        );
+    }
+}
+
+#[tokio::test]
+async fn undo_needs_the_opponents_consent() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (id, users) = started(svc, "red", "green").await;
+        // Play until someone has just made a command of their own, then ask to undo it.
+        let mut undone = false;
+        for i in 0..200u64 {
+            let Some((u, text, v)) = next_move(svc, id, users, i).await else {
+                break;
+            };
+            let before_hash = svc.load(id).await.expect("load").game.state_hash();
+            let Ok(plan) = svc.command(u, id, &text, Some(v)).await else {
+                svc.command(u, id, "pass", Some(v)).await.ok();
+                continue;
+            };
+            let other = if u == users[0] { users[1] } else { users[0] };
+            let l = svc.load(id).await.expect("load");
+            if l.game.result.is_some() || text == "pass" {
+                continue;
+            }
+            // The opponent cannot ask to undo someone else's command.
+            assert!(svc.command(other, id, "undo", None).await.is_err());
+            svc.command(u, id, "undo", None).await.expect("request");
+            assert!(
+                svc.command(u, id, "allow undo", None).await.is_err(),
+                "no self-consent"
+            );
+            let refused = svc
+                .command(other, id, "deny undo", None)
+                .await
+                .expect("deny");
+            assert!(refused.public.iter().any(|l| l.contains("refused")));
+            svc.command(u, id, "undo", None)
+                .await
+                .expect("request again");
+            let after = svc
+                .command(other, id, "allow undo", None)
+                .await
+                .expect("allow");
+            assert!(after.version > plan.version);
+            let back = svc.load(id).await.expect("load").game;
+            let seat = PlayerId(if u == users[0] { 0 } else { 1 });
+            assert_eq!(
+                back.pending().map(|p| p.player),
+                Some(seat),
+                "the undoing player decides again"
+            );
+            assert_eq!(
+                back.state_hash(),
+                before_hash,
+                "the state is the one before the command"
+            );
+            assert!(
+                svc.actions(id)
+                    .await
+                    .expect("log")
+                    .iter()
+                    .any(|a| a.kind == "undo")
+            );
+            assert_eq!(
+                svc.check_replay(id).await.expect("replay").map(|_| ()),
+                Ok(())
+            );
+            assert!(
+                svc.command(other, id, "allow undo", None).await.is_err(),
+                "nothing left to allow"
+            );
+            undone = true;
+            break;
+        }
+        assert!(undone, "found a command to undo");
+    }
+}
+
+#[tokio::test]
+async fn against_the_agent_and_pass_until_end_of_turn() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let me = svc
+            .user(&format!("me-{}", tag()), "Me")
+            .await
+            .expect("user");
+        let agent = svc.user(AGENT_ID, "Random Agent").await.expect("agent");
+        let plan = svc
+            .challenge(
+                me,
+                &DeckChoice::Ready("blue".into()),
+                &[agent],
+                None,
+                Place::default(),
+            )
+            .await
+            .expect("challenge");
+        let id = plan.game_id;
+        assert_eq!(
+            svc.db.game(id).await.expect("row").expect("g").status,
+            "active",
+            "agents accept at once"
+        );
+        for i in 0..300u64 {
+            let l = svc.load(id).await.expect("load");
+            if l.game.result.is_some() {
+                break;
+            }
+            let p = l.game.pending().expect("pending").player;
+            assert_eq!(
+                l.seats[p.index()].user_id,
+                me,
+                "the agent never keeps the game waiting"
+            );
+            let text = if i % 7 == 3 {
+                "pass turn".to_string()
+            } else {
+                grammar::describe(&l.game, p, &agent_answer(&l.game, p, i))
+            };
+            if svc.command(me, id, &text, None).await.is_err() {
+                svc.command(me, id, "pass", None).await.ok();
+            }
+        }
+        let log = svc.actions(id).await.expect("log");
+        assert!(log.iter().any(|a| a.kind == "agent"));
+        assert!(log.iter().any(|a| a.kind == "auto"));
+        assert_eq!(
+            svc.check_replay(id).await.expect("replay").map(|_| ()),
+            Ok(())
+        );
+        let plan = svc.command(me, id, "concede", None).await;
+        if let Ok(plan) = plan {
+            assert!(plan.finished);
+        }
+    }
+}
+
+#[tokio::test]
+async fn imported_and_saved_decks() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let u = svc
+            .user(&format!("deck-{}", tag()), "Dee")
+            .await
+            .expect("user");
+        let e = svc
+            .import_deck(u, "tiny", "10 Forest", Format::Constructed)
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains("at least 60"), "{e}");
+        let e = svc
+            .import_deck(
+                u,
+                "typo",
+                "4 Lightning Ax\n56 Mountain",
+                Format::Constructed,
+            )
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains("Lightning Axe"), "{e}");
+        assert!(
+            svc.db.decks_of(u).await.expect("decks").is_empty(),
+            "nothing saved"
+        );
+        svc.import_deck(
+            u,
+            "Mono Red",
+            "4 Lightning Axe\n56 Mountain\nSideboard\n4 Brute Force",
+            Format::Constructed,
+        )
+        .await
+        .expect("import");
+        let v = svc
+            .user(&format!("deck2-{}", tag()), "Vee")
+            .await
+            .expect("user");
+        let plan = svc
+            .challenge(
+                u,
+                &DeckChoice::Saved("Mono Red".into()),
+                &[v],
+                None,
+                Place::default(),
+            )
+            .await
+            .expect("challenge");
+        let list = DeckChoice::List {
+            name: "pasted".into(),
+            text: "40 Island".into(),
+            format: Format::Limited,
+        };
+        svc.accept(v, plan.game_id, &list)
+            .await
+            .expect("accept with a pasted limited list");
+        assert!(matches!(
+            svc.challenge(
+                u,
+                &DeckChoice::Saved("nope".into()),
+                &[v],
+                None,
+                Place::default()
+            )
+            .await,
+            Err(ServiceError::Deck(_))
+        ));
+    }
+}
+
+#[test]
+fn stops_settings_words() {
+    let mut s = Settings::default();
+    assert!(s.stops_at(true, Step::PrecombatMain));
+    assert!(!s.stops_at(false, Step::Upkeep));
+    s.apply("their upkeep").expect("toggle");
+    assert!(s.stops_at(false, Step::Upkeep) && !s.stops_at(true, Step::Upkeep));
+    s.apply("none").expect("none");
+    assert!(!s.stops_at(true, Step::PrecombatMain));
+    s.apply("default").expect("default");
+    assert_eq!(s, Settings::default());
+    assert!(s.apply("my").is_err());
+    assert!(s.apply("teatime").is_err());
+}

@@ -641,4 +641,4 @@ impl Db {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
