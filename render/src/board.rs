@@ -326,7 +326,7 @@ fn pill(
     let style = Style::new(size, ink).bold().condensed();
     let block = fonts.layout(text, style, Bounds::line(max_w - size * 0.8));
     let w = block.width + size * 0.8;
-    let h = size * 1.45;
+    let h = size * 1.38;
     draw::fill_rrect(p, x, y, w, h, h / 2.0, fill, 0.95);
     fonts.draw_block(p, &block, x + size * 0.4, y + (h - block.height) / 2.0);
     (w, h)
@@ -551,38 +551,33 @@ fn header(fonts: &mut Fonts, p: &mut Pixmap, ctx: &Ctx, pl: &PlayerLayout) {
         x += w + 6.0;
     }
     x += 6.0;
-    // Mana pool and top of graveyard.
+    // Mana pool (upper line) and top of graveyard (lower line).
     let right = h.right() - 12.0;
+    let avail = (right - x).max(40.0);
     let pool = mana::parse_cost(&player.mana_pool);
     if !pool.is_empty() {
         let (lw, _) = fonts.draw(
             p,
-            "Pool",
-            Style::new(13.0, theme::TEXT_DIM),
+            "Mana pool",
+            Style::new(13.0, theme::TEXT_DIM).condensed(),
             Bounds::free(),
             x,
-            cy - 24.0,
+            cy - 21.0,
         );
         let d = 18.0;
-        let maxn = ((right - x) / (d * 1.12)).floor().max(1.0) as usize;
+        let maxn = ((avail - lw - 8.0) / (d * 1.12)).floor().max(1.0) as usize;
         let shown: Vec<ManaSymbol> = pool.into_iter().take(maxn).collect();
-        let _ = lw;
-        mana::draw_cost(fonts, p, &shown, x, cy - 14.0 + 14.0 + 2.0, d);
-        if let Some(top) = &player.graveyard_top {
-            let _ = top;
-        }
+        mana::draw_cost(fonts, p, &shown, x + lw + 8.0, cy - 12.0, d);
     }
-    if let Some(top) = &player.graveyard_top
-        && player.mana_pool.is_empty()
-    {
+    if let Some(top) = &player.graveyard_top {
         let label = format!("Graveyard top: {}", display_name(top, ctx.lang));
         fonts.draw(
             p,
             &label,
             Style::new(13.0, theme::TEXT_DIM).condensed(),
-            Bounds::lines((right - x).max(40.0), 2),
+            Bounds::line(avail),
             x,
-            cy - 16.0,
+            cy + 4.0,
         );
     }
 }
@@ -929,7 +924,7 @@ fn draw_unit(
     if perm.summoning_sick {
         badges.push(("SICK".into(), theme::SICK, theme::TEXT_LIGHT));
     }
-    if u.tapped {
+    if u.tapped && perm.group() != PermanentGroup::Land {
         badges.push((
             "TAPPED ↻".into(),
             Rgb(0x30, 0x30, 0x34),
@@ -1015,7 +1010,7 @@ fn draw_unit(
         );
         floor -= chip_h + 2.0;
     }
-    let bh = bs * 1.45;
+    let bh = bs * 1.38;
     let mut by = if u.tapped {
         badge_top
     } else {

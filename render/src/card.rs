@@ -27,6 +27,7 @@ pub fn ink_on(bg: Rgb) -> Rgb {
 }
 
 /// Frame, coloured border with a two-colour stripe where it applies.
+#[allow(clippy::too_many_arguments)]
 fn draw_frame(
     p: &mut Pixmap,
     x: f32,

@@ -184,13 +184,10 @@ pub fn fill_polygon(p: &mut Pixmap, pts: &[(f32, f32)], c: Rgb, alpha: f32) {
     }
 }
 
-/// Half of a circle (left or right), for hybrid mana symbols.
+/// Half of a circle (upper-left or lower-right), for hybrid mana symbols.
 pub fn fill_half_circle(p: &mut Pixmap, cx: f32, cy: f32, r: f32, left: bool, c: Rgb) {
-    // Diagonal split: upper-left half / lower-right half.
-    let k = 0.552_284_8 * r;
-    let s = std::f32::consts::FRAC_1_SQRT_2 * r;
+    // Diagonal split: upper-left half / lower-right half, as a polygonal arc.
     let mut pb = PathBuilder::new();
-    // Approximate the half disc with a polygonal arc for simplicity.
     let (a0, a1) = if left {
         (
             std::f32::consts::FRAC_PI_4 * 3.0,
@@ -202,7 +199,6 @@ pub fn fill_half_circle(p: &mut Pixmap, cx: f32, cy: f32, r: f32, left: bool, c:
             std::f32::consts::FRAC_PI_4 * 3.0,
         )
     };
-    let _ = (k, s);
     let n = 24;
     for i in 0..=n {
         let a = a0 + (a1 - a0) * i as f32 / n as f32;

@@ -307,6 +307,9 @@ impl Metrics {
     }
 }
 
+/// A unit in a row: the unit, its (card w, card h, unit w, unit h), and the gap before it.
+type Placed<'a> = (&'a ProtoUnit, (f32, f32, f32, f32), f32);
+
 /// Lays out one player's rows from `top`; returns the layout and its height.
 fn layout_player(
     scene: &BoardScene,
@@ -348,7 +351,7 @@ fn layout_player(
         }
         // Greedy rows; every card slot is bottom-aligned within its row. A change of group
         // within a row gets a wider gap.
-        let mut rows: Vec<Vec<(&ProtoUnit, (f32, f32, f32, f32), f32)>> = vec![Vec::new()];
+        let mut rows: Vec<Vec<Placed>> = vec![Vec::new()];
         let mut row_w = 0.0;
         let mut prev_group = None;
         for u in members {

@@ -527,8 +527,10 @@ pub fn crowded_board() -> BoardScene {
                 id,
                 (pi == 0).then(brine_elemental),
             ));
-            if k == 0 {
-                player.battlefield.last_mut().map(|c| c.tapped = true);
+            if k == 0
+                && let Some(c) = player.battlefield.last_mut()
+            {
+                c.tapped = true;
             }
             id += 1;
         }

@@ -204,7 +204,7 @@ impl Fonts {
         let metrics = Metrics::new(style.size, (style.size * style.line_height).ceil());
         let mut buffer = Buffer::new(&mut self.fs, metrics);
         buffer.set_wrap(if bounds.max_width.is_some() {
-            Wrap::WordOrGlyph
+            Wrap::Word
         } else {
             Wrap::None
         });
@@ -271,6 +271,21 @@ impl Fonts {
         let default = block.style.color;
         let mut pending_symbols: Vec<(f32, f32, usize)> = Vec::new();
         for run in block.buffer.layout_runs() {
+            // A wrapped line may start with the space it was broken at: skip it.
+            let lead: f32 = if run.line_i > 0 || run.line_top > 0.0 {
+                run.glyphs
+                    .iter()
+                    .take_while(|g| {
+                        run.text
+                            .get(g.start..g.end)
+                            .is_some_and(|t| t.trim().is_empty())
+                    })
+                    .map(|g| g.w)
+                    .sum()
+            } else {
+                0.0
+            };
+            let x = x - lead;
             for g in run.glyphs {
                 if g.metadata > 0 {
                     let cx = x + g.x + g.w / 2.0;
@@ -328,12 +343,12 @@ impl Fonts {
     }
 }
 
-/// Glyph coverage quantised to eight levels.
+/// Glyph coverage quantised to seven levels (0 and six steps).
 static LEVELS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
-        t[i] = (((i as u32 * 7 + 127) / 255) * 255 / 7) as u8;
+        t[i] = (((i as u32 * 5 + 127) / 255) * 255 / 5) as u8;
         i += 1;
     }
     t
@@ -353,7 +368,7 @@ fn blend_mask(p: &mut Pixmap, left: i32, top: i32, w: i32, h: i32, mask: &[u8], 
             if px < 0 || px >= pw {
                 continue;
             }
-            // Eight coverage levels: indistinguishable on screen, and the PNG gets smaller.
+            // Seven coverage levels: hardly visible on screen, and the PNG gets smaller.
             let a = LEVELS[mask[(row * w + col) as usize] as usize] as u32;
             if a == 0 {
                 continue;
