@@ -266,14 +266,13 @@ pub fn object_labels(game: &Game, viewer: PlayerId, ids: &[ObjectId]) -> Vec<Str
             if same
                 .iter()
                 .any(|o| game.obj(*o).map(|x| x.controller) != ctl)
+                && let Some(c) = ctl
             {
-                if let Some(c) = ctl {
-                    extra.push(if c == viewer {
-                        "yours".to_string()
-                    } else {
-                        format!("{}'s", game.player(c).name)
-                    });
-                }
+                extra.push(if c == viewer {
+                    "yours".to_string()
+                } else {
+                    format!("{}'s", game.player(c).name)
+                });
             }
             let tapped = me.is_some_and(|o| o.tapped);
             if tapped && same.iter().any(|o| game.obj(*o).is_some_and(|x| !x.tapped)) {

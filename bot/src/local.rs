@@ -28,7 +28,7 @@ impl Default for LocalOpts {
         LocalOpts {
             config: PathBuf::from("config.toml"),
             db: None,
-            name: "You".into(),
+            name: "Player".into(),
             hotseat: false,
             opponent: "Opponent".into(),
             deck: "red".into(),
@@ -175,11 +175,13 @@ pub async fn play(
                     writeln!(out, "{l}")?;
                 }
                 for t in plan.private_for(user) {
-                    if plan.board.is_none() || !t.starts_with("Turn ") {
-                        writeln!(out, "{t}")?;
+                    // The board is printed at the next decision; print what comes before it.
+                    let before_board = t.split("\nTurn ").next().unwrap_or(t);
+                    if !before_board.starts_with("Turn ") {
+                        writeln!(out, "{}", before_board.trim_end())?;
                     }
                 }
-                if plan.board.is_some() && plan.public.is_empty() && line == "board" {
+                if line == "board" {
                     last_board_for = None;
                 }
             }
@@ -188,5 +190,59 @@ pub async fn play(
             }
             Err(e) => writeln!(out, "error: {e}")?,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn local_game_saves_and_resumes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let opts = LocalOpts {
+            config: dir.path().join("missing-config.toml"),
+            db: Some(format!(
+                "sqlite://{}",
+                dir.path().join("local.db").display()
+            )),
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        let mut input = std::io::Cursor::new("keep\nhelp\nfrobnicate\nboard\npass\nquit\n");
+        let id = run(&opts, &mut input, &mut out)
+            .await
+            .expect("first run")
+            .expect("a game");
+        let text = String::from_utf8_lossy(&out).to_string();
+        assert!(text.contains(&format!("Game {id} started")), "{text}");
+        assert!(text.contains("You may say"), "{text}");
+        assert!(
+            text.contains("error: I did not understand `frobnicate`"),
+            "{text}"
+        );
+        assert!(text.contains("saved"), "{text}");
+        let mut out = Vec::new();
+        let mut input = std::io::Cursor::new("pass\n");
+        let again = run(&opts, &mut input, &mut out)
+            .await
+            .expect("second run")
+            .expect("a game");
+        let text = String::from_utf8_lossy(&out).to_string();
+        assert_eq!(again, id);
+        assert!(text.contains(&format!("Resuming game {id}")), "{text}");
+        // Hot-seat: two names, one terminal; play a while with passes.
+        let hot = LocalOpts {
+            hotseat: true,
+            name: "Ann".into(),
+            opponent: "Ben".into(),
+            new: true,
+            ..opts.clone()
+        };
+        let mut out = Vec::new();
+        let mut input = std::io::Cursor::new("keep\nkeep\n".to_string() + &"pass\n".repeat(40));
+        run(&hot, &mut input, &mut out).await.expect("hot-seat");
+        let text = String::from_utf8_lossy(&out).to_string();
+        assert!(text.contains("Ann> ") && text.contains("Ben> "), "{text}");
     }
 }

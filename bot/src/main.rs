@@ -1,6 +1,7 @@
 //! `spellstack`: the one binary. Local play, the Discord bot, the scenario runner and the
 //! bench live behind subcommands.
 
+mod bench;
 mod cli_engine;
 
 use spellstack::{config, db_bench, local, service};
@@ -49,7 +50,7 @@ enum Command {
         #[arg(long)]
         db: Option<String>,
         /// Your name.
-        #[arg(long, default_value = "You")]
+        #[arg(long, default_value = "Player")]
         name: String,
         /// Two people at one terminal instead of the random agent.
         #[arg(long)]

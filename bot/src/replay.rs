@@ -162,3 +162,128 @@ pub fn compare_snapshot(replayed: &Game, snapshot: Option<&str>) -> Result<(), D
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decks;
+    use engine::agent::RandomAgent;
+
+    fn setup(seed: u64) -> StoredSetup {
+        let n = decks::READY.len() as u64;
+        let (a, b) = (
+            &decks::READY[(seed % n) as usize],
+            &decks::READY[((seed / n + seed + 1) % n) as usize],
+        );
+        let deck = |d: &decks::ReadyDeck| d.deck().expect("ready deck").flat_names();
+        StoredSetup {
+            ruleset: if seed.is_multiple_of(2) {
+                Ruleset::Modern
+            } else {
+                Ruleset::Classic
+            },
+            seed: seed.wrapping_mul(0x2545_F491_4F6C_DD1D),
+            starting_life: 20,
+            first_player: None,
+            players: vec![
+                StoredPlayer {
+                    name: "Alice".into(),
+                    deck: deck(a),
+                },
+                StoredPlayer {
+                    name: "Bob".into(),
+                    deck: deck(b),
+                },
+            ],
+        }
+    }
+
+    /// Plays a random game, logging answers as the service does (JSON rows).
+    fn random_log(seed: u64, max: usize, hashes: bool) -> (StoredSetup, Game, Vec<ActionRow>) {
+        let s = setup(seed);
+        let mut g = s.new_game().expect("game");
+        let mut agent = RandomAgent::new(seed);
+        let mut log = Vec::new();
+        for i in 0..max {
+            let Some(p) = g.pending().map(|p| p.player) else {
+                break;
+            };
+            if g.result.is_some() {
+                break;
+            }
+            let a = agent.choose(&g, p);
+            g.submit(p, a.clone()).expect("agent answers are legal");
+            let seq = i as i64 + 2;
+            log.push(ActionRow {
+                game_id: 1,
+                seq,
+                batch: seq - 1,
+                seat: Some(i64::from(p.0)),
+                kind: "agent".into(),
+                answer: Some(serde_json::to_string(&a).expect("json")),
+                state_hash: if hashes { hash_i64(&g) } else { 0 },
+                created_at: 0,
+            });
+        }
+        (s, g, log)
+    }
+
+    #[test]
+    fn random_games_replay_to_the_same_state() {
+        let games: u64 = std::env::var("SPELLSTACK_REPLAY_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1000);
+        let mut finished = 0;
+        for seed in 0..games {
+            let (s, g, log) = random_log(seed, 4000, false);
+            finished += usize::from(g.result.is_some());
+            let json = g.to_json().expect("snapshot");
+            let replayed = replay(&s, &log, false).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+            assert_eq!(
+                replayed.to_json().expect("json"),
+                json,
+                "seed {seed}: replay equals the snapshot"
+            );
+            compare_snapshot(&replayed, Some(&json)).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+            let stored = serde_json::to_string(&s).expect("setup json");
+            let back: StoredSetup = serde_json::from_str(&stored).expect("setup round trip");
+            assert_eq!(back, s);
+        }
+        assert!(
+            finished * 2 > games as usize,
+            "most random games finish ({finished}/{games})"
+        );
+    }
+
+    #[test]
+    fn first_divergence_is_reported() {
+        let (s, g, mut log) = random_log(11, 300, true);
+        assert_eq!(
+            replay(&s, &log, true).map(|r| r.state_hash()),
+            Ok(g.state_hash())
+        );
+        // A tampered hash, then a tampered answer: each is found at its row.
+        log[40].state_hash ^= 1;
+        assert_eq!(replay(&s, &log, true).unwrap_err().seq, log[40].seq);
+        log[40].state_hash ^= 1;
+        log[50].answer = Some("\"Mulligan\"".into());
+        let d = replay(&s, &log, true).unwrap_err();
+        assert!(
+            d.seq <= log[50].seq && d.to_string().starts_with("action #"),
+            "{d}"
+        );
+        log[50].answer = Some("{ broken".into());
+        assert!(
+            replay(&s, &log, false)
+                .unwrap_err()
+                .reason
+                .contains("unreadable answer")
+        );
+        let mut bad = s.clone();
+        bad.players[0].deck[0] = "No Such Card".into();
+        assert_eq!(replay(&bad, &log, false).unwrap_err().seq, 0);
+        assert!(compare_snapshot(&g, Some("{}")).is_err());
+        assert!(compare_snapshot(&g, None).is_err());
+    }
+}

@@ -72,6 +72,8 @@ pub struct Plan {
     pub pings: Vec<Id>,
     pub choices: Vec<Choices>,
     pub finished: bool,
+    /// Raw events of this call (for each player's private lines, e.g. what they drew).
+    events: Vec<engine::Event>,
 }
 
 impl Plan {
@@ -863,6 +865,7 @@ impl Service {
                         .submit(seat, a.clone())
                         .map_err(|e| ServiceError::Refused(e.to_string()))?;
                     plan.public.extend(board_text::events(&game, None, &events));
+                    plan.events.extend(events.iter().cloned());
                     applied.push(Applied {
                         seat,
                         answer: a,
@@ -879,6 +882,7 @@ impl Service {
                     .submit(seat, Answer::Concede)
                     .map_err(|e| ServiceError::Refused(e.to_string()))?;
                 plan.public.extend(board_text::events(&game, None, &events));
+                plan.events.extend(events.iter().cloned());
                 let applied = vec![Applied {
                     seat,
                     answer: Answer::Concede,
@@ -1133,6 +1137,7 @@ impl Service {
             )
         });
         plan.public.extend(board_text::events(&game, None, &events));
+        plan.events.extend(events.iter().cloned());
         loaded.game = game;
         loaded.seats[p.index()].timeouts = timeouts;
         let applied = vec![Applied {
@@ -1197,6 +1202,7 @@ impl Service {
                 Ok(events) => {
                     plan.public
                         .extend(board_text::events(&loaded.game, None, &events));
+                    plan.events.extend(events.iter().cloned());
                     applied.push(Applied {
                         seat: p,
                         answer,
@@ -1304,7 +1310,14 @@ impl Service {
                 continue;
             }
             let p = PlayerId(s.seat as u8);
-            let mut text = board_text::board(&game.view(Some(p)));
+            let mut text = String::new();
+            for line in board_text::events(game, Some(p), &plan.events) {
+                if line.starts_with("You draw") {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+            }
+            text.push_str(&board_text::board(&game.view(Some(p))));
             if game.pending().is_some_and(|x| x.player == p) && game.result.is_none() {
                 let opts = grammar::options(game, p, false);
                 text.push_str(&format!("You may say: {}\n", opts.join(" · ")));

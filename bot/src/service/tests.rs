@@ -611,3 +611,59 @@ fn stops_settings_words() {
     assert!(s.apply("my").is_err());
     assert!(s.apply("teatime").is_err());
 }
+
+#[tokio::test]
+async fn replay_equals_snapshot_across_full_games() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let agent = svc.user(AGENT_ID, "Random Agent").await.expect("agent");
+        let mut finished = 0;
+        for g in 0..6u64 {
+            let me = svc
+                .user(&format!("full-{}", tag()), "Me")
+                .await
+                .expect("user");
+            let deck = decks::READY[g as usize % decks::READY.len()].key;
+            let id = svc
+                .challenge(
+                    me,
+                    &DeckChoice::Ready(deck.into()),
+                    &[agent],
+                    None,
+                    Place::default(),
+                )
+                .await
+                .expect("challenge")
+                .game_id;
+            for i in 0..2000u64 {
+                let l = svc.load(id).await.expect("load");
+                if l.game.result.is_some() {
+                    finished += 1;
+                    break;
+                }
+                let p = l.game.pending().expect("pending").player;
+                let text = grammar::describe(&l.game, p, &agent_answer(&l.game, p, i));
+                if svc
+                    .command(me, id, &text, Some(l.row.version))
+                    .await
+                    .is_err()
+                {
+                    svc.command(me, id, "pass", Some(l.row.version))
+                        .await
+                        .expect("pass is always possible at priority");
+                }
+            }
+            assert_eq!(
+                svc.check_replay(id).await.expect("replay").map(|_| ()),
+                Ok(()),
+                "{} game {g}",
+                svc.db.backend()
+            );
+        }
+        assert!(
+            finished >= 3,
+            "{}: {finished} of 6 games finished",
+            svc.db.backend()
+        );
+    }
+}
