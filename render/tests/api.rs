@@ -151,3 +151,29 @@ fn rendering_is_deterministic() {
     let b = r.board_png(&samples::midgame_board()).expect("b");
     assert_eq!(a, b);
 }
+
+#[test]
+fn three_players_abilities_and_player_targets_render() {
+    let mut scene = samples::midgame_board();
+    let mut carol = PlayerArea::new("Carol", 9);
+    carol.poison = 3;
+    carol
+        .battlefield
+        .push(PermanentCard::new(90, samples::forest()));
+    scene.players.push(carol);
+    scene.stack.push(StackItem {
+        id: 42,
+        controller: 2,
+        kind: StackKind::TriggeredAbility,
+        face: Some(samples::pandemonium()),
+        text: "Pandemonium: Thick-Skinned Goblin deals 2 damage to any target.".into(),
+        targets: vec![TargetRef::Player(0), TargetRef::StackObject(41)],
+    });
+    scene.turn.deciding_player = Some(2);
+    let png = render::board_png(&scene, &RenderOptions::default()).expect("render");
+    let (w, _) = png_size(&png);
+    assert_eq!(w, 1280);
+    if let Some(dir) = std::env::var_os("RENDER_DEBUG_DIR") {
+        std::fs::write(std::path::Path::new(&dir).join("three_players.png"), &png).expect("write");
+    }
+}
