@@ -764,6 +764,60 @@ fn draw_unit(
         );
     }
 
+    // Badges, kept horizontal even on tapped cards.
+    let bs = (12.0 * s).max(11.0);
+    let mut badges: Vec<(String, Rgb, Rgb)> = Vec::new();
+    if let Some(n) = ctx.attacker_no.get(&perm.id) {
+        badges.push((format!("ATTACKING A{n}"), theme::ATTACK, theme::TEXT_LIGHT));
+    }
+    for b in &perm.blocking {
+        let label = match ctx.attacker_no.get(b) {
+            Some(n) => format!("BLOCKS A{n}"),
+            None => format!("BLOCKS {}", ctx.perm_name(*b)),
+        };
+        badges.push((label, theme::BLOCK, theme::TEXT_LIGHT));
+    }
+    if let Some(nums) = ctx.targeted_by.get(&perm.id) {
+        badges.push((
+            format!("TARGET {}", numbers(nums)),
+            theme::TARGET,
+            theme::TEXT_LIGHT,
+        ));
+    }
+    if perm.is_token {
+        badges.push(("TOKEN".into(), theme::TOKEN, theme::TEXT_LIGHT));
+    }
+    if perm.summoning_sick {
+        badges.push(("SICK".into(), theme::SICK, theme::TEXT_LIGHT));
+    }
+    if u.tapped && perm.group() != PermanentGroup::Land {
+        badges.push((
+            "TAPPED ↻".into(),
+            Rgb(0x30, 0x30, 0x34),
+            Rgb(0xf0, 0xf0, 0xf0),
+        ));
+    }
+    for n in &perm.notes {
+        badges.push((n.clone(), Rgb(0x50, 0x50, 0x58), theme::TEXT_LIGHT));
+    }
+    // Room the chips will take at the bottom of an untapped card; its text stops above.
+    let has_pt_row = perm.power_toughness.is_some()
+        && (perm.group() == PermanentGroup::Creature || perm.face_down)
+        || perm.damage > 0;
+    let chip_h0 = (13.0 * s).max(11.0) * 1.45;
+    let reserve =
+        4.0 + if has_pt_row {
+            (17.0 * s).max(14.0) * 1.22 + 7.0
+        } else {
+            0.0
+        } + perm.counters.len() as f32 * (chip_h0 + 2.0)
+            + badges.len() as f32 * (bs * 1.38 + 2.0);
+    let text_floor = if u.tapped {
+        f32::MAX
+    } else {
+        card.bottom() - reserve
+    };
+
     // The card itself, rotated when tapped.
     let face = perm.face.as_ref();
     if u.tapped {
@@ -782,6 +836,7 @@ fn draw_unit(
             (cw, ch),
             s,
             ctx.lang,
+            f32::MAX,
         )?;
         draw::blit(p, &img, card.x, card.y, true);
     } else {
@@ -795,6 +850,7 @@ fn draw_unit(
             (cw, ch),
             s,
             ctx.lang,
+            text_floor,
         )?;
     }
     let mut badge_top = card.y + card.h * 0.36;
@@ -898,42 +954,6 @@ fn draw_unit(
         );
     }
 
-    // Badges, kept horizontal even on tapped cards.
-    let bs = (12.0 * s).max(11.0);
-    let mut badges: Vec<(String, Rgb, Rgb)> = Vec::new();
-    if let Some(n) = ctx.attacker_no.get(&perm.id) {
-        badges.push((format!("ATTACKING A{n}"), theme::ATTACK, theme::TEXT_LIGHT));
-    }
-    for b in &perm.blocking {
-        let label = match ctx.attacker_no.get(b) {
-            Some(n) => format!("BLOCKS A{n}"),
-            None => format!("BLOCKS {}", ctx.perm_name(*b)),
-        };
-        badges.push((label, theme::BLOCK, theme::TEXT_LIGHT));
-    }
-    if let Some(nums) = ctx.targeted_by.get(&perm.id) {
-        badges.push((
-            format!("TARGET {}", numbers(nums)),
-            theme::TARGET,
-            theme::TEXT_LIGHT,
-        ));
-    }
-    if perm.is_token {
-        badges.push(("TOKEN".into(), theme::TOKEN, theme::TEXT_LIGHT));
-    }
-    if perm.summoning_sick {
-        badges.push(("SICK".into(), theme::SICK, theme::TEXT_LIGHT));
-    }
-    if u.tapped && perm.group() != PermanentGroup::Land {
-        badges.push((
-            "TAPPED ↻".into(),
-            Rgb(0x30, 0x30, 0x34),
-            Rgb(0xf0, 0xf0, 0xf0),
-        ));
-    }
-    for n in &perm.notes {
-        badges.push((n.clone(), Rgb(0x50, 0x50, 0x58), theme::TEXT_LIGHT));
-    }
     // Bottom up: P/T and damage, then counters, then (untapped cards) the badges.
     let chip = (13.0 * s).max(11.0);
     let chip_h = chip * 1.45;

@@ -114,7 +114,7 @@ pub fn draw_back(p: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, r: f32) {
 /// Small board card drawn on `p` with its top-left at (ox, oy), `w x h` (the board draws tapped
 /// cards into a scratch pixmap and rotates it). `face` is `None` for an unidentified face-down
 /// permanent. A `bare` card has its frame and title band but no text (tapped cards: the board
-/// writes their name horizontally).
+/// writes their name horizontally). Keyword text stops above `text_floor` (room for chips).
 #[allow(clippy::too_many_arguments)]
 pub fn mini_card(
     fonts: &mut Fonts,
@@ -126,6 +126,7 @@ pub fn mini_card(
     (w, h): (f32, f32),
     s: f32,
     lang: Language,
+    text_floor: f32,
 ) -> Result<(), RenderError> {
     let r = 7.0 * s;
     if face_down {
@@ -252,7 +253,7 @@ pub fn mini_card(
     }
 
     // Keyword lines only ("Flying, vigilance", "Echo {2}{R}"): full text is in the card image.
-    let bottom = oy + h - border - 24.0 * s;
+    let bottom = text_floor.min(oy + h - border - 24.0 * s);
     let keywords = keyword_lines(&face.rules_text);
     if y + 10.0 < bottom && !keywords.is_empty() {
         let text_style = Style::new((11.0 * s).max(10.0), theme::TEXT_DARK)
