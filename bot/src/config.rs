@@ -14,6 +14,26 @@ pub struct Config {
     /// `modern` or `classic`.
     pub default_ruleset: String,
     pub deadlines: Deadlines,
+    pub discord: Discord,
+}
+
+/// The Discord adapter (`spellstack serve`). The bot token comes from `DISCORD_TOKEN` only.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Discord {
+    /// Register the slash commands in this guild only (instant, for testing); unset: globally.
+    pub test_guild_id: Option<u64>,
+    /// Seconds between deadline/reminder scans.
+    pub scheduler_seconds: u64,
+}
+
+impl Default for Discord {
+    fn default() -> Self {
+        Discord {
+            test_guild_id: None,
+            scheduler_seconds: 60,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -40,6 +60,7 @@ impl Default for Config {
             database_url: "sqlite://spellstack.db".into(),
             default_ruleset: "modern".into(),
             deadlines: Deadlines::default(),
+            discord: Discord::default(),
         }
     }
 }
@@ -82,6 +103,10 @@ impl Config {
         anyhow::ensure!(
             d.reminder_hours < d.decision_hours,
             "deadlines.reminder_hours must be less than decision_hours"
+        );
+        anyhow::ensure!(
+            self.discord.scheduler_seconds > 0,
+            "discord.scheduler_seconds must be at least 1"
         );
         anyhow::ensure!(
             d.max_timeouts > 0,

@@ -70,6 +70,14 @@ enum Command {
         #[arg(long)]
         new: bool,
     },
+    /// Run the Discord bot (token from the DISCORD_TOKEN environment variable).
+    Serve {
+        #[arg(long, default_value = "config.toml")]
+        config: PathBuf,
+        /// Database URL (overrides config.toml and DATABASE_URL).
+        #[arg(long)]
+        db: Option<String>,
+    },
     /// Replay a stored game's log from its seed and report the first divergence.
     Replay {
         game: i64,
@@ -98,8 +106,12 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 fn init_tracing() {
+    init_tracing_at("warn");
+}
+
+fn init_tracing_at(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -124,17 +136,45 @@ fn load_config(path: &std::path::Path, db: Option<String>) -> anyhow::Result<con
     Ok(cfg)
 }
 
+fn serve(config: PathBuf, db: Option<String>) -> ExitCode {
+    init_tracing_at("info");
+    report((|| {
+        // Checked before anything else so that a missing token is the first thing said.
+        spellstack::discord::token_from_env()?;
+        let cfg = load_config(&config, db)?;
+        runtime()?.block_on(spellstack::discord::serve(cfg))?;
+        Ok(ExitCode::SUCCESS)
+    })())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Scenario { files }) => cli_engine::scenario(&files),
-        Some(Command::Bench {
+        Some(c) => run(c),
+        None => run_default(),
+    }
+}
+
+fn run_default() -> ExitCode {
+    if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.trim().is_empty()) {
+        return serve(PathBuf::from("config.toml"), None);
+    }
+    match Cli::parse_from(["spellstack", "local"]).command {
+        Some(c) => run(c),
+        None => ExitCode::FAILURE,
+    }
+}
+
+fn run(command: Command) -> ExitCode {
+    match command {
+        Command::Scenario { files } => cli_engine::scenario(&files),
+        Command::Bench {
             deck,
             games,
             seed,
             max_decisions,
-        }) => cli_engine::bench(&deck, games, seed, max_decisions),
-        Some(Command::Local {
+        } => cli_engine::bench(&deck, games, seed, max_decisions),
+        Command::Local {
             config,
             db,
             name,
@@ -144,7 +184,7 @@ fn main() -> ExitCode {
             opponent_deck,
             ruleset,
             new,
-        }) => {
+        } => {
             init_tracing();
             report((|| {
                 let ruleset = ruleset
@@ -168,7 +208,7 @@ fn main() -> ExitCode {
                 Ok(ExitCode::SUCCESS)
             })())
         }
-        Some(Command::Replay { game, config, db }) => {
+        Command::Replay { game, config, db } => {
             init_tracing();
             report((|| {
                 let cfg = load_config(&config, db)?;
@@ -189,11 +229,11 @@ fn main() -> ExitCode {
                 })
             })())
         }
-        Some(Command::DbBench {
+        Command::DbBench {
             config,
             db,
             answers,
-        }) => {
+        } => {
             init_tracing();
             report((|| {
                 let mut tmp = None;
@@ -222,9 +262,6 @@ fn main() -> ExitCode {
                 Ok(ExitCode::SUCCESS)
             })())
         }
-        None => {
-            eprintln!("spellstack: choose a subcommand (see `spellstack --help`)");
-            ExitCode::FAILURE
-        }
+        Command::Serve { config, db } => serve(config, db),
     }
 }

@@ -1,0 +1,849 @@
+//! Slash commands: `/mtg ...` for games, `/deck ...` for saved decks.
+
+use super::components::{self, PickKind};
+use super::delivery::{self, head};
+use super::interact::{self, Reply};
+use super::{Context, Data, Error, Shared};
+use crate::decks::{self, Format};
+use crate::service::{AGENT_ID, DeckChoice, Place, Settings};
+use crate::storage::Id;
+use engine::{Answer, Catalog, Ruleset};
+use poise::ChoiceParameter;
+use poise::serenity_prelude as serenity;
+use serde::{Deserialize, Serialize};
+use serenity::{
+    AutoArchiveDuration, ChannelType, CreateActionRow, CreateAllowedMentions,
+    CreateAutocompleteResponse, CreateButton, CreateMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption, CreateThread,
+};
+
+/// How often a player wants to be mentioned.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, poise::ChoiceParameter,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Pings {
+    /// Mentioned for every decision.
+    #[default]
+    #[name = "every decision"]
+    Every,
+    /// Named, never mentioned (reminders still mention).
+    #[name = "never"]
+    Never,
+}
+
+impl Pings {
+    pub fn mentions(self) -> bool {
+        self == Pings::Every
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A player's settings: the service's stops plus the Discord preferences, stored in the same
+/// settings row (the service reads the stops and ignores the rest).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prefs {
+    #[serde(flatten)]
+    pub stops: Settings,
+    #[serde(default = "yes")]
+    pub dms: bool,
+    #[serde(default)]
+    pub pings: Pings,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Prefs {
+            stops: Settings::default(),
+            dms: true,
+            pings: Pings::Every,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum RulesetChoice {
+    #[name = "modern (2014 rules)"]
+    Modern,
+    #[name = "classic (2006 rules: mana burn, damage on the stack)"]
+    Classic,
+}
+
+pub fn all() -> Vec<poise::Command<Shared, Error>> {
+    vec![mtg(), deck()]
+}
+
+pub async fn on_error(e: poise::FrameworkError<'_, Shared, Error>) {
+    match e {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            tracing::warn!(command = %ctx.command().qualified_name, error = %error, "command failed");
+            let _ = ctx
+                .send(
+                    poise::CreateReply::default()
+                        .content(format!("Something went wrong: {error}"))
+                        .ephemeral(true),
+                )
+                .await;
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}
+
+/// Sends a [`Reply`] as the command's response.
+pub async fn send(ctx: Context<'_>, r: Reply) -> Result<(), Error> {
+    let mut b = poise::CreateReply::default()
+        .content(if r.content.trim().is_empty() {
+            "\u{200b}".to_string()
+        } else {
+            head(&r.content, 1900)
+        })
+        .ephemeral(r.ephemeral)
+        .components(r.rows)
+        .allowed_mentions(CreateAllowedMentions::new().users(r.mentions));
+    for (bytes, name) in r.files {
+        b = b.attachment(serenity::CreateAttachment::bytes(bytes, name));
+    }
+    ctx.send(b).await?;
+    Ok(())
+}
+
+/// Play Magic: The Gathering (Time Spiral) with rules enforcement.
+#[poise::command(
+    slash_command,
+    subcommands(
+        "challenge",
+        "games",
+        "board",
+        "hand",
+        "play",
+        "pass",
+        "attack",
+        "block",
+        "concede",
+        "undo",
+        "settings",
+        "card"
+    ),
+    subcommand_required
+)]
+pub async fn mtg(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Manage your saved decks.
+#[poise::command(
+    slash_command,
+    subcommands("deck_import", "deck_list", "deck_show", "deck_delete"),
+    subcommand_required
+)]
+pub async fn deck(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+async fn ac_deck(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let mut names: Vec<String> = decks::READY.iter().map(|d| d.key.to_string()).collect();
+    if let Ok(u) = ctx.data().user_of(ctx.author()).await
+        && let Ok(ds) = ctx.data().svc.db.decks_of(u).await
+    {
+        names.extend(ds.into_iter().map(|d| d.name));
+    }
+    let p = partial.to_lowercase();
+    names
+        .into_iter()
+        .filter(|n| n.to_lowercase().contains(&p))
+        .take(25)
+        .fold(CreateAutocompleteResponse::new(), |r, n| {
+            r.add_string_choice(n.clone(), n)
+        })
+}
+
+/// A deck name: one of the user's saved decks, else a ready-made one.
+pub async fn deck_choice(data: &Data, user: Id, name: Option<&str>) -> DeckChoice {
+    let name = name.map(str::trim).filter(|n| !n.is_empty());
+    match name {
+        Some(n) => match data.svc.db.deck_by_name(user, n).await {
+            Ok(Some(_)) => DeckChoice::Saved(n.to_string()),
+            _ => DeckChoice::Ready(n.to_string()),
+        },
+        None => DeckChoice::Ready("red".into()),
+    }
+}
+
+/// Challenge someone (or the bot itself, for a game against the random agent).
+#[poise::command(slash_command)]
+pub async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Who you challenge (the bot itself: a random opponent)"]
+    opponent: serenity::User,
+    #[description = "Your deck: a saved deck or red, green, white, blue, black"]
+    #[autocomplete = "ac_deck"]
+    deck: Option<String>,
+    #[description = "Rules (default from the server config)"] ruleset: Option<RulesetChoice>,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let data = ctx.data();
+    let http = ctx.http();
+    let me = data.user_of(ctx.author()).await?;
+    let bot = data.bot_id.lock().ok().and_then(|b| *b);
+    let vs_agent = Some(opponent.id) == bot;
+    if opponent.bot && !vs_agent {
+        return send(
+            ctx,
+            Reply::ephemeral(
+                "Bots cannot play (challenge me instead for a game against the random agent).",
+            ),
+        )
+        .await;
+    }
+    let opp = if vs_agent {
+        data.svc.user(AGENT_ID, "Random agent").await?
+    } else {
+        data.user_of(&opponent).await?
+    };
+    let deck = deck_choice(data, me, deck.as_deref()).await;
+    let ruleset = ruleset.map(|r| match r {
+        RulesetChoice::Modern => Ruleset::Modern,
+        RulesetChoice::Classic => Ruleset::Classic,
+    });
+    let channel = ctx.channel_id();
+    let me_name = ctx
+        .author()
+        .global_name
+        .clone()
+        .unwrap_or_else(|| ctx.author().name.clone());
+    let opp_name = opponent
+        .global_name
+        .clone()
+        .unwrap_or_else(|| opponent.name.clone());
+    // One thread per game (in a DM or inside a thread, the channel itself).
+    let thread = match channel
+        .create_thread(
+            http,
+            CreateThread::new(head(&format!("MTG: {me_name} vs {opp_name}"), 90))
+                .kind(ChannelType::PublicThread)
+                .auto_archive_duration(AutoArchiveDuration::OneWeek),
+        )
+        .await
+    {
+        Ok(t) => t.id,
+        Err(e) => {
+            tracing::info!(error = %e, "no thread for the game; using the channel");
+            channel
+        }
+    };
+    let place = Place {
+        guild_id: ctx.guild_id().map(|g| g.get() as i64),
+        channel_id: Some(channel.get() as i64),
+        thread_id: Some(thread.get() as i64),
+    };
+    let plan = match data.svc.challenge(me, &deck, &[opp], ruleset, place).await {
+        Ok(p) => p,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let game = plan.game_id;
+    let status = format!(
+        "**Game {game}** · challenge: <@{}> vs {} — waiting for an answer.",
+        ctx.author().id,
+        if vs_agent {
+            "the random agent".to_string()
+        } else {
+            format!("<@{}>", opponent.id)
+        }
+    );
+    if let Err(e) = delivery::update_status(data, http, game, thread, status).await {
+        tracing::warn!(error = %e, "status message failed");
+    }
+    if vs_agent {
+        let d = delivery::deliver(data, http, &plan, Some(me)).await?;
+        let mut r = interact::panel(
+            data,
+            http,
+            me,
+            ctx.author().id.get(),
+            game,
+            !d.dm_failed.is_empty(),
+        )
+        .await;
+        r.content = format!(
+            "Game {game} against the random agent starts in <#{thread}>.\n{}",
+            r.content
+        );
+        return send(ctx, r).await;
+    }
+    // The challenge, with buttons only the opponent can use.
+    let mut rows = vec![CreateActionRow::Buttons(vec![
+        CreateButton::new(
+            components::Custom::Accept {
+                game,
+                user: opponent.id.get(),
+            }
+            .encode(),
+        )
+        .label("Accept")
+        .style(serenity::ButtonStyle::Success),
+        CreateButton::new(
+            components::Custom::Decline {
+                game,
+                user: opponent.id.get(),
+            }
+            .encode(),
+        )
+        .label("Decline")
+        .style(serenity::ButtonStyle::Danger),
+    ])];
+    let mut deck_opts: Vec<CreateSelectMenuOption> = Vec::new();
+    if let Ok(ds) = data.svc.db.decks_of(opp).await {
+        for d in ds.into_iter().take(15) {
+            if d.name.len() <= 100 {
+                deck_opts.push(CreateSelectMenuOption::new(head(&d.name, 90), d.name));
+            }
+        }
+    }
+    for d in decks::READY {
+        deck_opts.push(CreateSelectMenuOption::new(
+            format!("{} (ready-made)", d.title),
+            d.key,
+        ));
+    }
+    rows.push(CreateActionRow::SelectMenu(
+        CreateSelectMenu::new(
+            format!("ss:Y:{game}:{}", opponent.id.get()),
+            CreateSelectMenuKind::String { options: deck_opts },
+        )
+        .placeholder("Accept with deck…"),
+    ));
+    let text = format!(
+        "<@{}>, <@{}> challenges you to **game {game}** ({} rules). Accept with a deck, or decline. The game is played in <#{thread}>.",
+        opponent.id,
+        ctx.author().id,
+        ruleset.map_or_else(
+            || data.svc.cfg.default_ruleset.clone(),
+            |r| r.name().to_string()
+        )
+    );
+    if thread != channel {
+        let _ = thread
+            .send_message(
+                http,
+                CreateMessage::new()
+                    .content(format!(
+                        "<@{}> challenged <@{}>: waiting for an answer.",
+                        ctx.author().id,
+                        opponent.id
+                    ))
+                    .allowed_mentions(CreateAllowedMentions::new().empty_users()),
+            )
+            .await;
+    }
+    send(
+        ctx,
+        Reply {
+            content: text,
+            rows,
+            mentions: vec![opponent.id],
+            ..Reply::public("")
+        },
+    )
+    .await
+}
+
+/// Your open games, and which of them wait for you.
+#[poise::command(slash_command)]
+pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let rows = data.svc.games_of(me).await?;
+    if rows.is_empty() {
+        return send(
+            ctx,
+            Reply::ephemeral("You have no open game. Start one with `/mtg challenge`."),
+        )
+        .await;
+    }
+    let mut lines = Vec::new();
+    for r in rows.iter().take(20) {
+        let mut line = format!("**Game {}** · {}", r.id, r.status);
+        if let Some(t) = r.thread_id {
+            line.push_str(&format!(" · <#{t}>"));
+        }
+        if r.status == "active"
+            && let Ok(l) = data.svc.load(r.id).await
+        {
+            let names: Vec<String> = l.game.players.iter().map(|p| p.name.clone()).collect();
+            line.push_str(&format!(" · {}", names.join(" vs ")));
+            if let Some(p) = l.game.pending()
+                && l.seats
+                    .get(p.player.index())
+                    .is_some_and(|s| s.user_id == me)
+            {
+                line.push_str(" · **waiting on you**");
+            }
+        } else if r.status == "challenge" {
+            line.push_str(" · waiting for the challenge to be answered");
+        }
+        lines.push(line);
+    }
+    send(ctx, Reply::ephemeral(lines.join("\n"))).await
+}
+
+/// The board (public information) as an image.
+#[poise::command(slash_command)]
+pub async fn board(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let g = match interact::resolve_game(data, me, ctx.channel_id(), game).await {
+        Ok(g) => g,
+        Err(m) => return send(ctx, Reply::ephemeral(m)).await,
+    };
+    let l = match data.svc.load(g).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let seats: Vec<Id> = l.seats.iter().map(|s| s.user_id).collect();
+    let mut r = Reply::ephemeral(delivery::status_text(data, g, &l.game, &seats).await);
+    let recent = data.mem(|m| m.recent.get(&g).cloned().unwrap_or_default());
+    if let Some(png) = delivery::board_png(data, &l.game.view(None), &recent).await {
+        r.files.push((png, "board.png".into()));
+    }
+    send(ctx, r).await
+}
+
+/// Your hand and everything you may do now (only you see it).
+#[poise::command(slash_command)]
+pub async fn hand(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let g = match interact::resolve_game(data, me, ctx.channel_id(), game).await {
+        Ok(g) => g,
+        Err(m) => return send(ctx, Reply::ephemeral(m)).await,
+    };
+    let r = interact::panel(data, ctx.http(), me, ctx.author().id.get(), g, true).await;
+    send(ctx, r).await
+}
+
+async fn ac_play(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let data = ctx.data();
+    let mut out = CreateAutocompleteResponse::new();
+    let Ok(me) = data.user_of(ctx.author()).await else {
+        return out;
+    };
+    let Ok(g) = interact::resolve_game(data, me, ctx.channel_id(), None).await else {
+        return out;
+    };
+    let Ok(l) = data.svc.load(g).await else {
+        return out;
+    };
+    let Some(seat) = l.seat_of(me) else {
+        return out;
+    };
+    let p = partial.trim().to_lowercase();
+    for o in crate::grammar::options(&l.game, seat, true)
+        .into_iter()
+        .filter(|o| o.to_lowercase().contains(&p))
+        .filter(|o| o.len() <= 100)
+        .take(25)
+    {
+        out = out.add_string_choice(o.clone(), o);
+    }
+    out
+}
+
+/// Play a land, cast a spell, activate an ability or answer what is asked (autocompleted).
+#[poise::command(slash_command)]
+pub async fn play(
+    ctx: Context<'_>,
+    #[description = "What to do, e.g. `play Forest`, `cast Lightning Axe on Ashcoat Bear`"]
+    #[autocomplete = "ac_play"]
+    what: String,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    game_words(ctx, game, &what).await
+}
+
+/// Pass priority (or answer `pass` to what is asked).
+#[poise::command(slash_command)]
+pub async fn pass(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    game_words(ctx, game, "pass").await
+}
+
+/// Concede the game.
+#[poise::command(slash_command)]
+pub async fn concede(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    game_words(ctx, game, "concede").await
+}
+
+/// Ask your opponent to take back your last command.
+#[poise::command(slash_command)]
+pub async fn undo(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    game_words(ctx, game, "undo").await
+}
+
+async fn game_words(ctx: Context<'_>, game: Option<i64>, words: &str) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let g = match interact::resolve_game(data, me, ctx.channel_id(), game).await {
+        Ok(g) => g,
+        Err(m) => return send(ctx, Reply::ephemeral(m)).await,
+    };
+    let r = interact::act(data, ctx.http(), me, ctx.author().id.get(), g, words, None).await;
+    send(ctx, r).await
+}
+
+/// Declare attackers: name them, or pick them from a menu.
+#[poise::command(slash_command)]
+pub async fn attack(
+    ctx: Context<'_>,
+    #[description = "Attackers (e.g. `Ashcoat Bear, Havenwood Wurm` or `all`); empty: a menu"]
+    creatures: Option<String>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    if let Some(c) = creatures.filter(|c| !c.trim().is_empty()) {
+        return game_words(ctx, game, &format!("attack with {}", c.trim())).await;
+    }
+    picker(ctx, game, PickKind::Attack).await
+}
+
+/// Declare blockers: name them, or pick them from a menu.
+#[poise::command(slash_command)]
+pub async fn block(
+    ctx: Context<'_>,
+    #[description = "Blocks (e.g. `block Ashcoat Bear with Scarwood Treefolk`); empty: a menu"]
+    blocks: Option<String>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    if let Some(b) = blocks.filter(|c| !c.trim().is_empty()) {
+        let b = b.trim();
+        let words = if b.starts_with("block") || b.starts_with("no") {
+            b.to_string()
+        } else {
+            format!("block {b}")
+        };
+        return game_words(ctx, game, &words).await;
+    }
+    picker(ctx, game, PickKind::Block).await
+}
+
+async fn picker(ctx: Context<'_>, game: Option<i64>, kind: PickKind) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let g = match interact::resolve_game(data, me, ctx.channel_id(), game).await {
+        Ok(g) => g,
+        Err(m) => return send(ctx, Reply::ephemeral(m)).await,
+    };
+    let l = match data.svc.load(g).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let Some(seat) = l.seat_of(me) else {
+        return send(ctx, Reply::ephemeral("You are not playing in this game.")).await;
+    };
+    let legal = if l.game.pending().is_some_and(|p| p.player == seat) {
+        l.game.legal_answers(seat)
+    } else {
+        Vec::new()
+    };
+    let d = ctx.author().id.get();
+    let mut items: Vec<(String, String)> = Vec::new();
+    let mut none = None;
+    for a in &legal {
+        match (kind, a) {
+            (PickKind::Attack, Answer::Attack(v)) if v.len() == 1 => {
+                let s = crate::grammar::describe(&l.game, seat, a);
+                let label = s.trim_start_matches("attack with ").to_string();
+                items.push((label.clone(), label));
+            }
+            (PickKind::Attack, Answer::Attack(v)) if v.is_empty() => none = Some("no attack"),
+            (PickKind::Block, Answer::Block(v)) if v.len() == 1 => {
+                let s = crate::grammar::describe(&l.game, seat, a);
+                items.push((s.clone(), s));
+            }
+            (PickKind::Block, Answer::Block(v)) if v.is_empty() => none = Some("no blocks"),
+            _ => {}
+        }
+    }
+    if items.is_empty() {
+        let what = if kind == PickKind::Attack {
+            "attack"
+        } else {
+            "block"
+        };
+        return send(ctx, Reply::ephemeral(format!("You cannot {what} now."))).await;
+    }
+    let max = if kind == PickKind::Attack {
+        items.len()
+    } else {
+        items.len().min(25)
+    } as u8;
+    let placeholder = if kind == PickKind::Attack {
+        "Choose attackers"
+    } else {
+        "Choose blocks"
+    };
+    let mut rows = Vec::new();
+    if let Some(m) = components::pick_menu(g, l.row.version, d, kind, "", placeholder, &items, max)
+    {
+        rows.push(m);
+    }
+    let mut quick: Vec<String> = none.map(|n| vec![n.to_string()]).unwrap_or_default();
+    if kind == PickKind::Attack
+        && crate::grammar::options(&l.game, seat, false)
+            .iter()
+            .any(|o| o == "attack with all")
+    {
+        quick.push("attack with all".into());
+    }
+    rows.extend(components::answer_buttons(
+        g,
+        l.row.version,
+        d,
+        &quick,
+        Vec::new(),
+    ));
+    send(
+        ctx,
+        Reply {
+            rows,
+            ..Reply::ephemeral(if kind == PickKind::Attack {
+                "Who attacks?"
+            } else {
+                "How do you block?"
+            })
+        },
+    )
+    .await
+}
+
+/// Your settings: stops, DMs, pings.
+#[poise::command(slash_command)]
+pub async fn settings(
+    ctx: Context<'_>,
+    #[description = "Stops: default, none, all, or steps to toggle (upkeep end, my upkeep, their end)"]
+    stops: Option<String>,
+    #[description = "Receive your hand by DM"] dms: Option<bool>,
+    #[description = "Mention me when I must decide"] pings: Option<Pings>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let mut p = delivery::prefs(data, me).await;
+    let mut notes = Vec::new();
+    if let Some(s) = stops.filter(|s| !s.trim().is_empty()) {
+        match p.stops.apply(s.trim()) {
+            Ok(m) => notes.push(m),
+            Err(m) => return send(ctx, Reply::ephemeral(m)).await,
+        }
+    }
+    if let Some(d) = dms {
+        p.dms = d;
+        if d {
+            let id = ctx.author().id.get();
+            data.mem(|m| m.dm_closed.remove(&id));
+        }
+    }
+    if let Some(x) = pings {
+        p.pings = x;
+    }
+    data.svc
+        .db
+        .set_settings(me, &serde_json::to_string(&p)?)
+        .await?;
+    let text = format!(
+        "{}Stops in your turn: {}\nStops in their turns: {}\nRespond when something is on the stack: {}\nHand by DM: {}\nPings: {}",
+        notes.iter().map(|n| format!("{n}\n")).collect::<String>(),
+        if p.stops.my_turn.is_empty() {
+            "none".into()
+        } else {
+            p.stops.my_turn.join(", ")
+        },
+        if p.stops.their_turn.is_empty() {
+            "none".into()
+        } else {
+            p.stops.their_turn.join(", ")
+        },
+        if p.stops.stop_on_stack { "yes" } else { "no" },
+        if p.dms { "yes" } else { "no (use /mtg hand)" },
+        p.pings.name(),
+    );
+    send(ctx, Reply::ephemeral(text)).await
+}
+
+async fn ac_card(_ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    Catalog::builtin()
+        .suggest(partial, 25)
+        .into_iter()
+        .fold(CreateAutocompleteResponse::new(), |r, c| {
+            r.add_string_choice(c.name.clone(), c.name.clone())
+        })
+}
+
+/// A card's text and image.
+#[poise::command(slash_command)]
+pub async fn card(
+    ctx: Context<'_>,
+    #[description = "Card name"]
+    #[autocomplete = "ac_card"]
+    name: String,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let cat = Catalog::builtin();
+    let def = match cat.by_name(&name) {
+        Some(d) => d,
+        None => {
+            let s: Vec<String> = cat
+                .suggest(&name, 5)
+                .into_iter()
+                .map(|c| c.name.clone())
+                .collect();
+            return send(
+                ctx,
+                Reply::ephemeral(if s.is_empty() {
+                    format!("No card called `{name}`.")
+                } else {
+                    format!("No card called `{name}`. Did you mean {}?", s.join(", "))
+                }),
+            )
+            .await;
+        }
+    };
+    let face = crate::scene::face_of_def(def);
+    let mut text = format!(
+        "**{}** {}\n{}\n{}",
+        def.name, face.mana_cost, face.type_line, def.text
+    );
+    if let (Some(p), Some(t)) = (&face.power, &face.toughness) {
+        text.push_str(&format!("\n{p}/{t}"));
+    }
+    if !def.is_supported() {
+        text.push_str("\n*Not yet supported by the rules engine: it cannot be put in a deck.*");
+    }
+    let mut r = Reply::public(text);
+    if let Some(rend) = ctx.data().renderer.clone()
+        && let Ok(Ok(png)) = tokio::task::spawn_blocking(move || rend.card_png(&face)).await
+    {
+        r.files.push((png, "card.png".into()));
+    }
+    send(ctx, r).await
+}
+
+/// Import a deck list (`4 Lightning Axe; 20 Mountain; ...`: `;` or new lines between entries).
+#[poise::command(slash_command, rename = "import")]
+pub async fn deck_import(
+    ctx: Context<'_>,
+    #[description = "Deck name"] name: String,
+    #[description = "The list: `4 Lightning Axe; 4 Brute Force; 11 Mountain; ...`"] list: String,
+    #[description = "constructed (default) or limited"] format: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let format = match format.as_deref().map(Format::parse).transpose() {
+        Ok(f) => f.unwrap_or(Format::Constructed),
+        Err(e) => return send(ctx, Reply::ephemeral(e)).await,
+    };
+    let text = list.replace([';', '|'], "\n");
+    match data.svc.import_deck(me, &name, &text, format).await {
+        Ok(d) => send(
+            ctx,
+            Reply::ephemeral(format!(
+                "Saved deck **{}** ({} cards, sideboard {}). Use it with `/mtg challenge deck:{}`.",
+                d.name,
+                d.main_count(),
+                d.sideboard_count(),
+                d.name
+            )),
+        )
+        .await,
+        Err(e) => {
+            send(
+                ctx,
+                Reply::ephemeral(format!("The deck was not saved: {e}")),
+            )
+            .await
+        }
+    }
+}
+
+/// Your saved decks.
+#[poise::command(slash_command, rename = "list")]
+pub async fn deck_list(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let ds = data.svc.db.decks_of(me).await?;
+    let mut s = String::new();
+    for d in &ds {
+        s.push_str(&format!("**{}** ({})\n", d.name, d.format));
+    }
+    s.push_str("Ready-made: ");
+    s.push_str(
+        &decks::READY
+            .iter()
+            .map(|d| format!("`{}` {}", d.key, d.title))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    send(ctx, Reply::ephemeral(s)).await
+}
+
+/// Show a saved (or ready-made) deck.
+#[poise::command(slash_command, rename = "show")]
+pub async fn deck_show(
+    ctx: Context<'_>,
+    #[autocomplete = "ac_deck"] name: String,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let text = match data.svc.db.deck_by_name(me, &name).await? {
+        Some(d) => format!("**{}** ({})\n{}", d.name, d.format, d.list),
+        None => match decks::ready(&name) {
+            Some(r) => format!("**{}** (ready-made)\n{}", r.title, r.list),
+            None => format!("You have no deck called `{name}`."),
+        },
+    };
+    send(ctx, Reply::ephemeral(text)).await
+}
+
+/// Delete a saved deck.
+#[poise::command(slash_command, rename = "delete")]
+pub async fn deck_delete(
+    ctx: Context<'_>,
+    #[autocomplete = "ac_deck"] name: String,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let text = if data.svc.db.delete_deck(me, &name).await? {
+        format!("Deleted **{name}**.")
+    } else {
+        format!("You have no deck called `{name}`.")
+    };
+    send(ctx, Reply::ephemeral(text)).await
+}

@@ -1,0 +1,412 @@
+//! Custom ids of buttons and select menus.
+//!
+//! Every id starts with `ss:` and carries the game id, the game version the prompt was made
+//! for (a click on an older version answers "this prompt is out of date") and the Discord user
+//! the prompt belongs to (anyone else is told so before anything is loaded). Discord allows 100
+//! characters; a prompt whose id would not fit is not offered as a component (the same answer
+//! is always available through `/mtg play`).
+
+use serenity::all::{
+    ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption,
+};
+
+/// Discord's limit for a custom id.
+pub const MAX_ID: usize = 100;
+
+/// How a select menu's chosen values complete a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickKind {
+    /// The value is a whole phrase (`cast Lightning Axe`).
+    Phrase,
+    /// `TEXT on VALUE`.
+    Target,
+    /// `TEXT discarding VALUE`.
+    Discard,
+    /// `TEXT sacrificing VALUE`.
+    Sacrifice,
+    /// `TEXT choosing VALUE`.
+    CostOption,
+    /// `TEXT x VALUE`.
+    X,
+    /// `attack with V1, V2`.
+    Attack,
+    /// `block A with B, block C with D` (values are whole `block .. with ..` phrases).
+    Block,
+}
+
+impl PickKind {
+    fn code(self) -> char {
+        match self {
+            PickKind::Phrase => 'o',
+            PickKind::Target => 't',
+            PickKind::Discard => 'd',
+            PickKind::Sacrifice => 's',
+            PickKind::CostOption => 'c',
+            PickKind::X => 'x',
+            PickKind::Attack => 'a',
+            PickKind::Block => 'b',
+        }
+    }
+    fn from_code(c: &str) -> Option<PickKind> {
+        Some(match c {
+            "o" => PickKind::Phrase,
+            "t" => PickKind::Target,
+            "d" => PickKind::Discard,
+            "s" => PickKind::Sacrifice,
+            "c" => PickKind::CostOption,
+            "x" => PickKind::X,
+            "a" => PickKind::Attack,
+            "b" => PickKind::Block,
+            _ => return None,
+        })
+    }
+
+    /// The command text once `values` were chosen after `text`.
+    pub fn complete(self, text: &str, values: &[String]) -> String {
+        let first = values.first().map(String::as_str).unwrap_or_default();
+        match self {
+            PickKind::Phrase => first.to_string(),
+            PickKind::Target => format!("{text} on {first}"),
+            PickKind::Discard => format!("{text} discarding {}", values.join(", ")),
+            PickKind::Sacrifice => format!("{text} sacrificing {}", values.join(", ")),
+            PickKind::CostOption => format!("{text} choosing {first}"),
+            PickKind::X => format!("{text} x {first}"),
+            PickKind::Attack => format!("attack with {}", values.join(", ")),
+            PickKind::Block => values.join(", "),
+        }
+    }
+}
+
+/// What a component stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Custom {
+    /// A button answering `phrase` for `user` in `game` at `version`.
+    Answer {
+        game: i64,
+        version: i64,
+        user: u64,
+        phrase: String,
+    },
+    /// A select menu completing `text` (see [`PickKind`]).
+    Pick {
+        game: i64,
+        version: i64,
+        user: u64,
+        kind: PickKind,
+        text: String,
+    },
+    /// "Show me my options": the decider's private panel (hand, every legal answer).
+    Options { game: i64, version: i64, user: u64 },
+    /// Accept a challenge (button: default deck; select: the chosen deck).
+    Accept { game: i64, user: u64 },
+    /// Decline a challenge.
+    Decline { game: i64, user: u64 },
+}
+
+impl Custom {
+    pub fn encode(&self) -> String {
+        match self {
+            Custom::Answer {
+                game,
+                version,
+                user,
+                phrase,
+            } => format!("ss:a:{game}:{version}:{user}:{phrase}"),
+            Custom::Pick {
+                game,
+                version,
+                user,
+                kind,
+                text,
+            } => format!("ss:p:{game}:{version}:{user}:{}:{text}", kind.code()),
+            Custom::Options {
+                game,
+                version,
+                user,
+            } => format!("ss:o:{game}:{version}:{user}"),
+            Custom::Accept { game, user } => format!("ss:y:{game}:{user}"),
+            Custom::Decline { game, user } => format!("ss:n:{game}:{user}"),
+        }
+    }
+
+    /// The id, or None when it would be longer than Discord allows.
+    pub fn id(&self) -> Option<String> {
+        let s = self.encode();
+        (s.len() <= MAX_ID).then_some(s)
+    }
+
+    pub fn decode(s: &str) -> Option<Custom> {
+        let rest = s.strip_prefix("ss:")?;
+        let (tag, rest) = rest.split_once(':')?;
+        let num = |x: &str| x.parse::<i64>().ok();
+        let user = |x: &str| x.parse::<u64>().ok();
+        match tag {
+            "a" => {
+                let mut it = rest.splitn(4, ':');
+                let game = num(it.next()?)?;
+                let version = num(it.next()?)?;
+                let user = user(it.next()?)?;
+                let phrase = it.next()?.to_string();
+                Some(Custom::Answer {
+                    game,
+                    version,
+                    user,
+                    phrase,
+                })
+            }
+            "p" => {
+                let mut it = rest.splitn(5, ':');
+                let game = num(it.next()?)?;
+                let version = num(it.next()?)?;
+                let user = user(it.next()?)?;
+                let kind = PickKind::from_code(it.next()?)?;
+                let text = it.next()?.to_string();
+                Some(Custom::Pick {
+                    game,
+                    version,
+                    user,
+                    kind,
+                    text,
+                })
+            }
+            "o" => {
+                let mut it = rest.splitn(3, ':');
+                Some(Custom::Options {
+                    game: num(it.next()?)?,
+                    version: num(it.next()?)?,
+                    user: user(it.next()?)?,
+                })
+            }
+            "y" | "n" => {
+                let (g, u) = rest.split_once(':')?;
+                let (game, user) = (num(g)?, user(u)?);
+                Some(if tag == "y" {
+                    Custom::Accept { game, user }
+                } else {
+                    Custom::Decline { game, user }
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The Discord user the prompt belongs to.
+    pub fn user(&self) -> u64 {
+        match self {
+            Custom::Answer { user, .. }
+            | Custom::Pick { user, .. }
+            | Custom::Options { user, .. }
+            | Custom::Accept { user, .. }
+            | Custom::Decline { user, .. } => *user,
+        }
+    }
+}
+
+/// Answers that reveal nothing private, offered as buttons in the public thread.
+pub const PUBLIC_PHRASES: &[&str] = &[
+    "keep",
+    "mulligan",
+    "pass",
+    "no attack",
+    "attack with all",
+    "no blocks",
+    "pay",
+    "cancel",
+    "allow undo",
+    "deny undo",
+    "yes",
+    "no",
+    "nothing",
+];
+
+fn style_of(phrase: &str) -> ButtonStyle {
+    match phrase {
+        "keep" | "pass" | "pay" | "allow undo" | "yes" => ButtonStyle::Success,
+        "mulligan" | "deny undo" | "no" | "cancel" => ButtonStyle::Danger,
+        _ => ButtonStyle::Primary,
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// Buttons for `phrases` (at most 5 rows of 5).
+pub fn answer_buttons(
+    game: i64,
+    version: i64,
+    user: u64,
+    phrases: &[String],
+    extra: Vec<CreateButton>,
+) -> Vec<CreateActionRow> {
+    let mut buttons: Vec<CreateButton> = phrases
+        .iter()
+        .filter_map(|p| {
+            let id = Custom::Answer {
+                game,
+                version,
+                user,
+                phrase: p.clone(),
+            }
+            .id()?;
+            Some(
+                CreateButton::new(id)
+                    .label(cut(&capitalise(p), 80))
+                    .style(style_of(p)),
+            )
+        })
+        .collect();
+    buttons.extend(extra);
+    buttons
+        .chunks(5)
+        .take(5)
+        .map(|c| CreateActionRow::Buttons(c.to_vec()))
+        .collect()
+}
+
+/// The "my options" button for the decider.
+pub fn options_button(game: i64, version: i64, user: u64) -> Option<CreateButton> {
+    let id = Custom::Options {
+        game,
+        version,
+        user,
+    }
+    .id()?;
+    Some(
+        CreateButton::new(id)
+            .label("My hand & options")
+            .style(ButtonStyle::Secondary),
+    )
+}
+
+/// A select menu over `(label, value)` pairs (at most 25) completing `text`.
+#[allow(clippy::too_many_arguments)]
+pub fn pick_menu(
+    game: i64,
+    version: i64,
+    user: u64,
+    kind: PickKind,
+    text: &str,
+    placeholder: &str,
+    items: &[(String, String)],
+    max_values: u8,
+) -> Option<CreateActionRow> {
+    if items.is_empty() {
+        return None;
+    }
+    let id = Custom::Pick {
+        game,
+        version,
+        user,
+        kind,
+        text: text.to_string(),
+    }
+    .id()?;
+    let mut seen = Vec::new();
+    let options: Vec<CreateSelectMenuOption> = items
+        .iter()
+        .filter(|(_, v)| v.len() <= 100 && !v.is_empty())
+        .filter(|(_, v)| {
+            if seen.contains(v) {
+                false
+            } else {
+                seen.push(v.clone());
+                true
+            }
+        })
+        .take(25)
+        .map(|(l, v)| CreateSelectMenuOption::new(cut(l, 100), v.clone()))
+        .collect();
+    if options.is_empty() {
+        return None;
+    }
+    let n = options.len() as u8;
+    Some(CreateActionRow::SelectMenu(
+        CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
+            .placeholder(cut(placeholder, 150))
+            .min_values(1)
+            .max_values(max_values.clamp(1, n)),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip() {
+        let all = [
+            Custom::Answer {
+                game: 12,
+                version: 40,
+                user: 123456789012345678,
+                phrase: "attack with Ashcoat Bear: 2".into(),
+            },
+            Custom::Pick {
+                game: 1,
+                version: 2,
+                user: 3,
+                kind: PickKind::Target,
+                text: "cast Lightning Axe".into(),
+            },
+            Custom::Options {
+                game: 5,
+                version: 6,
+                user: 7,
+            },
+            Custom::Accept { game: 9, user: 10 },
+            Custom::Decline { game: 9, user: 10 },
+        ];
+        for c in all {
+            let s = c.id().expect("fits");
+            assert_eq!(Custom::decode(&s), Some(c.clone()), "{s}");
+        }
+        assert_eq!(Custom::decode("ss:a:x:1:2:pass"), None);
+        assert_eq!(Custom::decode("other"), None);
+    }
+
+    #[test]
+    fn long_ids_are_not_offered() {
+        let c = Custom::Answer {
+            game: 1,
+            version: 1,
+            user: 1,
+            phrase: "x".repeat(120),
+        };
+        assert!(c.id().is_none());
+        assert!(answer_buttons(1, 1, 1, &["x".repeat(120)], Vec::new()).is_empty());
+    }
+
+    #[test]
+    fn picks_complete_commands() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            PickKind::Target.complete("cast Lightning Axe", &v(&["Ashcoat Bear"])),
+            "cast Lightning Axe on Ashcoat Bear"
+        );
+        assert_eq!(
+            PickKind::Attack.complete("", &v(&["A", "B"])),
+            "attack with A, B"
+        );
+        assert_eq!(
+            PickKind::Block.complete("", &v(&["block A with B", "block C with D"])),
+            "block A with B, block C with D"
+        );
+        assert_eq!(PickKind::Phrase.complete("", &v(&["pass"])), "pass");
+    }
+}

@@ -1,0 +1,498 @@
+//! Putting a [`Plan`] on Discord: the game thread (public lines, the decider mentioned,
+//! public-safe buttons, the board image when it changed), the status message edited in place,
+//! and each player's hand by DM when it changed.
+//!
+//! Only public material reaches the thread: the plan's public lines, the spectator's view
+//! (board image, status) and answers that reveal nothing (keep, pass, no blocks...). Hands and
+//! legal plays go by DM or in ephemeral replies.
+
+use super::components::{self, PUBLIC_PHRASES};
+use super::{Data, commands::Prefs};
+use crate::scene;
+use crate::service::Plan;
+use crate::storage::Id;
+use engine::view::View;
+use engine::{Game, PlayerId};
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage,
+    EditMessage, GetMessages, Http, MessageId, UserId,
+};
+use std::hash::{Hash, Hasher};
+
+/// Discord's message length limit, with room to spare.
+const MAX_CONTENT: usize = 1900;
+
+/// What happened to the private deliveries.
+#[derive(Debug, Default)]
+pub struct Delivered {
+    /// Users whose hand could not be sent by DM (closed DMs); the caller may show it
+    /// ephemerally to the one who is interacting.
+    pub dm_failed: Vec<Id>,
+}
+
+/// Error code Discord answers when a user does not accept DMs from the bot.
+pub const DM_CLOSED: isize = 50007;
+
+pub fn is_dm_closed(e: &serenity::Error) -> bool {
+    matches!(
+        e,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+            if r.error.code == DM_CLOSED
+    )
+}
+
+fn hash_of(v: &impl serde::Serialize) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(v).unwrap_or_default().hash(&mut h);
+    h.finish()
+}
+
+/// Cuts `s` to at most `n` bytes on a char boundary, keeping the end (the newest lines).
+pub fn tail(s: &str, n: usize) -> String {
+    if s.len() <= n {
+        return s.to_string();
+    }
+    let mut start = s.len() - n;
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    format!("…{}", &s[start..])
+}
+
+/// Cuts `s` to at most `n` bytes on a char boundary, keeping the start.
+pub fn head(s: &str, n: usize) -> String {
+    if s.len() <= n {
+        return s.to_string();
+    }
+    let mut end = n;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+/// The game's thread (or channel).
+pub async fn thread_of(data: &Data, game_id: Id) -> Option<ChannelId> {
+    let row = data.svc.db.game(game_id).await.ok()??;
+    let id = row.thread_id.or(row.channel_id)?;
+    u64::try_from(id)
+        .ok()
+        .filter(|x| *x != 0)
+        .map(ChannelId::new)
+}
+
+/// The board PNG for a view (None when images are off or rendering failed).
+pub async fn board_png(data: &Data, view: &View, recent: &[String]) -> Option<Vec<u8>> {
+    let r = data.renderer.clone()?;
+    let scene = scene::board_scene(view, recent);
+    tokio::task::spawn_blocking(move || r.board_png(&scene))
+        .await
+        .ok()?
+        .map_err(|e| tracing::warn!(error = %e, "board image failed"))
+        .ok()
+}
+
+/// The hand PNG for its owner's view.
+pub async fn hand_png(data: &Data, game: &Game, p: PlayerId) -> Option<Vec<u8>> {
+    let r = data.renderer.clone()?;
+    let view = game.view(Some(p));
+    let playable: Vec<engine::CardId> = game
+        .legal_answers(p)
+        .iter()
+        .filter_map(|a| match a {
+            engine::Answer::PlayLand(id) | engine::Answer::Cast(id) => {
+                game.obj(*id).map(|o| o.card)
+            }
+            _ => None,
+        })
+        .collect();
+    let scene = scene::hand_scene(&view, &playable)?;
+    tokio::task::spawn_blocking(move || r.hand_png(&scene))
+        .await
+        .ok()?
+        .map_err(|e| tracing::warn!(error = %e, "hand image failed"))
+        .ok()
+}
+
+/// The names of the cards in `p`'s hand, as they see it.
+pub fn hand_names(game: &Game, p: PlayerId) -> Vec<String> {
+    game.view(Some(p))
+        .players
+        .iter()
+        .find(|x| x.id == p)
+        .and_then(|x| x.hand.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| c.name)
+        .collect()
+}
+
+/// The status message text: built from the spectator's view only.
+pub async fn status_text(data: &Data, game_id: Id, game: &Game, seats: &[Id]) -> String {
+    let v = game.view(None);
+    let mut s = format!(
+        "**Game {game_id}** · {} rules · turn {} ({}) · {}\n",
+        v.ruleset,
+        v.turn,
+        v.players
+            .iter()
+            .find(|p| p.id == v.active)
+            .map_or("?", |p| p.name.as_str()),
+        v.step.name()
+    );
+    for p in &v.players {
+        s.push_str(&format!(
+            "{}: {} life · hand {} · library {} · graveyard {}{}\n",
+            p.name,
+            p.life,
+            p.hand_count,
+            p.library_count,
+            p.graveyard.len(),
+            if p.lost { " · lost" } else { "" }
+        ));
+    }
+    match (&v.result, &v.pending) {
+        (Some(engine::GameResult::Won(w)), _) => {
+            let name = v
+                .players
+                .iter()
+                .find(|p| p.id == *w)
+                .map_or("?", |p| p.name.as_str());
+            s.push_str(&format!("**Game over: {name} wins.**\n"));
+        }
+        (Some(engine::GameResult::Draw), _) => s.push_str("**Game over: a draw.**\n"),
+        (None, Some(p)) => {
+            let who = match seats.get(p.player.index()) {
+                Some(u) => data.mention(*u).await,
+                None => p.player.to_string(),
+            };
+            s.push_str(&format!("Waiting for {who} to {}.\n", p.description));
+        }
+        (None, None) => {}
+    }
+    if v.stack.is_empty() {
+        s.push_str("Stack: empty\n");
+    } else {
+        s.push_str("Stack (top first): ");
+        let items: Vec<String> = v
+            .stack
+            .iter()
+            .map(|x| {
+                if x.targets.is_empty() {
+                    x.name.clone()
+                } else {
+                    format!("{} → {}", x.name, x.targets.join(", "))
+                }
+            })
+            .collect();
+        s.push_str(&items.join(" · "));
+        s.push('\n');
+    }
+    let recent = data.mem(|m| m.recent.get(&game_id).cloned().unwrap_or_default());
+    if !recent.is_empty() {
+        s.push_str("Last: ");
+        let last: Vec<&String> = recent.iter().rev().take(4).rev().collect();
+        s.push_str(
+            &last
+                .iter()
+                .map(|x| x.as_str())
+                .collect::<Vec<_>>()
+                .join(" · "),
+        );
+        s.push('\n');
+    }
+    head(&s, MAX_CONTENT)
+}
+
+/// Edits the game's status message in place (finding it in the thread after a restart,
+/// creating it when there is none).
+pub async fn update_status(
+    data: &Data,
+    http: &Http,
+    game_id: Id,
+    thread: ChannelId,
+    text: String,
+) -> anyhow::Result<()> {
+    let cached = data.mem(|m| m.status.get(&game_id).copied());
+    let found = match cached {
+        Some((c, m)) if c == thread => Some(m),
+        _ => find_status(data, http, game_id, thread).await,
+    };
+    let mentions = CreateAllowedMentions::new().empty_users().empty_roles();
+    if let Some(m) = found {
+        match thread
+            .edit_message(
+                http,
+                m,
+                EditMessage::new()
+                    .content(text.clone())
+                    .allowed_mentions(mentions.clone()),
+            )
+            .await
+        {
+            Ok(_) => {
+                data.mem(|x| x.status.insert(game_id, (thread, m)));
+                return Ok(());
+            }
+            Err(e) => tracing::warn!(game_id, error = %e, "status edit failed; posting anew"),
+        }
+    }
+    let msg = thread
+        .send_message(
+            http,
+            CreateMessage::new()
+                .content(text)
+                .allowed_mentions(mentions),
+        )
+        .await?;
+    data.mem(|x| x.status.insert(game_id, (thread, msg.id)));
+    Ok(())
+}
+
+/// The status message is the bot's first message in the thread starting with `**Game N**`.
+async fn find_status(
+    data: &Data,
+    http: &Http,
+    game_id: Id,
+    thread: ChannelId,
+) -> Option<MessageId> {
+    let bot = data.bot_id.lock().ok().and_then(|b| *b);
+    let msgs = thread
+        .messages(http, GetMessages::new().after(MessageId::new(1)).limit(10))
+        .await
+        .ok()?;
+    let marker = format!("**Game {game_id}**");
+    msgs.iter()
+        .filter(|m| bot.is_none_or(|b| m.author.id == b))
+        .filter(|m| m.content.starts_with(&marker))
+        .min_by_key(|m| m.id)
+        .map(|m| m.id)
+}
+
+/// A user's Discord preferences.
+pub async fn prefs(data: &Data, user: Id) -> Prefs {
+    match data.svc.db.settings(user).await {
+        Ok(Some(s)) => serde_json::from_str(&s).unwrap_or_default(),
+        _ => Prefs::default(),
+    }
+}
+
+/// Sends a DM; Err(true) when the user's DMs are closed.
+pub async fn dm(http: &Http, user: u64, msg: CreateMessage) -> Result<(), bool> {
+    let ch = match UserId::new(user).create_dm_channel(http).await {
+        Ok(c) => c,
+        Err(e) => return Err(is_dm_closed(&e)),
+    };
+    match ch.id.send_message(http, msg).await {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            tracing::debug!(user, error = %e, "DM failed");
+            Err(is_dm_closed(&e))
+        }
+    }
+}
+
+/// Puts `plan` on Discord. `actor` is the user whose interaction caused it (their private
+/// text goes in the ephemeral reply; a closed DM is reported back instead of in the thread).
+pub async fn deliver(
+    data: &Data,
+    http: &Http,
+    plan: &Plan,
+    actor: Option<Id>,
+) -> anyhow::Result<Delivered> {
+    let mut out = Delivered::default();
+    let Some(thread) = thread_of(data, plan.game_id).await else {
+        return Ok(out);
+    };
+    let row = data.svc.db.game(plan.game_id).await?;
+    let started = row
+        .as_ref()
+        .is_some_and(|r| r.status != "challenge" && r.status != "declined");
+    data.mem(|m| {
+        let r = m.recent.entry(plan.game_id).or_default();
+        r.extend(plan.public.iter().cloned());
+        let n = r.len();
+        if n > 12 {
+            r.drain(..n - 12);
+        }
+    });
+
+    let mut content = plan.public.join("\n");
+    let mut mention_ids = Vec::new();
+    let mut rows: Vec<CreateActionRow> = Vec::new();
+    let mut files = Vec::new();
+    let loaded = if started {
+        data.svc.load(plan.game_id).await.ok()
+    } else {
+        None
+    };
+    let seat_users: Vec<Id> = loaded
+        .as_ref()
+        .map(|l| l.seats.iter().map(|s| s.user_id).collect())
+        .unwrap_or_default();
+
+    // The decider is mentioned (unless they turned pings off) with what they must decide.
+    let mut ping_lines = Vec::new();
+    for &u in &plan.pings {
+        let Some(d) = data.discord_of(u).await else {
+            continue;
+        };
+        let p = prefs(data, u).await;
+        let who = if p.pings.mentions() {
+            mention_ids.push(UserId::new(d));
+            format!("<@{d}>")
+        } else {
+            data.mention(u).await.replace(&format!("<@{d}>"), "")
+        };
+        let what = loaded.as_ref().and_then(|l| {
+            let pend = l.game.pending()?;
+            (l.seats.get(pend.player.index())?.user_id == u && l.game.result.is_none())
+                .then(|| l.game.view(None).pending.map(|x| x.description))?
+        });
+        ping_lines.push(match what {
+            Some(w) => format!("{who}: your turn to {w}."),
+            None => format!("{who}: over to you."),
+        });
+    }
+    if !ping_lines.is_empty() {
+        content = tail(&content, MAX_CONTENT - 200);
+        if !content.is_empty() {
+            content.push('\n');
+        }
+        content.push_str(&ping_lines.join("\n"));
+    } else {
+        content = tail(&content, MAX_CONTENT);
+    }
+
+    // Public-safe buttons for whoever must decide, and their private panel.
+    for c in &plan.choices {
+        let Some(d) = data.discord_of(c.user_id).await else {
+            continue;
+        };
+        let public: Vec<String> = c
+            .options
+            .iter()
+            .filter(|o| PUBLIC_PHRASES.contains(&o.as_str()))
+            .cloned()
+            .collect();
+        let extra = components::options_button(plan.game_id, c.version, d)
+            .into_iter()
+            .collect();
+        for r in components::answer_buttons(plan.game_id, c.version, d, &public, extra) {
+            if rows.len() < 5 {
+                rows.push(r);
+            }
+        }
+    }
+
+    // The board image, when it changed.
+    if let Some(l) = &loaded {
+        let view = l.game.view(None);
+        let recent = data.mem(|m| m.recent.get(&plan.game_id).cloned().unwrap_or_default());
+        let scene = scene::board_scene(&view, &[]);
+        let h = hash_of(&scene);
+        let changed = data.mem(|m| m.board.get(&plan.game_id) != Some(&h));
+        if changed && let Some(png) = board_png(data, &view, &recent).await {
+            files.push(CreateAttachment::bytes(png, "board.png"));
+            data.mem(|m| m.board.insert(plan.game_id, h));
+        }
+    }
+
+    if !content.trim().is_empty() || !files.is_empty() || !rows.is_empty() {
+        let mut msg = CreateMessage::new()
+            .content(if content.trim().is_empty() {
+                "\u{200b}".to_string()
+            } else {
+                content
+            })
+            .allowed_mentions(CreateAllowedMentions::new().users(mention_ids))
+            .components(rows);
+        for f in files {
+            msg = msg.add_file(f);
+        }
+        thread.send_message(http, msg).await?;
+    }
+
+    // The status message, edited in place.
+    if let Some(l) = &loaded {
+        let text = status_text(data, plan.game_id, &l.game, &seat_users).await;
+        if let Err(e) = update_status(data, http, plan.game_id, thread, text).await {
+            tracing::warn!(game_id = plan.game_id, error = %e, "status update failed");
+        }
+        // Hands by DM, when they changed.
+        for s in &l.seats {
+            if s.is_agent {
+                continue;
+            }
+            let p = PlayerId(s.seat as u8);
+            let names = hand_names(&l.game, p);
+            let h = hash_of(&names);
+            let key = (plan.game_id, s.user_id);
+            if data.mem(|m| m.hand.get(&key) == Some(&h)) {
+                continue;
+            }
+            let Some(d) = data.discord_of(s.user_id).await else {
+                continue;
+            };
+            let pr = prefs(data, s.user_id).await;
+            if !pr.dms || data.mem(|m| m.dm_closed.contains(&d)) {
+                if Some(s.user_id) == actor {
+                    out.dm_failed.push(s.user_id);
+                }
+                continue;
+            }
+            let drew: Vec<&str> = plan
+                .private_for(s.user_id)
+                .into_iter()
+                .flat_map(|t| t.lines())
+                .filter(|x| x.starts_with("You draw"))
+                .collect();
+            let mut text = format!(
+                "**Game {}** · your hand ({}): {}",
+                plan.game_id,
+                names.len(),
+                if names.is_empty() {
+                    "empty".to_string()
+                } else {
+                    names.join(", ")
+                }
+            );
+            if !drew.is_empty() {
+                text = format!("{}\n{text}", drew.join("\n"));
+            }
+            let mut msg = CreateMessage::new().content(head(&text, MAX_CONTENT));
+            if let Some(png) = hand_png(data, &l.game, p).await {
+                msg = msg.add_file(CreateAttachment::bytes(png, "hand.png"));
+            }
+            match dm(http, d, msg).await {
+                Ok(()) => {
+                    data.mem(|m| m.hand.insert(key, h));
+                }
+                Err(closed) => {
+                    if closed {
+                        data.mem(|m| m.dm_closed.insert(d));
+                    }
+                    out.dm_failed.push(s.user_id);
+                    if Some(s.user_id) != actor {
+                        let note = format!(
+                            "<@{d}>: I cannot send you your hand by DM (your DMs are closed). \
+                             Use `/mtg hand` to see it privately."
+                        );
+                        let _ = thread
+                            .send_message(
+                                http,
+                                CreateMessage::new().content(note).allowed_mentions(
+                                    CreateAllowedMentions::new().users([UserId::new(d)]),
+                                ),
+                            )
+                            .await;
+                        // Said once; the hand is then shown on `/mtg hand`.
+                        data.mem(|m| m.hand.insert(key, h));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}

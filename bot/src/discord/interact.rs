@@ -1,0 +1,481 @@
+//! What a command's words, a button or a menu choice do, and the private panel.
+
+use super::components::{self, Custom, PUBLIC_PHRASES, PickKind};
+use super::delivery::{self, head};
+use super::{Data, Error, Shared, commands};
+use crate::grammar::GrammarError;
+use crate::service::ServiceError;
+use crate::storage::Id;
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ChannelId, ComponentInteraction, ComponentInteractionDataKind, CreateActionRow,
+    CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, EditMessage, FullEvent,
+    Http, Interaction, UserId,
+};
+
+/// A reply to an interaction, before it is turned into Discord builders.
+#[derive(Debug, Default)]
+pub struct Reply {
+    pub content: String,
+    pub rows: Vec<CreateActionRow>,
+    pub files: Vec<(Vec<u8>, String)>,
+    pub ephemeral: bool,
+    pub mentions: Vec<UserId>,
+}
+
+impl Reply {
+    pub fn ephemeral(s: impl Into<String>) -> Reply {
+        Reply {
+            content: s.into(),
+            ephemeral: true,
+            ..Default::default()
+        }
+    }
+    pub fn public(s: impl Into<String>) -> Reply {
+        Reply {
+            content: s.into(),
+            ..Default::default()
+        }
+    }
+    fn followup(self) -> CreateInteractionResponseFollowup {
+        let mut f = CreateInteractionResponseFollowup::new()
+            .content(if self.content.trim().is_empty() {
+                "\u{200b}".to_string()
+            } else {
+                head(&self.content, 1900)
+            })
+            .ephemeral(self.ephemeral)
+            .components(self.rows)
+            .allowed_mentions(CreateAllowedMentions::new().users(self.mentions));
+        for (b, n) in self.files {
+            f = f.add_file(CreateAttachment::bytes(b, n));
+        }
+        f
+    }
+}
+
+/// The game a command is about: the one given, the one of this thread, or the user's only
+/// active game.
+pub async fn resolve_game(
+    data: &Data,
+    user: Id,
+    channel: ChannelId,
+    given: Option<i64>,
+) -> Result<Id, String> {
+    if let Some(g) = given {
+        return Ok(g);
+    }
+    let games = data.svc.games_of(user).await.map_err(|e| e.to_string())?;
+    let here = channel.get() as i64;
+    if let Some(g) = games
+        .iter()
+        .find(|g| g.thread_id == Some(here) && g.status == "active")
+    {
+        return Ok(g.id);
+    }
+    let active: Vec<&crate::storage::GameRow> =
+        games.iter().filter(|g| g.status == "active").collect();
+    match active.as_slice() {
+        [one] => Ok(one.id),
+        [] => Err("You have no active game here. Start one with `/mtg challenge`.".into()),
+        many => Err(format!(
+            "You play several games: say which with `game:` ({}), or use the game's thread.",
+            many.iter()
+                .map(|g| g.id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The private panel: your hand, what is asked, and every legal answer as a menu.
+pub async fn panel(
+    data: &Data,
+    _http: &Http,
+    user: Id,
+    discord: u64,
+    game_id: Id,
+    with_hand_image: bool,
+) -> Reply {
+    let l = match data.svc.load(game_id).await {
+        Ok(l) => l,
+        Err(e) => return Reply::ephemeral(e.to_string()),
+    };
+    let Some(seat) = l.seat_of(user) else {
+        return Reply::ephemeral(format!(
+            "You are not playing in game {game_id}; spectators can use `/mtg board`."
+        ));
+    };
+    let names = delivery::hand_names(&l.game, seat);
+    let mut text = format!(
+        "**Game {game_id}** · your hand ({}): {}\n",
+        names.len(),
+        if names.is_empty() {
+            "empty".to_string()
+        } else {
+            names.join(", ")
+        }
+    );
+    let mut r = Reply::ephemeral("");
+    if l.game.result.is_some() {
+        text.push_str("The game is over.");
+    } else if let Some(p) = l.game.pending() {
+        if p.player == seat {
+            text.push_str(&format!("You must {}.", p.decision.describe()));
+            let opts = crate::grammar::options(&l.game, seat, false);
+            let quick: Vec<String> = opts
+                .iter()
+                .filter(|o| PUBLIC_PHRASES.contains(&o.as_str()))
+                .cloned()
+                .collect();
+            let items: Vec<(String, String)> =
+                opts.iter().map(|o| (o.clone(), o.clone())).collect();
+            if let Some(m) = components::pick_menu(
+                game_id,
+                l.row.version,
+                discord,
+                PickKind::Phrase,
+                "",
+                "Everything you may do now",
+                &items,
+                1,
+            ) {
+                r.rows.push(m);
+            }
+            r.rows.extend(components::answer_buttons(
+                game_id,
+                l.row.version,
+                discord,
+                &quick,
+                Vec::new(),
+            ));
+            r.rows.truncate(5);
+        } else {
+            let who = l.game.player(p.player).name.clone();
+            text.push_str(&format!("Waiting for {who} to {}.", p.decision.describe()));
+        }
+    }
+    r.content = text;
+    if with_hand_image && let Some(png) = delivery::hand_png(data, &l.game, seat).await {
+        r.files.push((png, "hand.png".into()));
+    }
+    r
+}
+
+/// Runs `words` for `user` in `game` (at `version` when it came from a prompt) and delivers
+/// the result; returns the private reply.
+pub async fn act(
+    data: &Data,
+    http: &Http,
+    user: Id,
+    discord: u64,
+    game_id: Id,
+    words: &str,
+    version: Option<i64>,
+) -> Reply {
+    // Stops go to the Discord settings row (which keeps the DM and ping preferences).
+    let w = words.trim().to_lowercase();
+    if let Some(spec) = w.strip_prefix("stops ").or_else(|| w.strip_prefix("stop ")) {
+        let mut p = delivery::prefs(data, user).await;
+        return match p.stops.apply(spec) {
+            Ok(m) => match serde_json::to_string(&p) {
+                Ok(j) => match data.svc.db.set_settings(user, &j).await {
+                    Ok(()) => Reply::ephemeral(m),
+                    Err(e) => Reply::ephemeral(e.to_string()),
+                },
+                Err(e) => Reply::ephemeral(e.to_string()),
+            },
+            Err(m) => Reply::ephemeral(m),
+        };
+    }
+    match data.svc.command(user, game_id, words, version).await {
+        Ok(plan) => {
+            let delivered = match delivery::deliver(data, http, &plan, Some(user)).await {
+                Ok(d) => d,
+                Err(e) => {
+                    tracing::warn!(game_id, error = %e, "delivery failed");
+                    Default::default()
+                }
+            };
+            let mut done = format!("Done: `{}`.", words.trim());
+            for t in plan.private_for(user) {
+                // Private lines that are not the board (the board is in the image/status).
+                for line in t.lines().filter(|l| l.starts_with("You ")) {
+                    if !line.starts_with("You may say") {
+                        done.push('\n');
+                        done.push_str(line);
+                    }
+                }
+            }
+            let still_mine = plan.choices.iter().any(|c| c.user_id == user);
+            let dm_failed = delivered.dm_failed.contains(&user);
+            if still_mine || dm_failed {
+                let mut r = panel(data, http, user, discord, game_id, dm_failed).await;
+                if dm_failed {
+                    done.push_str("\n(I could not DM you your hand, so here it is.)");
+                }
+                r.content = format!("{done}\n{}", r.content);
+                r
+            } else {
+                Reply::ephemeral(done)
+            }
+        }
+        Err(ServiceError::Stale {
+            expected, actual, ..
+        }) => {
+            let mut r = panel(data, http, user, discord, game_id, false).await;
+            r.content = format!(
+                "This prompt is out of date: the game moved on (it was for version {expected}, \
+                 the game is at {actual}). Here is where it stands now:\n{}",
+                r.content
+            );
+            r
+        }
+        Err(ServiceError::Grammar(GrammarError::Needs {
+            card,
+            what,
+            options,
+        })) => needs_menu(data, user, discord, game_id, words, &card, &what, &options).await,
+        Err(e) => Reply::ephemeral(format!("{e}")),
+    }
+}
+
+/// A menu for the missing part of a command (target, cost, X).
+#[allow(clippy::too_many_arguments)]
+async fn needs_menu(
+    data: &Data,
+    _user: Id,
+    discord: u64,
+    game_id: Id,
+    words: &str,
+    card: &str,
+    what: &str,
+    options: &[String],
+) -> Reply {
+    let version = match data.svc.db.game(game_id).await {
+        Ok(Some(r)) => r.version,
+        _ => return Reply::ephemeral(format!("{card} needs {what}")),
+    };
+    let kind = if what.starts_with("a target") {
+        PickKind::Target
+    } else if what.contains("discard") {
+        PickKind::Discard
+    } else if what.contains("sacrifice") {
+        PickKind::Sacrifice
+    } else if what.contains("additional cost") {
+        PickKind::CostOption
+    } else if what.contains("value for X") {
+        PickKind::X
+    } else {
+        return Reply::ephemeral(format!("{card} needs {what}: {}", options.join(", ")));
+    };
+    let items: Vec<(String, String)> = match kind {
+        PickKind::X => (0..=20)
+            .map(|n| (format!("X = {n}"), n.to_string()))
+            .collect(),
+        PickKind::CostOption => options
+            .iter()
+            .map(|o| {
+                let n = o.split_whitespace().next().unwrap_or("1").to_string();
+                (o.clone(), n)
+            })
+            .collect(),
+        _ => options.iter().map(|o| (o.clone(), o.clone())).collect(),
+    };
+    let max = match kind {
+        PickKind::Discard | PickKind::Sacrifice => 1,
+        _ => 1,
+    };
+    let mut r = Reply::ephemeral(format!("**{card}** needs {what}: choose below."));
+    match components::pick_menu(
+        game_id,
+        version,
+        discord,
+        kind,
+        words.trim(),
+        &format!("{card}: {what}"),
+        &items,
+        max,
+    ) {
+        Some(m) => r.rows.push(m),
+        None => {
+            r.content = format!(
+                "{card} needs {what}: say it in one command, e.g. `{} on {}`.",
+                words.trim(),
+                options.first().map_or("...", |s| s.as_str())
+            )
+        }
+    }
+    r
+}
+
+/// Every Discord event: component interactions are ours (poise handles commands).
+pub async fn on_event(
+    ctx: poise::FrameworkContext<'_, Shared, Error>,
+    event: &FullEvent,
+) -> Result<(), Error> {
+    if let FullEvent::InteractionCreate {
+        interaction: Interaction::Component(c),
+    } = event
+    {
+        let data = ctx.user_data.clone();
+        let http = ctx.serenity_context.http.clone();
+        let c = c.clone();
+        // Handled in its own task so one slow answer does not hold the others.
+        tokio::spawn(async move {
+            if let Err(e) = on_component(&data, &http, &c).await {
+                tracing::warn!(error = %e, "component failed");
+            }
+        });
+    }
+    Ok(())
+}
+
+async fn on_component(data: &Data, http: &Http, c: &ComponentInteraction) -> Result<(), Error> {
+    let id = c.data.custom_id.as_str();
+    // `ss:Y:game:user` is the challenge's deck menu.
+    let custom = if let Some(rest) = id.strip_prefix("ss:Y:") {
+        rest.split_once(':').and_then(|(g, u)| {
+            Some(Custom::Accept {
+                game: g.parse().ok()?,
+                user: u.parse().ok()?,
+            })
+        })
+    } else {
+        Custom::decode(id)
+    };
+    let Some(custom) = custom else {
+        return quick(
+            http,
+            c,
+            "This button is not mine (or too old to understand).",
+        )
+        .await;
+    };
+    if custom.user() != c.user.id.get() {
+        let text = match custom {
+            Custom::Accept { .. } | Custom::Decline { .. } => {
+                format!("This challenge is for <@{}>, not you.", custom.user())
+            }
+            _ => format!(
+                "This prompt is for <@{}>: only they can answer it.",
+                custom.user()
+            ),
+        };
+        return quick(http, c, &text).await;
+    }
+    // Everything else touches the database: acknowledge within Discord's 3 s first.
+    c.create_response(
+        http,
+        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true)),
+    )
+    .await?;
+    let user = data.user_of(&c.user).await?;
+    let discord = c.user.id.get();
+    let values: Vec<String> = match &c.data.kind {
+        ComponentInteractionDataKind::StringSelect { values } => values.clone(),
+        _ => Vec::new(),
+    };
+    let reply = match custom {
+        Custom::Answer {
+            game,
+            version,
+            phrase,
+            ..
+        } => act(data, http, user, discord, game, &phrase, Some(version)).await,
+        Custom::Pick {
+            game,
+            version,
+            kind,
+            text,
+            ..
+        } => {
+            if values.is_empty() {
+                Reply::ephemeral("Choose something in the menu.")
+            } else {
+                let words = kind.complete(&text, &values);
+                act(data, http, user, discord, game, &words, Some(version)).await
+            }
+        }
+        Custom::Options { game, version, .. } => {
+            let current = data
+                .svc
+                .db
+                .game(game)
+                .await
+                .ok()
+                .flatten()
+                .map(|r| r.version);
+            let mut r = panel(data, http, user, discord, game, true).await;
+            if current.is_some_and(|v| v != version) {
+                r.content = format!(
+                    "This prompt is out of date (the game moved on); here is where it stands now:\n{}",
+                    r.content
+                );
+            }
+            r
+        }
+        Custom::Accept { game, .. } => {
+            let deck = commands::deck_choice(data, user, values.first().map(String::as_str)).await;
+            match data.svc.accept(user, game, &deck).await {
+                Ok(plan) => {
+                    close_challenge(http, c, &format!("Challenge accepted: game {game} is on."))
+                        .await;
+                    let d = delivery::deliver(data, http, &plan, Some(user)).await?;
+                    let mut r =
+                        panel(data, http, user, discord, game, !d.dm_failed.is_empty()).await;
+                    let thread = delivery::thread_of(data, game)
+                        .await
+                        .map_or_else(String::new, |t| format!(" in <#{t}>"));
+                    r.content = format!("You accepted game {game}{thread}.\n{}", r.content);
+                    r
+                }
+                Err(e) => Reply::ephemeral(e.to_string()),
+            }
+        }
+        Custom::Decline { game, .. } => match data.svc.decline(user, game).await {
+            Ok(plan) => {
+                close_challenge(http, c, &format!("Challenge declined (game {game}).")).await;
+                delivery::deliver(data, http, &plan, Some(user)).await?;
+                Reply::ephemeral(format!("You declined game {game}."))
+            }
+            Err(e) => Reply::ephemeral(e.to_string()),
+        },
+    };
+    c.create_followup(http, reply.followup()).await?;
+    Ok(())
+}
+
+/// Removes the buttons of the challenge message once it was answered.
+async fn close_challenge(http: &Http, c: &ComponentInteraction, note: &str) {
+    let text = format!("{}\n*{note}*", c.message.content);
+    if let Err(e) = c
+        .channel_id
+        .edit_message(
+            http,
+            c.message.id,
+            EditMessage::new()
+                .content(head(&text, 1900))
+                .components(Vec::new()),
+        )
+        .await
+    {
+        tracing::debug!(error = %e, "could not close the challenge message");
+    }
+}
+
+/// An immediate ephemeral answer (no database work).
+async fn quick(http: &Http, c: &ComponentInteraction, text: &str) -> Result<(), Error> {
+    c.create_response(
+        http,
+        CreateInteractionResponse::Message(
+            CreateInteractionResponseMessage::new()
+                .content(text)
+                .ephemeral(true)
+                .allowed_mentions(CreateAllowedMentions::new().empty_users()),
+        ),
+    )
+    .await?;
+    Ok(())
+}

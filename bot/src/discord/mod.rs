@@ -1,0 +1,241 @@
+//! The Discord adapter: slash commands, buttons and select menus in front of the
+//! [`Service`](crate::service::Service).
+//!
+//! - [`commands`]: `/mtg ...` and `/deck ...` (poise), with autocomplete from the legal answers.
+//! - [`components`]: custom ids of buttons and menus (game id, version and the user a prompt
+//!   belongs to).
+//! - [`interact`]: what a click or a chosen value does.
+//! - [`delivery`]: one thread per game, the status message edited in place, the board image
+//!   when it changes, hands by DM with an ephemeral fallback when DMs are closed (50007).
+//! - [`scheduler`]: deadlines and reminders from `Service::tick`.
+//!
+//! Nothing here is authoritative: the caches in [`Memory`] only save Discord round trips and
+//! are rebuilt from Discord and the database after a restart.
+
+pub mod commands;
+pub mod components;
+pub mod delivery;
+pub mod interact;
+pub mod scheduler;
+
+use crate::config::Config;
+use crate::service::{Service, ServiceError};
+use crate::storage::Id;
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, GatewayIntents, Http, MessageId, UserId};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+pub type Error = anyhow::Error;
+pub type Context<'a> = poise::Context<'a, Shared, Error>;
+/// The framework's user data.
+pub type Shared = Arc<Data>;
+
+/// The external-id prefix of Discord users in the service's user table.
+pub const EXTERNAL_PREFIX: &str = "discord:";
+
+/// Non-authoritative caches.
+#[derive(Debug, Default)]
+pub struct Memory {
+    /// The status message of each game's thread.
+    pub status: HashMap<Id, (ChannelId, MessageId)>,
+    /// Hash of the last board scene attached per game.
+    pub board: HashMap<Id, u64>,
+    /// Hash of the last hand delivered per (game, user).
+    pub hand: HashMap<(Id, Id), u64>,
+    /// Users whose DMs are closed (Discord error 50007).
+    pub dm_closed: HashSet<u64>,
+    /// Service user id -> Discord user id.
+    pub discord_of: HashMap<Id, u64>,
+    /// Recent public lines per game (for the status message and the board image).
+    pub recent: HashMap<Id, Vec<String>>,
+}
+
+/// Everything the handlers share.
+pub struct Data {
+    pub svc: Service,
+    pub renderer: Option<Arc<render::Renderer>>,
+    pub memory: Mutex<Memory>,
+    pub bot_id: Mutex<Option<UserId>>,
+}
+
+impl Data {
+    pub fn new(svc: Service) -> Data {
+        let renderer = match render::Renderer::new(&render::RenderOptions::default()) {
+            Ok(r) => Some(Arc::new(r)),
+            Err(e) => {
+                tracing::warn!(error = %e, "board images are off: the renderer did not start");
+                None
+            }
+        };
+        Data {
+            svc,
+            renderer,
+            memory: Mutex::new(Memory::default()),
+            bot_id: Mutex::new(None),
+        }
+    }
+
+    pub fn mem<R>(&self, f: impl FnOnce(&mut Memory) -> R) -> R {
+        let mut g = match self.memory.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        f(&mut g)
+    }
+
+    /// The service user of a Discord user (created on first sight).
+    pub async fn user_of(&self, u: &serenity::User) -> Result<Id, ServiceError> {
+        let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
+        let id = self
+            .svc
+            .user(&format!("{EXTERNAL_PREFIX}{}", u.id.get()), &name)
+            .await?;
+        self.mem(|m| m.discord_of.insert(id, u.id.get()));
+        Ok(id)
+    }
+
+    /// The Discord id of a service user (None for the random agent and local users).
+    pub async fn discord_of(&self, user: Id) -> Option<u64> {
+        if let Some(d) = self.mem(|m| m.discord_of.get(&user).copied()) {
+            return Some(d);
+        }
+        let row = self.svc.db.user(user).await.ok()??;
+        let d: u64 = row
+            .external_id
+            .strip_prefix(EXTERNAL_PREFIX)?
+            .parse()
+            .ok()?;
+        self.mem(|m| m.discord_of.insert(user, d));
+        Some(d)
+    }
+
+    /// `<@id>` for a service user, or their name.
+    pub async fn mention(&self, user: Id) -> String {
+        match self.discord_of(user).await {
+            Some(d) => format!("<@{d}>"),
+            None => self
+                .svc
+                .db
+                .user(user)
+                .await
+                .ok()
+                .flatten()
+                .map_or_else(|| format!("player {user}"), |u| u.name),
+        }
+    }
+}
+
+/// The gateway intents the bot needs (none privileged: slash commands and components arrive
+/// as interactions).
+pub fn intents() -> GatewayIntents {
+    GatewayIntents::GUILDS
+}
+
+/// Where the slash commands are registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Register {
+    Globally,
+    Guild(u64),
+    /// Not at all (tests that do not care).
+    Skip,
+}
+
+/// The poise framework with every command, the component handler and the scheduler.
+pub fn framework(
+    data: Data,
+    register: Register,
+    scheduler_every: std::time::Duration,
+) -> poise::Framework<Shared, Error> {
+    let options = poise::FrameworkOptions {
+        commands: commands::all(),
+        event_handler: |ctx, event| Box::pin(interact::on_event(ctx, event)),
+        on_error: |e| Box::pin(commands::on_error(e)),
+        initialize_owners: false,
+        ..Default::default()
+    };
+    poise::Framework::builder()
+        .options(options)
+        .initialize_owners(false)
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                match register {
+                    Register::Globally => {
+                        poise::builtins::register_globally(ctx, &framework.options().commands)
+                            .await?
+                    }
+                    Register::Guild(g) => {
+                        poise::builtins::register_in_guild(
+                            ctx,
+                            &framework.options().commands,
+                            serenity::GuildId::new(g),
+                        )
+                        .await?
+                    }
+                    Register::Skip => {}
+                }
+                if let Ok(mut b) = data.bot_id.lock() {
+                    *b = Some(ready.user.id);
+                }
+                let data = Arc::new(data);
+                scheduler::spawn(ctx.http.clone(), Arc::clone(&data), scheduler_every);
+                tracing::info!(user = %ready.user.name, "Discord session ready");
+                Ok(data)
+            })
+        })
+        .build()
+}
+
+/// Runs the bot on `http` until `shutdown` completes (then closes every shard).
+pub async fn run(
+    http: Http,
+    data: Data,
+    register: Register,
+    scheduler_every: std::time::Duration,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let framework = framework(data, register, scheduler_every);
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents())
+        .framework(framework)
+        .await?;
+    let shards = client.shard_manager.clone();
+    tokio::spawn(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        shards.shutdown_all().await;
+    });
+    client.start_autosharded().await?;
+    Ok(())
+}
+
+/// `spellstack serve`: config from `cfg`, the token from `DISCORD_TOKEN`, ctrl-c to stop.
+pub async fn serve(cfg: Config) -> anyhow::Result<()> {
+    let token = token_from_env()?;
+    let register = match cfg.discord.test_guild_id {
+        Some(g) => Register::Guild(g),
+        None => Register::Globally,
+    };
+    let every = std::time::Duration::from_secs(cfg.discord.scheduler_seconds.max(1));
+    let svc = Service::new(cfg).await?;
+    let db = svc.db.clone();
+    let data = Data::new(svc);
+    let http = serenity::HttpBuilder::new(&token).build();
+    let r = run(http, data, register, every, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await;
+    db.close().await;
+    r
+}
+
+/// The bot token from the environment, or a message saying how to set it.
+pub fn token_from_env() -> anyhow::Result<String> {
+    match std::env::var("DISCORD_TOKEN") {
+        Ok(t) if !t.trim().is_empty() => Ok(t.trim().to_string()),
+        _ => anyhow::bail!(
+            "DISCORD_TOKEN is not set: create a bot in the Discord developer portal \
+             (see bot/DISCORD.md), then run `DISCORD_TOKEN=... spellstack serve`. \
+             To play in the terminal instead, run `spellstack local`."
+        ),
+    }
+}

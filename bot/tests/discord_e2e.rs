@@ -1,0 +1,874 @@
+//! End to end without Discord: a small fake Discord (REST and the gateway websocket on
+//! 127.0.0.1) and the real serenity client and poise framework pointed at it. The test injects
+//! INTERACTION_CREATE events as two players would cause them, records every REST call the bot
+//! makes, and asserts on them: the game thread, the status message edited in place, the board
+//! PNG, hands by DM (with a player whose DMs are closed: error 50007), ephemeral replies, the
+//! right user mentioned, a wrong-user click and a stale button.
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use engine::decision::Decision;
+use serde_json::{Value, json};
+use spellstack::config::Config;
+use spellstack::discord::{self, Data, Register};
+use spellstack::service::Service;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+const APP: u64 = 999;
+const ALICE: u64 = 1001;
+const BOB: u64 = 1002;
+const MALLORY: u64 = 1003;
+const GUILD: u64 = 400;
+const CHANNEL: u64 = 500;
+
+#[derive(Debug, Clone)]
+struct Call {
+    method: String,
+    path: String,
+    json: Value,
+    files: Vec<(String, usize)>,
+}
+
+#[derive(Default)]
+struct Fake {
+    port: AtomicU64,
+    calls: Mutex<Vec<Call>>,
+    next: AtomicU64,
+    seq: AtomicU64,
+    ws: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    ready: Mutex<bool>,
+    dm_closed: Mutex<HashSet<u64>>,
+    dm_channels: Mutex<HashMap<u64, u64>>,
+    /// Messages per channel (id, json).
+    messages: Mutex<HashMap<u64, Vec<Value>>>,
+}
+
+fn user_json(id: u64, name: &str, bot: bool) -> Value {
+    json!({"id": id.to_string(), "username": name, "global_name": name, "discriminator": "0", "avatar": null, "bot": bot})
+}
+
+impl Fake {
+    fn id(&self) -> u64 {
+        10_000 + self.next.fetch_add(1, Ordering::SeqCst)
+    }
+
+    fn message(&self, channel: u64, body: &Value) -> Value {
+        let id = self.id();
+        let m = json!({
+            "id": id.to_string(),
+            "channel_id": channel.to_string(),
+            "author": user_json(APP, "Spellstack", true),
+            "content": body.get("content").cloned().unwrap_or(json!("")),
+            "timestamp": "2025-01-01T00:00:00.000000+00:00",
+            "edited_timestamp": null,
+            "tts": false,
+            "mention_everyone": false,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": false,
+            "type": 0,
+            "components": [],
+        });
+        self.messages
+            .lock()
+            .unwrap()
+            .entry(channel)
+            .or_default()
+            .push(m.clone());
+        m
+    }
+
+    fn calls(&self) -> Vec<Call> {
+        self.calls.lock().unwrap().clone()
+    }
+
+    fn send_event(&self, t: &str, d: Value) {
+        let s = self.seq.fetch_add(1, Ordering::SeqCst) + 2;
+        let text = json!({"op": 0, "t": t, "s": s, "d": d}).to_string();
+        if let Some(tx) = self.ws.lock().unwrap().as_ref() {
+            let _ = tx.send(text);
+        }
+    }
+}
+
+/// Parses a multipart body: the JSON payload and the files' names and sizes.
+fn multipart(content_type: &str, body: &[u8]) -> (Value, Vec<(String, usize)>) {
+    let Some(b) = content_type.split("boundary=").nth(1) else {
+        return (Value::Null, Vec::new());
+    };
+    let boundary = format!("--{}", b.trim_matches('"'));
+    let text = String::from_utf8_lossy(body).to_string();
+    let mut json = Value::Null;
+    let mut files = Vec::new();
+    for part in text.split(&boundary) {
+        let Some((head, data)) = part.split_once("\r\n\r\n") else {
+            continue;
+        };
+        let data = data.strip_suffix("\r\n").unwrap_or(data);
+        if head.contains("name=\"payload_json\"") {
+            json = serde_json::from_str(data).unwrap_or(Value::Null);
+        } else if let Some(f) = head.split("filename=\"").nth(1) {
+            let name = f.split('"').next().unwrap_or("").to_string();
+            files.push((name, data.len()));
+        }
+    }
+    (json, files)
+}
+
+async fn rest(
+    State(fake): State<Arc<Fake>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let path = uri.path().trim_start_matches("/api/v10").to_string();
+    let ct = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let (json, files) = if ct.starts_with("multipart/") {
+        multipart(&ct, &body)
+    } else {
+        (
+            serde_json::from_slice(&body).unwrap_or(Value::Null),
+            Vec::new(),
+        )
+    };
+    fake.calls.lock().unwrap().push(Call {
+        method: method.to_string(),
+        path: path.clone(),
+        json: json.clone(),
+        files,
+    });
+    let port = fake.port.load(Ordering::SeqCst);
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let ok = |v: Value| (StatusCode::OK, axum::Json(v)).into_response();
+    match (method.as_str(), parts.as_slice()) {
+        ("GET", ["gateway"]) => ok(json!({"url": format!("ws://127.0.0.1:{port}/ws")})),
+        ("GET", ["gateway", "bot"]) => ok(json!({
+            "url": format!("ws://127.0.0.1:{port}/ws"), "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        })),
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok(json!([])),
+        ("POST", ["interactions", _, _, "callback"]) => StatusCode::NO_CONTENT.into_response(),
+        ("POST", ["webhooks", _, _]) => ok(fake.message(CHANNEL, &json)),
+        ("PATCH", ["webhooks", _, _, "messages", _]) => ok(fake.message(CHANNEL, &json)),
+        ("POST", ["channels", c, "threads"]) => {
+            let id = fake.id();
+            ok(
+                json!({"id": id.to_string(), "type": 11, "guild_id": GUILD.to_string(),
+                "name": json.get("name").cloned().unwrap_or(json!("thread")), "parent_id": c}),
+            )
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let id = fake.id();
+            let to: u64 = json
+                .get("recipient_id")
+                .and_then(|v| {
+                    v.as_str()
+                        .map(str::to_string)
+                        .or_else(|| v.as_u64().map(|x| x.to_string()))
+                })
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            fake.dm_channels.lock().unwrap().insert(id, to);
+            ok(
+                json!({"id": id.to_string(), "type": 1, "recipients": [user_json(to, "someone", false)]}),
+            )
+        }
+        ("POST", ["channels", c, "messages"]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            let to = fake.dm_channels.lock().unwrap().get(&c).copied();
+            if let Some(u) = to
+                && fake.dm_closed.lock().unwrap().contains(&u)
+            {
+                return (
+                    StatusCode::FORBIDDEN,
+                    axum::Json(
+                        json!({"code": 50007, "message": "Cannot send messages to this user"}),
+                    ),
+                )
+                    .into_response();
+            }
+            ok(fake.message(c, &json))
+        }
+        ("PATCH", ["channels", c, "messages", m]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            let mut v = fake.message(c, &json);
+            v["id"] = json!(m);
+            ok(v)
+        }
+        ("GET", ["channels", c, "messages"]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            ok(Value::Array(
+                fake.messages
+                    .lock()
+                    .unwrap()
+                    .get(&c)
+                    .cloned()
+                    .unwrap_or_default(),
+            ))
+        }
+        _ => (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"code": 0, "message": "not in the fake"})),
+        )
+            .into_response(),
+    }
+}
+
+async fn gateway(State(fake): State<Arc<Fake>>, ws: WebSocketUpgrade) -> Response {
+    ws.on_upgrade(move |socket| session(fake, socket))
+}
+
+async fn session(fake: Arc<Fake>, mut socket: WebSocket) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    *fake.ws.lock().unwrap() = Some(tx);
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}}).to_string();
+    if socket.send(WsMessage::Text(hello.into())).await.is_err() {
+        return;
+    }
+    let port = fake.port.load(Ordering::SeqCst);
+    loop {
+        tokio::select! {
+            m = socket.recv() => {
+                let Some(Ok(m)) = m else { break };
+                let WsMessage::Text(t) = m else { continue };
+                let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
+                match v["op"].as_u64() {
+                    Some(2) => {
+                        let ready = json!({"op": 0, "t": "READY", "s": 1, "d": {
+                            "v": 10, "user": user_json(APP, "Spellstack", true), "guilds": [],
+                            "session_id": "fake-session", "resume_gateway_url": format!("ws://127.0.0.1:{port}/ws"),
+                            "shard": [0, 1], "application": {"id": APP.to_string(), "flags": 0}
+                        }}).to_string();
+                        if socket.send(WsMessage::Text(ready.into())).await.is_err() { break; }
+                        *fake.ready.lock().unwrap() = true;
+                    }
+                    Some(1) => {
+                        let ack = json!({"op": 11}).to_string();
+                        if socket.send(WsMessage::Text(ack.into())).await.is_err() { break; }
+                    }
+                    _ => {}
+                }
+            }
+            e = rx.recv() => {
+                let Some(e) = e else { break };
+                if socket.send(WsMessage::Text(e.into())).await.is_err() { break; }
+            }
+        }
+    }
+}
+
+struct Harness {
+    fake: Arc<Fake>,
+    next: AtomicU64,
+    deadline: Instant,
+}
+
+fn opt(name: &str, kind: u8, value: Value) -> Value {
+    json!({"name": name, "type": kind, "value": value})
+}
+
+impl Harness {
+    fn user(&self, id: u64) -> Value {
+        let name = match id {
+            ALICE => "Alice",
+            BOB => "Bob",
+            _ => "Mallory",
+        };
+        user_json(id, name, false)
+    }
+
+    fn base(&self, kind: u8, user: u64, channel: u64) -> (String, Value) {
+        let n = self.next.fetch_add(1, Ordering::SeqCst);
+        let token = format!("tok{n}");
+        let v = json!({
+            "id": (900_000 + n).to_string(), "application_id": APP.to_string(), "type": kind,
+            "guild_id": GUILD.to_string(), "channel_id": channel.to_string(),
+            "user": self.user(user), "token": token, "version": 1, "app_permissions": "0",
+            "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {}, "context": 0, "attachment_size_limit": 8388608,
+        });
+        (token, v)
+    }
+
+    /// `/group sub opts..` as `user`; returns the reply (the followup or immediate message).
+    async fn slash(
+        &self,
+        user: u64,
+        channel: u64,
+        group: &str,
+        sub: &str,
+        opts: Vec<Value>,
+        users: Value,
+    ) -> Value {
+        let (token, mut v) = self.base(2, user, channel);
+        v["data"] = json!({"id": "1", "name": group, "type": 1,
+            "options": [{"name": sub, "type": 1, "options": opts}],
+            "resolved": {"users": users}});
+        self.fake.send_event("INTERACTION_CREATE", v);
+        self.reply(&token).await
+    }
+
+    /// A click (or menu choice) on `custom_id` as `user`.
+    async fn click(
+        &self,
+        user: u64,
+        channel: u64,
+        custom_id: &str,
+        values: Option<Vec<String>>,
+    ) -> Value {
+        let (token, mut v) = self.base(3, user, channel);
+        v["data"] = match values {
+            Some(vals) => json!({"custom_id": custom_id, "component_type": 3, "values": vals}),
+            None => json!({"custom_id": custom_id, "component_type": 2}),
+        };
+        v["message"] = self.fake.message(channel, &json!({"content": "prompt"}));
+        self.fake.send_event("INTERACTION_CREATE", v);
+        self.reply(&token).await
+    }
+
+    /// The final answer to interaction `token`: an immediate message (type 4) or the followup.
+    async fn reply(&self, token: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            for c in self.fake.calls().iter().rev() {
+                let p: Vec<&str> = c.path.trim_matches('/').split('/').collect();
+                match p.as_slice() {
+                    ["webhooks", _, t] if *t == token && c.method == "POST" => {
+                        return c.json.clone();
+                    }
+                    ["interactions", _, t, "callback"] if *t == token && c.json["type"] == 4 => {
+                        return c.json["data"].clone();
+                    }
+                    _ => {}
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(15) && Instant::now() < self.deadline,
+                "no reply to interaction {token}"
+            );
+            tokio::time::sleep(Duration::from_millis(15)).await;
+        }
+    }
+
+    async fn wait(&self, what: &str, f: impl Fn(&[Call]) -> bool) {
+        let start = Instant::now();
+        while !f(&self.fake.calls()) {
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "timed out waiting for {what}"
+            );
+            tokio::time::sleep(Duration::from_millis(15)).await;
+        }
+    }
+}
+
+fn custom_ids(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(rows) = v["components"].as_array() {
+        for r in rows {
+            for c in r["components"].as_array().into_iter().flatten() {
+                if let Some(id) = c["custom_id"].as_str() {
+                    out.push(id.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn first_menu_value(v: &Value) -> Option<(String, String)> {
+    for r in v["components"].as_array()? {
+        for c in r["components"].as_array()? {
+            if c["type"] == 3 {
+                let id = c["custom_id"].as_str()?.to_string();
+                let val = c["options"][0]["value"].as_str()?.to_string();
+                return Some((id, val));
+            }
+        }
+    }
+    None
+}
+
+fn ephemeral(v: &Value) -> bool {
+    v["flags"].as_u64().is_some_and(|f| f & 64 != 0)
+}
+
+#[derive(Default, Debug)]
+struct Seen {
+    land: bool,
+    target_spell: bool,
+    attack: bool,
+    block: bool,
+    mulligan: bool,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_game_through_a_fake_discord() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("sqlite://{}", dir.path().join("e2e.db").display());
+    let cfg = Config {
+        database_url: url,
+        ..Config::default()
+    };
+    let svc = Service::new(cfg.clone()).await.expect("service");
+    let fake = Arc::new(Fake::default());
+    fake.dm_closed.lock().unwrap().insert(BOB);
+
+    let app = Router::new()
+        .route("/ws", get(gateway))
+        .fallback(rest)
+        .with_state(Arc::clone(&fake));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    fake.port.store(u64::from(port), Ordering::SeqCst);
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+
+    let http = poise::serenity_prelude::HttpBuilder::new("Bot fake-token")
+        .proxy(format!("http://127.0.0.1:{port}"))
+        .ratelimiter_disabled(true)
+        .build();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let bot = tokio::spawn(discord::run(
+        http,
+        Data::new(svc.clone()),
+        Register::Globally,
+        Duration::from_secs(3600),
+        async move {
+            let _ = stop_rx.await;
+        },
+    ));
+    let h = Harness {
+        fake: Arc::clone(&fake),
+        next: AtomicU64::new(1),
+        deadline: Instant::now() + Duration::from_secs(50),
+    };
+    h.wait("commands registered", |c| {
+        c.iter()
+            .any(|c| c.method == "PUT" && c.path.ends_with("/commands"))
+    })
+    .await;
+    let reg = fake
+        .calls()
+        .into_iter()
+        .find(|c| c.method == "PUT" && c.path.ends_with("/commands"))
+        .expect("registration");
+    let names: Vec<&str> = reg
+        .json
+        .as_array()
+        .expect("commands")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"mtg") && names.contains(&"deck"),
+        "{names:?}"
+    );
+
+    // A deck import (ephemeral).
+    let list = spellstack::decks::READY[0].list.replace('\n', ";");
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "deck",
+            "import",
+            vec![opt("name", 3, json!("burn")), opt("list", 3, json!(list))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(
+        r["content"].as_str().unwrap_or("").contains("Saved deck"),
+        "{r}"
+    );
+
+    // Alice challenges Bob: a thread, a challenge mentioning Bob with buttons for him.
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![
+                opt("opponent", 6, json!(BOB.to_string())),
+                opt("deck", 3, json!("burn")),
+            ],
+            json!({BOB.to_string(): h.user(BOB)}),
+        )
+        .await;
+    let content = r["content"].as_str().unwrap_or("").to_string();
+    assert!(content.contains(&format!("<@{BOB}>")), "{r}");
+    assert!(!ephemeral(&r));
+    assert!(
+        r["allowed_mentions"]["users"].as_array().is_some_and(|u| u
+            .iter()
+            .any(|x| x == &json!(BOB.to_string()) || x == &json!(BOB))),
+        "{r}"
+    );
+    let threads: Vec<Call> = fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "POST" && c.path == format!("/channels/{CHANNEL}/threads"))
+        .collect();
+    assert_eq!(threads.len(), 1, "one thread per game");
+    let ids = custom_ids(&r);
+    let accept = ids
+        .iter()
+        .find(|i| i.starts_with("ss:y:"))
+        .expect("accept button")
+        .clone();
+    let game: i64 = accept
+        .split(':')
+        .nth(2)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let thread: u64 = svc
+        .db
+        .game(game)
+        .await
+        .expect("db")
+        .expect("game")
+        .thread_id
+        .expect("thread") as u64;
+
+    // Mallory may not accept Bob's challenge.
+    let r = h.click(MALLORY, CHANNEL, &accept, None).await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(
+        r["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains(&format!("for <@{BOB}>")),
+        "{r}"
+    );
+
+    // Bob accepts with the green deck from the menu.
+    let menu = ids
+        .iter()
+        .find(|i| i.starts_with("ss:Y:"))
+        .expect("deck menu")
+        .clone();
+    let r = h
+        .click(BOB, CHANNEL, &menu, Some(vec!["green".into()]))
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(
+        r["content"].as_str().unwrap_or("").contains("accepted"),
+        "{r}"
+    );
+
+    let discord_of = |seat: usize| if seat == 0 { ALICE } else { BOB };
+    let mut seen = Seen::default();
+    let mut stale: Option<(u64, String)> = None;
+    let mut steps = 0;
+    let mut tried_cast: HashSet<(i64, String)> = HashSet::new();
+    loop {
+        steps += 1;
+        assert!(
+            steps < 400 && Instant::now() < h.deadline,
+            "the scripted game did not finish: {seen:?}"
+        );
+        let l = svc.load(game).await.expect("load");
+        assert!(l.game.result.is_none(), "the game ended early: {seen:?}");
+        let p = l.game.pending().expect("pending").clone();
+        let seat = p.player;
+        let me = discord_of(seat.index());
+        let opts = spellstack::grammar::options(&l.game, seat, false);
+        let v = l.row.version;
+        if seen.land && seen.target_spell && seen.attack && seen.block {
+            break;
+        }
+        // The decider is mentioned in the thread with their buttons.
+        let thread_msgs: Vec<Call> = fake
+            .calls()
+            .into_iter()
+            .filter(|c| c.method == "POST" && c.path == format!("/channels/{thread}/messages"))
+            .collect();
+        let last_buttons: Vec<String> = thread_msgs
+            .iter()
+            .rev()
+            .flat_map(|c| custom_ids(&c.json))
+            .collect();
+        let button = |phrase: &str| -> String {
+            let want = format!("ss:a:{game}:{v}:{me}:{phrase}");
+            last_buttons
+                .iter()
+                .find(|i| **i == want)
+                .cloned()
+                .unwrap_or(want)
+        };
+        match &p.decision {
+            Decision::Mulligan { .. } => {
+                let b = if !seen.mulligan && me == BOB {
+                    "mulligan"
+                } else {
+                    "keep"
+                };
+                let id = button(b);
+                assert!(
+                    last_buttons.contains(&id),
+                    "no {b} button for {me} in the thread: {last_buttons:?}"
+                );
+                let last = thread_msgs.last().expect("thread message");
+                assert!(
+                    last.json["content"]
+                        .as_str()
+                        .unwrap_or("")
+                        .contains(&format!("<@{me}>")),
+                    "{:?}",
+                    last.json
+                );
+                if b == "keep" && stale.is_none() {
+                    stale = Some((me, id.clone()));
+                }
+                let r = h.click(me, thread, &id, None).await;
+                assert!(ephemeral(&r));
+                seen.mulligan |= b == "mulligan";
+            }
+            Decision::Priority => {
+                let land = opts.iter().find(|o| o.starts_with("play ")).cloned();
+                let cast = opts
+                    .iter()
+                    .filter(|o| o.starts_with("cast ") && !tried_cast.contains(&(v, (*o).clone())))
+                    .find(|o| {
+                        let name = o.trim_start_matches("cast ");
+                        let creature = engine::Catalog::builtin()
+                            .by_name(name)
+                            .is_some_and(|d| d.has_type(engine::cards::CardType::Creature));
+                        creature || !seen.target_spell
+                    })
+                    .cloned();
+                if let Some(land) = land.filter(|_| l.game.active == seat) {
+                    let r = h
+                        .slash(
+                            me,
+                            thread,
+                            "mtg",
+                            "play",
+                            vec![opt("what", 3, json!(land))],
+                            json!({}),
+                        )
+                        .await;
+                    assert!(ephemeral(&r), "{r}");
+                    seen.land = true;
+                } else if let Some(cast) = cast {
+                    tried_cast.insert((v, cast.clone()));
+                    let mut r = h
+                        .slash(
+                            me,
+                            thread,
+                            "mtg",
+                            "play",
+                            vec![opt("what", 3, json!(cast))],
+                            json!({}),
+                        )
+                        .await;
+                    let mut hops = 0;
+                    while let Some((id, val)) =
+                        first_menu_value(&r).filter(|(id, _)| id.starts_with("ss:p:"))
+                    {
+                        if id.contains(":t:") {
+                            seen.target_spell = true;
+                        }
+                        hops += 1;
+                        assert!(hops < 6, "{r}");
+                        r = h.click(me, thread, &id, Some(vec![val])).await;
+                        assert!(ephemeral(&r), "{r}");
+                        if r["content"].as_str().unwrap_or("").starts_with("Done") {
+                            break;
+                        }
+                    }
+                } else {
+                    let r = h.click(me, thread, &button("pass"), None).await;
+                    assert!(ephemeral(&r), "{r}");
+                }
+            }
+            Decision::DeclareAttackers => {
+                if opts.iter().any(|o| o.starts_with("attack with")) && !seen.attack {
+                    let r = h
+                        .slash(me, thread, "mtg", "attack", vec![], json!({}))
+                        .await;
+                    let (id, val) = first_menu_value(&r).expect("attack picker");
+                    let r = h.click(me, thread, &id, Some(vec![val])).await;
+                    assert!(r["content"].as_str().unwrap_or("").contains("Done"), "{r}");
+                    seen.attack = true;
+                } else {
+                    h.click(me, thread, &button("no attack"), None).await;
+                }
+            }
+            Decision::DeclareBlockers => {
+                if opts.iter().any(|o| o.starts_with("block ")) {
+                    let r = h.slash(me, thread, "mtg", "block", vec![], json!({})).await;
+                    let (id, val) = first_menu_value(&r).expect("block picker");
+                    let r = h.click(me, thread, &id, Some(vec![val])).await;
+                    assert!(r["content"].as_str().unwrap_or("").contains("Done"), "{r}");
+                    seen.block = true;
+                } else {
+                    h.click(me, thread, &button("no blocks"), None).await;
+                }
+            }
+            _ => {
+                let first = opts.first().cloned().unwrap_or_else(|| "pass".into());
+                h.slash(
+                    me,
+                    thread,
+                    "mtg",
+                    "play",
+                    vec![opt("what", 3, json!(first))],
+                    json!({}),
+                )
+                .await;
+            }
+        }
+    }
+
+    // A stale button: the first keep, long ago.
+    let (who, id) = stale.expect("a keep button");
+    let r = h.click(who, thread, &id, None).await;
+    assert!(ephemeral(&r));
+    assert!(
+        r["content"].as_str().unwrap_or("").contains("out of date"),
+        "{r}"
+    );
+
+    // Someone else's prompt.
+    let l = svc.load(game).await.expect("load");
+    let decider = discord_of(l.game.pending().expect("pending").player.index());
+    let other = if decider == ALICE { BOB } else { ALICE };
+    let r = h
+        .click(
+            other,
+            thread,
+            &format!("ss:a:{game}:{}:{decider}:pass", l.row.version),
+            None,
+        )
+        .await;
+    assert!(
+        r["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains("only they can answer"),
+        "{r}"
+    );
+
+    // The private hand, ephemerally.
+    let r = h.slash(BOB, thread, "mtg", "hand", vec![], json!({})).await;
+    assert!(ephemeral(&r));
+    assert!(
+        r["content"].as_str().unwrap_or("").contains("your hand"),
+        "{r}"
+    );
+
+    // Alice concedes.
+    let r = h
+        .slash(ALICE, thread, "mtg", "concede", vec![], json!({}))
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    let l = svc.load(game).await.expect("load");
+    assert!(l.game.result.is_some(), "conceded");
+
+    let calls = fake.calls();
+    // The status message was created once and edited in place.
+    let edits = calls
+        .iter()
+        .filter(|c| {
+            c.method == "PATCH" && c.path.starts_with(&format!("/channels/{thread}/messages/"))
+        })
+        .count();
+    assert!(edits >= 3, "status edits: {edits}");
+    let status_posts = calls
+        .iter()
+        .filter(|c| c.method == "POST" && c.path == format!("/channels/{thread}/messages"))
+        .filter(|c| {
+            c.json["content"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(&format!("**Game {game}**"))
+        })
+        .count();
+    assert_eq!(status_posts, 1, "one status message");
+    // Board images in the thread.
+    assert!(
+        calls
+            .iter()
+            .any(|c| c.path == format!("/channels/{thread}/messages")
+                && c.files.iter().any(|(n, s)| n == "board.png" && *s > 1000))
+    );
+    // Alice's hand by DM, with its image; Bob's DMs are closed (50007): told in the thread or
+    // shown ephemerally, never in public.
+    let dm_ch: Vec<u64> = fake
+        .dm_channels
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, u)| **u == ALICE)
+        .map(|(c, _)| *c)
+        .collect();
+    assert!(
+        calls.iter().any(|c| c.method == "POST"
+            && dm_ch
+                .iter()
+                .any(|d| c.path == format!("/channels/{d}/messages"))
+            && c.files.iter().any(|(n, _)| n == "hand.png")),
+        "hand DM to Alice"
+    );
+    let bob_told = calls.iter().any(|c| {
+        let t = c.json["content"].as_str().unwrap_or("");
+        (c.path == format!("/channels/{thread}/messages")
+            && t.contains(&format!("<@{BOB}>: I cannot send you your hand")))
+            || (c.path.starts_with("/webhooks/")
+                && ephemeral(&c.json)
+                && t.contains("could not DM you"))
+    });
+    assert!(bob_told, "DM-closed fallback");
+    // No private card names in public: the thread never lists a hand.
+    for c in calls
+        .iter()
+        .filter(|c| c.path == format!("/channels/{thread}/messages"))
+    {
+        let t = c.json["content"].as_str().unwrap_or("");
+        assert!(
+            !t.contains("your hand ("),
+            "private text in the thread: {t}"
+        );
+        assert!(
+            !t.contains("You may say"),
+            "private options in the thread: {t}"
+        );
+    }
+    // Every interaction was acknowledged.
+    let callbacks = calls
+        .iter()
+        .filter(|c| c.path.ends_with("/callback"))
+        .count();
+    assert!(
+        callbacks >= steps,
+        "{callbacks} callbacks for {steps} steps"
+    );
+
+    let _ = stop_tx.send(());
+    let _ = tokio::time::timeout(Duration::from_secs(5), bot).await;
+    server.abort();
+    svc.db.close().await;
+}
