@@ -17,12 +17,16 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(seed: u64) -> Self {
-        RandomAgent { rng: ChaCha8Rng::seed_from_u64(seed) }
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     /// Picks an answer for `player`'s pending decision (Pass if none is listed).
     pub fn choose(&mut self, game: &Game, player: PlayerId) -> Answer {
-        let Some(pending) = game.pending() else { return Answer::Pass };
+        let Some(pending) = game.pending() else {
+            return Answer::Pass;
+        };
         match &pending.decision {
             Decision::Mulligan { .. } => Answer::Keep,
             Decision::PayMana { .. } => Answer::AutoPay,
@@ -31,7 +35,10 @@ impl RandomAgent {
                 for (id, defenders) in game.eligible_attackers(player) {
                     if self.rng.random_bool(0.5) && !defenders.is_empty() {
                         let d = defenders[self.rng.random_range(0..defenders.len())];
-                        attacks.push(Attack { attacker: id, defender: d });
+                        attacks.push(Attack {
+                            attacker: id,
+                            defender: d,
+                        });
                     }
                 }
                 Answer::Attack(attacks)
@@ -41,7 +48,10 @@ impl RandomAgent {
                 for (id, attackers) in game.eligible_blockers(player) {
                     let k = self.rng.random_range(0..=attackers.len());
                     if k > 0 {
-                        blocks.push(Block { blocker: id, attacker: attackers[k - 1] });
+                        blocks.push(Block {
+                            blocker: id,
+                            attacker: attackers[k - 1],
+                        });
                     }
                 }
                 Answer::Block(blocks)

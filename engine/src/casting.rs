@@ -51,13 +51,20 @@ impl Game {
                 let def = self.def(card)?;
                 Some(Shape {
                     targets: &def.spell.targets,
-                    base: Cost { mana: def.mana_cost.clone(), ..Cost::default() },
+                    base: Cost {
+                        mana: def.mana_cost.clone(),
+                        ..Cost::default()
+                    },
                     additional: &def.spell.additional_costs,
                 })
             }
             CastKind::Ability { source, index } => {
                 let a = self.def(source)?.abilities.get(index as usize)?;
-                Some(Shape { targets: &a.targets, base: a.cost.clone(), additional: &[] })
+                Some(Shape {
+                    targets: &a.targets,
+                    base: a.cost.clone(),
+                    additional: &[],
+                })
             }
         }
     }
@@ -82,7 +89,11 @@ impl Game {
     }
 
     fn choice_parts(cost: &Cost) -> Vec<CostPart> {
-        cost.parts.iter().filter(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..))).cloned().collect()
+        cost.parts
+            .iter()
+            .filter(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..)))
+            .cloned()
+            .collect()
     }
 
     fn payable_mana(&self, c: &Casting) -> PayableCost {
@@ -103,17 +114,25 @@ impl Game {
             let index = c.cost_options.len();
             return Some(Decision::ChooseCostOption {
                 index: index as u8,
-                options: shape.additional[index].iter().map(|o| o.to_string()).collect(),
+                options: shape.additional[index]
+                    .iter()
+                    .map(|o| o.to_string())
+                    .collect(),
             });
         }
         if c.targets.len() < shape.targets.len() {
             let slot = c.targets.len();
-            return Some(Decision::ChooseTarget { slot: slot as u8, spec: shape.targets[slot].clone() });
+            return Some(Decision::ChooseTarget {
+                slot: slot as u8,
+                spec: shape.targets[slot].clone(),
+            });
         }
         let total = self.total_cost(c)?;
         let parts = Self::choice_parts(&total);
         if c.cost_objects.len() < parts.len() {
-            return Some(Decision::ChooseCostObjects { part: parts[c.cost_objects.len()].clone() });
+            return Some(Decision::ChooseCostObjects {
+                part: parts[c.cost_objects.len()].clone(),
+            });
         }
         let cost = self.payable_mana(c);
         if !cost.is_zero() && !self.plan_covers(c, &cost) {
@@ -133,20 +152,34 @@ impl Game {
     // ----- beginning a cast ----------------------------------------------------------------
 
     fn check_begin_cast(&self, player: PlayerId, card: ObjectId) -> Result<Casting, RuleError> {
-        let o = self.obj(card).ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        let o = self
+            .obj(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
         let def = self.catalog().get(o.card);
         if o.zone != ZoneKind::Hand || o.owner != player {
-            return Err(RuleError::illegal(format!("{} is not in your hand", def.name)));
+            return Err(RuleError::illegal(format!(
+                "{} is not in your hand",
+                def.name
+            )));
         }
         if def.has_type(CardType::Land) {
-            return Err(RuleError::illegal(format!("{} is a land: play it instead of casting it", def.name)));
+            return Err(RuleError::illegal(format!(
+                "{} is a land: play it instead of casting it",
+                def.name
+            )));
         }
         if let Support::Unsupported(why) = &def.support {
-            return Err(RuleError::illegal(format!("{} can't be cast: the engine does not support it yet ({why})", def.name)));
+            return Err(RuleError::illegal(format!(
+                "{} can't be cast: the engine does not support it yet ({why})",
+                def.name
+            )));
         }
         if def.mana_cost.is_none() {
             // Δ24 / 213.1a: a missing mana cost can't be paid.
-            return Err(RuleError::illegal(format!("{} has no mana cost, so it can't be cast normally", def.name)));
+            return Err(RuleError::illegal(format!(
+                "{} has no mana cost, so it can't be cast normally",
+                def.name
+            )));
         }
         self.check_cast_timing(player, card)?;
         let c = Casting {
@@ -162,18 +195,35 @@ impl Game {
         Ok(c)
     }
 
-    fn check_begin_activate(&self, player: PlayerId, source: ObjectId, index: u8) -> Result<Casting, RuleError> {
-        let o = self.obj(source).ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+    fn check_begin_activate(
+        &self,
+        player: PlayerId,
+        source: ObjectId,
+        index: u8,
+    ) -> Result<Casting, RuleError> {
+        let o = self
+            .obj(source)
+            .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
         let def = self.catalog().get(o.card);
         if o.zone != ZoneKind::Battlefield {
-            return Err(RuleError::illegal(format!("{} is not on the battlefield", def.name)));
+            return Err(RuleError::illegal(format!(
+                "{} is not on the battlefield",
+                def.name
+            )));
         }
         if o.controller != player {
-            return Err(RuleError::illegal(format!("you don't control {}", def.name)));
+            return Err(RuleError::illegal(format!(
+                "you don't control {}",
+                def.name
+            )));
         }
-        let a = def.abilities.get(index as usize).ok_or_else(|| RuleError::illegal(format!("{} has no ability {}", def.name, index + 1)))?;
+        let a = def.abilities.get(index as usize).ok_or_else(|| {
+            RuleError::illegal(format!("{} has no ability {}", def.name, index + 1))
+        })?;
         if a.is_mana_ability() {
-            return Err(RuleError::illegal("that is a mana ability: activate it for mana instead"));
+            return Err(RuleError::illegal(
+                "that is a mana ability: activate it for mana instead",
+            ));
         }
         self.check_ability_timing(player, source, index)?;
         let c = Casting {
@@ -192,19 +242,40 @@ impl Game {
     /// 409.1c and 409.1h, checked up front: every target slot has a legal choice, and for
     /// some choice of cost alternatives every cost can be paid.
     fn check_castable(&self, c: &Casting) -> Result<(), RuleError> {
-        let shape = self.shape(c.kind).ok_or_else(|| RuleError::illegal("that is no longer there"))?;
+        let shape = self
+            .shape(c.kind)
+            .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         for spec in shape.targets {
-            if !self.target_candidates(c, spec).iter().any(|t| self.check_target(c, spec, *t).is_ok()) {
-                return Err(RuleError::illegal(format!("there is no legal target for it: it needs {}", spec.describe())));
+            if !self
+                .target_candidates(c, spec)
+                .iter()
+                .any(|t| self.check_target(c, spec, *t).is_ok())
+            {
+                return Err(RuleError::illegal(format!(
+                    "there is no legal target for it: it needs {}",
+                    spec.describe()
+                )));
             }
         }
         let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
         for alts in shape.additional {
-            combos = combos.into_iter().flat_map(|v| (0..alts.len() as u8).map(move |i| { let mut w = v.clone(); w.push(i); w })).collect();
+            combos = combos
+                .into_iter()
+                .flat_map(|v| {
+                    (0..alts.len() as u8).map(move |i| {
+                        let mut w = v.clone();
+                        w.push(i);
+                        w
+                    })
+                })
+                .collect();
         }
         let mut last_err = None;
         for combo in combos {
-            let trial = Casting { cost_options: combo, ..c.clone() };
+            let trial = Casting {
+                cost_options: combo,
+                ..c.clone()
+            };
             match self.check_costs_payable(&trial) {
                 Ok(()) => return Ok(()),
                 Err(e) => last_err = Some(e),
@@ -214,20 +285,29 @@ impl Game {
     }
 
     fn check_costs_payable(&self, c: &Casting) -> Result<(), RuleError> {
-        let total = self.total_cost(c).ok_or_else(|| RuleError::illegal("that is no longer there"))?;
+        let total = self
+            .total_cost(c)
+            .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
             CastKind::Spell(_) => None,
         };
         if let Some(src) = source {
-            let o = self.obj(src).ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+            let o = self
+                .obj(src)
+                .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
             let name = &self.catalog().get(o.card).name;
             if total.tap {
                 if o.tapped {
                     return Err(RuleError::illegal(format!("{name} is tapped")));
                 }
-                if self.is_creature(src) && !self.controlled_since_turn_start(src) && !self.has_keyword(src, Keyword::Haste) {
-                    return Err(RuleError::illegal(format!("{name} has summoning sickness: it came under your control this turn")));
+                if self.is_creature(src)
+                    && !self.controlled_since_turn_start(src)
+                    && !self.has_keyword(src, Keyword::Haste)
+                {
+                    return Err(RuleError::illegal(format!(
+                        "{name} has summoning sickness: it came under your control this turn"
+                    )));
                 }
             }
             if total.untap && !o.tapped {
@@ -242,20 +322,28 @@ impl Game {
                     }
                 }
                 CostPart::RemoveCounters(k, n) => {
-                    let have = source.and_then(|s| self.obj(s)).map_or(0, |o| o.counters.get(k));
+                    let have = source
+                        .and_then(|s| self.obj(s))
+                        .map_or(0, |o| o.counters.get(k));
                     if have < *n {
-                        return Err(RuleError::illegal(format!("it doesn't have {n} {k} counter(s) to remove")));
+                        return Err(RuleError::illegal(format!(
+                            "it doesn't have {n} {k} counter(s) to remove"
+                        )));
                     }
                 }
                 CostPart::Discard(n) | CostPart::DiscardRandom(n) => {
                     let available = self.cost_object_candidates(c, part).len() as u32;
                     if available < *n {
-                        return Err(RuleError::illegal(format!("you don't have {n} other card(s) to discard")));
+                        return Err(RuleError::illegal(format!(
+                            "you don't have {n} other card(s) to discard"
+                        )));
                     }
                 }
                 CostPart::Sacrifice(f, n) => {
                     if (self.cost_object_candidates(c, part).len() as u32) < *n {
-                        return Err(RuleError::illegal(format!("you don't control {n} {f} to sacrifice")));
+                        return Err(RuleError::illegal(format!(
+                            "you don't control {n} {f} to sacrifice"
+                        )));
                     }
                 }
                 CostPart::SacrificeThis | CostPart::ExileThis => {
@@ -267,9 +355,14 @@ impl Game {
         }
         let mana = self.payable_mana(c);
         if !mana.is_zero() {
-            let exclude: Vec<ObjectId> = source.filter(|_| total.tap || total.untap).into_iter().collect();
+            let exclude: Vec<ObjectId> = source
+                .filter(|_| total.tap || total.untap)
+                .into_iter()
+                .collect();
             if !self.payment_possible(c, &mana, &exclude) {
-                return Err(RuleError::illegal(format!("you can't pay {mana} with your untapped mana sources")));
+                return Err(RuleError::illegal(format!(
+                    "you can't pay {mana} with your untapped mana sources"
+                )));
             }
         }
         Ok(())
@@ -287,7 +380,12 @@ impl Game {
         self.continue_casting(c);
         Ok(())
     }
-    pub(crate) fn begin_activate(&mut self, player: PlayerId, source: ObjectId, index: u8) -> Result<(), RuleError> {
+    pub(crate) fn begin_activate(
+        &mut self,
+        player: PlayerId,
+        source: ObjectId,
+        index: u8,
+    ) -> Result<(), RuleError> {
         let c = self.check_begin_activate(player, source, index)?;
         self.continue_casting(c);
         Ok(())
@@ -296,13 +394,18 @@ impl Game {
     fn continue_casting(&mut self, mut c: Casting) {
         // Single alternatives are not a choice.
         if let Some(shape) = self.shape(c.kind) {
-            while c.cost_options.len() < shape.additional.len() && shape.additional[c.cost_options.len()].len() == 1 {
+            while c.cost_options.len() < shape.additional.len()
+                && shape.additional[c.cost_options.len()].len() == 1
+            {
                 c.cost_options.push(0);
             }
         }
         match self.next_casting_decision(&c) {
             Some(decision) => {
-                self.pending = Some(Pending { player: c.player, decision });
+                self.pending = Some(Pending {
+                    player: c.player,
+                    decision,
+                });
                 self.casting = Some(c);
             }
             None => {
@@ -315,11 +418,21 @@ impl Game {
 
     // ----- answers during a cast -----------------------------------------------------------
 
-    pub(crate) fn answer_casting(&mut self, player: PlayerId, answer: Answer) -> Result<(), RuleError> {
-        let c = self.casting.clone().ok_or_else(|| RuleError::illegal("nothing is being cast"))?;
+    pub(crate) fn answer_casting(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let c = self
+            .casting
+            .clone()
+            .ok_or_else(|| RuleError::illegal("nothing is being cast"))?;
         if answer == Answer::Cancel {
             self.casting = None;
-            self.pending = Some(Pending { player, decision: Decision::Priority });
+            self.pending = Some(Pending {
+                player,
+                decision: Decision::Priority,
+            });
             return Ok(());
         }
         let updated = self.apply_casting_answer(&c, answer)?;
@@ -329,7 +442,9 @@ impl Game {
 
     /// Validates one answer against the cast in progress; returns the updated cast.
     fn apply_casting_answer(&self, c: &Casting, answer: Answer) -> Result<Casting, RuleError> {
-        let decision = self.next_casting_decision(c).ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
+        let decision = self
+            .next_casting_decision(c)
+            .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
         let mut next = c.clone();
         match (&decision, answer) {
             (Decision::ChooseX, Answer::X(x)) => {
@@ -337,20 +452,28 @@ impl Game {
                     return Err(RuleError::illegal("X is too large"));
                 }
                 next.x = Some(x);
-                self.check_costs_payable(&next).map_err(|e| RuleError::illegal(format!("X = {x} is too much: {e}")))?;
+                self.check_costs_payable(&next)
+                    .map_err(|e| RuleError::illegal(format!("X = {x} is too much: {e}")))?;
             }
             (Decision::ChooseCostOption { options, .. }, Answer::CostOption(i)) => {
                 if i as usize >= options.len() {
-                    return Err(RuleError::illegal(format!("choose option 1 to {}", options.len())));
+                    return Err(RuleError::illegal(format!(
+                        "choose option 1 to {}",
+                        options.len()
+                    )));
                 }
                 next.cost_options.push(i);
                 // The rest of the alternatives stay open; check this one can be paid with some.
-                let shape = self.shape(c.kind).ok_or_else(|| RuleError::illegal("that is no longer there"))?;
+                let shape = self
+                    .shape(c.kind)
+                    .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
                 let mut trial = next.clone();
                 while trial.cost_options.len() < shape.additional.len() {
                     trial.cost_options.push(0);
                 }
-                self.check_costs_payable(&trial).map_err(|e| RuleError::illegal(format!("you can't pay {}: {e}", options[i as usize])))?;
+                self.check_costs_payable(&trial).map_err(|e| {
+                    RuleError::illegal(format!("you can't pay {}: {e}", options[i as usize]))
+                })?;
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
                 self.check_target(c, spec, t)?;
@@ -362,22 +485,34 @@ impl Game {
             }
             (Decision::PayMana { cost }, Answer::AutoPay) => {
                 let exclude = self.cost_tapped_source(c);
-                let plan = self
-                    .plan_payment(c, cost, &exclude)
-                    .ok_or_else(|| RuleError::illegal(format!("you can't pay {cost} with your untapped mana sources")))?;
-                next.mana_plan.extend(plan.into_iter().map(|p| (p.permanent, p.ability, p.mana)));
+                let plan = self.plan_payment(c, cost, &exclude).ok_or_else(|| {
+                    RuleError::illegal(format!(
+                        "you can't pay {cost} with your untapped mana sources"
+                    ))
+                })?;
+                next.mana_plan
+                    .extend(plan.into_iter().map(|p| (p.permanent, p.ability, p.mana)));
                 if !self.plan_covers(&next, cost) {
                     return Err(RuleError::illegal(format!("you can't pay {cost}")));
                 }
             }
-            (Decision::PayMana { .. }, Answer::ActivateMana { source, ability, color }) => {
+            (
+                Decision::PayMana { .. },
+                Answer::ActivateMana {
+                    source,
+                    ability,
+                    color,
+                },
+            ) => {
                 let mut used: Vec<ObjectId> = c.mana_plan.iter().map(|m| m.0).collect();
                 used.extend(self.cost_tapped_source(c));
                 let t = self.check_mana_ability(c.player, source, ability, color, &used)?;
                 next.mana_plan.push((source, ability, t));
             }
             (d, a) => {
-                return Err(RuleError::WrongKind { expected: format!("{} (or cancel), not {}", d.describe(), a.kind_name()) });
+                return Err(RuleError::WrongKind {
+                    expected: format!("{} (or cancel), not {}", d.describe(), a.kind_name()),
+                });
             }
         }
         Ok(next)
@@ -391,19 +526,36 @@ impl Game {
     }
 
     pub(crate) fn casting_answers(&self, player: PlayerId) -> Vec<Answer> {
-        let Some(c) = &self.casting else { return Vec::new() };
-        let Some(decision) = self.next_casting_decision(c) else { return Vec::new() };
+        let Some(c) = &self.casting else {
+            return Vec::new();
+        };
+        let Some(decision) = self.next_casting_decision(c) else {
+            return Vec::new();
+        };
         let mut candidates: Vec<Answer> = match &decision {
             Decision::ChooseX => (0..=20).map(Answer::X).collect(),
-            Decision::ChooseCostOption { options, .. } => (0..options.len() as u8).map(Answer::CostOption).collect(),
-            Decision::ChooseTarget { spec, .. } => self.target_candidates(c, spec).into_iter().map(Answer::Target).collect(),
+            Decision::ChooseCostOption { options, .. } => {
+                (0..options.len() as u8).map(Answer::CostOption).collect()
+            }
+            Decision::ChooseTarget { spec, .. } => self
+                .target_candidates(c, spec)
+                .into_iter()
+                .map(Answer::Target)
+                .collect(),
             Decision::ChooseCostObjects { part } => {
                 let n = match part {
                     CostPart::Discard(n) | CostPart::Sacrifice(_, n) => *n as usize,
                     _ => 1,
                 };
                 let cands = self.cost_object_candidates(c, part);
-                if n == 1 { cands.into_iter().map(|o| Answer::Objects(vec![o])).collect() } else { vec![Answer::Objects(cands.into_iter().take(n).collect())] }
+                if n == 1 {
+                    cands
+                        .into_iter()
+                        .map(|o| Answer::Objects(vec![o]))
+                        .collect()
+                } else {
+                    vec![Answer::Objects(cands.into_iter().take(n).collect())]
+                }
             }
             Decision::PayMana { .. } => {
                 let mut v = vec![Answer::AutoPay];
@@ -411,7 +563,11 @@ impl Game {
                     for (i, a) in self.catalog().get(o.card).abilities.iter().enumerate() {
                         if a.is_mana_ability() {
                             for color in self.mana_ability_choices(player, o.id, i as u8) {
-                                v.push(Answer::ActivateMana { source: o.id, ability: i as u8, color });
+                                v.push(Answer::ActivateMana {
+                                    source: o.id,
+                                    ability: i as u8,
+                                    color,
+                                });
                             }
                         }
                     }
@@ -439,12 +595,27 @@ impl Game {
         let mut v = Vec::new();
         match &spec.kind {
             K::Any => {
-                v.extend(self.player_ids().filter(|p| self.player(*p).in_game()).map(Target::Player));
-                v.extend(self.battlefield.iter().copied().filter(|id| self.is_creature(*id)).map(Target::Object));
+                v.extend(
+                    self.player_ids()
+                        .filter(|p| self.player(*p).in_game())
+                        .map(Target::Player),
+                );
+                v.extend(
+                    self.battlefield
+                        .iter()
+                        .copied()
+                        .filter(|id| self.is_creature(*id))
+                        .map(Target::Object),
+                );
             }
             K::Player | K::Opponent => v.extend(self.player_ids().map(Target::Player)),
             K::Permanent(_) => v.extend(self.battlefield.iter().copied().map(Target::Object)),
-            K::Spell(_) => v.extend(self.stack.iter().filter_map(|s| s.object()).map(Target::Object)),
+            K::Spell(_) => v.extend(
+                self.stack
+                    .iter()
+                    .filter_map(|s| s.object())
+                    .map(Target::Object),
+            ),
         }
         let me = Self::casting_self(c);
         v.retain(|t| Some(*t) != me.map(Target::Object) && self.check_target(c, spec, *t).is_ok());
@@ -457,15 +628,20 @@ impl Game {
         {
             return Err(RuleError::illegal("a spell can't target itself (415.6)"));
         }
-        self.target_legal(c.player, spec, t).map_err(RuleError::Illegal)
+        self.target_legal(c.player, spec, t)
+            .map_err(RuleError::Illegal)
     }
 
     fn cost_object_candidates(&self, c: &Casting, part: &CostPart) -> Vec<ObjectId> {
         let me = Self::casting_self(c);
         match part {
-            CostPart::Discard(_) | CostPart::DiscardRandom(_) => {
-                self.player(c.player).hand.iter().copied().filter(|id| Some(*id) != me).collect()
-            }
+            CostPart::Discard(_) | CostPart::DiscardRandom(_) => self
+                .player(c.player)
+                .hand
+                .iter()
+                .copied()
+                .filter(|id| Some(*id) != me)
+                .collect(),
             CostPart::Sacrifice(f, _) => self
                 .battlefield_of(c.player)
                 .map(|o| o.id)
@@ -475,7 +651,12 @@ impl Game {
         }
     }
 
-    fn check_cost_objects(&self, c: &Casting, part: &CostPart, objs: &[ObjectId]) -> Result<(), RuleError> {
+    fn check_cost_objects(
+        &self,
+        c: &Casting,
+        part: &CostPart,
+        objs: &[ObjectId],
+    ) -> Result<(), RuleError> {
         let n = match part {
             CostPart::Discard(n) | CostPart::Sacrifice(_, n) => *n as usize,
             _ => 0,
@@ -487,7 +668,10 @@ impl Game {
         for (i, o) in objs.iter().enumerate() {
             if !cands.contains(o) {
                 return Err(RuleError::illegal(match part {
-                    CostPart::Discard(_) => format!("{} is not a card in your hand you can discard", self.card_name(*o)),
+                    CostPart::Discard(_) => format!(
+                        "{} is not a card in your hand you can discard",
+                        self.card_name(*o)
+                    ),
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));
             }
@@ -510,13 +694,23 @@ impl Game {
             let def = self.catalog().get(o.card);
             let mut choices = Vec::new();
             for (i, a) in def.abilities.iter().enumerate() {
-                if !a.is_mana_ability() || a.cost.mana.is_some() || a.cost.parts.iter().any(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..))) {
+                if !a.is_mana_ability()
+                    || a.cost.mana.is_some()
+                    || a.cost
+                        .parts
+                        .iter()
+                        .any(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..)))
+                {
                     continue;
                 }
                 if self.check_mana_ability_cost(player, o.id, a).is_err() {
                     continue;
                 }
-                let penalty = if a.cost.parts.is_empty() && a.effects.is_empty() { 0 } else { 10 };
+                let penalty = if a.cost.parts.is_empty() && a.effects.is_empty() {
+                    0
+                } else {
+                    10
+                };
                 let produce = a.mana.as_ref().map(|m| m.options()).unwrap_or_default();
                 if a.mana.as_ref().is_some_and(|m| m.amount() != 1) {
                     continue;
@@ -524,7 +718,10 @@ impl Game {
                 choices.extend(produce.into_iter().map(|t| (i as u8, t, penalty)));
             }
             if !choices.is_empty() {
-                out.push(ManaSource { permanent: o.id, choices });
+                out.push(ManaSource {
+                    permanent: o.id,
+                    choices,
+                });
             }
         }
         out
@@ -544,17 +741,36 @@ impl Game {
             if exclude.contains(&o.id) || c.mana_plan.iter().any(|m| m.0 == o.id) {
                 continue;
             }
-            let mut mana_abilities = catalog.get(o.card).abilities.iter().filter(|a| a.is_mana_ability());
+            let mut mana_abilities = catalog
+                .get(o.card)
+                .abilities
+                .iter()
+                .filter(|a| a.is_mana_ability());
             let (Some(a), None) = (mana_abilities.next(), mana_abilities.next()) else {
-                if catalog.get(o.card).abilities.iter().any(|a| a.is_mana_ability()) {
+                if catalog
+                    .get(o.card)
+                    .abilities
+                    .iter()
+                    .any(|a| a.is_mana_ability())
+                {
                     simple = false;
                     break;
                 }
                 continue;
             };
             match &a.mana {
-                Some(ManaProduce::Fixed(v)) if v.len() == 1 && a.cost.mana.is_none() && a.cost.parts.is_empty() && a.effects.is_empty() => {
-                    if a.cost.tap && (o.tapped || (self.is_creature(o.id) && !self.controlled_since_turn_start(o.id) && !self.has_keyword(o.id, Keyword::Haste))) {
+                Some(ManaProduce::Fixed(v))
+                    if v.len() == 1
+                        && a.cost.mana.is_none()
+                        && a.cost.parts.is_empty()
+                        && a.effects.is_empty() =>
+                {
+                    if a.cost.tap
+                        && (o.tapped
+                            || (self.is_creature(o.id)
+                                && !self.controlled_since_turn_start(o.id)
+                                && !self.has_keyword(o.id, Keyword::Haste)))
+                    {
                         continue;
                     }
                     pool.add(v[0], 1);
@@ -571,7 +787,12 @@ impl Game {
         self.plan_payment(c, cost, exclude).is_some()
     }
 
-    fn plan_payment(&self, c: &Casting, cost: &PayableCost, exclude: &[ObjectId]) -> Option<Vec<PlannedActivation>> {
+    fn plan_payment(
+        &self,
+        c: &Casting,
+        cost: &PayableCost,
+        exclude: &[ObjectId],
+    ) -> Option<Vec<PlannedActivation>> {
         let mut pool = self.player(c.player).pool.clone();
         let mut excluded: Vec<ObjectId> = exclude.to_vec();
         for (src, _, t) in &c.mana_plan {
@@ -582,14 +803,24 @@ impl Game {
         autopay::solve(&pool, &sources, cost)
     }
 
-    fn check_mana_ability_cost(&self, player: PlayerId, source: ObjectId, a: &ActivatedAbility) -> Result<(), RuleError> {
-        let o = self.obj(source).ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+    fn check_mana_ability_cost(
+        &self,
+        player: PlayerId,
+        source: ObjectId,
+        a: &ActivatedAbility,
+    ) -> Result<(), RuleError> {
+        let o = self
+            .obj(source)
+            .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
         let name = &self.catalog().get(o.card).name;
         if a.cost.tap {
             if o.tapped {
                 return Err(RuleError::illegal(format!("{name} is already tapped")));
             }
-            if self.is_creature(source) && !self.controlled_since_turn_start(source) && !self.has_keyword(source, Keyword::Haste) {
+            if self.is_creature(source)
+                && !self.controlled_since_turn_start(source)
+                && !self.has_keyword(source, Keyword::Haste)
+            {
                 return Err(RuleError::illegal(format!("{name} has summoning sickness")));
             }
         }
@@ -599,7 +830,9 @@ impl Game {
         if let Some(m) = &a.cost.mana {
             let mut pool = self.player(player).pool.clone();
             if !pool.try_pay(&m.to_payable(0)) {
-                return Err(RuleError::illegal(format!("you need {m} in your mana pool to activate that")));
+                return Err(RuleError::illegal(format!(
+                    "you need {m} in your mana pool to activate that"
+                )));
             }
         }
         for p in &a.cost.parts {
@@ -608,10 +841,14 @@ impl Game {
                     return Err(RuleError::illegal(format!("you can't pay {n} life")));
                 }
                 CostPart::RemoveCounters(k, n) if o.counters.get(k) < *n => {
-                    return Err(RuleError::illegal(format!("{name} has no {k} counter to remove")));
+                    return Err(RuleError::illegal(format!(
+                        "{name} has no {k} counter to remove"
+                    )));
                 }
                 CostPart::Discard(_) | CostPart::DiscardRandom(_) | CostPart::Sacrifice(..) => {
-                    return Err(RuleError::illegal("that mana ability's cost needs a choice the engine does not support yet"));
+                    return Err(RuleError::illegal(
+                        "that mana ability's cost needs a choice the engine does not support yet",
+                    ));
                 }
                 _ => {}
             }
@@ -628,15 +865,25 @@ impl Game {
         color: Option<Color>,
         already_used: &[ObjectId],
     ) -> Result<ManaType, RuleError> {
-        let o = self.obj(source).ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+        let o = self
+            .obj(source)
+            .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
         let def = self.catalog().get(o.card);
         if o.zone != ZoneKind::Battlefield || o.controller != player {
-            return Err(RuleError::illegal(format!("you don't control {} on the battlefield", def.name)));
+            return Err(RuleError::illegal(format!(
+                "you don't control {} on the battlefield",
+                def.name
+            )));
         }
         if already_used.contains(&source) {
-            return Err(RuleError::illegal(format!("{} is already being used for this payment", def.name)));
+            return Err(RuleError::illegal(format!(
+                "{} is already being used for this payment",
+                def.name
+            )));
         }
-        let a = def.abilities.get(ability as usize).ok_or_else(|| RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1)))?;
+        let a = def.abilities.get(ability as usize).ok_or_else(|| {
+            RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
+        })?;
         let Some(produce) = a.mana.as_ref().filter(|_| a.is_mana_ability()) else {
             return Err(RuleError::illegal("that is not a mana ability"));
         };
@@ -644,30 +891,73 @@ impl Game {
         let options = produce.options();
         match (produce, color) {
             (ManaProduce::Fixed(v), _) if v.len() == 1 => Ok(v[0]),
-            (ManaProduce::Fixed(_), _) => Err(RuleError::illegal("abilities that make several mana at once are not supported yet")),
+            (ManaProduce::Fixed(_), _) => Err(RuleError::illegal(
+                "abilities that make several mana at once are not supported yet",
+            )),
             (_, Some(c)) if options.contains(&ManaType::Colored(c)) => Ok(ManaType::Colored(c)),
-            (_, Some(c)) => Err(RuleError::illegal(format!("{} can't make {} mana", def.name, c.name()))),
+            (_, Some(c)) => Err(RuleError::illegal(format!(
+                "{} can't make {} mana",
+                def.name,
+                c.name()
+            ))),
             (ManaProduce::OneOf(v), None) if v.len() == 1 => Ok(v[0]),
-            _ => Err(RuleError::illegal(format!("say which colour {} should make", def.name))),
+            _ => Err(RuleError::illegal(format!(
+                "say which colour {} should make",
+                def.name
+            ))),
         }
     }
 
     /// The `color` values to list for a mana ability (None when there is no choice).
-    pub(crate) fn mana_ability_choices(&self, player: PlayerId, source: ObjectId, ability: u8) -> Vec<Option<Color>> {
-        let Some(a) = self.def(source).and_then(|d| d.abilities.get(ability as usize)) else { return Vec::new() };
+    pub(crate) fn mana_ability_choices(
+        &self,
+        player: PlayerId,
+        source: ObjectId,
+        ability: u8,
+    ) -> Vec<Option<Color>> {
+        let Some(a) = self
+            .def(source)
+            .and_then(|d| d.abilities.get(ability as usize))
+        else {
+            return Vec::new();
+        };
         let candidates: Vec<Option<Color>> = match &a.mana {
             Some(ManaProduce::Fixed(_)) => vec![None],
-            Some(m) => m.options().into_iter().filter_map(|t| match t { ManaType::Colored(c) => Some(Some(c)), ManaType::Colorless => None }).chain(
-                m.options().contains(&ManaType::Colorless).then_some(None)).collect(),
+            Some(m) => m
+                .options()
+                .into_iter()
+                .filter_map(|t| match t {
+                    ManaType::Colored(c) => Some(Some(c)),
+                    ManaType::Colorless => None,
+                })
+                .chain(m.options().contains(&ManaType::Colorless).then_some(None))
+                .collect(),
             None => Vec::new(),
         };
-        candidates.into_iter().filter(|c| self.check_mana_ability(player, source, ability, *c, &[]).is_ok()).collect()
+        candidates
+            .into_iter()
+            .filter(|c| {
+                self.check_mana_ability(player, source, ability, *c, &[])
+                    .is_ok()
+            })
+            .collect()
     }
 
     /// Activates a checked mana ability: pays its cost, adds the mana, applies its other
     /// effects at once (406.4, 411.3).
-    pub(crate) fn activate_mana_ability(&mut self, player: PlayerId, source: ObjectId, ability: u8, produced: ManaType) {
-        let Some(a) = self.def(source).and_then(|d| d.abilities.get(ability as usize)) else { return };
+    pub(crate) fn activate_mana_ability(
+        &mut self,
+        player: PlayerId,
+        source: ObjectId,
+        ability: u8,
+        produced: ManaType,
+    ) {
+        let Some(a) = self
+            .def(source)
+            .and_then(|d| d.abilities.get(ability as usize))
+        else {
+            return;
+        };
         let cost = a.cost.clone();
         if cost.tap {
             self.tap(source);
@@ -686,7 +976,11 @@ impl Game {
             }
         }
         self.player_mut(player).pool.add(produced, 1);
-        self.emit(Event::ManaAdded { player, mana: produced, amount: 1 });
+        self.emit(Event::ManaAdded {
+            player,
+            mana: produced,
+            amount: 1,
+        });
         let effects = a.effects.clone();
         for e in &effects {
             self.apply_immediate_effect(player, source, e);
@@ -696,7 +990,9 @@ impl Game {
     // ----- 409.1h-i: pay and put on the stack -------------------------------------------------
 
     fn commit_cast(&mut self, c: Casting) {
-        let Some(total) = self.total_cost(&c) else { return };
+        let Some(total) = self.total_cost(&c) else {
+            return;
+        };
         for (src, ability, t) in c.mana_plan.clone() {
             self.activate_mana_ability(c.player, src, ability, t);
         }
@@ -733,7 +1029,13 @@ impl Game {
                 CostPart::DiscardRandom(n) => {
                     for _ in 0..*n {
                         let me = Self::casting_self(&c);
-                        let hand: Vec<ObjectId> = self.player(c.player).hand.iter().copied().filter(|h| Some(*h) != me).collect();
+                        let hand: Vec<ObjectId> = self
+                            .player(c.player)
+                            .hand
+                            .iter()
+                            .copied()
+                            .filter(|h| Some(*h) != me)
+                            .collect();
                         if hand.is_empty() {
                             break;
                         }
@@ -762,8 +1064,12 @@ impl Game {
         let _ = sacrificed_self;
         match c.kind {
             CastKind::Spell(card) => {
-                let Some(card_id) = self.obj(card).map(|o| o.card) else { return };
-                let Some(on_stack) = self.move_object(card, ZoneKind::Stack, Position::Top) else { return };
+                let Some(card_id) = self.obj(card).map(|o| o.card) else {
+                    return;
+                };
+                let Some(on_stack) = self.move_object(card, ZoneKind::Stack, Position::Top) else {
+                    return;
+                };
                 if let Some(o) = self.obj_mut(on_stack) {
                     o.controller = c.player;
                 }
@@ -774,7 +1080,12 @@ impl Game {
                     targets: c.targets.clone(),
                     x: c.x.unwrap_or(0),
                 });
-                self.emit(Event::SpellCast { player: c.player, spell: on_stack, card: card_id, targets: c.targets });
+                self.emit(Event::SpellCast {
+                    player: c.player,
+                    spell: on_stack,
+                    card: card_id,
+                    targets: c.targets,
+                });
             }
             CastKind::Ability { source, index } => {
                 let card = self.objects[source.slot()].card;
@@ -785,7 +1096,12 @@ impl Game {
                     targets: c.targets.clone(),
                     x: c.x.unwrap_or(0),
                 });
-                self.emit(Event::AbilityActivated { player: c.player, source, card, targets: c.targets });
+                self.emit(Event::AbilityActivated {
+                    player: c.player,
+                    source,
+                    card,
+                    targets: c.targets,
+                });
             }
         }
         // 409.1i: its controller receives priority again.

@@ -73,7 +73,9 @@ impl Game {
     }
 
     fn check_can_attack(&self, id: ObjectId) -> Result<(), String> {
-        let Some(o) = self.obj(id) else { return Err("that creature is gone".into()) };
+        let Some(o) = self.obj(id) else {
+            return Err("that creature is gone".into());
+        };
         let name = self.card_name(id);
         if !self.is_on_battlefield(id) || !self.is_creature(id) {
             return Err(format!("{name} is not a creature on the battlefield"));
@@ -85,14 +87,18 @@ impl Game {
             return Err(format!("{name} has defender and can't attack"));
         }
         if !self.controlled_since_turn_start(id) && !self.has_keyword(id, Keyword::Haste) {
-            return Err(format!("{name} has summoning sickness: it hasn't been under your control since your turn began"));
+            return Err(format!(
+                "{name} has summoning sickness: it hasn't been under your control since your turn began"
+            ));
         }
         Ok(())
     }
 
     /// Creatures `player` could block with, and the attackers each could block.
     pub fn eligible_blockers(&self, player: PlayerId) -> Vec<(ObjectId, Vec<ObjectId>)> {
-        let Some(c) = &self.combat else { return Vec::new() };
+        let Some(c) = &self.combat else {
+            return Vec::new();
+        };
         self.battlefield_of(player)
             .filter_map(|o| {
                 let options: Vec<ObjectId> = c
@@ -108,21 +114,30 @@ impl Game {
 
     fn check_can_block(&self, blocker: ObjectId, attacker: ObjectId) -> Result<(), String> {
         let name = self.card_name(blocker);
-        let Some(o) = self.obj(blocker) else { return Err("that creature is gone".into()) };
+        let Some(o) = self.obj(blocker) else {
+            return Err("that creature is gone".into());
+        };
         if !self.is_on_battlefield(blocker) || !self.is_creature(blocker) {
             return Err(format!("{name} is not a creature on the battlefield"));
         }
         if o.tapped {
             return Err(format!("{name} is tapped and can't block"));
         }
-        if !self.combat.as_ref().is_some_and(|c| c.is_attacking(attacker)) {
+        if !self
+            .combat
+            .as_ref()
+            .is_some_and(|c| c.is_attacking(attacker))
+        {
             return Err(format!("{} is not attacking", self.card_name(attacker)));
         }
         if self.has_keyword(attacker, Keyword::Flying)
             && !self.has_keyword(blocker, Keyword::Flying)
             && !self.has_keyword(blocker, Keyword::Reach)
         {
-            return Err(format!("{name} can't block {}: it has flying ({name} has neither flying nor reach)", self.card_name(attacker)));
+            return Err(format!(
+                "{name} can't block {}: it has flying ({name} has neither flying nor reach)",
+                self.card_name(attacker)
+            ));
         }
         Ok(())
     }
@@ -130,10 +145,15 @@ impl Game {
     pub(crate) fn begin_declare_attackers(&mut self) -> StepFlow {
         self.combat = Some(Combat::default());
         if self.eligible_attackers(self.active).is_empty() {
-            self.emit(Event::AttackersDeclared { attackers: Vec::new() });
+            self.emit(Event::AttackersDeclared {
+                attackers: Vec::new(),
+            });
             self.give_priority(self.active);
         } else {
-            self.pending = Some(Pending { player: self.active, decision: Decision::DeclareAttackers });
+            self.pending = Some(Pending {
+                player: self.active,
+                decision: Decision::DeclareAttackers,
+            });
         }
         StepFlow::Stopped
     }
@@ -141,23 +161,44 @@ impl Game {
     fn check_attack(&self, player: PlayerId, attacks: &[Attack]) -> Result<(), RuleError> {
         for (i, a) in attacks.iter().enumerate() {
             if attacks[..i].iter().any(|b| b.attacker == a.attacker) {
-                return Err(RuleError::illegal(format!("{} is declared twice", self.card_name(a.attacker))));
+                return Err(RuleError::illegal(format!(
+                    "{} is declared twice",
+                    self.card_name(a.attacker)
+                )));
             }
-            let o = self.obj(a.attacker).ok_or_else(|| RuleError::illegal("that creature is gone"))?;
+            let o = self
+                .obj(a.attacker)
+                .ok_or_else(|| RuleError::illegal("that creature is gone"))?;
             if o.controller != player {
-                return Err(RuleError::illegal(format!("you don't control {}", self.card_name(a.attacker))));
+                return Err(RuleError::illegal(format!(
+                    "you don't control {}",
+                    self.card_name(a.attacker)
+                )));
             }
-            self.check_can_attack(a.attacker).map_err(RuleError::Illegal)?;
+            self.check_can_attack(a.attacker)
+                .map_err(RuleError::Illegal)?;
             if a.defender == player || !self.target_exists(Target::Player(a.defender)) {
-                return Err(RuleError::illegal(format!("{} must attack an opponent who is still in the game", self.card_name(a.attacker))));
+                return Err(RuleError::illegal(format!(
+                    "{} must attack an opponent who is still in the game",
+                    self.card_name(a.attacker)
+                )));
             }
         }
         Ok(())
     }
 
-    pub(crate) fn answer_attackers(&mut self, player: PlayerId, answer: Answer) -> Result<(), RuleError> {
+    pub(crate) fn answer_attackers(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
         let Answer::Attack(attacks) = answer else {
-            return Err(RuleError::WrongKind { expected: format!("an attack declaration (possibly empty), not {}", answer.kind_name()) });
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "an attack declaration (possibly empty), not {}",
+                    answer.kind_name()
+                ),
+            });
         };
         self.check_attack(player, &attacks)?;
         self.pending = None;
@@ -170,10 +211,18 @@ impl Game {
         if let Some(c) = &mut self.combat {
             c.attackers = attacks
                 .iter()
-                .map(|a| Attacker { id: a.attacker, defender: a.defender, blocked: false, blockers: Vec::new(), dealt_first_strike: false })
+                .map(|a| Attacker {
+                    id: a.attacker,
+                    defender: a.defender,
+                    blocked: false,
+                    blockers: Vec::new(),
+                    dealt_first_strike: false,
+                })
                 .collect();
         }
-        self.emit(Event::AttackersDeclared { attackers: attacks.iter().map(|a| (a.attacker, a.defender)).collect() });
+        self.emit(Event::AttackersDeclared {
+            attackers: attacks.iter().map(|a| (a.attacker, a.defender)).collect(),
+        });
         self.give_priority(self.active);
         Ok(())
     }
@@ -185,20 +234,35 @@ impl Game {
         let mut out = vec![Answer::Attack(Vec::new())];
         for (id, defenders) in &eligible {
             for d in defenders {
-                out.push(Answer::Attack(vec![Attack { attacker: *id, defender: *d }]));
+                out.push(Answer::Attack(vec![Attack {
+                    attacker: *id,
+                    defender: *d,
+                }]));
             }
         }
         if eligible.len() > 1 {
-            out.push(Answer::Attack(eligible.iter().map(|(id, ds)| Attack { attacker: *id, defender: ds[0] }).collect()));
+            out.push(Answer::Attack(
+                eligible
+                    .iter()
+                    .map(|(id, ds)| Attack {
+                        attacker: *id,
+                        defender: ds[0],
+                    })
+                    .collect(),
+            ));
         }
         out
     }
 
     fn defenders_to_ask(&self) -> Vec<PlayerId> {
-        let Some(c) = &self.combat else { return Vec::new() };
+        let Some(c) = &self.combat else {
+            return Vec::new();
+        };
         self.apnap()
             .into_iter()
-            .filter(|p| c.attackers.iter().any(|a| a.defender == *p) && !c.blocks_declared.contains(p))
+            .filter(|p| {
+                c.attackers.iter().any(|a| a.defender == *p) && !c.blocks_declared.contains(p)
+            })
             .collect()
     }
 
@@ -215,43 +279,80 @@ impl Game {
                 }
                 continue;
             }
-            self.pending = Some(Pending { player: p, decision: Decision::DeclareBlockers });
+            self.pending = Some(Pending {
+                player: p,
+                decision: Decision::DeclareBlockers,
+            });
             return;
         }
         // All blocks are in: attackers become blocked or unblocked (309.2f).
-        let blocks: Vec<(ObjectId, ObjectId)> =
-            self.combat.as_ref().map(|c| c.blockers.iter().map(|b| (b.id, b.attacker)).collect()).unwrap_or_default();
+        let blocks: Vec<(ObjectId, ObjectId)> = self
+            .combat
+            .as_ref()
+            .map(|c| c.blockers.iter().map(|b| (b.id, b.attacker)).collect())
+            .unwrap_or_default();
         self.emit(Event::BlockersDeclared { blocks });
         self.give_priority(self.active);
     }
 
     fn check_blocks(&self, player: PlayerId, blocks: &[Block]) -> Result<(), RuleError> {
-        let Some(c) = &self.combat else { return Err(RuleError::illegal("there is no combat")) };
+        let Some(c) = &self.combat else {
+            return Err(RuleError::illegal("there is no combat"));
+        };
         for (i, b) in blocks.iter().enumerate() {
             if blocks[..i].iter().any(|x| x.blocker == b.blocker) {
-                return Err(RuleError::illegal(format!("{} can block only one creature", self.card_name(b.blocker))));
+                return Err(RuleError::illegal(format!(
+                    "{} can block only one creature",
+                    self.card_name(b.blocker)
+                )));
             }
-            let o = self.obj(b.blocker).ok_or_else(|| RuleError::illegal("that creature is gone"))?;
+            let o = self
+                .obj(b.blocker)
+                .ok_or_else(|| RuleError::illegal("that creature is gone"))?;
             if o.controller != player {
-                return Err(RuleError::illegal(format!("you don't control {}", self.card_name(b.blocker))));
+                return Err(RuleError::illegal(format!(
+                    "you don't control {}",
+                    self.card_name(b.blocker)
+                )));
             }
-            if !c.attackers.iter().any(|a| a.id == b.attacker && a.defender == player) {
-                return Err(RuleError::illegal(format!("{} is not attacking you", self.card_name(b.attacker))));
+            if !c
+                .attackers
+                .iter()
+                .any(|a| a.id == b.attacker && a.defender == player)
+            {
+                return Err(RuleError::illegal(format!(
+                    "{} is not attacking you",
+                    self.card_name(b.attacker)
+                )));
             }
-            self.check_can_block(b.blocker, b.attacker).map_err(RuleError::Illegal)?;
+            self.check_can_block(b.blocker, b.attacker)
+                .map_err(RuleError::Illegal)?;
         }
         Ok(())
     }
 
-    pub(crate) fn answer_blockers(&mut self, player: PlayerId, answer: Answer) -> Result<(), RuleError> {
+    pub(crate) fn answer_blockers(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
         let Answer::Block(blocks) = answer else {
-            return Err(RuleError::WrongKind { expected: format!("a block declaration (possibly empty), not {}", answer.kind_name()) });
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "a block declaration (possibly empty), not {}",
+                    answer.kind_name()
+                ),
+            });
         };
         self.check_blocks(player, &blocks)?;
         self.pending = None;
         if let Some(c) = &mut self.combat {
             for b in &blocks {
-                c.blockers.push(Blocker { id: b.blocker, attacker: b.attacker, dealt_first_strike: false });
+                c.blockers.push(Blocker {
+                    id: b.blocker,
+                    attacker: b.attacker,
+                    dealt_first_strike: false,
+                });
                 if let Some(a) = c.attackers.iter_mut().find(|a| a.id == b.attacker) {
                     a.blocked = true;
                     a.blockers.push(b.blocker);
@@ -268,7 +369,10 @@ impl Game {
         let mut out = vec![Answer::Block(Vec::new())];
         for (b, attackers) in &eligible {
             for a in attackers {
-                out.push(Answer::Block(vec![Block { blocker: *b, attacker: *a }]));
+                out.push(Answer::Block(vec![Block {
+                    blocker: *b,
+                    attacker: *a,
+                }]));
             }
         }
         out
@@ -276,16 +380,26 @@ impl Game {
 
     pub(crate) fn combat_has_first_strike(&self) -> bool {
         let Some(c) = &self.combat else { return false };
-        c.attackers.iter().map(|a| a.id).chain(c.blockers.iter().map(|b| b.id)).any(|id| {
-            self.is_on_battlefield(id) && (self.has_keyword(id, Keyword::FirstStrike) || self.has_keyword(id, Keyword::DoubleStrike))
-        })
+        c.attackers
+            .iter()
+            .map(|a| a.id)
+            .chain(c.blockers.iter().map(|b| b.id))
+            .any(|id| {
+                self.is_on_battlefield(id)
+                    && (self.has_keyword(id, Keyword::FirstStrike)
+                        || self.has_keyword(id, Keyword::DoubleStrike))
+            })
     }
 
     /// 310.5: who deals damage in this step.
     fn deals_damage_now(&self, id: ObjectId, first_strike_step: bool, dealt_first: bool) -> bool {
         let fs = self.has_keyword(id, Keyword::FirstStrike);
         let ds = self.has_keyword(id, Keyword::DoubleStrike);
-        if first_strike_step { fs || ds } else { ds || !dealt_first }
+        if first_strike_step {
+            fs || ds
+        } else {
+            ds || !dealt_first
+        }
     }
 
     /// Lethal damage for a creature, counting damage already marked (modern 510.1c).
@@ -298,7 +412,10 @@ impl Game {
         let Some(c) = self.combat.clone() else { return };
         let mut assigned: Vec<(ObjectId, Target, u32)> = Vec::new();
         for a in &c.attackers {
-            if !self.is_on_battlefield(a.id) || !self.is_creature(a.id) || !self.deals_damage_now(a.id, first_strike_step, a.dealt_first_strike) {
+            if !self.is_on_battlefield(a.id)
+                || !self.is_creature(a.id)
+                || !self.deals_damage_now(a.id, first_strike_step, a.dealt_first_strike)
+            {
                 continue;
             }
             let power = self.power(a.id).max(0) as u32;
@@ -310,7 +427,12 @@ impl Game {
                 assigned.push((a.id, Target::Player(a.defender), power));
                 continue;
             }
-            let blockers: Vec<ObjectId> = a.blockers.iter().copied().filter(|b| self.is_on_battlefield(*b)).collect();
+            let blockers: Vec<ObjectId> = a
+                .blockers
+                .iter()
+                .copied()
+                .filter(|b| self.is_on_battlefield(*b))
+                .collect();
             if blockers.is_empty() {
                 // 310.2c / 702.19e: blocked with no blockers left: no damage unless trample.
                 if trample {
@@ -324,7 +446,11 @@ impl Game {
             for (i, b) in blockers.iter().enumerate() {
                 let last = i == blockers.len() - 1;
                 let lethal = self.lethal_damage(*b);
-                let give = if last && !trample { left } else { left.min(lethal) };
+                let give = if last && !trample {
+                    left
+                } else {
+                    left.min(lethal)
+                };
                 if give > 0 {
                     assigned.push((a.id, Target::Object(*b), give));
                 }
@@ -335,7 +461,10 @@ impl Game {
             }
         }
         for b in &c.blockers {
-            if !self.is_on_battlefield(b.id) || !self.is_creature(b.id) || !self.deals_damage_now(b.id, first_strike_step, b.dealt_first_strike) {
+            if !self.is_on_battlefield(b.id)
+                || !self.is_creature(b.id)
+                || !self.deals_damage_now(b.id, first_strike_step, b.dealt_first_strike)
+            {
                 continue;
             }
             if !self.is_on_battlefield(b.attacker) {
@@ -358,11 +487,13 @@ impl Game {
             }
             if self.ruleset.combat_damage_uses_stack() {
                 c.assigned = assigned;
-                let card = self.objects.first().map(|o| o.card).unwrap_or(crate::ids::CardId(0));
                 self.stack.push(StackItem {
-                    kind: StackKind::CombatDamage { first_strike: first_strike_step },
+                    kind: StackKind::CombatDamage {
+                        first_strike: first_strike_step,
+                    },
                     controller: self.active,
-                    card,
+                    // Combat damage is no card's: the id is unused (views name it "Combat damage").
+                    card: crate::ids::CardId(0),
                     targets: Vec::new(),
                     x: 0,
                 });
@@ -377,7 +508,11 @@ impl Game {
     /// Classic 310.4: the damage object resolves; damage to a creature no longer on the
     /// battlefield is not dealt; a source that left still deals its damage.
     pub(crate) fn resolve_combat_damage_object(&mut self) {
-        let assigned = self.combat.as_mut().map(|c| std::mem::take(&mut c.assigned)).unwrap_or_default();
+        let assigned = self
+            .combat
+            .as_mut()
+            .map(|c| std::mem::take(&mut c.assigned))
+            .unwrap_or_default();
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
         }

@@ -4,8 +4,8 @@
 //! `{1}{R}, {T}, discard a card, sacrifice this, pay 2 life, remove a mining counter`.
 //! An additional cost with alternatives ("discard a card or pay {5}") is written with `|`.
 
-use crate::object::CounterKind;
 use crate::mana::ManaCost;
+use crate::object::CounterKind;
 use crate::targets::ObjectFilter;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -46,19 +46,25 @@ impl Cost {
                 ["exile", "this"] => cost.parts.push(CostPart::ExileThis),
                 ["sacrifice", n, rest @ ..] => {
                     let count = count_word(n)?;
-                    cost.parts.push(CostPart::Sacrifice(ObjectFilter::parse(rest)?, count))
+                    cost.parts
+                        .push(CostPart::Sacrifice(ObjectFilter::parse(rest)?, count))
                 }
-                ["discard", n, "card" | "cards"] => cost.parts.push(CostPart::Discard(count_word(n)?)),
+                ["discard", n, "card" | "cards"] => {
+                    cost.parts.push(CostPart::Discard(count_word(n)?))
+                }
                 ["discard", n, "card" | "cards", "at", "random"] => {
                     cost.parts.push(CostPart::DiscardRandom(count_word(n)?))
                 }
-                ["pay", n, "life"] => {
-                    cost.parts.push(CostPart::PayLife(n.parse().map_err(|_| format!("bad life amount in `{part}`"))?))
-                }
-                ["remove", n, kind, "counter" | "counters"] => cost.parts.push(CostPart::RemoveCounters(
-                    kind.parse().map_err(|e| format!("`{part}`: {e}"))?,
-                    count_word(n)?,
+                ["pay", n, "life"] => cost.parts.push(CostPart::PayLife(
+                    n.parse()
+                        .map_err(|_| format!("bad life amount in `{part}`"))?,
                 )),
+                ["remove", n, kind, "counter" | "counters"] => {
+                    cost.parts.push(CostPart::RemoveCounters(
+                        kind.parse().map_err(|e| format!("`{part}`: {e}"))?,
+                        count_word(n)?,
+                    ))
+                }
                 _ if part.starts_with('{') => {
                     let m: ManaCost = part.parse()?;
                     match &mut cost.mana {
@@ -76,7 +82,10 @@ impl Cost {
         self.mana.as_ref().map_or(0, |m| m.converted())
     }
     pub fn is_free(&self) -> bool {
-        self.mana.as_ref().is_none_or(|m| m.is_empty()) && !self.tap && !self.untap && self.parts.is_empty()
+        self.mana.as_ref().is_none_or(|m| m.is_empty())
+            && !self.tap
+            && !self.untap
+            && self.parts.is_empty()
     }
 }
 
@@ -85,7 +94,9 @@ fn count_word(w: &str) -> Result<u32, String> {
         "a" | "an" | "one" => Ok(1),
         "two" => Ok(2),
         "three" => Ok(3),
-        n => n.parse().map_err(|_| format!("expected a number, found `{w}`")),
+        n => n
+            .parse()
+            .map_err(|_| format!("expected a number, found `{w}`")),
     }
 }
 
@@ -133,7 +144,10 @@ mod tests {
         assert_eq!(c.mana_value(), 2);
         assert_eq!(c.parts, vec![CostPart::Discard(1)]);
         let c = Cost::parse("{T}, remove a mining counter").unwrap();
-        assert_eq!(c.parts, vec![CostPart::RemoveCounters(CounterKind::Mining, 1)]);
+        assert_eq!(
+            c.parts,
+            vec![CostPart::RemoveCounters(CounterKind::Mining, 1)]
+        );
         assert!(Cost::parse("{T}, dance a jig").is_err());
     }
 }

@@ -71,10 +71,17 @@ pub enum Answer {
     Concede,
     PlayLand(ObjectId),
     Cast(ObjectId),
-    Activate { source: ObjectId, ability: u8 },
+    Activate {
+        source: ObjectId,
+        ability: u8,
+    },
     /// Activate a mana ability (at priority, or while paying a cost). `color` picks the
     /// colour for "any colour" / "A or B" abilities.
-    ActivateMana { source: ObjectId, ability: u8, color: Option<Color> },
+    ActivateMana {
+        source: ObjectId,
+        ability: u8,
+        color: Option<Color>,
+    },
     X(u32),
     CostOption(u8),
     Target(Target),
@@ -114,12 +121,22 @@ impl Answer {
 impl Decision {
     pub fn describe(&self) -> String {
         match self {
-            Decision::Mulligan { hand_size } => format!("keep this {hand_size}-card hand or mulligan"),
+            Decision::Mulligan { hand_size } => {
+                format!("keep this {hand_size}-card hand or mulligan")
+            }
             Decision::Priority => "act or pass priority".into(),
             Decision::ChooseX => "choose a value for X".into(),
-            Decision::ChooseCostOption { options, .. } => format!("choose a cost: {}", options.join(" or ")),
+            Decision::ChooseCostOption { options, .. } => {
+                format!("choose a cost: {}", options.join(" or "))
+            }
             Decision::ChooseTarget { spec, .. } => format!("choose a target: {}", spec.describe()),
-            Decision::ChooseCostObjects { part } => format!("choose what to pay for: {}", crate::costs::Cost { parts: vec![part.clone()], ..Default::default() }),
+            Decision::ChooseCostObjects { part } => format!(
+                "choose what to pay for: {}",
+                crate::costs::Cost {
+                    parts: vec![part.clone()],
+                    ..Default::default()
+                }
+            ),
             Decision::PayMana { cost } => format!("pay {cost}"),
             Decision::DeclareAttackers => "declare attackers".into(),
             Decision::DeclareBlockers => "declare blockers".into(),

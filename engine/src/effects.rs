@@ -49,33 +49,65 @@ pub enum Recipient {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
-    Damage { amount: Amount, to: Vec<Recipient> },
-    Draw { amount: Amount, who: PlayerRef },
-    Discard { amount: Amount, who: PlayerRef, random: bool },
-    GainLife { amount: Amount, who: PlayerRef },
-    LoseLife { amount: Amount, who: PlayerRef },
+    Damage {
+        amount: Amount,
+        to: Vec<Recipient>,
+    },
+    Draw {
+        amount: Amount,
+        who: PlayerRef,
+    },
+    Discard {
+        amount: Amount,
+        who: PlayerRef,
+        random: bool,
+    },
+    GainLife {
+        amount: Amount,
+        who: PlayerRef,
+    },
+    LoseLife {
+        amount: Amount,
+        who: PlayerRef,
+    },
     Destroy(ObjRef),
     DestroyAll(ObjectFilter),
     Counter(ObjRef),
     Tap(ObjRef),
     Untap(ObjRef),
     /// +P/+T until end of turn (a continuous effect locked to its object, 418.3b).
-    Pump { what: ObjRef, power: i32, toughness: i32 },
+    Pump {
+        what: ObjRef,
+        power: i32,
+        toughness: i32,
+    },
     /// Each `who` sacrifices one permanent matching the filter (choices in APNAP order).
-    Sacrifice { who: PlayerRef, filter: ObjectFilter },
-    SacrificeThis { unless_counters: Option<CounterKind> },
+    Sacrifice {
+        who: PlayerRef,
+        filter: ObjectFilter,
+    },
+    SacrificeThis {
+        unless_counters: Option<CounterKind>,
+    },
     /// The controller exchanges life totals with the player in target slot n.
     ExchangeLife(u8),
     /// Coalition Victory's win check.
     CoalitionVictory,
     /// The controller searches their library for a card matching the filter, puts it into
     /// `to` (tapped if asked), then shuffles.
-    Search { filter: ObjectFilter, to: ZoneKind, tapped: bool },
+    Search {
+        filter: ObjectFilter,
+        to: ZoneKind,
+        tapped: bool,
+    },
     /// Put the object on top of its owner's library.
     PutOnTop(ObjRef),
     /// Sindbad: draw a card and reveal it; if it isn't a land card, discard it.
     DrawRevealDiscardNonland,
-    Mill { amount: Amount, who: PlayerRef },
+    Mill {
+        amount: Amount,
+        who: PlayerRef,
+    },
 }
 
 impl Effect {
@@ -101,26 +133,48 @@ impl Effect {
             return Err("empty effect".into());
         };
         let amount = |i: usize| -> Result<Amount, String> {
-            args.get(i).ok_or_else(|| format!("`{verb}` needs an amount")).and_then(|a| parse_amount(a))
+            args.get(i)
+                .ok_or_else(|| format!("`{verb}` needs an amount"))
+                .and_then(|a| parse_amount(a))
         };
         let objref = |i: usize| -> Result<ObjRef, String> {
-            args.get(i).ok_or_else(|| format!("`{verb}` needs what it acts on")).and_then(|a| parse_obj_ref(a))
+            args.get(i)
+                .ok_or_else(|| format!("`{verb}` needs what it acts on"))
+                .and_then(|a| parse_obj_ref(a))
         };
         let e = match *verb {
             "damage" => {
                 let to = key("to").ok_or("`damage` needs to=...")?;
-                let to = to.split(',').map(parse_recipient).collect::<Result<Vec<_>, _>>()?;
-                Effect::Damage { amount: amount(0)?, to }
+                let to = to
+                    .split(',')
+                    .map(parse_recipient)
+                    .collect::<Result<Vec<_>, _>>()?;
+                Effect::Damage {
+                    amount: amount(0)?,
+                    to,
+                }
             }
-            "draw" => Effect::Draw { amount: amount(0)?, who: who(PlayerRef::You)? },
+            "draw" => Effect::Draw {
+                amount: amount(0)?,
+                who: who(PlayerRef::You)?,
+            },
             "discard" => Effect::Discard {
                 amount: amount(0)?,
                 who: who(PlayerRef::You)?,
                 random: flags.contains(&"random"),
             },
-            "gain" => Effect::GainLife { amount: amount(0)?, who: who(PlayerRef::You)? },
-            "lose" => Effect::LoseLife { amount: amount(0)?, who: who(PlayerRef::You)? },
-            "mill" => Effect::Mill { amount: amount(0)?, who: who(PlayerRef::You)? },
+            "gain" => Effect::GainLife {
+                amount: amount(0)?,
+                who: who(PlayerRef::You)?,
+            },
+            "lose" => Effect::LoseLife {
+                amount: amount(0)?,
+                who: who(PlayerRef::You)?,
+            },
+            "mill" => Effect::Mill {
+                amount: amount(0)?,
+                who: who(PlayerRef::You)?,
+            },
             "destroy" => Effect::Destroy(objref(0)?),
             "destroy_all" => Effect::DestroyAll(ObjectFilter::parse(args)?),
             "counter" => Effect::Counter(objref(0)?),
@@ -129,14 +183,27 @@ impl Effect {
             "put_on_top" => Effect::PutOnTop(objref(0)?),
             "pump" => {
                 let pt = args.first().ok_or("`pump` needs +P/+T")?;
-                let (p, t) = pt.split_once('/').ok_or_else(|| format!("bad P/T change `{pt}`"))?;
-                let num = |x: &str| x.trim_start_matches('+').parse::<i32>().map_err(|_| format!("bad P/T change `{pt}`"));
-                Effect::Pump { what: objref(1)?, power: num(p)?, toughness: num(t)? }
+                let (p, t) = pt
+                    .split_once('/')
+                    .ok_or_else(|| format!("bad P/T change `{pt}`"))?;
+                let num = |x: &str| {
+                    x.trim_start_matches('+')
+                        .parse::<i32>()
+                        .map_err(|_| format!("bad P/T change `{pt}`"))
+                };
+                Effect::Pump {
+                    what: objref(1)?,
+                    power: num(p)?,
+                    toughness: num(t)?,
+                }
             }
             "sacrifice" if args.first() == Some(&"this") => Effect::SacrificeThis {
                 unless_counters: key("unless_counters").map(str::parse).transpose()?,
             },
-            "sacrifice" => Effect::Sacrifice { who: who(PlayerRef::You)?, filter: ObjectFilter::parse(args)? },
+            "sacrifice" => Effect::Sacrifice {
+                who: who(PlayerRef::You)?,
+                filter: ObjectFilter::parse(args)?,
+            },
             "exchange_life" => match objref(0)? {
                 ObjRef::Target(n) => Effect::ExchangeLife(n),
                 ObjRef::This => return Err("exchange_life needs a target player".into()),
@@ -148,13 +215,26 @@ impl Effect {
                 to: match key("to").unwrap_or("hand") {
                     "hand" => ZoneKind::Hand,
                     "battlefield" => ZoneKind::Battlefield,
-                    other => return Err(format!("search to `{other}`: expected hand or battlefield")),
+                    other => {
+                        return Err(format!("search to `{other}`: expected hand or battlefield"));
+                    }
                 },
                 tapped: flags.contains(&"tapped"),
             },
             other => return Err(format!("unknown effect `{other}`")),
         };
         Ok(e)
+    }
+
+    /// Whether the effect can happen without any player choice (mana abilities' effects
+    /// resolve immediately and must be choiceless).
+    pub fn is_choiceless(&self) -> bool {
+        !matches!(
+            self,
+            Effect::Discard { random: false, .. }
+                | Effect::Sacrifice { .. }
+                | Effect::Search { .. }
+        ) && self.target_slots().is_empty()
     }
 
     /// Target slots this effect refers to (for validation of scripts).
@@ -186,7 +266,10 @@ impl Effect {
             | Effect::Tap(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))
-            | Effect::Pump { what: ObjRef::Target(n), .. }
+            | Effect::Pump {
+                what: ObjRef::Target(n),
+                ..
+            }
             | Effect::ExchangeLife(n) => v.push(*n),
             _ => {}
         }
@@ -198,7 +281,10 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
     match s {
         "X" | "x" => Ok(Amount::X),
         "creatures_you_control" => Ok(Amount::CreaturesYouControl),
-        n => n.parse().map(Amount::Fixed).map_err(|_| format!("bad amount `{s}`")),
+        n => n
+            .parse()
+            .map(Amount::Fixed)
+            .map_err(|_| format!("bad amount `{s}`")),
     }
 }
 
@@ -215,7 +301,9 @@ fn parse_obj_ref(s: &str) -> Result<ObjRef, String> {
     if s == "this" {
         return Ok(ObjRef::This);
     }
-    parse_target_slot(s).map(ObjRef::Target).ok_or_else(|| format!("expected `this` or `target`, found `{s}`"))
+    parse_target_slot(s)
+        .map(ObjRef::Target)
+        .ok_or_else(|| format!("expected `this` or `target`, found `{s}`"))
 }
 
 fn parse_player_ref(s: &str) -> Result<PlayerRef, String> {
@@ -236,7 +324,9 @@ fn parse_recipient(s: &str) -> Result<Recipient, String> {
         return Ok(Recipient::Target(n));
     }
     if s == "each_creature" {
-        return Ok(Recipient::EachCreature(ObjectFilter::of_type(crate::cards::CardType::Creature)));
+        return Ok(Recipient::EachCreature(ObjectFilter::of_type(
+            crate::cards::CardType::Creature,
+        )));
     }
     if let Some(k) = s.strip_prefix("each_creature_with:") {
         let mut f = ObjectFilter::of_type(crate::cards::CardType::Creature);
@@ -254,13 +344,26 @@ mod tests {
     fn parses_effect_lines() {
         assert_eq!(
             Effect::parse("damage 3 to=target").unwrap(),
-            Effect::Damage { amount: Amount::Fixed(3), to: vec![Recipient::Target(0)] }
+            Effect::Damage {
+                amount: Amount::Fixed(3),
+                to: vec![Recipient::Target(0)]
+            }
         );
         assert_eq!(
             Effect::parse("draw 2 who=target").unwrap(),
-            Effect::Draw { amount: Amount::Fixed(2), who: PlayerRef::Target(0) }
+            Effect::Draw {
+                amount: Amount::Fixed(2),
+                who: PlayerRef::Target(0)
+            }
         );
-        assert!(matches!(Effect::parse("pump +1/+1 target").unwrap(), Effect::Pump { power: 1, toughness: 1, .. }));
+        assert!(matches!(
+            Effect::parse("pump +1/+1 target").unwrap(),
+            Effect::Pump {
+                power: 1,
+                toughness: 1,
+                ..
+            }
+        ));
         assert!(Effect::parse("explode 3").is_err());
         assert!(Effect::parse("damage 3").is_err());
     }

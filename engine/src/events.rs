@@ -23,43 +23,118 @@ pub enum LossReason {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
-    GameStarted { first: PlayerId },
+    GameStarted {
+        first: PlayerId,
+    },
     Shuffled(PlayerId),
-    Mulliganed { player: PlayerId, new_hand_size: u32 },
+    Mulliganed {
+        player: PlayerId,
+        new_hand_size: u32,
+    },
     Kept(PlayerId),
-    TurnBegan { turn: u32, player: PlayerId },
+    TurnBegan {
+        turn: u32,
+        player: PlayerId,
+    },
     StepBegan(Step),
     /// `card` is hidden from everyone but the drawer (see [`Event::redacted_for`]).
-    Drew { player: PlayerId, card: Option<ObjectId> },
-    ZoneChanged { card: CardId, old: ObjectId, new: ObjectId, from: ZoneKind, to: ZoneKind, owner: PlayerId },
-    LandPlayed { player: PlayerId, land: ObjectId },
-    SpellCast { player: PlayerId, spell: ObjectId, card: CardId, targets: Vec<Target> },
-    AbilityActivated { player: PlayerId, source: ObjectId, card: CardId, targets: Vec<Target> },
-    ManaAdded { player: PlayerId, mana: ManaType, amount: u32 },
-    ManaBurn { player: PlayerId, amount: u32 },
-    Resolved { card: CardId, controller: PlayerId },
+    Drew {
+        player: PlayerId,
+        card: Option<ObjectId>,
+    },
+    ZoneChanged {
+        card: CardId,
+        old: ObjectId,
+        new: ObjectId,
+        from: ZoneKind,
+        to: ZoneKind,
+        owner: PlayerId,
+    },
+    LandPlayed {
+        player: PlayerId,
+        land: ObjectId,
+    },
+    SpellCast {
+        player: PlayerId,
+        spell: ObjectId,
+        card: CardId,
+        targets: Vec<Target>,
+    },
+    AbilityActivated {
+        player: PlayerId,
+        source: ObjectId,
+        card: CardId,
+        targets: Vec<Target>,
+    },
+    ManaAdded {
+        player: PlayerId,
+        mana: ManaType,
+        amount: u32,
+    },
+    ManaBurn {
+        player: PlayerId,
+        amount: u32,
+    },
+    Resolved {
+        card: CardId,
+        controller: PlayerId,
+    },
     /// Countered by a spell or ability, or by the rules because every target became illegal (413.2a).
-    Countered { card: CardId, by_rules: bool },
-    Damage { source: ObjectId, target: Target, amount: u32, combat: bool },
-    LifeChanged { player: PlayerId, from: i32, to: i32 },
+    Countered {
+        card: CardId,
+        by_rules: bool,
+    },
+    Damage {
+        source: ObjectId,
+        target: Target,
+        amount: u32,
+        combat: bool,
+    },
+    LifeChanged {
+        player: PlayerId,
+        from: i32,
+        to: i32,
+    },
     Tapped(ObjectId),
     Untapped(ObjectId),
-    CountersChanged { object: ObjectId, kind: CounterKind, delta: i32 },
-    Discarded { player: PlayerId, card: ObjectId },
-    Revealed { player: PlayerId, card: ObjectId },
+    CountersChanged {
+        object: ObjectId,
+        kind: CounterKind,
+        delta: i32,
+    },
+    Discarded {
+        player: PlayerId,
+        card: ObjectId,
+    },
+    Revealed {
+        player: PlayerId,
+        card: ObjectId,
+    },
     Destroyed(ObjectId),
     Sacrificed(ObjectId),
-    AttackersDeclared { attackers: Vec<(ObjectId, PlayerId)> },
-    BlockersDeclared { blocks: Vec<(ObjectId, ObjectId)> },
-    PlayerLost { player: PlayerId, reason: LossReason },
-    GameOver { winner: Option<PlayerId> },
+    AttackersDeclared {
+        attackers: Vec<(ObjectId, PlayerId)>,
+    },
+    BlockersDeclared {
+        blocks: Vec<(ObjectId, ObjectId)>,
+    },
+    PlayerLost {
+        player: PlayerId,
+        reason: LossReason,
+    },
+    GameOver {
+        winner: Option<PlayerId>,
+    },
 }
 
 impl Event {
     /// The event as `viewer` may see it (None = a spectator): hidden identities removed.
     pub fn redacted_for(&self, viewer: Option<PlayerId>) -> Event {
         match self {
-            Event::Drew { player, card } if Some(*player) != viewer => Event::Drew { player: *player, card: None },
+            Event::Drew { player, card } if Some(*player) != viewer => Event::Drew {
+                player: *player,
+                card: None,
+            },
             e => e.clone(),
         }
     }

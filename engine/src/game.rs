@@ -48,8 +48,14 @@ impl GameSetup {
             ruleset,
             seed,
             players: vec![
-                PlayerSetup { name: "Alice".into(), deck: a },
-                PlayerSetup { name: "Bob".into(), deck: b },
+                PlayerSetup {
+                    name: "Alice".into(),
+                    deck: a,
+                },
+                PlayerSetup {
+                    name: "Bob".into(),
+                    deck: b,
+                },
             ],
             starting_life: 20,
             first_player: None,
@@ -64,7 +70,11 @@ pub enum SetupError {
     #[error("{0}'s deck is empty")]
     EmptyDeck(String),
     #[error("{player}'s deck contains {card}, which the engine cannot play yet ({reason})")]
-    UnsupportedCard { player: String, card: String, reason: String },
+    UnsupportedCard {
+        player: String,
+        card: String,
+        reason: String,
+    },
     #[error("{0}")]
     Invalid(String),
 }
@@ -167,7 +177,12 @@ impl Game {
         if setup.players.len() > 250 {
             return Err(SetupError::Invalid("too many players".into()));
         }
-        let mut g = Game::empty(setup.ruleset, setup.seed, setup.players.iter().map(|p| p.name.clone()).collect(), setup.starting_life);
+        let mut g = Game::empty(
+            setup.ruleset,
+            setup.seed,
+            setup.players.iter().map(|p| p.name.clone()).collect(),
+            setup.starting_life,
+        );
         for (i, p) in setup.players.iter().enumerate() {
             if p.deck.is_empty() {
                 return Err(SetupError::EmptyDeck(p.name.clone()));
@@ -175,10 +190,18 @@ impl Game {
             for &card in &p.deck {
                 let def = catalog.get(card);
                 if let crate::cards::Support::Unsupported(reason) = &def.support {
-                    return Err(SetupError::UnsupportedCard { player: p.name.clone(), card: def.name.clone(), reason: reason.clone() });
+                    return Err(SetupError::UnsupportedCard {
+                        player: p.name.clone(),
+                        card: def.name.clone(),
+                        reason: reason.clone(),
+                    });
                 }
                 if check_support && def.support == crate::cards::Support::TestOnly {
-                    return Err(SetupError::UnsupportedCard { player: p.name.clone(), card: def.name.clone(), reason: "test-only card".into() });
+                    return Err(SetupError::UnsupportedCard {
+                        player: p.name.clone(),
+                        card: def.name.clone(),
+                        reason: "test-only card".into(),
+                    });
                 }
                 g.create_object(card, PlayerId(i as u8), ZoneKind::Library);
             }
@@ -197,7 +220,10 @@ impl Game {
         for i in 0..g.players.len() {
             g.draw_cards(PlayerId(i as u8), 7);
         }
-        g.pending = Some(Pending { player: first, decision: Decision::Mulligan { hand_size: 7 } });
+        g.pending = Some(Pending {
+            player: first,
+            decision: Decision::Mulligan { hand_size: 7 },
+        });
         Ok(g)
     }
 
@@ -277,7 +303,10 @@ impl Game {
             return Err(RuleError::GameOver);
         };
         if pending.player != player {
-            return Err(RuleError::NotYourDecision { waiting_for: pending.player, what: pending.decision.describe() });
+            return Err(RuleError::NotYourDecision {
+                waiting_for: pending.player,
+                what: pending.decision.describe(),
+            });
         }
         // Validate on a copy of the checks, then apply: every handler validates fully before
         // its first change, so an error leaves the game untouched.
@@ -286,14 +315,23 @@ impl Game {
         match r {
             Ok(()) => Ok(std::mem::take(&mut self.events)),
             Err(e) => {
-                debug_assert!(self.events.is_empty(), "a refused answer changed the game: {:?}", self.events);
+                debug_assert!(
+                    self.events.is_empty(),
+                    "a refused answer changed the game: {:?}",
+                    self.events
+                );
                 self.events.clear();
                 Err(e)
             }
         }
     }
 
-    fn dispatch(&mut self, player: PlayerId, decision: &Decision, answer: Answer) -> Result<(), RuleError> {
+    fn dispatch(
+        &mut self,
+        player: PlayerId,
+        decision: &Decision,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
         match decision {
             Decision::Mulligan { .. } => self.answer_mulligan(player, answer),
             Decision::Priority => self.answer_priority(player, answer),
@@ -314,7 +352,9 @@ impl Game {
     /// Every answer `player` may give now (empty when it is not their decision). Mana
     /// abilities at priority are included; concession is always possible and not listed.
     pub fn legal_answers(&self, player: PlayerId) -> Vec<Answer> {
-        let Some(p) = &self.pending else { return Vec::new() };
+        let Some(p) = &self.pending else {
+            return Vec::new();
+        };
         if p.player != player || self.result.is_some() {
             return Vec::new();
         }
@@ -328,12 +368,14 @@ impl Game {
             | Decision::PayMana { .. } => self.casting_answers(player),
             Decision::DeclareAttackers => self.attack_answers(player),
             Decision::DeclareBlockers => self.block_answers(player),
-            d @ (Decision::Discard { .. } | Decision::Sacrifice { .. } | Decision::Search { .. }) => {
-                self.resolution_choice_answers(player, d)
-            }
-            Decision::KeepLegend { name } => {
-                self.legend_group(player, name).into_iter().map(|id| Answer::Objects(vec![id])).collect()
-            }
+            d @ (Decision::Discard { .. }
+            | Decision::Sacrifice { .. }
+            | Decision::Search { .. }) => self.resolution_choice_answers(player, d),
+            Decision::KeepLegend { name } => self
+                .legend_group(player, name)
+                .into_iter()
+                .map(|id| Answer::Objects(vec![id]))
+                .collect(),
         }
     }
 
@@ -371,7 +413,8 @@ impl Game {
         self.obj(id).map(|o| self.catalog().get(o.card))
     }
     pub fn is_on_battlefield(&self, id: ObjectId) -> bool {
-        self.obj(id).is_some_and(|o| o.zone == ZoneKind::Battlefield)
+        self.obj(id)
+            .is_some_and(|o| o.zone == ZoneKind::Battlefield)
     }
     pub fn player(&self, p: PlayerId) -> &Player {
         &self.players[p.index()]
@@ -395,7 +438,10 @@ impl Game {
         self.players_from(self.active)
     }
     pub fn opponents(&self, p: PlayerId) -> Vec<PlayerId> {
-        self.players_from(p).into_iter().filter(|q| *q != p).collect()
+        self.players_from(p)
+            .into_iter()
+            .filter(|q| *q != p)
+            .collect()
     }
     pub fn next_player_after(&self, p: PlayerId) -> PlayerId {
         let order = self.players_from(p);
@@ -405,7 +451,10 @@ impl Game {
         self.players.iter().filter(|p| p.in_game()).count()
     }
     pub fn battlefield_of(&self, controller: PlayerId) -> impl Iterator<Item = &Object> + '_ {
-        self.battlefield.iter().filter_map(|id| self.obj(*id)).filter(move |o| o.controller == controller)
+        self.battlefield
+            .iter()
+            .filter_map(|id| self.obj(*id))
+            .filter(move |o| o.controller == controller)
     }
     pub fn has_type(&self, id: ObjectId, t: CardType) -> bool {
         self.def(id).is_some_and(|d| d.has_type(t))
@@ -416,7 +465,8 @@ impl Game {
     /// Whether the object's controller has controlled it continuously since the start of
     /// their most recent turn (212.3d).
     pub fn controlled_since_turn_start(&self, id: ObjectId) -> bool {
-        self.obj(id).is_some_and(|o| o.controlled_since < self.player(o.controller).turn_started)
+        self.obj(id)
+            .is_some_and(|o| o.controlled_since < self.player(o.controller).turn_started)
     }
     pub fn target_exists(&self, t: Target) -> bool {
         match t {
@@ -438,7 +488,12 @@ impl Game {
     }
 
     /// Creates a new object (a card at game start, or a token) in `zone`.
-    pub(crate) fn create_object(&mut self, card: CardId, owner: PlayerId, zone: ZoneKind) -> ObjectId {
+    pub(crate) fn create_object(
+        &mut self,
+        card: CardId,
+        owner: PlayerId,
+        zone: ZoneKind,
+    ) -> ObjectId {
         let slot = self.objects.len() as u16;
         let id = ObjectId::new(slot, 0);
         let timestamp = self.new_timestamp();
@@ -480,17 +535,22 @@ impl Game {
     /// Moves an object to another zone (owner's zone for library/hand/graveyard); it becomes
     /// a new object with a new id and timestamp and no status (rule 217.1c / 400.7).
     /// Returns the new id, or None if `id` is no longer current.
-    pub(crate) fn move_object(&mut self, id: ObjectId, to: ZoneKind, pos: Position) -> Option<ObjectId> {
+    pub(crate) fn move_object(
+        &mut self,
+        id: ObjectId,
+        to: ZoneKind,
+        pos: Position,
+    ) -> Option<ObjectId> {
         let (from, owner, card) = {
             let o = self.obj(id)?;
             (o.zone, o.owner, o.card)
         };
         if from == ZoneKind::Stack {
             self.stack.retain(|s| s.object() != Some(id));
-        } else if let Some(list) = self.zone_list_mut(owner, from) {
-            if let Some(i) = list.iter().position(|x| *x == id) {
-                list.remove(i);
-            }
+        } else if let Some(list) = self.zone_list_mut(owner, from)
+            && let Some(i) = list.iter().position(|x| *x == id)
+        {
+            list.remove(i);
         }
         if from == ZoneKind::Battlefield {
             self.leave_battlefield_cleanup(id);
@@ -517,13 +577,25 @@ impl Game {
                 Position::Bottom => list.insert(0, new_id),
             }
         }
-        self.emit(Event::ZoneChanged { card, old: id, new: new_id, from, to, owner });
+        self.emit(Event::ZoneChanged {
+            card,
+            old: id,
+            new: new_id,
+            from,
+            to,
+            owner,
+        });
         Some(new_id)
     }
 
     /// Puts a card onto the battlefield under `controller`'s control, applying the
     /// "enters with" / "enters tapped" abilities as part of the event (410.10e).
-    pub(crate) fn put_onto_battlefield(&mut self, id: ObjectId, controller: PlayerId, tapped: bool) -> Option<ObjectId> {
+    pub(crate) fn put_onto_battlefield(
+        &mut self,
+        id: ObjectId,
+        controller: PlayerId,
+        tapped: bool,
+    ) -> Option<ObjectId> {
         let new_id = self.move_object(id, ZoneKind::Battlefield, Position::Top)?;
         let def = self.def(new_id)?;
         let enters_tapped = tapped || def.enters_tapped;
@@ -569,11 +641,17 @@ impl Game {
         for _ in 0..n {
             let Some(&top) = self.player(p).library.last() else {
                 self.player_mut(p).drew_from_empty = true;
-                self.emit(Event::Drew { player: p, card: None });
+                self.emit(Event::Drew {
+                    player: p,
+                    card: None,
+                });
                 continue;
             };
             if let Some(new_id) = self.move_object(top, ZoneKind::Hand, Position::Top) {
-                self.emit(Event::Drew { player: p, card: Some(new_id) });
+                self.emit(Event::Drew {
+                    player: p,
+                    card: Some(new_id),
+                });
                 drawn.push(new_id);
             }
         }
@@ -582,7 +660,10 @@ impl Game {
 
     pub(crate) fn discard(&mut self, p: PlayerId, card: ObjectId) -> Option<ObjectId> {
         let new_id = self.move_object(card, ZoneKind::Graveyard, Position::Top)?;
-        self.emit(Event::Discarded { player: p, card: new_id });
+        self.emit(Event::Discarded {
+            player: p,
+            card: new_id,
+        });
         Some(new_id)
     }
 
@@ -590,7 +671,11 @@ impl Game {
         let from = self.player(p).life;
         if from != to {
             self.player_mut(p).life = to;
-            self.emit(Event::LifeChanged { player: p, from, to });
+            self.emit(Event::LifeChanged {
+                player: p,
+                from,
+                to,
+            });
         }
     }
     pub(crate) fn gain_life(&mut self, p: PlayerId, n: i32) {
@@ -629,7 +714,13 @@ impl Game {
 
     /// Deals damage from `source` (rule 212.3e / 502.x): to a player, life loss; to a
     /// creature, marked damage. Returns the amount dealt.
-    pub(crate) fn deal_damage(&mut self, source: ObjectId, target: Target, amount: u32, combat: bool) -> u32 {
+    pub(crate) fn deal_damage(
+        &mut self,
+        source: ObjectId,
+        target: Target,
+        amount: u32,
+        combat: bool,
+    ) -> u32 {
         if amount == 0 {
             return 0;
         }
@@ -638,14 +729,24 @@ impl Game {
                 if !self.player(p).in_game() {
                     return 0;
                 }
-                self.emit(Event::Damage { source, target, amount, combat });
+                self.emit(Event::Damage {
+                    source,
+                    target,
+                    amount,
+                    combat,
+                });
                 self.lose_life(p, amount as i32);
             }
             Target::Object(id) => {
                 if !self.is_on_battlefield(id) || !self.is_creature(id) {
                     return 0;
                 }
-                self.emit(Event::Damage { source, target, amount, combat });
+                self.emit(Event::Damage {
+                    source,
+                    target,
+                    amount,
+                    combat,
+                });
                 if let Some(o) = self.obj_mut(id) {
                     o.damage += amount;
                 }
@@ -680,7 +781,11 @@ impl Game {
                 self.resolution = None;
                 self.pending = None;
                 self.passes = 0;
-                let next = if p == self.active { self.next_player_after(p) } else { self.active };
+                let next = if p == self.active {
+                    self.next_player_after(p)
+                } else {
+                    self.active
+                };
                 self.give_priority(next);
             }
         }

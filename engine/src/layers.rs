@@ -66,7 +66,8 @@ impl Game {
         self.def(id).map_or(ColorSet::NONE, |d| d.colors)
     }
     pub fn has_subtype(&self, id: ObjectId, sub: &str) -> bool {
-        self.def(id).is_some_and(|d| d.subtypes.iter().any(|s| s.eq_ignore_ascii_case(sub)))
+        self.def(id)
+            .is_some_and(|d| d.subtypes.iter().any(|s| s.eq_ignore_ascii_case(sub)))
     }
     pub fn types_of(&self, id: ObjectId) -> &'static [CardType] {
         self.def(id).map_or(&[], |d| d.types.as_slice())

@@ -46,7 +46,9 @@ impl FromStr for CounterKind {
             "age" => CounterKind::Age,
             "fade" => CounterKind::Fade,
             "" => return Err("empty counter kind".into()),
-            other if other.chars().all(|c| c.is_ascii_alphabetic()) => CounterKind::Named(other.to_string()),
+            other if other.chars().all(|c| c.is_ascii_alphabetic()) => {
+                CounterKind::Named(other.to_string())
+            }
             other => return Err(format!("unknown counter kind `{other}`")),
         })
     }

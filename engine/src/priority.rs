@@ -31,11 +31,22 @@ impl Game {
                 break;
             }
         }
-        let p = if self.player(p).in_game() { p } else { self.next_player_after(p) };
-        self.pending = Some(Pending { player: p, decision: Decision::Priority });
+        let p = if self.player(p).in_game() {
+            p
+        } else {
+            self.next_player_after(p)
+        };
+        self.pending = Some(Pending {
+            player: p,
+            decision: Decision::Priority,
+        });
     }
 
-    pub(crate) fn answer_priority(&mut self, player: PlayerId, answer: Answer) -> Result<(), RuleError> {
+    pub(crate) fn answer_priority(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
         match answer {
             Answer::Pass => {
                 self.pending = None;
@@ -52,13 +63,26 @@ impl Game {
             }
             Answer::Cast(card) => self.begin_cast(player, card),
             Answer::Activate { source, ability } => self.begin_activate(player, source, ability),
-            Answer::ActivateMana { source, ability, color } => {
+            Answer::ActivateMana {
+                source,
+                ability,
+                color,
+            } => {
                 let produced = self.check_mana_ability(player, source, ability, color, &[])?;
+                self.pending = None;
                 self.activate_mana_ability(player, source, ability, produced);
-                // 408.2e: the player keeps priority; mana abilities don't reset passing.
+                // 408.2e: the player keeps priority; it is given again so that state-based
+                // actions are checked first (paying life can end the game).
+                self.passes = 0;
+                self.give_priority(player);
                 Ok(())
             }
-            other => Err(RuleError::WrongKind { expected: format!("a priority action (pass, play, cast, activate), not {}", other.kind_name()) }),
+            other => Err(RuleError::WrongKind {
+                expected: format!(
+                    "a priority action (pass, play, cast, activate), not {}",
+                    other.kind_name()
+                ),
+            }),
         }
     }
 
@@ -82,28 +106,52 @@ impl Game {
 
     /// Whether `player` could cast a sorcery now (307.1 / 408.1d): own main phase, empty stack.
     pub fn sorcery_timing(&self, player: PlayerId) -> bool {
-        self.active == player && self.step.is_main() && self.stack.is_empty() && self.casting.is_none()
+        self.active == player
+            && self.step.is_main()
+            && self.stack.is_empty()
+            && self.casting.is_none()
     }
 
-    pub(crate) fn check_play_land(&self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
-        let o = self.obj(card).ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+    pub(crate) fn check_play_land(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<(), RuleError> {
+        let o = self
+            .obj(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
         if o.zone != ZoneKind::Hand || o.owner != player {
-            return Err(RuleError::illegal(format!("{} is not in your hand", self.card_name(card))));
+            return Err(RuleError::illegal(format!(
+                "{} is not in your hand",
+                self.card_name(card)
+            )));
         }
         if !self.has_type(card, CardType::Land) {
-            return Err(RuleError::illegal(format!("{} is not a land; cast it instead", self.card_name(card))));
+            return Err(RuleError::illegal(format!(
+                "{} is not a land; cast it instead",
+                self.card_name(card)
+            )));
         }
         if self.active != player {
-            return Err(RuleError::illegal("you can play a land only during your own turn"));
+            return Err(RuleError::illegal(
+                "you can play a land only during your own turn",
+            ));
         }
         if !self.step.is_main() {
-            return Err(RuleError::illegal(format!("you can play a land only in a main phase, not in the {}", self.step)));
+            return Err(RuleError::illegal(format!(
+                "you can play a land only in a main phase, not in the {}",
+                self.step
+            )));
         }
         if !self.stack.is_empty() {
-            return Err(RuleError::illegal("you can play a land only while the stack is empty"));
+            return Err(RuleError::illegal(
+                "you can play a land only while the stack is empty",
+            ));
         }
         if self.player(player).lands_played >= 1 {
-            return Err(RuleError::illegal("you have already played a land this turn"));
+            return Err(RuleError::illegal(
+                "you have already played a land this turn",
+            ));
         }
         Ok(())
     }
@@ -111,7 +159,10 @@ impl Game {
     fn play_land(&mut self, player: PlayerId, card: ObjectId) {
         self.player_mut(player).lands_played += 1;
         if let Some(new_id) = self.put_onto_battlefield(card, player, false) {
-            self.emit(Event::LandPlayed { player, land: new_id });
+            self.emit(Event::LandPlayed {
+                player,
+                land: new_id,
+            });
         }
     }
 
@@ -124,7 +175,11 @@ impl Game {
     /// The priority answers, optionally without mana abilities (an agent that lets the
     /// auto-payer handle mana does not need them). Empty unless `player` has priority.
     pub fn priority_actions(&self, player: PlayerId, with_mana_abilities: bool) -> Vec<Answer> {
-        if !self.pending.as_ref().is_some_and(|p| p.player == player && p.decision == Decision::Priority) {
+        if !self
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.player == player && p.decision == Decision::Priority)
+        {
             return Vec::new();
         }
         let mut out = vec![Answer::Pass];
@@ -138,7 +193,9 @@ impl Game {
                 if land_ok && self.check_play_land(player, card).is_ok() {
                     out.push(Answer::PlayLand(card));
                 }
-            } else if (sorcery_ok || def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash))
+            } else if (sorcery_ok
+                || def.has_type(CardType::Instant)
+                || def.keywords.contains(&Keyword::Flash))
                 && def.mana_value() <= self.mana_upper_bound(player)
                 && self.can_begin_cast(player, card)
             {
@@ -156,10 +213,17 @@ impl Game {
                         continue;
                     }
                     for produced in self.mana_ability_choices(player, o.id, i as u8) {
-                        out.push(Answer::ActivateMana { source: o.id, ability: i as u8, color: produced });
+                        out.push(Answer::ActivateMana {
+                            source: o.id,
+                            ability: i as u8,
+                            color: produced,
+                        });
                     }
                 } else if self.can_begin_activate(player, o.id, i as u8) {
-                    out.push(Answer::Activate { source: o.id, ability: i as u8 });
+                    out.push(Answer::Activate {
+                        source: o.id,
+                        ability: i as u8,
+                    });
                 }
             }
         }
@@ -171,15 +235,30 @@ impl Game {
     pub(crate) fn mana_upper_bound(&self, player: PlayerId) -> u32 {
         let sources = self
             .battlefield_of(player)
-            .filter(|o| !o.tapped && self.catalog().get(o.card).abilities.iter().any(|a| a.is_mana_ability()))
+            .filter(|o| {
+                !o.tapped
+                    && self
+                        .catalog()
+                        .get(o.card)
+                        .abilities
+                        .iter()
+                        .any(|a| a.is_mana_ability())
+            })
             .count() as u32;
         self.player(player).pool.total() + sources
     }
 
     /// Timing for casting `card` (408.1d, flash 502.57).
-    pub(crate) fn check_cast_timing(&self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
-        let def = self.def(card).ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
-        let instant_speed = def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash);
+    pub(crate) fn check_cast_timing(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<(), RuleError> {
+        let def = self
+            .def(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        let instant_speed =
+            def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash);
         if !instant_speed && !self.sorcery_timing(player) {
             let why = if self.active != player {
                 "it is not your turn"
@@ -196,26 +275,41 @@ impl Game {
         Ok(())
     }
 
-    pub(crate) fn check_ability_timing(&self, player: PlayerId, source: ObjectId, ability: u8) -> Result<(), RuleError> {
-        let def = self.def(source).ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        let a = def.abilities.get(ability as usize).ok_or_else(|| RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1)))?;
+    pub(crate) fn check_ability_timing(
+        &self,
+        player: PlayerId,
+        source: ObjectId,
+        ability: u8,
+    ) -> Result<(), RuleError> {
+        let def = self
+            .def(source)
+            .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+        let a = def.abilities.get(ability as usize).ok_or_else(|| {
+            RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
+        })?;
         match a.timing {
             AbilityTiming::Instant => {}
             AbilityTiming::Sorcery => {
                 if !self.sorcery_timing(player) {
-                    return Err(RuleError::illegal("that ability can be activated only when you could cast a sorcery"));
+                    return Err(RuleError::illegal(
+                        "that ability can be activated only when you could cast a sorcery",
+                    ));
                 }
             }
             AbilityTiming::YourUpkeep => {
                 if self.active != player || self.step != Step::Upkeep {
-                    return Err(RuleError::illegal("that ability can be activated only during your upkeep"));
+                    return Err(RuleError::illegal(
+                        "that ability can be activated only during your upkeep",
+                    ));
                 }
             }
         }
         if let Some(ActivationCondition::HandSizeExactly(n)) = a.condition {
             let have = self.player(player).hand.len() as u32;
             if have != n {
-                return Err(RuleError::illegal(format!("that ability needs exactly {n} cards in your hand (you have {have})")));
+                return Err(RuleError::illegal(format!(
+                    "that ability needs exactly {n} cards in your hand (you have {have})"
+                )));
             }
         }
         Ok(())

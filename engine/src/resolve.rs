@@ -29,7 +29,12 @@ pub struct Resolution {
 
 impl Resolution {
     pub fn new(item: StackItem, legal: Vec<bool>) -> Self {
-        Resolution { item, legal, effect: 0, choices: Vec::new() }
+        Resolution {
+            item,
+            legal,
+            effect: 0,
+            choices: Vec::new(),
+        }
     }
 }
 
@@ -45,7 +50,11 @@ impl Game {
         let def = self.catalog().get(item.card);
         match item.kind {
             StackKind::Spell(_) => def.spell.effects.clone(),
-            StackKind::Ability { index, .. } => def.abilities.get(index as usize).map(|a| a.effects.clone()).unwrap_or_default(),
+            StackKind::Ability { index, .. } => def
+                .abilities
+                .get(index as usize)
+                .map(|a| a.effects.clone())
+                .unwrap_or_default(),
             StackKind::CombatDamage { .. } => Vec::new(),
         }
     }
@@ -53,7 +62,9 @@ impl Game {
     /// Runs the resolution from where it stopped until it needs a choice or is done.
     pub(crate) fn run_resolution(&mut self) {
         loop {
-            let Some(mut res) = self.resolution.take() else { return };
+            let Some(mut res) = self.resolution.take() else {
+                return;
+            };
             let effects = self.effects_of(&res.item);
             if res.effect >= effects.len() || self.result.is_some() {
                 self.finish_resolution(&res.item);
@@ -88,7 +99,10 @@ impl Game {
                 self.spell_to_graveyard(card);
             }
         }
-        self.emit(Event::Resolved { card: item.card, controller: item.controller });
+        self.emit(Event::Resolved {
+            card: item.card,
+            controller: item.controller,
+        });
     }
 
     fn source_of(item: &StackItem) -> ObjectId {
@@ -103,15 +117,20 @@ impl Game {
         match a {
             Amount::Fixed(n) => *n,
             Amount::X => res.item.x as i32,
-            Amount::CreaturesYouControl => {
-                self.battlefield_of(res.item.controller).filter(|o| self.is_creature(o.id)).count() as i32
-            }
+            Amount::CreaturesYouControl => self
+                .battlefield_of(res.item.controller)
+                .filter(|o| self.is_creature(o.id))
+                .count() as i32,
         }
     }
 
     fn target_at(res: &Resolution, slot: u8) -> Option<Target> {
         let i = slot as usize;
-        if res.legal.get(i).copied().unwrap_or(false) { res.item.targets.get(i).copied() } else { None }
+        if res.legal.get(i).copied().unwrap_or(false) {
+            res.item.targets.get(i).copied()
+        } else {
+            None
+        }
     }
 
     fn players_of(&self, res: &Resolution, r: PlayerRef) -> Vec<PlayerId> {
@@ -123,7 +142,9 @@ impl Game {
                 _ => Vec::new(),
             },
             PlayerRef::TargetController(n) => match Self::target_at(res, n) {
-                Some(Target::Object(o)) => self.obj(o).map(|o| vec![o.controller]).unwrap_or_default(),
+                Some(Target::Object(o)) => {
+                    self.obj(o).map(|o| vec![o.controller]).unwrap_or_default()
+                }
                 _ => Vec::new(),
             },
             PlayerRef::EachPlayer => self.apnap(),
@@ -157,9 +178,14 @@ impl Game {
                 for r in to {
                     match r {
                         Recipient::Target(slot) => recipients.extend(Self::target_at(res, *slot)),
-                        Recipient::Player(p) => recipients.extend(self.players_of(res, *p).into_iter().map(Target::Player)),
+                        Recipient::Player(p) => recipients
+                            .extend(self.players_of(res, *p).into_iter().map(Target::Player)),
                         Recipient::EachCreature(f) => recipients.extend(
-                            self.battlefield.clone().into_iter().filter(|id| self.matches_filter(*id, f, me)).map(Target::Object),
+                            self.battlefield
+                                .clone()
+                                .into_iter()
+                                .filter(|id| self.matches_filter(*id, f, me))
+                                .map(Target::Object),
                         ),
                     }
                 }
@@ -195,7 +221,11 @@ impl Game {
                     }
                 }
             }
-            Effect::Discard { amount, who, random } => {
+            Effect::Discard {
+                amount,
+                who,
+                random,
+            } => {
                 let n = self.amount(res, amount).max(0) as usize;
                 let players = self.players_of(res, *who);
                 if *random {
@@ -219,7 +249,10 @@ impl Game {
                         if hand.len() <= n {
                             res.choices.push((p, hand.clone()));
                         } else {
-                            return Progress::Ask(Pending { player: p, decision: Decision::Discard { count: n as u32 } });
+                            return Progress::Ask(Pending {
+                                player: p,
+                                decision: Decision::Discard { count: n as u32 },
+                            });
                         }
                     }
                     for (p, cards) in std::mem::take(&mut res.choices) {
@@ -234,11 +267,22 @@ impl Game {
                     if res.choices.iter().any(|(q, _)| *q == p) {
                         continue;
                     }
-                    let cands: Vec<ObjectId> = self.battlefield_of(p).map(|o| o.id).filter(|id| self.matches_filter(*id, filter, p)).collect();
+                    let cands: Vec<ObjectId> = self
+                        .battlefield_of(p)
+                        .map(|o| o.id)
+                        .filter(|id| self.matches_filter(*id, filter, p))
+                        .collect();
                     match cands.len() {
                         0 => res.choices.push((p, Vec::new())),
                         1 => res.choices.push((p, cands)),
-                        _ => return Progress::Ask(Pending { player: p, decision: Decision::Sacrifice { filter: filter.clone() } }),
+                        _ => {
+                            return Progress::Ask(Pending {
+                                player: p,
+                                decision: Decision::Sacrifice {
+                                    filter: filter.clone(),
+                                },
+                            });
+                        }
                     }
                 }
                 for (_, objs) in std::mem::take(&mut res.choices) {
@@ -249,7 +293,12 @@ impl Game {
             }
             Effect::Search { filter, to, tapped } => {
                 if res.choices.is_empty() {
-                    return Progress::Ask(Pending { player: me, decision: Decision::Search { filter: filter.clone() } });
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::Search {
+                            filter: filter.clone(),
+                        },
+                    });
                 }
                 let found = std::mem::take(&mut res.choices);
                 for (_, objs) in found {
@@ -281,7 +330,12 @@ impl Game {
                 }
             }
             Effect::DestroyAll(f) => {
-                let all: Vec<ObjectId> = self.battlefield.iter().copied().filter(|id| self.matches_filter(*id, f, me)).collect();
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, f, me))
+                    .collect();
                 for o in all {
                     self.destroy(o);
                 }
@@ -303,17 +357,28 @@ impl Game {
                     self.untap(o);
                 }
             }
-            Effect::Pump { what, power, toughness } => {
+            Effect::Pump {
+                what,
+                power,
+                toughness,
+            } => {
                 if let Some(o) = self.object_of(res, *what)
                     && self.is_on_battlefield(o)
                 {
                     let timestamp = self.new_timestamp();
-                    self.pt_effects.push(PtEffect { object: o, power: *power, toughness: *toughness, timestamp });
+                    self.pt_effects.push(PtEffect {
+                        object: o,
+                        power: *power,
+                        toughness: *toughness,
+                        timestamp,
+                    });
                 }
             }
             Effect::SacrificeThis { unless_counters } => {
                 if let Some(o) = self.object_of(res, ObjRef::This) {
-                    let keep = unless_counters.as_ref().is_some_and(|k| self.obj(o).is_some_and(|x| x.counters.get(k) > 0));
+                    let keep = unless_counters
+                        .as_ref()
+                        .is_some_and(|k| self.obj(o).is_some_and(|x| x.counters.get(k) > 0));
                     if !keep {
                         self.sacrifice(o);
                     }
@@ -331,9 +396,17 @@ impl Game {
             Effect::CoalitionVictory => {
                 let lands = ["Plains", "Island", "Swamp", "Mountain", "Forest"];
                 let mine: Vec<ObjectId> = self.battlefield_of(me).map(|o| o.id).collect();
-                let has_land = |sub: &str| mine.iter().any(|id| self.has_type(*id, CardType::Land) && self.has_subtype(*id, sub));
-                let has_color = |c| mine.iter().any(|id| self.is_creature(*id) && self.colors(*id).contains(c));
-                if lands.iter().all(|l| has_land(l)) && crate::mana::Color::ALL.into_iter().all(has_color) {
+                let has_land = |sub: &str| {
+                    mine.iter()
+                        .any(|id| self.has_type(*id, CardType::Land) && self.has_subtype(*id, sub))
+                };
+                let has_color = |c| {
+                    mine.iter()
+                        .any(|id| self.is_creature(*id) && self.colors(*id).contains(c))
+                };
+                if lands.iter().all(|l| has_land(l))
+                    && crate::mana::Color::ALL.into_iter().all(has_color)
+                {
                     self.win_game(me);
                 }
             }
@@ -363,9 +436,20 @@ impl Game {
     }
 
     /// A mana ability's extra effects happen at once, without the stack (406.4).
-    pub(crate) fn apply_immediate_effect(&mut self, controller: PlayerId, source: ObjectId, e: &Effect) {
+    pub(crate) fn apply_immediate_effect(
+        &mut self,
+        controller: PlayerId,
+        source: ObjectId,
+        e: &Effect,
+    ) {
         let card = self.objects[source.slot()].card;
-        let item = StackItem { kind: StackKind::Ability { source, index: 0 }, controller, card, targets: Vec::new(), x: 0 };
+        let item = StackItem {
+            kind: StackKind::Ability { source, index: 0 },
+            controller,
+            card,
+            targets: Vec::new(),
+            x: 0,
+        };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {
             // Card loading rejects mana abilities whose effects need choices.
@@ -378,17 +462,28 @@ impl Game {
     fn choice_candidates(&self, player: PlayerId, d: &Decision) -> Vec<ObjectId> {
         match d {
             Decision::Discard { .. } => self.player(player).hand.clone(),
-            Decision::Sacrifice { filter } => {
-                self.battlefield_of(player).map(|o| o.id).filter(|id| self.matches_filter(*id, filter, player)).collect()
-            }
-            Decision::Search { filter } => {
-                self.player(player).library.iter().copied().filter(|id| self.card_matches(*id, filter)).collect()
-            }
+            Decision::Sacrifice { filter } => self
+                .battlefield_of(player)
+                .map(|o| o.id)
+                .filter(|id| self.matches_filter(*id, filter, player))
+                .collect(),
+            Decision::Search { filter } => self
+                .player(player)
+                .library
+                .iter()
+                .copied()
+                .filter(|id| self.card_matches(*id, filter))
+                .collect(),
             _ => Vec::new(),
         }
     }
 
-    fn check_choice(&self, player: PlayerId, d: &Decision, objs: &[ObjectId]) -> Result<(), RuleError> {
+    fn check_choice(
+        &self,
+        player: PlayerId,
+        d: &Decision,
+        objs: &[ObjectId],
+    ) -> Result<(), RuleError> {
         let cands = self.choice_candidates(player, d);
         let (min, max) = match d {
             Decision::Discard { count } => (*count as usize, *count as usize),
@@ -397,11 +492,18 @@ impl Game {
             _ => (0, 0),
         };
         if objs.len() < min || objs.len() > max {
-            return Err(RuleError::illegal(if min == max { format!("choose exactly {min}") } else { format!("choose {min} to {max}") }));
+            return Err(RuleError::illegal(if min == max {
+                format!("choose exactly {min}")
+            } else {
+                format!("choose {min} to {max}")
+            }));
         }
         for (i, o) in objs.iter().enumerate() {
             if !cands.contains(o) {
-                return Err(RuleError::illegal(format!("{} can't be chosen for this", self.card_name(*o))));
+                return Err(RuleError::illegal(format!(
+                    "{} can't be chosen for this",
+                    self.card_name(*o)
+                )));
             }
             if objs[..i].contains(o) {
                 return Err(RuleError::illegal("the same card was chosen twice"));
@@ -410,9 +512,16 @@ impl Game {
         Ok(())
     }
 
-    pub(crate) fn answer_resolution_choice(&mut self, player: PlayerId, d: &Decision, answer: Answer) -> Result<(), RuleError> {
+    pub(crate) fn answer_resolution_choice(
+        &mut self,
+        player: PlayerId,
+        d: &Decision,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
         let Answer::Objects(objs) = answer else {
-            return Err(RuleError::WrongKind { expected: d.describe() });
+            return Err(RuleError::WrongKind {
+                expected: d.describe(),
+            });
         };
         self.check_choice(player, d, &objs)?;
         self.pending = None;
@@ -456,7 +565,10 @@ impl Game {
                 v.extend(cands.into_iter().map(|c| Answer::Objects(vec![c])));
                 v
             }
-            _ => cands.into_iter().map(|c| Answer::Objects(vec![c])).collect(),
+            _ => cands
+                .into_iter()
+                .map(|c| Answer::Objects(vec![c]))
+                .collect(),
         };
         out.retain(|a| matches!(a, Answer::Objects(o) if self.check_choice(player, d, o).is_ok()));
         out
@@ -465,10 +577,14 @@ impl Game {
     /// Whether a card in a hidden or public zone matches a filter by its printed
     /// characteristics (used for library searches).
     pub(crate) fn card_matches(&self, id: ObjectId, f: &ObjectFilter) -> bool {
-        let Some(def) = self.def(id) else { return false };
+        let Some(def) = self.def(id) else {
+            return false;
+        };
         (f.types_any.is_empty() || f.types_any.iter().any(|t| def.has_type(*t)))
             && !f.types_none.iter().any(|t| def.has_type(*t))
             && (!f.basic || def.supertypes.contains(&crate::cards::Supertype::Basic))
-            && f.subtype.as_ref().is_none_or(|s| def.subtypes.iter().any(|x| x == s))
+            && f.subtype
+                .as_ref()
+                .is_none_or(|s| def.subtypes.iter().any(|x| x == s))
     }
 }

@@ -14,7 +14,10 @@ use crate::zones::{Position, ZoneKind};
 impl Game {
     /// Whether any state-based action would apply now (a scan that changes nothing).
     pub(crate) fn state_based_actions_pending(&self) -> bool {
-        let players = self.players.iter().any(|p| p.in_game() && (p.life <= 0 || p.drew_from_empty || p.poison >= 10));
+        let players = self
+            .players
+            .iter()
+            .any(|p| p.in_game() && (p.life <= 0 || p.drew_from_empty || p.poison >= 10));
         if players {
             return true;
         }
@@ -45,7 +48,10 @@ impl Game {
         if legends > 1 {
             return true;
         }
-        self.tokens_created && self.objects.iter().any(|o| o.token && !o.ceased && o.zone != ZoneKind::Battlefield && o.zone != ZoneKind::Stack)
+        self.tokens_created
+            && self.objects.iter().any(|o| {
+                o.token && !o.ceased && o.zone != ZoneKind::Battlefield && o.zone != ZoneKind::Stack
+            })
     }
 
     /// Performs every applicable state-based action simultaneously; true if any applied.
@@ -94,14 +100,19 @@ impl Game {
         if self.ruleset.legend_rule_per_controller() {
             // Modern: the controller chooses one to keep; ask before anything else happens.
             if let Some((p, name)) = self.first_legend_conflict() {
-                self.pending = Some(Pending { player: p, decision: Decision::KeepLegend { name } });
+                self.pending = Some(Pending {
+                    player: p,
+                    decision: Decision::KeepLegend { name },
+                });
                 return true;
             }
         } else {
             // Classic 420.5e: all legendary permanents sharing a name go, whoever controls them.
             for &a in &self.battlefield {
                 if self.is_legendary(a)
-                    && self.battlefield.iter().any(|b| *b != a && self.is_legendary(*b) && self.card_name(*b) == self.card_name(a))
+                    && self.battlefield.iter().any(|b| {
+                        *b != a && self.is_legendary(*b) && self.card_name(*b) == self.card_name(a)
+                    })
                 {
                     to_graveyard.push(a);
                 }
@@ -111,7 +122,9 @@ impl Game {
         let stray_tokens: Vec<ObjectId> = self
             .objects
             .iter()
-            .filter(|o| o.token && !o.ceased && o.zone != ZoneKind::Battlefield && o.zone != ZoneKind::Stack)
+            .filter(|o| {
+                o.token && !o.ceased && o.zone != ZoneKind::Battlefield && o.zone != ZoneKind::Stack
+            })
             .map(|o| o.id)
             .collect();
         // S5-S7, S17: attachments (no Auras or Equipment are supported yet; the rule for
@@ -120,7 +133,8 @@ impl Game {
         for &id in &self.battlefield {
             if let Some(o) = self.obj(id)
                 && let Some(to) = o.attached_to
-                && (!self.is_on_battlefield(to) || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment"))
+                && (!self.is_on_battlefield(to)
+                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment"))
             {
                 if self.has_subtype(id, "Aura") {
                     to_graveyard.push(id);
@@ -180,15 +194,31 @@ impl Game {
     }
 
     pub(crate) fn legend_group(&self, p: PlayerId, name: &str) -> Vec<ObjectId> {
-        self.battlefield_of(p).map(|o| o.id).filter(|id| self.is_legendary(*id) && self.card_name(*id) == name).collect()
+        self.battlefield_of(p)
+            .map(|o| o.id)
+            .filter(|id| self.is_legendary(*id) && self.card_name(*id) == name)
+            .collect()
     }
 
-    pub(crate) fn answer_keep_legend(&mut self, player: PlayerId, name: &str, answer: Answer) -> Result<(), RuleError> {
+    pub(crate) fn answer_keep_legend(
+        &mut self,
+        player: PlayerId,
+        name: &str,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
         let group = self.legend_group(player, name);
         let keep = match answer {
             Answer::Objects(v) if v.len() == 1 && group.contains(&v[0]) => v[0],
-            Answer::Objects(_) => return Err(RuleError::illegal(format!("choose exactly one of your permanents named {name} to keep"))),
-            other => return Err(RuleError::WrongKind { expected: format!("the {name} to keep, not {}", other.kind_name()) }),
+            Answer::Objects(_) => {
+                return Err(RuleError::illegal(format!(
+                    "choose exactly one of your permanents named {name} to keep"
+                )));
+            }
+            other => {
+                return Err(RuleError::WrongKind {
+                    expected: format!("the {name} to keep, not {}", other.kind_name()),
+                });
+            }
         };
         self.pending = None;
         for id in group.into_iter().filter(|id| *id != keep) {
@@ -201,7 +231,9 @@ impl Game {
 
     /// A token that left the battlefield ceases to exist (S8): it is taken out of its zone.
     fn remove_token(&mut self, id: ObjectId) {
-        let Some(o) = self.obj(id).cloned() else { return };
+        let Some(o) = self.obj(id).cloned() else {
+            return;
+        };
         let p = o.owner.index();
         self.players[p].graveyard.retain(|x| *x != id);
         self.players[p].hand.retain(|x| *x != id);
@@ -216,13 +248,18 @@ impl Game {
         if let Some(o) = self.obj_mut(id) {
             let removed = o.counters.remove(k, n);
             if removed > 0 {
-                self.emit(crate::events::Event::CountersChanged { object: id, kind: k.clone(), delta: -(removed as i32) });
+                self.emit(crate::events::Event::CountersChanged {
+                    object: id,
+                    kind: k.clone(),
+                    delta: -(removed as i32),
+                });
             }
         }
     }
 
     pub fn is_legendary(&self, id: ObjectId) -> bool {
-        self.def(id).is_some_and(|d| d.supertypes.contains(&Supertype::Legendary))
+        self.def(id)
+            .is_some_and(|d| d.supertypes.contains(&Supertype::Legendary))
     }
 
     pub fn is_land(&self, id: ObjectId) -> bool {

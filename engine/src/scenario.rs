@@ -165,16 +165,31 @@ pub enum Outcome {
 pub fn run_str(src: &str) -> Report {
     let sc: Scenario = match toml::from_str(src) {
         Ok(s) => s,
-        Err(e) => return Report { name: "?".into(), outcome: Outcome::Failed(vec![format!("bad scenario file: {}", e.to_string().replace('\n', " "))]) },
+        Err(e) => {
+            return Report {
+                name: "?".into(),
+                outcome: Outcome::Failed(vec![format!(
+                    "bad scenario file: {}",
+                    e.to_string().replace('\n', " ")
+                )]),
+            };
+        }
     };
     let name = sc.name.clone();
     if let Some(w) = &sc.waiting_for {
-        return Report { name, outcome: Outcome::Pending(w.clone()) };
+        return Report {
+            name,
+            outcome: Outcome::Pending(w.clone()),
+        };
     }
     let outcome = match Runner::new(&sc) {
         Ok(mut r) => {
             let problems = r.run(&sc);
-            if problems.is_empty() { Outcome::Passed } else { Outcome::Failed(problems) }
+            if problems.is_empty() {
+                Outcome::Passed
+            } else {
+                Outcome::Failed(problems)
+            }
         }
         Err(e) => Outcome::Failed(vec![format!("setup: {e}")]),
     };
@@ -187,24 +202,41 @@ struct Runner {
 }
 
 fn card_id(name: &str) -> Result<crate::ids::CardId, String> {
-    Catalog::builtin().by_name(name).map(|c| c.id).ok_or_else(|| {
-        let s: Vec<String> = Catalog::builtin().suggest(name, 3).iter().map(|c| c.name.clone()).collect();
-        format!("no card named `{name}` (did you mean {}?)", s.join(", "))
-    })
+    Catalog::builtin()
+        .by_name(name)
+        .map(|c| c.id)
+        .ok_or_else(|| {
+            let s: Vec<String> = Catalog::builtin()
+                .suggest(name, 3)
+                .iter()
+                .map(|c| c.name.clone())
+                .collect();
+            format!("no card named `{name}` (did you mean {}?)", s.join(", "))
+        })
 }
 
 impl Runner {
     fn new(sc: &Scenario) -> Result<Runner, String> {
         let ruleset: Ruleset = sc.ruleset.as_deref().unwrap_or("modern").parse()?;
-        let names = sc.setup.players.iter().map(|n| n.to_lowercase()).collect::<Vec<_>>();
+        let names = sc
+            .setup
+            .players
+            .iter()
+            .map(|n| n.to_lowercase())
+            .collect::<Vec<_>>();
         for k in sc.setup.zones.keys() {
             if !names.contains(&k.to_lowercase()) {
-                return Err(format!("setup names `{k}`, who is not among the players {names:?}"));
+                return Err(format!(
+                    "setup names `{k}`, who is not among the players {names:?}"
+                ));
             }
         }
         let display: Vec<String> = names.iter().map(|n| capitalise(n)).collect();
         let mut g = Game::empty(ruleset, sc.setup.seed.unwrap_or(1), display, 20);
-        let mut r = Runner { game: Game::empty(ruleset, 0, vec![], 20), names: names.clone() };
+        let mut r = Runner {
+            game: Game::empty(ruleset, 0, vec![], 20),
+            names: names.clone(),
+        };
         let active = match &sc.setup.active {
             Some(a) => r.player(a)?,
             None => PlayerId(0),
@@ -220,8 +252,12 @@ impl Runner {
         for (i, name) in names.iter().enumerate() {
             let p = PlayerId(i as u8);
             g.players[i].kept = true;
-            g.players[i].turn_started = if p == active { turn } else { turn - 1 };
-            let Some(z) = sc.setup.zones.get(name) else { continue };
+            // Permanents set up without `sick` have been controlled since before any turn
+            // (controlled_since 0); every player's last turn start is at least 1.
+            g.players[i].turn_started = if p == active { turn } else { (turn - 1).max(1) };
+            let Some(z) = sc.setup.zones.get(name) else {
+                continue;
+            };
             if let Some(l) = z.life {
                 g.players[i].life = l;
             }
@@ -240,7 +276,13 @@ impl Runner {
             for perm in &z.battlefield {
                 let (card, tapped, damage, counters, sick) = match perm {
                     PermanentSetup::Name(n) => (n.as_str(), false, 0, BTreeMap::new(), false),
-                    PermanentSetup::Full { card, tapped, damage, counters, sick } => (card.as_str(), *tapped, *damage, counters.clone(), *sick),
+                    PermanentSetup::Full {
+                        card,
+                        tapped,
+                        damage,
+                        counters,
+                        sick,
+                    } => (card.as_str(), *tapped, *damage, counters.clone(), *sick),
                 };
                 let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
                 let def = g.catalog().get(g.objects[id.slot()].card);
@@ -262,9 +304,17 @@ impl Runner {
                 let cost: crate::mana::ManaCost = pool.parse()?;
                 for s in cost.symbols {
                     match s {
-                        crate::mana::ManaSymbol::Colored(c) => g.players[i].pool.add(crate::mana::ManaType::Colored(c), 1),
-                        crate::mana::ManaSymbol::Generic(n) => g.players[i].pool.add(crate::mana::ManaType::Colorless, n),
-                        _ => return Err(format!("mana pool `{pool}`: only coloured and colorless mana")),
+                        crate::mana::ManaSymbol::Colored(c) => {
+                            g.players[i].pool.add(crate::mana::ManaType::Colored(c), 1)
+                        }
+                        crate::mana::ManaSymbol::Generic(n) => {
+                            g.players[i].pool.add(crate::mana::ManaType::Colorless, n)
+                        }
+                        _ => {
+                            return Err(format!(
+                                "mana pool `{pool}`: only coloured and colorless mana"
+                            ));
+                        }
                     }
                 }
             }
@@ -298,7 +348,11 @@ impl Runner {
                 ScriptLine::Do(s) => self.step(s),
                 ScriptLine::Expect { expect } => {
                     let p = self.check(expect);
-                    if p.is_empty() { Ok(()) } else { Err(p.join("\n    ")) }
+                    if p.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(p.join("\n    "))
+                    }
                 }
             };
             if let Err(e) = res {
@@ -318,7 +372,11 @@ impl Runner {
         let line = line.trim();
         if line == "pass" {
             let p = self.game.pending().ok_or("nothing is pending")?.player;
-            return self.game.submit(p, Answer::Pass).map(|_| ()).map_err(|e| format!("`pass` refused: {e}"));
+            return self
+                .game
+                .submit(p, Answer::Pass)
+                .map(|_| ())
+                .map_err(|e| format!("`pass` refused: {e}"));
         }
         if line == "resolve" {
             let depth = self.game.stack.len();
@@ -327,11 +385,17 @@ impl Runner {
             }
             let mut guard = 0;
             while self.game.stack.len() >= depth {
-                let p = self.game.pending().ok_or("`resolve`: the game stopped")?.clone();
+                let p = self
+                    .game
+                    .pending()
+                    .ok_or("`resolve`: the game stopped")?
+                    .clone();
                 if p.decision != Decision::Priority {
                     break;
                 }
-                self.game.submit(p.player, Answer::Pass).map_err(|e| e.to_string())?;
+                self.game
+                    .submit(p.player, Answer::Pass)
+                    .map_err(|e| e.to_string())?;
                 guard += 1;
                 if guard > 50 {
                     return Err("`resolve` did not resolve anything".into());
@@ -340,17 +404,33 @@ impl Runner {
             return Ok(());
         }
         if let Some(target) = line.strip_prefix("goto ") {
-            let want = Step::from_key(target.trim()).ok_or_else(|| format!("unknown step `{target}`"))?;
+            let want =
+                Step::from_key(target.trim()).ok_or_else(|| format!("unknown step `{target}`"))?;
             let mut guard = 0;
-            while self.game.step != want || self.game.pending().is_some_and(|p| p.decision == Decision::Priority && !self.game.stack.is_empty()) {
-                let p = self.game.pending().ok_or("`goto`: the game stopped")?.clone();
+            while self.game.step != want
+                || self.game.pending().is_some_and(|p| {
+                    p.decision == Decision::Priority && !self.game.stack.is_empty()
+                })
+            {
+                let p = self
+                    .game
+                    .pending()
+                    .ok_or("`goto`: the game stopped")?
+                    .clone();
                 if p.decision != Decision::Priority {
                     if self.game.step == want {
                         break;
                     }
-                    return Err(format!("`goto {target}`: stopped at a {} decision for {} in the {}", p.decision.kind_name(), self.game.player(p.player).name, self.game.step));
+                    return Err(format!(
+                        "`goto {target}`: stopped at a {} decision for {} in the {}",
+                        p.decision.kind_name(),
+                        self.game.player(p.player).name,
+                        self.game.step
+                    ));
                 }
-                self.game.submit(p.player, Answer::Pass).map_err(|e| e.to_string())?;
+                self.game
+                    .submit(p.player, Answer::Pass)
+                    .map_err(|e| e.to_string())?;
                 guard += 1;
                 if guard > 200 {
                     return Err(format!("`goto {target}` never got there"));
@@ -366,23 +446,27 @@ impl Runner {
             Some((b, r)) => (b.trim(), Some(r.trim().to_lowercase())),
             None => (body, None),
         };
-        let (who, text) = body.split_once(':').ok_or_else(|| format!("expected `player: answer`, found `{body}`"))?;
+        let (who, text) = body
+            .split_once(':')
+            .ok_or_else(|| format!("expected `player: answer`, found `{body}`"))?;
         let player = self.player(who)?;
         let answer = self.parse_answer(player, text.trim())?;
         let before = self.game.to_json().map_err(|e| e.to_string())?;
         match (self.game.submit(player, answer.clone()), reject) {
             (Ok(_), false) => Ok(()),
             (Err(e), false) => Err(format!("`{body}` was refused: {e}")),
-            (Ok(_), true) => Err(format!("`{body}` should have been refused but was accepted")),
+            (Ok(_), true) => Err(format!(
+                "`{body}` should have been refused but was accepted"
+            )),
             (Err(e), true) => {
                 let after = self.game.to_json().map_err(|e| e.to_string())?;
                 if after != before {
                     return Err(format!("`{body}` was refused but the game changed"));
                 }
                 match reason {
-                    Some(r) if !e.to_string().to_lowercase().contains(&r) => {
-                        Err(format!("`{body}` was refused with \"{e}\", which does not mention \"{r}\""))
-                    }
+                    Some(r) if !e.to_string().to_lowercase().contains(&r) => Err(format!(
+                        "`{body}` was refused with \"{e}\", which does not mention \"{r}\""
+                    )),
                     _ => Ok(()),
                 }
             }
@@ -390,9 +474,16 @@ impl Runner {
     }
 
     /// Finds an object: `Name`, `Name@owner`, `Name#2` (second match), in the given zones.
-    fn find(&self, spec: &str, zones: &[ZoneKind], default_owner: Option<PlayerId>) -> Result<ObjectId, String> {
+    fn find(
+        &self,
+        spec: &str,
+        zones: &[ZoneKind],
+        default_owner: Option<PlayerId>,
+    ) -> Result<ObjectId, String> {
         let (rest, nth) = match spec.rsplit_once('#') {
-            Some((r, n)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => (r, n.parse::<usize>().unwrap_or(1)),
+            Some((r, n)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
+                (r, n.parse::<usize>().unwrap_or(1))
+            }
             _ => (spec, 1),
         };
         let (name, owner) = match rest.rsplit_once('@') {
@@ -408,23 +499,53 @@ impl Runner {
                 ZoneKind::Stack => g.stack.iter().rev().filter_map(|s| s.object()).collect(),
                 ZoneKind::Exile => g.exile.clone(),
                 ZoneKind::Hand => g.players.iter().flat_map(|p| p.hand.clone()).collect(),
-                ZoneKind::Graveyard => g.players.iter().flat_map(|p| p.graveyard.iter().rev().copied().collect::<Vec<_>>()).collect(),
-                ZoneKind::Library => g.players.iter().flat_map(|p| p.library.iter().rev().copied().collect::<Vec<_>>()).collect(),
+                ZoneKind::Graveyard => g
+                    .players
+                    .iter()
+                    .flat_map(|p| p.graveyard.iter().rev().copied().collect::<Vec<_>>())
+                    .collect(),
+                ZoneKind::Library => g
+                    .players
+                    .iter()
+                    .flat_map(|p| p.library.iter().rev().copied().collect::<Vec<_>>())
+                    .collect(),
             };
             for id in ids {
                 let Some(o) = g.obj(id) else { continue };
-                let who = if o.zone == ZoneKind::Battlefield || o.zone == ZoneKind::Stack { o.controller } else { o.owner };
-                if o.card == card && owner.or(if *z == ZoneKind::Battlefield || *z == ZoneKind::Stack { None } else { default_owner }).is_none_or(|w| w == who) {
+                let who = if o.zone == ZoneKind::Battlefield || o.zone == ZoneKind::Stack {
+                    o.controller
+                } else {
+                    o.owner
+                };
+                if o.card == card
+                    && owner
+                        .or(if *z == ZoneKind::Battlefield || *z == ZoneKind::Stack {
+                            None
+                        } else {
+                            default_owner
+                        })
+                        .is_none_or(|w| w == who)
+                {
                     found.push(id);
                 }
             }
         }
-        found.get(nth - 1).copied().ok_or_else(|| format!("no {spec} in {:?}", zones))
+        found
+            .get(nth - 1)
+            .copied()
+            .ok_or_else(|| format!("no {spec} in {:?}", zones))
     }
 
     fn parse_answer(&self, player: PlayerId, text: &str) -> Result<Answer, String> {
-        let (verb, rest) = text.split_once(' ').map_or((text, ""), |(a, b)| (a, b.trim()));
-        let list = |s: &str| -> Vec<String> { s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty() && x != "nothing").collect() };
+        let (verb, rest) = text
+            .split_once(' ')
+            .map_or((text, ""), |(a, b)| (a, b.trim()));
+        let list = |s: &str| -> Vec<String> {
+            s.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty() && x != "nothing")
+                .collect()
+        };
         use ZoneKind::*;
         Ok(match verb {
             "keep" => Answer::Keep,
@@ -436,36 +557,66 @@ impl Runner {
             "play" => Answer::PlayLand(self.find(rest, &[Hand], Some(player))?),
             "cast" => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
             "x" => Answer::X(rest.parse().map_err(|_| format!("bad X `{rest}`"))?),
-            "option" => Answer::CostOption(rest.parse::<u8>().map_err(|_| format!("bad option `{rest}`"))?.saturating_sub(1)),
+            "option" => Answer::CostOption(
+                rest.parse::<u8>()
+                    .map_err(|_| format!("bad option `{rest}`"))?
+                    .saturating_sub(1),
+            ),
             "activate" => {
                 let (card, n) = split_index(rest);
-                Answer::Activate { source: self.find(card, &[Battlefield], None)?, ability: n }
+                Answer::Activate {
+                    source: self.find(card, &[Battlefield], None)?,
+                    ability: n,
+                }
             }
             "mana" => {
                 // `mana Gemstone Mine G` or `mana Prismatic Lens#1 #2 G`
                 let mut words: Vec<&str> = rest.split_whitespace().collect();
-                let color = words.last().and_then(|w| if w.len() == 1 { Color::from_letter(w.chars().next()?) } else { None });
+                let color = words.last().and_then(|w| {
+                    if w.len() == 1 {
+                        Color::from_letter(w.chars().next()?)
+                    } else {
+                        None
+                    }
+                });
                 if color.is_some() {
                     words.pop();
                 }
                 let joined = words.join(" ");
                 let (card, ability) = split_index(&joined);
                 let source = self.find(card, &[Battlefield], None)?;
-                let ability = if rest.contains(" #") { ability } else {
+                let ability = if rest.contains(" #") {
+                    ability
+                } else {
                     let def = self.game.def(source).ok_or("gone")?;
-                    def.abilities.iter().position(|a| a.is_mana_ability()).unwrap_or(0) as u8
+                    def.abilities
+                        .iter()
+                        .position(|a| a.is_mana_ability())
+                        .unwrap_or(0) as u8
                 };
-                Answer::ActivateMana { source, ability, color }
+                Answer::ActivateMana {
+                    source,
+                    ability,
+                    color,
+                }
             }
             "target" => Answer::Target(match self.player(rest) {
                 Ok(p) => Target::Player(p),
-                Err(_) => Target::Object(self.find(rest, &[Battlefield, Stack, Graveyard, Exile], None)?),
+                Err(_) => Target::Object(self.find(
+                    rest,
+                    &[Battlefield, Stack, Graveyard, Exile],
+                    None,
+                )?),
             }),
             "choose" | "discard" | "sacrifice" | "search" => {
                 let zones: &[ZoneKind] = match self.game.pending().map(|p| &p.decision) {
                     Some(Decision::Search { .. }) => &[Library],
-                    Some(Decision::Sacrifice { .. }) | Some(Decision::KeepLegend { .. }) => &[Battlefield],
-                    Some(Decision::ChooseCostObjects { part: crate::costs::CostPart::Sacrifice(..) }) => &[Battlefield],
+                    Some(Decision::Sacrifice { .. }) | Some(Decision::KeepLegend { .. }) => {
+                        &[Battlefield]
+                    }
+                    Some(Decision::ChooseCostObjects {
+                        part: crate::costs::CostPart::Sacrifice(..),
+                    }) => &[Battlefield],
                     _ => &[Hand],
                 };
                 let mut v = Vec::new();
@@ -490,8 +641,13 @@ impl Runner {
             "block" => {
                 let mut v = Vec::new();
                 for item in list(rest) {
-                    let (b, a) = item.split_once("->").ok_or_else(|| format!("block as `Blocker -> Attacker`, found `{item}`"))?;
-                    v.push(Block { blocker: self.find(b.trim(), &[Battlefield], None)?, attacker: self.find(a.trim(), &[Battlefield], None)? });
+                    let (b, a) = item
+                        .split_once("->")
+                        .ok_or_else(|| format!("block as `Blocker -> Attacker`, found `{item}`"))?;
+                    v.push(Block {
+                        blocker: self.find(b.trim(), &[Battlefield], None)?,
+                        attacker: self.find(a.trim(), &[Battlefield], None)?,
+                    });
                 }
                 Answer::Block(v)
             }
@@ -500,7 +656,10 @@ impl Runner {
     }
 
     fn names_of(&self, ids: &[ObjectId]) -> Vec<String> {
-        let mut v: Vec<String> = ids.iter().map(|id| self.game.card_name(*id).to_string()).collect();
+        let mut v: Vec<String> = ids
+            .iter()
+            .map(|id| self.game.card_name(*id).to_string())
+            .collect();
         v.sort();
         v
     }
@@ -515,7 +674,11 @@ impl Runner {
         }
         if let Some(p) = &e.pending {
             let got = match g.pending() {
-                Some(x) => format!("{}: {}", self.names[x.player.index()], x.decision.kind_name()),
+                Some(x) => format!(
+                    "{}: {}",
+                    self.names[x.player.index()],
+                    x.decision.kind_name()
+                ),
                 None => "none".into(),
             };
             diff_into(&mut out, "pending decision".into(), p.to_lowercase(), got);
@@ -535,8 +698,13 @@ impl Runner {
             diff_into(&mut out, "turn".into(), t.to_string(), g.turn.to_string());
         }
         if let Some(st) = &e.stack {
-            let got: Vec<String> = g.stack.iter().rev().map(|s| g.catalog().get(s.card).name.clone()).collect();
-            diff_into(&mut out, "stack (top first)".into(), format!("{st:?}"), format!("{got:?}"));
+            let got: Vec<String> = g.view(None).stack.into_iter().map(|s| s.name).collect();
+            diff_into(
+                &mut out,
+                "stack (top first)".into(),
+                format!("{st:?}"),
+                format!("{got:?}"),
+            );
         }
         for (name, pe) in &e.players {
             let Ok(p) = self.player(name) else {
@@ -550,40 +718,106 @@ impl Runner {
                 format!("{v:?}")
             };
             if let Some(l) = pe.life {
-                diff_into(&mut out, format!("{name}.life"), l.to_string(), pl.life.to_string());
+                diff_into(
+                    &mut out,
+                    format!("{name}.life"),
+                    l.to_string(),
+                    pl.life.to_string(),
+                );
             }
             if let Some(h) = &pe.hand {
-                diff_into(&mut out, format!("{name}.hand"), sorted(h), format!("{:?}", self.names_of(&pl.hand)));
+                diff_into(
+                    &mut out,
+                    format!("{name}.hand"),
+                    sorted(h),
+                    format!("{:?}", self.names_of(&pl.hand)),
+                );
             }
             if let Some(n) = pe.hand_count {
-                diff_into(&mut out, format!("{name}.hand_count"), n.to_string(), pl.hand.len().to_string());
+                diff_into(
+                    &mut out,
+                    format!("{name}.hand_count"),
+                    n.to_string(),
+                    pl.hand.len().to_string(),
+                );
             }
             if let Some(n) = pe.library_count {
-                diff_into(&mut out, format!("{name}.library_count"), n.to_string(), pl.library.len().to_string());
+                diff_into(
+                    &mut out,
+                    format!("{name}.library_count"),
+                    n.to_string(),
+                    pl.library.len().to_string(),
+                );
             }
             if let Some(top) = &pe.library_top {
-                let got: Vec<String> = pl.library.iter().rev().take(top.len()).map(|id| g.card_name(*id).to_string()).collect();
-                diff_into(&mut out, format!("{name}.library_top"), format!("{top:?}"), format!("{got:?}"));
+                let got: Vec<String> = pl
+                    .library
+                    .iter()
+                    .rev()
+                    .take(top.len())
+                    .map(|id| g.card_name(*id).to_string())
+                    .collect();
+                diff_into(
+                    &mut out,
+                    format!("{name}.library_top"),
+                    format!("{top:?}"),
+                    format!("{got:?}"),
+                );
             }
             if let Some(gy) = &pe.graveyard {
-                diff_into(&mut out, format!("{name}.graveyard"), sorted(gy), format!("{:?}", self.names_of(&pl.graveyard)));
+                diff_into(
+                    &mut out,
+                    format!("{name}.graveyard"),
+                    sorted(gy),
+                    format!("{:?}", self.names_of(&pl.graveyard)),
+                );
             }
             if let Some(ex) = &pe.exile {
-                let mine: Vec<ObjectId> = g.exile.iter().copied().filter(|id| g.obj(*id).is_some_and(|o| o.owner == p)).collect();
-                diff_into(&mut out, format!("{name}.exile"), sorted(ex), format!("{:?}", self.names_of(&mine)));
+                let mine: Vec<ObjectId> = g
+                    .exile
+                    .iter()
+                    .copied()
+                    .filter(|id| g.obj(*id).is_some_and(|o| o.owner == p))
+                    .collect();
+                diff_into(
+                    &mut out,
+                    format!("{name}.exile"),
+                    sorted(ex),
+                    format!("{:?}", self.names_of(&mine)),
+                );
             }
             if let Some(bf) = &pe.battlefield {
                 let mine: Vec<ObjectId> = g.battlefield_of(p).map(|o| o.id).collect();
-                diff_into(&mut out, format!("{name}.battlefield"), sorted(bf), format!("{:?}", self.names_of(&mine)));
+                diff_into(
+                    &mut out,
+                    format!("{name}.battlefield"),
+                    sorted(bf),
+                    format!("{:?}", self.names_of(&mine)),
+                );
             }
             if let Some(m) = &pe.mana_pool {
-                diff_into(&mut out, format!("{name}.mana_pool"), m.clone(), pl.pool.to_string());
+                diff_into(
+                    &mut out,
+                    format!("{name}.mana_pool"),
+                    m.clone(),
+                    pl.pool.to_string(),
+                );
             }
             if let Some(l) = pe.lost {
-                diff_into(&mut out, format!("{name}.lost"), l.to_string(), pl.lost.is_some().to_string());
+                diff_into(
+                    &mut out,
+                    format!("{name}.lost"),
+                    l.to_string(),
+                    pl.lost.is_some().to_string(),
+                );
             }
             if let Some(n) = pe.lands_played {
-                diff_into(&mut out, format!("{name}.lands_played"), n.to_string(), pl.lands_played.to_string());
+                diff_into(
+                    &mut out,
+                    format!("{name}.lands_played"),
+                    n.to_string(),
+                    pl.lands_played.to_string(),
+                );
             }
         }
         for pe in &e.permanent {
@@ -596,7 +830,9 @@ impl Runner {
             };
             let Some(o) = g.obj(id) else { continue };
             let c = &pe.card;
-            let mut d = |what: &str, want: String, got: String| diff_into(&mut out, format!("{c}.{what}"), want, got);
+            let mut d = |what: &str, want: String, got: String| {
+                diff_into(&mut out, format!("{c}.{what}"), want, got)
+            };
             if let Some(t) = pe.tapped {
                 d("tapped", t.to_string(), o.tapped.to_string());
             }
@@ -610,14 +846,34 @@ impl Runner {
                 d("toughness", t.to_string(), g.toughness(id).to_string());
             }
             if let Some(s) = pe.sick {
-                d("sick", s.to_string(), (!g.controlled_since_turn_start(id)).to_string());
+                d(
+                    "sick",
+                    s.to_string(),
+                    (!g.controlled_since_turn_start(id)).to_string(),
+                );
             }
             if let Some(a) = pe.attacking {
-                d("attacking", a.to_string(), g.combat.as_ref().is_some_and(|c| c.is_attacking(id)).to_string());
+                d(
+                    "attacking",
+                    a.to_string(),
+                    g.combat
+                        .as_ref()
+                        .is_some_and(|c| c.is_attacking(id))
+                        .to_string(),
+                );
             }
             if let Some(cs) = &pe.counters {
-                let want: BTreeMap<String, u32> = cs.iter().filter(|(_, n)| **n > 0).map(|(k, n)| (k.clone(), *n)).collect();
-                let got: BTreeMap<String, u32> = o.counters.0.iter().map(|(k, n)| (k.to_string(), *n)).collect();
+                let want: BTreeMap<String, u32> = cs
+                    .iter()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| (k.clone(), *n))
+                    .collect();
+                let got: BTreeMap<String, u32> = o
+                    .counters
+                    .0
+                    .iter()
+                    .map(|(k, n)| (k.to_string(), *n))
+                    .collect();
                 d("counters", format!("{want:?}"), format!("{got:?}"));
             }
         }
@@ -627,7 +883,10 @@ impl Runner {
 
 fn split_index(s: &str) -> (&str, u8) {
     match s.rsplit_once(" #") {
-        Some((card, n)) => (card.trim(), n.trim().parse::<u8>().unwrap_or(1).saturating_sub(1)),
+        Some((card, n)) => (
+            card.trim(),
+            n.trim().parse::<u8>().unwrap_or(1).saturating_sub(1),
+        ),
         None => (s.trim(), 0),
     }
 }

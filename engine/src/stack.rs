@@ -47,14 +47,20 @@ impl Game {
         let def = self.catalog().get(item.card);
         match item.kind {
             StackKind::Spell(_) => def.spell.targets.clone(),
-            StackKind::Ability { index, .. } => def.abilities.get(index as usize).map(|a| a.targets.clone()).unwrap_or_default(),
+            StackKind::Ability { index, .. } => def
+                .abilities
+                .get(index as usize)
+                .map(|a| a.targets.clone())
+                .unwrap_or_default(),
             StackKind::CombatDamage { .. } => Vec::new(),
         }
     }
 
     /// 413: resolve the top object of the stack.
     pub(crate) fn resolve_top(&mut self) {
-        let Some(item) = self.stack.last().cloned() else { return };
+        let Some(item) = self.stack.last().cloned() else {
+            return;
+        };
         if let StackKind::CombatDamage { .. } = item.kind {
             self.stack.pop();
             self.resolve_combat_damage_object();
@@ -66,7 +72,10 @@ impl Game {
             .targets
             .iter()
             .zip(specs.iter())
-            .map(|(t, spec)| self.target_legal(item.controller, spec, *t).is_ok() && !self.is_self_target(&item, *t))
+            .map(|(t, spec)| {
+                self.target_legal(item.controller, spec, *t).is_ok()
+                    && !self.is_self_target(&item, *t)
+            })
             .collect();
         if !item.targets.is_empty() && legal.iter().all(|l| !l) {
             self.counter_item(&item, true);
@@ -96,6 +105,9 @@ impl Game {
                 }
             }
         }
-        self.emit(Event::Countered { card: item.card, by_rules });
+        self.emit(Event::Countered {
+            card: item.card,
+            by_rules,
+        });
     }
 }

@@ -53,7 +53,10 @@ pub enum Relation {
 
 impl ObjectFilter {
     pub fn of_type(t: CardType) -> Self {
-        ObjectFilter { types_any: vec![t], ..Default::default() }
+        ObjectFilter {
+            types_any: vec![t],
+            ..Default::default()
+        }
     }
 
     /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
@@ -104,7 +107,11 @@ impl fmt::Display for ObjectFilter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
         if let Some(t) = self.tapped {
-            parts.push(if t { "tapped".into() } else { "untapped".into() });
+            parts.push(if t {
+                "tapped".into()
+            } else {
+                "untapped".into()
+            });
         }
         if self.basic {
             parts.push("basic".into());
@@ -121,8 +128,11 @@ impl fmt::Display for ObjectFilter {
         if self.types_any.is_empty() {
             parts.push("permanent".into());
         } else {
-            let names: Vec<String> =
-                self.types_any.iter().map(|t| t.name().to_lowercase()).collect();
+            let names: Vec<String> = self
+                .types_any
+                .iter()
+                .map(|t| t.name().to_lowercase())
+                .collect();
             parts.push(names.join(" or "));
         }
         if let Some(k) = self.keyword {
@@ -208,7 +218,11 @@ impl crate::game::Game {
         {
             return false;
         }
-        if f.basic && !self.def(id).is_some_and(|d| d.supertypes.contains(&crate::cards::Supertype::Basic)) {
+        if f.basic
+            && !self
+                .def(id)
+                .is_some_and(|d| d.supertypes.contains(&crate::cards::Supertype::Basic))
+        {
             return false;
         }
         match f.controller {
@@ -224,7 +238,11 @@ impl crate::game::Game {
         use crate::zones::ZoneKind;
         match (&spec.kind, t) {
             (TargetKind::Any | TargetKind::Player, Target::Player(p)) => {
-                if self.target_exists(t) { Ok(()) } else { Err(format!("{p} is not in the game")) }
+                if self.target_exists(t) {
+                    Ok(())
+                } else {
+                    Err(format!("{p} is not in the game"))
+                }
             }
             (TargetKind::Opponent, Target::Player(p)) => {
                 if !self.target_exists(t) {
@@ -236,15 +254,22 @@ impl crate::game::Game {
                 }
             }
             (TargetKind::Any, Target::Object(id)) => {
-                let Some(o) = self.obj(id) else { return Err("that object is gone".into()) };
+                let Some(o) = self.obj(id) else {
+                    return Err("that object is gone".into());
+                };
                 if o.zone != ZoneKind::Battlefield || !self.is_creature(id) {
-                    Err(format!("{} is not a creature on the battlefield", self.card_name(id)))
+                    Err(format!(
+                        "{} is not a creature on the battlefield",
+                        self.card_name(id)
+                    ))
                 } else {
                     Ok(())
                 }
             }
             (TargetKind::Permanent(f), Target::Object(id)) => {
-                let Some(o) = self.obj(id) else { return Err("that object is gone".into()) };
+                let Some(o) = self.obj(id) else {
+                    return Err("that object is gone".into());
+                };
                 if o.zone != ZoneKind::Battlefield {
                     Err(format!("{} is not on the battlefield", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
@@ -254,17 +279,29 @@ impl crate::game::Game {
                 }
             }
             (TargetKind::Spell(f), Target::Object(id)) => {
-                let Some(o) = self.obj(id) else { return Err("that spell is gone".into()) };
+                let Some(o) = self.obj(id) else {
+                    return Err("that spell is gone".into());
+                };
                 if o.zone != ZoneKind::Stack {
-                    Err(format!("{} is not a spell on the stack", self.card_name(id)))
+                    Err(format!(
+                        "{} is not a spell on the stack",
+                        self.card_name(id)
+                    ))
                 } else if !self.matches_filter(id, f, me) {
                     Err(format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {
                     Ok(())
                 }
             }
-            (_, Target::Player(p)) => Err(format!("{p} is a player, but this needs {}", spec.describe())),
-            (_, Target::Object(id)) => Err(format!("{} is not a player, but this needs {}", self.card_name(id), spec.describe())),
+            (_, Target::Player(p)) => Err(format!(
+                "{p} is a player, but this needs {}",
+                spec.describe()
+            )),
+            (_, Target::Object(id)) => Err(format!(
+                "{} is not a player, but this needs {}",
+                self.card_name(id),
+                spec.describe()
+            )),
         }
     }
 }

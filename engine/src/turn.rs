@@ -128,12 +128,18 @@ pub(crate) enum StepFlow {
 impl Game {
     // ----- 101: starting the game ------------------------------------------------------
 
-    pub(crate) fn answer_mulligan(&mut self, player: PlayerId, answer: Answer) -> Result<(), RuleError> {
+    pub(crate) fn answer_mulligan(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
         let mulligan = match answer {
             Answer::Keep => false,
             Answer::Mulligan => true,
             other => {
-                return Err(RuleError::WrongKind { expected: format!("keep or mulligan, not {}", other.kind_name()) });
+                return Err(RuleError::WrongKind {
+                    expected: format!("keep or mulligan, not {}", other.kind_name()),
+                });
             }
         };
         if self.ruleset.simultaneous_mulligans() {
@@ -152,13 +158,20 @@ impl Game {
                 self.ask_mulligan(next);
                 return Ok(());
             }
-            let round: Vec<PlayerId> =
-                self.players_from(self.first_player).into_iter().filter(|p| self.player(*p).mulligan_intent).collect();
+            let round: Vec<PlayerId> = self
+                .players_from(self.first_player)
+                .into_iter()
+                .filter(|p| self.player(*p).mulligan_intent)
+                .collect();
             for p in &round {
                 self.player_mut(*p).mulligan_intent = false;
                 self.take_mulligan(*p);
             }
-            match self.players_from(self.first_player).into_iter().find(|p| !self.player(*p).kept) {
+            match self
+                .players_from(self.first_player)
+                .into_iter()
+                .find(|p| !self.player(*p).kept)
+            {
                 Some(next) => self.ask_mulligan(next),
                 None => self.start_first_turn(),
             }
@@ -173,7 +186,11 @@ impl Game {
             } else {
                 self.keep_hand(player);
             }
-            match self.players_from(self.first_player).into_iter().find(|p| !self.player(*p).kept) {
+            match self
+                .players_from(self.first_player)
+                .into_iter()
+                .find(|p| !self.player(*p).kept)
+            {
                 Some(next) => self.ask_mulligan(next),
                 None => self.start_first_turn(),
             }
@@ -195,7 +212,10 @@ impl Game {
         self.player_mut(p).mulligans += 1;
         let size = 7u32.saturating_sub(self.player(p).mulligans);
         self.draw_cards(p, size);
-        self.emit(Event::Mulliganed { player: p, new_hand_size: size });
+        self.emit(Event::Mulliganed {
+            player: p,
+            new_hand_size: size,
+        });
         if size == 0 {
             // Nothing left to mulligan: the empty hand is kept.
             self.keep_hand(p);
@@ -204,7 +224,10 @@ impl Game {
 
     fn ask_mulligan(&mut self, p: PlayerId) {
         let hand_size = self.player(p).hand.len() as u32;
-        self.pending = Some(Pending { player: p, decision: Decision::Mulligan { hand_size } });
+        self.pending = Some(Pending {
+            player: p,
+            decision: Decision::Mulligan { hand_size },
+        });
     }
 
     fn start_first_turn(&mut self) {
@@ -261,7 +284,10 @@ impl Game {
             for p in self.player_ids().collect::<Vec<_>>() {
                 let lost = self.player_mut(p).pool.clear();
                 if lost > 0 && self.ruleset.mana_burn() && phase_ends {
-                    self.emit(Event::ManaBurn { player: p, amount: lost });
+                    self.emit(Event::ManaBurn {
+                        player: p,
+                        amount: lost,
+                    });
                     self.lose_life(p, lost as i32);
                 }
             }
@@ -289,7 +315,11 @@ impl Game {
             Step::BeginCombat => Step::DeclareAttackers,
             Step::DeclareAttackers => {
                 // 308.4: without attackers, blockers and damage are skipped.
-                if self.combat.as_ref().is_some_and(|c| !c.attackers.is_empty()) {
+                if self
+                    .combat
+                    .as_ref()
+                    .is_some_and(|c| !c.attackers.is_empty())
+                {
                     Step::DeclareBlockers
                 } else {
                     Step::EndCombat
@@ -318,7 +348,11 @@ impl Game {
         match step {
             Step::Untap => {
                 // 302.2: the active player untaps all their permanents.
-                let mine: Vec<_> = self.battlefield_of(self.active).filter(|o| o.tapped).map(|o| o.id).collect();
+                let mine: Vec<_> = self
+                    .battlefield_of(self.active)
+                    .filter(|o| o.tapped)
+                    .map(|o| o.id)
+                    .collect();
                 for id in mine {
                     self.untap(id);
                 }
@@ -353,9 +387,18 @@ impl Game {
     /// 314.1-314.3.
     fn begin_cleanup(&mut self) -> StepFlow {
         self.cleanup_again = false;
-        let excess = self.player(self.active).hand.len().saturating_sub(self.player(self.active).max_hand_size as usize);
+        let excess = self
+            .player(self.active)
+            .hand
+            .len()
+            .saturating_sub(self.player(self.active).max_hand_size as usize);
         if excess > 0 {
-            self.pending = Some(Pending { player: self.active, decision: Decision::Discard { count: excess as u32 } });
+            self.pending = Some(Pending {
+                player: self.active,
+                decision: Decision::Discard {
+                    count: excess as u32,
+                },
+            });
             return StepFlow::Stopped;
         }
         self.finish_cleanup()

@@ -89,12 +89,19 @@ pub struct View {
 impl Game {
     fn card_view(&self, id: ObjectId) -> CardView {
         let o = &self.objects[id.slot()];
-        CardView { id, card: o.card, name: self.catalog().get(o.card).name.clone() }
+        CardView {
+            id,
+            card: o.card,
+            name: self.catalog().get(o.card).name.clone(),
+        }
     }
 
     pub fn describe_target(&self, t: Target) -> String {
         match t {
-            Target::Player(p) => self.players.get(p.index()).map_or_else(|| p.to_string(), |x| x.name.clone()),
+            Target::Player(p) => self
+                .players
+                .get(p.index())
+                .map_or_else(|| p.to_string(), |x| x.name.clone()),
             Target::Object(id) => self.card_name(id).to_string(),
         }
     }
@@ -128,7 +135,8 @@ impl Game {
                         poison: p.poison,
                         hand_count: p.hand.len(),
                         library_count: p.library.len(),
-                        hand: (viewer == Some(id)).then(|| p.hand.iter().map(|c| self.card_view(*c)).collect()),
+                        hand: (viewer == Some(id))
+                            .then(|| p.hand.iter().map(|c| self.card_view(*c)).collect()),
                         graveyard: p.graveyard.iter().map(|c| self.card_view(*c)).collect(),
                         mana_pool: p.pool.to_string(),
                         lands_played: p.lands_played,
@@ -150,12 +158,22 @@ impl Game {
                         controller: o.controller,
                         tapped: o.tapped,
                         damage: o.damage,
-                        counters: o.counters.0.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+                        counters: o
+                            .counters
+                            .0
+                            .iter()
+                            .map(|(k, n)| (k.to_string(), *n))
+                            .collect(),
                         power: pt.map(|x| x.0),
                         toughness: pt.map(|x| x.1),
-                        summoning_sick: self.is_creature(o.id) && !self.controlled_since_turn_start(o.id),
-                        attacking: combat.and_then(|c| c.attackers.iter().find(|a| a.id == o.id)).map(|a| a.defender),
-                        blocking: combat.and_then(|c| c.blockers.iter().find(|b| b.id == o.id)).map(|b| b.attacker),
+                        summoning_sick: self.is_creature(o.id)
+                            && !self.controlled_since_turn_start(o.id),
+                        attacking: combat
+                            .and_then(|c| c.attackers.iter().find(|a| a.id == o.id))
+                            .map(|a| a.defender),
+                        blocking: combat
+                            .and_then(|c| c.blockers.iter().find(|b| b.id == o.id))
+                            .map(|b| b.attacker),
                         token: o.token,
                         attached_to: o.attached_to,
                     }

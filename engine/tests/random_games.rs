@@ -6,7 +6,9 @@ use engine::{Catalog, Game, GameSetup, Ruleset};
 
 fn deck(spec: &[(&str, usize)]) -> Vec<engine::CardId> {
     let c = Catalog::builtin();
-    spec.iter().flat_map(|(n, k)| std::iter::repeat_n(c.by_name(n).expect(n).id, *k)).collect()
+    spec.iter()
+        .flat_map(|(n, k)| std::iter::repeat_n(c.by_name(n).expect(n).id, *k))
+        .collect()
 }
 
 fn tsp_deck() -> Vec<engine::CardId> {
@@ -46,7 +48,10 @@ fn play(ruleset: Ruleset, seed: u64, cap: usize) -> (usize, Game) {
         }
         let a = agent.choose(&g, p.player);
         if let Err(e) = g.submit(p.player, a.clone()) {
-            panic!("seed {seed}: agent answer {a:?} to {:?} refused: {e}", p.decision);
+            panic!(
+                "seed {seed}: agent answer {a:?} to {:?} refused: {e}",
+                p.decision
+            );
         }
         n += 1;
     }
@@ -110,10 +115,15 @@ fn every_listed_answer_is_accepted() {
 #[test]
 fn refused_answers_change_nothing() {
     let (_, mut g) = play(Ruleset::Modern, 11, 200);
-    let Some(p) = g.pending().cloned() else { return };
+    let Some(p) = g.pending().cloned() else {
+        return;
+    };
     let before = g.to_json().unwrap();
     let other = engine::PlayerId(1 - p.player.0);
     assert!(g.submit(other, engine::Answer::Pass).is_err());
-    assert!(g.submit(p.player, engine::Answer::X(3)).is_err() || matches!(p.decision, engine::Decision::ChooseX));
+    assert!(
+        g.submit(p.player, engine::Answer::X(3)).is_err()
+            || matches!(p.decision, engine::Decision::ChooseX)
+    );
     assert_eq!(g.to_json().unwrap(), before);
 }

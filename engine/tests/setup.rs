@@ -1,7 +1,9 @@
 //! Game setup (rule 101): shuffles, opening hands, mulligans in both rulesets (Δ10), the
 //! first player skipping the first draw (101.5a), and setup errors.
 
-use engine::{Answer, Catalog, Decision, Event, Game, GameSetup, PlayerId, Ruleset, SetupError, Step};
+use engine::{
+    Answer, Catalog, Decision, Event, Game, GameSetup, PlayerId, Ruleset, SetupError, Step,
+};
 
 fn deck() -> Vec<engine::CardId> {
     let c = Catalog::builtin();
@@ -27,7 +29,11 @@ fn opening_hands_and_first_decision() {
     assert_eq!(g.player(PlayerId(0)).hand.len(), 7);
     assert_eq!(g.player(PlayerId(1)).hand.len(), 7);
     assert_eq!(g.player(PlayerId(0)).library.len(), 53);
-    assert_eq!(pending(&g), (PlayerId(1), Decision::Mulligan { hand_size: 7 }), "the starting player decides first");
+    assert_eq!(
+        pending(&g),
+        (PlayerId(1), Decision::Mulligan { hand_size: 7 }),
+        "the starting player decides first"
+    );
 }
 
 #[test]
@@ -35,12 +41,18 @@ fn classic_mulligans_are_taken_one_player_at_a_time() {
     let mut g = setup(Ruleset::Classic, 0);
     g.submit(PlayerId(0), Answer::Mulligan).unwrap();
     // 101.4: the starting player keeps deciding until they keep.
-    assert_eq!(pending(&g), (PlayerId(0), Decision::Mulligan { hand_size: 6 }));
+    assert_eq!(
+        pending(&g),
+        (PlayerId(0), Decision::Mulligan { hand_size: 6 })
+    );
     assert_eq!(g.player(PlayerId(0)).hand.len(), 6);
     g.submit(PlayerId(0), Answer::Mulligan).unwrap();
     assert_eq!(g.player(PlayerId(0)).hand.len(), 5);
     g.submit(PlayerId(0), Answer::Keep).unwrap();
-    assert_eq!(pending(&g), (PlayerId(1), Decision::Mulligan { hand_size: 7 }));
+    assert_eq!(
+        pending(&g),
+        (PlayerId(1), Decision::Mulligan { hand_size: 7 })
+    );
     g.submit(PlayerId(1), Answer::Keep).unwrap();
     assert_eq!(pending(&g), (PlayerId(0), Decision::Priority));
     assert_eq!(g.step, Step::Upkeep);
@@ -52,18 +64,34 @@ fn modern_mulligans_are_simultaneous_rounds() {
     let lib_before = g.player(PlayerId(0)).library.clone();
     g.submit(PlayerId(0), Answer::Mulligan).unwrap();
     // Δ10: the decision passes to the next player before anyone's mulligan happens.
-    assert_eq!(pending(&g), (PlayerId(1), Decision::Mulligan { hand_size: 7 }));
-    assert_eq!(g.player(PlayerId(0)).hand.len(), 7, "not performed until the round is complete");
+    assert_eq!(
+        pending(&g),
+        (PlayerId(1), Decision::Mulligan { hand_size: 7 })
+    );
+    assert_eq!(
+        g.player(PlayerId(0)).hand.len(),
+        7,
+        "not performed until the round is complete"
+    );
     assert_eq!(g.player(PlayerId(0)).library, lib_before);
     g.submit(PlayerId(1), Answer::Mulligan).unwrap();
     assert_eq!(g.player(PlayerId(0)).hand.len(), 6);
     assert_eq!(g.player(PlayerId(1)).hand.len(), 6);
-    assert_eq!(pending(&g), (PlayerId(0), Decision::Mulligan { hand_size: 6 }));
+    assert_eq!(
+        pending(&g),
+        (PlayerId(0), Decision::Mulligan { hand_size: 6 })
+    );
     g.submit(PlayerId(0), Answer::Keep).unwrap();
-    assert_eq!(pending(&g), (PlayerId(1), Decision::Mulligan { hand_size: 6 }));
+    assert_eq!(
+        pending(&g),
+        (PlayerId(1), Decision::Mulligan { hand_size: 6 })
+    );
     g.submit(PlayerId(1), Answer::Mulligan).unwrap();
     assert_eq!(g.player(PlayerId(1)).hand.len(), 5);
-    assert_eq!(pending(&g), (PlayerId(1), Decision::Mulligan { hand_size: 5 }));
+    assert_eq!(
+        pending(&g),
+        (PlayerId(1), Decision::Mulligan { hand_size: 5 })
+    );
 }
 
 #[test]
@@ -96,7 +124,11 @@ fn first_player_skips_the_first_draw_only() {
             }
         }
     }
-    assert_eq!(drew, vec![(2, PlayerId(1))], "no draw on turn 1; the second player draws on turn 2");
+    assert_eq!(
+        drew,
+        vec![(2, PlayerId(1))],
+        "no draw on turn 1; the second player draws on turn 2"
+    );
     assert_eq!(g.player(PlayerId(0)).hand.len(), 7);
     assert_eq!(g.player(PlayerId(1)).hand.len(), 8);
 }
@@ -105,7 +137,10 @@ fn first_player_skips_the_first_draw_only() {
 fn setup_errors_are_clear() {
     let c = Catalog::builtin();
     let s = GameSetup::two_player(Ruleset::Modern, 1, vec![], deck());
-    assert_eq!(Game::new(&s).unwrap_err(), SetupError::EmptyDeck("Alice".into()));
+    assert_eq!(
+        Game::new(&s).unwrap_err(),
+        SetupError::EmptyDeck("Alice".into())
+    );
     let tarmo = c.by_name("Tarmogoyf").unwrap().id;
     let s = GameSetup::two_player(Ruleset::Modern, 1, vec![tarmo; 60], deck());
     let e = Game::new(&s).unwrap_err().to_string();

@@ -49,7 +49,10 @@ impl CardType {
     }
     /// Rule 214.1: the permanent types.
     pub fn is_permanent_type(self) -> bool {
-        !matches!(self, CardType::Instant | CardType::Sorcery | CardType::Tribal)
+        !matches!(
+            self,
+            CardType::Instant | CardType::Sorcery | CardType::Tribal
+        )
     }
 }
 
@@ -340,7 +343,9 @@ impl Catalog {
         &self.cards[id.0 as usize]
     }
     pub fn by_name(&self, name: &str) -> Option<&CardDef> {
-        self.by_name.get(&normalize_name(name)).map(|id| self.get(*id))
+        self.by_name
+            .get(&normalize_name(name))
+            .map(|id| self.get(*id))
     }
     pub fn cards(&self) -> &[CardDef] {
         &self.cards
@@ -366,7 +371,11 @@ impl Catalog {
                     2
                 } else {
                     let d = edit_distance(&n, &q);
-                    if d <= 2 + q.len() as u32 / 5 { 3 + d } else { return None }
+                    if d <= 2 + q.len() as u32 / 5 {
+                        3 + d
+                    } else {
+                        return None;
+                    }
                 };
                 Some((score, c))
             })
@@ -378,7 +387,10 @@ impl Catalog {
 
 /// Card-name normal form: lower case, "Æ" as "ae", curly apostrophes straightened.
 pub fn normalize_name(s: &str) -> String {
-    s.trim().to_lowercase().replace(['’', '‘'], "'").replace('æ', "ae")
+    s.trim()
+        .to_lowercase()
+        .replace(['’', '‘'], "'")
+        .replace('æ', "ae")
 }
 
 fn edit_distance(a: &str, b: &str) -> u32 {

@@ -66,34 +66,29 @@ struct Script {
     enters_tapped: bool,
     #[serde(default)]
     ability: Vec<AbilityScript>,
-    #[serde(default)]
-    mana: Vec<ManaScript>,
 }
 
+/// One activated ability, in printed order; with `add` it is a mana ability.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AbilityScript {
     cost: String,
     #[serde(default)]
     targets: Vec<String>,
+    #[serde(default)]
     effects: Vec<String>,
     timing: Option<String>,
     condition: Option<String>,
     text: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ManaScript {
-    cost: String,
-    add: String,
-    #[serde(default)]
-    then: Vec<String>,
-    text: Option<String>,
+    /// Mana abilities: what it adds (`{G}`, `{C}`, `any`, `{R} or {G}`).
+    add: Option<String>,
 }
 
 fn err(card: &str, problem: impl Into<String>) -> CatalogError {
-    CatalogError { card: card.to_string(), problem: problem.into() }
+    CatalogError {
+        card: card.to_string(),
+        problem: problem.into(),
+    }
 }
 
 pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog, CatalogError> {
@@ -110,19 +105,24 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         cards.push(def);
     }
     for (file, src) in scripts {
-        let parsed: ScriptFile =
-            toml::from_str(src).map_err(|e| err(file, e.to_string()))?;
+        let parsed: ScriptFile = toml::from_str(src).map_err(|e| err(file, e.to_string()))?;
         for s in parsed.card {
             let key = normalize_name(&s.name);
             let id = if s.test_only {
                 if by_name.contains_key(&key) {
-                    return Err(err(&s.name, "a test-only card may not reuse a real card's name"));
+                    return Err(err(
+                        &s.name,
+                        "a test-only card may not reuse a real card's name",
+                    ));
                 }
                 let id = CardId(cards.len() as u16);
                 let f = Facts {
                     name: s.name.clone(),
                     cost: s.cost.clone(),
-                    type_line: s.type_line.clone().ok_or_else(|| err(&s.name, "test card needs `type`"))?,
+                    type_line: s
+                        .type_line
+                        .clone()
+                        .ok_or_else(|| err(&s.name, "test card needs `type`"))?,
                     pt: s.pt.clone(),
                     text: s.text.clone().unwrap_or_default(),
                     ..Default::default()
@@ -134,9 +134,14 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
                 id
             } else {
                 if s.cost.is_some() || s.type_line.is_some() || s.pt.is_some() || s.text.is_some() {
-                    return Err(err(&s.name, "a script may not restate facts (cost, type, pt, text); they come from facts.toml"));
+                    return Err(err(
+                        &s.name,
+                        "a script may not restate facts (cost, type, pt, text); they come from facts.toml",
+                    ));
                 }
-                *by_name.get(&key).ok_or_else(|| err(&s.name, format!("{file}: no such card in facts.toml")))?
+                *by_name
+                    .get(&key)
+                    .ok_or_else(|| err(&s.name, format!("{file}: no such card in facts.toml")))?
             };
             let def = &mut cards[id.0 as usize];
             if def.support == Support::Supported {
@@ -178,20 +183,31 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
     if types.is_empty() {
         return Err(err(name, "type line has no card type"));
     }
-    let subtypes = right.split_whitespace().map(|s| s.replace('’', "'")).collect();
+    let subtypes = right
+        .split_whitespace()
+        .map(|s| s.replace('’', "'"))
+        .collect();
     let (power, toughness) = match &f.pt {
         Some(pt) => {
-            let (p, t) = pt.split_once('/').ok_or_else(|| err(name, format!("bad P/T `{pt}`")))?;
+            let (p, t) = pt
+                .split_once('/')
+                .ok_or_else(|| err(name, format!("bad P/T `{pt}`")))?;
             (Some(parse_pt(name, p)?), Some(parse_pt(name, t)?))
         }
         None => (None, None),
     };
     let colors = match &f.colors {
-        Some(cs) => cs.chars().map(|c| Color::from_letter(c).ok_or_else(|| err(name, format!("bad colour `{c}`")))).collect::<Result<ColorSet, _>>()?,
+        Some(cs) => cs
+            .chars()
+            .map(|c| Color::from_letter(c).ok_or_else(|| err(name, format!("bad colour `{c}`"))))
+            .collect::<Result<ColorSet, _>>()?,
         None => mana_cost.as_ref().map_or(ColorSet::NONE, |c| c.colors()),
     };
     let support = if f.layout.as_deref().is_some_and(|l| l != "normal") {
-        Support::Unsupported(format!("{} cards are not supported yet", f.layout.as_deref().unwrap_or("")))
+        Support::Unsupported(format!(
+            "{} cards are not supported yet",
+            f.layout.as_deref().unwrap_or("")
+        ))
     } else {
         Support::Unsupported("no behaviour script yet".into())
     };
@@ -224,21 +240,35 @@ fn parse_pt(name: &str, s: &str) -> Result<PtValue, CatalogError> {
         return Ok(PtValue::Star);
     }
     if let Some(n) = s.strip_suffix("+*") {
-        return n.parse().map(PtValue::StarPlus).map_err(|_| err(name, format!("unsupported P/T value `{s}`")));
+        return n
+            .parse()
+            .map(PtValue::StarPlus)
+            .map_err(|_| err(name, format!("unsupported P/T value `{s}`")));
     }
-    s.parse().map(PtValue::Fixed).map_err(|_| err(name, format!("unsupported P/T value `{s}`")))
+    s.parse()
+        .map(PtValue::Fixed)
+        .map_err(|_| err(name, format!("unsupported P/T value `{s}`")))
 }
 
 fn parse_targets(v: &[String]) -> Result<Vec<TargetSpec>, String> {
-    v.iter().map(|t| TargetSpec::parse(t).map_err(|e| format!("target `{t}`: {e}"))).collect()
+    v.iter()
+        .map(|t| TargetSpec::parse(t).map_err(|e| format!("target `{t}`: {e}")))
+        .collect()
 }
 
 fn parse_effects(v: &[String], targets: usize) -> Result<Vec<Effect>, String> {
     let mut out = Vec::new();
     for line in v {
         let e = Effect::parse(line).map_err(|e| format!("effect `{line}`: {e}"))?;
-        if let Some(slot) = e.target_slots().into_iter().find(|s| *s as usize >= targets) {
-            return Err(format!("effect `{line}` refers to target {} but only {targets} target(s) are declared", slot + 1));
+        if let Some(slot) = e
+            .target_slots()
+            .into_iter()
+            .find(|s| *s as usize >= targets)
+        {
+            return Err(format!(
+                "effect `{line}` refers to target {} but only {targets} target(s) are declared",
+                slot + 1
+            ));
         }
         out.push(e);
     }
@@ -255,7 +285,10 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.keywords.push(kw);
     }
     if let Some(c) = &s.colors {
-        def.colors = c.chars().map(|c| Color::from_letter(c).ok_or_else(|| format!("bad colour `{c}`"))).collect::<Result<ColorSet, _>>()?;
+        def.colors = c
+            .chars()
+            .map(|c| Color::from_letter(c).ok_or_else(|| format!("bad colour `{c}`")))
+            .collect::<Result<ColorSet, _>>()?;
     }
     let targets = parse_targets(&s.targets)?;
     let effects = parse_effects(&s.effects, targets.len())?;
@@ -268,17 +301,62 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     }
     let mut additional_costs = Vec::new();
     for a in &s.additional_cost {
-        let alts = a.split('|').map(|p| Cost::parse(p.trim())).collect::<Result<Vec<_>, _>>()?;
+        let alts = a
+            .split('|')
+            .map(|p| Cost::parse(p.trim()))
+            .collect::<Result<Vec<_>, _>>()?;
         additional_costs.push(alts);
     }
-    def.spell = SpellAbility { additional_costs, targets, effects };
+    def.spell = SpellAbility {
+        additional_costs,
+        targets,
+        effects,
+    };
     for e in &s.enters_with {
-        let (n, kind) = e.trim().split_once(' ').ok_or_else(|| format!("enters_with `{e}`: expected `N kind`"))?;
-        let n: u32 = n.parse().map_err(|_| format!("enters_with `{e}`: bad number"))?;
+        let (n, kind) = e
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| format!("enters_with `{e}`: expected `N kind`"))?;
+        let n: u32 = n
+            .parse()
+            .map_err(|_| format!("enters_with `{e}`: bad number"))?;
         def.enters_with_counters.push((kind.parse()?, n));
     }
     def.enters_tapped = s.enters_tapped;
     for a in &s.ability {
+        let cost = Cost::parse(&a.cost)?;
+        if let Some(add) = &a.add {
+            if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
+                return Err(
+                    "a mana ability has no targets, timing or condition (406.1, Δ22)".into(),
+                );
+            }
+            let produce = parse_produce(add)?;
+            let effects = parse_effects(&a.effects, 0)?;
+            if let Some(e) = effects.iter().find(|e| !e.is_choiceless()) {
+                return Err(format!(
+                    "a mana ability's other effects must not need choices ({e:?})"
+                ));
+            }
+            def.abilities.push(ActivatedAbility {
+                text: a
+                    .text
+                    .clone()
+                    .unwrap_or_else(|| format!("{}: Add {}.", cost, add)),
+                cost,
+                targets: Vec::new(),
+                effects,
+                mana: Some(produce),
+                timing: AbilityTiming::Instant,
+                condition: None,
+            });
+            continue;
+        }
+        if a.effects.is_empty() {
+            return Err(
+                "an activated ability needs `effects` (or `add` for a mana ability)".into(),
+            );
+        }
         let targets = parse_targets(&a.targets)?;
         let effects = parse_effects(&a.effects, targets.len())?;
         let timing = match a.timing.as_deref() {
@@ -290,33 +368,23 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         let condition = match a.condition.as_deref() {
             None => None,
             Some(c) => match c.split_whitespace().collect::<Vec<_>>().as_slice() {
-                ["hand_size_exactly", n] => Some(ActivationCondition::HandSizeExactly(n.parse().map_err(|_| format!("bad condition `{c}`"))?)),
+                ["hand_size_exactly", n] => Some(ActivationCondition::HandSizeExactly(
+                    n.parse().map_err(|_| format!("bad condition `{c}`"))?,
+                )),
                 _ => return Err(format!("unknown condition `{c}`")),
             },
         };
-        let cost = Cost::parse(&a.cost)?;
         def.abilities.push(ActivatedAbility {
-            text: a.text.clone().unwrap_or_else(|| format!("{}: {}", cost, a.effects.join("; "))),
+            text: a
+                .text
+                .clone()
+                .unwrap_or_else(|| format!("{}: {}", cost, a.effects.join("; "))),
             cost,
             targets,
             effects,
             mana: None,
             timing,
             condition,
-        });
-    }
-    for m in &s.mana {
-        let cost = Cost::parse(&m.cost)?;
-        let produce = parse_produce(&m.add)?;
-        let effects = parse_effects(&m.then, 0)?;
-        def.abilities.push(ActivatedAbility {
-            text: m.text.clone().unwrap_or_else(|| format!("{}: Add {}.", cost, m.add)),
-            cost,
-            targets: Vec::new(),
-            effects,
-            mana: Some(produce),
-            timing: AbilityTiming::Instant,
-            condition: None,
         });
     }
     Ok(())
@@ -332,12 +400,22 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
             "{C}" | "{1}" => Ok(ManaType::Colorless),
             y => {
                 let inner = y.trim_start_matches('{').trim_end_matches('}');
-                inner.chars().next().filter(|_| inner.len() == 1).and_then(Color::from_letter).map(ManaType::Colored).ok_or_else(|| format!("bad mana `{y}`"))
+                inner
+                    .chars()
+                    .next()
+                    .filter(|_| inner.len() == 1)
+                    .and_then(Color::from_letter)
+                    .map(ManaType::Colored)
+                    .ok_or_else(|| format!("bad mana `{y}`"))
             }
         }
     };
     if s.contains(" or ") {
-        return s.split(" or ").map(one).collect::<Result<Vec<_>, _>>().map(ManaProduce::OneOf);
+        return s
+            .split(" or ")
+            .map(one)
+            .collect::<Result<Vec<_>, _>>()
+            .map(ManaProduce::OneOf);
     }
     let mut v = Vec::new();
     let mut rest = s;
@@ -356,10 +434,19 @@ fn add_intrinsic_mana_abilities(def: &mut CardDef) {
     if !def.has_type(CardType::Land) {
         return;
     }
-    for (sub, color) in [("Plains", Color::W), ("Island", Color::U), ("Swamp", Color::B), ("Mountain", Color::R), ("Forest", Color::G)] {
+    for (sub, color) in [
+        ("Plains", Color::W),
+        ("Island", Color::U),
+        ("Swamp", Color::B),
+        ("Mountain", Color::R),
+        ("Forest", Color::G),
+    ] {
         if def.subtypes.iter().any(|s| s == sub) {
             def.abilities.push(ActivatedAbility {
-                cost: Cost { tap: true, ..Cost::default() },
+                cost: Cost {
+                    tap: true,
+                    ..Cost::default()
+                },
                 targets: Vec::new(),
                 effects: Vec::new(),
                 mana: Some(ManaProduce::Fixed(vec![ManaType::Colored(color)])),

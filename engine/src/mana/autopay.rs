@@ -20,7 +20,11 @@ pub struct ManaSource {
 
 impl ManaSource {
     fn best_for(&self, allowed: &dyn Fn(ManaType) -> bool) -> Option<(u8, ManaType, u32)> {
-        self.choices.iter().copied().filter(|(_, t, _)| allowed(*t)).min_by_key(|(_, _, p)| *p)
+        self.choices
+            .iter()
+            .copied()
+            .filter(|(_, t, _)| allowed(*t))
+            .min_by_key(|(_, _, p)| *p)
     }
     fn flexibility(&self) -> usize {
         let mut types: Vec<ManaType> = self.choices.iter().map(|c| c.1).collect();
@@ -86,7 +90,11 @@ pub fn remaining_after_pool(pool: &ManaPool, cost: &PayableCost) -> PayableCost 
 }
 
 /// Finds activations that, with the pool, pay `cost`; None if no assignment exists.
-pub fn solve(pool: &ManaPool, sources: &[ManaSource], cost: &PayableCost) -> Option<Vec<PlannedActivation>> {
+pub fn solve(
+    pool: &ManaPool,
+    sources: &[ManaSource],
+    cost: &PayableCost,
+) -> Option<Vec<PlannedActivation>> {
     let rest = remaining_after_pool(pool, cost);
     let mut syms: Vec<Sym> = Vec::new();
     for c in Color::ALL {
@@ -105,7 +113,12 @@ pub fn solve(pool: &ManaPool, sources: &[ManaSource], cost: &PayableCost) -> Opt
     // Preference order of sources: lowest penalty, then least flexible, then board order.
     let mut order: Vec<usize> = (0..sources.len()).collect();
     order.sort_by_key(|&i| {
-        let min_pen = sources[i].choices.iter().map(|c| c.2).min().unwrap_or(u32::MAX);
+        let min_pen = sources[i]
+            .choices
+            .iter()
+            .map(|c| c.2)
+            .min()
+            .unwrap_or(u32::MAX);
         (min_pen, sources[i].flexibility(), i)
     });
     let mut owner: Vec<Option<usize>> = vec![None; sources.len()]; // source -> symbol
@@ -120,7 +133,11 @@ pub fn solve(pool: &ManaPool, sources: &[ManaSource], cost: &PayableCost) -> Opt
         if let Some(sym) = sym {
             let allowed = |t: ManaType| syms[*sym].allows(t);
             let (ability, mana, _) = sources[src].best_for(&allowed)?;
-            plan.push(PlannedActivation { permanent: sources[src].permanent, ability, mana });
+            plan.push(PlannedActivation {
+                permanent: sources[src].permanent,
+                ability,
+                mana,
+            });
         }
     }
     Some(plan)
@@ -165,7 +182,10 @@ mod tests {
     use crate::mana::ManaCost;
 
     fn src(slot: u16, types: &[ManaType], pen: u32) -> ManaSource {
-        ManaSource { permanent: ObjectId::new(slot, 0), choices: types.iter().map(|t| (0, *t, pen)).collect() }
+        ManaSource {
+            permanent: ObjectId::new(slot, 0),
+            choices: types.iter().map(|t| (0, *t, pen)).collect(),
+        }
     }
     const R: ManaType = ManaType::Colored(Color::R);
     const G: ManaType = ManaType::Colored(Color::G);
@@ -177,7 +197,10 @@ mod tests {
         let cost = "{1}{G}".parse::<ManaCost>().unwrap().to_payable(0);
         let plan = solve(&ManaPool::default(), &sources, &cost).unwrap();
         assert_eq!(plan.len(), 2);
-        assert!(plan.iter().all(|p| p.permanent != ObjectId::new(0, 0)), "{plan:?}");
+        assert!(
+            plan.iter().all(|p| p.permanent != ObjectId::new(0, 0)),
+            "{plan:?}"
+        );
     }
 
     #[test]
@@ -185,7 +208,10 @@ mod tests {
         // {R}{G}: the dual must pay R (the only other source makes G).
         let sources = vec![src(0, &[R, G], 0), src(1, &[G], 0)];
         let cost = "{R}{G}".parse::<ManaCost>().unwrap().to_payable(0);
-        assert_eq!(solve(&ManaPool::default(), &sources, &cost).unwrap().len(), 2);
+        assert_eq!(
+            solve(&ManaPool::default(), &sources, &cost).unwrap().len(),
+            2
+        );
         let cost = "{R}{R}".parse::<ManaCost>().unwrap().to_payable(0);
         assert!(solve(&ManaPool::default(), &sources, &cost).is_none());
     }

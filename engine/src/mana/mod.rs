@@ -134,7 +134,13 @@ pub struct ManaCost {
 
 impl ManaCost {
     pub fn generic(n: u32) -> Self {
-        ManaCost { symbols: if n > 0 { vec![ManaSymbol::Generic(n)] } else { vec![] } }
+        ManaCost {
+            symbols: if n > 0 {
+                vec![ManaSymbol::Generic(n)]
+            } else {
+                vec![]
+            },
+        }
     }
     /// Converted mana cost (X counts as 0 off the stack, 203.3).
     pub fn converted(&self) -> u32 {
