@@ -259,3 +259,26 @@ fn attacks_and_blocks_by_name() {
         Ok(vec![Answer::Block(vec![])])
     );
 }
+
+#[test]
+fn activate_an_ability_at_a_player() {
+    let ping = |g: &Game, p: PlayerId| {
+        g.legal_answers(p).iter().any(|a| matches!(a, Answer::Activate { source, .. } if g.card_name(*source) == "Prodigal Pyromancer"))
+    };
+    let mut found = None;
+    for seed in 1..300u64 {
+        if let Some(g) = play_until(seed, "red", "white", 4000, ping) {
+            found = Some(g);
+            break;
+        }
+    }
+    let g = found.expect("a game where Prodigal Pyromancer can be activated");
+    let p = g.pending().expect("pending").player;
+    let opp = g.player(PlayerId(1 - p.0)).name.clone();
+    let e = parse_answers(&g, p, "activate prodigal pyromancer").unwrap_err().to_string();
+    assert!(e.starts_with("Prodigal Pyromancer needs a target") && e.contains(&opp), "{e}");
+    for line in [format!("activate Prodigal Pyromancer on {opp}"), "activate pyromancer at opponent".to_string()] {
+        let seq = parse_answers(&g, p, &line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(seq.get(1), Some(&Answer::Target(Target::Player(PlayerId(1 - p.0)))), "{line}: {seq:?}");
+    }
+}

@@ -667,3 +667,32 @@ async fn replay_equals_snapshot_across_full_games() {
         );
     }
 }
+
+#[tokio::test]
+async fn an_answer_cut_off_midway_loses_nothing() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (id, users) = started(svc, "white", "black").await;
+        for i in 0..30u64 {
+            let Some((u, text, v)) = next_move(svc, id, users, i).await else { break };
+            let s = svc.clone();
+            let task = tokio::spawn(async move { s.command(u, id, &text, Some(v)).await });
+            // Cut the command off at a different point each time (like a killed process).
+            tokio::time::sleep(std::time::Duration::from_micros(150 * (i % 12))).await;
+            task.abort();
+            let _ = task.await;
+            let row = svc.db.game(id).await.expect("row").expect("game");
+            let log = svc.actions(id).await.expect("log");
+            assert_eq!(log.last().map_or(1, |a| a.seq), row.version, "{}: the log and the version agree", svc.db.backend());
+            if row.version == v {
+                // Not applied: the game is exactly as before and answers again.
+                let (u, text, v2) = next_move(svc, id, users, i).await.expect("move");
+                assert_eq!(v2, v);
+                if svc.command(u, id, &text, Some(v)).await.is_err() {
+                    svc.command(u, id, "pass", Some(v)).await.ok();
+                }
+            }
+        }
+        assert_eq!(svc.check_replay(id).await.expect("replay").map(|_| ()), Ok(()));
+    }
+}
