@@ -41,8 +41,16 @@ pub struct Combat {
     pub blockers: Vec<Blocker>,
     /// Defending players who have declared their blocks.
     pub blocks_declared: Vec<PlayerId>,
-    /// Classic: combat damage assigned and waiting on the stack (310.1).
+    /// Combat damage assigned in the current damage step (classic: waiting on the stack, 310.1).
     pub assigned: Vec<(ObjectId, Target, u32)>,
+    /// Modern: attackers whose blockers the attacking player still has to order.
+    #[serde(default)]
+    pub to_order: Vec<ObjectId>,
+    /// Attackers whose damage their controller still has to assign in this step.
+    #[serde(default)]
+    pub to_assign: Vec<ObjectId>,
+    #[serde(default)]
+    pub first_strike_step: bool,
 }
 
 impl Combat {
@@ -292,7 +300,91 @@ impl Game {
             .map(|c| c.blockers.iter().map(|b| (b.id, b.attacker)).collect())
             .unwrap_or_default();
         self.emit(Event::BlockersDeclared { blocks });
-        self.give_priority(self.active);
+        if !self.ruleset.combat_damage_uses_stack()
+            && let Some(c) = &mut self.combat
+        {
+            // Δ4 modern: the attacking player orders each attacker's blockers.
+            c.to_order = c
+                .attackers
+                .iter()
+                .filter(|a| a.blockers.len() > 1)
+                .map(|a| a.id)
+                .collect();
+        }
+        self.ask_next_order();
+    }
+
+    fn ask_next_order(&mut self) {
+        match self
+            .combat
+            .as_ref()
+            .and_then(|c| c.to_order.first().copied())
+        {
+            Some(attacker) => {
+                self.pending = Some(Pending {
+                    player: self.active,
+                    decision: Decision::OrderBlockers { attacker },
+                });
+            }
+            None => self.give_priority(self.active),
+        }
+    }
+
+    fn blockers_of(&self, attacker: ObjectId) -> Vec<ObjectId> {
+        self.combat
+            .as_ref()
+            .and_then(|c| c.attackers.iter().find(|a| a.id == attacker))
+            .map(|a| a.blockers.clone())
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn answer_order_blockers(
+        &mut self,
+        _player: PlayerId,
+        attacker: ObjectId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Answer::Objects(order) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "the blockers of {} in order, not {}",
+                    self.card_name(attacker),
+                    answer.kind_name()
+                ),
+            });
+        };
+        let mut current = self.blockers_of(attacker);
+        let mut sorted = order.clone();
+        sorted.sort();
+        current.sort();
+        if sorted != current {
+            return Err(RuleError::illegal(format!(
+                "list each creature blocking {} exactly once",
+                self.card_name(attacker)
+            )));
+        }
+        self.pending = None;
+        if let Some(c) = &mut self.combat {
+            if let Some(a) = c.attackers.iter_mut().find(|a| a.id == attacker) {
+                a.blockers = order;
+            }
+            c.to_order.retain(|x| *x != attacker);
+        }
+        self.ask_next_order();
+        Ok(())
+    }
+
+    pub(crate) fn order_blockers_answers(&self, attacker: ObjectId) -> Vec<Answer> {
+        let b = self.blockers_of(attacker);
+        // The declared order first (the default), then each blocker moved to the front.
+        let mut out = vec![Answer::Objects(b.clone())];
+        for i in 1..b.len() {
+            let mut o = b.clone();
+            let x = o.remove(i);
+            o.insert(0, x);
+            out.push(Answer::Objects(o));
+        }
+        out
     }
 
     fn check_blocks(&self, player: PlayerId, blocks: &[Block]) -> Result<(), RuleError> {
@@ -408,9 +500,123 @@ impl Game {
         (self.toughness(id) - marked).max(0) as u32
     }
 
-    pub(crate) fn combat_damage_step(&mut self, first_strike_step: bool) {
-        let Some(c) = self.combat.clone() else { return };
+    /// The attacker's blockers still on the battlefield, in damage assignment order.
+    fn living_blockers(&self, a: &Attacker) -> Vec<ObjectId> {
+        a.blockers
+            .iter()
+            .copied()
+            .filter(|b| self.is_on_battlefield(*b))
+            .collect()
+    }
+
+    /// The assignment the engine proposes: lethal damage to each blocker in order, the rest
+    /// to the last blocker or, with trample, to the defending player.
+    fn default_assignment(&self, a: &Attacker, power: u32) -> Vec<(Target, u32)> {
+        let trample = self.has_keyword(a.id, Keyword::Trample);
+        let blockers = self.living_blockers(a);
+        if blockers.is_empty() {
+            // 309.2f / 702.19e: blocked with no blocker left: no damage unless trample.
+            return if trample && power > 0 {
+                vec![(Target::Player(a.defender), power)]
+            } else {
+                Vec::new()
+            };
+        }
+        let mut out = Vec::new();
+        let mut left = power;
+        for (i, b) in blockers.iter().enumerate() {
+            let last = i == blockers.len() - 1;
+            let give = if last && !trample {
+                left
+            } else {
+                left.min(self.lethal_damage(*b))
+            };
+            if give > 0 {
+                out.push((Target::Object(*b), give));
+            }
+            left -= give;
+        }
+        if left > 0 {
+            out.push((Target::Player(a.defender), left));
+        }
+        out
+    }
+
+    /// 310.2 / Δ4 and trample (702.19): whether an assignment of `a`'s damage is legal.
+    fn check_assignment(
+        &self,
+        a: &Attacker,
+        power: u32,
+        assign: &[(Target, u32)],
+    ) -> Result<(), RuleError> {
+        let blockers = self.living_blockers(a);
+        let trample = self.has_keyword(a.id, Keyword::Trample);
+        let total: u32 = assign.iter().map(|x| x.1).sum();
+        if total != power {
+            return Err(RuleError::illegal(format!(
+                "assign exactly {power} damage (this assigns {total})"
+            )));
+        }
+        for (i, (t, _)) in assign.iter().enumerate() {
+            if assign[..i].iter().any(|(u, _)| u == t) {
+                return Err(RuleError::illegal("name each recipient once"));
+            }
+            match t {
+                Target::Object(o) if blockers.contains(o) => {}
+                Target::Player(p) if *p == a.defender && trample => {}
+                Target::Player(_) => {
+                    return Err(RuleError::illegal(format!(
+                        "{} can assign damage to the player only with trample",
+                        self.card_name(a.id)
+                    )));
+                }
+                Target::Object(o) => {
+                    return Err(RuleError::illegal(format!(
+                        "{} is not blocking {}",
+                        self.card_name(*o),
+                        self.card_name(a.id)
+                    )));
+                }
+            }
+        }
+        let got = |b: ObjectId| {
+            assign
+                .iter()
+                .find(|(t, _)| *t == Target::Object(b))
+                .map_or(0, |x| x.1)
+        };
+        let to_player = assign
+            .iter()
+            .any(|(t, n)| matches!(t, Target::Player(_)) && *n > 0);
+        if to_player && blockers.iter().any(|b| got(*b) < self.lethal_damage(*b)) {
+            return Err(RuleError::illegal(
+                "with trample, every blocker must be assigned lethal damage before any goes to the player",
+            ));
+        }
+        if !self.ruleset.combat_damage_uses_stack() {
+            // Modern: in damage assignment order, lethal damage to each before the next.
+            for (i, b) in blockers.iter().enumerate() {
+                let later = blockers[i + 1..].iter().any(|c| got(*c) > 0);
+                if later && got(*b) < self.lethal_damage(*b) {
+                    return Err(RuleError::illegal(format!(
+                        "{} must be assigned lethal damage ({}) before a later creature in the damage assignment order",
+                        self.card_name(*b),
+                        self.lethal_damage(*b)
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a combat damage step: assignments that need no choice are made; attackers
+    /// whose damage their controller must divide are asked about one at a time.
+    pub(crate) fn combat_damage_step(&mut self, first_strike_step: bool) -> StepFlow {
+        let Some(c) = self.combat.clone() else {
+            return StepFlow::Continue;
+        };
         let mut assigned: Vec<(ObjectId, Target, u32)> = Vec::new();
+        let mut to_assign = Vec::new();
         for a in &c.attackers {
             if !self.is_on_battlefield(a.id)
                 || !self.is_creature(a.id)
@@ -422,42 +628,18 @@ impl Game {
             if power == 0 {
                 continue;
             }
-            let trample = self.has_keyword(a.id, Keyword::Trample);
             if !a.blocked {
                 assigned.push((a.id, Target::Player(a.defender), power));
                 continue;
             }
-            let blockers: Vec<ObjectId> = a
-                .blockers
-                .iter()
-                .copied()
-                .filter(|b| self.is_on_battlefield(*b))
-                .collect();
-            if blockers.is_empty() {
-                // 310.2c / 702.19e: blocked with no blockers left: no damage unless trample.
-                if trample {
-                    assigned.push((a.id, Target::Player(a.defender), power));
-                }
+            let blockers = self.living_blockers(a);
+            let trample = self.has_keyword(a.id, Keyword::Trample);
+            if blockers.len() > 1 || (trample && !blockers.is_empty()) {
+                to_assign.push(a.id);
                 continue;
             }
-            // Default assignment: lethal damage to each blocker in order; the rest to the
-            // last blocker, or to the player with trample.
-            let mut left = power;
-            for (i, b) in blockers.iter().enumerate() {
-                let last = i == blockers.len() - 1;
-                let lethal = self.lethal_damage(*b);
-                let give = if last && !trample {
-                    left
-                } else {
-                    left.min(lethal)
-                };
-                if give > 0 {
-                    assigned.push((a.id, Target::Object(*b), give));
-                }
-                left -= give;
-            }
-            if left > 0 {
-                assigned.push((a.id, Target::Player(a.defender), left));
+            for (t, n) in self.default_assignment(a, power) {
+                assigned.push((a.id, t, n));
             }
         }
         for b in &c.blockers {
@@ -476,30 +658,119 @@ impl Game {
             }
         }
         if let Some(c) = &mut self.combat {
-            if first_strike_step {
-                let dealers: Vec<ObjectId> = assigned.iter().map(|x| x.0).collect();
-                for a in &mut c.attackers {
-                    a.dealt_first_strike |= dealers.contains(&a.id);
-                }
-                for b in &mut c.blockers {
-                    b.dealt_first_strike |= dealers.contains(&b.id);
-                }
-            }
-            if self.ruleset.combat_damage_uses_stack() {
-                c.assigned = assigned;
-                self.stack.push(StackItem {
-                    kind: StackKind::CombatDamage {
-                        first_strike: first_strike_step,
-                    },
-                    controller: self.active,
-                    // Combat damage is no card's: the id is unused (views name it "Combat damage").
-                    card: crate::ids::CardId(0),
-                    targets: Vec::new(),
-                    x: 0,
-                });
-                return;
+            c.assigned = assigned;
+            c.to_assign = to_assign;
+            c.first_strike_step = first_strike_step;
+        }
+        self.ask_next_assignment()
+    }
+
+    fn ask_next_assignment(&mut self) -> StepFlow {
+        let next = self
+            .combat
+            .as_ref()
+            .and_then(|c| c.to_assign.first().copied());
+        if let Some(attacker) = next {
+            let power = self.power(attacker).max(0) as u32;
+            self.pending = Some(Pending {
+                player: self.active,
+                decision: Decision::AssignCombatDamage { attacker, power },
+            });
+            return StepFlow::Stopped;
+        }
+        self.finish_combat_damage();
+        if self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        StepFlow::Stopped
+    }
+
+    fn attacker(&self, id: ObjectId) -> Option<Attacker> {
+        self.combat
+            .as_ref()
+            .and_then(|c| c.attackers.iter().find(|a| a.id == id))
+            .cloned()
+    }
+
+    pub(crate) fn answer_assign_damage(
+        &mut self,
+        _player: PlayerId,
+        attacker: ObjectId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Answer::AssignDamage(assign) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "a damage assignment for {}, not {}",
+                    self.card_name(attacker),
+                    answer.kind_name()
+                ),
+            });
+        };
+        let a = self
+            .attacker(attacker)
+            .ok_or_else(|| RuleError::illegal("that creature is no longer attacking"))?;
+        let power = self.power(attacker).max(0) as u32;
+        self.check_assignment(&a, power, &assign)?;
+        self.pending = None;
+        if let Some(c) = &mut self.combat {
+            c.assigned.extend(
+                assign
+                    .into_iter()
+                    .filter(|x| x.1 > 0)
+                    .map(|(t, n)| (attacker, t, n)),
+            );
+            c.to_assign.retain(|x| *x != attacker);
+        }
+        self.ask_next_assignment();
+        Ok(())
+    }
+
+    pub(crate) fn assign_damage_answers(&self, attacker: ObjectId) -> Vec<Answer> {
+        let Some(a) = self.attacker(attacker) else {
+            return Vec::new();
+        };
+        let power = self.power(attacker).max(0) as u32;
+        let mut out = vec![Answer::AssignDamage(self.default_assignment(&a, power))];
+        for b in self.living_blockers(&a) {
+            let all = vec![(Target::Object(b), power)];
+            if self.check_assignment(&a, power, &all).is_ok()
+                && !out.contains(&Answer::AssignDamage(all.clone()))
+            {
+                out.push(Answer::AssignDamage(all));
             }
         }
+        out
+    }
+
+    /// All assignments are made: modern deals the damage at once; classic puts it on the
+    /// stack (310.1, Δ3).
+    fn finish_combat_damage(&mut self) {
+        let Some(c) = &mut self.combat else { return };
+        let first_strike_step = c.first_strike_step;
+        if first_strike_step {
+            let dealers: Vec<ObjectId> = c.assigned.iter().map(|x| x.0).collect();
+            for a in &mut c.attackers {
+                a.dealt_first_strike |= dealers.contains(&a.id);
+            }
+            for b in &mut c.blockers {
+                b.dealt_first_strike |= dealers.contains(&b.id);
+            }
+        }
+        if self.ruleset.combat_damage_uses_stack() {
+            self.stack.push(StackItem {
+                kind: StackKind::CombatDamage {
+                    first_strike: first_strike_step,
+                },
+                controller: self.active,
+                // Combat damage is no card's: the id is unused (views name it "Combat damage").
+                card: crate::ids::CardId(0),
+                targets: Vec::new(),
+                x: 0,
+            });
+            return;
+        }
+        let assigned = std::mem::take(&mut c.assigned);
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
         }

@@ -46,6 +46,12 @@ pub enum Decision {
     Search { filter: ObjectFilter },
     /// Modern legend rule (Δ9): keep one of your legendary permanents named `name`.
     KeepLegend { name: String },
+    /// Modern (Δ4): order the creatures blocking `attacker` (damage assignment order).
+    OrderBlockers { attacker: ObjectId },
+    /// Divide `attacker`'s combat damage among its blockers (and the defending player with
+    /// trample): in damage assignment order with lethal damage first (modern), or freely
+    /// (classic, 310.2c).
+    AssignCombatDamage { attacker: ObjectId, power: u32 },
 }
 
 /// An attack assignment: this creature attacks that player.
@@ -93,6 +99,8 @@ pub enum Answer {
     Cancel,
     Attack(Vec<Attack>),
     Block(Vec<Block>),
+    /// A combat damage assignment: how much goes to each recipient.
+    AssignDamage(Vec<(Target, u32)>),
 }
 
 impl Answer {
@@ -114,6 +122,7 @@ impl Answer {
             Answer::Cancel => "cancel",
             Answer::Attack(_) => "declare attackers",
             Answer::Block(_) => "declare blockers",
+            Answer::AssignDamage(_) => "assign combat damage",
         }
     }
 }
@@ -144,6 +153,10 @@ impl Decision {
             Decision::Sacrifice { filter } => format!("sacrifice a {filter}"),
             Decision::Search { filter } => format!("search your library for a {filter}"),
             Decision::KeepLegend { name } => format!("choose which {name} to keep (legend rule)"),
+            Decision::OrderBlockers { .. } => {
+                "order the blocking creatures (damage assignment order)".into()
+            }
+            Decision::AssignCombatDamage { power, .. } => format!("assign {power} combat damage"),
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -162,6 +175,8 @@ impl Decision {
             Decision::Sacrifice { .. } => "sacrifice",
             Decision::Search { .. } => "search",
             Decision::KeepLegend { .. } => "keep_legend",
+            Decision::OrderBlockers { .. } => "order_blockers",
+            Decision::AssignCombatDamage { .. } => "assign_damage",
         }
     }
 }

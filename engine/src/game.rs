@@ -346,6 +346,12 @@ impl Game {
                 self.answer_resolution_choice(player, decision, answer)
             }
             Decision::KeepLegend { name } => self.answer_keep_legend(player, name, answer),
+            Decision::OrderBlockers { attacker } => {
+                self.answer_order_blockers(player, *attacker, answer)
+            }
+            Decision::AssignCombatDamage { attacker, .. } => {
+                self.answer_assign_damage(player, *attacker, answer)
+            }
         }
     }
 
@@ -376,6 +382,8 @@ impl Game {
                 .into_iter()
                 .map(|id| Answer::Objects(vec![id]))
                 .collect(),
+            Decision::OrderBlockers { attacker } => self.order_blockers_answers(*attacker),
+            Decision::AssignCombatDamage { attacker, .. } => self.assign_damage_answers(*attacker),
         }
     }
 

@@ -608,12 +608,28 @@ impl Runner {
                     None,
                 )?),
             }),
-            "choose" | "discard" | "sacrifice" | "search" => {
+            "assign" => {
+                // `assign Squire 2, Ashcoat Bear 1, bob 1`
+                let mut v = Vec::new();
+                for item in list(rest) {
+                    let (who, n) = item
+                        .rsplit_once(' ')
+                        .ok_or_else(|| format!("assign as `Recipient N`, found `{item}`"))?;
+                    let n: u32 = n.parse().map_err(|_| format!("bad amount in `{item}`"))?;
+                    let t = match self.player(who) {
+                        Ok(p) => Target::Player(p),
+                        Err(_) => Target::Object(self.find(who, &[Battlefield], None)?),
+                    };
+                    v.push((t, n));
+                }
+                Answer::AssignDamage(v)
+            }
+            "choose" | "discard" | "sacrifice" | "search" | "order" => {
                 let zones: &[ZoneKind] = match self.game.pending().map(|p| &p.decision) {
                     Some(Decision::Search { .. }) => &[Library],
-                    Some(Decision::Sacrifice { .. }) | Some(Decision::KeepLegend { .. }) => {
-                        &[Battlefield]
-                    }
+                    Some(Decision::Sacrifice { .. })
+                    | Some(Decision::KeepLegend { .. })
+                    | Some(Decision::OrderBlockers { .. }) => &[Battlefield],
                     Some(Decision::ChooseCostObjects {
                         part: crate::costs::CostPart::Sacrifice(..),
                     }) => &[Battlefield],

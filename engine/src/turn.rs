@@ -370,11 +370,7 @@ impl Game {
             Step::DeclareAttackers => self.begin_declare_attackers(),
             Step::DeclareBlockers => self.begin_declare_blockers(),
             Step::FirstStrikeDamage | Step::CombatDamage => {
-                self.combat_damage_step(step == Step::FirstStrikeDamage);
-                if self.result.is_none() {
-                    self.give_priority(self.active);
-                }
-                StepFlow::Stopped
+                self.combat_damage_step(step == Step::FirstStrikeDamage)
             }
             Step::Cleanup => self.begin_cleanup(),
             _ => {
