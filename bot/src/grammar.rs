@@ -335,6 +335,11 @@ fn answer_objects(answers: &[Answer]) -> Vec<ObjectId> {
                 push(b.blocker);
                 push(b.attacker)
             }),
+            Answer::AssignDamage(v) => v.iter().for_each(|(t, _)| {
+                if let Target::Object(id) = t {
+                    push(*id)
+                }
+            }),
             _ => {}
         }
     }
@@ -393,6 +398,7 @@ pub fn describe(game: &Game, viewer: PlayerId, answer: &Answer) -> String {
                 Some(Decision::Sacrifice { .. }) => "sacrifice",
                 Some(Decision::Search { .. }) => "find",
                 Some(Decision::KeepLegend { .. }) => "keep",
+                Some(Decision::OrderBlockers { .. }) => "order",
                 _ => "choose",
             };
             if ids.is_empty() {
@@ -450,6 +456,21 @@ pub fn describe(game: &Game, viewer: PlayerId, answer: &Answer) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         }
+        Answer::AssignDamage(v) => {
+            let parts: Vec<String> = v
+                .iter()
+                .map(|(t, n)| match t {
+                    Target::Player(p) => format!("{n} to {}", player_label(game, viewer, *p)),
+                    Target::Object(id) => {
+                        format!("{n} to {}", object_label(game, viewer, *id, &among))
+                    }
+                })
+                .collect();
+            format!("assign {}", parts.join(", "))
+        }
+        // An answer kind this front end does not know yet: its engine name.
+        #[allow(unreachable_patterns)]
+        other => other.kind_name().to_string(),
     }
 }
 
@@ -738,6 +759,37 @@ pub fn parse_answers(
                 Answer::Block(blocks_from(game, player, &t, &legal)?)
             }
         }
+        Decision::OrderBlockers { .. } => {
+            if is_no(&t) || matches!(t.as_str(), "default" | "any" | "keep order") {
+                legal
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| unknown("there is nothing to order".into()))?
+            } else {
+                let rest = strip_any(&t, &["order "]).unwrap_or(&t);
+                Answer::Objects(objects_from(game, player, rest, &legal)?)
+            }
+        }
+        Decision::AssignCombatDamage { .. } => {
+            if is_no(&t) || matches!(t.as_str(), "default" | "auto" | "assign") {
+                legal
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| unknown("there is no damage to assign".into()))?
+            } else {
+                let rest = strip_any(&t, &["assign "]).unwrap_or(&t);
+                Answer::AssignDamage(damage_from(game, player, rest, &legal)?)
+            }
+        }
+        // A decision this front end does not know yet: the words of one of its answers.
+        #[allow(unreachable_patterns)]
+        _ => {
+            let c: Vec<(String, Answer)> = legal
+                .iter()
+                .map(|a| (describe(game, player, a), a.clone()))
+                .collect();
+            pick_or(&t, &c, "answer")?
+        }
     };
     let mut probe = game.clone();
     probe
@@ -972,6 +1024,58 @@ fn blocks_from(
         if let Some(i) = blk.iter().position(|(_, o)| *o == blocker) {
             blk.remove(i);
         }
+    }
+    Ok(out)
+}
+
+/// `3 to Grizzly Bears, 2 to Bob`: recipients among those the legal assignments name.
+fn damage_from(
+    game: &Game,
+    player: PlayerId,
+    rest: &str,
+    legal: &[Answer],
+) -> Result<Vec<(Target, u32)>, GrammarError> {
+    let mut recipients: Vec<Target> = Vec::new();
+    for a in legal {
+        if let Answer::AssignDamage(v) = a {
+            for (t, _) in v {
+                if !recipients.contains(t) {
+                    recipients.push(*t);
+                }
+            }
+        }
+    }
+    let among = answer_objects(legal);
+    let mut cands: Vec<(String, Target)> = Vec::new();
+    for t in &recipients {
+        match t {
+            Target::Player(p) => {
+                cands.push((game.player(*p).name.clone(), *t));
+                cands.push((player_label(game, player, *p), *t));
+                if *p != player {
+                    cands.push(("player".into(), *t));
+                    cands.push(("opponent".into(), *t));
+                }
+            }
+            Target::Object(id) => cands.push((object_label(game, player, *id, &among), *t)),
+        }
+    }
+    let mut out = Vec::new();
+    for part in split_list(rest) {
+        let Some((n, who)) = part.split_once(" to ") else {
+            return Err(GrammarError::Unknown {
+                said: part.clone(),
+                hint: "say `assign 3 to Grizzly Bears, 2 to Bob`".into(),
+            });
+        };
+        let n: u32 = n.trim().parse().map_err(|_| GrammarError::Unknown {
+            said: part.clone(),
+            hint: "each share starts with a number".into(),
+        })?;
+        out.push((
+            pick_or(who, &cands, "creature or player receiving damage")?,
+            n,
+        ));
     }
     Ok(out)
 }

@@ -324,7 +324,7 @@ pub fn agent_answer(game: &Game, p: PlayerId, salt: u64) -> Answer {
 }
 
 /// Answers nobody needs to think about: passing with nothing to do (or past the player's
-/// stops), the only possible attack/block, "pass until end of turn".
+/// stops), the only possible answer to any other question, "pass until end of turn".
 fn auto_answer(
     game: &Game,
     p: PlayerId,
@@ -357,9 +357,8 @@ fn auto_answer(
                 Some(Answer::Pass)
             }
         }
-        Decision::DeclareAttackers | Decision::DeclareBlockers if legal.len() == 1 => {
-            legal.into_iter().next()
-        }
+        Decision::Mulligan { .. } => None,
+        _ if legal.len() == 1 => legal.into_iter().next(),
         _ => None,
     }
 }

@@ -275,10 +275,70 @@ fn activate_an_ability_at_a_player() {
     let g = found.expect("a game where Prodigal Pyromancer can be activated");
     let p = g.pending().expect("pending").player;
     let opp = g.player(PlayerId(1 - p.0)).name.clone();
-    let e = parse_answers(&g, p, "activate prodigal pyromancer").unwrap_err().to_string();
-    assert!(e.starts_with("Prodigal Pyromancer needs a target") && e.contains(&opp), "{e}");
-    for line in [format!("activate Prodigal Pyromancer on {opp}"), "activate pyromancer at opponent".to_string()] {
+    let e = parse_answers(&g, p, "activate prodigal pyromancer")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("Prodigal Pyromancer needs a target") && e.contains(&opp),
+        "{e}"
+    );
+    for line in [
+        format!("activate Prodigal Pyromancer on {opp}"),
+        "activate pyromancer at opponent".to_string(),
+    ] {
         let seq = parse_answers(&g, p, &line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        assert_eq!(seq.get(1), Some(&Answer::Target(Target::Player(PlayerId(1 - p.0)))), "{line}: {seq:?}");
+        assert_eq!(
+            seq.get(1),
+            Some(&Answer::Target(Target::Player(PlayerId(1 - p.0)))),
+            "{line}: {seq:?}"
+        );
     }
+}
+
+#[test]
+fn damage_assignment_and_blocker_order_words() {
+    let mut seen = (false, false);
+    for seed in 1..400u64 {
+        for (a, b) in [("green", "white"), ("white", "green")] {
+            play_until(seed, a, b, 4000, |g, p| {
+                let d = g.pending().map(|x| x.decision.clone());
+                let legal = g.legal_answers(p);
+                match d {
+                    Some(Decision::OrderBlockers { .. }) => {
+                        seen.0 = true;
+                        assert_eq!(parse_answers(g, p, "ok").as_deref(), Ok(&legal[..1]));
+                        for ans in &legal {
+                            let text = describe(g, p, ans);
+                            assert!(text.starts_with("order "), "{text}");
+                            let got = parse_answers(g, p, &text)
+                                .unwrap_or_else(|e| panic!("{text}: {e}"));
+                            assert_eq!(describe(g, p, &got[0]), text);
+                        }
+                    }
+                    Some(Decision::AssignCombatDamage { .. }) => {
+                        seen.1 = true;
+                        assert_eq!(parse_answers(g, p, "default").as_deref(), Ok(&legal[..1]));
+                        for ans in &legal {
+                            let text = describe(g, p, ans);
+                            assert!(text.starts_with("assign "), "{text}");
+                            let got = parse_answers(g, p, &text)
+                                .unwrap_or_else(|e| panic!("{text}: {e}"));
+                            assert_eq!(describe(g, p, &got[0]), text);
+                        }
+                        assert!(parse_answers(g, p, "assign lots to everyone").is_err());
+                    }
+                    _ => {}
+                }
+                false
+            });
+            if seen.0 && seen.1 {
+                return;
+            }
+        }
+    }
+    // Which of the two the engine asks depends on the ruleset and the boards reached.
+    assert!(
+        seen.0 || seen.1,
+        "random games reached no blocker order or damage assignment"
+    );
 }

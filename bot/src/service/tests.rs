@@ -674,7 +674,9 @@ async fn an_answer_cut_off_midway_loses_nothing() {
     for svc in &svcs {
         let (id, users) = started(svc, "white", "black").await;
         for i in 0..30u64 {
-            let Some((u, text, v)) = next_move(svc, id, users, i).await else { break };
+            let Some((u, text, v)) = next_move(svc, id, users, i).await else {
+                break;
+            };
             let s = svc.clone();
             let task = tokio::spawn(async move { s.command(u, id, &text, Some(v)).await });
             // Cut the command off at a different point each time (like a killed process).
@@ -683,7 +685,12 @@ async fn an_answer_cut_off_midway_loses_nothing() {
             let _ = task.await;
             let row = svc.db.game(id).await.expect("row").expect("game");
             let log = svc.actions(id).await.expect("log");
-            assert_eq!(log.last().map_or(1, |a| a.seq), row.version, "{}: the log and the version agree", svc.db.backend());
+            assert_eq!(
+                log.last().map_or(1, |a| a.seq),
+                row.version,
+                "{}: the log and the version agree",
+                svc.db.backend()
+            );
             if row.version == v {
                 // Not applied: the game is exactly as before and answers again.
                 let (u, text, v2) = next_move(svc, id, users, i).await.expect("move");
@@ -693,6 +700,9 @@ async fn an_answer_cut_off_midway_loses_nothing() {
                 }
             }
         }
-        assert_eq!(svc.check_replay(id).await.expect("replay").map(|_| ()), Ok(()));
+        assert_eq!(
+            svc.check_replay(id).await.expect("replay").map(|_| ()),
+            Ok(())
+        );
     }
 }
