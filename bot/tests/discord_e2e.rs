@@ -705,7 +705,7 @@ async fn a_short_game_through_a_fake_discord() {
                 }
             }
             Decision::DeclareAttackers => {
-                if opts.iter().any(|o| o.starts_with("attack with")) && !seen.attack {
+                if opts.iter().any(|o| o.starts_with("attack with")) && !seen.block {
                     let r = h
                         .slash(me, thread, "mtg", "attack", vec![], json!({}))
                         .await;
@@ -867,6 +867,10 @@ async fn a_short_game_through_a_fake_discord() {
         "{callbacks} callbacks for {steps} steps"
     );
 
+    eprintln!(
+        "scripted game: {steps} decisions, {seen:?}, {} REST calls, {edits} status edits",
+        calls.len()
+    );
     let _ = stop_tx.send(());
     let _ = tokio::time::timeout(Duration::from_secs(5), bot).await;
     server.abort();
