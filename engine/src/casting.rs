@@ -21,7 +21,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CastKind {
     Spell(ObjectId),
-    Ability { source: ObjectId, index: u8 },
+    Ability {
+        source: ObjectId,
+        index: u8,
+    },
+    /// A triggered ability being put on the stack: only its targets are chosen (410.4).
+    Trigger(crate::triggers::WaitingTrigger),
 }
 
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
@@ -63,6 +68,14 @@ impl Game {
                 Some(Shape {
                     targets: &a.targets,
                     base: a.cost.clone(),
+                    additional: &[],
+                })
+            }
+            CastKind::Trigger(t) => {
+                let d = self.catalog().get(t.card).triggers.get(t.index as usize)?;
+                Some(Shape {
+                    targets: &d.targets,
+                    base: Cost::default(),
                     additional: &[],
                 })
             }
@@ -290,7 +303,7 @@ impl Game {
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
-            CastKind::Spell(_) => None,
+            CastKind::Spell(_) | CastKind::Trigger(_) => None,
         };
         if let Some(src) = source {
             let o = self
@@ -428,6 +441,11 @@ impl Game {
             .clone()
             .ok_or_else(|| RuleError::illegal("nothing is being cast"))?;
         if answer == Answer::Cancel {
+            if matches!(c.kind, CastKind::Trigger(_)) {
+                return Err(RuleError::illegal(
+                    "a triggered ability can't be cancelled: choose its target",
+                ));
+            }
             self.casting = None;
             self.pending = Some(Pending {
                 player,
@@ -577,7 +595,9 @@ impl Game {
             _ => Vec::new(),
         };
         candidates.retain(|a| self.apply_casting_answer(c, a.clone()).is_ok());
-        candidates.push(Answer::Cancel);
+        if !matches!(c.kind, CastKind::Trigger(_)) {
+            candidates.push(Answer::Cancel);
+        }
         candidates
     }
 
@@ -586,7 +606,7 @@ impl Game {
     fn casting_self(c: &Casting) -> Option<ObjectId> {
         match c.kind {
             CastKind::Spell(card) => Some(card),
-            CastKind::Ability { .. } => None,
+            CastKind::Ability { .. } | CastKind::Trigger(_) => None,
         }
     }
 
@@ -989,7 +1009,23 @@ impl Game {
 
     // ----- 409.1h-i: pay and put on the stack -------------------------------------------------
 
+    /// Whether a triggered ability has a legal choice for each target (410.4).
+    pub(crate) fn trigger_has_targets(&self, c: &Casting) -> bool {
+        self.check_castable(c).is_ok()
+    }
+
+    /// Asks the trigger's controller for its targets.
+    pub(crate) fn begin_trigger_targets(&mut self, c: Casting) {
+        self.continue_casting(c);
+    }
+
     fn commit_cast(&mut self, c: Casting) {
+        if let CastKind::Trigger(t) = c.kind {
+            self.push_trigger(t, c.targets);
+            let next = self.priority_after_sba.take().unwrap_or(self.active);
+            self.give_priority(next);
+            return;
+        }
         let Some(total) = self.total_cost(&c) else {
             return;
         };
@@ -1001,7 +1037,7 @@ impl Game {
         debug_assert!(paid, "validated payment failed");
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
-            CastKind::Spell(_) => None,
+            CastKind::Spell(_) | CastKind::Trigger(_) => None,
         };
         if let Some(src) = source {
             if total.tap {
@@ -1103,6 +1139,8 @@ impl Game {
                     targets: c.targets,
                 });
             }
+            // Handled at the top of `commit_cast`.
+            CastKind::Trigger(_) => return,
         }
         // 409.1i: its controller receives priority again.
         self.passes = 0;

@@ -52,6 +52,9 @@ pub enum Decision {
     /// trample): in damage assignment order with lethal damage first (modern), or freely
     /// (classic, 310.2c).
     AssignCombatDamage { attacker: ObjectId, power: u32 },
+    /// Put your triggered abilities on the stack in an order (410.3): the first listed goes
+    /// on the stack first (and resolves last).
+    OrderTriggers { descriptions: Vec<String> },
 }
 
 /// An attack assignment: this creature attacks that player.
@@ -101,6 +104,8 @@ pub enum Answer {
     Block(Vec<Block>),
     /// A combat damage assignment: how much goes to each recipient.
     AssignDamage(Vec<(Target, u32)>),
+    /// An order of items, as indices (0-based) of the list the decision shows.
+    Order(Vec<u8>),
 }
 
 impl Answer {
@@ -123,6 +128,7 @@ impl Answer {
             Answer::Attack(_) => "declare attackers",
             Answer::Block(_) => "declare blockers",
             Answer::AssignDamage(_) => "assign combat damage",
+            Answer::Order(_) => "an order",
         }
     }
 }
@@ -157,6 +163,10 @@ impl Decision {
                 "order the blocking creatures (damage assignment order)".into()
             }
             Decision::AssignCombatDamage { power, .. } => format!("assign {power} combat damage"),
+            Decision::OrderTriggers { descriptions } => format!(
+                "order your triggered abilities: {}",
+                descriptions.join(" | ")
+            ),
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -177,6 +187,7 @@ impl Decision {
             Decision::KeepLegend { .. } => "keep_legend",
             Decision::OrderBlockers { .. } => "order_blockers",
             Decision::AssignCombatDamage { .. } => "assign_damage",
+            Decision::OrderTriggers { .. } => "order_triggers",
         }
     }
 }

@@ -37,6 +37,8 @@ pub enum PlayerRef {
 pub enum ObjRef {
     Target(u8),
     This,
+    /// The object a triggered ability is about (the creature that entered, attacked...).
+    Subject,
 }
 
 /// What damage is dealt to.
@@ -206,7 +208,9 @@ impl Effect {
             },
             "exchange_life" => match objref(0)? {
                 ObjRef::Target(n) => Effect::ExchangeLife(n),
-                ObjRef::This => return Err("exchange_life needs a target player".into()),
+                ObjRef::This | ObjRef::Subject => {
+                    return Err("exchange_life needs a target player".into());
+                }
             },
             "coalition_victory" => Effect::CoalitionVictory,
             "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
@@ -300,6 +304,9 @@ fn parse_target_slot(s: &str) -> Option<u8> {
 fn parse_obj_ref(s: &str) -> Result<ObjRef, String> {
     if s == "this" {
         return Ok(ObjRef::This);
+    }
+    if s == "it" {
+        return Ok(ObjRef::Subject);
     }
     parse_target_slot(s)
         .map(ObjRef::Target)

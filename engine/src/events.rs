@@ -42,6 +42,7 @@ pub enum Event {
         player: PlayerId,
         card: Option<ObjectId>,
     },
+    /// `controller` is who controlled the object just before it moved (for look-back).
     ZoneChanged {
         card: CardId,
         old: ObjectId,
@@ -49,6 +50,20 @@ pub enum Event {
         from: ZoneKind,
         to: ZoneKind,
         owner: PlayerId,
+        controller: PlayerId,
+    },
+    /// A permanent entered the battlefield (after its "enters with/tapped" abilities applied).
+    EnteredBattlefield {
+        object: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+    },
+    /// A triggered ability went on the stack.
+    TriggerPut {
+        source: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+        targets: Vec<Target>,
     },
     LandPlayed {
         player: PlayerId,

@@ -145,6 +145,12 @@ pub struct Game {
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
     pub cleanup_again: bool,
+    /// Triggered abilities waiting to be put on the stack (410.2-410.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<crate::triggers::WaitingTrigger>,
+    /// Whether any object in the game has a triggered ability (skips trigger matching).
+    #[serde(default)]
+    pub has_triggers: bool,
     /// Whether any token was ever created (lets the state-based check skip the token scan).
     #[serde(default)]
     pub tokens_created: bool,
@@ -272,6 +278,8 @@ impl Game {
             cleanup_again: false,
             priority_after_sba: None,
             tokens_created: false,
+            triggers: Vec::new(),
+            has_triggers: false,
             events: Vec::new(),
         }
     }
@@ -352,6 +360,7 @@ impl Game {
             Decision::AssignCombatDamage { attacker, .. } => {
                 self.answer_assign_damage(player, *attacker, answer)
             }
+            Decision::OrderTriggers { .. } => self.answer_order_triggers(player, answer),
         }
     }
 
@@ -384,6 +393,7 @@ impl Game {
                 .collect(),
             Decision::OrderBlockers { attacker } => self.order_blockers_answers(*attacker),
             Decision::AssignCombatDamage { attacker, .. } => self.assign_damage_answers(*attacker),
+            Decision::OrderTriggers { .. } => self.order_trigger_answers(player),
         }
     }
 
@@ -485,7 +495,11 @@ impl Game {
 
     // ----- primitive actions ------------------------------------------------------------
 
+    /// Records an event and collects the triggered abilities it triggers (410.2).
     pub(crate) fn emit(&mut self, e: Event) {
+        if self.has_triggers {
+            self.collect_triggers(&e);
+        }
         self.events.push(e);
     }
 
@@ -504,6 +518,9 @@ impl Game {
     ) -> ObjectId {
         let slot = self.objects.len() as u16;
         let id = ObjectId::new(slot, 0);
+        if !self.catalog().get(card).triggers.is_empty() {
+            self.has_triggers = true;
+        }
         let timestamp = self.new_timestamp();
         self.objects.push(Object {
             id,
@@ -549,9 +566,9 @@ impl Game {
         to: ZoneKind,
         pos: Position,
     ) -> Option<ObjectId> {
-        let (from, owner, card) = {
+        let (from, owner, card, controller) = {
             let o = self.obj(id)?;
-            (o.zone, o.owner, o.card)
+            (o.zone, o.owner, o.card, o.controller)
         };
         if from == ZoneKind::Stack {
             self.stack.retain(|s| s.object() != Some(id));
@@ -592,6 +609,7 @@ impl Game {
             from,
             to,
             owner,
+            controller,
         });
         Some(new_id)
     }
@@ -614,6 +632,12 @@ impl Game {
         for (k, n) in counters {
             o.counters.add(k, n);
         }
+        let card = o.card;
+        self.emit(Event::EnteredBattlefield {
+            object: new_id,
+            card,
+            controller,
+        });
         Some(new_id)
     }
 

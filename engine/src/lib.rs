@@ -26,6 +26,7 @@ pub mod sba;
 pub mod scenario;
 pub mod stack;
 pub mod targets;
+pub mod triggers;
 pub mod turn;
 pub mod view;
 pub mod zones;

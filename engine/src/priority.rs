@@ -27,8 +27,16 @@ impl Game {
                 self.priority_after_sba = Some(p);
                 return;
             }
-            if !acted {
+            if acted {
+                continue;
+            }
+            if self.triggers.is_empty() {
                 break;
+            }
+            // 410.3: waiting triggers go on the stack, then state-based actions again.
+            if self.put_triggers_on_stack() == crate::turn::StepFlow::Stopped {
+                self.priority_after_sba = Some(p);
+                return;
             }
         }
         let p = if self.player(p).in_game() {

@@ -56,6 +56,11 @@ impl Game {
                 .map(|a| a.effects.clone())
                 .unwrap_or_default(),
             StackKind::CombatDamage { .. } => Vec::new(),
+            StackKind::Trigger { index, .. } => def
+                .triggers
+                .get(index as usize)
+                .map(|t| t.effects.clone())
+                .unwrap_or_default(),
         }
     }
 
@@ -108,7 +113,7 @@ impl Game {
     fn source_of(item: &StackItem) -> ObjectId {
         match item.kind {
             StackKind::Spell(id) => id,
-            StackKind::Ability { source, .. } => source,
+            StackKind::Ability { source, .. } | StackKind::Trigger { source, .. } => source,
             StackKind::CombatDamage { .. } => ObjectId(u32::MAX),
         }
     }
@@ -157,6 +162,12 @@ impl Game {
 
     fn object_of(&self, res: &Resolution, r: ObjRef) -> Option<ObjectId> {
         match r {
+            ObjRef::Subject => match res.item.kind {
+                StackKind::Trigger {
+                    subject: Some(s), ..
+                } => self.obj(s).map(|o| o.id),
+                _ => None,
+            },
             ObjRef::This => {
                 let src = Self::source_of(&res.item);
                 self.obj(src).map(|o| o.id)

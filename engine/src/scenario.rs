@@ -379,12 +379,14 @@ impl Runner {
                 .map_err(|e| format!("`pass` refused: {e}"));
         }
         if line == "resolve" {
-            let depth = self.game.stack.len();
-            if depth == 0 {
+            // Everyone passes until the object now on top of the stack has resolved (or
+            // left the stack); anything put on the stack meanwhile stays there.
+            let Some(top) = self.game.stack.last().cloned() else {
                 return Err("`resolve`: the stack is empty".into());
-            }
+            };
+            let depth = self.game.stack.len();
             let mut guard = 0;
-            while self.game.stack.len() >= depth {
+            while self.game.stack.get(depth - 1) == Some(&top) {
                 let p = self
                     .game
                     .pending()
@@ -407,20 +409,17 @@ impl Runner {
             let want =
                 Step::from_key(target.trim()).ok_or_else(|| format!("unknown step `{target}`"))?;
             let mut guard = 0;
-            while self.game.step != want
-                || self.game.pending().is_some_and(|p| {
-                    p.decision == Decision::Priority && !self.game.stack.is_empty()
-                })
-            {
+            // Everyone passes until the first decision in that step (a later turn's, if the
+            // game is already in it).
+            let start_turn = self.game.turn;
+            let mut left_start = self.game.step != want;
+            while !(left_start && self.game.step == want) {
                 let p = self
                     .game
                     .pending()
                     .ok_or("`goto`: the game stopped")?
                     .clone();
                 if p.decision != Decision::Priority {
-                    if self.game.step == want {
-                        break;
-                    }
                     return Err(format!(
                         "`goto {target}`: stopped at a {} decision for {} in the {}",
                         p.decision.kind_name(),
@@ -431,6 +430,7 @@ impl Runner {
                 self.game
                     .submit(p.player, Answer::Pass)
                     .map_err(|e| e.to_string())?;
+                left_start |= self.game.step != want || self.game.turn != start_turn;
                 guard += 1;
                 if guard > 200 {
                     return Err(format!("`goto {target}` never got there"));
@@ -608,6 +608,22 @@ impl Runner {
                     None,
                 )?),
             }),
+            "order"
+                if matches!(
+                    self.game.pending().map(|p| &p.decision),
+                    Some(Decision::OrderTriggers { .. })
+                ) =>
+            {
+                // `order 2, 1`: the triggers as numbered in the decision, first on the stack first.
+                let mut v = Vec::new();
+                for item in list(rest) {
+                    let n: u8 = item
+                        .parse()
+                        .map_err(|_| format!("order triggers by number, found `{item}`"))?;
+                    v.push(n.saturating_sub(1));
+                }
+                Answer::Order(v)
+            }
             "assign" => {
                 // `assign Squire 2, Ashcoat Bear 1, bob 1`
                 let mut v = Vec::new();

@@ -16,6 +16,12 @@ pub enum StackKind {
     Ability { source: ObjectId, index: u8 },
     /// Classic (Δ3) combat damage: the assignments wait on the stack (310.1).
     CombatDamage { first_strike: bool },
+    /// A triggered ability of `source` (as it was when it triggered).
+    Trigger {
+        source: ObjectId,
+        index: u8,
+        subject: Option<ObjectId>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +59,11 @@ impl Game {
                 .map(|a| a.targets.clone())
                 .unwrap_or_default(),
             StackKind::CombatDamage { .. } => Vec::new(),
+            StackKind::Trigger { index, .. } => def
+                .triggers
+                .get(index as usize)
+                .map(|t| t.targets.clone())
+                .unwrap_or_default(),
         }
     }
 

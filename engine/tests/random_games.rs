@@ -36,6 +36,26 @@ fn tsp_deck() -> Vec<engine::CardId> {
     ])
 }
 
+fn trigger_deck() -> Vec<engine::CardId> {
+    deck(&[
+        ("Forest", 10),
+        ("Island", 6),
+        ("Mountain", 4),
+        ("Plains", 4),
+        ("Essence Warden", 4),
+        ("Herd Gnarr", 4),
+        ("Mystic Snake", 4),
+        ("Jedit's Dragoons", 2),
+        ("Groundbreaker", 4),
+        ("Skittering Monstrosity", 2),
+        ("Stonebrow, Krosan Hero", 2),
+        ("Moorish Cavalry", 4),
+        ("Havenwood Wurm", 2),
+        ("Cancel", 4),
+        ("Ashcoat Bear", 4),
+    ])
+}
+
 /// Plays one game to the end (or the cap); returns (decisions, final game).
 fn play(ruleset: Ruleset, seed: u64, cap: usize) -> (usize, Game) {
     let setup = GameSetup::two_player(ruleset, seed, tsp_deck(), tsp_deck());
@@ -70,6 +90,41 @@ fn random_games_terminate_without_panics_in_both_rulesets() {
         }
     }
     assert!(finished >= 70, "most random games finish: {finished}/80");
+}
+
+#[test]
+fn random_games_with_triggered_abilities_terminate() {
+    let mut finished = 0;
+    for seed in 0..30 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let setup = GameSetup::two_player(rs, seed, trigger_deck(), trigger_deck());
+            let mut g = Game::new(&setup).expect("setup");
+            let mut agent = RandomAgent::new(seed);
+            for _ in 0..50_000 {
+                let Some(p) = g.pending().cloned() else { break };
+                for a in g.legal_answers(p.player).into_iter().take(3) {
+                    let mut probe = g.clone();
+                    if let Err(e) = probe.submit(p.player, a.clone()) {
+                        panic!(
+                            "seed {seed}: listed answer {a:?} for {:?} was refused: {e}",
+                            p.decision
+                        );
+                    }
+                }
+                let a = agent.choose(&g, p.player);
+                if let Err(e) = g.submit(p.player, a.clone()) {
+                    panic!(
+                        "seed {seed}: agent answer {a:?} to {:?} refused: {e}",
+                        p.decision
+                    );
+                }
+            }
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(finished >= 55, "most random games finish: {finished}/60");
 }
 
 #[test]

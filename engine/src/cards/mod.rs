@@ -273,6 +273,7 @@ pub struct CardDef {
     pub abilities: Vec<ActivatedAbility>,
     pub enters_with_counters: Vec<(CounterKind, u32)>,
     pub enters_tapped: bool,
+    pub triggers: Vec<crate::triggers::TriggerDef>,
 }
 
 impl CardDef {

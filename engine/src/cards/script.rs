@@ -66,6 +66,19 @@ struct Script {
     enters_tapped: bool,
     #[serde(default)]
     ability: Vec<AbilityScript>,
+    #[serde(default)]
+    trigger: Vec<TriggerScript>,
+}
+
+/// A triggered ability: `when` names the trigger event (see `TriggerEvent::parse`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TriggerScript {
+    when: String,
+    #[serde(default)]
+    targets: Vec<String>,
+    effects: Vec<String>,
+    text: Option<String>,
 }
 
 /// One activated ability, in printed order; with `add` it is a mana ability.
@@ -231,6 +244,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         abilities: Vec::new(),
         enters_with_counters: Vec::new(),
         enters_tapped: false,
+        triggers: Vec::new(),
     })
 }
 
@@ -323,6 +337,20 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.enters_with_counters.push((kind.parse()?, n));
     }
     def.enters_tapped = s.enters_tapped;
+    for t in &s.trigger {
+        let when = crate::triggers::TriggerEvent::parse(&t.when)?;
+        let targets = parse_targets(&t.targets)?;
+        let effects = parse_effects(&t.effects, targets.len())?;
+        def.triggers.push(crate::triggers::TriggerDef {
+            text: t
+                .text
+                .clone()
+                .unwrap_or_else(|| format!("{}: {}", t.when, t.effects.join("; "))),
+            when,
+            targets,
+            effects,
+        });
+    }
     for a in &s.ability {
         let cost = Cost::parse(&a.cost)?;
         if let Some(add) = &a.add {

@@ -1,0 +1,407 @@
+//! Triggered abilities (rules 404, 410): trigger events matched on the event pipeline,
+//! waiting until a player would receive priority, then put on the stack in APNAP order with
+//! each controller ordering their own (an answer) and choosing targets; an ability with no
+//! legal target is removed (410.4).
+//!
+//! Supported trigger events are the [`TriggerEvent`] variants. Leaves-the-battlefield
+//! abilities of the object itself look back in time through the event (the card and its
+//! last controller travel with it). Not yet: intervening "if" clauses, delayed triggers,
+//! state triggers and "whenever another ... leaves" abilities; cards that need them have no
+//! script, so they are refused rather than mis-played.
+
+use crate::cards::{CardType, Keyword};
+use crate::casting::{CastKind, Casting};
+use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::effects::Effect;
+use crate::events::Event;
+use crate::game::Game;
+use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::stack::{StackItem, StackKind};
+use crate::targets::TargetSpec;
+use crate::turn::{Step, StepFlow};
+use crate::zones::ZoneKind;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TriggerEvent {
+    /// "When ~ enters the battlefield."
+    Enters,
+    /// "When ~ dies" (put into a graveyard from the battlefield).
+    Dies,
+    /// "Whenever another creature enters the battlefield."
+    AnotherCreatureEnters,
+    /// "Whenever another creature enters the battlefield under your control."
+    AnotherCreatureEntersYourControl,
+    /// "At the beginning of your upkeep."
+    YourUpkeep,
+    /// "At the beginning of the end step" (every turn's).
+    EachEndStep,
+    /// "Whenever ~ attacks."
+    Attacks,
+    /// "Whenever a creature you control with [keyword] attacks" (the subject is that creature).
+    YourCreatureWithKeywordAttacks(Keyword),
+    /// "Whenever ~ blocks."
+    Blocks,
+    /// "Whenever ~ becomes blocked."
+    BecomesBlocked,
+    /// "Whenever ~ deals combat damage to a player."
+    DealsCombatDamageToPlayer,
+    /// "When you cast a creature spell."
+    YouCastCreatureSpell,
+}
+
+impl TriggerEvent {
+    /// Script words: `enters`, `dies`, `another_creature_enters`,
+    /// `another_creature_enters_your_control`, `your_upkeep`, `each_end_step`, `attacks`,
+    /// `your_creature_with:trample_attacks`, `blocks`, `becomes_blocked`,
+    /// `deals_combat_damage_to_player`, `you_cast_creature_spell`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        Ok(match s.trim() {
+            "enters" => TriggerEvent::Enters,
+            "dies" => TriggerEvent::Dies,
+            "another_creature_enters" => TriggerEvent::AnotherCreatureEnters,
+            "another_creature_enters_your_control" => {
+                TriggerEvent::AnotherCreatureEntersYourControl
+            }
+            "your_upkeep" => TriggerEvent::YourUpkeep,
+            "each_end_step" => TriggerEvent::EachEndStep,
+            "attacks" => TriggerEvent::Attacks,
+            "blocks" => TriggerEvent::Blocks,
+            "becomes_blocked" => TriggerEvent::BecomesBlocked,
+            "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
+            "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
+            other => match other
+                .strip_prefix("your_creature_with:")
+                .and_then(|r| r.strip_suffix("_attacks"))
+            {
+                Some(k) => TriggerEvent::YourCreatureWithKeywordAttacks(k.parse()?),
+                None => return Err(format!("unknown trigger event `{other}`")),
+            },
+        })
+    }
+}
+
+/// A triggered ability of a card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TriggerDef {
+    pub when: TriggerEvent,
+    pub targets: Vec<TargetSpec>,
+    pub effects: Vec<Effect>,
+    pub text: String,
+}
+
+/// A triggered ability that has triggered and waits to be put on the stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaitingTrigger {
+    /// The source as it was when the ability triggered (it may have left since).
+    pub source: ObjectId,
+    pub card: CardId,
+    pub controller: PlayerId,
+    pub index: u8,
+    /// The object the event was about (the creature that entered, attacked...).
+    pub subject: Option<ObjectId>,
+    /// Its controller has put their triggers in order (410.3).
+    pub ordered: bool,
+}
+
+impl Game {
+    fn trigger_def(&self, card: CardId, index: u8) -> Option<&'static TriggerDef> {
+        self.catalog().get(card).triggers.get(index as usize)
+    }
+
+    fn queue(
+        &mut self,
+        source: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+        index: usize,
+        subject: Option<ObjectId>,
+    ) {
+        self.triggers.push(WaitingTrigger {
+            source,
+            card,
+            controller,
+            index: index as u8,
+            subject,
+            ordered: false,
+        });
+    }
+
+    /// Permanents on the battlefield with triggered abilities matching `pred`.
+    fn matching(
+        &self,
+        pred: impl Fn(&Game, ObjectId, PlayerId, &TriggerEvent) -> bool,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize)> {
+        let mut out = Vec::new();
+        for &id in &self.battlefield {
+            let Some(o) = self.obj(id) else { continue };
+            for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
+                if pred(self, id, o.controller, &t.when) {
+                    out.push((id, o.card, o.controller, i));
+                }
+            }
+        }
+        out
+    }
+
+    /// 410.2: an event happened; note every ability it triggers.
+    pub(crate) fn collect_triggers(&mut self, e: &Event) {
+        let found: Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> = match e {
+            Event::EnteredBattlefield {
+                object, controller, ..
+            } => {
+                let entering_creature = self.is_creature(*object);
+                self.matching(|_, id, ctrl, w| match w {
+                    TriggerEvent::Enters => id == *object,
+                    TriggerEvent::AnotherCreatureEnters => id != *object && entering_creature,
+                    TriggerEvent::AnotherCreatureEntersYourControl => {
+                        id != *object && entering_creature && ctrl == *controller
+                    }
+                    _ => false,
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(*object)))
+                .collect()
+            }
+            Event::ZoneChanged {
+                card,
+                old,
+                new,
+                from: ZoneKind::Battlefield,
+                to: ZoneKind::Graveyard,
+                controller,
+                ..
+            } => {
+                // The dying object's own "when ~ dies" abilities, looked up as it last existed.
+                let def = self.catalog().get(*card);
+                if !def.has_type(CardType::Creature) {
+                    Vec::new()
+                } else {
+                    def.triggers
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, t)| t.when == TriggerEvent::Dies)
+                        .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
+                        .collect()
+                }
+            }
+            Event::StepBegan(step @ (Step::Upkeep | Step::End)) => {
+                let active = self.active;
+                let step = *step;
+                self.matching(|_, _, ctrl, w| match w {
+                    TriggerEvent::YourUpkeep => step == Step::Upkeep && ctrl == active,
+                    TriggerEvent::EachEndStep => step == Step::End,
+                    _ => false,
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, None))
+                .collect()
+            }
+            Event::AttackersDeclared { attackers } => {
+                let mut v = Vec::new();
+                for (attacker, _) in attackers {
+                    let a = *attacker;
+                    let a_ctrl = self.obj(a).map(|o| o.controller);
+                    for (s, c, p, i) in self.matching(|g, id, ctrl, w| match w {
+                        TriggerEvent::Attacks => id == a,
+                        TriggerEvent::YourCreatureWithKeywordAttacks(k) => {
+                            Some(ctrl) == a_ctrl && g.has_keyword(a, *k)
+                        }
+                        _ => false,
+                    }) {
+                        v.push((s, c, p, i, Some(a)));
+                    }
+                }
+                v
+            }
+            Event::BlockersDeclared { blocks } => {
+                let mut v = Vec::new();
+                for (blocker, _) in blocks {
+                    let b = *blocker;
+                    for (s, c, p, i) in
+                        self.matching(|_, id, _, w| *w == TriggerEvent::Blocks && id == b)
+                    {
+                        v.push((s, c, p, i, Some(b)));
+                    }
+                }
+                let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
+                blocked.sort();
+                blocked.dedup();
+                for a in blocked {
+                    for (s, c, p, i) in
+                        self.matching(|_, id, _, w| *w == TriggerEvent::BecomesBlocked && id == a)
+                    {
+                        v.push((s, c, p, i, Some(a)));
+                    }
+                }
+                v
+            }
+            Event::Damage {
+                source,
+                target: crate::targets::Target::Player(_),
+                combat: true,
+                ..
+            } => self
+                .matching(|_, id, _, w| {
+                    *w == TriggerEvent::DealsCombatDamageToPlayer && id == *source
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(*source)))
+                .collect(),
+            Event::SpellCast {
+                player,
+                card,
+                spell,
+                ..
+            } if self.catalog().get(*card).has_type(CardType::Creature) => self
+                .matching(|_, _, ctrl, w| {
+                    *w == TriggerEvent::YouCastCreatureSpell && ctrl == *player
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(*spell)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (s, c, p, i, subject) in found {
+            self.queue(s, c, p, i, subject);
+        }
+    }
+
+    /// 410.3: puts waiting triggers on the stack, active player's first. Stops when a
+    /// player must order their triggers or choose a target.
+    pub(crate) fn put_triggers_on_stack(&mut self) -> StepFlow {
+        for p in self.apnap() {
+            let mine: Vec<usize> = (0..self.triggers.len())
+                .filter(|i| self.triggers[*i].controller == p)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            if mine.len() >= 2 && mine.iter().any(|i| !self.triggers[*i].ordered) {
+                self.pending = Some(Pending {
+                    player: p,
+                    decision: Decision::OrderTriggers {
+                        descriptions: self.trigger_descriptions(p),
+                    },
+                });
+                return StepFlow::Stopped;
+            }
+            for _ in 0..mine.len() {
+                let Some(i) = self.triggers.iter().position(|t| t.controller == p) else {
+                    break;
+                };
+                let t = self.triggers.remove(i);
+                let Some(def) = self.trigger_def(t.card, t.index) else {
+                    continue;
+                };
+                if def.targets.is_empty() {
+                    self.push_trigger(t, Vec::new());
+                    continue;
+                }
+                let c = Casting {
+                    player: p,
+                    kind: CastKind::Trigger(t),
+                    x: None,
+                    cost_options: Vec::new(),
+                    targets: Vec::new(),
+                    cost_objects: Vec::new(),
+                    mana_plan: Vec::new(),
+                };
+                if self.trigger_has_targets(&c) {
+                    self.begin_trigger_targets(c);
+                    return StepFlow::Stopped;
+                }
+                // 410.4: no legal target: the ability is removed.
+            }
+        }
+        StepFlow::Continue
+    }
+
+    pub(crate) fn push_trigger(&mut self, t: WaitingTrigger, targets: Vec<crate::targets::Target>) {
+        self.stack.push(StackItem {
+            kind: StackKind::Trigger {
+                source: t.source,
+                index: t.index,
+                subject: t.subject,
+            },
+            controller: t.controller,
+            card: t.card,
+            targets: targets.clone(),
+            x: 0,
+        });
+        self.emit(Event::TriggerPut {
+            source: t.source,
+            card: t.card,
+            controller: t.controller,
+            targets,
+        });
+    }
+
+    fn trigger_descriptions(&self, p: PlayerId) -> Vec<String> {
+        self.triggers
+            .iter()
+            .filter(|t| t.controller == p)
+            .map(|t| {
+                let text = self
+                    .trigger_def(t.card, t.index)
+                    .map_or("", |d| d.text.as_str());
+                format!("{}: {}", self.catalog().get(t.card).name, text)
+            })
+            .collect()
+    }
+
+    pub(crate) fn answer_order_triggers(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let n = self
+            .triggers
+            .iter()
+            .filter(|t| t.controller == player)
+            .count();
+        let Answer::Order(order) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "an order for your {n} triggered abilities, not {}",
+                    answer.kind_name()
+                ),
+            });
+        };
+        let mut sorted = order.clone();
+        sorted.sort();
+        if sorted != (0..n as u8).collect::<Vec<_>>() {
+            return Err(RuleError::illegal(format!(
+                "give each of your {n} triggered abilities once, as numbers 1 to {n} (first goes on the stack first)"
+            )));
+        }
+        let mine: Vec<WaitingTrigger> = self
+            .triggers
+            .iter()
+            .copied()
+            .filter(|t| t.controller == player)
+            .collect();
+        self.triggers.retain(|t| t.controller != player);
+        for i in order {
+            let mut t = mine[i as usize];
+            t.ordered = true;
+            self.triggers.push(t);
+        }
+        let next = self.priority_after_sba.take().unwrap_or(self.active);
+        self.give_priority(next);
+        Ok(())
+    }
+
+    pub(crate) fn order_trigger_answers(&self, player: PlayerId) -> Vec<Answer> {
+        let n = self
+            .triggers
+            .iter()
+            .filter(|t| t.controller == player)
+            .count() as u8;
+        let mut out = vec![Answer::Order((0..n).collect())];
+        if n > 1 {
+            out.push(Answer::Order((0..n).rev().collect()));
+        }
+        out
+    }
+}
