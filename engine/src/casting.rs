@@ -34,6 +34,9 @@ pub enum CastKind {
 pub struct Casting {
     pub player: PlayerId,
     pub kind: CastKind,
+    /// The chosen mode of a modal spell (409.1b).
+    #[serde(default)]
+    pub mode: Option<u8>,
     pub x: Option<u32>,
     pub cost_options: Vec<u8>,
     pub targets: Vec<Target>,
@@ -50,12 +53,29 @@ struct Shape {
 }
 
 impl Game {
-    fn shape(&self, kind: CastKind) -> Option<Shape> {
+    fn shape_of(&self, c: &Casting) -> Option<Shape> {
+        self.shape_with_mode(c.kind, c.mode)
+    }
+
+    fn shape_with_mode(&self, kind: CastKind, kind_mode: Option<u8>) -> Option<Shape> {
         match kind {
             CastKind::Spell(card) => {
                 let def = self.def(card)?;
+                let targets: &'static [TargetSpec] = if def.spell.modes.is_empty() {
+                    &def.spell.targets
+                } else {
+                    // Before the mode is chosen the spell has no targets yet.
+                    match kind_mode {
+                        Some(m) => def
+                            .spell
+                            .modes
+                            .get(m as usize)
+                            .map_or(&[][..], |x| x.targets.as_slice()),
+                        None => &[],
+                    }
+                };
                 Some(Shape {
-                    targets: &def.spell.targets,
+                    targets,
                     base: Cost {
                         mana: def.mana_cost.clone(),
                         ..Cost::default()
@@ -84,7 +104,7 @@ impl Game {
 
     /// The total cost with the chosen alternatives (409.1f), and whether it has X.
     fn total_cost(&self, c: &Casting) -> Option<Cost> {
-        let shape = self.shape(c.kind)?;
+        let shape = self.shape_of(c)?;
         let mut total = shape.base;
         for (i, alts) in shape.additional.iter().enumerate() {
             let choice = *c.cost_options.get(i)? as usize;
@@ -118,7 +138,14 @@ impl Game {
 
     /// The next thing to ask, or None when the cast is complete.
     fn next_casting_decision(&self, c: &Casting) -> Option<Decision> {
-        let shape = self.shape(c.kind)?;
+        if let Some(modes) = self.modes_of(c)
+            && c.mode.is_none()
+        {
+            return Some(Decision::ChooseMode {
+                options: modes.iter().map(|m| m.text.clone()).collect(),
+            });
+        }
+        let shape = self.shape_of(c)?;
         let has_x = shape.base.mana.as_ref().is_some_and(|m| m.has_x());
         if has_x && c.x.is_none() {
             return Some(Decision::ChooseX);
@@ -198,6 +225,7 @@ impl Game {
         let c = Casting {
             player,
             kind: CastKind::Spell(card),
+            mode: None,
             x: None,
             cost_options: Vec::new(),
             targets: Vec::new(),
@@ -242,6 +270,7 @@ impl Game {
         let c = Casting {
             player,
             kind: CastKind::Ability { source, index },
+            mode: None,
             x: None,
             cost_options: Vec::new(),
             targets: Vec::new(),
@@ -254,9 +283,36 @@ impl Game {
 
     /// 409.1c and 409.1h, checked up front: every target slot has a legal choice, and for
     /// some choice of cost alternatives every cost can be paid.
+    /// The modes of a modal spell being cast.
+    fn modes_of(&self, c: &Casting) -> Option<&'static [crate::cards::SpellMode]> {
+        match c.kind {
+            CastKind::Spell(card) => self
+                .def(card)
+                .map(|d| d.spell.modes.as_slice())
+                .filter(|m| !m.is_empty()),
+            _ => None,
+        }
+    }
+
     fn check_castable(&self, c: &Casting) -> Result<(), RuleError> {
+        if let Some(modes) = self.modes_of(c)
+            && c.mode.is_none()
+        {
+            // Castable if some mode is (409.1b-c).
+            let mut last = None;
+            for m in 0..modes.len() as u8 {
+                match self.check_castable(&Casting {
+                    mode: Some(m),
+                    ..c.clone()
+                }) {
+                    Ok(()) => return Ok(()),
+                    Err(e) => last = Some(e),
+                }
+            }
+            return Err(last.unwrap_or_else(|| RuleError::illegal("no mode can be chosen")));
+        }
         let shape = self
-            .shape(c.kind)
+            .shape_of(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         for spec in shape.targets {
             if !self
@@ -406,7 +462,7 @@ impl Game {
 
     fn continue_casting(&mut self, mut c: Casting) {
         // Single alternatives are not a choice.
-        if let Some(shape) = self.shape(c.kind) {
+        if let Some(shape) = self.shape_of(&c) {
             while c.cost_options.len() < shape.additional.len()
                 && shape.additional[c.cost_options.len()].len() == 1
             {
@@ -465,6 +521,17 @@ impl Game {
             .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
         let mut next = c.clone();
         match (&decision, answer) {
+            (Decision::ChooseMode { options }, Answer::Mode(m)) => {
+                if m as usize >= options.len() {
+                    return Err(RuleError::illegal(format!(
+                        "choose mode 1 to {}",
+                        options.len()
+                    )));
+                }
+                next.mode = Some(m);
+                self.check_castable(&next)
+                    .map_err(|e| RuleError::illegal(format!("that mode can't be chosen: {e}")))?;
+            }
             (Decision::ChooseX, Answer::X(x)) => {
                 if x > 1000 {
                     return Err(RuleError::illegal("X is too large"));
@@ -483,7 +550,7 @@ impl Game {
                 next.cost_options.push(i);
                 // The rest of the alternatives stay open; check this one can be paid with some.
                 let shape = self
-                    .shape(c.kind)
+                    .shape_of(c)
                     .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
                 let mut trial = next.clone();
                 while trial.cost_options.len() < shape.additional.len() {
@@ -551,6 +618,9 @@ impl Game {
             return Vec::new();
         };
         let mut candidates: Vec<Answer> = match &decision {
+            Decision::ChooseMode { options } => {
+                (0..options.len() as u8).map(Answer::Mode).collect()
+            }
             Decision::ChooseX => (0..=20).map(Answer::X).collect(),
             Decision::ChooseCostOption { options, .. } => {
                 (0..options.len() as u8).map(Answer::CostOption).collect()
@@ -1115,6 +1185,7 @@ impl Game {
                     card: card_id,
                     targets: c.targets.clone(),
                     x: c.x.unwrap_or(0),
+                    mode: c.mode,
                 });
                 self.emit(Event::SpellCast {
                     player: c.player,
@@ -1131,6 +1202,7 @@ impl Game {
                     card,
                     targets: c.targets.clone(),
                     x: c.x.unwrap_or(0),
+                    mode: None,
                 });
                 self.emit(Event::AbilityActivated {
                     player: c.player,

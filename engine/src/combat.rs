@@ -767,6 +767,7 @@ impl Game {
                 card: crate::ids::CardId(0),
                 targets: Vec::new(),
                 x: 0,
+                mode: None,
             });
             return;
         }

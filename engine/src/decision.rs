@@ -24,6 +24,8 @@ pub enum Decision {
     Mulligan { hand_size: u32 },
     /// The player has priority (408.1).
     Priority,
+    /// Casting a modal spell: choose its mode (409.1b).
+    ChooseMode { options: Vec<String> },
     /// Casting or activating: choose X (409.1b).
     ChooseX,
     /// Casting: choose one of the alternatives of an additional cost (409.1b).
@@ -91,6 +93,8 @@ pub enum Answer {
         ability: u8,
         color: Option<Color>,
     },
+    /// The mode of a modal spell (0-based).
+    Mode(u8),
     X(u32),
     CostOption(u8),
     Target(Target),
@@ -119,6 +123,7 @@ impl Answer {
             Answer::Cast(_) => "cast a spell",
             Answer::Activate { .. } => "activate an ability",
             Answer::ActivateMana { .. } => "activate a mana ability",
+            Answer::Mode(_) => "choose a mode",
             Answer::X(_) => "choose X",
             Answer::CostOption(_) => "choose a cost",
             Answer::Target(_) => "choose a target",
@@ -140,6 +145,7 @@ impl Decision {
                 format!("keep this {hand_size}-card hand or mulligan")
             }
             Decision::Priority => "act or pass priority".into(),
+            Decision::ChooseMode { options } => format!("choose a mode: {}", options.join(" | ")),
             Decision::ChooseX => "choose a value for X".into(),
             Decision::ChooseCostOption { options, .. } => {
                 format!("choose a cost: {}", options.join(" or "))
@@ -174,6 +180,7 @@ impl Decision {
         match self {
             Decision::Mulligan { .. } => "mulligan",
             Decision::Priority => "priority",
+            Decision::ChooseMode { .. } => "choose_mode",
             Decision::ChooseX => "choose_x",
             Decision::ChooseCostOption { .. } => "cost_option",
             Decision::ChooseTarget { .. } => "target",

@@ -83,6 +83,13 @@ pub enum Effect {
         power: i32,
         toughness: i32,
     },
+    /// +P/+T until end of turn for each permanent matching the filter now (the set is
+    /// locked in on resolution, 418.3b).
+    PumpAll {
+        filter: ObjectFilter,
+        power: i32,
+        toughness: i32,
+    },
     /// Each `who` sacrifices one permanent matching the filter (choices in APNAP order).
     Sacrifice {
         who: PlayerRef,
@@ -195,6 +202,22 @@ impl Effect {
                 };
                 Effect::Pump {
                     what: objref(1)?,
+                    power: num(p)?,
+                    toughness: num(t)?,
+                }
+            }
+            "pump_all" => {
+                let pt = args.first().ok_or("`pump_all` needs +P/+T")?;
+                let (p, t) = pt
+                    .split_once('/')
+                    .ok_or_else(|| format!("bad P/T change `{pt}`"))?;
+                let num = |x: &str| {
+                    x.trim_start_matches('+')
+                        .parse::<i32>()
+                        .map_err(|_| format!("bad P/T change `{pt}`"))
+                };
+                Effect::PumpAll {
+                    filter: ObjectFilter::parse(&args[1..])?,
                     power: num(p)?,
                     toughness: num(t)?,
                 }

@@ -343,7 +343,8 @@ impl Game {
         match decision {
             Decision::Mulligan { .. } => self.answer_mulligan(player, answer),
             Decision::Priority => self.answer_priority(player, answer),
-            Decision::ChooseX
+            Decision::ChooseMode { .. }
+            | Decision::ChooseX
             | Decision::ChooseCostOption { .. }
             | Decision::ChooseTarget { .. }
             | Decision::ChooseCostObjects { .. }
@@ -376,7 +377,8 @@ impl Game {
         match &p.decision {
             Decision::Mulligan { .. } => vec![Answer::Keep, Answer::Mulligan],
             Decision::Priority => self.priority_answers(player),
-            Decision::ChooseX
+            Decision::ChooseMode { .. }
+            | Decision::ChooseX
             | Decision::ChooseCostOption { .. }
             | Decision::ChooseTarget { .. }
             | Decision::ChooseCostObjects { .. }

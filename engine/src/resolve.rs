@@ -49,7 +49,15 @@ impl Game {
     fn effects_of(&self, item: &StackItem) -> Vec<Effect> {
         let def = self.catalog().get(item.card);
         match item.kind {
-            StackKind::Spell(_) => def.spell.effects.clone(),
+            StackKind::Spell(_) => match item.mode {
+                Some(m) => def
+                    .spell
+                    .modes
+                    .get(m as usize)
+                    .map(|x| x.effects.clone())
+                    .unwrap_or_default(),
+                None => def.spell.effects.clone(),
+            },
             StackKind::Ability { index, .. } => def
                 .abilities
                 .get(index as usize)
@@ -385,6 +393,27 @@ impl Game {
                     });
                 }
             }
+            Effect::PumpAll {
+                filter,
+                power,
+                toughness,
+            } => {
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, filter, me))
+                    .collect();
+                for o in all {
+                    let timestamp = self.new_timestamp();
+                    self.pt_effects.push(PtEffect {
+                        object: o,
+                        power: *power,
+                        toughness: *toughness,
+                        timestamp,
+                    });
+                }
+            }
             Effect::SacrificeThis { unless_counters } => {
                 if let Some(o) = self.object_of(res, ObjRef::This) {
                     let keep = unless_counters
@@ -460,6 +489,7 @@ impl Game {
             card,
             targets: Vec::new(),
             x: 0,
+            mode: None,
         };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {

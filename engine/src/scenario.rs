@@ -556,6 +556,11 @@ impl Runner {
             "cancel" => Answer::Cancel,
             "play" => Answer::PlayLand(self.find(rest, &[Hand], Some(player))?),
             "cast" => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
+            "mode" => Answer::Mode(
+                rest.parse::<u8>()
+                    .map_err(|_| format!("bad mode `{rest}`"))?
+                    .saturating_sub(1),
+            ),
             "x" => Answer::X(rest.parse().map_err(|_| format!("bad X `{rest}`"))?),
             "option" => Answer::CostOption(
                 rest.parse::<u8>()

@@ -32,6 +32,9 @@ pub struct StackItem {
     pub card: CardId,
     pub targets: Vec<Target>,
     pub x: u32,
+    /// The chosen mode of a modal spell (409.1b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u8>,
 }
 
 impl StackItem {
@@ -52,7 +55,15 @@ impl Game {
     pub(crate) fn item_target_specs(&self, item: &StackItem) -> Vec<TargetSpec> {
         let def = self.catalog().get(item.card);
         match item.kind {
-            StackKind::Spell(_) => def.spell.targets.clone(),
+            StackKind::Spell(_) => match item.mode {
+                Some(m) => def
+                    .spell
+                    .modes
+                    .get(m as usize)
+                    .map(|x| x.targets.clone())
+                    .unwrap_or_default(),
+                None => def.spell.targets.clone(),
+            },
             StackKind::Ability { index, .. } => def
                 .abilities
                 .get(index as usize)

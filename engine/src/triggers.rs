@@ -299,6 +299,7 @@ impl Game {
                     continue;
                 }
                 let c = Casting {
+                    mode: None,
                     player: p,
                     kind: CastKind::Trigger(t),
                     x: None,
@@ -328,6 +329,7 @@ impl Game {
             card: t.card,
             targets: targets.clone(),
             x: 0,
+            mode: None,
         });
         self.emit(Event::TriggerPut {
             source: t.source,

@@ -51,8 +51,10 @@ fn trigger_deck() -> Vec<engine::CardId> {
         ("Stonebrow, Krosan Hero", 2),
         ("Moorish Cavalry", 4),
         ("Havenwood Wurm", 2),
-        ("Cancel", 4),
-        ("Ashcoat Bear", 4),
+        ("Cancel", 2),
+        ("Fortify", 2),
+        ("Squall Line", 2),
+        ("Ashcoat Bear", 2),
     ])
 }
 

@@ -240,6 +240,17 @@ pub struct SpellAbility {
     pub additional_costs: Vec<Vec<Cost>>,
     pub targets: Vec<TargetSpec>,
     pub effects: Vec<Effect>,
+    /// "Choose one —": each mode has its own targets and effects (409.1b); when present,
+    /// `targets` and `effects` are empty.
+    pub modes: Vec<SpellMode>,
+}
+
+/// One mode of a modal spell.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SpellMode {
+    pub text: String,
+    pub targets: Vec<TargetSpec>,
+    pub effects: Vec<Effect>,
 }
 
 /// Whether the engine can play the card.

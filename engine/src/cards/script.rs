@@ -68,6 +68,18 @@ struct Script {
     ability: Vec<AbilityScript>,
     #[serde(default)]
     trigger: Vec<TriggerScript>,
+    /// "Choose one —" modes, in printed order.
+    #[serde(default)]
+    mode: Vec<ModeScript>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModeScript {
+    text: String,
+    #[serde(default)]
+    targets: Vec<String>,
+    effects: Vec<String>,
 }
 
 /// A triggered ability: `when` names the trigger event (see `TriggerEvent::parse`).
@@ -307,11 +319,27 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let targets = parse_targets(&s.targets)?;
     let effects = parse_effects(&s.effects, targets.len())?;
     let is_spell_with_effect = def.has_type(CardType::Instant) || def.has_type(CardType::Sorcery);
-    if !effects.is_empty() && !is_spell_with_effect {
-        return Err("only instants and sorceries have spell effects; permanents need triggered abilities (not supported yet)".into());
+    if (!effects.is_empty() || !s.mode.is_empty()) && !is_spell_with_effect {
+        return Err("only instants and sorceries have spell effects or modes; permanents use triggered abilities".into());
     }
-    if is_spell_with_effect && effects.is_empty() {
-        return Err("an instant or sorcery needs `effects`".into());
+    if !s.mode.is_empty() && (!effects.is_empty() || !targets.is_empty()) {
+        return Err("a modal spell puts its targets and effects in its modes".into());
+    }
+    if is_spell_with_effect && effects.is_empty() && s.mode.is_empty() {
+        return Err("an instant or sorcery needs `effects` (or `mode`s)".into());
+    }
+    let mut modes = Vec::new();
+    for m in &s.mode {
+        let targets = parse_targets(&m.targets)?;
+        let effects = parse_effects(&m.effects, targets.len())?;
+        if effects.is_empty() {
+            return Err(format!("mode `{}` has no effects", m.text));
+        }
+        modes.push(crate::cards::SpellMode {
+            text: m.text.clone(),
+            targets,
+            effects,
+        });
     }
     let mut additional_costs = Vec::new();
     for a in &s.additional_cost {
@@ -325,6 +353,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         additional_costs,
         targets,
         effects,
+        modes,
     };
     for e in &s.enters_with {
         let (n, kind) = e
