@@ -21,6 +21,8 @@ pub struct LocalOpts {
     pub ruleset: Option<Ruleset>,
     /// Start a new game even if one is in progress.
     pub new: bool,
+    /// Write the board image (PNG) here at each decision.
+    pub image: Option<PathBuf>,
 }
 
 impl Default for LocalOpts {
@@ -35,6 +37,7 @@ impl Default for LocalOpts {
             opponent_deck: "green".into(),
             ruleset: None,
             new: false,
+            image: None,
         }
     }
 }
@@ -147,6 +150,16 @@ pub async fn play(
                 crate::grammar::options(&loaded.game, p, false).join(" · ")
             )?;
             last_board_for = Some((loaded.row.version, p));
+            if let Some(path) = &opts.image {
+                let scene = crate::scene::board_scene(&loaded.game.view(Some(p)), &[]);
+                match render::board_png(&scene, &render::RenderOptions::default()) {
+                    Ok(png) => match std::fs::write(path, png) {
+                        Ok(()) => writeln!(out, "(board image: {})", path.display())?,
+                        Err(e) => writeln!(out, "(cannot write {}: {e})", path.display())?,
+                    },
+                    Err(e) => writeln!(out, "(cannot draw the board: {e})")?,
+                }
+            }
         }
         write!(out, "{}> ", loaded.game.player(p).name)?;
         out.flush()?;
@@ -232,11 +245,13 @@ mod tests {
         assert_eq!(again, id);
         assert!(text.contains(&format!("Resuming game {id}")), "{text}");
         // Hot-seat: two names, one terminal; play a while with passes.
+        let png = dir.path().join("board.png");
         let hot = LocalOpts {
             hotseat: true,
             name: "Ann".into(),
             opponent: "Ben".into(),
             new: true,
+            image: Some(png.clone()),
             ..opts.clone()
         };
         let mut out = Vec::new();
@@ -244,5 +259,10 @@ mod tests {
         run(&hot, &mut input, &mut out).await.expect("hot-seat");
         let text = String::from_utf8_lossy(&out).to_string();
         assert!(text.contains("Ann> ") && text.contains("Ben> "), "{text}");
+        assert!(
+            std::fs::read(&png)
+                .expect("board image")
+                .starts_with(b"\x89PNG")
+        );
     }
 }

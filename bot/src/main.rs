@@ -69,6 +69,9 @@ enum Command {
         /// Start a new game even if one is in progress.
         #[arg(long)]
         new: bool,
+        /// Write the board image (PNG) to this file at each decision.
+        #[arg(long)]
+        image: Option<PathBuf>,
     },
     /// Run the Discord bot (token from the DISCORD_TOKEN environment variable).
     Serve {
@@ -184,6 +187,7 @@ fn run(command: Command) -> ExitCode {
             opponent_deck,
             ruleset,
             new,
+            image,
         } => {
             init_tracing();
             report((|| {
@@ -200,6 +204,7 @@ fn run(command: Command) -> ExitCode {
                     opponent_deck,
                     ruleset,
                     new,
+                    image,
                 };
                 let stdin = std::io::stdin();
                 let mut input = stdin.lock();
