@@ -388,6 +388,7 @@ pub fn describe(game: &Game, viewer: PlayerId, answer: &Answer) -> String {
         }
         Answer::X(n) => format!("x {n}"),
         Answer::CostOption(i) => format!("choose {}", i + 1),
+        Answer::Mode(i) => format!("mode {}", i + 1),
         Answer::Target(Target::Player(p)) => format!("target {}", player_label(game, viewer, *p)),
         Answer::Target(Target::Object(id)) => {
             format!("target {}", object_label(game, viewer, *id, &among))
@@ -659,6 +660,24 @@ pub fn parse_answers(
                 Ok(n) => Answer::X(n),
                 Err(_) if t == "cancel" => Answer::Cancel,
                 Err(_) => return Err(unknown("say `x 3` (a number for X) or `cancel`".into())),
+            }
+        }
+        Decision::ChooseMode { options: names } => {
+            if t == "cancel" {
+                Answer::Cancel
+            } else {
+                let rest = strip_any(&t, &["mode ", "choose ", "option "]).unwrap_or(&t);
+                match rest.parse::<u8>() {
+                    Ok(n) if n >= 1 && (n as usize) <= names.len() => Answer::Mode(n - 1),
+                    _ => {
+                        let c: Vec<(String, Answer)> = names
+                            .iter()
+                            .enumerate()
+                            .map(|(i, n)| (n.clone(), Answer::Mode(i as u8)))
+                            .collect();
+                        pick_or(rest, &c, "mode")?
+                    }
+                }
             }
         }
         Decision::ChooseCostOption { options: names, .. } => {
@@ -1089,6 +1108,7 @@ struct Clauses {
     object_verb: Option<String>,
     x: Option<String>,
     option: Option<String>,
+    mode: Option<String>,
 }
 
 const CLAUSE_WORDS: &[(&str, u8)] = &[
@@ -1101,6 +1121,7 @@ const CLAUSE_WORDS: &[(&str, u8)] = &[
     (" exiling ", 1),
     (" paying with ", 1),
     (" choosing ", 3),
+    (" mode ", 4),
     (" with x ", 2),
     (" x=", 2),
     (" x ", 2),
@@ -1134,7 +1155,8 @@ fn split_clauses(s: &str) -> (String, Clauses) {
                 cl.objects.extend(split_list(&text));
             }
             2 => cl.x = Some(text),
-            _ => cl.option = Some(text),
+            3 => cl.option = Some(text),
+            _ => cl.mode = Some(text),
         }
     }
     (padded[..name_end].trim().to_string(), cl)
@@ -1281,6 +1303,42 @@ fn cast_sequence(
                 match said.parse::<u8>() {
                     Ok(n) if n >= 1 && (n as usize) <= options.len() => Answer::CostOption(n - 1),
                     _ => pick_or(&said, &c, "cost option")?,
+                }
+            }
+            Decision::ChooseMode { options } => {
+                let payable: Vec<u8> = legal
+                    .iter()
+                    .filter_map(|a| {
+                        if let Answer::Mode(i) = a {
+                            Some(*i)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                match cl.mode.take() {
+                    Some(said) => match said.parse::<u8>() {
+                        Ok(n) if n >= 1 && (n as usize) <= options.len() => Answer::Mode(n - 1),
+                        _ => {
+                            let c: Vec<(String, Answer)> = options
+                                .iter()
+                                .enumerate()
+                                .map(|(i, n)| (n.clone(), Answer::Mode(i as u8)))
+                                .collect();
+                            pick_or(&said, &c, "mode")?
+                        }
+                    },
+                    None if payable.len() == 1 => Answer::Mode(payable[0]),
+                    None => {
+                        return Err(GrammarError::Needs {
+                            card: card.clone(),
+                            what: "a mode (add `mode 1`)".into(),
+                            options: payable
+                                .iter()
+                                .map(|i| format!("{} ({})", i + 1, options[*i as usize]))
+                                .collect(),
+                        });
+                    }
                 }
             }
             Decision::ChooseCostObjects { part } => {

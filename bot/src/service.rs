@@ -306,7 +306,8 @@ pub fn default_answer(game: &Game, p: PlayerId) -> Answer {
             | Decision::ChooseCostOption { .. }
             | Decision::ChooseTarget { .. }
             | Decision::ChooseCostObjects { .. }
-            | Decision::PayMana { .. },
+            | Decision::PayMana { .. }
+            | Decision::ChooseMode { .. },
         ) => Some(Answer::Cancel),
         _ => None,
     };
