@@ -356,8 +356,13 @@ fn objects_phrase(game: &Game, viewer: PlayerId, ids: &[ObjectId], among: &[Obje
 /// The words for `answer` in the current decision of `viewer` (what [`parse_answers`]
 /// understands).
 pub fn describe(game: &Game, viewer: PlayerId, answer: &Answer) -> String {
-    let legal = game.legal_answers(viewer);
-    let among = answer_objects(&legal);
+    describe_among(game, viewer, answer, &game.legal_answers(viewer))
+}
+
+/// [`describe`] with the legal answers already at hand (`legal` must be
+/// `game.legal_answers(viewer)`).
+pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[Answer]) -> String {
+    let among = answer_objects(legal);
     let decision = game.pending().map(|p| p.decision.clone());
     let abilities_of = |source: ObjectId| {
         game.def(source).map_or(0, |d| {
@@ -487,7 +492,7 @@ pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
         legal
             .iter()
             .filter(|a| with_mana || !is_priority || !matches!(a, Answer::ActivateMana { .. }))
-            .map(|a| describe(game, player, a)),
+            .map(|a| describe_among(game, player, a, &legal)),
     )
 }
 
@@ -608,7 +613,7 @@ pub fn parse_answers(
                     .iter()
                     .filter_map(|a| match a {
                         Answer::Activate { .. } => Some((
-                            describe(game, player, a)
+                            describe_among(game, player, a, &legal)
                                 .trim_start_matches("activate ")
                                 .to_string(),
                             a.clone(),
@@ -623,7 +628,7 @@ pub fn parse_answers(
                     .filter(|a| matches!(a, Answer::ActivateMana { .. }))
                     .map(|a| {
                         (
-                            describe(game, player, a)
+                            describe_among(game, player, a, &legal)
                                 .trim_start_matches("tap ")
                                 .to_string(),
                             a.clone(),
@@ -717,7 +722,7 @@ pub fn parse_answers(
                     .filter(|a| matches!(a, Answer::ActivateMana { .. }))
                     .map(|a| {
                         (
-                            describe(game, player, a)
+                            describe_among(game, player, a, &legal)
                                 .trim_start_matches("tap ")
                                 .to_string(),
                             a.clone(),
@@ -805,7 +810,7 @@ pub fn parse_answers(
         _ => {
             let c: Vec<(String, Answer)> = legal
                 .iter()
-                .map(|a| (describe(game, player, a), a.clone()))
+                .map(|a| (describe_among(game, player, a, &legal), a.clone()))
                 .collect();
             pick_or(&t, &c, "answer")?
         }

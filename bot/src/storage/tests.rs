@@ -297,6 +297,23 @@ async fn game_lifecycle_rows() {
         );
         assert_eq!(db.seats(id2).await.expect("seats").len(), 3);
         assert!(db.game(-1).await.expect("get").is_none());
+        // Open games are challenges and active games; all games include the rest.
+        assert_eq!(
+            db.games_of_user(users[1], false).await.expect("all")[0].id,
+            id
+        );
+        let creator = db.game(id2).await.expect("get").expect("exists").created_by;
+        assert!(
+            db.games_of_user(creator, true)
+                .await
+                .expect("open")
+                .is_empty(),
+            "declined is not open"
+        );
+        assert_eq!(
+            db.games_of_user(creator, false).await.expect("all").len(),
+            1
+        );
     }
 }
 
