@@ -5,60 +5,10 @@
 
 use engine::agent::RandomAgent;
 use engine::events::LossReason;
-use engine::{CardId, Catalog, Game, GameSetup, Ruleset};
+use engine::{Catalog, Game, GameSetup, Ruleset};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-
-/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards) or `tsp` (supported cards).
-pub fn deck(name: &str) -> Result<Vec<CardId>, String> {
-    let spec: &[(&str, usize)] = match name {
-        "bolt" => &[("Mountain", 20), ("Test Bolt", 40)],
-        "bears" => &[("Forest", 20), ("Test Bear", 40)],
-        "rg" => &[
-            ("Mountain", 10),
-            ("Forest", 10),
-            ("Test Bolt", 20),
-            ("Test Bear", 20),
-        ],
-        "tsp" => &[
-            ("Mountain", 9),
-            ("Forest", 6),
-            ("Swamp", 3),
-            ("Gemstone Mine", 2),
-            ("Grove of the Burnwillows", 2),
-            ("Prodigal Pyromancer", 3),
-            ("Ashcoat Bear", 4),
-            ("Moorish Cavalry", 2),
-            ("Havenwood Wurm", 2),
-            ("Needlepeak Spider", 3),
-            ("Lightning Axe", 4),
-            ("Psionic Blast", 2),
-            ("Orcish Cannonade", 2),
-            ("Ghostfire", 2),
-            ("Smallpox", 2),
-            ("Harmonize", 2),
-            ("Assassinate", 2),
-            ("Terramorphic Expanse", 2),
-            ("Rathi Trapper", 2),
-            ("Magus of the Bazaar", 2),
-        ],
-        other => {
-            return Err(format!(
-                "unknown bench deck `{other}`: choose bolt, bears, rg or tsp"
-            ));
-        }
-    };
-    let c = Catalog::builtin();
-    spec.iter()
-        .map(|(n, k)| {
-            c.by_name(n)
-                .map(|d| vec![d.id; *k])
-                .ok_or_else(|| format!("bench deck card `{n}` is missing"))
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(|v| v.concat())
-}
 
 #[derive(Debug, Serialize)]
 pub struct BenchReport {
@@ -97,7 +47,7 @@ pub fn run(
     seed: u64,
     max_decisions: u64,
 ) -> Result<BenchReport, String> {
-    let cards = deck(deck_name)?;
+    let cards = engine::agent::bench_deck(deck_name)?;
     Catalog::load().map_err(|e| e.to_string())?;
     let _ = Catalog::builtin();
     let mut decisions = 0u64;

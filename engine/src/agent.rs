@@ -5,8 +5,10 @@
 //! auto-payer); each eligible attacker attacks with p = 0.5; each eligible blocker picks
 //! uniformly among "don't block" and the attackers it may block; everything else uniform.
 
+use crate::cards::Catalog;
 use crate::decision::{Answer, Attack, Block, Decision};
 use crate::game::Game;
+use crate::ids::CardId;
 use crate::ids::PlayerId;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -80,4 +82,55 @@ impl RandomAgent {
             }
         }
     }
+}
+
+/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards) or `tsp` (supported cards):
+/// the decks of `spellstack bench` and of the random-game tests.
+pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
+    let spec: &[(&str, usize)] = match name {
+        "bolt" => &[("Mountain", 20), ("Test Bolt", 40)],
+        "bears" => &[("Forest", 20), ("Test Bear", 40)],
+        "rg" => &[
+            ("Mountain", 10),
+            ("Forest", 10),
+            ("Test Bolt", 20),
+            ("Test Bear", 20),
+        ],
+        "tsp" => &[
+            ("Mountain", 9),
+            ("Forest", 6),
+            ("Swamp", 3),
+            ("Gemstone Mine", 2),
+            ("Grove of the Burnwillows", 2),
+            ("Prodigal Pyromancer", 3),
+            ("Ashcoat Bear", 4),
+            ("Moorish Cavalry", 2),
+            ("Havenwood Wurm", 2),
+            ("Needlepeak Spider", 3),
+            ("Lightning Axe", 4),
+            ("Psionic Blast", 2),
+            ("Orcish Cannonade", 2),
+            ("Ghostfire", 2),
+            ("Smallpox", 2),
+            ("Harmonize", 2),
+            ("Assassinate", 2),
+            ("Terramorphic Expanse", 2),
+            ("Rathi Trapper", 2),
+            ("Magus of the Bazaar", 2),
+        ],
+        other => {
+            return Err(format!(
+                "unknown bench deck `{other}`: choose bolt, bears, rg or tsp"
+            ));
+        }
+    };
+    let c = Catalog::builtin();
+    spec.iter()
+        .map(|(n, k)| {
+            c.by_name(n)
+                .map(|d| vec![d.id; *k])
+                .ok_or_else(|| format!("bench deck card `{n}` is missing"))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(|v| v.concat())
 }

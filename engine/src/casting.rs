@@ -45,6 +45,22 @@ pub struct Casting {
     pub mana_plan: Vec<(ObjectId, u8, ManaType)>,
 }
 
+impl Casting {
+    /// A cast or activation just announced: nothing chosen yet.
+    pub fn new(player: PlayerId, kind: CastKind) -> Self {
+        Casting {
+            player,
+            kind,
+            mode: None,
+            x: None,
+            cost_options: Vec::new(),
+            targets: Vec::new(),
+            cost_objects: Vec::new(),
+            mana_plan: Vec::new(),
+        }
+    }
+}
+
 /// The parts of a spell or ability that casting needs.
 struct Shape {
     targets: &'static [TargetSpec],
@@ -222,16 +238,7 @@ impl Game {
             )));
         }
         self.check_cast_timing(player, card)?;
-        let c = Casting {
-            player,
-            kind: CastKind::Spell(card),
-            mode: None,
-            x: None,
-            cost_options: Vec::new(),
-            targets: Vec::new(),
-            cost_objects: Vec::new(),
-            mana_plan: Vec::new(),
-        };
+        let c = Casting::new(player, CastKind::Spell(card));
         self.check_castable(&c)?;
         Ok(c)
     }
@@ -267,16 +274,7 @@ impl Game {
             ));
         }
         self.check_ability_timing(player, source, index)?;
-        let c = Casting {
-            player,
-            kind: CastKind::Ability { source, index },
-            mode: None,
-            x: None,
-            cost_options: Vec::new(),
-            targets: Vec::new(),
-            cost_objects: Vec::new(),
-            mana_plan: Vec::new(),
-        };
+        let c = Casting::new(player, CastKind::Ability { source, index });
         self.check_castable(&c)?;
         Ok(c)
     }

@@ -191,35 +191,19 @@ impl Effect {
             "untap" => Effect::Untap(objref(0)?),
             "put_on_top" => Effect::PutOnTop(objref(0)?),
             "pump" => {
-                let pt = args.first().ok_or("`pump` needs +P/+T")?;
-                let (p, t) = pt
-                    .split_once('/')
-                    .ok_or_else(|| format!("bad P/T change `{pt}`"))?;
-                let num = |x: &str| {
-                    x.trim_start_matches('+')
-                        .parse::<i32>()
-                        .map_err(|_| format!("bad P/T change `{pt}`"))
-                };
+                let (power, toughness) = parse_pt_change(args.first().copied())?;
                 Effect::Pump {
                     what: objref(1)?,
-                    power: num(p)?,
-                    toughness: num(t)?,
+                    power,
+                    toughness,
                 }
             }
             "pump_all" => {
-                let pt = args.first().ok_or("`pump_all` needs +P/+T")?;
-                let (p, t) = pt
-                    .split_once('/')
-                    .ok_or_else(|| format!("bad P/T change `{pt}`"))?;
-                let num = |x: &str| {
-                    x.trim_start_matches('+')
-                        .parse::<i32>()
-                        .map_err(|_| format!("bad P/T change `{pt}`"))
-                };
+                let (power, toughness) = parse_pt_change(args.first().copied())?;
                 Effect::PumpAll {
                     filter: ObjectFilter::parse(&args[1..])?,
-                    power: num(p)?,
-                    toughness: num(t)?,
+                    power,
+                    toughness,
                 }
             }
             "sacrifice" if args.first() == Some(&"this") => Effect::SacrificeThis {
@@ -302,6 +286,20 @@ impl Effect {
         }
         v
     }
+}
+
+/// `+2/+0`, `-3/+0`: a P/T change.
+fn parse_pt_change(s: Option<&str>) -> Result<(i32, i32), String> {
+    let pt = s.ok_or("a pump needs +P/+T")?;
+    let (p, t) = pt
+        .split_once('/')
+        .ok_or_else(|| format!("bad P/T change `{pt}`"))?;
+    let num = |x: &str| {
+        x.trim_start_matches('+')
+            .parse::<i32>()
+            .map_err(|_| format!("bad P/T change `{pt}`"))
+    };
+    Ok((num(p)?, num(t)?))
 }
 
 fn parse_amount(s: &str) -> Result<Amount, String> {

@@ -46,39 +46,13 @@ enum Progress {
 }
 
 impl Game {
-    fn effects_of(&self, item: &StackItem) -> Vec<Effect> {
-        let def = self.catalog().get(item.card);
-        match item.kind {
-            StackKind::Spell(_) => match item.mode {
-                Some(m) => def
-                    .spell
-                    .modes
-                    .get(m as usize)
-                    .map(|x| x.effects.clone())
-                    .unwrap_or_default(),
-                None => def.spell.effects.clone(),
-            },
-            StackKind::Ability { index, .. } => def
-                .abilities
-                .get(index as usize)
-                .map(|a| a.effects.clone())
-                .unwrap_or_default(),
-            StackKind::CombatDamage { .. } => Vec::new(),
-            StackKind::Trigger { index, .. } => def
-                .triggers
-                .get(index as usize)
-                .map(|t| t.effects.clone())
-                .unwrap_or_default(),
-        }
-    }
-
     /// Runs the resolution from where it stopped until it needs a choice or is done.
     pub(crate) fn run_resolution(&mut self) {
         loop {
             let Some(mut res) = self.resolution.take() else {
                 return;
             };
-            let effects = self.effects_of(&res.item);
+            let effects = self.item_ability(&res.item).1;
             if res.effect >= effects.len() || self.result.is_some() {
                 self.finish_resolution(&res.item);
                 return;

@@ -1,6 +1,7 @@
 //! The stack (rules 217.6, 413, 414): spells and abilities waiting to resolve; resolving the
 //! top object; countering.
 
+use crate::effects::Effect;
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
@@ -51,30 +52,31 @@ impl StackItem {
 }
 
 impl Game {
-    /// The target specifications of a stack item (for the checks on resolution).
-    pub(crate) fn item_target_specs(&self, item: &StackItem) -> Vec<TargetSpec> {
+    /// The targets and effects of what a stack item is: a spell (or its chosen mode), an
+    /// activated ability or a triggered ability. Combat damage has neither.
+    pub(crate) fn item_ability(
+        &self,
+        item: &StackItem,
+    ) -> (&'static [TargetSpec], &'static [Effect]) {
         let def = self.catalog().get(item.card);
         match item.kind {
-            StackKind::Spell(_) => match item.mode {
-                Some(m) => def
-                    .spell
-                    .modes
-                    .get(m as usize)
-                    .map(|x| x.targets.clone())
-                    .unwrap_or_default(),
-                None => def.spell.targets.clone(),
+            StackKind::Spell(_) => match item.mode.and_then(|m| def.spell.modes.get(m as usize)) {
+                Some(m) => (&m.targets, &m.effects),
+                None => (&def.spell.targets, &def.spell.effects),
             },
             StackKind::Ability { index, .. } => def
                 .abilities
                 .get(index as usize)
-                .map(|a| a.targets.clone())
-                .unwrap_or_default(),
-            StackKind::CombatDamage { .. } => Vec::new(),
+                .map_or((&[][..], &[][..]), |a| {
+                    (a.targets.as_slice(), a.effects.as_slice())
+                }),
             StackKind::Trigger { index, .. } => def
                 .triggers
                 .get(index as usize)
-                .map(|t| t.targets.clone())
-                .unwrap_or_default(),
+                .map_or((&[][..], &[][..]), |t| {
+                    (t.targets.as_slice(), t.effects.as_slice())
+                }),
+            StackKind::CombatDamage { .. } => (&[], &[]),
         }
     }
 
@@ -89,7 +91,7 @@ impl Game {
             return;
         }
         // 413.2a: check targets; if every one is illegal, the rules counter it.
-        let specs = self.item_target_specs(&item);
+        let specs = self.item_ability(&item).0;
         let legal: Vec<bool> = item
             .targets
             .iter()

@@ -298,16 +298,7 @@ impl Game {
                     self.push_trigger(t, Vec::new());
                     continue;
                 }
-                let c = Casting {
-                    mode: None,
-                    player: p,
-                    kind: CastKind::Trigger(t),
-                    x: None,
-                    cost_options: Vec::new(),
-                    targets: Vec::new(),
-                    cost_objects: Vec::new(),
-                    mana_plan: Vec::new(),
-                };
+                let c = Casting::new(p, CastKind::Trigger(t));
                 if self.trigger_has_targets(&c) {
                     self.begin_trigger_targets(c);
                     return StepFlow::Stopped;

@@ -12,28 +12,7 @@ fn deck(spec: &[(&str, usize)]) -> Vec<engine::CardId> {
 }
 
 fn tsp_deck() -> Vec<engine::CardId> {
-    deck(&[
-        ("Mountain", 9),
-        ("Forest", 6),
-        ("Swamp", 3),
-        ("Gemstone Mine", 2),
-        ("Grove of the Burnwillows", 2),
-        ("Prodigal Pyromancer", 3),
-        ("Ashcoat Bear", 4),
-        ("Moorish Cavalry", 2),
-        ("Havenwood Wurm", 2),
-        ("Needlepeak Spider", 3),
-        ("Lightning Axe", 4),
-        ("Psionic Blast", 2),
-        ("Orcish Cannonade", 2),
-        ("Ghostfire", 2),
-        ("Smallpox", 2),
-        ("Harmonize", 2),
-        ("Assassinate", 2),
-        ("Terramorphic Expanse", 2),
-        ("Rathi Trapper", 2),
-        ("Magus of the Bazaar", 2),
-    ])
+    engine::agent::bench_deck("tsp").expect("the tsp bench deck")
 }
 
 fn trigger_deck() -> Vec<engine::CardId> {
