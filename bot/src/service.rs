@@ -956,11 +956,6 @@ impl Service {
         seat: PlayerId,
         plan: &mut Plan,
     ) -> Result<()> {
-        if loaded.seats.len() != 2 {
-            return Err(ServiceError::Refused(
-                "undo is available in two-player games only".into(),
-            ));
-        }
         if loaded.game.result.is_some() {
             return Err(ServiceError::Refused("the game is over".into()));
         }
@@ -975,30 +970,38 @@ impl Service {
         self.db
             .set_undo_request(loaded.row.id, loaded.row.version, Some(user), Some(batch.0))
             .await?;
-        let other = loaded
-            .seats
-            .iter()
-            .find(|s| s.user_id != user)
-            .map(|s| s.user_id);
+        let others: Vec<&SeatRow> = loaded.seats.iter().filter(|s| s.user_id != user).collect();
         let name = loaded.game.player(seat).name.clone();
         plan.version = loaded.row.version;
         plan.public.push(format!(
-            "{name} asks to take back their last command. Opponent: `allow undo` or `deny undo`."
+            "{name} asks to take back their last command. {}: `allow undo` or `deny undo`.",
+            if others.len() > 1 {
+                "Every opponent"
+            } else {
+                "Opponent"
+            }
         ));
-        if let Some(o) = other {
-            plan.pings.push(o);
+        let mut l = loaded.clone();
+        l.row.undo_by = Some(user);
+        l.row.undo_batch = Some(batch.0);
+        l.row.undo_consents = Vec::new();
+        for o in &others {
+            if o.is_agent {
+                continue;
+            }
+            plan.pings.push(o.user_id);
             plan.choices.push(Choices {
-                user_id: o,
+                user_id: o.user_id,
                 version: loaded.row.version,
                 options: vec!["allow undo".into(), "deny undo".into()],
             });
-            if loaded.seats.iter().any(|s| s.user_id == o && s.is_agent) {
-                // The random agent always consents.
-                let mut l = loaded.clone();
-                l.row.undo_by = Some(user);
-                l.row.undo_batch = Some(batch.0);
-                let agent_seat = l.seat_of(o).unwrap_or(PlayerId(1));
-                return Box::pin(self.answer_undo(&mut l, o, agent_seat, true, plan)).await;
+        }
+        // The random agent always consents.
+        for o in others.iter().filter(|o| o.is_agent) {
+            let agent_seat = PlayerId(o.seat as u8);
+            Box::pin(self.answer_undo(&mut l, o.user_id, agent_seat, true, plan)).await?;
+            if l.row.undo_by.is_none() {
+                break;
             }
         }
         Ok(())
@@ -1017,18 +1020,44 @@ impl Service {
         };
         if by == user {
             return Err(ServiceError::Refused(
-                "your opponent must consent to your undo".into(),
+                "your opponents must consent to your undo".into(),
             ));
         }
         if !yes {
             self.db
                 .set_undo_request(loaded.row.id, loaded.row.version, None, None)
                 .await?;
+            loaded.row.undo_by = None;
             plan.version = loaded.row.version;
             plan.public.push("Undo refused.".into());
             plan.pings.push(by);
             return Ok(());
         }
+        let consents = self
+            .db
+            .add_undo_consent(
+                loaded.row.id,
+                loaded.row.version,
+                &loaded.row.undo_consents,
+                user,
+            )
+            .await?;
+        loaded.row.undo_consents = consents.clone();
+        let waiting: Vec<String> = loaded
+            .seats
+            .iter()
+            .filter(|s| s.user_id != by && !consents.contains(&s.user_id))
+            .map(|s| loaded.game.player(PlayerId(s.seat as u8)).name.clone())
+            .collect();
+        if !waiting.is_empty() {
+            plan.version = loaded.row.version;
+            plan.public.push(format!(
+                "Undo: waiting for {} to consent.",
+                waiting.join(", ")
+            ));
+            return Ok(());
+        }
+        loaded.row.undo_by = None;
         let setup = Self::stored_setup(&loaded.row).map_err(|why| ServiceError::Corrupt {
             id: loaded.row.id,
             why,

@@ -706,3 +706,90 @@ async fn an_answer_cut_off_midway_loses_nothing() {
         );
     }
 }
+
+#[tokio::test]
+async fn three_player_undo_needs_every_opponent() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let mut users = Vec::new();
+        for n in ["Ann", "Ben", "Cat"] {
+            users.push(svc.user(&format!("{n}-{t}"), n).await.expect("user"));
+        }
+        let plan = svc
+            .challenge(
+                users[0],
+                &DeckChoice::Ready("red".into()),
+                &users[1..],
+                None,
+                Place::default(),
+            )
+            .await
+            .expect("challenge");
+        let id = plan.game_id;
+        assert_eq!(plan.pings, users[1..].to_vec());
+        svc.accept(users[1], id, &DeckChoice::Ready("green".into()))
+            .await
+            .expect("accept");
+        assert_eq!(
+            svc.db.game(id).await.expect("row").expect("g").status,
+            "challenge",
+            "waits for everyone"
+        );
+        svc.accept(users[2], id, &DeckChoice::Ready("white".into()))
+            .await
+            .expect("accept");
+        let mut done = false;
+        for i in 0..300u64 {
+            let l = svc.load(id).await.expect("load");
+            if l.game.result.is_some() {
+                break;
+            }
+            let p = l.game.pending().expect("pending").player;
+            let u = users[p.index()];
+            let text = grammar::describe(&l.game, p, &agent_answer(&l.game, p, i));
+            if svc
+                .command(u, id, &text, Some(l.row.version))
+                .await
+                .is_err()
+            {
+                svc.command(u, id, "pass", Some(l.row.version)).await.ok();
+                continue;
+            }
+            if text == "pass" || svc.load(id).await.expect("load").game.result.is_some() {
+                continue;
+            }
+            let before = l.game.state_hash();
+            let others: Vec<Id> = users.iter().copied().filter(|x| *x != u).collect();
+            svc.command(u, id, "undo", None).await.expect("request");
+            let first = svc
+                .command(others[0], id, "allow undo", None)
+                .await
+                .expect("first consent");
+            assert!(
+                first.public.iter().any(|l| l.contains("waiting for")),
+                "{:?}",
+                first.public
+            );
+            assert!(
+                svc.command(others[0], id, "allow undo", None).await.is_ok(),
+                "consenting twice is harmless"
+            );
+            svc.command(others[1], id, "allow undo", None)
+                .await
+                .expect("second consent");
+            assert_eq!(
+                svc.load(id).await.expect("load").game.state_hash(),
+                before,
+                "taken back"
+            );
+            assert_eq!(
+                svc.check_replay(id).await.expect("replay").map(|_| ()),
+                Ok(())
+            );
+            done = true;
+            break;
+        }
+        assert!(done, "found a command to undo");
+    }
+}

@@ -129,6 +129,8 @@ pub struct GameRow {
     pub created_by: Id,
     pub undo_by: Option<Id>,
     pub undo_batch: Option<i64>,
+    /// Users who have consented to the pending undo.
+    pub undo_consents: Vec<Id>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -199,7 +201,7 @@ pub struct Commit {
     pub now: i64,
 }
 
-const GAME_COLS: &str = "id, status, ruleset, seed, version, setup, snapshot, deadline, reminded, guild_id, channel_id, thread_id, created_by, undo_by, undo_batch, created_at, updated_at";
+const GAME_COLS: &str = "id, status, ruleset, seed, version, setup, snapshot, deadline, reminded, guild_id, channel_id, thread_id, created_by, undo_by, undo_batch, undo_consents, created_at, updated_at";
 
 macro_rules! game_row {
     ($r:expr) => {{
@@ -220,6 +222,14 @@ macro_rules! game_row {
             created_by: r.try_get("created_by")?,
             undo_by: r.try_get("undo_by")?,
             undo_batch: r.try_get("undo_batch")?,
+            undo_consents: get_json!(r, "undo_consents")
+                .map_err(StorageError::BadJson)?
+                .map(|t| {
+                    serde_json::from_str::<Vec<Id>>(&t)
+                        .map_err(|e| StorageError::BadJson(e.to_string()))
+                })
+                .transpose()?
+                .unwrap_or_default(),
             created_at: r.try_get("created_at")?,
             updated_at: r.try_get("updated_at")?,
         }
@@ -404,7 +414,7 @@ impl Db {
     }
 
     pub async fn game(&self, id: Id) -> Result<Option<GameRow>> {
-        const SQL: &str = "SELECT id, status, ruleset, seed, version, setup, snapshot, deadline, reminded, guild_id, channel_id, thread_id, created_by, undo_by, undo_batch, created_at, updated_at FROM games WHERE id = $1";
+        const SQL: &str = "SELECT id, status, ruleset, seed, version, setup, snapshot, deadline, reminded, guild_id, channel_id, thread_id, created_by, undo_by, undo_batch, undo_consents, created_at, updated_at FROM games WHERE id = $1";
         debug_assert!(SQL.contains(GAME_COLS));
         on_pool!(self, p => {
             let r = sqlx::query(SQL).bind(id).fetch_optional(p).await?;
@@ -425,9 +435,9 @@ impl Db {
     /// Games in which the user has a seat, newest first (`only_open`: challenges and
     /// active games).
     pub async fn games_of_user(&self, user_id: Id, only_open: bool) -> Result<Vec<GameRow>> {
-        const ALL: &str = "SELECT g.id, g.status, g.ruleset, g.seed, g.version, g.setup, g.snapshot, g.deadline, g.reminded, g.guild_id, g.channel_id, g.thread_id, g.created_by, g.undo_by, g.undo_batch, g.created_at, g.updated_at \
+        const ALL: &str = "SELECT g.id, g.status, g.ruleset, g.seed, g.version, g.setup, g.snapshot, g.deadline, g.reminded, g.guild_id, g.channel_id, g.thread_id, g.created_by, g.undo_by, g.undo_batch, g.undo_consents, g.created_at, g.updated_at \
              FROM games g JOIN game_players gp ON gp.game_id = g.id WHERE gp.user_id = $1 ORDER BY g.id DESC";
-        const OPEN: &str = "SELECT g.id, g.status, g.ruleset, g.seed, g.version, g.setup, g.snapshot, g.deadline, g.reminded, g.guild_id, g.channel_id, g.thread_id, g.created_by, g.undo_by, g.undo_batch, g.created_at, g.updated_at \
+        const OPEN: &str = "SELECT g.id, g.status, g.ruleset, g.seed, g.version, g.setup, g.snapshot, g.deadline, g.reminded, g.guild_id, g.channel_id, g.thread_id, g.created_by, g.undo_by, g.undo_batch, g.undo_consents, g.created_at, g.updated_at \
              FROM games g JOIN game_players gp ON gp.game_id = g.id WHERE gp.user_id = $1 AND g.status IN ('challenge', 'active') ORDER BY g.id DESC";
         on_pool!(self, p => {
             let rows = sqlx::query(if only_open { OPEN } else { ALL }).bind(user_id).fetch_all(p).await?;
@@ -489,7 +499,7 @@ impl Db {
     /// `expected_version`. Returns the new version.
     pub async fn commit(&self, c: &Commit) -> Result<i64> {
         const UPDATE: &str = "UPDATE games SET version = version + $3, snapshot = $4, status = $5, deadline = $6, reminded = FALSE, \
-             undo_by = NULL, undo_batch = NULL, updated_at = $7 WHERE id = $1 AND version = $2";
+             undo_by = NULL, undo_batch = NULL, undo_consents = NULL, updated_at = $7 WHERE id = $1 AND version = $2";
         const INSERT: &str = "INSERT INTO actions (game_id, seq, batch, seat, kind, answer, state_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
         const SEAT: &str = "UPDATE game_players SET timeouts = $3 WHERE game_id = $1 AND seat = $2";
         const VERSION: &str = "SELECT version FROM games WHERE id = $1";
@@ -571,12 +581,38 @@ impl Db {
         by: Option<Id>,
         batch: Option<i64>,
     ) -> Result<()> {
-        const SQL: &str =
-            "UPDATE games SET undo_by = $3, undo_batch = $4 WHERE id = $1 AND version = $2";
+        const SQL: &str = "UPDATE games SET undo_by = $3, undo_batch = $4, undo_consents = NULL WHERE id = $1 AND version = $2";
         on_pool!(self, p => {
             let n = sqlx::query(SQL).bind(game_id).bind(version).bind(by).bind(batch).execute(p).await?.rows_affected();
             if n == 0 { return Err(StorageError::Conflict { expected: version, actual: None }) }
             Ok(())
+        })
+    }
+
+    /// Adds `user` to the consents of the pending undo request if the consents are still
+    /// `before` and the game still at `version`; returns the consents now recorded.
+    pub async fn add_undo_consent(
+        &self,
+        game_id: Id,
+        version: i64,
+        before: &[Id],
+        user: Id,
+    ) -> Result<Vec<Id>> {
+        const SQL: &str = "UPDATE games SET undo_consents = $3 WHERE id = $1 AND version = $2 AND undo_by IS NOT NULL \
+             AND COALESCE(undo_consents, $4) = $4";
+        let mut after = before.to_vec();
+        if !after.contains(&user) {
+            after.push(user);
+        }
+        let (old, new) = (
+            serde_json::to_string(before).map_err(|e| StorageError::BadJson(e.to_string()))?,
+            serde_json::to_string(&after).map_err(|e| StorageError::BadJson(e.to_string()))?,
+        );
+        let (old, new) = (json(&old)?, json(&new)?);
+        on_pool!(self, p => {
+            let n = sqlx::query(SQL).bind(game_id).bind(version).bind(new).bind(old).execute(p).await?.rows_affected();
+            if n == 0 { return Err(StorageError::Conflict { expected: version, actual: None }) }
+            Ok(after)
         })
     }
 

@@ -269,6 +269,43 @@ async fn game_lifecycle_rows() {
         assert!(db.set_undo_request(id, 3, None, None).await.is_err());
         let g = db.game(id).await.expect("get").expect("exists");
         assert_eq!((g.undo_by, g.undo_batch), (Some(users[0]), Some(1)));
+        assert_eq!(
+            db.add_undo_consent(id, 4, &[], users[1])
+                .await
+                .expect("consent"),
+            vec![users[1]]
+        );
+        assert!(
+            db.add_undo_consent(id, 4, &[], 77).await.is_err(),
+            "stale consents"
+        );
+        assert_eq!(
+            db.add_undo_consent(id, 4, &[users[1]], 77)
+                .await
+                .expect("consent"),
+            vec![users[1], 77]
+        );
+        assert_eq!(
+            db.game(id)
+                .await
+                .expect("get")
+                .expect("exists")
+                .undo_consents,
+            vec![users[1], 77]
+        );
+        db.set_undo_request(id, 4, None, None).await.expect("clear");
+        assert!(
+            db.game(id)
+                .await
+                .expect("get")
+                .expect("exists")
+                .undo_consents
+                .is_empty()
+        );
+        assert!(
+            db.add_undo_consent(id, 4, &[], 5).await.is_err(),
+            "no request pending"
+        );
         db.set_pass_until(id, 1, Some(9)).await.expect("pass until");
         assert_eq!(
             db.seats(id).await.expect("seats")[1].pass_until_turn,
