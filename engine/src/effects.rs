@@ -83,6 +83,14 @@ pub enum Effect {
         power: i32,
         toughness: i32,
     },
+    /// Base P/T becomes N/M until end of turn.
+    SetPt {
+        what: ObjRef,
+        power: i32,
+        toughness: i32,
+    },
+    /// Switch P/T until end of turn.
+    SwitchPt(ObjRef),
     /// +P/+T until end of turn for each permanent matching the filter now (the set is
     /// locked in on resolution, 418.3b).
     PumpAll {
@@ -198,6 +206,15 @@ impl Effect {
                     toughness,
                 }
             }
+            "set_pt" => {
+                let (power, toughness) = parse_pt_change(args.first().copied())?;
+                Effect::SetPt {
+                    what: objref(1)?,
+                    power,
+                    toughness,
+                }
+            }
+            "switch_pt" => Effect::SwitchPt(objref(0)?),
             "pump_all" => {
                 let (power, toughness) = parse_pt_change(args.first().copied())?;
                 Effect::PumpAll {
@@ -281,6 +298,11 @@ impl Effect {
                 what: ObjRef::Target(n),
                 ..
             }
+            | Effect::SetPt {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::SwitchPt(ObjRef::Target(n))
             | Effect::ExchangeLife(n) => v.push(*n),
             _ => {}
         }
@@ -289,7 +311,7 @@ impl Effect {
 }
 
 /// `+2/+0`, `-3/+0`: a P/T change.
-fn parse_pt_change(s: Option<&str>) -> Result<(i32, i32), String> {
+pub(crate) fn parse_pt_change(s: Option<&str>) -> Result<(i32, i32), String> {
     let pt = s.ok_or("a pump needs +P/+T")?;
     let (p, t) = pt
         .split_once('/')

@@ -151,6 +151,9 @@ pub struct Game {
     /// Whether any object in the game has a triggered ability (skips trigger matching).
     #[serde(default)]
     pub has_triggers: bool,
+    /// Whether any object in the game has a static ability (skips the static scan).
+    #[serde(default)]
+    pub has_statics: bool,
     /// Whether any token was ever created (lets the state-based check skip the token scan).
     #[serde(default)]
     pub tokens_created: bool,
@@ -280,6 +283,7 @@ impl Game {
             tokens_created: false,
             triggers: Vec::new(),
             has_triggers: false,
+            has_statics: false,
             events: Vec::new(),
         }
     }
@@ -522,6 +526,9 @@ impl Game {
         let id = ObjectId::new(slot, 0);
         if !self.catalog().get(card).triggers.is_empty() {
             self.has_triggers = true;
+        }
+        if !self.catalog().get(card).statics.is_empty() {
+            self.has_statics = true;
         }
         let timestamp = self.new_timestamp();
         self.objects.push(Object {

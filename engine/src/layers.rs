@@ -1,10 +1,19 @@
 //! Characteristics after continuous effects (rule 418.5; rules.md Section 3).
 //!
-//! Supported now: printed characteristics; "+P/+T until end of turn" effects from resolved
-//! spells and abilities, locked to their object (418.3b), applied in timestamp order in the
-//! modification sublayer (classic 6b / modern 7c); +1/+1 and -1/-1 counters (6c / 7d).
-//! Cards whose text needs other layer effects are not scripted yet, so they are refused,
-//! never mis-played. Issue "Effects" extends this module to the full layer system.
+//! Built: printed characteristics; static abilities of permanents ("Sliver creatures get
+//! +1/+1", "have double strike"), applied continuously to whatever matches now (418.4);
+//! effects of resolved spells and abilities locked to their objects (418.3b) with durations
+//! "until end of turn": modify (+P/+T), set (base P/T becomes N/M) and switch; counters.
+//! Power/toughness follow each ruleset's sublayers (Δ19):
+//! - classic 6a CDA, 6b all resolved effects (setting and modifying) in timestamp order,
+//!   6c counters, 6d static modifications, 6e switching;
+//! - modern 7a CDA, 7b setting, 7c all modifications (static or resolved), 7d counters,
+//!   7e switching.
+//!
+//! Static abilities here only change P/T and add keywords, and their filters look only at
+//! types, subtypes, colours and controllers (layers 4-5, which nothing changes yet), so no
+//! dependency can arise; type-, colour-, text-, control- and copy-changing effects (layers
+//! 1-5) are not built, and the cards that need them are not scripted.
 
 use crate::cards::{CardType, Keyword, PtValue};
 use crate::game::Game;
@@ -13,12 +22,22 @@ use crate::mana::ColorSet;
 use crate::object::CounterKind;
 use serde::{Deserialize, Serialize};
 
-/// "+P/+T until end of turn" on one object.
+/// What a resolved P/T effect does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PtChange {
+    /// +P/+T.
+    Modify(i32, i32),
+    /// Base power and toughness become P/T.
+    Set(i32, i32),
+    /// Power and toughness are switched.
+    Switch,
+}
+
+/// A P/T effect of a resolved spell or ability on one object, until end of turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PtEffect {
     pub object: ObjectId,
-    pub power: i32,
-    pub toughness: i32,
+    pub change: PtChange,
     pub timestamp: u32,
 }
 
@@ -36,21 +55,85 @@ impl Game {
         Some((v(def.power), v(def.toughness)))
     }
 
+    /// Static-ability P/T modifications that apply to `id` now, with their timestamps.
+    fn static_pt_mods(&self, id: ObjectId) -> Vec<(u32, i32, i32)> {
+        let mut out = Vec::new();
+        if !self.has_statics {
+            return out;
+        }
+        for &src in &self.battlefield {
+            let Some(s) = self.obj(src) else { continue };
+            for st in &self.catalog().get(s.card).statics {
+                if (st.power != 0 || st.toughness != 0) && self.static_applies(src, st, id) {
+                    out.push((s.timestamp, st.power, st.toughness));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a static ability of `src` affects `id` (418.4: whatever matches now).
+    fn static_applies(
+        &self,
+        src: ObjectId,
+        st: &crate::cards::StaticAbility,
+        id: ObjectId,
+    ) -> bool {
+        let Some(s) = self.obj(src) else { return false };
+        if st.other && src == id {
+            return false;
+        }
+        self.is_on_battlefield(id) && self.matches_filter(id, &st.affects, s.controller)
+    }
+
     /// Power and toughness with every applicable effect (signed: rule 104.2 clamps on use).
     pub fn power_toughness(&self, id: ObjectId) -> Option<(i32, i32)> {
         let (mut p, mut t) = self.printed_pt(id)?;
         let o = self.obj(id)?;
-        for e in self.pt_effects.iter().filter(|e| e.object == id) {
-            p += e.power;
-            t += e.toughness;
-        }
-        if o.counters.is_empty() {
-            return Some((p, t));
-        }
+        let mut resolved: Vec<&PtEffect> =
+            self.pt_effects.iter().filter(|e| e.object == id).collect();
+        resolved.sort_by_key(|e| e.timestamp);
+        let statics = self.static_pt_mods(id);
         let plus = o.counters.get(&CounterKind::PlusOnePlusOne) as i32;
         let minus = o.counters.get(&CounterKind::MinusOneMinusOne) as i32;
-        p += plus - minus;
-        t += plus - minus;
+        let mut switches = 0;
+        if self.ruleset.layers_2006() {
+            // 6b: setting and modifying effects of resolved spells, in timestamp order.
+            for e in &resolved {
+                match e.change {
+                    PtChange::Set(a, b) => (p, t) = (a, b),
+                    PtChange::Modify(a, b) => (p, t) = (p + a, t + b),
+                    PtChange::Switch => switches += 1,
+                }
+            }
+            // 6c: counters; 6d: static modifications.
+            (p, t) = (p + plus - minus, t + plus - minus);
+            for (_, a, b) in &statics {
+                (p, t) = (p + a, t + b);
+            }
+        } else {
+            // 7b: setting effects; 7c: every modification; 7d: counters.
+            for e in &resolved {
+                if let PtChange::Set(a, b) = e.change {
+                    (p, t) = (a, b);
+                }
+            }
+            for e in &resolved {
+                match e.change {
+                    PtChange::Modify(a, b) => (p, t) = (p + a, t + b),
+                    PtChange::Switch => switches += 1,
+                    PtChange::Set(..) => {}
+                }
+            }
+            for (_, a, b) in &statics {
+                (p, t) = (p + a, t + b);
+            }
+            (p, t) = (p + plus - minus, t + plus - minus);
+        }
+        // 6e / 7e: switching last.
+        if switches % 2 == 1 {
+            (p, t) = (t, p);
+        }
         Some((p, t))
     }
     pub fn power(&self, id: ObjectId) -> i32 {
@@ -59,8 +142,21 @@ impl Game {
     pub fn toughness(&self, id: ObjectId) -> i32 {
         self.power_toughness(id).map_or(0, |x| x.1)
     }
+    /// Printed keywords plus those granted by static abilities (layer 6 / classic 5).
     pub fn has_keyword(&self, id: ObjectId, k: Keyword) -> bool {
-        self.def(id).is_some_and(|d| d.keywords.contains(&k))
+        if self.def(id).is_some_and(|d| d.keywords.contains(&k)) {
+            return true;
+        }
+        self.has_statics
+            && self.battlefield.iter().any(|&src| {
+                self.obj(src).is_some_and(|s| {
+                    self.catalog()
+                        .get(s.card)
+                        .statics
+                        .iter()
+                        .any(|st| st.grants.contains(&k) && self.static_applies(src, st, id))
+                })
+            })
     }
     pub fn colors(&self, id: ObjectId) -> ColorSet {
         self.def(id).map_or(ColorSet::NONE, |d| d.colors)

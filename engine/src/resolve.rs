@@ -8,7 +8,7 @@ use crate::effects::{Amount, Effect, ObjRef, PlayerRef, Recipient};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
-use crate::layers::PtEffect;
+use crate::layers::{PtChange, PtEffect};
 use crate::stack::{StackItem, StackKind};
 use crate::targets::{ObjectFilter, Target};
 use crate::turn::{Step, StepFlow};
@@ -361,8 +361,7 @@ impl Game {
                     let timestamp = self.new_timestamp();
                     self.pt_effects.push(PtEffect {
                         object: o,
-                        power: *power,
-                        toughness: *toughness,
+                        change: PtChange::Modify(*power, *toughness),
                         timestamp,
                     });
                 }
@@ -382,8 +381,35 @@ impl Game {
                     let timestamp = self.new_timestamp();
                     self.pt_effects.push(PtEffect {
                         object: o,
-                        power: *power,
-                        toughness: *toughness,
+                        change: PtChange::Modify(*power, *toughness),
+                        timestamp,
+                    });
+                }
+            }
+            Effect::SetPt {
+                what,
+                power,
+                toughness,
+            } => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    let timestamp = self.new_timestamp();
+                    self.pt_effects.push(PtEffect {
+                        object: o,
+                        change: PtChange::Set(*power, *toughness),
+                        timestamp,
+                    });
+                }
+            }
+            Effect::SwitchPt(what) => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    let timestamp = self.new_timestamp();
+                    self.pt_effects.push(PtEffect {
+                        object: o,
+                        change: PtChange::Switch,
                         timestamp,
                     });
                 }

@@ -41,6 +41,11 @@ impl Ruleset {
     pub fn simultaneous_mulligans(self) -> bool {
         self == Ruleset::Modern
     }
+    /// Δ19: the 2006 six-layer order (resolved setting and modifying effects together in
+    /// 6b, static modifications after counters in 6d) rather than the 2014 seven layers.
+    pub fn layers_2006(self) -> bool {
+        self == Ruleset::Classic
+    }
     pub fn name(self) -> &'static str {
         match self {
             Ruleset::Modern => "modern",

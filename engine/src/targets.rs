@@ -37,6 +37,9 @@ pub struct ObjectFilter {
     pub subtype: Option<String>,
     /// Must not have any of these colours ("nonwhite").
     pub not_colors: ColorSet,
+    /// Must have at least one of these colours ("black"); empty: any.
+    #[serde(default)]
+    pub colors_any: ColorSet,
     pub tapped: Option<bool>,
     pub max_toughness: Option<i32>,
     pub controller: Option<Relation>,
@@ -67,6 +70,10 @@ impl ObjectFilter {
         for w in words {
             let w = w.trim_end_matches(',');
             if w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("permanent") {
+                continue;
+            }
+            if let Some(c) = Color::ALL.into_iter().find(|c| c.name() == w) {
+                f.colors_any.insert(c);
                 continue;
             }
             if let Ok(t) = w.parse::<CardType>() {
@@ -118,6 +125,15 @@ impl fmt::Display for ObjectFilter {
         }
         for c in self.not_colors.iter() {
             parts.push(format!("non{}", c.name()));
+        }
+        if !self.colors_any.is_empty() {
+            parts.push(
+                self.colors_any
+                    .iter()
+                    .map(|c| c.name())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            );
         }
         for t in &self.types_none {
             parts.push(format!("non{}", t.name().to_lowercase()));
@@ -201,6 +217,9 @@ impl crate::game::Game {
             return false;
         }
         if f.not_colors.iter().any(|c| self.colors(id).contains(c)) {
+            return false;
+        }
+        if !f.colors_any.is_empty() && !f.colors_any.iter().any(|c| self.colors(id).contains(c)) {
             return false;
         }
         if let Some(t) = f.tapped

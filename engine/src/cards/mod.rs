@@ -285,6 +285,20 @@ pub struct CardDef {
     pub enters_with_counters: Vec<(CounterKind, u32)>,
     pub enters_tapped: bool,
     pub triggers: Vec<crate::triggers::TriggerDef>,
+    pub statics: Vec<StaticAbility>,
+}
+
+/// A static ability of a permanent that changes other objects' P/T or grants keywords
+/// (418.4), applied to whatever matches `affects` (relative to its controller) now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StaticAbility {
+    pub affects: crate::targets::ObjectFilter,
+    /// "Other ...": the source itself is not affected.
+    pub other: bool,
+    pub power: i32,
+    pub toughness: i32,
+    pub grants: Vec<Keyword>,
+    pub text: String,
 }
 
 impl CardDef {

@@ -68,9 +68,24 @@ struct Script {
     ability: Vec<AbilityScript>,
     #[serde(default)]
     trigger: Vec<TriggerScript>,
+    #[serde(default, rename = "static")]
+    statics: Vec<StaticScript>,
     /// "Choose one —" modes, in printed order.
     #[serde(default)]
     mode: Vec<ModeScript>,
+}
+
+/// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StaticScript {
+    affects: String,
+    #[serde(default)]
+    other: bool,
+    pump: Option<String>,
+    #[serde(default)]
+    grant: Vec<String>,
+    text: String,
 }
 
 #[derive(Deserialize)]
@@ -257,6 +272,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enters_with_counters: Vec::new(),
         enters_tapped: false,
         triggers: Vec::new(),
+        statics: Vec::new(),
     })
 }
 
@@ -366,6 +382,34 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.enters_with_counters.push((kind.parse()?, n));
     }
     def.enters_tapped = s.enters_tapped;
+    for st in &s.statics {
+        let words: Vec<&str> = st.affects.split_whitespace().collect();
+        let affects = crate::targets::ObjectFilter::parse(&words)?;
+        if affects.max_toughness.is_some() || affects.keyword.is_some() || affects.tapped.is_some()
+        {
+            return Err("a static ability's `affects` may name only types, subtypes, colours and controllers".into());
+        }
+        let (power, toughness) = match &st.pump {
+            Some(p) => crate::effects::parse_pt_change(Some(p))?,
+            None => (0, 0),
+        };
+        let grants = st
+            .grant
+            .iter()
+            .map(|k| k.parse())
+            .collect::<Result<Vec<Keyword>, _>>()?;
+        if power == 0 && toughness == 0 && grants.is_empty() {
+            return Err(format!("static ability `{}` does nothing", st.text));
+        }
+        def.statics.push(crate::cards::StaticAbility {
+            affects,
+            other: st.other,
+            power,
+            toughness,
+            grants,
+            text: st.text.clone(),
+        });
+    }
     for t in &s.trigger {
         let when = crate::triggers::TriggerEvent::parse(&t.when)?;
         let targets = parse_targets(&t.targets)?;
