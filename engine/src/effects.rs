@@ -83,6 +83,12 @@ pub enum Effect {
         power: i32,
         toughness: i32,
     },
+    /// `who` creates `count` tokens of the named token definition (scripts/tokens.toml).
+    CreateToken {
+        token: String,
+        count: Amount,
+        who: PlayerRef,
+    },
     /// Base P/T becomes N/M until end of turn.
     SetPt {
         what: ObjRef,
@@ -206,6 +212,20 @@ impl Effect {
                     toughness,
                 }
             }
+            "create_token" => {
+                // `create_token 2 Citizen [who=P]`: the token name may have spaces.
+                let count = amount(0)?;
+                let name = args
+                    .get(1..)
+                    .map(|w| w.join(" "))
+                    .filter(|n| !n.is_empty())
+                    .ok_or("`create_token` needs a token name")?;
+                Effect::CreateToken {
+                    token: name,
+                    count,
+                    who: who(PlayerRef::You)?,
+                }
+            }
             "set_pt" => {
                 let (power, toughness) = parse_pt_change(args.first().copied())?;
                 Effect::SetPt {
@@ -288,7 +308,8 @@ impl Effect {
             | Effect::GainLife { who, .. }
             | Effect::LoseLife { who, .. }
             | Effect::Mill { who, .. }
-            | Effect::Sacrifice { who, .. } => p(who, &mut v),
+            | Effect::Sacrifice { who, .. }
+            | Effect::CreateToken { who, .. } => p(who, &mut v),
             Effect::Destroy(ObjRef::Target(n))
             | Effect::Counter(ObjRef::Target(n))
             | Effect::Tap(ObjRef::Target(n))

@@ -205,6 +205,13 @@ impl Game {
                         reason: reason.clone(),
                     });
                 }
+                if def.support == crate::cards::Support::Token {
+                    return Err(SetupError::UnsupportedCard {
+                        player: p.name.clone(),
+                        card: def.name.clone(),
+                        reason: "a token is not a card".into(),
+                    });
+                }
                 if check_support && def.support == crate::cards::Support::TestOnly {
                     return Err(SetupError::UnsupportedCard {
                         player: p.name.clone(),
@@ -621,6 +628,24 @@ impl Game {
             controller,
         });
         Some(new_id)
+    }
+
+    /// Creates a token on the battlefield under `controller`'s control (216; Δ23: the modern
+    /// owner is that controller; classic, the controller of the effect, who is the same here).
+    pub(crate) fn create_token(&mut self, card: CardId, controller: PlayerId) -> ObjectId {
+        self.tokens_created = true;
+        let id = self.create_object(card, controller, ZoneKind::Battlefield);
+        let turn = self.turn;
+        if let Some(o) = self.obj_mut(id) {
+            o.token = true;
+            o.controlled_since = turn;
+        }
+        self.emit(Event::EnteredBattlefield {
+            object: id,
+            card,
+            controller,
+        });
+        id
     }
 
     /// Puts a card onto the battlefield under `controller`'s control, applying the

@@ -386,6 +386,16 @@ impl Game {
                     });
                 }
             }
+            Effect::CreateToken { token, count, who } => {
+                let n = self.amount(res, count).max(0);
+                if let Some(def) = self.catalog().by_name(token) {
+                    for p in self.players_of(res, *who) {
+                        for _ in 0..n {
+                            self.create_token(def.id, p);
+                        }
+                    }
+                }
+            }
             Effect::SetPt {
                 what,
                 power,

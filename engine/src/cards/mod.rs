@@ -259,6 +259,8 @@ pub enum Support {
     Supported,
     /// Only for tests and benchmarks; never allowed in a player's deck.
     TestOnly,
+    /// A token's definition (created by effects; never a card in a deck).
+    Token,
     Unsupported(String),
 }
 
@@ -346,6 +348,10 @@ const SCRIPTS: &[(&str, &str)] = &[
     ("basic.toml", include_str!("../../cards/scripts/basic.toml")),
     ("tsp.toml", include_str!("../../cards/scripts/tsp.toml")),
     ("test.toml", include_str!("../../cards/scripts/test.toml")),
+    (
+        "tokens.toml",
+        include_str!("../../cards/scripts/tokens.toml"),
+    ),
 ];
 
 impl Catalog {
@@ -386,7 +392,7 @@ impl Catalog {
         let mut scored: Vec<(u32, &CardDef)> = self
             .cards
             .iter()
-            .filter(|c| c.support != Support::TestOnly)
+            .filter(|c| c.support != Support::TestOnly && c.support != Support::Token)
             .filter_map(|c| {
                 let n = normalize_name(&c.name);
                 let score = if n == q {

@@ -45,6 +45,9 @@ struct Script {
     /// Test-only cards carry their own facts.
     #[serde(default)]
     test_only: bool,
+    /// Token definitions carry their own facts too (colours in `colors`).
+    #[serde(default)]
+    token: bool,
     cost: Option<String>,
     #[serde(rename = "type")]
     type_line: Option<String>,
@@ -148,7 +151,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         let parsed: ScriptFile = toml::from_str(src).map_err(|e| err(file, e.to_string()))?;
         for s in parsed.card {
             let key = normalize_name(&s.name);
-            let id = if s.test_only {
+            let id = if s.test_only || s.token {
                 if by_name.contains_key(&key) {
                     return Err(err(
                         &s.name,
@@ -168,7 +171,11 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
                     ..Default::default()
                 };
                 let mut def = facts_to_def(id, &f)?;
-                def.support = Support::TestOnly;
+                def.support = if s.token {
+                    Support::Token
+                } else {
+                    Support::TestOnly
+                };
                 cards.push(def);
                 by_name.insert(key, id);
                 id
@@ -188,13 +195,36 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
                 return Err(err(&s.name, format!("{file}: scripted twice")));
             }
             apply_script(def, &s).map_err(|p| err(&s.name, format!("{file}: {p}")))?;
-            if !s.test_only {
+            if !s.test_only && !s.token {
                 def.support = Support::Supported;
             }
         }
     }
     for def in &mut cards {
         add_intrinsic_mana_abilities(def);
+    }
+    // Every token an effect creates must be defined as a token.
+    for def in &cards {
+        let effects = def
+            .spell
+            .effects
+            .iter()
+            .chain(def.spell.modes.iter().flat_map(|m| m.effects.iter()))
+            .chain(def.abilities.iter().flat_map(|a| a.effects.iter()))
+            .chain(def.triggers.iter().flat_map(|t| t.effects.iter()));
+        for e in effects {
+            if let Effect::CreateToken { token, .. } = e {
+                let ok = by_name
+                    .get(&normalize_name(token))
+                    .is_some_and(|id| cards[id.0 as usize].support == Support::Token);
+                if !ok {
+                    return Err(err(
+                        &def.name,
+                        format!("creates a `{token}` token, which tokens.toml does not define"),
+                    ));
+                }
+            }
+        }
     }
     Ok(Catalog { cards, by_name })
 }
@@ -321,7 +351,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let text_lower = def.text.to_lowercase();
     for k in &s.keywords {
         let kw: Keyword = k.parse()?;
-        if def.support != Support::TestOnly && !text_lower.contains(&kw.name().to_lowercase()) {
+        if def.support == Support::Supported && !text_lower.contains(&kw.name().to_lowercase()) {
             return Err(format!("keyword {} is not in the card's text", kw.name()));
         }
         def.keywords.push(kw);
