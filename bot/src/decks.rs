@@ -152,6 +152,7 @@ impl Deck {
                     Support::TestOnly => {
                         problems.push(format!("{} is a test card and cannot be played", def.name))
                     }
+                    Support::Token => problems.push(format!("{} is a token, not a card", def.name)),
                     Support::Unsupported(why) => {
                         problems.push(format!("{} is not supported yet ({why})", def.name))
                     }
@@ -280,6 +281,13 @@ pub fn parse(name: &str, text: &str) -> Result<Deck, DeckErrors> {
             Support::TestOnly => {
                 problems.push(format!(
                     "line {lineno}: {} is a test card and cannot be played",
+                    def.name
+                ));
+                continue;
+            }
+            Support::Token => {
+                problems.push(format!(
+                    "line {lineno}: {} is a token, not a card",
                     def.name
                 ));
                 continue;
