@@ -717,7 +717,25 @@ impl Game {
             return Err(RuleError::illegal("a spell can't target itself (415.6)"));
         }
         self.target_legal(c.player, spec, t)
-            .map_err(RuleError::Illegal)
+            .map_err(RuleError::Illegal)?;
+        if let Target::Object(id) = t
+            && self.protected_from(id, self.casting_colors(c))
+        {
+            return Err(RuleError::illegal(format!(
+                "{} has protection from that colour and can't be targeted by it",
+                self.card_name(id)
+            )));
+        }
+        Ok(())
+    }
+
+    /// The colours of the spell or of the ability's source (for protection).
+    fn casting_colors(&self, c: &Casting) -> crate::mana::ColorSet {
+        match c.kind {
+            CastKind::Spell(card) => self.colors(card),
+            CastKind::Ability { source, .. } => self.source_colors(source),
+            CastKind::Trigger(t) => self.source_colors(t.source),
+        }
     }
 
     fn cost_object_candidates(&self, c: &Casting, part: &CostPart) -> Vec<ObjectId> {

@@ -138,6 +138,45 @@ impl Game {
         {
             return Err(format!("{} is not attacking", self.card_name(attacker)));
         }
+        // 502.8: shadow blocks and is blocked only by shadow.
+        if self.has_keyword(attacker, Keyword::Shadow) != self.has_keyword(blocker, Keyword::Shadow)
+        {
+            return Err(if self.has_keyword(attacker, Keyword::Shadow) {
+                format!(
+                    "{name} can't block {}: it has shadow",
+                    self.card_name(attacker)
+                )
+            } else {
+                format!("{name} has shadow and can block only creatures with shadow")
+            });
+        }
+        // Protection: can't be blocked by creatures of the colour.
+        for k in Keyword::ALL {
+            if let Some(c) = k.protection_from()
+                && self.colors(blocker).contains(c)
+                && self.has_keyword(attacker, k)
+            {
+                return Err(format!(
+                    "{name} can't block {}: it has {}",
+                    self.card_name(attacker),
+                    k.name().to_lowercase()
+                ));
+            }
+            // Landwalk: unblockable while the defending player controls such a land.
+            if let Some(land) = k.landwalk()
+                && self.has_keyword(attacker, k)
+                && self.obj(blocker).is_some_and(|b| {
+                    self.battlefield_of(b.controller)
+                        .any(|o| self.is_land(o.id) && self.has_subtype(o.id, land))
+                })
+            {
+                return Err(format!(
+                    "{} can't be blocked: it has {} and you control a {land}",
+                    self.card_name(attacker),
+                    k.name().to_lowercase()
+                ));
+            }
+        }
         if self.has_keyword(attacker, Keyword::Flying)
             && !self.has_keyword(blocker, Keyword::Flying)
             && !self.has_keyword(blocker, Keyword::Reach)

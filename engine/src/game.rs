@@ -790,6 +790,12 @@ impl Game {
         if amount == 0 {
             return 0;
         }
+        // Protection from a colour prevents damage from sources of that colour.
+        if let Target::Object(id) = target
+            && self.protected_from(id, self.source_colors(source))
+        {
+            return 0;
+        }
         match target {
             Target::Player(p) => {
                 if !self.player(p).in_game() {
@@ -819,6 +825,27 @@ impl Game {
             }
         }
         amount
+    }
+
+    /// The colours of a source as it is now or, if it has left its zone, as it last existed.
+    pub fn source_colors(&self, source: ObjectId) -> crate::mana::ColorSet {
+        match self.obj(source) {
+            Some(_) => self.colors(source),
+            None => self
+                .objects
+                .get(source.slot())
+                .map_or(crate::mana::ColorSet::NONE, |o| {
+                    self.catalog().get(o.card).colors
+                }),
+        }
+    }
+
+    /// Whether `id` has protection from any of `colors`.
+    pub fn protected_from(&self, id: ObjectId, colors: crate::mana::ColorSet) -> bool {
+        !colors.is_empty()
+            && crate::cards::Keyword::ALL.into_iter().any(|k| {
+                k.protection_from().is_some_and(|c| colors.contains(c)) && self.has_keyword(id, k)
+            })
     }
 
     pub(crate) fn destroy(&mut self, id: ObjectId) -> Option<ObjectId> {

@@ -92,6 +92,13 @@ impl Game {
         }
         // 413.2a: check targets; if every one is illegal, the rules counter it.
         let specs = self.item_ability(&item).0;
+        let source_colors = match item.kind {
+            StackKind::Spell(id) => self.colors(id),
+            StackKind::Ability { source, .. } | StackKind::Trigger { source, .. } => {
+                self.source_colors(source)
+            }
+            StackKind::CombatDamage { .. } => crate::mana::ColorSet::NONE,
+        };
         let legal: Vec<bool> = item
             .targets
             .iter()
@@ -99,6 +106,7 @@ impl Game {
             .map(|(t, spec)| {
                 self.target_legal(item.controller, spec, *t).is_ok()
                     && !self.is_self_target(&item, *t)
+                    && !matches!(t, Target::Object(o) if self.protected_from(*o, source_colors))
             })
             .collect();
         if !item.targets.is_empty() && legal.iter().all(|l| !l) {

@@ -107,9 +107,47 @@ pub enum Keyword {
     DoubleStrike,
     Trample,
     Defender,
+    /// 502.8: blocks and is blocked only by creatures with shadow.
+    Shadow,
+    /// Protection from a colour (502.7 [GK]; modern "DEBT"): can't be damaged, blocked or
+    /// targeted by sources of that colour (enchant/equip: no such cards yet).
+    ProtectionFromWhite,
+    ProtectionFromBlue,
+    ProtectionFromBlack,
+    ProtectionFromRed,
+    ProtectionFromGreen,
+    /// Landwalk: unblockable while the defending player controls a land of the type.
+    Plainswalk,
+    Islandwalk,
+    Swampwalk,
+    Mountainwalk,
+    Forestwalk,
 }
 
 impl Keyword {
+    /// The colour of a protection keyword.
+    pub fn protection_from(self) -> Option<crate::mana::Color> {
+        use crate::mana::Color;
+        match self {
+            Keyword::ProtectionFromWhite => Some(Color::W),
+            Keyword::ProtectionFromBlue => Some(Color::U),
+            Keyword::ProtectionFromBlack => Some(Color::B),
+            Keyword::ProtectionFromRed => Some(Color::R),
+            Keyword::ProtectionFromGreen => Some(Color::G),
+            _ => None,
+        }
+    }
+    /// The land type of a landwalk keyword.
+    pub fn landwalk(self) -> Option<&'static str> {
+        match self {
+            Keyword::Plainswalk => Some("Plains"),
+            Keyword::Islandwalk => Some("Island"),
+            Keyword::Swampwalk => Some("Swamp"),
+            Keyword::Mountainwalk => Some("Mountain"),
+            Keyword::Forestwalk => Some("Forest"),
+            _ => None,
+        }
+    }
     pub fn name(self) -> &'static str {
         match self {
             Keyword::Flying => "Flying",
@@ -121,9 +159,20 @@ impl Keyword {
             Keyword::DoubleStrike => "Double strike",
             Keyword::Trample => "Trample",
             Keyword::Defender => "Defender",
+            Keyword::Shadow => "Shadow",
+            Keyword::ProtectionFromWhite => "Protection from white",
+            Keyword::ProtectionFromBlue => "Protection from blue",
+            Keyword::ProtectionFromBlack => "Protection from black",
+            Keyword::ProtectionFromRed => "Protection from red",
+            Keyword::ProtectionFromGreen => "Protection from green",
+            Keyword::Plainswalk => "Plainswalk",
+            Keyword::Islandwalk => "Islandwalk",
+            Keyword::Swampwalk => "Swampwalk",
+            Keyword::Mountainwalk => "Mountainwalk",
+            Keyword::Forestwalk => "Forestwalk",
         }
     }
-    pub const ALL: [Keyword; 9] = [
+    pub const ALL: [Keyword; 20] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -133,6 +182,17 @@ impl Keyword {
         Keyword::DoubleStrike,
         Keyword::Trample,
         Keyword::Defender,
+        Keyword::Shadow,
+        Keyword::ProtectionFromWhite,
+        Keyword::ProtectionFromBlue,
+        Keyword::ProtectionFromBlack,
+        Keyword::ProtectionFromRed,
+        Keyword::ProtectionFromGreen,
+        Keyword::Plainswalk,
+        Keyword::Islandwalk,
+        Keyword::Swampwalk,
+        Keyword::Mountainwalk,
+        Keyword::Forestwalk,
     ];
 }
 

@@ -351,7 +351,15 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let text_lower = def.text.to_lowercase();
     for k in &s.keywords {
         let kw: Keyword = k.parse()?;
-        if def.support == Support::Supported && !text_lower.contains(&kw.name().to_lowercase()) {
+        let in_text = match kw.protection_from() {
+            // "protection from black and from red" names the second colour without "protection".
+            Some(c) => {
+                text_lower.contains("protection")
+                    && text_lower.contains(&format!("from {}", c.name()))
+            }
+            None => text_lower.contains(&kw.name().to_lowercase()),
+        };
+        if def.support == Support::Supported && !in_text {
             return Err(format!("keyword {} is not in the card's text", kw.name()));
         }
         def.keywords.push(kw);
