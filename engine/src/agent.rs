@@ -56,6 +56,16 @@ impl RandomAgent {
                         });
                     }
                 }
+                // Menace: a lone blocker of such an attacker is dropped.
+                let lone: Vec<_> = blocks
+                    .iter()
+                    .filter(|b| {
+                        game.has_keyword(b.attacker, crate::cards::Keyword::Menace)
+                            && blocks.iter().filter(|x| x.attacker == b.attacker).count() == 1
+                    })
+                    .map(|b| b.blocker)
+                    .collect();
+                blocks.retain(|b| !lone.contains(&b.blocker));
                 Answer::Block(blocks)
             }
             Decision::Priority => {

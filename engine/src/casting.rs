@@ -108,7 +108,7 @@ impl Game {
                 })
             }
             CastKind::Trigger(t) => {
-                let d = self.catalog().get(t.card).triggers.get(t.index as usize)?;
+                let d = self.trigger_def(t.card, t.index)?;
                 Some(Shape {
                     targets: &d.targets,
                     base: Cost::default(),

@@ -459,6 +459,16 @@ impl Game {
             self.check_can_block(b.blocker, b.attacker)
                 .map_err(RuleError::Illegal)?;
         }
+        // Menace: an attacker with it is blocked by two or more creatures or by none.
+        for a in c.attackers.iter().filter(|a| a.defender == player) {
+            let n = blocks.iter().filter(|b| b.attacker == a.id).count();
+            if n == 1 && self.has_keyword(a.id, Keyword::Menace) {
+                return Err(RuleError::illegal(format!(
+                    "{} has menace: it can't be blocked except by two or more creatures",
+                    self.card_name(a.id)
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -506,6 +516,7 @@ impl Game {
                 }]));
             }
         }
+        out.retain(|a| matches!(a, Answer::Block(b) if self.check_blocks(player, b).is_ok()));
         out
     }
 

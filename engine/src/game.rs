@@ -531,7 +531,14 @@ impl Game {
     ) -> ObjectId {
         let slot = self.objects.len() as u16;
         let id = ObjectId::new(slot, 0);
-        if !self.catalog().get(card).triggers.is_empty() {
+        let def = self.catalog().get(card);
+        // Flanking is a triggered ability too, printed or granted.
+        let flanking = def.keywords.contains(&crate::cards::Keyword::Flanking)
+            || def
+                .statics
+                .iter()
+                .any(|s| s.grants.contains(&crate::cards::Keyword::Flanking));
+        if !def.triggers.is_empty() || flanking {
             self.has_triggers = true;
         }
         if !self.catalog().get(card).statics.is_empty() {

@@ -70,9 +70,8 @@ impl Game {
                 .map_or((&[][..], &[][..]), |a| {
                     (a.targets.as_slice(), a.effects.as_slice())
                 }),
-            StackKind::Trigger { index, .. } => def
-                .triggers
-                .get(index as usize)
+            StackKind::Trigger { index, .. } => self
+                .trigger_def(item.card, index)
                 .map_or((&[][..], &[][..]), |t| {
                     (t.targets.as_slice(), t.effects.as_slice())
                 }),

@@ -81,6 +81,25 @@ impl TriggerEvent {
     }
 }
 
+/// The index that names flanking's built-in trigger (502.3) instead of a card's own.
+pub const FLANKING_TRIGGER: u8 = u8::MAX;
+
+/// 502.3: "Whenever a creature without flanking blocks this creature, the blocking creature
+/// gets -1/-1 until end of turn." The subject is that blocker.
+fn flanking_trigger() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        when: TriggerEvent::Blocks,
+        targets: Vec::new(),
+        effects: vec![Effect::Pump {
+            what: crate::effects::ObjRef::Subject,
+            power: -1,
+            toughness: -1,
+        }],
+        text: "Flanking: the blocking creature gets -1/-1 until end of turn.".into(),
+    })
+}
+
 /// A triggered ability of a card.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TriggerDef {
@@ -105,7 +124,11 @@ pub struct WaitingTrigger {
 }
 
 impl Game {
-    fn trigger_def(&self, card: CardId, index: u8) -> Option<&'static TriggerDef> {
+    /// A card's triggered ability by index, or a keyword's built-in one (flanking).
+    pub(crate) fn trigger_def(&self, card: CardId, index: u8) -> Option<&'static TriggerDef> {
+        if index == FLANKING_TRIGGER {
+            return Some(flanking_trigger());
+        }
         self.catalog().get(card).triggers.get(index as usize)
     }
 
@@ -222,6 +245,21 @@ impl Game {
                         self.matching(|_, id, _, w| *w == TriggerEvent::Blocks && id == b)
                     {
                         v.push((s, c, p, i, Some(b)));
+                    }
+                }
+                // 502.3: each instance of flanking triggers for each blocker without flanking.
+                for (blocker, attacker) in blocks {
+                    if self.has_keyword(*attacker, Keyword::Flanking)
+                        && !self.has_keyword(*blocker, Keyword::Flanking)
+                        && let Some(a) = self.obj(*attacker)
+                    {
+                        v.push((
+                            a.id,
+                            a.card,
+                            a.controller,
+                            FLANKING_TRIGGER as usize,
+                            Some(*blocker),
+                        ));
                     }
                 }
                 let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();

@@ -81,12 +81,32 @@ fn random_games_terminate_without_panics_in_both_rulesets() {
     assert!(finished >= 70, "most random games finish: {finished}/80");
 }
 
+fn evasion_deck() -> Vec<engine::CardId> {
+    deck(&[
+        ("Plains", 9),
+        ("Mountain", 9),
+        ("Swamp", 6),
+        ("Soltari Priest", 3),
+        ("Blood Knight", 3),
+        ("Benalish Cavalry", 4),
+        ("Two-Headed Sliver", 3),
+        ("Sidewinder Sliver", 3),
+        ("Shadow Sliver", 2),
+        ("Tivadar of Thorn", 2),
+        ("Wildfire Emissary", 3),
+        ("Sinew Sliver", 3),
+        ("Ghostfire", 4),
+        ("Psionic Blast", 2),
+        ("Bad Moon", 2),
+    ])
+}
+
 #[test]
 fn random_games_with_triggered_abilities_terminate() {
     let mut finished = 0;
     for seed in 0..30 {
         for rs in [Ruleset::Modern, Ruleset::Classic] {
-            let setup = GameSetup::two_player(rs, seed, trigger_deck(), trigger_deck());
+            let setup = GameSetup::two_player(rs, seed, trigger_deck(), evasion_deck());
             let mut g = Game::new(&setup).expect("setup");
             let mut agent = RandomAgent::new(seed);
             for _ in 0..50_000 {
@@ -113,7 +133,8 @@ fn random_games_with_triggered_abilities_terminate() {
             }
         }
     }
-    assert!(finished >= 55, "most random games finish: {finished}/60");
+    // Shadow and protection can stall two random players; capped games are not errors.
+    assert!(finished >= 45, "most random games finish: {finished}/60");
 }
 
 #[test]

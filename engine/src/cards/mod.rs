@@ -122,6 +122,10 @@ pub enum Keyword {
     Swampwalk,
     Mountainwalk,
     Forestwalk,
+    /// 502.3: blockers without flanking get -1/-1 (a built-in triggered ability).
+    Flanking,
+    /// Can't be blocked except by two or more creatures (Two-Headed Sliver's Oracle text).
+    Menace,
 }
 
 impl Keyword {
@@ -170,9 +174,11 @@ impl Keyword {
             Keyword::Swampwalk => "Swampwalk",
             Keyword::Mountainwalk => "Mountainwalk",
             Keyword::Forestwalk => "Forestwalk",
+            Keyword::Flanking => "Flanking",
+            Keyword::Menace => "Menace",
         }
     }
-    pub const ALL: [Keyword; 20] = [
+    pub const ALL: [Keyword; 22] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -193,6 +199,8 @@ impl Keyword {
         Keyword::Swampwalk,
         Keyword::Mountainwalk,
         Keyword::Forestwalk,
+        Keyword::Flanking,
+        Keyword::Menace,
     ];
 }
 
