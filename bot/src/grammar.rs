@@ -359,6 +359,22 @@ pub fn describe(game: &Game, viewer: PlayerId, answer: &Answer) -> String {
     describe_among(game, viewer, answer, &game.legal_answers(viewer))
 }
 
+/// The mana abilities among `legal`, each with the words that name it ("Forest for G").
+fn mana_choices(game: &Game, player: PlayerId, legal: &[Answer]) -> Vec<(String, Answer)> {
+    legal
+        .iter()
+        .filter(|a| matches!(a, Answer::ActivateMana { .. }))
+        .map(|a| {
+            (
+                describe_among(game, player, a, legal)
+                    .trim_start_matches("tap ")
+                    .to_string(),
+                a.clone(),
+            )
+        })
+        .collect()
+}
+
 /// [`describe`] with the legal answers already at hand (`legal` must be
 /// `game.legal_answers(viewer)`).
 pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[Answer]) -> String {
@@ -623,18 +639,7 @@ pub fn parse_answers(
                     .collect();
                 return cast_sequence(game, player, rest, &c, "ability you can activate");
             } else if let Some(rest) = strip_any(&t, &["tap ", "mana "]) {
-                let c: Vec<(String, Answer)> = legal
-                    .iter()
-                    .filter(|a| matches!(a, Answer::ActivateMana { .. }))
-                    .map(|a| {
-                        (
-                            describe_among(game, player, a, &legal)
-                                .trim_start_matches("tap ")
-                                .to_string(),
-                            a.clone(),
-                        )
-                    })
-                    .collect();
+                let c = mana_choices(game, player, &legal);
                 let names: Vec<(String, Answer)> = c
                     .iter()
                     .map(|(l, a)| (l.split(" for ").next().unwrap_or(l).to_string(), a.clone()))
@@ -717,18 +722,7 @@ pub fn parse_answers(
             } else if t == "cancel" {
                 Answer::Cancel
             } else if let Some(rest) = strip_any(&t, &["tap "]) {
-                let c: Vec<(String, Answer)> = legal
-                    .iter()
-                    .filter(|a| matches!(a, Answer::ActivateMana { .. }))
-                    .map(|a| {
-                        (
-                            describe_among(game, player, a, &legal)
-                                .trim_start_matches("tap ")
-                                .to_string(),
-                            a.clone(),
-                        )
-                    })
-                    .collect();
+                let c = mana_choices(game, player, &legal);
                 pick_or(rest, &c, "mana source")?
             } else {
                 return Err(unknown(
