@@ -354,18 +354,7 @@ impl Game {
                 what,
                 power,
                 toughness,
-            } => {
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    let timestamp = self.new_timestamp();
-                    self.pt_effects.push(PtEffect {
-                        object: o,
-                        change: PtChange::Modify(*power, *toughness),
-                        timestamp,
-                    });
-                }
-            }
+            } => self.pt_effect_on(res, *what, PtChange::Modify(*power, *toughness)),
             Effect::PumpAll {
                 filter,
                 power,
@@ -378,12 +367,7 @@ impl Game {
                     .filter(|id| self.matches_filter(*id, filter, me))
                     .collect();
                 for o in all {
-                    let timestamp = self.new_timestamp();
-                    self.pt_effects.push(PtEffect {
-                        object: o,
-                        change: PtChange::Modify(*power, *toughness),
-                        timestamp,
-                    });
+                    self.add_pt_effect(o, PtChange::Modify(*power, *toughness));
                 }
             }
             Effect::CreateToken { token, count, who } => {
@@ -400,30 +384,8 @@ impl Game {
                 what,
                 power,
                 toughness,
-            } => {
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    let timestamp = self.new_timestamp();
-                    self.pt_effects.push(PtEffect {
-                        object: o,
-                        change: PtChange::Set(*power, *toughness),
-                        timestamp,
-                    });
-                }
-            }
-            Effect::SwitchPt(what) => {
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    let timestamp = self.new_timestamp();
-                    self.pt_effects.push(PtEffect {
-                        object: o,
-                        change: PtChange::Switch,
-                        timestamp,
-                    });
-                }
-            }
+            } => self.pt_effect_on(res, *what, PtChange::Set(*power, *toughness)),
+            Effect::SwitchPt(what) => self.pt_effect_on(res, *what, PtChange::Switch),
             Effect::SacrificeThis { unless_counters } => {
                 if let Some(o) = self.object_of(res, ObjRef::This) {
                     let keep = unless_counters
@@ -483,6 +445,24 @@ impl Game {
             | Effect::Sacrifice { .. }
             | Effect::Search { .. } => {}
         }
+    }
+
+    /// A P/T effect until end of turn on the object `r` names, if it is on the battlefield.
+    fn pt_effect_on(&mut self, res: &Resolution, r: ObjRef, change: PtChange) {
+        if let Some(o) = self.object_of(res, r)
+            && self.is_on_battlefield(o)
+        {
+            self.add_pt_effect(o, change);
+        }
+    }
+
+    fn add_pt_effect(&mut self, object: ObjectId, change: PtChange) {
+        let timestamp = self.new_timestamp();
+        self.pt_effects.push(PtEffect {
+            object,
+            change,
+            timestamp,
+        });
     }
 
     /// A mana ability's extra effects happen at once, without the stack (406.4).
