@@ -15,6 +15,41 @@ pub struct Config {
     pub default_ruleset: String,
     pub deadlines: Deadlines,
     pub discord: Discord,
+    pub images: Images,
+}
+
+/// Board, hand and card images.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Images {
+    /// Card names on images: `english` or `zh-hant` (Traditional Chinese, needs a CJK font).
+    pub language: String,
+    /// The CJK font file used for `zh-hant` (Debian's fonts-noto-cjk by default).
+    pub cjk_font_path: String,
+}
+
+impl Default for Images {
+    fn default() -> Self {
+        Images {
+            language: "english".into(),
+            cjk_font_path: render::DEFAULT_CJK_FONT_PATH.into(),
+        }
+    }
+}
+
+impl Images {
+    /// The renderer options these settings ask for.
+    pub fn render_options(&self) -> anyhow::Result<render::RenderOptions> {
+        let language = match self.language.trim().to_ascii_lowercase().as_str() {
+            "english" | "en" => render::Language::English,
+            "zh-hant" | "zh_hant" | "traditional chinese" => render::Language::ZhHant,
+            other => anyhow::bail!("images.language `{other}`: choose `english` or `zh-hant`"),
+        };
+        Ok(render::RenderOptions {
+            language,
+            cjk_font_path: self.cjk_font_path.clone().into(),
+        })
+    }
 }
 
 /// The Discord adapter (`spellstack serve`). The bot token comes from `DISCORD_TOKEN` only.
@@ -61,6 +96,7 @@ impl Default for Config {
             default_ruleset: "modern".into(),
             deadlines: Deadlines::default(),
             discord: Discord::default(),
+            images: Images::default(),
         }
     }
 }
@@ -95,6 +131,7 @@ impl Config {
 
     pub fn validate(&self) -> anyhow::Result<()> {
         self.ruleset()?;
+        self.images.render_options()?;
         let d = &self.deadlines;
         anyhow::ensure!(
             d.decision_hours > 0,
@@ -155,5 +192,16 @@ mod tests {
         let e = Config::parse("[deadlines]\ndecision_hours = 2\nreminder_hours = 5").unwrap_err();
         assert!(format!("{e:#}").contains("reminder_hours"), "{e:#}");
         assert!(Config::parse("colour = 1").is_err());
+    }
+
+    #[test]
+    fn image_language_is_checked() {
+        let cfg = Config::parse("[images]\nlanguage = \"zh-hant\"\n").unwrap();
+        assert_eq!(
+            cfg.images.render_options().unwrap().language,
+            render::Language::ZhHant
+        );
+        let err = Config::parse("[images]\nlanguage = \"klingon\"\n").unwrap_err();
+        assert!(format!("{err:#}").contains("zh-hant"), "{err:#}");
     }
 }

@@ -152,7 +152,8 @@ pub async fn play(
             last_board_for = Some((loaded.row.version, p));
             if let Some(path) = &opts.image {
                 let scene = crate::scene::board_scene(&loaded.game.view(Some(p)), &[]);
-                match render::board_png(&scene, &render::RenderOptions::default()) {
+                let options = svc.cfg.images.render_options().unwrap_or_default();
+                match render::board_png(&scene, &options) {
                     Ok(png) => match std::fs::write(path, png) {
                         Ok(()) => writeln!(out, "(board image: {})", path.display())?,
                         Err(e) => writeln!(out, "(cannot write {}: {e})", path.display())?,

@@ -61,7 +61,8 @@ pub struct Data {
 
 impl Data {
     pub fn new(svc: Service) -> Data {
-        let renderer = match render::Renderer::new(&render::RenderOptions::default()) {
+        let options = svc.cfg.images.render_options().unwrap_or_default();
+        let renderer = match render::Renderer::new(&options) {
             Ok(r) => Some(Arc::new(r)),
             Err(e) => {
                 tracing::warn!(error = %e, "board images are off: the renderer did not start");
