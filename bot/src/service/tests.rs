@@ -683,8 +683,22 @@ async fn an_answer_cut_off_midway_loses_nothing() {
             tokio::time::sleep(std::time::Duration::from_micros(150 * (i % 12))).await;
             task.abort();
             let _ = task.await;
-            let row = svc.db.game(id).await.expect("row").expect("game");
-            let log = svc.actions(id).await.expect("log");
+            // The aborted command's transaction may still be finishing on the server (its
+            // COMMIT was sent before the abort): read the row and the log until no commit
+            // lands in between, then they must agree.
+            let (row, log) = {
+                let mut tries = 0;
+                loop {
+                    let before = svc.db.game(id).await.expect("row").expect("game");
+                    let log = svc.actions(id).await.expect("log");
+                    let after = svc.db.game(id).await.expect("row").expect("game");
+                    tries += 1;
+                    if before.version == after.version || tries > 50 {
+                        break (after, log);
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+            };
             assert_eq!(
                 log.last().map_or(1, |a| a.seq),
                 row.version,
