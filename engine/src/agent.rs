@@ -35,7 +35,8 @@ impl RandomAgent {
             Decision::DeclareAttackers => {
                 let mut attacks = Vec::new();
                 for (id, defenders) in game.eligible_attackers(player) {
-                    if self.rng.random_bool(0.5) && !defenders.is_empty() {
+                    let must = game.has_keyword(id, crate::cards::Keyword::AttacksEachCombat);
+                    if (self.rng.random_bool(0.5) || must) && !defenders.is_empty() {
                         let d = defenders[self.rng.random_range(0..defenders.len())];
                         attacks.push(Attack {
                             attacker: id,

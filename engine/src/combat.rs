@@ -177,6 +177,11 @@ impl Game {
                 ));
             }
         }
+        if self.has_keyword(blocker, Keyword::CanBlockOnlyFlyers)
+            && !self.has_keyword(attacker, Keyword::Flying)
+        {
+            return Err(format!("{name} can block only creatures with flying"));
+        }
         if self.has_keyword(attacker, Keyword::Flying)
             && !self.has_keyword(blocker, Keyword::Flying)
             && !self.has_keyword(blocker, Keyword::Reach)
@@ -231,6 +236,19 @@ impl Game {
                 )));
             }
         }
+        // Requirements (508.1d / 2006 rule 500): a creature that "attacks each combat if
+        // able" and can attack must be declared. (Attack costs do not exist yet, so obeying
+        // every requirement is always possible.)
+        for (id, _) in self.eligible_attackers(player) {
+            if self.has_keyword(id, Keyword::AttacksEachCombat)
+                && !attacks.iter().any(|a| a.attacker == id)
+            {
+                return Err(RuleError::illegal(format!(
+                    "{} attacks each combat if able: include it",
+                    self.card_name(id)
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -279,6 +297,14 @@ impl Game {
         // `eligible_attackers`. Listed: no attack, each creature alone, everything.
         let eligible = self.eligible_attackers(player);
         let mut out = vec![Answer::Attack(Vec::new())];
+        let required: Vec<Attack> = eligible
+            .iter()
+            .filter(|(id, _)| self.has_keyword(*id, Keyword::AttacksEachCombat))
+            .map(|(id, ds)| Attack {
+                attacker: *id,
+                defender: ds[0],
+            })
+            .collect();
         for (id, defenders) in &eligible {
             for d in defenders {
                 out.push(Answer::Attack(vec![Attack {
@@ -298,6 +324,17 @@ impl Game {
                     .collect(),
             ));
         }
+        // Every listed attack includes the creatures that must attack (and stays legal).
+        for a in &mut out {
+            if let Answer::Attack(v) = a {
+                for r in &required {
+                    if !v.iter().any(|x| x.attacker == r.attacker) {
+                        v.push(*r);
+                    }
+                }
+            }
+        }
+        out.dedup();
         out
     }
 

@@ -96,7 +96,7 @@ fn evasion_deck() -> Vec<engine::CardId> {
         ("Wildfire Emissary", 3),
         ("Sinew Sliver", 3),
         ("Ghostfire", 4),
-        ("Psionic Blast", 2),
+        ("Dauthi Slayer", 2),
         ("Bad Moon", 2),
     ])
 }

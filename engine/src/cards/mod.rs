@@ -126,6 +126,10 @@ pub enum Keyword {
     Flanking,
     /// Can't be blocked except by two or more creatures (Two-Headed Sliver's Oracle text).
     Menace,
+    /// "~ attacks each combat if able": a requirement on the attack declaration.
+    AttacksEachCombat,
+    /// "~ can block only creatures with flying."
+    CanBlockOnlyFlyers,
 }
 
 impl Keyword {
@@ -176,9 +180,11 @@ impl Keyword {
             Keyword::Forestwalk => "Forestwalk",
             Keyword::Flanking => "Flanking",
             Keyword::Menace => "Menace",
+            Keyword::AttacksEachCombat => "attacks each combat if able",
+            Keyword::CanBlockOnlyFlyers => "can block only creatures with flying",
         }
     }
-    pub const ALL: [Keyword; 22] = [
+    pub const ALL: [Keyword; 24] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -201,6 +207,8 @@ impl Keyword {
         Keyword::Forestwalk,
         Keyword::Flanking,
         Keyword::Menace,
+        Keyword::AttacksEachCombat,
+        Keyword::CanBlockOnlyFlyers,
     ];
 }
 
