@@ -167,6 +167,16 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
         Target::Player(p) => pn(*p),
         Target::Object(id) => obj(*id),
     };
+    let targeting = |targets: &[Target]| {
+        if targets.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " targeting {}",
+                targets.iter().map(&tgt).collect::<Vec<_>>().join(", ")
+            )
+        }
+    };
     let mut out = Vec::new();
     for e in events {
         let e = e.redacted_for(viewer);
@@ -188,14 +198,7 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 targets,
                 ..
             } => {
-                let t = if targets.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " targeting {}",
-                        targets.iter().map(&tgt).collect::<Vec<_>>().join(", ")
-                    )
-                };
+                let t = targeting(targets);
                 format!("{} casts {}{t}.", pn(*player), cat.get(*card).name)
             }
             Event::AbilityActivated {
@@ -204,14 +207,7 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 targets,
                 ..
             } => {
-                let t = if targets.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " targeting {}",
-                        targets.iter().map(&tgt).collect::<Vec<_>>().join(", ")
-                    )
-                };
+                let t = targeting(targets);
                 format!("{} activates {}{t}.", pn(*player), cat.get(*card).name)
             }
             Event::Resolved { card, .. } => format!("{} resolves.", cat.get(*card).name),

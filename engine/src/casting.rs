@@ -1134,7 +1134,6 @@ impl Game {
             }
         }
         let mut chosen = c.cost_objects.iter();
-        let mut sacrificed_self = false;
         for part in &total.parts {
             match part {
                 CostPart::PayLife(n) => self.lose_life(c.player, *n as i32),
@@ -1172,7 +1171,6 @@ impl Game {
                 }
                 CostPart::SacrificeThis => {
                     if let Some(src) = source {
-                        sacrificed_self = true;
                         self.sacrifice(src);
                     }
                 }
@@ -1183,7 +1181,6 @@ impl Game {
                 }
             }
         }
-        let _ = sacrificed_self;
         match c.kind {
             CastKind::Spell(card) => {
                 let Some(card_id) = self.obj(card).map(|o| o.card) else {
