@@ -490,6 +490,13 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 .collect();
             format!("assign {}", parts.join(", "))
         }
+        Answer::Order(v) => format!(
+            "order {}",
+            v.iter()
+                .map(|i| (u32::from(*i) + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         // An answer kind this front end does not know yet: its engine name.
         #[allow(unreachable_patterns)]
         other => other.kind_name().to_string(),
@@ -500,17 +507,30 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
 /// and autocomplete; mana abilities at priority are left out unless `with_mana`).
 pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
     let legal = game.legal_answers(player);
-    let is_priority = matches!(
-        game.pending().map(|p| &p.decision),
-        Some(Decision::Priority)
-    );
+    let decision = game.pending().map(|p| &p.decision);
+    let is_priority = matches!(decision, Some(Decision::Priority));
+    // Orders and damage assignments have a default (the first legal answer): `default`
+    // accepts it (a button in the game's thread).
+    let default = matches!(
+        decision,
+        Some(
+            Decision::OrderBlockers { .. }
+                | Decision::AssignCombatDamage { .. }
+                | Decision::OrderTriggers { .. }
+        )
+    ) && !legal.is_empty();
     uniq(
-        legal
-            .iter()
-            .filter(|a| with_mana || !is_priority || !matches!(a, Answer::ActivateMana { .. }))
-            .map(|a| describe_among(game, player, a, &legal)),
+        default.then(|| DEFAULT.to_string()).into_iter().chain(
+            legal
+                .iter()
+                .filter(|a| with_mana || !is_priority || !matches!(a, Answer::ActivateMana { .. }))
+                .map(|a| describe_among(game, player, a, &legal)),
+        ),
     )
 }
+
+/// The phrase that accepts the default order or damage assignment.
+pub const DEFAULT: &str = "default";
 
 /// Parses a line into a [`Command`] for `player` (answers are checked on a copy of `game`).
 pub fn parse_command(game: &Game, player: PlayerId, text: &str) -> Result<Command, GrammarError> {
@@ -797,6 +817,38 @@ pub fn parse_answers(
             } else {
                 let rest = strip_any(&t, &["assign "]).unwrap_or(&t);
                 Answer::AssignDamage(damage_from(game, player, rest, &legal)?)
+            }
+        }
+        Decision::OrderTriggers { descriptions } => {
+            if is_no(&t) || matches!(t.as_str(), "default" | "any" | "keep order") {
+                legal
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| unknown("there is nothing to order".into()))?
+            } else if matches!(t.as_str(), "reverse" | "reversed" | "reverse order") {
+                Answer::Order((0..descriptions.len() as u8).rev().collect())
+            } else {
+                let rest = strip_any(&t, &["order "]).unwrap_or(&t);
+                let mut order = Vec::new();
+                for w in rest.split([',', ' ']).filter(|w| !w.is_empty()) {
+                    match w.parse::<u8>() {
+                        Ok(n) if n >= 1 && usize::from(n) <= descriptions.len() => {
+                            order.push(n - 1)
+                        }
+                        _ => {
+                            return Err(unknown(format!(
+                                "say `default`, `reverse` or the order of the {} abilities as numbers, e.g. `order {}`",
+                                descriptions.len(),
+                                (1..=descriptions.len())
+                                    .rev()
+                                    .map(|i| i.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )));
+                        }
+                    }
+                }
+                Answer::Order(order)
             }
         }
         // A decision this front end does not know yet: the words of one of its answers.

@@ -218,13 +218,23 @@ pub const PUBLIC_PHRASES: &[&str] = &[
     "yes",
     "no",
     "nothing",
+    "default",
 ];
 
 fn style_of(phrase: &str) -> ButtonStyle {
     match phrase {
-        "keep" | "pass" | "pay" | "allow undo" | "yes" => ButtonStyle::Success,
+        "keep" | "pass" | "pay" | "allow undo" | "yes" | "default" => ButtonStyle::Success,
         "mulligan" | "deny undo" | "no" | "cancel" => ButtonStyle::Danger,
         _ => ButtonStyle::Primary,
+    }
+}
+
+/// A button's label for a phrase.
+fn label_of(phrase: &str) -> String {
+    match phrase {
+        // Blocker order, combat damage assignment, trigger order.
+        "default" => "Accept default".to_string(),
+        p => capitalise(p),
     }
 }
 
@@ -266,7 +276,7 @@ pub fn answer_buttons(
             .id()?;
             Some(
                 CreateButton::new(id)
-                    .label(cut(&capitalise(p), 80))
+                    .label(cut(&label_of(p), 80))
                     .style(style_of(p)),
             )
         })

@@ -307,6 +307,12 @@ fn damage_assignment_and_blocker_order_words() {
                     Some(Decision::OrderBlockers { .. }) => {
                         seen.0 = true;
                         assert_eq!(parse_answers(g, p, "ok").as_deref(), Ok(&legal[..1]));
+                        // `default` is offered first (the thread's "Accept default" button).
+                        assert_eq!(
+                            options(g, p, false).first().map(String::as_str),
+                            Some(DEFAULT)
+                        );
+                        assert_eq!(parse_answers(g, p, DEFAULT).as_deref(), Ok(&legal[..1]));
                         for ans in &legal {
                             let text = describe(g, p, ans);
                             assert!(text.starts_with("order "), "{text}");
@@ -318,6 +324,10 @@ fn damage_assignment_and_blocker_order_words() {
                     Some(Decision::AssignCombatDamage { .. }) => {
                         seen.1 = true;
                         assert_eq!(parse_answers(g, p, "default").as_deref(), Ok(&legal[..1]));
+                        assert_eq!(
+                            options(g, p, false).first().map(String::as_str),
+                            Some(DEFAULT)
+                        );
                         for ans in &legal {
                             let text = describe(g, p, ans);
                             assert!(text.starts_with("assign "), "{text}");
