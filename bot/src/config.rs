@@ -37,18 +37,41 @@ impl Default for Images {
     }
 }
 
+/// An image language from its key (`english`, `zh-hant`).
+pub fn parse_language(s: &str) -> Option<render::Language> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "english" | "en" => Some(render::Language::English),
+        "zh-hant" | "zh_hant" | "traditional chinese" => Some(render::Language::ZhHant),
+        _ => None,
+    }
+}
+
+/// The key a language is stored under (config, guild settings).
+pub fn language_key(l: render::Language) -> &'static str {
+    match l {
+        render::Language::English => "english",
+        render::Language::ZhHant => "zh-hant",
+    }
+}
+
 impl Images {
     /// The renderer options these settings ask for.
     pub fn render_options(&self) -> anyhow::Result<render::RenderOptions> {
-        let language = match self.language.trim().to_ascii_lowercase().as_str() {
-            "english" | "en" => render::Language::English,
-            "zh-hant" | "zh_hant" | "traditional chinese" => render::Language::ZhHant,
-            other => anyhow::bail!("images.language `{other}`: choose `english` or `zh-hant`"),
+        let Some(language) = parse_language(&self.language) else {
+            anyhow::bail!(
+                "images.language `{}`: choose `english` or `zh-hant`",
+                self.language.trim()
+            )
         };
-        Ok(render::RenderOptions {
+        Ok(self.options_for(language))
+    }
+
+    /// Renderer options for `language` (a server's choice) with this deployment's CJK font.
+    pub fn options_for(&self, language: render::Language) -> render::RenderOptions {
+        render::RenderOptions {
             language,
             cjk_font_path: self.cjk_font_path.clone().into(),
-        })
+        }
     }
 }
 

@@ -72,6 +72,8 @@ pub struct Plan {
     pub pings: Vec<Id>,
     pub choices: Vec<Choices>,
     pub finished: bool,
+    /// A deadline reminder (players whose ping cadence is "reminders" are mentioned).
+    pub reminder: bool,
     /// Raw events of this call (for each player's private lines, e.g. what they drew).
     events: Vec<engine::Event>,
 }
@@ -216,6 +218,74 @@ impl Settings {
             }
         }
         Ok(format!("stops changed: {}", changed.join(", ")))
+    }
+}
+
+/// How often a player is mentioned (pinged) in a game's channel.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pings {
+    /// Mentioned for every decision and by deadline reminders.
+    #[default]
+    Every,
+    /// Named at each decision without a mention; mentioned only by deadline reminders.
+    Reminders,
+    /// Never mentioned (named only), reminders included.
+    Never,
+}
+
+impl Pings {
+    pub fn key(self) -> &'static str {
+        match self {
+            Pings::Every => "every",
+            Pings::Reminders => "reminders",
+            Pings::Never => "never",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Pings> {
+        Some(match s.trim().to_ascii_lowercase().as_str() {
+            "every" | "every decision" | "always" | "on" => Pings::Every,
+            "reminders" | "reminders only" => Pings::Reminders,
+            "never" | "off" => Pings::Never,
+            _ => return None,
+        })
+    }
+
+    /// Whether a message of this kind mentions the player.
+    pub fn mentions(self, reminder: bool) -> bool {
+        match self {
+            Pings::Every => true,
+            Pings::Reminders => reminder,
+            Pings::Never => false,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Pings::Every => "every decision and reminders",
+            Pings::Reminders => "deadline reminders only",
+            Pings::Never => "never (you are named, not mentioned)",
+        }
+    }
+}
+
+/// A player's settings row: stops (JSON) plus the delivery preferences (columns).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prefs {
+    pub stops: Settings,
+    /// Hands by direct message; off: only on request (`/mtg hand`, the options button).
+    pub dms: bool,
+    pub pings: Pings,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Prefs {
+            stops: Settings::default(),
+            dms: true,
+            pings: Pings::Every,
+        }
     }
 }
 
@@ -389,6 +459,44 @@ impl Service {
             Some(s) => serde_json::from_str(&s).unwrap_or_default(),
             None => Settings::default(),
         })
+    }
+
+    /// Stops and delivery preferences (defaults for a player who never set them).
+    pub async fn prefs(&self, user: Id) -> Result<Prefs> {
+        let stops = self.settings(user).await?;
+        Ok(match self.db.delivery_prefs(user).await? {
+            Some((dms, pings)) => Prefs {
+                stops,
+                dms,
+                pings: Pings::parse(&pings).unwrap_or_default(),
+            },
+            None => Prefs {
+                stops,
+                ..Prefs::default()
+            },
+        })
+    }
+
+    pub async fn set_prefs(&self, user: Id, prefs: &Prefs) -> Result<()> {
+        let stops = serde_json::to_string(&prefs.stops)
+            .map_err(|e| ServiceError::Refused(format!("settings: {e}")))?;
+        Ok(self
+            .db
+            .set_prefs(user, &stops, prefs.dms, prefs.pings.key())
+            .await?)
+    }
+
+    /// The image language of a Discord server (None: the deployment default), as the key
+    /// `english` or `zh-hant`.
+    pub async fn guild_language(&self, guild: i64) -> Result<Option<String>> {
+        Ok(self.db.guild_language(guild).await?)
+    }
+
+    pub async fn set_guild_language(&self, guild: i64, language: &str, by: Id) -> Result<()> {
+        Ok(self
+            .db
+            .set_guild_language(guild, language, by, self.now())
+            .await?)
     }
 
     /// Imports a deck list for a user (validated; every problem named).
@@ -1124,6 +1232,7 @@ impl Service {
                         p.decision.describe()
                     )],
                     pings: vec![u],
+                    reminder: true,
                     ..Default::default()
                 });
             }

@@ -5,61 +5,51 @@ use super::delivery::{self, head};
 use super::interact::{self, Reply};
 use super::{Context, Data, Error, Shared};
 use crate::decks::{self, Format};
-use crate::service::{AGENT_ID, DeckChoice, Place, Settings};
+use crate::service::{AGENT_ID, DeckChoice, Pings, Place};
 use crate::storage::Id;
 use engine::{Answer, Catalog, Ruleset};
-use poise::ChoiceParameter;
 use poise::serenity_prelude as serenity;
-use serde::{Deserialize, Serialize};
 use serenity::{
     AutoArchiveDuration, ChannelType, CreateActionRow, CreateAllowedMentions,
     CreateAutocompleteResponse, CreateButton, CreateMessage, CreateSelectMenu,
     CreateSelectMenuKind, CreateSelectMenuOption, CreateThread,
 };
 
-/// How often a player wants to be mentioned.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, poise::ChoiceParameter,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Pings {
-    /// Mentioned for every decision.
-    #[default]
-    #[name = "every decision"]
+/// The ping cadence as a slash-command choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum PingsChoice {
+    #[name = "every decision (and reminders)"]
     Every,
-    /// Named, never mentioned (reminders still mention).
+    #[name = "deadline reminders only"]
+    Reminders,
     #[name = "never"]
     Never,
 }
 
-impl Pings {
-    pub fn mentions(self) -> bool {
-        self == Pings::Every
+impl From<PingsChoice> for Pings {
+    fn from(c: PingsChoice) -> Pings {
+        match c {
+            PingsChoice::Every => Pings::Every,
+            PingsChoice::Reminders => Pings::Reminders,
+            PingsChoice::Never => Pings::Never,
+        }
     }
 }
 
-fn yes() -> bool {
-    true
+/// An image language as a slash-command choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum LanguageChoice {
+    #[name = "English"]
+    English,
+    #[name = "繁體中文 (Traditional Chinese)"]
+    ZhHant,
 }
 
-/// A player's settings: the service's stops plus the Discord preferences, stored in the same
-/// settings row (the service reads the stops and ignores the rest).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Prefs {
-    #[serde(flatten)]
-    pub stops: Settings,
-    #[serde(default = "yes")]
-    pub dms: bool,
-    #[serde(default)]
-    pub pings: Pings,
-}
-
-impl Default for Prefs {
-    fn default() -> Self {
-        Prefs {
-            stops: Settings::default(),
-            dms: true,
-            pings: Pings::Every,
+impl LanguageChoice {
+    pub fn key(self) -> &'static str {
+        match self {
+            LanguageChoice::English => "english",
+            LanguageChoice::ZhHant => "zh-hant",
         }
     }
 }
@@ -73,7 +63,7 @@ pub enum RulesetChoice {
 }
 
 pub fn all() -> Vec<poise::Command<Shared, Error>> {
-    vec![mtg(), deck()]
+    vec![mtg(), deck(), mtg_server()]
 }
 
 pub async fn on_error(e: poise::FrameworkError<'_, Shared, Error>) {
@@ -414,7 +404,7 @@ pub async fn board(
     let seats: Vec<Id> = l.seats.iter().map(|s| s.user_id).collect();
     let mut r = Reply::ephemeral(delivery::status_text(data, g, &l.game, &seats).await);
     let recent = data.mem(|m| m.recent.get(&g).cloned().unwrap_or_default());
-    if let Some(png) = delivery::board_png(data, &l.game.view(None), &recent).await {
+    if let Some(png) = delivery::board_png(data, g, &l.game.view(None), &recent).await {
         r.files.push((png, "board.png".into()));
     }
     send(ctx, r).await
@@ -646,13 +636,16 @@ pub async fn settings(
     ctx: Context<'_>,
     #[description = "Stops: default, none, all, or steps to toggle (upkeep end, my upkeep, their end)"]
     stops: Option<String>,
-    #[description = "Receive your hand by DM"] dms: Option<bool>,
-    #[description = "Mention me when I must decide"] pings: Option<Pings>,
+    #[description = "Receive your hand by DM (off: only when you ask, with /mtg hand)"] dms: Option<
+        bool,
+    >,
+    #[description = "When to mention you: every decision, deadline reminders only, never"]
+    pings: Option<PingsChoice>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let data = ctx.data();
     let me = data.user_of(ctx.author()).await?;
-    let mut p = delivery::prefs(data, me).await;
+    let mut p = data.svc.prefs(me).await?;
     let mut notes = Vec::new();
     if let Some(s) = stops.filter(|s| !s.trim().is_empty()) {
         match p.stops.apply(s.trim()) {
@@ -668,14 +661,11 @@ pub async fn settings(
         }
     }
     if let Some(x) = pings {
-        p.pings = x;
+        p.pings = x.into();
     }
-    data.svc
-        .db
-        .set_settings(me, &serde_json::to_string(&p)?)
-        .await?;
+    data.svc.set_prefs(me, &p).await?;
     let text = format!(
-        "{}Stops in your turn: {}\nStops in their turns: {}\nRespond when something is on the stack: {}\nHand by DM: {}\nPings: {}",
+        "{}Stops in your turn: {}\nStops in their turns: {}\nRespond when something is on the stack: {}\nHand by DM: {}\nMentions: {}",
         notes.iter().map(|n| format!("{n}\n")).collect::<String>(),
         if p.stops.my_turn.is_empty() {
             "none".into()
@@ -688,10 +678,100 @@ pub async fn settings(
             p.stops.their_turn.join(", ")
         },
         if p.stops.stop_on_stack { "yes" } else { "no" },
-        if p.dms { "yes" } else { "no (use /mtg hand)" },
-        p.pings.name(),
+        if p.dms {
+            "yes"
+        } else {
+            "no (ask with /mtg hand or the My hand button)"
+        },
+        p.pings.describe(),
     );
     send(ctx, Reply::ephemeral(text)).await
+}
+
+/// Whether the member who used the command may manage the server (Discord sends the
+/// member's resolved permissions with each interaction).
+fn may_manage_server(ctx: Context<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild() || p.administrator()),
+        poise::Context::Prefix(_) => false,
+    }
+}
+
+/// This server's Spellstack settings: the language of card names on images (Manage Server).
+#[poise::command(
+    slash_command,
+    rename = "mtg-server",
+    guild_only,
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn mtg_server(
+    ctx: Context<'_>,
+    #[description = "Card names on board, hand and card images (empty: show the current one)"]
+    language: Option<LanguageChoice>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let Some(guild) = ctx.guild_id().map(|g| g.get() as i64) else {
+        return send(
+            ctx,
+            Reply::ephemeral("Server settings are made in a server."),
+        )
+        .await;
+    };
+    let current = data.language_of_guild(Some(guild)).await;
+    let name = |l: render::Language| match l {
+        render::Language::English => "English",
+        render::Language::ZhHant => "Traditional Chinese (繁體中文)",
+    };
+    let Some(choice) = language else {
+        return send(
+            ctx,
+            Reply::ephemeral(format!(
+                "Card names on this server's images: {}. Change it with `/mtg-server language:` (Manage Server permission).",
+                name(current)
+            )),
+        )
+        .await;
+    };
+    if !may_manage_server(ctx) {
+        return send(
+            ctx,
+            Reply::ephemeral(
+                "Only members with the Manage Server permission can change this server's settings.",
+            ),
+        )
+        .await;
+    }
+    let wanted = crate::config::parse_language(choice.key()).unwrap_or_default();
+    if let Err(e) = data.try_renderer(wanted) {
+        return send(
+            ctx,
+            Reply::ephemeral(format!(
+                "{} names cannot be drawn on this bot's host: {e}. Whoever runs the bot can \
+                 install the font (Debian: `apt-get install fonts-noto-cjk`) or set \
+                 `images.cjk_font_path` in config.toml. The setting was not changed: images \
+                 stay in {}.",
+                name(wanted),
+                name(current)
+            )),
+        )
+        .await;
+    }
+    let me = data.user_of(ctx.author()).await?;
+    data.svc.set_guild_language(guild, choice.key(), me).await?;
+    send(
+        ctx,
+        Reply::ephemeral(format!(
+            "Card names on this server's images are now in {} (from the next image on).",
+            name(wanted)
+        )),
+    )
+    .await
 }
 
 async fn ac_card(_ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
@@ -744,7 +824,9 @@ pub async fn card(
         text.push_str("\n*Not yet supported by the rules engine: it cannot be put in a deck.*");
     }
     let mut r = Reply::public(text);
-    if let Some(rend) = ctx.data().renderer.clone()
+    let guild = ctx.guild_id().map(|g| g.get() as i64);
+    let language = ctx.data().language_of_guild(guild).await;
+    if let Some(rend) = ctx.data().renderer(language)
         && let Ok(Ok(png)) = tokio::task::spawn_blocking(move || rend.card_png(&face)).await
     {
         r.files.push((png, "card.png".into()));

@@ -6,10 +6,10 @@
 //! (board image, status) and answers that reveal nothing (keep, pass, no blocks...). Hands and
 //! legal plays go by DM or in ephemeral replies.
 
+use super::Data;
 use super::components::{self, PUBLIC_PHRASES};
-use super::{Data, commands::Prefs};
 use crate::scene;
-use crate::service::Plan;
+use crate::service::{Plan, Prefs};
 use crate::storage::Id;
 use engine::view::View;
 use engine::{Game, PlayerId};
@@ -82,9 +82,15 @@ pub async fn thread_of(data: &Data, game_id: Id) -> Option<ChannelId> {
         .map(ChannelId::new)
 }
 
-/// The board PNG for a view (None when images are off or rendering failed).
-pub async fn board_png(data: &Data, view: &View, recent: &[String]) -> Option<Vec<u8>> {
-    let r = data.renderer.clone()?;
+/// The board PNG of a game for a view, in the game's server language (None when images are
+/// off or rendering failed).
+pub async fn board_png(
+    data: &Data,
+    game_id: Id,
+    view: &View,
+    recent: &[String],
+) -> Option<Vec<u8>> {
+    let r = data.renderer(data.language_of_game(game_id).await)?;
     let scene = scene::board_scene(view, recent);
     tokio::task::spawn_blocking(move || r.board_png(&scene))
         .await
@@ -93,9 +99,9 @@ pub async fn board_png(data: &Data, view: &View, recent: &[String]) -> Option<Ve
         .ok()
 }
 
-/// The hand PNG for its owner's view.
-pub async fn hand_png(data: &Data, game: &Game, p: PlayerId) -> Option<Vec<u8>> {
-    let r = data.renderer.clone()?;
+/// The hand PNG for its owner's view, in the game's server language.
+pub async fn hand_png(data: &Data, game_id: Id, game: &Game, p: PlayerId) -> Option<Vec<u8>> {
+    let r = data.renderer(data.language_of_game(game_id).await)?;
     let view = game.view(Some(p));
     let playable: Vec<engine::CardId> = game
         .legal_answers(p)
@@ -272,9 +278,12 @@ async fn find_status(
 
 /// A user's Discord preferences.
 pub async fn prefs(data: &Data, user: Id) -> Prefs {
-    match data.svc.db.settings(user).await {
-        Ok(Some(s)) => serde_json::from_str(&s).unwrap_or_default(),
-        _ => Prefs::default(),
+    match data.svc.prefs(user).await {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!(user, error = %e, "settings unreadable; using the defaults");
+            Prefs::default()
+        }
     }
 }
 
@@ -332,18 +341,19 @@ pub async fn deliver(
         .map(|l| l.seats.iter().map(|s| s.user_id).collect())
         .unwrap_or_default();
 
-    // The decider is mentioned (unless they turned pings off) with what they must decide.
+    // The decider is mentioned (as their ping cadence allows; else named) with what they
+    // must decide.
     let mut ping_lines = Vec::new();
     for &u in &plan.pings {
         let Some(d) = data.discord_of(u).await else {
             continue;
         };
         let p = prefs(data, u).await;
-        let who = if p.pings.mentions() {
+        let who = if p.pings.mentions(plan.reminder) {
             mention_ids.push(UserId::new(d));
             format!("<@{d}>")
         } else {
-            data.mention(u).await.replace(&format!("<@{d}>"), "")
+            data.name_of(u).await
         };
         let what = loaded.as_ref().and_then(|l| {
             let pend = l.game.pending()?;
@@ -393,7 +403,7 @@ pub async fn deliver(
         let scene = scene::board_scene(&view, &[]);
         let h = hash_of(&scene);
         let changed = data.mem(|m| m.board.get(&plan.game_id) != Some(&h));
-        if changed && let Some(png) = board_png(data, &view, &recent).await {
+        if changed && let Some(png) = board_png(data, plan.game_id, &view, &recent).await {
             files.push(CreateAttachment::bytes(png, "board.png"));
             data.mem(|m| m.board.insert(plan.game_id, h));
         }
@@ -436,7 +446,12 @@ pub async fn deliver(
                 continue;
             };
             let pr = prefs(data, s.user_id).await;
-            if !pr.dms || data.mem(|m| m.dm_closed.contains(&d)) {
+            if !pr.dms {
+                // DMs off: the hand comes only when asked for (`/mtg hand`, the options
+                // button, or the panel of the player's own command).
+                continue;
+            }
+            if data.mem(|m| m.dm_closed.contains(&d)) {
                 if Some(s.user_id) == actor {
                     out.dm_failed.push(s.user_id);
                 }
@@ -462,7 +477,7 @@ pub async fn deliver(
                 text = format!("{}\n{text}", drew.join("\n"));
             }
             let mut msg = CreateMessage::new().content(head(&text, MAX_CONTENT));
-            if let Some(png) = hand_png(data, &l.game, p).await {
+            if let Some(png) = hand_png(data, plan.game_id, &l.game, p).await {
                 msg = msg.add_file(CreateAttachment::bytes(png, "hand.png"));
             }
             match dm(http, d, msg).await {

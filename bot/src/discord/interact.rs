@@ -157,7 +157,7 @@ pub async fn panel(
         }
     }
     r.content = text;
-    if with_hand_image && let Some(png) = delivery::hand_png(data, &l.game, seat).await {
+    if with_hand_image && let Some(png) = delivery::hand_png(data, game_id, &l.game, seat).await {
         r.files.push((png, "hand.png".into()));
     }
     r
@@ -174,16 +174,16 @@ pub async fn act(
     words: &str,
     version: Option<i64>,
 ) -> Reply {
-    // Stops go to the Discord settings row (which keeps the DM and ping preferences).
+    // Stops: answered here with what changed (the service would only record them).
     let w = words.trim().to_lowercase();
     if let Some(spec) = w.strip_prefix("stops ").or_else(|| w.strip_prefix("stop ")) {
-        let mut p = delivery::prefs(data, user).await;
+        let mut p = match data.svc.prefs(user).await {
+            Ok(p) => p,
+            Err(e) => return Reply::ephemeral(e.to_string()),
+        };
         return match p.stops.apply(spec) {
-            Ok(m) => match serde_json::to_string(&p) {
-                Ok(j) => match data.svc.db.set_settings(user, &j).await {
-                    Ok(()) => Reply::ephemeral(m),
-                    Err(e) => Reply::ephemeral(e.to_string()),
-                },
+            Ok(m) => match data.svc.set_prefs(user, &p).await {
+                Ok(()) => Reply::ephemeral(m),
                 Err(e) => Reply::ephemeral(e.to_string()),
             },
             Err(m) => Reply::ephemeral(m),

@@ -54,27 +54,94 @@ pub struct Memory {
 /// Everything the handlers share.
 pub struct Data {
     pub svc: Service,
-    pub renderer: Option<Arc<render::Renderer>>,
+    /// One renderer per image language, made on first use (Err: why it cannot be made, e.g.
+    /// the CJK font is missing).
+    renderers: Mutex<HashMap<render::Language, Result<Arc<render::Renderer>, String>>>,
     pub memory: Mutex<Memory>,
     pub bot_id: Mutex<Option<UserId>>,
 }
 
 impl Data {
     pub fn new(svc: Service) -> Data {
-        let options = svc.cfg.images.render_options().unwrap_or_default();
-        let renderer = match render::Renderer::new(&options) {
-            Ok(r) => Some(Arc::new(r)),
-            Err(e) => {
-                tracing::warn!(error = %e, "board images are off: the renderer did not start");
-                None
-            }
-        };
-        Data {
+        let data = Data {
             svc,
-            renderer,
+            renderers: Mutex::new(HashMap::new()),
             memory: Mutex::new(Memory::default()),
             bot_id: Mutex::new(None),
+        };
+        // Say at start-up when the deployment's default language cannot be drawn.
+        if let Err(e) = data.try_renderer(data.default_language()) {
+            tracing::error!(error = %e, "images in the configured language are not available; English names are drawn instead");
         }
+        data
+    }
+
+    /// The deployment's image language (`[images] language`; English if unreadable).
+    pub fn default_language(&self) -> render::Language {
+        crate::config::parse_language(&self.svc.cfg.images.language).unwrap_or_default()
+    }
+
+    /// The renderer for `language`, made once (Err: a clear reason, e.g. the CJK font file
+    /// is missing, with its path).
+    pub fn try_renderer(
+        &self,
+        language: render::Language,
+    ) -> Result<Arc<render::Renderer>, String> {
+        let mut map = match self.renderers.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        map.entry(language)
+            .or_insert_with(|| {
+                render::Renderer::new(&self.svc.cfg.images.options_for(language))
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+    }
+
+    /// The renderer for `language`, else English names (the failure is logged), else none.
+    pub fn renderer(&self, language: render::Language) -> Option<Arc<render::Renderer>> {
+        match self.try_renderer(language) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                tracing::warn!(?language, error = %e, "no renderer for this language; drawing English names");
+                if language == render::Language::English {
+                    None
+                } else {
+                    self.try_renderer(render::Language::English).ok()
+                }
+            }
+        }
+    }
+
+    /// The image language of a server: its own choice (`/mtg-server language`), else the
+    /// deployment default.
+    pub async fn language_of_guild(&self, guild: Option<i64>) -> render::Language {
+        let chosen = match guild {
+            Some(g) => self.svc.guild_language(g).await.unwrap_or_else(|e| {
+                tracing::warn!(guild = g, error = %e, "server settings unreadable");
+                None
+            }),
+            None => None,
+        };
+        chosen
+            .as_deref()
+            .and_then(crate::config::parse_language)
+            .unwrap_or_else(|| self.default_language())
+    }
+
+    /// The image language of a game: that of the server it is played in.
+    pub async fn language_of_game(&self, game: Id) -> render::Language {
+        let guild = self
+            .svc
+            .db
+            .game(game)
+            .await
+            .ok()
+            .flatten()
+            .and_then(|r| r.guild_id);
+        self.language_of_guild(guild).await
     }
 
     pub fn mem<R>(&self, f: impl FnOnce(&mut Memory) -> R) -> R {
@@ -109,6 +176,17 @@ impl Data {
             .ok()?;
         self.mem(|m| m.discord_of.insert(user, d));
         Some(d)
+    }
+
+    /// A service user's name (never a mention).
+    pub async fn name_of(&self, user: Id) -> String {
+        self.svc
+            .db
+            .user(user)
+            .await
+            .ok()
+            .flatten()
+            .map_or_else(|| format!("player {user}"), |u| u.name)
     }
 
     /// `<@id>` for a service user, or their name.

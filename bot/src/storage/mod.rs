@@ -651,6 +651,61 @@ impl Db {
         })
     }
 
+    /// A player's delivery preferences: hand by DM, and the ping cadence (as stored).
+    pub async fn delivery_prefs(&self, user_id: Id) -> Result<Option<(bool, String)>> {
+        const SQL: &str = "SELECT dms, pings FROM player_settings WHERE user_id = $1";
+        on_pool!(self, p => {
+            let r = sqlx::query(SQL).bind(user_id).fetch_optional(p).await?;
+            match r {
+                Some(r) => Ok(Some((r.try_get::<bool, _>("dms")?, r.try_get::<String, _>("pings")?))),
+                None => Ok(None),
+            }
+        })
+    }
+
+    /// Writes the whole settings row: stops (JSON), DMs and ping cadence.
+    pub async fn set_prefs(
+        &self,
+        user_id: Id,
+        settings: &str,
+        dms: bool,
+        pings: &str,
+    ) -> Result<()> {
+        const SQL: &str = "INSERT INTO player_settings (user_id, settings, dms, pings) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, dms = excluded.dms, pings = excluded.pings";
+        let s = json(settings)?;
+        on_pool!(self, p => {
+            sqlx::query(SQL).bind(user_id).bind(s).bind(dms).bind(pings).execute(p).await?;
+            Ok(())
+        })
+    }
+
+    // ----- servers (Discord guilds) ---------------------------------------------------------
+
+    /// The image language a server chose (None: the deployment default).
+    pub async fn guild_language(&self, guild_id: i64) -> Result<Option<String>> {
+        const SQL: &str = "SELECT language FROM guild_settings WHERE guild_id = $1";
+        on_pool!(self, p => {
+            let r = sqlx::query(SQL).bind(guild_id).fetch_optional(p).await?;
+            match r { Some(r) => Ok(Some(r.try_get::<String, _>("language")?)), None => Ok(None) }
+        })
+    }
+
+    pub async fn set_guild_language(
+        &self,
+        guild_id: i64,
+        language: &str,
+        by: Id,
+        now: i64,
+    ) -> Result<()> {
+        const SQL: &str = "INSERT INTO guild_settings (guild_id, language, updated_by, updated_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, updated_by = excluded.updated_by, updated_at = excluded.updated_at";
+        on_pool!(self, p => {
+            sqlx::query(SQL).bind(guild_id).bind(language).bind(by).bind(now).execute(p).await?;
+            Ok(())
+        })
+    }
+
     /// Test and repair hook: overwrite a snapshot with arbitrary text (SQLite only; on
     /// PostgreSQL the JSONB column rejects non-JSON, so valid JSON of the wrong shape is used).
     #[cfg(test)]

@@ -116,6 +116,50 @@ async fn users_and_settings() {
 }
 
 #[tokio::test]
+async fn delivery_prefs_and_guild_language() {
+    let (dbs, _dir) = test_dbs().await;
+    for db in &dbs {
+        let u = db.upsert_user(&uniq("p"), "Pat", 1).await.expect("user").id;
+        assert_eq!(db.delivery_prefs(u).await.expect("get"), None);
+        // A stops-only write keeps the defaults of the new columns.
+        db.set_settings(u, "{\"a\":1}").await.expect("set");
+        assert_eq!(
+            db.delivery_prefs(u).await.expect("get"),
+            Some((true, "every".to_string())),
+            "{}",
+            db.backend()
+        );
+        db.set_prefs(u, "{\"a\":3}", false, "reminders")
+            .await
+            .expect("prefs");
+        assert_eq!(
+            db.delivery_prefs(u).await.expect("get"),
+            Some((false, "reminders".to_string()))
+        );
+        // Writing the stops again leaves the preferences alone.
+        db.set_settings(u, "{\"a\":4}").await.expect("set");
+        assert_eq!(
+            db.delivery_prefs(u).await.expect("get"),
+            Some((false, "reminders".to_string()))
+        );
+        assert!(db.set_prefs(u, "not json", true, "every").await.is_err());
+
+        let g = 9_000_000_000_000_000_000 + (u % 1000);
+        assert_eq!(db.guild_language(g).await.expect("get"), None);
+        db.set_guild_language(g, "zh-hant", u, 5)
+            .await
+            .expect("set");
+        db.set_guild_language(g, "english", u, 6)
+            .await
+            .expect("replace");
+        assert_eq!(
+            db.guild_language(g).await.expect("get").as_deref(),
+            Some("english")
+        );
+    }
+}
+
+#[tokio::test]
 async fn decks_crud() {
     let (dbs, _dir) = test_dbs().await;
     for db in &dbs {
