@@ -16,7 +16,7 @@ use engine::decision::Decision;
 use serde_json::{Value, json};
 use spellstack::config::Config;
 use spellstack::discord::{self, Data, Register};
-use spellstack::service::Service;
+use spellstack::service::{Clock, Service};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,7 +35,8 @@ struct Call {
     method: String,
     path: String,
     json: Value,
-    files: Vec<(String, usize)>,
+    /// Attached files: name and bytes.
+    files: Vec<(String, Vec<u8>)>,
 }
 
 #[derive(Default)]
@@ -102,25 +103,37 @@ impl Fake {
     }
 }
 
-/// Parses a multipart body: the JSON payload and the files' names and sizes.
-fn multipart(content_type: &str, body: &[u8]) -> (Value, Vec<(String, usize)>) {
+/// Parses a multipart body: the JSON payload and the files (names and bytes).
+fn multipart(content_type: &str, body: &[u8]) -> (Value, Vec<(String, Vec<u8>)>) {
     let Some(b) = content_type.split("boundary=").nth(1) else {
         return (Value::Null, Vec::new());
     };
     let boundary = format!("--{}", b.trim_matches('"'));
-    let text = String::from_utf8_lossy(body).to_string();
+    let find = |hay: &[u8], needle: &[u8], from: usize| -> Option<usize> {
+        hay.get(from..)?
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|i| i + from)
+    };
     let mut json = Value::Null;
     let mut files = Vec::new();
-    for part in text.split(&boundary) {
-        let Some((head, data)) = part.split_once("\r\n\r\n") else {
+    let mut at = 0;
+    while let Some(start) = find(body, boundary.as_bytes(), at) {
+        let part_start = start + boundary.len();
+        let end = find(body, boundary.as_bytes(), part_start).unwrap_or(body.len());
+        let part = &body[part_start..end];
+        at = end;
+        let Some(split) = find(part, b"\r\n\r\n", 0) else {
             continue;
         };
-        let data = data.strip_suffix("\r\n").unwrap_or(data);
+        let head = String::from_utf8_lossy(&part[..split]).to_string();
+        let data = &part[split + 4..];
+        let data = data.strip_suffix(b"\r\n").unwrap_or(data);
         if head.contains("name=\"payload_json\"") {
-            json = serde_json::from_str(data).unwrap_or(Value::Null);
+            json = serde_json::from_slice(data).unwrap_or(Value::Null);
         } else if let Some(f) = head.split("filename=\"").nth(1) {
             let name = f.split('"').next().unwrap_or("").to_string();
-            files.push((name, data.len()));
+            files.push((name, data.to_vec()));
         }
     }
     (json, files)
@@ -294,13 +307,21 @@ impl Harness {
         user_json(id, name, false)
     }
 
+    /// The guild member of `user`: Alice may manage the server (permission bit 32).
+    fn member(&self, id: u64) -> Value {
+        let perms = if id == ALICE { "32" } else { "0" };
+        json!({"user": self.user(id), "roles": [], "joined_at": "2025-01-01T00:00:00.000000+00:00",
+            "deaf": false, "mute": false, "flags": 0, "permissions": perms})
+    }
+
     fn base(&self, kind: u8, user: u64, channel: u64) -> (String, Value) {
         let n = self.next.fetch_add(1, Ordering::SeqCst);
         let token = format!("tok{n}");
         let v = json!({
             "id": (900_000 + n).to_string(), "application_id": APP.to_string(), "type": kind,
             "guild_id": GUILD.to_string(), "channel_id": channel.to_string(),
-            "user": self.user(user), "token": token, "version": 1, "app_permissions": "0",
+            "user": self.user(user), "member": self.member(user), "token": token, "version": 1,
+            "app_permissions": "0",
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {}, "context": 0, "attachment_size_limit": 8388608,
         });
@@ -325,6 +346,14 @@ impl Harness {
         self.reply(&token).await
     }
 
+    /// A top-level `/name opts..` (no subcommand) as `user`.
+    async fn slash_top(&self, user: u64, channel: u64, name: &str, opts: Vec<Value>) -> Value {
+        let (token, mut v) = self.base(2, user, channel);
+        v["data"] = json!({"id": "2", "name": name, "type": 1, "options": opts});
+        self.fake.send_event("INTERACTION_CREATE", v);
+        self.reply(&token).await
+    }
+
     /// A click (or menu choice) on `custom_id` as `user`.
     async fn click(
         &self,
@@ -341,6 +370,45 @@ impl Harness {
         v["message"] = self.fake.message(channel, &json!({"content": "prompt"}));
         self.fake.send_event("INTERACTION_CREATE", v);
         self.reply(&token).await
+    }
+
+    /// Autocomplete of `/group sub` with `focused` being typed as `partial`; the choices.
+    async fn autocomplete(
+        &self,
+        user: u64,
+        channel: u64,
+        group: &str,
+        sub: &str,
+        focused: &str,
+        partial: &str,
+    ) -> Vec<String> {
+        let (token, mut v) = self.base(4, user, channel);
+        v["data"] = json!({"id": "1", "name": group, "type": 1,
+            "options": [{"name": sub, "type": 1, "options": [
+                {"name": focused, "type": 3, "value": partial, "focused": true}]}]});
+        self.fake.send_event("INTERACTION_CREATE", v);
+        let start = Instant::now();
+        loop {
+            for c in self.fake.calls().iter().rev() {
+                let p: Vec<&str> = c.path.trim_matches('/').split('/').collect();
+                if let ["interactions", _, t, "callback"] = p.as_slice()
+                    && *t == token
+                    && c.json["type"] == 8
+                {
+                    return c.json["data"]["choices"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|x| x["value"].as_str().map(str::to_string))
+                        .collect();
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "no autocomplete answer to {token}"
+            );
+            tokio::time::sleep(Duration::from_millis(15)).await;
+        }
     }
 
     /// The final answer to interaction `token`: an immediate message (type 4) or the followup.
@@ -419,17 +487,32 @@ struct Seen {
     mulligan: bool,
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_short_game_through_a_fake_discord() {
+/// A running bot against the fake Discord.
+struct Env {
+    h: Harness,
+    svc: Service,
+    fake: Arc<Fake>,
+    stop_tx: tokio::sync::oneshot::Sender<()>,
+    bot: tokio::task::JoinHandle<anyhow::Result<()>>,
+    server: tokio::task::JoinHandle<()>,
+    _dir: tempfile::TempDir,
+}
+
+/// Starts the fake Discord and the bot (users in `dm_closed` do not accept DMs); `clock`
+/// replaces the service's clock, `scheduler` is the deadline scan period.
+async fn start(dm_closed: &[u64], clock: Option<Clock>, scheduler: Duration) -> Env {
     let dir = tempfile::tempdir().expect("tempdir");
     let url = format!("sqlite://{}", dir.path().join("e2e.db").display());
     let cfg = Config {
         database_url: url,
         ..Config::default()
     };
-    let svc = Service::new(cfg.clone()).await.expect("service");
+    let mut svc = Service::new(cfg.clone()).await.expect("service");
+    if let Some(c) = clock {
+        svc.clock = c;
+    }
     let fake = Arc::new(Fake::default());
-    fake.dm_closed.lock().unwrap().insert(BOB);
+    fake.dm_closed.lock().unwrap().extend(dm_closed);
 
     let app = Router::new()
         .route("/ws", get(gateway))
@@ -453,7 +536,7 @@ async fn a_short_game_through_a_fake_discord() {
         http,
         Data::new(svc.clone()),
         Register::Globally,
-        Duration::from_secs(3600),
+        scheduler,
         async move {
             let _ = stop_rx.await;
         },
@@ -468,6 +551,30 @@ async fn a_short_game_through_a_fake_discord() {
             .any(|c| c.method == "PUT" && c.path.ends_with("/commands"))
     })
     .await;
+    Env {
+        h,
+        svc,
+        fake,
+        stop_tx,
+        bot,
+        server,
+        _dir: dir,
+    }
+}
+
+impl Env {
+    async fn stop(self) {
+        let _ = self.stop_tx.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.bot).await;
+        self.server.abort();
+        self.svc.db.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_game_through_a_fake_discord() {
+    let env = start(&[BOB], None, Duration::from_secs(3600)).await;
+    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
     let reg = fake
         .calls()
         .into_iter()
@@ -809,12 +916,12 @@ async fn a_short_game_through_a_fake_discord() {
         .count();
     assert_eq!(status_posts, 1, "one status message");
     // Board images in the thread.
-    assert!(
-        calls
-            .iter()
-            .any(|c| c.path == format!("/channels/{thread}/messages")
-                && c.files.iter().any(|(n, s)| n == "board.png" && *s > 1000))
-    );
+    assert!(calls.iter().any(|c| {
+        c.path == format!("/channels/{thread}/messages")
+            && c.files
+                .iter()
+                .any(|(n, s)| n == "board.png" && s.len() > 1000)
+    }));
     // Alice's hand by DM, with its image; Bob's DMs are closed (50007): told in the thread or
     // shown ephemerally, never in public.
     let dm_ch: Vec<u64> = fake
@@ -871,8 +978,567 @@ async fn a_short_game_through_a_fake_discord() {
         "scripted game: {steps} decisions, {seen:?}, {} REST calls, {edits} status edits",
         calls.len()
     );
-    let _ = stop_tx.send(());
-    let _ = tokio::time::timeout(Duration::from_secs(5), bot).await;
-    server.abort();
-    svc.db.close().await;
+    env.stop().await;
+}
+
+fn text(v: &Value) -> String {
+    v["content"].as_str().unwrap_or("").to_string()
+}
+
+fn mentions(v: &Value, user: u64) -> bool {
+    v["allowed_mentions"]["users"].as_array().is_some_and(|u| {
+        u.iter()
+            .any(|x| x == &json!(user.to_string()) || x == &json!(user))
+    })
+}
+
+/// Messages the bot posted in `channel` after the first `from` calls.
+fn posts_in(fake: &Fake, channel: u64, from: usize) -> Vec<Call> {
+    fake.calls()
+        .into_iter()
+        .skip(from)
+        .filter(|c| c.method == "POST" && c.path == format!("/channels/{channel}/messages"))
+        .collect()
+}
+
+/// Everything around a game: decks, card, a declined challenge, settings (DMs off, ping
+/// cadence), games, board, autocomplete, undo refused then allowed, deadline reminders from
+/// the scheduler, and the server's image language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
+    let clock = Clock::Fixed(Arc::new(std::sync::atomic::AtomicI64::new(1_700_000_000)));
+    let env = start(&[], Some(clock.clone()), Duration::from_millis(100)).await;
+    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
+
+    // Decks: a bad list is refused and nothing is saved; import, list, show, delete.
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "deck",
+            "import",
+            vec![
+                opt("name", 3, json!("junk")),
+                opt("list", 3, json!("4 Not A Real Card; 56 Mountain")),
+            ],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r) && text(&r).contains("not saved"), "{r}");
+    let list = spellstack::decks::READY[0].list.replace('\n', ";");
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "deck",
+            "import",
+            vec![opt("name", 3, json!("burn")), opt("list", 3, json!(list))],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("Saved deck **burn**"), "{r}");
+    let r = h
+        .slash(ALICE, CHANNEL, "deck", "list", vec![], json!({}))
+        .await;
+    assert!(
+        ephemeral(&r) && text(&r).contains("**burn**") && !text(&r).contains("junk"),
+        "{r}"
+    );
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "deck",
+            "show",
+            vec![opt("name", 3, json!("burn"))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        text(&r).contains("**burn**") && text(&r).contains("Mountain"),
+        "{r}"
+    );
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "deck",
+            "show",
+            vec![opt("name", 3, json!("burn"))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        text(&r).contains("no deck called"),
+        "another player's deck: {r}"
+    );
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "deck",
+            "delete",
+            vec![opt("name", 3, json!("burn"))],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("Deleted **burn**"), "{r}");
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "deck",
+            "delete",
+            vec![opt("name", 3, json!("burn"))],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("no deck called"), "{r}");
+
+    // A card: its text in public and its image; an unknown name gets suggestions.
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "mtg",
+            "card",
+            vec![opt("name", 3, json!("Lightning Axe"))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        !ephemeral(&r) && text(&r).contains("**Lightning Axe**"),
+        "{r}"
+    );
+    let english_card = fake
+        .calls()
+        .into_iter()
+        .rev()
+        .find_map(|c| c.files.into_iter().find(|(n, _)| n == "card.png"))
+        .expect("card image")
+        .1;
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "mtg",
+            "card",
+            vec![opt("name", 3, json!("Lightnig Axe"))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r) && text(&r).contains("Did you mean"), "{r}");
+
+    // Settings: Alice turns DMs off and mentions off; Bob is mentioned by reminders only.
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "settings",
+            vec![opt("dms", 5, json!(false)), opt("pings", 4, json!(2))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        ephemeral(&r)
+            && text(&r).contains("Hand by DM: no")
+            && text(&r).contains("Mentions: never"),
+        "{r}"
+    );
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "mtg",
+            "settings",
+            vec![opt("pings", 4, json!(1))],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("deadline reminders only"), "{r}");
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "mtg",
+            "settings",
+            vec![opt("stops", 3, json!("sometimes"))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        text(&r).contains("unknown step"),
+        "bad stops are refused: {r}"
+    );
+    let bob = svc
+        .user(&format!("discord:{BOB}"), "Bob")
+        .await
+        .expect("user");
+    let alice = svc
+        .user(&format!("discord:{ALICE}"), "Alice")
+        .await
+        .expect("user");
+    let p = svc.prefs(bob).await.expect("prefs");
+    assert_eq!(p.pings, spellstack::service::Pings::Reminders);
+    assert!(p.dms, "a refused change keeps the rest");
+    assert!(!svc.prefs(alice).await.expect("prefs").dms);
+
+    // A challenge Bob declines: the challenge loses its buttons, the game is declined.
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![opt("opponent", 6, json!(BOB.to_string()))],
+            json!({BOB.to_string(): h.user(BOB)}),
+        )
+        .await;
+    let ids = custom_ids(&r);
+    let decline = ids
+        .iter()
+        .find(|i| i.starts_with("ss:n:"))
+        .expect("decline")
+        .clone();
+    let declined: i64 = decline
+        .split(':')
+        .nth(2)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let r = h.click(MALLORY, CHANNEL, &decline, None).await;
+    assert!(text(&r).contains(&format!("for <@{BOB}>")), "{r}");
+    let r = h.click(BOB, CHANNEL, &decline, None).await;
+    assert!(ephemeral(&r) && text(&r).contains("declined"), "{r}");
+    let row = svc.db.game(declined).await.expect("db").expect("row");
+    assert_eq!(row.status, "declined");
+    assert!(
+        fake.calls().iter().any(|c| c.method == "PATCH"
+            && c.path
+                .starts_with(&format!("/channels/{CHANNEL}/messages/"))
+            && text(&c.json).contains("declined")
+            && c.json["components"]
+                .as_array()
+                .is_some_and(|a| a.is_empty())),
+        "the challenge message is closed"
+    );
+
+    // A game Bob accepts (button: his default deck).
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![opt("opponent", 6, json!(BOB.to_string()))],
+            json!({BOB.to_string(): h.user(BOB)}),
+        )
+        .await;
+    let accept = custom_ids(&r)
+        .into_iter()
+        .find(|i| i.starts_with("ss:y:"))
+        .expect("accept");
+    let game: i64 = accept
+        .split(':')
+        .nth(2)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let r = h.click(BOB, CHANNEL, &accept, None).await;
+    assert!(text(&r).contains("accepted"), "{r}");
+    let thread = svc
+        .db
+        .game(game)
+        .await
+        .expect("db")
+        .expect("row")
+        .thread_id
+        .expect("thread") as u64;
+    let discord_of = |u: i64| if u == alice { ALICE } else { BOB };
+
+    // DMs off: Alice gets no DM at all; Bob (DMs on) gets his hand.
+    let dm_to = |u: u64| fake.dm_channels.lock().unwrap().values().any(|x| *x == u);
+    h.wait("Bob's hand by DM", |_| dm_to(BOB)).await;
+    assert!(!dm_to(ALICE), "Alice turned DMs off");
+    // ... she sees it when she asks.
+    let r = h
+        .slash(ALICE, thread, "mtg", "hand", vec![], json!({}))
+        .await;
+    assert!(ephemeral(&r) && text(&r).contains("your hand ("), "{r}");
+    let hand_shown = fake
+        .calls()
+        .into_iter()
+        .rev()
+        .find(|c| c.path.starts_with("/webhooks/"))
+        .is_some_and(|c| c.files.iter().any(|(n, _)| n == "hand.png"));
+    assert!(hand_shown, "the hand image comes with /mtg hand");
+
+    // Games and board.
+    let l = svc.load(game).await.expect("load");
+    let decider = discord_of(l.seats[l.game.pending().expect("pending").player.index()].user_id);
+    let r = h
+        .slash(decider, CHANNEL, "mtg", "games", vec![], json!({}))
+        .await;
+    assert!(
+        ephemeral(&r)
+            && text(&r).contains(&format!("**Game {game}**"))
+            && text(&r).contains("waiting on you"),
+        "{r}"
+    );
+    assert!(
+        !text(&r).contains(&format!("**Game {declined}**")),
+        "declined games are not open: {r}"
+    );
+    let r = h
+        .slash(
+            MALLORY,
+            thread,
+            "mtg",
+            "board",
+            vec![opt("game", 4, json!(game))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        ephemeral(&r) && text(&r).contains(&format!("**Game {game}**")),
+        "{r}"
+    );
+    assert!(
+        fake.calls()
+            .into_iter()
+            .rev()
+            .find(|c| c.path.starts_with("/webhooks/"))
+            .is_some_and(|c| c
+                .files
+                .iter()
+                .any(|(n, s)| n == "board.png" && s.len() > 1000)),
+        "board image"
+    );
+
+    // Autocomplete offers what is legal now, filtered by what is typed.
+    let all = h
+        .autocomplete(decider, thread, "mtg", "play", "what", "")
+        .await;
+    assert!(
+        all.contains(&"keep".to_string()) && all.contains(&"mulligan".to_string()),
+        "{all:?}"
+    );
+    let some = h
+        .autocomplete(decider, thread, "mtg", "play", "what", "mull")
+        .await;
+    assert_eq!(some, vec!["mulligan".to_string()]);
+    let none = h
+        .autocomplete(MALLORY, thread, "mtg", "play", "what", "")
+        .await;
+    assert!(none.is_empty(), "a spectator is offered nothing: {none:?}");
+
+    // Deadline reminders from the scheduler, for each decider in turn: Bob (reminders only)
+    // is mentioned by a reminder; Alice (never) is named without a mention.
+    let mut reminded = HashSet::new();
+    for _ in 0..2 {
+        let l = svc.load(game).await.expect("load");
+        let who = discord_of(l.seats[l.game.pending().expect("pending").player.index()].user_id);
+        let name = if who == ALICE { "Alice" } else { "Bob" };
+        let from = fake.calls().len();
+        // Decision messages before this: Bob is never mentioned for a plain decision, Alice never.
+        for c in posts_in(fake, thread, 0) {
+            assert!(
+                !mentions(&c.json, ALICE),
+                "Alice asked for no mentions: {}",
+                c.json
+            );
+            if !text(&c.json).contains("Reminder") {
+                assert!(
+                    !mentions(&c.json, BOB),
+                    "Bob is mentioned by reminders only: {}",
+                    c.json
+                );
+            }
+        }
+        clock.advance(37 * 3600);
+        h.wait("a reminder in the thread", |_| {
+            posts_in(fake, thread, from)
+                .iter()
+                .any(|c| text(&c.json).contains("Reminder"))
+        })
+        .await;
+        let rem = posts_in(fake, thread, from)
+            .into_iter()
+            .find(|c| text(&c.json).contains("Reminder"))
+            .expect("reminder");
+        let t = text(&rem.json);
+        assert!(
+            t.contains(&format!("{name} has about 11 h left"))
+                || t.contains(&format!("{name} has about 12 h left")),
+            "{t}"
+        );
+        if who == BOB {
+            assert!(
+                mentions(&rem.json, BOB) && t.contains(&format!("<@{BOB}>")),
+                "{}",
+                rem.json
+            );
+        } else {
+            assert!(
+                !mentions(&rem.json, ALICE) && !t.contains(&format!("<@{ALICE}>")),
+                "{}",
+                rem.json
+            );
+        }
+        reminded.insert(who);
+        // One reminder per decision.
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        assert_eq!(
+            posts_in(fake, thread, from)
+                .iter()
+                .filter(|c| text(&c.json).contains("Reminder"))
+                .count(),
+            1
+        );
+        let r = h
+            .slash(
+                who,
+                thread,
+                "mtg",
+                "play",
+                vec![opt("what", 3, json!("keep"))],
+                json!({}),
+            )
+            .await;
+        assert!(text(&r).contains("Done"), "{r}");
+    }
+    assert_eq!(reminded.len(), 2, "both players were reminded");
+
+    // Undo: the requester's last command, only with the opponent's consent.
+    let mut guard = 0;
+    let (me, before, after_version) = loop {
+        guard += 1;
+        assert!(guard < 60, "no land to play");
+        let l = svc.load(game).await.expect("load");
+        let p = l.game.pending().expect("pending").player;
+        let me = discord_of(l.seats[p.index()].user_id);
+        let opts = spellstack::grammar::options(&l.game, p, false);
+        if let Some(land) = opts.iter().find(|o| o.starts_with("play ")) {
+            let before = serde_json::to_value(&l.game).expect("json");
+            let r = h
+                .slash(
+                    me,
+                    thread,
+                    "mtg",
+                    "play",
+                    vec![opt("what", 3, json!(land))],
+                    json!({}),
+                )
+                .await;
+            assert!(text(&r).contains("Done"), "{r}");
+            break (me, before, svc.load(game).await.expect("load").row.version);
+        }
+        let r = h.slash(me, thread, "mtg", "pass", vec![], json!({})).await;
+        assert!(ephemeral(&r), "{r}");
+    };
+    let other = if me == ALICE { BOB } else { ALICE };
+    for consent in ["deny undo", "allow undo"] {
+        let from = fake.calls().len();
+        let r = h.slash(me, thread, "mtg", "undo", vec![], json!({})).await;
+        assert!(ephemeral(&r), "{r}");
+        h.wait("the undo question in the thread", |_| {
+            posts_in(fake, thread, from).iter().any(|c| {
+                custom_ids(&c.json)
+                    .iter()
+                    .any(|i| i.ends_with(&format!(":{other}:{consent}")))
+            })
+        })
+        .await;
+        let button = posts_in(fake, thread, from)
+            .iter()
+            .flat_map(|c| custom_ids(&c.json))
+            .find(|i| i.ends_with(&format!(":{other}:{consent}")))
+            .expect("consent button");
+        // Only the opponent may answer.
+        let r = h.click(me, thread, &button, None).await;
+        assert!(text(&r).contains("only they can answer"), "{r}");
+        let r = h.click(other, thread, &button, None).await;
+        assert!(ephemeral(&r), "{r}");
+        let l = svc.load(game).await.expect("load");
+        if consent == "deny undo" {
+            assert_ne!(
+                serde_json::to_value(&l.game).expect("json"),
+                before,
+                "refused: nothing taken back"
+            );
+            assert!(l.row.version >= after_version);
+        } else {
+            assert_eq!(
+                serde_json::to_value(&l.game).expect("json"),
+                before,
+                "the land play was taken back"
+            );
+        }
+    }
+
+    // The server's image language: only a member who may manage the server changes it; then
+    // images (here a card) are drawn with Traditional Chinese names.
+    let zh = vec![opt("language", 4, json!(1))];
+    let r = h
+        .slash_top(MALLORY, CHANNEL, "mtg-server", zh.clone())
+        .await;
+    assert!(ephemeral(&r) && text(&r).contains("Manage Server"), "{r}");
+    assert_eq!(svc.guild_language(GUILD as i64).await.expect("db"), None);
+    let r = h.slash_top(ALICE, CHANNEL, "mtg-server", zh).await;
+    if !render::RenderOptions::zh_hant().cjk_font_path.is_file() {
+        // Without the CJK font the choice is refused with the reason, and nothing changes.
+        assert!(
+            text(&r).contains("cannot be drawn") && text(&r).contains("fonts-noto-cjk"),
+            "{r}"
+        );
+        assert_eq!(svc.guild_language(GUILD as i64).await.expect("db"), None);
+        eprintln!("CJK font not installed: checked the refusal only");
+        env.stop().await;
+        return;
+    }
+    assert!(text(&r).contains("now in Traditional Chinese"), "{r}");
+    assert_eq!(
+        svc.guild_language(GUILD as i64)
+            .await
+            .expect("db")
+            .as_deref(),
+        Some("zh-hant")
+    );
+    let r = h.slash_top(BOB, CHANNEL, "mtg-server", vec![]).await;
+    assert!(
+        text(&r).contains("Traditional Chinese"),
+        "anyone may see it: {r}"
+    );
+    h.slash(
+        BOB,
+        CHANNEL,
+        "mtg",
+        "card",
+        vec![opt("name", 3, json!("Lightning Axe"))],
+        json!({}),
+    )
+    .await;
+    let zh_card = fake
+        .calls()
+        .into_iter()
+        .rev()
+        .find_map(|c| c.files.into_iter().find(|(n, _)| n == "card.png"))
+        .expect("card image")
+        .1;
+    let def = engine::Catalog::builtin()
+        .by_name("Lightning Axe")
+        .expect("card");
+    let face = spellstack::scene::face_of_def(def);
+    let expect = |o: &render::RenderOptions| render::card_png(&face, o).expect("render");
+    assert_eq!(
+        english_card,
+        expect(&render::RenderOptions::default()),
+        "English by default"
+    );
+    assert_eq!(
+        zh_card,
+        expect(&render::RenderOptions::zh_hant()),
+        "the server's language"
+    );
+    assert_ne!(zh_card, english_card);
+    env.stop().await;
 }
