@@ -72,8 +72,30 @@ pub enum Effect {
         amount: Amount,
         who: PlayerRef,
     },
-    Destroy(ObjRef),
-    DestroyAll(ObjectFilter),
+    /// Destroy; `regen = false`: "it can't be regenerated".
+    Destroy {
+        what: ObjRef,
+        regen: bool,
+    },
+    DestroyAll {
+        filter: ObjectFilter,
+        regen: bool,
+    },
+    /// "Regenerate ~" / "regenerate target creature": a regeneration shield (419.6b).
+    Regenerate(ObjRef),
+    /// "Regenerate each creature you control."
+    RegenerateAll(ObjectFilter),
+    /// "Prevent the next N damage that would be dealt to any target this turn."
+    PreventNext {
+        amount: Amount,
+        to: Recipient,
+    },
+    /// "Prevent all combat damage that would be dealt this turn" and the like.
+    PreventAll(crate::replacement::PreventScope),
+    /// "It can't be regenerated this turn" (only if it is a creature, as Disintegrate says).
+    CantRegenerate(ObjRef),
+    /// "If it would die this turn, exile it instead" (only if it is a creature).
+    ExileIfDies(ObjRef),
     Counter(ObjRef),
     Tap(ObjRef),
     Untap(ObjRef),
@@ -125,6 +147,8 @@ pub enum Effect {
     },
     /// Put the object on top of its owner's library.
     PutOnTop(ObjRef),
+    /// Return it to its owner's hand (from the battlefield or a graveyard).
+    ReturnToHand(ObjRef),
     /// Sindbad: draw a card and reveal it; if it isn't a land card, discard it.
     DrawRevealDiscardNonland,
     Mill {
@@ -142,7 +166,7 @@ impl Effect {
         for w in s.split_whitespace() {
             if let Some((k, v)) = w.split_once('=') {
                 keys.push((k, v));
-            } else if matches!(w, "random" | "tapped") {
+            } else if matches!(w, "random" | "tapped" | "no_regen") {
                 flags.push(w);
             } else {
                 positional.push(w);
@@ -198,12 +222,30 @@ impl Effect {
                 amount: amount(0)?,
                 who: who(PlayerRef::You)?,
             },
-            "destroy" => Effect::Destroy(objref(0)?),
-            "destroy_all" => Effect::DestroyAll(ObjectFilter::parse(args)?),
+            "destroy" => Effect::Destroy {
+                what: objref(0)?,
+                regen: !flags.contains(&"no_regen"),
+            },
+            "destroy_all" => Effect::DestroyAll {
+                filter: ObjectFilter::parse(args)?,
+                regen: !flags.contains(&"no_regen"),
+            },
+            "regenerate" => Effect::Regenerate(objref(0)?),
+            "regenerate_all" => Effect::RegenerateAll(ObjectFilter::parse(args)?),
+            "prevent_next" => Effect::PreventNext {
+                amount: amount(0)?,
+                to: parse_recipient(key("to").ok_or("`prevent_next` needs to=...")?)?,
+            },
+            "prevent_all" => Effect::PreventAll(crate::replacement::PreventScope::parse(
+                args.first().copied().unwrap_or(""),
+            )?),
+            "cant_regenerate" => Effect::CantRegenerate(objref(0)?),
+            "exile_if_dies" => Effect::ExileIfDies(objref(0)?),
             "counter" => Effect::Counter(objref(0)?),
             "tap" => Effect::Tap(objref(0)?),
             "untap" => Effect::Untap(objref(0)?),
             "put_on_top" => Effect::PutOnTop(objref(0)?),
+            "return_to_hand" => Effect::ReturnToHand(objref(0)?),
             "pump" => {
                 let (power, toughness) = parse_pt_change(args.first().copied())?;
                 Effect::Pump {
@@ -310,11 +352,22 @@ impl Effect {
             | Effect::Mill { who, .. }
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. } => p(who, &mut v),
-            Effect::Destroy(ObjRef::Target(n))
+            Effect::Destroy {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::Regenerate(ObjRef::Target(n))
+            | Effect::CantRegenerate(ObjRef::Target(n))
+            | Effect::ExileIfDies(ObjRef::Target(n))
+            | Effect::PreventNext {
+                to: Recipient::Target(n),
+                ..
+            }
             | Effect::Counter(ObjRef::Target(n))
             | Effect::Tap(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))
+            | Effect::ReturnToHand(ObjRef::Target(n))
             | Effect::Pump {
                 what: ObjRef::Target(n),
                 ..
@@ -393,6 +446,11 @@ fn parse_player_ref(s: &str) -> Result<PlayerRef, String> {
 fn parse_recipient(s: &str) -> Result<Recipient, String> {
     if let Some(n) = parse_target_slot(s) {
         return Ok(Recipient::Target(n));
+    }
+    if s == "each_creature_you_control" {
+        let mut f = ObjectFilter::of_type(crate::cards::CardType::Creature);
+        f.controller = Some(crate::targets::Relation::You);
+        return Ok(Recipient::EachCreature(f));
     }
     if s == "each_creature" {
         return Ok(Recipient::EachCreature(ObjectFilter::of_type(

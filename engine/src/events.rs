@@ -126,6 +126,14 @@ pub enum Event {
         card: ObjectId,
     },
     Destroyed(ObjectId),
+    /// A regeneration shield replaced a destruction (419.6b).
+    Regenerated(ObjectId),
+    /// Prevention effects prevented `amount` of the damage `source` would have dealt.
+    DamagePrevented {
+        source: ObjectId,
+        target: Target,
+        amount: u32,
+    },
     Sacrificed(ObjectId),
     AttackersDeclared {
         attackers: Vec<(ObjectId, PlayerId)>,

@@ -141,6 +141,10 @@ pub struct Game {
     pub resolution: Option<Resolution>,
     pub combat: Option<Combat>,
     pub pt_effects: Vec<PtEffect>,
+    /// Replacement and prevention effects of resolved spells and abilities, until used up
+    /// or the end of the turn (`replacement.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shields: Vec<crate::replacement::Shield>,
     pub next_timestamp: u32,
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
@@ -162,6 +166,11 @@ pub struct Game {
     pub priority_after_sba: Option<PlayerId>,
     #[serde(skip)]
     pub(crate) events: Vec<Event>,
+    /// Permanents leaving the battlefield in the event being performed, as they last existed
+    /// (id, card, controller): their leaves-the-battlefield abilities look back (410.10d).
+    /// Empty between events, so never part of the saved state.
+    #[serde(skip)]
+    pub(crate) lookback: Vec<(ObjectId, CardId, PlayerId)>,
 }
 
 impl PartialEq for Game {
@@ -283,6 +292,7 @@ impl Game {
             resolution: None,
             combat: None,
             pt_effects: Vec::new(),
+            shields: Vec::new(),
             next_timestamp: 1,
             result: None,
             cleanup_again: false,
@@ -292,6 +302,7 @@ impl Game {
             has_triggers: false,
             has_statics: false,
             events: Vec::new(),
+            lookback: Vec::new(),
         }
     }
 
@@ -593,6 +604,12 @@ impl Game {
             let o = self.obj(id)?;
             (o.zone, o.owner, o.card, o.controller)
         };
+        // 419.6 / 614: "if it would die, exile it instead" changes where it goes.
+        let to = if from == ZoneKind::Battlefield && to == ZoneKind::Graveyard {
+            self.dies_replacement(id)
+        } else {
+            to
+        };
         if from == ZoneKind::Stack {
             self.stack.retain(|s| s.object() != Some(id));
         } else if let Some(list) = self.zone_list_mut(owner, from)
@@ -682,6 +699,22 @@ impl Game {
         Some(new_id)
     }
 
+    /// Marks permanents about to leave the battlefield together (one event): until
+    /// [`Game::end_batch`], their triggered abilities still see the others leave.
+    pub(crate) fn begin_batch(&mut self, ids: &[ObjectId]) {
+        for &id in ids {
+            if let Some(o) = self.obj(id)
+                && o.zone == ZoneKind::Battlefield
+            {
+                let entry = (id, o.card, o.controller);
+                self.lookback.push(entry);
+            }
+        }
+    }
+    pub(crate) fn end_batch(&mut self) {
+        self.lookback.clear();
+    }
+
     /// Things that stop when a permanent leaves the battlefield: combat, attachments,
     /// effects locked to it.
     fn leave_battlefield_cleanup(&mut self, id: ObjectId) {
@@ -689,6 +722,7 @@ impl Game {
             c.remove(id);
         }
         self.pt_effects.retain(|e| e.object != id);
+        self.drop_shields_of(id);
         for o in &mut self.objects {
             if o.attached_to == Some(id) {
                 o.attached_to = None;
@@ -712,23 +746,34 @@ impl Game {
     pub(crate) fn draw_cards(&mut self, p: PlayerId, n: u32) -> Vec<ObjectId> {
         let mut drawn = Vec::new();
         for _ in 0..n {
+            // A replaced draw is not this draw (R-sindbad-1): what the replacement itself
+            // draws is not returned to the instruction that asked for the draw.
+            if self.draw_replacement(p).is_some() {
+                continue;
+            }
+            drawn.extend(self.draw_one_unreplaced(p));
+        }
+        drawn
+    }
+
+    /// One draw, with no replacement effect applied (the draw a replacement itself makes).
+    pub(crate) fn draw_one_unreplaced(&mut self, p: PlayerId) -> Option<ObjectId> {
+        {
             let Some(&top) = self.player(p).library.last() else {
                 self.player_mut(p).drew_from_empty = true;
                 self.emit(Event::Drew {
                     player: p,
                     card: None,
                 });
-                continue;
+                return None;
             };
-            if let Some(new_id) = self.move_object(top, ZoneKind::Hand, Position::Top) {
-                self.emit(Event::Drew {
-                    player: p,
-                    card: Some(new_id),
-                });
-                drawn.push(new_id);
-            }
+            let new_id = self.move_object(top, ZoneKind::Hand, Position::Top)?;
+            self.emit(Event::Drew {
+                player: p,
+                card: Some(new_id),
+            });
+            Some(new_id)
         }
-        drawn
     }
 
     pub(crate) fn discard(&mut self, p: PlayerId, card: ObjectId) -> Option<ObjectId> {
@@ -797,10 +842,14 @@ impl Game {
         if amount == 0 {
             return 0;
         }
-        // Protection from a colour prevents damage from sources of that colour.
         if let Target::Object(id) = target
-            && self.protected_from(id, self.source_colors(source))
+            && (!self.is_on_battlefield(id) || !self.is_creature(id))
         {
+            return 0;
+        }
+        // Prevention effects (419.7 / 615), protection among them.
+        let amount = self.prevent_damage(source, target, amount, combat);
+        if amount == 0 {
             return 0;
         }
         match target {
@@ -855,8 +904,17 @@ impl Game {
             })
     }
 
+    /// Destroys a permanent (a regeneration shield may replace it).
     pub(crate) fn destroy(&mut self, id: ObjectId) -> Option<ObjectId> {
+        self.destroy_with(id, true)
+    }
+
+    /// Destroys a permanent; `can_regenerate = false` for "it can't be regenerated".
+    pub(crate) fn destroy_with(&mut self, id: ObjectId, can_regenerate: bool) -> Option<ObjectId> {
         if !self.is_on_battlefield(id) {
+            return None;
+        }
+        if can_regenerate && self.try_regenerate(id) {
             return None;
         }
         self.emit(Event::Destroyed(id));

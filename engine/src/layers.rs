@@ -158,6 +158,11 @@ impl Game {
                 })
             })
     }
+    /// Whether the object still has the abilities of its own card (not lost to "loses all
+    /// abilities", layer 6 / classic 5).
+    pub fn has_own_abilities(&self, _id: ObjectId) -> bool {
+        true
+    }
     pub fn colors(&self, id: ObjectId) -> ColorSet {
         self.def(id).map_or(ColorSet::NONE, |d| d.colors)
     }

@@ -20,6 +20,7 @@ pub mod layers;
 pub mod mana;
 pub mod object;
 pub mod priority;
+pub mod replacement;
 pub mod resolve;
 pub mod ruleset;
 pub mod sba;

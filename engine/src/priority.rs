@@ -194,6 +194,7 @@ impl Game {
         let hand = &self.player(player).hand;
         // Cheap filters first; every listed answer still passes the full check.
         let sorcery_ok = self.sorcery_timing(player);
+        let split_second = self.split_second_spell().is_some();
         let land_ok = sorcery_ok && self.player(player).lands_played == 0;
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
@@ -201,9 +202,10 @@ impl Game {
                 if land_ok && self.check_play_land(player, card).is_ok() {
                     out.push(Answer::PlayLand(card));
                 }
-            } else if (sorcery_ok
-                || def.has_type(CardType::Instant)
-                || def.keywords.contains(&Keyword::Flash))
+            } else if !split_second
+                && (sorcery_ok
+                    || def.has_type(CardType::Instant)
+                    || def.keywords.contains(&Keyword::Flash))
                 && def.mana_value() <= self.mana_upper_bound(player)
                 && self.can_begin_cast(player, card)
             {
@@ -227,7 +229,7 @@ impl Game {
                             color: produced,
                         });
                     }
-                } else if self.can_begin_activate(player, o.id, i as u8) {
+                } else if !split_second && self.can_begin_activate(player, o.id, i as u8) {
                     out.push(Answer::Activate {
                         source: o.id,
                         ability: i as u8,
@@ -265,6 +267,7 @@ impl Game {
         let def = self
             .def(card)
             .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        self.check_split_second()?;
         let instant_speed =
             def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash);
         if !instant_speed && !self.sorcery_timing(player) {
@@ -295,6 +298,15 @@ impl Game {
         let a = def.abilities.get(ability as usize).ok_or_else(|| {
             RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
         })?;
+        if !self.has_own_abilities(source) {
+            return Err(RuleError::illegal(format!(
+                "{} has lost its abilities",
+                def.name
+            )));
+        }
+        if !a.is_mana_ability() {
+            self.check_split_second()?;
+        }
         match a.timing {
             AbilityTiming::Instant => {}
             AbilityTiming::Sorcery => {
@@ -321,6 +333,26 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Split second (502.58a): while a spell with split second is on the stack, players
+    /// can't cast spells or activate abilities that aren't mana abilities.
+    pub(crate) fn split_second_spell(&self) -> Option<&'static str> {
+        self.stack.iter().find_map(|s| match s.kind {
+            crate::stack::StackKind::Spell(id) if self.has_keyword(id, Keyword::SplitSecond) => {
+                Some(self.catalog().get(s.card).name.as_str())
+            }
+            _ => None,
+        })
+    }
+
+    fn check_split_second(&self) -> Result<(), RuleError> {
+        match self.split_second_spell() {
+            Some(name) => Err(RuleError::illegal(format!(
+                "{name} has split second: while it is on the stack, only mana abilities can be activated"
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// Moves a resolved or countered spell card to its owner's graveyard.

@@ -9,6 +9,7 @@ use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
 use crate::layers::{PtChange, PtEffect};
+use crate::replacement::Shield;
 use crate::stack::{StackItem, StackKind};
 use crate::targets::{ObjectFilter, Target};
 use crate::turn::{Step, StepFlow};
@@ -25,6 +26,9 @@ pub struct Resolution {
     pub effect: usize,
     /// Choices made so far for the current effect, in APNAP order.
     pub choices: Vec<(PlayerId, Vec<ObjectId>)>,
+    /// The controller of each target object as the resolution began (last known information).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_controllers: Vec<Option<PlayerId>>,
 }
 
 impl Resolution {
@@ -34,6 +38,7 @@ impl Resolution {
             legal,
             effect: 0,
             choices: Vec::new(),
+            target_controllers: Vec::new(),
         }
     }
 }
@@ -129,9 +134,17 @@ impl Game {
                 _ => Vec::new(),
             },
             PlayerRef::TargetController(n) => match Self::target_at(res, n) {
-                Some(Target::Object(o)) => {
-                    self.obj(o).map(|o| vec![o.controller]).unwrap_or_default()
-                }
+                Some(Target::Object(o)) => match self.obj(o) {
+                    Some(o) => vec![o.controller],
+                    // Gone since (destroyed by an earlier instruction): as it last existed.
+                    None => res
+                        .target_controllers
+                        .get(n as usize)
+                        .copied()
+                        .flatten()
+                        .into_iter()
+                        .collect(),
+                },
                 _ => Vec::new(),
             },
             PlayerRef::EachPlayer => self.apnap(),
@@ -278,11 +291,13 @@ impl Game {
                         }
                     }
                 }
-                for (_, objs) in std::mem::take(&mut res.choices) {
-                    for o in objs {
-                        self.sacrifice(o);
-                    }
+                let chosen = std::mem::take(&mut res.choices);
+                let all: Vec<ObjectId> = chosen.iter().flat_map(|(_, v)| v.clone()).collect();
+                self.begin_batch(&all);
+                for o in all {
+                    self.sacrifice(o);
                 }
+                self.end_batch();
             }
             Effect::Search { filter, to, tapped } => {
                 if res.choices.is_empty() {
@@ -317,12 +332,34 @@ impl Game {
     fn apply_simple_effect(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
         match e {
-            Effect::Destroy(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.destroy(o);
+            Effect::Destroy { what, regen } => {
+                if let Some(o) = self.object_of(res, *what) {
+                    self.destroy_with(o, *regen);
                 }
             }
-            Effect::DestroyAll(f) => {
+            Effect::DestroyAll { filter, regen } => {
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, filter, me))
+                    .collect();
+                // All at once (the regeneration shields are checked one by one, which is the
+                // same thing: each replaces only its own creature's destruction).
+                self.begin_batch(&all);
+                for o in all {
+                    self.destroy_with(o, *regen);
+                }
+                self.end_batch();
+            }
+            Effect::Regenerate(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_shield(Shield::Regenerate(o));
+                }
+            }
+            Effect::RegenerateAll(f) => {
                 let all: Vec<ObjectId> = self
                     .battlefield
                     .iter()
@@ -330,7 +367,50 @@ impl Game {
                     .filter(|id| self.matches_filter(*id, f, me))
                     .collect();
                 for o in all {
-                    self.destroy(o);
+                    self.add_shield(Shield::Regenerate(o));
+                }
+            }
+            Effect::PreventNext { amount, to } => {
+                let n = self.amount(res, amount).max(0) as u32;
+                let recipients: Vec<Target> = match to {
+                    Recipient::Target(slot) => Self::target_at(res, *slot).into_iter().collect(),
+                    Recipient::Player(p) => self
+                        .players_of(res, *p)
+                        .into_iter()
+                        .map(Target::Player)
+                        .collect(),
+                    Recipient::EachCreature(f) => self
+                        .battlefield
+                        .iter()
+                        .copied()
+                        .filter(|id| self.matches_filter(*id, f, me))
+                        .map(Target::Object)
+                        .collect(),
+                };
+                for t in recipients {
+                    if n > 0 && self.target_exists(t) {
+                        self.add_shield(Shield::PreventNext {
+                            target: t,
+                            remaining: n,
+                        });
+                    }
+                }
+            }
+            Effect::PreventAll(scope) => self.add_shield(Shield::PreventAll(*scope)),
+            Effect::CantRegenerate(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && self.is_creature(o)
+                {
+                    self.add_shield(Shield::CantRegenerate(o));
+                }
+            }
+            Effect::ExileIfDies(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && self.is_creature(o)
+                {
+                    self.add_shield(Shield::ExileIfDies(o));
                 }
             }
             Effect::Counter(r) => {
@@ -420,6 +500,11 @@ impl Game {
                     && crate::mana::Color::ALL.into_iter().all(has_color)
                 {
                     self.win_game(me);
+                }
+            }
+            Effect::ReturnToHand(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.move_object(o, ZoneKind::Hand, Position::Top);
                 }
             }
             Effect::PutOnTop(r) => {

@@ -166,6 +166,8 @@ impl Game {
         }
         to_graveyard.sort();
         to_graveyard.dedup();
+        let batch: Vec<ObjectId> = destroyed.iter().chain(&to_graveyard).copied().collect();
+        self.begin_batch(&batch);
         for id in destroyed {
             if !to_graveyard.contains(&id) {
                 self.destroy(id);
@@ -174,6 +176,7 @@ impl Game {
         for id in to_graveyard {
             self.move_object(id, ZoneKind::Graveyard, Position::Top);
         }
+        self.end_batch();
         for id in stray_tokens {
             self.remove_token(id);
         }

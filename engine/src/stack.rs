@@ -115,7 +115,19 @@ impl Game {
         if !item.is_spell() {
             self.stack.pop();
         }
-        self.resolution = Some(Resolution::new(item, legal));
+        let mut res = Resolution::new(item, legal);
+        // Last known information (413.2 / 608.2h): who controlled each target object, for
+        // effects that still name "its controller" after the object is gone (Pongify).
+        res.target_controllers = res
+            .item
+            .targets
+            .iter()
+            .map(|t| match t {
+                Target::Object(o) => self.obj(*o).map(|x| x.controller),
+                Target::Player(_) => None,
+            })
+            .collect();
+        self.resolution = Some(res);
         self.run_resolution();
     }
 

@@ -48,6 +48,9 @@ pub enum TriggerEvent {
     DealsCombatDamageToPlayer,
     /// "When you cast a creature spell."
     YouCastCreatureSpell,
+    /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
+    /// Renewal): any creature its controller owns.
+    CreatureToYourGraveyard,
 }
 
 impl TriggerEvent {
@@ -70,6 +73,7 @@ impl TriggerEvent {
             "becomes_blocked" => TriggerEvent::BecomesBlocked,
             "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
             "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
+            "creature_to_your_graveyard" => TriggerEvent::CreatureToYourGraveyard,
             other => match other
                 .strip_prefix("your_creature_with:")
                 .and_then(|r| r.strip_suffix("_attacks"))
@@ -158,9 +162,24 @@ impl Game {
         let mut out = Vec::new();
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
+            if !self.has_own_abilities(id) {
+                continue;
+            }
             for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
                 if pred(self, id, o.controller, &t.when) {
                     out.push((id, o.card, o.controller, i));
+                }
+            }
+        }
+        // Leaves-the-battlefield abilities look back in time (410.10d / 603.10a): permanents
+        // that left together with the event's object still see it.
+        for &(id, card, controller) in &self.lookback {
+            if self.obj(id).is_some() {
+                continue;
+            }
+            for (i, t) in self.catalog().get(card).triggers.iter().enumerate() {
+                if pred(self, id, controller, &t.when) {
+                    out.push((id, card, controller, i));
                 }
             }
         }
@@ -200,12 +219,22 @@ impl Game {
                 if !def.has_type(CardType::Creature) {
                     Vec::new()
                 } else {
-                    def.triggers
+                    let mut v: Vec<_> = def
+                        .triggers
                         .iter()
                         .enumerate()
                         .filter(|(_, t)| t.when == TriggerEvent::Dies)
                         .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
-                        .collect()
+                        .collect();
+                    let owner = self.objects[new.slot()].owner;
+                    v.extend(
+                        self.matching(|_, _, ctrl, w| {
+                            *w == TriggerEvent::CreatureToYourGraveyard && ctrl == owner
+                        })
+                        .into_iter()
+                        .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
+                    );
+                    v
                 }
             }
             Event::StepBegan(step @ (Step::Upkeep | Step::End)) => {

@@ -411,6 +411,7 @@ impl Game {
             }
         }
         self.pt_effects.clear();
+        self.shields.clear();
         if self.state_based_actions_pending() {
             self.cleanup_again = true;
             self.give_priority(self.active);

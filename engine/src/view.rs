@@ -135,7 +135,7 @@ impl Game {
                         poison: p.poison,
                         hand_count: p.hand.len(),
                         library_count: p.library.len(),
-                        hand: (viewer == Some(id))
+                        hand: (viewer == Some(id) || self.hand_revealed(id))
                             .then(|| p.hand.iter().map(|c| self.card_view(*c)).collect()),
                         graveyard: p.graveyard.iter().map(|c| self.card_view(*c)).collect(),
                         mana_pool: p.pool.to_string(),

@@ -130,6 +130,11 @@ pub enum Keyword {
     AttacksEachCombat,
     /// "~ can block only creatures with flying."
     CanBlockOnlyFlyers,
+    /// Absorb 1 (Lymph Sliver): prevent 1 of the damage each source would deal to it.
+    Absorb1,
+    /// Split second (502.58): while this spell is on the stack, players can't cast spells or
+    /// activate abilities that aren't mana abilities.
+    SplitSecond,
 }
 
 impl Keyword {
@@ -182,9 +187,11 @@ impl Keyword {
             Keyword::Menace => "Menace",
             Keyword::AttacksEachCombat => "attacks each combat if able",
             Keyword::CanBlockOnlyFlyers => "can block only creatures with flying",
+            Keyword::Absorb1 => "Absorb 1",
+            Keyword::SplitSecond => "Split second",
         }
     }
-    pub const ALL: [Keyword; 24] = [
+    pub const ALL: [Keyword; 26] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -209,6 +216,8 @@ impl Keyword {
         Keyword::Menace,
         Keyword::AttacksEachCombat,
         Keyword::CanBlockOnlyFlyers,
+        Keyword::Absorb1,
+        Keyword::SplitSecond,
     ];
 }
 
@@ -364,6 +373,12 @@ pub struct CardDef {
     pub enters_tapped: bool,
     pub triggers: Vec<crate::triggers::TriggerDef>,
     pub statics: Vec<StaticAbility>,
+    /// Static prevention abilities (`replacement.rs`).
+    pub preventions: Vec<crate::replacement::StaticPrevention>,
+    /// Enduring Renewal's draw replacement.
+    pub draw_reveal_instead: bool,
+    /// "Play with your hand revealed."
+    pub hand_revealed: bool,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -423,6 +438,10 @@ const FACTS: &str = include_str!("../../cards/facts.toml");
 const SCRIPTS: &[(&str, &str)] = &[
     ("basic.toml", include_str!("../../cards/scripts/basic.toml")),
     ("tsp.toml", include_str!("../../cards/scripts/tsp.toml")),
+    (
+        "effects.toml",
+        include_str!("../../cards/scripts/effects.toml"),
+    ),
     ("test.toml", include_str!("../../cards/scripts/test.toml")),
     (
         "tokens.toml",

@@ -76,6 +76,16 @@ struct Script {
     /// "Choose one —" modes, in printed order.
     #[serde(default)]
     mode: Vec<ModeScript>,
+    /// Static prevention abilities (`replacement.rs`): `spell_damage 1`, `from_creatures_to_this`.
+    #[serde(default)]
+    prevent: Vec<String>,
+    /// Enduring Renewal: "If you would draw a card, reveal the top card of your library
+    /// instead. If it's a creature card, put it into your graveyard. Otherwise, draw a card."
+    #[serde(default)]
+    draw_reveal_instead: bool,
+    /// "Play with your hand revealed."
+    #[serde(default)]
+    hand_revealed: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -303,6 +313,9 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enters_tapped: false,
         triggers: Vec::new(),
         statics: Vec::new(),
+        preventions: Vec::new(),
+        draw_reveal_instead: false,
+        hand_revealed: false,
     })
 }
 
@@ -420,6 +433,13 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.enters_with_counters.push((kind.parse()?, n));
     }
     def.enters_tapped = s.enters_tapped;
+    def.preventions = s
+        .prevent
+        .iter()
+        .map(|p| crate::replacement::StaticPrevention::parse(p))
+        .collect::<Result<_, _>>()?;
+    def.draw_reveal_instead = s.draw_reveal_instead;
+    def.hand_revealed = s.hand_revealed;
     for st in &s.statics {
         let words: Vec<&str> = st.affects.split_whitespace().collect();
         let affects = crate::targets::ObjectFilter::parse(&words)?;
