@@ -18,7 +18,9 @@ struct Rgb8 {
 }
 
 fn decode(png_bytes: &[u8]) -> Rgb8 {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    // Images are written as palette PNGs (expanded to RGB here); goldens as RGB.
+    decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().expect("png header");
     let mut buf = vec![0; reader.output_buffer_size().expect("buffer size")];
     let info = reader.next_frame(&mut buf).expect("png frame");
