@@ -588,9 +588,16 @@ async fn a_short_game_through_a_fake_discord() {
         .filter_map(|c| c["name"].as_str())
         .collect();
     assert!(
-        names.contains(&"mtg") && names.contains(&"deck"),
+        names.contains(&"mtg") && names.contains(&"deck") && names.contains(&"mtg-server"),
         "{names:?}"
     );
+    // Server settings are offered to members who may manage the server (bit 32).
+    let server = reg
+        .json
+        .as_array()
+        .and_then(|a| a.iter().find(|c| c["name"] == "mtg-server"))
+        .expect("mtg-server");
+    assert_eq!(server["default_member_permissions"], "32", "{server}");
 
     // A deck import (ephemeral).
     let list = spellstack::decks::READY[0].list.replace('\n', ";");

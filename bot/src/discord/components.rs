@@ -403,6 +403,16 @@ mod tests {
     }
 
     #[test]
+    fn default_is_a_public_button() {
+        assert!(PUBLIC_PHRASES.contains(&crate::grammar::DEFAULT));
+        let rows = answer_buttons(3, 4, 5, &["default".to_string()], Vec::new());
+        let json = serde_json::to_value(&rows).expect("json");
+        let b = &json[0]["components"][0];
+        assert_eq!(b["label"], "Accept default");
+        assert_eq!(b["custom_id"], "ss:a:3:4:5:default");
+    }
+
+    #[test]
     fn picks_complete_commands() {
         let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         assert_eq!(
