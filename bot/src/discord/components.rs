@@ -29,6 +29,8 @@ pub enum PickKind {
     CostOption,
     /// `TEXT x VALUE`.
     X,
+    /// `TEXT mode VALUE`.
+    Mode,
     /// `attack with V1, V2`.
     Attack,
     /// `block A with B, block C with D` (values are whole `block .. with ..` phrases).
@@ -44,6 +46,7 @@ impl PickKind {
             PickKind::Sacrifice => 's',
             PickKind::CostOption => 'c',
             PickKind::X => 'x',
+            PickKind::Mode => 'm',
             PickKind::Attack => 'a',
             PickKind::Block => 'b',
         }
@@ -56,6 +59,7 @@ impl PickKind {
             "s" => PickKind::Sacrifice,
             "c" => PickKind::CostOption,
             "x" => PickKind::X,
+            "m" => PickKind::Mode,
             "a" => PickKind::Attack,
             "b" => PickKind::Block,
             _ => return None,
@@ -72,6 +76,7 @@ impl PickKind {
             PickKind::Sacrifice => format!("{text} sacrificing {}", values.join(", ")),
             PickKind::CostOption => format!("{text} choosing {first}"),
             PickKind::X => format!("{text} x {first}"),
+            PickKind::Mode => format!("{text} mode {first}"),
             PickKind::Attack => format!("attack with {}", values.join(", ")),
             PickKind::Block => values.join(", "),
         }
@@ -428,5 +433,19 @@ mod tests {
             "block A with B, block C with D"
         );
         assert_eq!(PickKind::Phrase.complete("", &v(&["pass"])), "pass");
+        assert_eq!(
+            PickKind::Mode.complete("cast Fortify", &v(&["2"])),
+            "cast Fortify mode 2"
+        );
+        for k in [PickKind::Mode, PickKind::X, PickKind::CostOption] {
+            let c = Custom::Pick {
+                game: 1,
+                version: 1,
+                user: 1,
+                kind: k,
+                text: "cast A".into(),
+            };
+            assert_eq!(Custom::decode(&c.encode()), Some(c));
+        }
     }
 }

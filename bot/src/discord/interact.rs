@@ -257,36 +257,11 @@ async fn needs_menu(
         Ok(Some(r)) => r.version,
         _ => return Reply::ephemeral(format!("{card} needs {what}")),
     };
-    let kind = if what.starts_with("a target") {
-        PickKind::Target
-    } else if what.contains("discard") {
-        PickKind::Discard
-    } else if what.contains("sacrifice") {
-        PickKind::Sacrifice
-    } else if what.contains("additional cost") {
-        PickKind::CostOption
-    } else if what.contains("value for X") {
-        PickKind::X
-    } else {
+    let Some(kind) = needs_kind(what) else {
         return Reply::ephemeral(format!("{card} needs {what}: {}", options.join(", ")));
     };
-    let items: Vec<(String, String)> = match kind {
-        PickKind::X => (0..=20)
-            .map(|n| (format!("X = {n}"), n.to_string()))
-            .collect(),
-        PickKind::CostOption => options
-            .iter()
-            .map(|o| {
-                let n = o.split_whitespace().next().unwrap_or("1").to_string();
-                (o.clone(), n)
-            })
-            .collect(),
-        _ => options.iter().map(|o| (o.clone(), o.clone())).collect(),
-    };
-    let max = match kind {
-        PickKind::Discard | PickKind::Sacrifice => 1,
-        _ => 1,
-    };
+    let items = needs_items(kind, options);
+    let max = 1;
     let mut r = Reply::ephemeral(format!("**{card}** needs {what}: choose below."));
     match components::pick_menu(
         game_id,
@@ -308,6 +283,43 @@ async fn needs_menu(
         }
     }
     r
+}
+
+/// Which menu completes a command the grammar says `needs` `what`.
+pub fn needs_kind(what: &str) -> Option<PickKind> {
+    Some(if what.starts_with("a target") {
+        PickKind::Target
+    } else if what.contains("discard") {
+        PickKind::Discard
+    } else if what.contains("sacrifice") {
+        PickKind::Sacrifice
+    } else if what.contains("additional cost") {
+        PickKind::CostOption
+    } else if what.contains("value for X") {
+        PickKind::X
+    } else if what.starts_with("a mode") {
+        PickKind::Mode
+    } else {
+        return None;
+    })
+}
+
+/// The menu's (label, value) pairs: numbered choices (cost options, modes: `2 (text)`) are
+/// offered by their number.
+pub fn needs_items(kind: PickKind, options: &[String]) -> Vec<(String, String)> {
+    match kind {
+        PickKind::X => (0..=20)
+            .map(|n| (format!("X = {n}"), n.to_string()))
+            .collect(),
+        PickKind::CostOption | PickKind::Mode => options
+            .iter()
+            .map(|o| {
+                let n = o.split_whitespace().next().unwrap_or("1").to_string();
+                (o.clone(), n)
+            })
+            .collect(),
+        _ => options.iter().map(|o| (o.clone(), o.clone())).collect(),
+    }
 }
 
 /// Every Discord event: component interactions are ours (poise handles commands).
@@ -478,4 +490,33 @@ async fn quick(http: &Http, c: &ComponentInteraction, text: &str) -> Result<(), 
     )
     .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_the_grammar_needs_picks_a_menu() {
+        assert_eq!(needs_kind("a target (creature)"), Some(PickKind::Target));
+        assert_eq!(needs_kind("a mode (add `mode 1`)"), Some(PickKind::Mode));
+        assert_eq!(needs_kind("a value for X (add `x 3`)"), Some(PickKind::X));
+        assert_eq!(
+            needs_kind("a card to discard (add `discarding ...`)"),
+            Some(PickKind::Discard)
+        );
+        assert_eq!(needs_kind("a choice of what to pay with"), None);
+        let modes = vec![
+            "1 (deal 2 damage)".to_string(),
+            "2 (gain 3 life)".to_string(),
+        ];
+        assert_eq!(
+            needs_items(PickKind::Mode, &modes),
+            vec![
+                ("1 (deal 2 damage)".to_string(), "1".to_string()),
+                ("2 (gain 3 life)".to_string(), "2".to_string())
+            ]
+        );
+        assert_eq!(needs_items(PickKind::X, &[]).len(), 21);
+    }
 }
