@@ -1549,3 +1549,158 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
     assert_ne!(zh_card, english_card);
     env.stop().await;
 }
+
+/// A blocker order (or a damage division) in a real game: the service plays both sides until
+/// one attacker is blocked by two creatures, then the attacker's player takes the default with
+/// the **Accept default** button of their private panel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accept_default_button_for_a_blocker_order() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc) = (&env.h, &env.svc);
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![
+                opt("opponent", 6, json!(BOB.to_string())),
+                opt("deck", 3, json!("green")),
+            ],
+            json!({BOB.to_string(): h.user(BOB)}),
+        )
+        .await;
+    let menu = custom_ids(&r)
+        .into_iter()
+        .find(|i| i.starts_with("ss:Y:"))
+        .expect("deck menu");
+    let game: i64 = menu
+        .split(':')
+        .nth(2)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let r = h
+        .click(BOB, CHANNEL, &menu, Some(vec!["green".into()]))
+        .await;
+    assert!(text(&r).contains("accepted"), "{r}");
+    let thread = svc
+        .db
+        .game(game)
+        .await
+        .expect("db")
+        .expect("row")
+        .thread_id
+        .expect("thread") as u64;
+
+    // Both sides through the service: lands, creatures, attack when the defender has two
+    // untapped creatures, and block one attacker with two.
+    let mut tried: HashSet<(i64, String)> = HashSet::new();
+    let mut steps = 0;
+    let decider = loop {
+        steps += 1;
+        assert!(steps < 3000, "no blocker order reached");
+        let l = svc.load(game).await.expect("load");
+        assert!(l.game.result.is_none(), "the game ended first");
+        let pend = l.game.pending().expect("pending").clone();
+        let p = pend.player;
+        let user = l.seats[p.index()].user_id;
+        let opts = spellstack::grammar::options(&l.game, p, false);
+        let v = l.row.version;
+        let words = match &pend.decision {
+            Decision::OrderBlockers { .. } | Decision::AssignCombatDamage { .. } => {
+                break (user, p, pend.decision.clone(), v);
+            }
+            Decision::Mulligan { .. } => "keep".to_string(),
+            Decision::Priority => {
+                let mine = l.game.active == p;
+                let land = opts.iter().find(|o| o.starts_with("play "));
+                let cast = opts.iter().find(|o| {
+                    o.starts_with("cast ")
+                        && !tried.contains(&(v, (*o).clone()))
+                        && engine::Catalog::builtin()
+                            .by_name(o.trim_start_matches("cast "))
+                            .is_some_and(|d| d.has_type(engine::cards::CardType::Creature))
+                });
+                match (mine, land, cast) {
+                    (true, Some(l), _) => l.clone(),
+                    (true, None, Some(c)) => {
+                        tried.insert((v, c.clone()));
+                        c.clone()
+                    }
+                    _ => "pass".to_string(),
+                }
+            }
+            Decision::PayMana { .. } if opts.iter().any(|o| o == "pay") => "pay".to_string(),
+            Decision::DeclareAttackers => {
+                let defender = l.game.opponents(p)[0];
+                let blockers = l
+                    .game
+                    .view(None)
+                    .battlefield
+                    .iter()
+                    .filter(|o| o.controller == defender && o.power.is_some() && !o.tapped)
+                    .count();
+                match opts.iter().find(|o| o.starts_with("attack with")) {
+                    Some(a) if blockers >= 2 => a.clone(),
+                    _ => "no attack".to_string(),
+                }
+            }
+            Decision::DeclareBlockers => {
+                // Single blocks by attacker; two blockers on the first attacker that has two.
+                let mut by: HashMap<String, Vec<String>> = HashMap::new();
+                for a in l.game.legal_answers(p) {
+                    if let engine::Answer::Block(b) = &a
+                        && b.len() == 1
+                    {
+                        by.entry(format!("{:?}", b[0].attacker))
+                            .or_default()
+                            .push(spellstack::grammar::describe(&l.game, p, &a));
+                    }
+                }
+                let pair = by.values().find(|v| v.len() >= 2);
+                match pair {
+                    Some(v) => format!("{}, {}", v[0], v[1]),
+                    None => "no blocks".to_string(),
+                }
+            }
+            _ => opts.first().cloned().unwrap_or_else(|| "pass".into()),
+        };
+        if let Err(e) = svc.command(user, game, &words, Some(v)).await {
+            // A creature that cannot be paid for now, or a double block the rules refuse:
+            // answer plainly instead.
+            let fallback = match &pend.decision {
+                Decision::DeclareBlockers => "no blocks",
+                Decision::PayMana { .. } | Decision::ChooseTarget { .. } => "cancel",
+                _ => "pass",
+            };
+            svc.command(user, game, fallback, Some(v))
+                .await
+                .unwrap_or_else(|e2| panic!("{words}: {e}; then {fallback}: {e2}"));
+        }
+    };
+    let (user, p, decision, version) = decider;
+    let alice = svc
+        .user(&format!("discord:{ALICE}"), "Alice")
+        .await
+        .expect("user");
+    let who = if user == alice { ALICE } else { BOB };
+    // The private panel offers "Accept default" (a public-safe answer) to the decider only.
+    let r = h.slash(who, thread, "mtg", "hand", vec![], json!({})).await;
+    let button = format!("ss:a:{game}:{version}:{who}:default");
+    assert!(custom_ids(&r).contains(&button), "{decision:?}: {r}");
+    let other = if who == ALICE { BOB } else { ALICE };
+    let r = h.click(other, thread, &button, None).await;
+    assert!(text(&r).contains("only they can answer"), "{r}");
+    let r = h.click(who, thread, &button, None).await;
+    assert!(text(&r).contains("Done: `default`"), "{r}");
+    let l = svc.load(game).await.expect("load");
+    assert!(l.row.version > version, "the default was applied");
+    assert!(
+        l.game
+            .pending()
+            .is_none_or(|x| x.decision != decision || x.player != p),
+        "the decision moved on"
+    );
+    eprintln!("accepted the default for {decision:?} after {steps} service commands");
+    env.stop().await;
+}
