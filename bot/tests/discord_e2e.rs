@@ -1,9 +1,20 @@
 //! End to end without Discord: a small fake Discord (REST and the gateway websocket on
-//! 127.0.0.1) and the real serenity client and poise framework pointed at it. The test injects
-//! INTERACTION_CREATE events as two players would cause them, records every REST call the bot
-//! makes, and asserts on them: the game thread, the status message edited in place, the board
-//! PNG, hands by DM (with a player whose DMs are closed: error 50007), ephemeral replies, the
-//! right user mentioned, a wrong-user click and a stale button.
+//! 127.0.0.1) and the real serenity client and poise framework pointed at it. The tests inject
+//! INTERACTION_CREATE events as players would cause them, record every REST call the bot makes
+//! (attachments with their bytes), and assert on them.
+//!
+//! - `a_short_game_through_a_fake_discord`: challenge, accept with a deck, mulligans, a land, a
+//!   spell with a target (menus), attack and block pickers, concede; the game thread, the
+//!   status message edited in place, the board PNG, hands by DM (one player's DMs closed:
+//!   error 50007), ephemeral replies, the right user mentioned, a wrong-user click, a stale
+//!   button.
+//! - `commands_settings_undo_and_reminders_through_a_fake_discord`: `/deck` import (a bad list
+//!   refused), list, show, delete; `/mtg card`; a declined challenge; `/mtg settings` (DMs off,
+//!   ping cadence); `/mtg games`, `/mtg board`, `/mtg hand`; `/mtg play` autocomplete; undo
+//!   refused then allowed; the scheduler's deadline reminders with or without a mention;
+//!   `/mtg-server language` (Manage Server only) and a card image in that language.
+//! - `accept_default_button_for_a_blocker_order`: a real blocker order answered with the
+//!   **Accept default** button.
 
 use axum::Router;
 use axum::body::Bytes;
