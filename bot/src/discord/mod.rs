@@ -318,3 +318,63 @@ pub fn token_from_env() -> anyhow::Result<String> {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::Clock;
+    use engine::Catalog;
+
+    async fn data(cjk_font_path: &str, language: &str) -> (Data, tempfile::TempDir) {
+        let (mut dbs, dir) = crate::storage::tests::test_dbs().await;
+        let mut cfg = Config::default();
+        cfg.images.cjk_font_path = cjk_font_path.into();
+        cfg.images.language = language.into();
+        let svc = Service {
+            db: dbs.remove(0),
+            cfg,
+            clock: Clock::System,
+        };
+        (Data::new(svc), dir)
+    }
+
+    #[tokio::test]
+    async fn a_missing_cjk_font_is_explained_and_images_fall_back_to_english() {
+        let (d, _dir) = data("/nonexistent/cjk.ttc", "zh-hant").await;
+        assert_eq!(d.default_language(), render::Language::ZhHant);
+        let err = d
+            .try_renderer(render::Language::ZhHant)
+            .err()
+            .expect("no font");
+        assert!(err.contains("/nonexistent/cjk.ttc"), "{err}");
+        let r = d
+            .renderer(render::Language::ZhHant)
+            .expect("English instead");
+        let face =
+            crate::scene::face_of_def(Catalog::builtin().by_name("Lightning Axe").expect("card"));
+        assert_eq!(
+            r.card_png(&face).expect("png"),
+            render::card_png(&face, &render::RenderOptions::default()).expect("png")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_language_overrides_the_deployment_default() {
+        let (d, _dir) = data(render::DEFAULT_CJK_FONT_PATH, "english").await;
+        assert_eq!(d.language_of_guild(None).await, render::Language::English);
+        assert_eq!(
+            d.language_of_guild(Some(7)).await,
+            render::Language::English
+        );
+        let u = d.svc.user("discord:1", "Admin").await.expect("user");
+        d.svc
+            .set_guild_language(7, "zh-hant", u)
+            .await
+            .expect("set");
+        assert_eq!(d.language_of_guild(Some(7)).await, render::Language::ZhHant);
+        assert_eq!(
+            d.language_of_guild(Some(8)).await,
+            render::Language::English
+        );
+    }
+}
