@@ -143,6 +143,12 @@ pub struct PermanentExpect {
     pub counters: Option<BTreeMap<String, u32>>,
     pub sick: Option<bool>,
     pub attacking: Option<bool>,
+    /// Keywords it must have (`has = ["Double strike"]`) and must not have (`lacks`).
+    pub has: Option<Vec<String>>,
+    pub lacks: Option<Vec<String>>,
+    /// Subtypes it must have (`is = ["Sliver"]`) and must not have (`is_not`).
+    pub is: Option<Vec<String>>,
+    pub is_not: Option<Vec<String>>,
 }
 
 /// The outcome of one scenario.
@@ -549,6 +555,9 @@ impl Runner {
         use ZoneKind::*;
         Ok(match verb {
             "keep" => Answer::Keep,
+            "yes" => Answer::Yes,
+            "no" => Answer::No,
+            "creature_type" => Answer::CreatureType(rest.trim().to_string()),
             "mulligan" => Answer::Mulligan,
             "pass" => Answer::Pass,
             "concede" => Answer::Concede,
@@ -899,6 +908,27 @@ impl Runner {
                         .to_string(),
                 );
             }
+            for (list, want) in [(&pe.has, true), (&pe.lacks, false)] {
+                for k in list.iter().flatten() {
+                    match k.parse::<crate::cards::Keyword>() {
+                        Ok(kw) => d(
+                            &format!("has {k}"),
+                            want.to_string(),
+                            g.has_keyword(id, kw).to_string(),
+                        ),
+                        Err(e) => out_err(&mut d, k, &e),
+                    }
+                }
+            }
+            for (list, want) in [(&pe.is, true), (&pe.is_not, false)] {
+                for s in list.iter().flatten() {
+                    d(
+                        &format!("is {s}"),
+                        want.to_string(),
+                        g.has_subtype(id, s).to_string(),
+                    );
+                }
+            }
             if let Some(cs) = &pe.counters {
                 let want: BTreeMap<String, u32> = cs
                     .iter()
@@ -916,6 +946,10 @@ impl Runner {
         }
         out
     }
+}
+
+fn out_err(d: &mut impl FnMut(&str, String, String), k: &str, e: &str) {
+    d(&format!("has {k}"), "a keyword".into(), e.to_string());
 }
 
 fn split_index(s: &str) -> (&str, u8) {

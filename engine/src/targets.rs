@@ -45,6 +45,12 @@ pub struct ObjectFilter {
     pub controller: Option<Relation>,
     pub keyword: Option<Keyword>,
     pub basic: bool,
+    /// Only tokens ("all Serf tokens").
+    #[serde(default)]
+    pub token: bool,
+    /// "Other than ~": not the source of the ability (checked where the source is known).
+    #[serde(default)]
+    pub other: bool,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -92,6 +98,10 @@ impl ObjectFilter {
                 f.tapped = Some(false);
             } else if w == "basic" {
                 f.basic = true;
+            } else if w == "token" {
+                f.token = true;
+            } else if w == "other" {
+                f.other = true;
             } else if let Some(n) = w.strip_prefix("toughness<=") {
                 f.max_toughness = Some(n.parse().map_err(|_| format!("bad number in `{w}`"))?);
             } else if let Some(s) = w.strip_prefix("type:") {
@@ -235,6 +245,9 @@ impl crate::game::Game {
         if let Some(k) = f.keyword
             && !self.has_keyword(id, k)
         {
+            return false;
+        }
+        if f.token && !o.token {
             return false;
         }
         if f.basic

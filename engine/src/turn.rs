@@ -352,6 +352,9 @@ impl Game {
                     .battlefield_of(self.active)
                     .filter(|o| o.tapped)
                     .map(|o| o.id)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .filter(|id| !self.has_keyword(*id, crate::cards::Keyword::DoesntUntap))
                     .collect();
                 for id in mine {
                     self.untap(id);
@@ -412,6 +415,7 @@ impl Game {
         }
         self.pt_effects.clear();
         self.shields.clear();
+        self.end_turn_char_effects();
         if self.state_based_actions_pending() {
             self.cleanup_again = true;
             self.give_priority(self.active);

@@ -135,6 +135,8 @@ pub enum Keyword {
     /// Split second (502.58): while this spell is on the stack, players can't cast spells or
     /// activate abilities that aren't mana abilities.
     SplitSecond,
+    /// "~ doesn't untap during your untap step."
+    DoesntUntap,
 }
 
 impl Keyword {
@@ -189,9 +191,10 @@ impl Keyword {
             Keyword::CanBlockOnlyFlyers => "can block only creatures with flying",
             Keyword::Absorb1 => "Absorb 1",
             Keyword::SplitSecond => "Split second",
+            Keyword::DoesntUntap => "doesn't untap during your untap step",
         }
     }
-    pub const ALL: [Keyword; 26] = [
+    pub const ALL: [Keyword; 27] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -218,6 +221,7 @@ impl Keyword {
         Keyword::CanBlockOnlyFlyers,
         Keyword::Absorb1,
         Keyword::SplitSecond,
+        Keyword::DoesntUntap,
     ];
 }
 
@@ -379,6 +383,8 @@ pub struct CardDef {
     pub draw_reveal_instead: bool,
     /// "Play with your hand revealed."
     pub hand_revealed: bool,
+    /// "As ~ enters the battlefield, choose a creature type" (Conspiracy).
+    pub choose_creature_type: bool,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -391,7 +397,30 @@ pub struct StaticAbility {
     pub power: i32,
     pub toughness: i32,
     pub grants: Vec<Keyword>,
+    /// Triggered abilities it grants ("All Slivers have 'At the beginning of ...'").
+    pub grant_triggers: Vec<crate::triggers::TriggerDef>,
+    /// Subtypes added "in addition to their other types" (Hivestone), layer 4.
+    pub add_subtypes: Vec<String>,
+    /// "Creatures you control are the chosen type" (Conspiracy), layer 4: the creature
+    /// types become the type chosen as the source entered.
+    pub set_chosen_creature_type: bool,
+    /// Applies also to spells its controller controls and to cards its controller owns that
+    /// aren't on the battlefield (Conspiracy's second sentence).
+    pub also_outside_battlefield: bool,
+    /// A characteristic-defining ability that the object has every creature type (Mistform
+    /// Ultimus); it works in every zone and affects only the object itself.
+    pub cda_all_creature_types: bool,
     pub text: String,
+}
+
+impl StaticAbility {
+    /// Whether it changes types or abilities (needs the full layer computation).
+    pub fn is_layered(&self) -> bool {
+        !self.grant_triggers.is_empty()
+            || !self.add_subtypes.is_empty()
+            || self.set_chosen_creature_type
+            || self.cda_all_creature_types
+    }
 }
 
 impl CardDef {
@@ -424,6 +453,9 @@ impl CardDef {
 pub struct Catalog {
     cards: Vec<CardDef>,
     by_name: HashMap<String, CardId>,
+    /// Every creature type a card of the catalog has (for "every creature type" and for
+    /// choosing a creature type), sorted.
+    creature_types: Vec<String>,
 }
 
 /// A problem found while loading card data: names the card and what is wrong.
@@ -473,6 +505,18 @@ impl Catalog {
         self.by_name
             .get(&normalize_name(name))
             .map(|id| self.get(*id))
+    }
+    /// The creature types known to the catalog, sorted.
+    pub fn creature_types(&self) -> &[String] {
+        &self.creature_types
+    }
+    /// The catalog's spelling of a creature type, matched without regard to case.
+    pub fn creature_type(&self, name: &str) -> Option<&str> {
+        let n = name.trim();
+        self.creature_types
+            .iter()
+            .find(|t| t.eq_ignore_ascii_case(n))
+            .map(String::as_str)
     }
     pub fn cards(&self) -> &[CardDef] {
         &self.cards
