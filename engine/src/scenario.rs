@@ -167,6 +167,18 @@ pub enum Outcome {
     Failed(Vec<String>),
 }
 
+/// Sets up a scenario's board and plays its script, then returns the game (for tests of
+/// front ends that need a game standing at a given decision). Expectations are not checked.
+pub fn game_from_str(src: &str) -> Result<Game, String> {
+    let sc: Scenario = toml::from_str(src).map_err(|e| e.to_string())?;
+    let mut r = Runner::new(&sc)?;
+    let problems = r.run(&Scenario { expect: None, ..sc });
+    match problems.first() {
+        Some(p) => Err(p.clone()),
+        None => Ok(r.game),
+    }
+}
+
 /// Parses and runs a scenario from its TOML text.
 pub fn run_str(src: &str) -> Report {
     let sc: Scenario = match toml::from_str(src) {
