@@ -373,7 +373,10 @@ battlefield = ["Mesa Enchantress", "Plains", "Plains"]
     );
     // Hivestone is an artifact: Mesa Enchantress doesn't trigger; the game is at priority.
     let g = may.expect("scenario runs");
-    assert!(matches!(g.pending().map(|p| &p.decision), Some(Decision::Priority)));
+    assert!(matches!(
+        g.pending().map(|p| &p.decision),
+        Some(Decision::Priority)
+    ));
 
     let conspiracy = engine::scenario::game_from_str(
         r#"
@@ -396,7 +399,10 @@ battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
         conspiracy.pending().map(|x| &x.decision),
         Some(Decision::YesNo { .. })
     ));
-    assert_eq!(parse_answers(&conspiracy, p, "yes").ok(), Some(vec![Answer::Yes]));
+    assert_eq!(
+        parse_answers(&conspiracy, p, "yes").ok(),
+        Some(vec![Answer::Yes])
+    );
     assert!(parse_answers(&conspiracy, p, "maybe").is_err());
     let mut g = conspiracy.clone();
     g.submit(p, Answer::Yes).expect("yes");
@@ -417,7 +423,9 @@ battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
         parse_answers(&g, p, "type Sliver").ok(),
         Some(vec![Answer::CreatureType("Sliver".into())])
     );
-    let err = parse_answers(&g, p, "Gobbo").expect_err("not a type").to_string();
+    let err = parse_answers(&g, p, "Gobbo")
+        .expect_err("not a type")
+        .to_string();
     assert!(err.contains("not a creature type"), "{err}");
     assert_eq!(describe(&g, p, &Answer::CreatureType("Elf".into())), "Elf");
 }
