@@ -734,6 +734,7 @@ impl Game {
     pub(crate) fn refresh_control(&mut self) {
         loop {
             let before = self.char_effects.len();
+            let mut changed = false;
             let gone: Vec<usize> = (0..self.char_effects.len())
                 .filter(|&i| {
                     let e = &self.char_effects[i];
@@ -761,6 +762,7 @@ impl Game {
                     }
                 }
                 if o.controller != ctrl {
+                    changed = true;
                     let turn = self.turn;
                     let from = o.controller;
                     if let Some(o) = self.obj_mut(id) {
@@ -779,7 +781,7 @@ impl Game {
             }
             // A control change can end a "for as long as you control" effect: repeat until
             // nothing changes.
-            if self.char_effects.len() == before {
+            if self.char_effects.len() == before && !changed {
                 break;
             }
         }
@@ -802,10 +804,10 @@ impl Game {
         for e in &mut self.char_effects {
             e.objects.retain(|o| *o != id);
         }
-        let had_control = self
-            .char_effects
-            .iter()
-            .any(|e| matches!(e.change, CharChange::Control(_)));
+        let had_control = self.char_effects.iter().any(|e| {
+            matches!(e.change, CharChange::Control(_))
+                || e.duration == Duration::WhileYouControlSource
+        });
         self.char_effects.retain(|e| !e.objects.is_empty());
         if had_control {
             self.refresh_control();

@@ -244,6 +244,8 @@ impl Game {
         self.exile.retain(|x| *x != id);
         if let Some(obj) = self.obj_mut(id) {
             obj.ceased = true;
+            // In no zone now: every reference to it is stale (nothing can return it).
+            obj.id = id.next();
         }
     }
 
