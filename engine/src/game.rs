@@ -185,6 +185,8 @@ pub struct Game {
     /// Empty between events, so never part of the saved state.
     #[serde(skip)]
     pub(crate) lookback: Vec<(ObjectId, CardId, PlayerId)>,
+    #[serde(skip)]
+    pub(crate) layer_cache: crate::layers::LayerCache,
 }
 
 impl PartialEq for Game {
@@ -321,6 +323,7 @@ impl Game {
             has_statics: false,
             events: Vec::new(),
             lookback: Vec::new(),
+            layer_cache: Default::default(),
         }
     }
 
