@@ -30,8 +30,11 @@ fn board(classic: bool) -> Game {
     engine::scenario::game_from_str(&src).expect("board sets up")
 }
 
+/// What layers decide about one permanent: subtypes, keywords, own abilities, P/T, controller.
+type Decided = (ObjectId, Vec<String>, u64, bool, i32, i32, PlayerId);
+
 /// Everything layers decide about every permanent, in battlefield-independent order.
-fn snapshot(g: &Game) -> Vec<(ObjectId, Vec<String>, u64, bool, i32, i32, PlayerId)> {
+fn snapshot(g: &Game) -> Vec<Decided> {
     let mut ids = g.battlefield.clone();
     ids.sort();
     ids.into_iter()
