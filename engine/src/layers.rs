@@ -287,6 +287,8 @@ pub enum CharChange {
     Control(PlayerId),
     /// Layer 4: its creature types become these ("becomes a Goblin").
     SetCreatureTypes(Vec<String>),
+    /// Layer 5: its colours become these ("becomes white").
+    SetColors(ColorSet),
     /// Layer 6 (classic 5): loses all abilities.
     LoseAllAbilities,
     /// Layer 6 (classic 5): gains keywords.
@@ -298,6 +300,7 @@ impl CharChange {
         match self {
             CharChange::Control(_) => Layer::Control,
             CharChange::SetCreatureTypes(_) => Layer::Type,
+            CharChange::SetColors(_) => Layer::Color,
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
         }
     }
@@ -330,6 +333,7 @@ pub struct CharEffect {
 enum Layer {
     Control,
     Type,
+    Color,
     Ability,
 }
 
@@ -349,6 +353,7 @@ enum Change {
     AddSubtypes(&'static [String]),
     SetCreatureTypes(Vec<String>),
     AllCreatureTypes,
+    SetColors(ColorSet),
     AddKeywords(KeywordSet),
     GrantTriggers(CardId, u8),
     LoseAll,
@@ -448,11 +453,18 @@ impl Game {
             let change = match &e.change {
                 CharChange::Control(_) => continue, // applied to `Object::controller`
                 CharChange::SetCreatureTypes(v) => Change::SetCreatureTypes(v.clone()),
+                CharChange::SetColors(c) => Change::SetColors(*c),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
             };
+            // Classic layer 5 holds colour and abilities together (418.5a); modern splits
+            // them into 5 and 6.
+            let layer = match e.change.layer() {
+                Layer::Color if self.ruleset.layers_2006() => Layer::Ability,
+                l => l,
+            };
             out.push(Layered {
-                layer: e.change.layer(),
+                layer,
                 timestamp: e.timestamp,
                 cda: false,
                 applies: Applies::Locked(e.objects.clone()),
@@ -559,7 +571,7 @@ impl Game {
             .collect();
         let mut table = Table { ids, chars };
         let effects = self.layered_effects(&table);
-        for layer in [Layer::Type, Layer::Ability] {
+        for layer in [Layer::Type, Layer::Color, Layer::Ability] {
             let mut todo: Vec<&Layered> = effects.iter().filter(|e| e.layer == layer).collect();
             // 418.5a: characteristic-defining abilities first, then the rest; each group in
             // timestamp order unless a dependency says otherwise (418.5c-d).
@@ -691,6 +703,7 @@ impl Game {
                     c.all_creature_types = false;
                 }
                 Change::AllCreatureTypes => c.all_creature_types = true,
+                Change::SetColors(col) => c.colors = *col,
                 Change::AddKeywords(k) => c.keywords = c.keywords.union(*k),
                 Change::GrantTriggers(card, index) => c.granted_triggers.push((*card, *index)),
                 Change::LoseAll => {

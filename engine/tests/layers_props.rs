@@ -225,7 +225,9 @@ fn effects_deck_b() -> Vec<engine::CardId> {
         ("Fury Sliver", 2),
         ("Ghost Ship", 2),
         ("Eron the Relentless", 1),
-        ("Lightning Axe", 4),
+        ("Lightning Axe", 1),
+        ("Pyrohemia", 1),
+        ("Cloudchaser Kestrel", 2),
     ])
 }
 
