@@ -10,10 +10,14 @@
 //! - modern 7a CDA, 7b setting, 7c all modifications (static or resolved), 7d counters,
 //!   7e switching.
 //!
-//! Static abilities here only change P/T and add keywords, and their filters look only at
-//! types, subtypes, colours and controllers (layers 4-5, which nothing changes yet), so no
-//! dependency can arise; type-, colour-, text-, control- and copy-changing effects (layers
-//! 1-5) are not built, and the cards that need them are not scripted.
+//! Layers 2-6 (`Game::chars`): control (applied eagerly to `Object::controller`), type,
+//! colour (classic: together with abilities in layer 5) and abilities, from static abilities
+//! of permanents and from effects of resolved spells (`CharEffect`, locked to their objects,
+//! with durations). In each layer characteristic-defining abilities apply first, then the
+//! rest in timestamp order unless one depends on another (418.5c-d: applying the other
+//! changes whether it exists or what it applies to; loops fall back to timestamps).
+//! Not built: copy effects (layer 1) and text-changing effects (layer 3); cards that need
+//! them have no script.
 
 use crate::cards::{CardType, Keyword, PtValue};
 use crate::game::Game;

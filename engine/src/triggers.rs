@@ -4,10 +4,13 @@
 //! legal target is removed (410.4).
 //!
 //! Supported trigger events are the [`TriggerEvent`] variants. Leaves-the-battlefield
-//! abilities of the object itself look back in time through the event (the card and its
-//! last controller travel with it). Not yet: intervening "if" clauses, delayed triggers,
-//! state triggers and "whenever another ... leaves" abilities; cards that need them have no
-//! script, so they are refused rather than mis-played.
+//! abilities look back in time: the object's own ("when ~ dies / leaves") through the event,
+//! and other permanents that left in the same event through `Game::lookback` batches.
+//! Abilities granted by static abilities (Plague Sliver) trigger like printed ones.
+//! Intervening "if" clauses are checked when the event happens and again on resolution.
+//! Delayed triggered abilities (`DelayedTrigger`) are created by resolving effects and
+//! trigger once. Not yet: state triggers; cards that need them have no script, so they are
+//! refused rather than mis-played.
 
 use crate::cards::{CardType, Keyword};
 use crate::casting::{CastKind, Casting};
