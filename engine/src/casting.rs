@@ -1072,6 +1072,32 @@ impl Game {
             .collect()
     }
 
+    /// Whether `player` could pay `cost` now from their pool and untapped mana sources.
+    pub(crate) fn can_pay_now(&self, player: PlayerId, cost: &crate::mana::PayableCost) -> bool {
+        let pool = self.player(player).pool.clone();
+        autopay::solve(&pool, &self.mana_sources(player, &[]), cost).is_some()
+    }
+
+    /// Pays `cost` for `player` outside casting (an "unless pays" choice they accepted): the
+    /// pool first, then the mana abilities the auto-payer chooses (it keeps the most
+    /// flexible sources free). False, with nothing changed, if it can't be paid.
+    pub(crate) fn pay_automatically(
+        &mut self,
+        player: PlayerId,
+        cost: &crate::mana::PayableCost,
+    ) -> bool {
+        let pool = self.player(player).pool.clone();
+        let Some(plan) = autopay::solve(&pool, &self.mana_sources(player, &[]), cost) else {
+            return false;
+        };
+        for p in plan {
+            self.activate_mana_ability(player, p.permanent, p.ability, p.mana);
+        }
+        let paid = self.player_mut(player).pool.try_pay(cost);
+        debug_assert!(paid, "the auto-payer's plan pays the cost");
+        paid
+    }
+
     /// Activates a checked mana ability: pays its cost, adds the mana, applies its other
     /// effects at once (406.4, 411.3).
     pub(crate) fn activate_mana_ability(
