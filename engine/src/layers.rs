@@ -85,7 +85,7 @@ impl Game {
                 if s.zone != ZoneKind::Battlefield || !table.chars[si].own_abilities {
                     continue;
                 }
-                for st in &self.catalog().get(s.card).statics {
+                for st in &self.catalog().get(s.face()).statics {
                     if (st.power != 0 || st.toughness != 0)
                         && self.static_reaches(st, src, s.controller, id, &table.chars[xi])
                     {
@@ -97,7 +97,7 @@ impl Game {
         }
         for &src in &self.battlefield {
             let Some(s) = self.obj(src) else { continue };
-            for st in &self.catalog().get(s.card).statics {
+            for st in &self.catalog().get(s.face()).statics {
                 if (st.power != 0 || st.toughness != 0) && self.static_applies(src, st, id) {
                     out.push((s.timestamp, st.power, st.toughness));
                 }
@@ -188,7 +188,7 @@ impl Game {
             && self.battlefield.iter().any(|&src| {
                 self.obj(src).is_some_and(|s| {
                     self.catalog()
-                        .get(s.card)
+                        .get(s.face())
                         .statics
                         .iter()
                         .any(|st| st.grants.contains(&k) && self.static_applies(src, st, id))
@@ -478,7 +478,7 @@ impl Game {
         for &id in &table.ids {
             let Some(o) = self.obj(id) else { continue };
             let on_bf = o.zone == ZoneKind::Battlefield;
-            for (i, st) in self.catalog().get(o.card).statics.iter().enumerate() {
+            for (i, st) in self.catalog().get(o.face()).statics.iter().enumerate() {
                 if st.cda_all_creature_types {
                     out.push(Layered {
                         layer: Layer::Type,
@@ -618,7 +618,7 @@ impl Game {
                 let Some(s) = self.obj(*src) else {
                     return (false, Vec::new());
                 };
-                let Some(st) = self.catalog().get(s.card).statics.get(*index as usize) else {
+                let Some(st) = self.catalog().get(s.face()).statics.get(*index as usize) else {
                     return (false, Vec::new());
                 };
                 let set = (0..table.ids.len())

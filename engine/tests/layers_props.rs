@@ -179,7 +179,8 @@ proptest! {
 fn effects_deck_a() -> Vec<engine::CardId> {
     deck(&[
         ("Swamp", 9),
-        ("Plains", 7),
+        ("Plains", 5),
+        ("Vesuva", 2),
         ("Forest", 4),
         ("Island", 3),
         ("Drudge Reavers", 3),
