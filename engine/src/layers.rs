@@ -16,8 +16,10 @@
 //! with durations). In each layer characteristic-defining abilities apply first, then the
 //! rest in timestamp order unless one depends on another (418.5c-d: applying the other
 //! changes whether it exists or what it applies to; loops fall back to timestamps).
-//! Not built: copy effects (layer 1) and text-changing effects (layer 3); cards that need
-//! them have no script.
+//! Layer 1 (copy) is `Object::copy_of`: an object that entered as a copy of a card has that
+//! card's copiable values, and `Game::def` returns them (Vesuva). Not built: copy effects
+//! that start later (Vesuvan Shapeshifter turning face up) and text-changing effects (layer
+//! 3); cards that need them have no script.
 
 use crate::cards::{CardType, Keyword, PtValue};
 use crate::game::Game;
