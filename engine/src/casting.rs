@@ -211,7 +211,7 @@ impl Game {
         let o = self
             .obj(card)
             .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
-        let def = self.catalog().get(o.card);
+        let def = self.catalog().get(o.face());
         if o.zone != ZoneKind::Hand || o.owner != player {
             return Err(RuleError::illegal(format!(
                 "{} is not in your hand",
@@ -252,7 +252,7 @@ impl Game {
         let o = self
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        let def = self.catalog().get(o.card);
+        let def = self.catalog().get(o.face());
         if o.zone != ZoneKind::Battlefield {
             return Err(RuleError::illegal(format!(
                 "{} is not on the battlefield",
@@ -363,7 +363,7 @@ impl Game {
             let o = self
                 .obj(src)
                 .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-            let name = &self.catalog().get(o.card).name;
+            let name = &self.catalog().get(o.face()).name;
             if total.tap {
                 if o.tapped {
                     return Err(RuleError::illegal(format!("{name} is tapped")));
@@ -646,7 +646,7 @@ impl Game {
             Decision::PayMana { .. } => {
                 let mut v = vec![Answer::AutoPay];
                 for o in self.battlefield_of(player) {
-                    for (i, a) in self.catalog().get(o.card).abilities.iter().enumerate() {
+                    for (i, a) in self.catalog().get(o.face()).abilities.iter().enumerate() {
                         if a.is_mana_ability() {
                             for color in self.mana_ability_choices(player, o.id, i as u8) {
                                 v.push(Answer::ActivateMana {
@@ -807,7 +807,7 @@ impl Game {
             if exclude.contains(&o.id) || !self.has_own_abilities(o.id) {
                 continue;
             }
-            let def = self.catalog().get(o.card);
+            let def = self.catalog().get(o.face());
             let mut choices = Vec::new();
             for (i, a) in def.abilities.iter().enumerate() {
                 if !a.is_mana_ability()
@@ -862,13 +862,13 @@ impl Game {
                 break;
             }
             let mut mana_abilities = catalog
-                .get(o.card)
+                .get(o.face())
                 .abilities
                 .iter()
                 .filter(|a| a.is_mana_ability());
             let (Some(a), None) = (mana_abilities.next(), mana_abilities.next()) else {
                 if catalog
-                    .get(o.card)
+                    .get(o.face())
                     .abilities
                     .iter()
                     .any(|a| a.is_mana_ability())
@@ -932,7 +932,7 @@ impl Game {
         let o = self
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        let name = &self.catalog().get(o.card).name;
+        let name = &self.catalog().get(o.face()).name;
         if a.cost.tap {
             if o.tapped {
                 return Err(RuleError::illegal(format!("{name} is already tapped")));
@@ -988,7 +988,7 @@ impl Game {
         let o = self
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        let def = self.catalog().get(o.card);
+        let def = self.catalog().get(o.face());
         if o.zone != ZoneKind::Battlefield || o.controller != player {
             return Err(RuleError::illegal(format!(
                 "you don't control {} on the battlefield",
@@ -1070,6 +1070,32 @@ impl Game {
                     .is_ok()
             })
             .collect()
+    }
+
+    /// Whether `player` could pay `cost` now from their pool and untapped mana sources.
+    pub(crate) fn can_pay_now(&self, player: PlayerId, cost: &crate::mana::PayableCost) -> bool {
+        let pool = self.player(player).pool.clone();
+        autopay::solve(&pool, &self.mana_sources(player, &[]), cost).is_some()
+    }
+
+    /// Pays `cost` for `player` outside casting (an "unless pays" choice they accepted): the
+    /// pool first, then the mana abilities the auto-payer chooses (it keeps the most
+    /// flexible sources free). False, with nothing changed, if it can't be paid.
+    pub(crate) fn pay_automatically(
+        &mut self,
+        player: PlayerId,
+        cost: &crate::mana::PayableCost,
+    ) -> bool {
+        let pool = self.player(player).pool.clone();
+        let Some(plan) = autopay::solve(&pool, &self.mana_sources(player, &[]), cost) else {
+            return false;
+        };
+        for p in plan {
+            self.activate_mana_ability(player, p.permanent, p.ability, p.mana);
+        }
+        let paid = self.player_mut(player).pool.try_pay(cost);
+        debug_assert!(paid, "the auto-payer's plan pays the cost");
+        paid
     }
 
     /// Activates a checked mana ability: pays its cost, adds the mana, applies its other

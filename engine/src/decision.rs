@@ -61,6 +61,9 @@ pub enum Decision {
     ChooseCreatureType { card: String },
     /// A "may" choice or an optional cost ("you may pay {B}"): answered `Yes` or `No`.
     YesNo { question: String },
+    /// "You may have ~ enter the battlefield as a copy of any land on the battlefield"
+    /// (Vesuva): `Objects([land])`, or `Objects([])` to have it enter as itself.
+    ChooseCopy { card: String },
 }
 
 /// An attack assignment: this creature attacks that player.
@@ -187,6 +190,9 @@ impl Decision {
                 format!("choose a creature type for {card}")
             }
             Decision::YesNo { question } => format!("{question} (yes or no)"),
+            Decision::ChooseCopy { card } => {
+                format!("choose a land for {card} to copy, or none")
+            }
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -211,6 +217,7 @@ impl Decision {
             Decision::OrderTriggers { .. } => "order_triggers",
             Decision::ChooseCreatureType { .. } => "creature_type",
             Decision::YesNo { .. } => "yes_no",
+            Decision::ChooseCopy { .. } => "copy",
         }
     }
 }

@@ -188,6 +188,11 @@ pub enum Effect {
     },
     /// "You win the game."
     WinGame,
+    /// "Counter target spell unless its controller pays {N}" (Mana Tithe).
+    CounterUnlessPays {
+        what: ObjRef,
+        generic: u32,
+    },
     /// "Gain control of target creature until end of turn" (layer 2).
     GainControlUntilEndOfTurn(ObjRef),
     /// "You may ...": the controller answers yes or no as it resolves (`text` is the
@@ -298,7 +303,15 @@ impl Effect {
             )?),
             "cant_regenerate" => Effect::CantRegenerate(objref(0)?),
             "exile_if_dies" => Effect::ExileIfDies(objref(0)?),
-            "counter" => Effect::Counter(objref(0)?),
+            "counter" => match key("unless_pays") {
+                None => Effect::Counter(objref(0)?),
+                Some(n) => Effect::CounterUnlessPays {
+                    what: objref(0)?,
+                    generic: n
+                        .parse()
+                        .map_err(|_| format!("unless_pays=`{n}`: expected a number"))?,
+                },
+            },
             "tap" => Effect::Tap(objref(0)?),
             "untap" => Effect::Untap(objref(0)?),
             "put_on_top" => Effect::PutOnTop(objref(0)?),
@@ -425,6 +438,7 @@ impl Effect {
                 | Effect::Sacrifice { .. }
                 | Effect::Search { .. }
                 | Effect::May { .. }
+                | Effect::CounterUnlessPays { .. }
         ) && self.target_slots().is_empty()
     }
 
@@ -466,6 +480,10 @@ impl Effect {
                 ..
             }
             | Effect::Counter(ObjRef::Target(n))
+            | Effect::CounterUnlessPays {
+                what: ObjRef::Target(n),
+                ..
+            }
             | Effect::Tap(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))

@@ -159,6 +159,9 @@ pub struct Game {
     /// Delayed triggered abilities waiting for their moment (410.8 / 603.7).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub delayed: Vec<crate::triggers::DelayedTrigger>,
+    /// A land being played that asks "as it enters" (Vesuva's copy choice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entering_land: Option<ObjectId>,
     pub next_timestamp: u32,
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
@@ -313,6 +316,7 @@ impl Game {
             layered: false,
             links: Vec::new(),
             delayed: Vec::new(),
+            entering_land: None,
             next_timestamp: 1,
             result: None,
             cleanup_again: false,
@@ -407,6 +411,7 @@ impl Game {
             Decision::OrderTriggers { .. } => self.answer_order_triggers(player, answer),
             Decision::ChooseCreatureType { .. } => self.answer_creature_type(player, answer),
             Decision::YesNo { .. } => self.answer_yes_no(player, answer),
+            Decision::ChooseCopy { .. } => self.answer_copy(player, answer),
         }
     }
 
@@ -448,6 +453,13 @@ impl Game {
                 .map(|t| Answer::CreatureType(t.clone()))
                 .collect(),
             Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
+            Decision::ChooseCopy { .. } => std::iter::once(Answer::Objects(Vec::new()))
+                .chain(
+                    self.copy_candidates()
+                        .into_iter()
+                        .map(|l| Answer::Objects(vec![l])),
+                )
+                .collect(),
         }
     }
 
@@ -479,10 +491,13 @@ impl Game {
     }
     pub fn card_name(&self, id: ObjectId) -> &str {
         let slot = &self.objects[id.slot().min(self.objects.len().saturating_sub(1))];
-        &self.catalog().get(slot.card).name
+        &self.catalog().get(slot.face()).name
     }
+    /// The card whose values the object has: its own, or, for a copy (layer 1), the card it
+    /// copies.
     pub fn def(&self, id: ObjectId) -> Option<&'static crate::cards::CardDef> {
-        self.obj(id).map(|o| self.catalog().get(o.card))
+        self.obj(id)
+            .map(|o| self.catalog().get(o.copy_of.unwrap_or(o.card)))
     }
     pub fn is_on_battlefield(&self, id: ObjectId) -> bool {
         self.obj(id)
@@ -612,6 +627,7 @@ impl Game {
             deathtouch_damage: false,
             chosen_type: None,
             entered_under: None,
+            copy_of: None,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -677,6 +693,7 @@ impl Game {
             o.attached_to = None;
             o.deathtouch_damage = false;
             o.entered_under = None;
+            o.copy_of = None;
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
             }

@@ -16,8 +16,10 @@
 //! with durations). In each layer characteristic-defining abilities apply first, then the
 //! rest in timestamp order unless one depends on another (418.5c-d: applying the other
 //! changes whether it exists or what it applies to; loops fall back to timestamps).
-//! Not built: copy effects (layer 1) and text-changing effects (layer 3); cards that need
-//! them have no script.
+//! Layer 1 (copy) is `Object::copy_of`: an object that entered as a copy of a card has that
+//! card's copiable values, and `Game::def` returns them (Vesuva). Not built: copy effects
+//! that start later (Vesuvan Shapeshifter turning face up) and text-changing effects (layer
+//! 3); cards that need them have no script.
 
 use crate::cards::{CardType, Keyword, PtValue};
 use crate::game::Game;
@@ -85,7 +87,7 @@ impl Game {
                 if s.zone != ZoneKind::Battlefield || !table.chars[si].own_abilities {
                     continue;
                 }
-                for st in &self.catalog().get(s.card).statics {
+                for st in &self.catalog().get(s.face()).statics {
                     if (st.power != 0 || st.toughness != 0)
                         && self.static_reaches(st, src, s.controller, id, &table.chars[xi])
                     {
@@ -97,7 +99,7 @@ impl Game {
         }
         for &src in &self.battlefield {
             let Some(s) = self.obj(src) else { continue };
-            for st in &self.catalog().get(s.card).statics {
+            for st in &self.catalog().get(s.face()).statics {
                 if (st.power != 0 || st.toughness != 0) && self.static_applies(src, st, id) {
                     out.push((s.timestamp, st.power, st.toughness));
                 }
@@ -188,7 +190,7 @@ impl Game {
             && self.battlefield.iter().any(|&src| {
                 self.obj(src).is_some_and(|s| {
                     self.catalog()
-                        .get(s.card)
+                        .get(s.face())
                         .statics
                         .iter()
                         .any(|st| st.grants.contains(&k) && self.static_applies(src, st, id))
@@ -478,7 +480,7 @@ impl Game {
         for &id in &table.ids {
             let Some(o) = self.obj(id) else { continue };
             let on_bf = o.zone == ZoneKind::Battlefield;
-            for (i, st) in self.catalog().get(o.card).statics.iter().enumerate() {
+            for (i, st) in self.catalog().get(o.face()).statics.iter().enumerate() {
                 if st.cda_all_creature_types {
                     out.push(Layered {
                         layer: Layer::Type,
@@ -618,7 +620,7 @@ impl Game {
                 let Some(s) = self.obj(*src) else {
                     return (false, Vec::new());
                 };
-                let Some(st) = self.catalog().get(s.card).statics.get(*index as usize) else {
+                let Some(st) = self.catalog().get(s.face()).statics.get(*index as usize) else {
                     return (false, Vec::new());
                 };
                 let set = (0..table.ids.len())

@@ -139,4 +139,15 @@ pub struct Object {
     /// from control-changing effects).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entered_under: Option<crate::ids::PlayerId>,
+    /// Layer 1: it entered as a copy of this card (Vesuva); its copiable values are that
+    /// card's (706.2 / 503 in 2006).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_of: Option<crate::ids::CardId>,
+}
+
+impl Object {
+    /// The card whose values it has: its own, or the card it copies (layer 1).
+    pub fn face(&self) -> crate::ids::CardId {
+        self.copy_of.unwrap_or(self.card)
+    }
 }

@@ -66,7 +66,9 @@ impl Game {
                 self.pending = None;
                 self.play_land(player, card);
                 self.passes = 0;
-                self.give_priority(player);
+                if self.pending.is_none() {
+                    self.give_priority(player);
+                }
                 Ok(())
             }
             Answer::Cast(card) => self.begin_cast(player, card),
@@ -166,6 +168,17 @@ impl Game {
 
     fn play_land(&mut self, player: PlayerId, card: ObjectId) {
         self.player_mut(player).lands_played += 1;
+        if self.def(card).is_some_and(|d| d.copy_land_as_enters) {
+            // "As it enters": the choice comes before it is on the battlefield (614.12).
+            self.entering_land = Some(card);
+            self.pending = Some(crate::decision::Pending {
+                player,
+                decision: Decision::ChooseCopy {
+                    card: self.card_name(card).to_string(),
+                },
+            });
+            return;
+        }
         if let Some(new_id) = self.put_onto_battlefield(card, player, false) {
             self.emit(Event::LandPlayed {
                 player,
@@ -213,7 +226,7 @@ impl Game {
             }
         }
         for o in self.battlefield_of(player) {
-            let def = self.catalog().get(o.card);
+            let def = self.catalog().get(o.face());
             if !def.abilities.is_empty() && !self.has_own_abilities(o.id) {
                 continue;
             }
@@ -252,7 +265,7 @@ impl Game {
                 !o.tapped
                     && self
                         .catalog()
-                        .get(o.card)
+                        .get(o.face())
                         .abilities
                         .iter()
                         .any(|a| a.is_mana_ability())
@@ -335,6 +348,79 @@ impl Game {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// The lands a copy-as-it-enters land may copy: every land on the battlefield.
+    pub(crate) fn copy_candidates(&self) -> Vec<ObjectId> {
+        self.battlefield
+            .iter()
+            .copied()
+            .filter(|l| self.has_type(*l, CardType::Land))
+            .collect()
+    }
+
+    /// Vesuva: "You may have Vesuva enter the battlefield tapped as a copy of any land on
+    /// the battlefield." It copies the land's copiable values (its printed card, or what
+    /// that land itself copies), and enters tapped only if it copies.
+    pub(crate) fn answer_copy(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Answer::Objects(objs) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: "a land to copy, or none".into(),
+            });
+        };
+        let Some(card) = self.entering_land else {
+            return Err(RuleError::illegal("nothing is entering the battlefield"));
+        };
+        let copy = match objs.as_slice() {
+            [] => None,
+            [l] if self.copy_candidates().contains(l) => {
+                self.obj(*l).map(|o| o.copy_of.unwrap_or(o.card))
+            }
+            [l] => {
+                return Err(RuleError::illegal(format!(
+                    "{} is not a land on the battlefield",
+                    self.card_name(*l)
+                )));
+            }
+            _ => return Err(RuleError::illegal("choose one land, or none")),
+        };
+        self.pending = None;
+        self.entering_land = None;
+        if let Some(new_id) = self.move_object(card, ZoneKind::Battlefield, Position::Top) {
+            if let Some(o) = self.obj_mut(new_id) {
+                o.controller = player;
+                o.copy_of = copy;
+                o.tapped = copy.is_some();
+            }
+            if let Some(c) = copy {
+                let d = self.catalog().get(c);
+                // The copy's own "enters with counters" applies as it enters (R-vesuva-2).
+                if let Some(o) = self.obj_mut(new_id) {
+                    for (k, n) in &d.enters_with_counters {
+                        o.counters.add(k.clone(), *n);
+                    }
+                }
+                self.has_triggers |= !d.triggers.is_empty();
+                self.has_statics |= !d.statics.is_empty();
+                self.layered |= d.statics.iter().any(|s| s.is_layered());
+            }
+            let card_id = self.objects[new_id.slot()].card;
+            self.emit(Event::EnteredBattlefield {
+                object: new_id,
+                card: card_id,
+                controller: player,
+            });
+            self.emit(Event::LandPlayed {
+                player,
+                land: new_id,
+            });
+        }
+        self.give_priority(player);
         Ok(())
     }
 

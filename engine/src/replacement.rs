@@ -202,7 +202,7 @@ impl Game {
             // damage from the battlefield, e.g. classic combat damage on the stack).
             None => self.objects.get(source.slot()).is_some_and(|o| {
                 self.catalog()
-                    .get(o.card)
+                    .get(o.face())
                     .has_type(crate::cards::CardType::Creature)
             }),
         }

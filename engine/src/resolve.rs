@@ -350,6 +350,34 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
+            Effect::CounterUnlessPays { what, generic } => {
+                let Some(o) = self.object_of(res, *what) else {
+                    return Progress::Done;
+                };
+                let Some(item) = self.stack.iter().find(|s| s.object() == Some(o)).cloned() else {
+                    return Progress::Done;
+                };
+                let payer = item.controller;
+                let cost = crate::mana::ManaCost::generic(*generic).to_payable(0);
+                match res.may {
+                    // 413.2 / 608.2: the player chooses as it resolves; one who can't pay
+                    // isn't asked.
+                    None if self.can_pay_now(payer, &cost) => {
+                        return Progress::Ask(Pending {
+                            player: payer,
+                            decision: Decision::YesNo {
+                                question: format!(
+                                    "{}: pay {{{generic}}}, or {} is countered. Pay?",
+                                    self.catalog().get(res.item.card).name,
+                                    self.catalog().get(item.card).name
+                                ),
+                            },
+                        });
+                    }
+                    Some(true) if self.pay_automatically(payer, &cost) => {}
+                    _ => self.counter_item(&item, false),
+                }
+            }
             Effect::May {
                 effect: inner,
                 text,
@@ -741,7 +769,8 @@ impl Game {
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
             | Effect::Search { .. }
-            | Effect::May { .. } => {}
+            | Effect::May { .. }
+            | Effect::CounterUnlessPays { .. } => {}
         }
     }
 

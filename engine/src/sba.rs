@@ -25,7 +25,7 @@ impl Game {
         let catalog = self.catalog();
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
-            let def = catalog.get(o.card);
+            let def = catalog.get(o.face());
             if def.has_type(CardType::Creature) {
                 let t = self.toughness(id);
                 if t <= 0 || o.damage as i32 >= t || o.deathtouch_damage {

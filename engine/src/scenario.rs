@@ -544,7 +544,7 @@ impl Runner {
                 } else {
                     o.owner
                 };
-                if o.card == card
+                if o.face() == card
                     && owner
                         .or(if *z == ZoneKind::Battlefield || *z == ZoneKind::Stack {
                             None
@@ -684,11 +684,17 @@ impl Runner {
                     Some(Decision::ChooseCostObjects {
                         part: crate::costs::CostPart::Sacrifice(..),
                     }) => &[Battlefield],
+                    Some(Decision::ChooseCopy { .. }) => &[Battlefield],
                     _ => &[Hand],
+                };
+                // A copy may copy anyone's land.
+                let owner = match self.game.pending().map(|p| &p.decision) {
+                    Some(Decision::ChooseCopy { .. }) => None,
+                    _ => Some(player),
                 };
                 let mut v = Vec::new();
                 for item in list(rest) {
-                    v.push(self.find(&item, zones, Some(player))?);
+                    v.push(self.find(&item, zones, owner)?);
                 }
                 Answer::Objects(v)
             }

@@ -292,7 +292,7 @@ impl Game {
             if !self.has_own_abilities(id) {
                 continue;
             }
-            for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
+            for (i, t) in self.catalog().get(o.face()).triggers.iter().enumerate() {
                 if pred(self, id, o.controller, &t.when) {
                     out.push((id, o.card, o.controller, i));
                 }

@@ -92,7 +92,7 @@ impl Game {
         CardView {
             id,
             card: o.card,
-            name: self.catalog().get(o.card).name.clone(),
+            name: self.catalog().get(o.face()).name.clone(),
         }
     }
 
@@ -153,7 +153,7 @@ impl Game {
                     PermanentView {
                         id: o.id,
                         card: o.card,
-                        name: self.catalog().get(o.card).name.clone(),
+                        name: self.catalog().get(o.face()).name.clone(),
                         owner: o.owner,
                         controller: o.controller,
                         tapped: o.tapped,

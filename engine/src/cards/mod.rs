@@ -385,6 +385,8 @@ pub struct CardDef {
     pub hand_revealed: bool,
     /// "As ~ enters the battlefield, choose a creature type" (Conspiracy).
     pub choose_creature_type: bool,
+    /// "You may have ~ enter the battlefield tapped as a copy of any land" (Vesuva).
+    pub copy_land_as_enters: bool,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords

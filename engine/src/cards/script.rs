@@ -89,6 +89,9 @@ struct Script {
     /// "As ~ enters the battlefield, choose a creature type."
     #[serde(default)]
     choose_creature_type: bool,
+    /// "You may have ~ enter the battlefield tapped as a copy of any land on the battlefield."
+    #[serde(default)]
+    copy_land_as_enters: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -347,6 +350,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         draw_reveal_instead: false,
         hand_revealed: false,
         choose_creature_type: false,
+        copy_land_as_enters: false,
     })
 }
 
@@ -493,6 +497,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     def.draw_reveal_instead = s.draw_reveal_instead;
     def.hand_revealed = s.hand_revealed;
     def.choose_creature_type = s.choose_creature_type;
+    def.copy_land_as_enters = s.copy_land_as_enters;
     for st in &s.statics {
         let words: Vec<&str> = st.affects.split_whitespace().collect();
         let affects = crate::targets::ObjectFilter::parse(&words)?;
