@@ -421,6 +421,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 Some(Decision::Search { .. }) => "find",
                 Some(Decision::KeepLegend { .. }) => "keep",
                 Some(Decision::OrderBlockers { .. }) => "order",
+                Some(Decision::ChooseCopy { .. }) => "copy",
                 _ => "choose",
             };
             if ids.is_empty() {
@@ -757,11 +758,14 @@ pub fn parse_answers(
         | Decision::Discard { .. }
         | Decision::Sacrifice { .. }
         | Decision::Search { .. }
-        | Decision::KeepLegend { .. } => {
+        | Decision::KeepLegend { .. }
+        | Decision::ChooseCopy { .. } => {
             if t == "cancel" && legal.contains(&Answer::Cancel) {
                 Answer::Cancel
-            } else if matches!(t.as_str(), "nothing" | "none" | "no")
-                && legal.contains(&Answer::Objects(Vec::new()))
+            } else if matches!(
+                t.as_str(),
+                "nothing" | "none" | "no" | "itself" | "as itself"
+            ) && legal.contains(&Answer::Objects(Vec::new()))
             {
                 Answer::Objects(Vec::new())
             } else {
@@ -778,6 +782,7 @@ pub fn parse_answers(
                         "search for ",
                         "keep ",
                         "exile ",
+                        "copy ",
                     ],
                 )
                 .unwrap_or(&t);

@@ -429,3 +429,49 @@ battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
     assert!(err.contains("not a creature type"), "{err}");
     assert_eq!(describe(&g, p, &Answer::CreatureType("Elf".into())), "Elf");
 }
+
+/// Vesuva's "enter as a copy of any land": `copy Gemstone Mine` or `none`; the described
+/// options parse back.
+#[test]
+fn copy_choice_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "copy"
+script = ["alice: play Vesuva"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Vesuva"]
+library = ["Plains"]
+battlefield = ["Forest"]
+[setup.bob]
+battlefield = ["Gemstone Mine"]
+"#,
+    )
+    .expect("scenario runs");
+    let p = PlayerId(0);
+    assert!(matches!(
+        g.pending().map(|x| &x.decision),
+        Some(Decision::ChooseCopy { .. })
+    ));
+    assert_eq!(
+        parse_answers(&g, p, "none").ok(),
+        Some(vec![Answer::Objects(Vec::new())])
+    );
+    let mine = g.battlefield[1];
+    assert_eq!(
+        parse_answers(&g, p, "copy Gemstone Mine").ok(),
+        Some(vec![Answer::Objects(vec![mine])])
+    );
+    for a in g.legal_answers(p) {
+        let words = describe(&g, p, &a);
+        assert_eq!(
+            parse_answers(&g, p, &words).ok(),
+            Some(vec![a.clone()]),
+            "{words}"
+        );
+    }
+    assert!(parse_answers(&g, p, "copy Squire").is_err());
+}
