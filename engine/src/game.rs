@@ -145,6 +145,9 @@ pub struct Game {
     /// or the end of the turn (`replacement.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shields: Vec<crate::replacement::Shield>,
+    /// Keywords gained from resolved effects, until end of turn or of combat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keyword_effects: Vec<crate::layers::KeywordEffect>,
     pub next_timestamp: u32,
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
@@ -293,6 +296,7 @@ impl Game {
             combat: None,
             pt_effects: Vec::new(),
             shields: Vec::new(),
+            keyword_effects: Vec::new(),
             next_timestamp: 1,
             result: None,
             cleanup_again: false,
@@ -543,13 +547,14 @@ impl Game {
         let slot = self.objects.len() as u16;
         let id = ObjectId::new(slot, 0);
         let def = self.catalog().get(card);
-        // Flanking is a triggered ability too, printed or granted.
-        let flanking = def.keywords.contains(&crate::cards::Keyword::Flanking)
+        // Flanking, rampage and (classic) deathtouch are triggered abilities too, printed
+        // or granted.
+        let keyword_trigger = def.keywords.iter().any(|k| k.is_triggered())
             || def
                 .statics
                 .iter()
-                .any(|s| s.grants.contains(&crate::cards::Keyword::Flanking));
-        if !def.triggers.is_empty() || flanking {
+                .any(|s| s.grants.iter().any(|k| k.is_triggered()));
+        if !def.triggers.is_empty() || keyword_trigger {
             self.has_triggers = true;
         }
         if !self.catalog().get(card).statics.is_empty() {
@@ -723,6 +728,7 @@ impl Game {
         }
         self.pt_effects.retain(|e| e.object != id);
         self.drop_shields_of(id);
+        self.keyword_effects.retain(|e| e.object != id);
         for o in &mut self.objects {
             if o.attached_to == Some(id) {
                 o.attached_to = None;
@@ -875,8 +881,13 @@ impl Game {
                     amount,
                     combat,
                 });
+                // Modern deathtouch (702.2b, Δ16): the creature is destroyed by the next
+                // state-based check; classic deathtouch is a trigger (triggers.rs).
+                let deathtouch = self.ruleset.deathtouch_static()
+                    && self.has_keyword(source, crate::cards::Keyword::Deathtouch);
                 if let Some(o) = self.obj_mut(id) {
                     o.damage += amount;
+                    o.deathtouch_damage |= deathtouch;
                 }
             }
         }

@@ -41,6 +41,24 @@ pub struct PtEffect {
     pub timestamp: u32,
 }
 
+/// How long a resolved effect lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Duration {
+    /// Ends in the cleanup step (314.2).
+    EndOfTurn,
+    /// Ends as the end of combat step ends (311.2; modern 511.3).
+    EndOfCombat,
+}
+
+/// A keyword an object gained from a resolved spell or ability ("gains first strike until
+/// end of turn"), locked to that object (418.3b).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeywordEffect {
+    pub object: ObjectId,
+    pub keyword: Keyword,
+    pub until: Duration,
+}
+
 impl Game {
     fn printed_pt(&self, id: ObjectId) -> Option<(i32, i32)> {
         let def = self.def(id)?;
@@ -142,19 +160,30 @@ impl Game {
     pub fn toughness(&self, id: ObjectId) -> i32 {
         self.power_toughness(id).map_or(0, |x| x.1)
     }
-    /// Printed keywords plus those granted by static abilities (layer 6 / classic 5).
+    /// Printed keywords plus those granted by static abilities and by resolved effects
+    /// (layer 6 / classic 5).
     pub fn has_keyword(&self, id: ObjectId, k: Keyword) -> bool {
         if self.def(id).is_some_and(|d| d.keywords.contains(&k)) {
             return true;
         }
+        if self
+            .keyword_effects
+            .iter()
+            .any(|e| e.object == id && e.keyword == k)
+        {
+            return true;
+        }
+        // A static that grants a keyword only to objects that already have it (Cavalry
+        // Master) adds an instance, never the first one: skipped here, counted by
+        // `keyword_instances`, which keeps the filter from asking itself.
         self.has_statics
             && self.battlefield.iter().any(|&src| {
                 self.obj(src).is_some_and(|s| {
-                    self.catalog()
-                        .get(s.card)
-                        .statics
-                        .iter()
-                        .any(|st| st.grants.contains(&k) && self.static_applies(src, st, id))
+                    self.catalog().get(s.card).statics.iter().any(|st| {
+                        st.affects.keyword.is_none()
+                            && st.grants.contains(&k)
+                            && self.static_applies(src, st, id)
+                    })
                 })
             })
     }
@@ -162,6 +191,49 @@ impl Game {
     /// abilities", layer 6 / classic 5).
     pub fn has_own_abilities(&self, _id: ObjectId) -> bool {
         true
+    }
+
+    /// How many instances of a keyword the object has (502.3b flanking, 502.12c rampage:
+    /// each triggers separately): printed ones, one per applicable static ability, one
+    /// per resolved "gains" effect.
+    pub fn keyword_instances(&self, id: ObjectId, k: Keyword) -> u32 {
+        let printed =
+            self.def(id)
+                .map_or(0, |d| d.keywords.iter().filter(|x| **x == k).count()) as u32;
+        let resolved = self
+            .keyword_effects
+            .iter()
+            .filter(|e| e.object == id && e.keyword == k)
+            .count() as u32;
+        let mut statics = 0;
+        if self.has_statics {
+            for &src in &self.battlefield {
+                let Some(s) = self.obj(src) else { continue };
+                for st in &self.catalog().get(s.card).statics {
+                    if st.grants.contains(&k) && self.static_applies(src, st, id) {
+                        statics += 1;
+                    }
+                }
+            }
+        }
+        printed + resolved + statics
+    }
+
+    /// A resolved "gains K until end of turn / until end of combat" effect.
+    pub(crate) fn add_keyword_effect(
+        &mut self,
+        object: ObjectId,
+        keyword: Keyword,
+        until: Duration,
+    ) {
+        if keyword.is_triggered() {
+            self.has_triggers = true;
+        }
+        self.keyword_effects.push(KeywordEffect {
+            object,
+            keyword,
+            until,
+        });
     }
     pub fn colors(&self, id: ObjectId) -> ColorSet {
         self.def(id).map_or(ColorSet::NONE, |d| d.colors)

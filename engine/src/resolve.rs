@@ -113,6 +113,19 @@ impl Game {
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
                 .count() as i32,
+            Amount::AttackingCreatures => {
+                self.combat.as_ref().map_or(0, |c| c.attackers.len() as i32)
+            }
+            Amount::BlockersBeyondFirst => {
+                let subject = self.object_of(res, ObjRef::Subject);
+                let blockers = self.combat.as_ref().map_or(0, |c| {
+                    c.blockers
+                        .iter()
+                        .filter(|b| Some(b.attacker) == subject)
+                        .count() as i32
+                });
+                (blockers - 1).max(0)
+            }
         }
     }
 
@@ -149,6 +162,12 @@ impl Game {
             },
             PlayerRef::EachPlayer => self.apnap(),
             PlayerRef::EachOpponent => self.apnap().into_iter().filter(|p| *p != me).collect(),
+            PlayerRef::SubjectPlayer => match res.item.kind {
+                StackKind::Trigger {
+                    player: Some(p), ..
+                } => vec![p],
+                _ => Vec::new(),
+            },
         }
         .into_iter()
         .filter(|p| self.player(*p).in_game())
@@ -435,6 +454,56 @@ impl Game {
                 power,
                 toughness,
             } => self.pt_effect_on(res, *what, PtChange::Modify(*power, *toughness)),
+            Effect::Grant {
+                what,
+                keyword,
+                until,
+            } => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_keyword_effect(o, *keyword, *until);
+                }
+            }
+            Effect::PumpCount {
+                what,
+                amount,
+                power,
+                toughness,
+            } => {
+                // 502.12b: counted once, as the ability resolves; the result is locked in.
+                let n = self.amount(res, amount).max(0);
+                if n > 0 {
+                    self.pt_effect_on(res, *what, PtChange::Modify(power * n, toughness * n));
+                }
+            }
+            Effect::Fight { a, b } => {
+                let a = self
+                    .object_of(res, *a)
+                    .filter(|o| self.is_on_battlefield(*o));
+                let b = self
+                    .object_of(res, *b)
+                    .filter(|o| self.is_on_battlefield(*o));
+                if let (Some(a), Some(b)) = (a, b)
+                    && self.is_creature(a)
+                    && self.is_creature(b)
+                {
+                    // Both deal their damage at the same time, by their power now.
+                    let (pa, pb) = (self.power(a).max(0) as u32, self.power(b).max(0) as u32);
+                    self.deal_damage(a, Target::Object(b), pa, false);
+                    self.deal_damage(b, Target::Object(a), pb, false);
+                }
+            }
+            Effect::DiscardHandDrawThatMany { who } => {
+                for p in self.players_of(res, *who) {
+                    let hand = self.player(p).hand.clone();
+                    let n = hand.len() as u32;
+                    for c in hand {
+                        self.discard(p, c);
+                    }
+                    self.draw_cards(p, n);
+                }
+            }
             Effect::PumpAll {
                 filter,
                 power,

@@ -45,6 +45,9 @@ pub struct ObjectFilter {
     pub controller: Option<Relation>,
     pub keyword: Option<Keyword>,
     pub basic: bool,
+    /// "attacking creature".
+    #[serde(default)]
+    pub attacking: bool,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -64,7 +67,7 @@ impl ObjectFilter {
 
     /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
     /// `nonX` for a type or colour, `tapped`, `untapped`, `toughness<=N`, `type:Subtype`,
-    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`.
+    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`.
     pub fn parse(words: &[&str]) -> Result<Self, String> {
         let mut f = ObjectFilter::default();
         for w in words {
@@ -92,6 +95,8 @@ impl ObjectFilter {
                 f.tapped = Some(false);
             } else if w == "basic" {
                 f.basic = true;
+            } else if w == "attacking" {
+                f.attacking = true;
             } else if let Some(n) = w.strip_prefix("toughness<=") {
                 f.max_toughness = Some(n.parse().map_err(|_| format!("bad number in `{w}`"))?);
             } else if let Some(s) = w.strip_prefix("type:") {
@@ -122,6 +127,9 @@ impl fmt::Display for ObjectFilter {
         }
         if self.basic {
             parts.push("basic".into());
+        }
+        if self.attacking {
+            parts.push("attacking".into());
         }
         for c in self.not_colors.iter() {
             parts.push(format!("non{}", c.name()));
@@ -235,6 +243,9 @@ impl crate::game::Game {
         if let Some(k) = f.keyword
             && !self.has_keyword(id, k)
         {
+            return false;
+        }
+        if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
             return false;
         }
         if f.basic

@@ -46,6 +46,11 @@ pub enum TriggerEvent {
     BecomesBlocked,
     /// "Whenever ~ deals combat damage to a player."
     DealsCombatDamageToPlayer,
+    /// "Whenever ~ deals damage to a player" (any damage; "that player" is the subject
+    /// player).
+    DealsDamageToPlayer,
+    /// "Whenever ~ deals damage to an opponent."
+    DealsDamageToOpponent,
     /// "When you cast a creature spell."
     YouCastCreatureSpell,
     /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
@@ -57,7 +62,8 @@ impl TriggerEvent {
     /// Script words: `enters`, `dies`, `another_creature_enters`,
     /// `another_creature_enters_your_control`, `your_upkeep`, `each_end_step`, `attacks`,
     /// `your_creature_with:trample_attacks`, `blocks`, `becomes_blocked`,
-    /// `deals_combat_damage_to_player`, `you_cast_creature_spell`.
+    /// `deals_combat_damage_to_player`, `deals_damage_to_player`, `deals_damage_to_opponent`,
+    /// `you_cast_creature_spell`.
     pub fn parse(s: &str) -> Result<Self, String> {
         Ok(match s.trim() {
             "enters" => TriggerEvent::Enters,
@@ -72,6 +78,8 @@ impl TriggerEvent {
             "blocks" => TriggerEvent::Blocks,
             "becomes_blocked" => TriggerEvent::BecomesBlocked,
             "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
+            "deals_damage_to_player" => TriggerEvent::DealsDamageToPlayer,
+            "deals_damage_to_opponent" => TriggerEvent::DealsDamageToOpponent,
             "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
             "creature_to_your_graveyard" => TriggerEvent::CreatureToYourGraveyard,
             other => match other
@@ -87,6 +95,11 @@ impl TriggerEvent {
 
 /// The index that names flanking's built-in trigger (502.3) instead of a card's own.
 pub const FLANKING_TRIGGER: u8 = u8::MAX;
+/// Rampage 1 and rampage 2's built-in triggers (502.12).
+pub const RAMPAGE1_TRIGGER: u8 = u8::MAX - 1;
+pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 2;
+/// Classic deathtouch's built-in trigger (2007 CR 502.32, Δ16).
+pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 3;
 
 /// 502.3: "Whenever a creature without flanking blocks this creature, the blocking creature
 /// gets -1/-1 until end of turn." The subject is that blocker.
@@ -102,6 +115,46 @@ fn flanking_trigger() -> &'static TriggerDef {
         }],
         text: "Flanking: the blocking creature gets -1/-1 until end of turn.".into(),
     })
+}
+
+/// 502.12a: "Whenever this creature becomes blocked, it gets +N/+N until end of turn for
+/// each creature blocking it beyond the first." The subject is the blocked creature; the
+/// count is made on resolution (502.12b).
+fn rampage_trigger(n: i32) -> TriggerDef {
+    TriggerDef {
+        when: TriggerEvent::BecomesBlocked,
+        targets: Vec::new(),
+        effects: vec![Effect::PumpCount {
+            what: crate::effects::ObjRef::Subject,
+            amount: crate::effects::Amount::BlockersBeyondFirst,
+            power: n,
+            toughness: n,
+        }],
+        text: format!(
+            "Rampage {n}: it gets +{n}/+{n} until end of turn for each creature blocking it beyond the first."
+        ),
+    }
+}
+
+fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
+    static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    static R2: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    static DT: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    match index {
+        FLANKING_TRIGGER => Some(flanking_trigger()),
+        RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| rampage_trigger(1))),
+        RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| rampage_trigger(2))),
+        DEATHTOUCH_TRIGGER => Some(DT.get_or_init(|| TriggerDef {
+            when: TriggerEvent::DealsDamageToPlayer,
+            targets: Vec::new(),
+            effects: vec![Effect::Destroy {
+                what: crate::effects::ObjRef::Subject,
+                regen: true,
+            }],
+            text: "Deathtouch: destroy the creature it dealt damage to.".into(),
+        })),
+        _ => None,
+    }
 }
 
 /// A triggered ability of a card.
@@ -123,6 +176,9 @@ pub struct WaitingTrigger {
     pub index: u8,
     /// The object the event was about (the creature that entered, attacked...).
     pub subject: Option<ObjectId>,
+    /// The player the event was about (the player dealt damage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<PlayerId>,
     /// Its controller has put their triggers in order (410.3).
     pub ordered: bool,
 }
@@ -130,8 +186,8 @@ pub struct WaitingTrigger {
 impl Game {
     /// A card's triggered ability by index, or a keyword's built-in one (flanking).
     pub(crate) fn trigger_def(&self, card: CardId, index: u8) -> Option<&'static TriggerDef> {
-        if index == FLANKING_TRIGGER {
-            return Some(flanking_trigger());
+        if let Some(def) = builtin_trigger(index) {
+            return Some(def);
         }
         self.catalog().get(card).triggers.get(index as usize)
     }
@@ -143,6 +199,7 @@ impl Game {
         controller: PlayerId,
         index: usize,
         subject: Option<ObjectId>,
+        player: Option<PlayerId>,
     ) {
         self.triggers.push(WaitingTrigger {
             source,
@@ -150,6 +207,7 @@ impl Game {
             controller,
             index: index as u8,
             subject,
+            player,
             ordered: false,
         });
     }
@@ -276,19 +334,21 @@ impl Game {
                         v.push((s, c, p, i, Some(b)));
                     }
                 }
-                // 502.3: each instance of flanking triggers for each blocker without flanking.
+                // 502.3: each instance of flanking triggers for each blocker without flanking
+                // (502.3b).
                 for (blocker, attacker) in blocks {
-                    if self.has_keyword(*attacker, Keyword::Flanking)
-                        && !self.has_keyword(*blocker, Keyword::Flanking)
+                    if !self.has_keyword(*blocker, Keyword::Flanking)
                         && let Some(a) = self.obj(*attacker)
                     {
-                        v.push((
-                            a.id,
-                            a.card,
-                            a.controller,
-                            FLANKING_TRIGGER as usize,
-                            Some(*blocker),
-                        ));
+                        for _ in 0..self.keyword_instances(*attacker, Keyword::Flanking) {
+                            v.push((
+                                a.id,
+                                a.card,
+                                a.controller,
+                                FLANKING_TRIGGER as usize,
+                                Some(*blocker),
+                            ));
+                        }
                     }
                 }
                 let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
@@ -300,21 +360,71 @@ impl Game {
                     {
                         v.push((s, c, p, i, Some(a)));
                     }
+                    // 502.12: each instance of rampage triggers separately (502.12c).
+                    if let Some(o) = self.obj(a) {
+                        for (k, index) in [
+                            (Keyword::Rampage1, RAMPAGE1_TRIGGER),
+                            (Keyword::Rampage2, RAMPAGE2_TRIGGER),
+                        ] {
+                            for _ in 0..self.keyword_instances(a, k) {
+                                v.push((o.id, o.card, o.controller, index as usize, Some(a)));
+                            }
+                        }
+                    }
                 }
                 v
             }
             Event::Damage {
                 source,
-                target: crate::targets::Target::Player(_),
-                combat: true,
+                target: crate::targets::Target::Player(damaged),
+                combat,
                 ..
-            } => self
-                .matching(|_, id, _, w| {
-                    *w == TriggerEvent::DealsCombatDamageToPlayer && id == *source
-                })
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(*source)))
-                .collect(),
+            } => {
+                let damaged = *damaged;
+                let v: Vec<_> = self
+                    .matching(|_, id, ctrl, w| {
+                        id == *source
+                            && match w {
+                                TriggerEvent::DealsCombatDamageToPlayer => *combat,
+                                TriggerEvent::DealsDamageToPlayer => true,
+                                TriggerEvent::DealsDamageToOpponent => ctrl != damaged,
+                                _ => false,
+                            }
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(*source)))
+                    .collect();
+                for (s, c, p, i, subject) in v {
+                    self.queue(s, c, p, i, subject, Some(damaged));
+                }
+                Vec::new()
+            }
+            Event::Damage {
+                source,
+                target: crate::targets::Target::Object(victim),
+                ..
+            } if self.ruleset.deathtouch_static()
+                || !self.has_keyword(*source, Keyword::Deathtouch) =>
+            {
+                Vec::new()
+            }
+            Event::Damage {
+                source,
+                target: crate::targets::Target::Object(victim),
+                ..
+            } => {
+                // Classic deathtouch (2007 502.32): a trigger destroys the creature.
+                match self.obj(*source) {
+                    Some(o) => vec![(
+                        o.id,
+                        o.card,
+                        o.controller,
+                        DEATHTOUCH_TRIGGER as usize,
+                        Some(*victim),
+                    )],
+                    None => Vec::new(),
+                }
+            }
             Event::SpellCast {
                 player,
                 card,
@@ -330,7 +440,7 @@ impl Game {
             _ => Vec::new(),
         };
         for (s, c, p, i, subject) in found {
-            self.queue(s, c, p, i, subject);
+            self.queue(s, c, p, i, subject, None);
         }
     }
 
@@ -382,6 +492,7 @@ impl Game {
                 source: t.source,
                 index: t.index,
                 subject: t.subject,
+                player: t.player,
             },
             controller: t.controller,
             card: t.card,

@@ -295,6 +295,8 @@ impl Game {
         if self.step == Step::EndCombat {
             // 311.2 / 300.4: creatures leave combat; "until end of combat" effects end.
             self.combat = None;
+            self.keyword_effects
+                .retain(|e| e.until != crate::layers::Duration::EndOfCombat);
         }
         self.passes = 0;
         match next {
@@ -412,6 +414,7 @@ impl Game {
         }
         self.pt_effects.clear();
         self.shields.clear();
+        self.keyword_effects.clear();
         if self.state_based_actions_pending() {
             self.cleanup_again = true;
             self.give_priority(self.active);
