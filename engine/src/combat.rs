@@ -204,6 +204,13 @@ impl Game {
                 self.card_name(attacker)
             ));
         }
+        if self.has_keyword(blocker, Keyword::CantBlockPower2OrMore) && self.power(attacker) >= 2 {
+            return Err(format!(
+                "{name} can't block creatures with power 2 or greater ({} has power {})",
+                self.card_name(attacker),
+                self.power(attacker)
+            ));
+        }
         if self.has_keyword(blocker, Keyword::CanBlockOnlyFlyers)
             && !self.has_keyword(attacker, Keyword::Flying)
         {

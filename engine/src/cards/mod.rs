@@ -148,6 +148,9 @@ pub enum Keyword {
     /// 502.12: rampage N, a built-in "becomes blocked" trigger (each instance separately).
     Rampage1,
     Rampage2,
+    /// "~ can't block creatures with power 2 or greater" (checked only as blockers are
+    /// declared: R-ironclaw-buzzardiers-1).
+    CantBlockPower2OrMore,
     /// Deathtouch (Δ16): modern 702.2 (static; any damage is lethal, also for trample
     /// assignment); classic as printed in 2007 (Future Sight, 502.32): a triggered ability
     /// "whenever this deals damage to a creature, destroy that creature".
@@ -215,6 +218,7 @@ impl Keyword {
             Keyword::BlocksEachCombat => "blocks each combat if able",
             Keyword::Rampage1 => "Rampage 1",
             Keyword::Rampage2 => "Rampage 2",
+            Keyword::CantBlockPower2OrMore => "can't block creatures with power 2 or greater",
             Keyword::Deathtouch => "Deathtouch",
         }
     }
@@ -233,7 +237,7 @@ impl Keyword {
             _ => None,
         }
     }
-    pub const ALL: [Keyword; 34] = [
+    pub const ALL: [Keyword; 35] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -267,6 +271,7 @@ impl Keyword {
         Keyword::BlocksEachCombat,
         Keyword::Rampage1,
         Keyword::Rampage2,
+        Keyword::CantBlockPower2OrMore,
         Keyword::Deathtouch,
     ];
 }
