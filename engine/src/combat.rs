@@ -572,6 +572,12 @@ impl Game {
         Ok(())
     }
 
+    /// Whether a whole block declaration is legal now (the agent's check; `submit` gives the
+    /// reason).
+    pub fn blocks_legal(&self, player: PlayerId, blocks: &[Block]) -> bool {
+        self.check_blocks(player, blocks).is_ok()
+    }
+
     /// How many attackers a creature may block: one, plus one per instance of "can block an
     /// additional creature" (R-foriysian-interceptor-1: such effects add up).
     pub fn max_blocks(&self, blocker: ObjectId) -> u32 {
@@ -1070,5 +1076,83 @@ impl Game {
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::Ruleset;
+    use crate::turn::Step;
+    use crate::zones::ZoneKind;
+
+    /// A board with `n` creatures a side in the declare blockers step, every attacker
+    /// attacking; some blockers must block, some can block two.
+    fn big_board(n: usize) -> Game {
+        let c = crate::cards::Catalog::builtin();
+        let id = |name: &str| c.by_name(name).map(|d| d.id).expect("card");
+        let mut g = Game::empty(Ruleset::Modern, 1, vec!["A".into(), "B".into()], 20);
+        g.turn = 3;
+        g.players[0].turn_started = 3;
+        g.players[1].turn_started = 2;
+        for p in &mut g.players {
+            p.kept = true;
+        }
+        for i in 0..n {
+            g.create_object(id("Test Bear"), PlayerId(0), ZoneKind::Battlefield);
+            let blocker = match i % 4 {
+                0 => "Fixture: Sentinel",
+                1 => "Foriysian Interceptor",
+                _ => "Test Bear",
+            };
+            g.create_object(id(blocker), PlayerId(1), ZoneKind::Battlefield);
+        }
+        for o in &mut g.objects {
+            o.controlled_since = 0;
+        }
+        g.step = Step::DeclareAttackers;
+        let _ = g.begin_declare_attackers();
+        let all: Vec<Attack> = g
+            .eligible_attackers(PlayerId(0))
+            .into_iter()
+            .map(|(a, d)| Attack {
+                attacker: a,
+                defender: d[0],
+            })
+            .collect();
+        assert_eq!(all.len(), n);
+        g.submit(PlayerId(0), Answer::Attack(all)).expect("attack");
+        while g
+            .pending()
+            .is_some_and(|p| p.decision == Decision::Priority)
+        {
+            let p = g.pending().map(|p| p.player).unwrap_or(PlayerId(0));
+            g.submit(p, Answer::Pass).expect("pass");
+        }
+        g
+    }
+
+    #[test]
+    fn block_enumeration_stays_small_with_twenty_creatures_a_side() {
+        let g = big_board(20);
+        assert_eq!(
+            g.pending().map(|p| &p.decision),
+            Some(&Decision::DeclareBlockers)
+        );
+        let answers = g.legal_answers(PlayerId(1));
+        // Per-creature options plus whole-set checks: never the 21^20 block sets.
+        assert!(!answers.is_empty() && answers.len() <= 2 * (1 + 20 * 20));
+        // "No block" breaks the Sentinels' requirement; every listed set obeys it.
+        assert!(!answers.contains(&Answer::Block(Vec::new())));
+        for a in &answers {
+            let mut probe = g.clone();
+            probe
+                .submit(PlayerId(1), a.clone())
+                .unwrap_or_else(|e| panic!("listed {a:?} refused: {e}"));
+        }
+        // The per-creature options: every blocker may block every attacker.
+        let eligible = g.eligible_blockers(PlayerId(1));
+        assert_eq!(eligible.len(), 20);
+        assert!(eligible.iter().all(|(_, atts)| atts.len() == 20));
     }
 }
