@@ -596,13 +596,17 @@ impl Game {
         player: PlayerId,
         blocks: &[Block],
     ) -> Result<(), RuleError> {
+        let required = |id: ObjectId| {
+            self.has_keyword(id, Keyword::BlocksEachCombat)
+                && !blocks.iter().any(|b| b.blocker == id)
+        };
+        if !self.battlefield_of(player).any(|o| required(o.id)) {
+            return Ok(());
+        }
         let idle: Vec<(ObjectId, Vec<ObjectId>)> = self
             .eligible_blockers(player)
             .into_iter()
-            .filter(|(id, _)| {
-                self.has_keyword(*id, Keyword::BlocksEachCombat)
-                    && !blocks.iter().any(|b| b.blocker == *id)
-            })
+            .filter(|(id, _)| required(*id))
             .collect();
         for (id, options) in &idle {
             for a in options {
