@@ -326,8 +326,15 @@ impl Game {
             }
             Event::BlockersDeclared { blocks } => {
                 let mut v = Vec::new();
+                // "Whenever ~ blocks" triggers once, however many attackers it blocks
+                // (CR 509.3c, seed silent).
+                let mut blockers: Vec<ObjectId> = Vec::new();
                 for (blocker, _) in blocks {
-                    let b = *blocker;
+                    if !blockers.contains(blocker) {
+                        blockers.push(*blocker);
+                    }
+                }
+                for b in blockers {
                     for (s, c, p, i) in
                         self.matching(|_, id, _, w| *w == TriggerEvent::Blocks && id == b)
                     {
