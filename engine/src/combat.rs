@@ -1,11 +1,27 @@
-//! Combat (rules 306-311; rules.md Δ3-Δ5): declaring attackers and blockers, combat damage
-//! in one or two steps, on the stack in `classic`.
+//! Combat (rules 306-311; rules.md Δ3-Δ5, Δ16): declaring attackers and blockers, combat
+//! damage in one or two steps, on the stack in `classic`.
 //!
-//! Built here: attack and block legality for untapped, non-sick creatures, defender, flying
-//! and reach, vigilance; unblocked and blocked damage with first strike, double strike and
-//! trample (lethal damage in blocker order, accounting for damage already marked); classic
-//! damage on the stack. Issue "Combat" adds damage-assignment answers, more restrictions
-//! and combat keywords; cards that need them are not scripted yet.
+//! Attacks: untapped, non-sick (or haste) creatures without defender; each attacks an
+//! opponent; "attacks each combat if able" is a requirement (508.1d).
+//!
+//! Blocks, per creature (`check_can_block`): untapped, not "can't block"; flying / reach,
+//! "can block only creatures with flying", shadow (and "can block creatures with shadow as
+//! though they didn't have shadow"), fear, protection, landwalk, "can't block creatures
+//! with power 2 or greater" (all checked only as blockers are declared). Per declaration
+//! (`check_blocks`): each creature blocks one attacker, plus one per instance of "can block
+//! an additional creature"; menace; then requirements ("blocks each combat if able",
+//! CR 509.1c: as many as possible without breaking a restriction). `legal_answers` lists
+//! per-creature options and a few whole sets, each checked as a whole; it never enumerates
+//! all block sets.
+//!
+//! Damage: unblocked attackers hit their defender; blocked ones divide among their living
+//! blockers, blockers among the attackers they block (declared order). Modern: damage
+//! assignment order (the attacking player orders an attacker's blockers; a blocker's
+//! attackers keep the order the blocks were declared) with lethal damage first; classic:
+//! free division (310.2c-d). Trample: lethal to every blocker first, counting damage already
+//! marked; with modern deathtouch 1 is lethal. First and double strike add a step; classic
+//! puts the assignments on the stack as one object. Combat triggers (flanking, rampage,
+//! "blocks", "becomes blocked", damage to a player) are in `triggers.rs`.
 
 use crate::cards::Keyword;
 use crate::decision::{Answer, Attack, Block, Decision, Pending, RuleError};
