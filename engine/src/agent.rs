@@ -142,7 +142,8 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Test Bear", 20),
         ],
         "combat" => &[
-            ("Plains", 7),
+            ("Plains", 6),
+            ("Arena", 1),
             ("Forest", 8),
             ("Mountain", 5),
             ("Island", 2),

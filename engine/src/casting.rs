@@ -469,10 +469,8 @@ impl Game {
         }
         match self.next_casting_decision(&c) {
             Some(decision) => {
-                self.pending = Some(Pending {
-                    player: c.player,
-                    decision,
-                });
+                let player = self.casting_decider(&c, &decision);
+                self.pending = Some(Pending { player, decision });
                 self.casting = Some(c);
             }
             None => {
@@ -480,6 +478,17 @@ impl Game {
                 self.pending = None;
                 self.commit_cast(c);
             }
+        }
+    }
+
+    /// Who answers a decision of a cast: its controller, except a target "of an opponent's
+    /// choice", which the next opponent in turn order chooses.
+    fn casting_decider(&self, c: &Casting, decision: &Decision) -> PlayerId {
+        match decision {
+            Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
+                self.next_player_after(c.player)
+            }
+            _ => c.player,
         }
     }
 
@@ -495,6 +504,11 @@ impl Game {
             .clone()
             .ok_or_else(|| RuleError::illegal("nothing is being cast"))?;
         if answer == Answer::Cancel {
+            if player != c.player {
+                return Err(RuleError::illegal(
+                    "only its controller can cancel this; choose the target you are asked for",
+                ));
+            }
             if matches!(c.kind, CastKind::Trigger(_)) {
                 return Err(RuleError::illegal(
                     "a triggered ability can't be cancelled: choose its target",
@@ -663,7 +677,7 @@ impl Game {
             _ => Vec::new(),
         };
         candidates.retain(|a| self.apply_casting_answer(c, a.clone()).is_ok());
-        if !matches!(c.kind, CastKind::Trigger(_)) {
+        if !matches!(c.kind, CastKind::Trigger(_)) && player == c.player {
             candidates.push(Answer::Cancel);
         }
         candidates

@@ -178,13 +178,19 @@ impl fmt::Display for ObjectFilter {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TargetSpec {
     pub kind: TargetKind,
+    /// "Target ... of an opponent's choice" (Arena): an opponent of the controller chooses
+    /// this target (two-player: the other player); the target is still the ability's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chosen_by_opponent: bool,
 }
 
 impl TargetSpec {
     /// Parses a target description from a card script: `any`, `player`, `opponent`,
     /// `spell [filter]`, or an object filter (`creature nonwhite`, `artifact or enchantment`).
     pub fn parse(s: &str) -> Result<Self, String> {
-        let words: Vec<&str> = s.split_whitespace().collect();
+        let mut words: Vec<&str> = s.split_whitespace().collect();
+        let chosen_by_opponent = words.contains(&"chosen_by_opponent");
+        words.retain(|w| *w != "chosen_by_opponent");
         let kind = match words.as_slice() {
             ["any"] => TargetKind::Any,
             ["player"] => TargetKind::Player,
@@ -193,10 +199,22 @@ impl TargetSpec {
             [] => return Err("empty target description".into()),
             rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
         };
-        Ok(TargetSpec { kind })
+        Ok(TargetSpec {
+            kind,
+            chosen_by_opponent,
+        })
     }
 
     pub fn describe(&self) -> String {
+        let what = self.describe_kind();
+        if self.chosen_by_opponent {
+            format!("{what} (an opponent of its controller chooses it)")
+        } else {
+            what
+        }
+    }
+
+    fn describe_kind(&self) -> String {
         match &self.kind {
             TargetKind::Any => "any target (a creature or a player)".into(),
             TargetKind::Player => "a player".into(),

@@ -200,6 +200,7 @@ fn random_games_with_combat_cards_terminate() {
     // listed answer at each decision is accepted, and combat actually happens.
     let combat = engine::agent::bench_deck("combat").expect("the combat bench deck");
     let (mut finished, mut games, mut multi_blocks, mut assignments) = (0, 0, 0, 0);
+    let mut opponent_targets = 0;
     for seed in 0..20 {
         for rs in [Ruleset::Modern, Ruleset::Classic] {
             let other = if seed % 2 == 0 {
@@ -213,8 +214,12 @@ fn random_games_with_combat_cards_terminate() {
             games += 1;
             for _ in 0..50_000 {
                 let Some(p) = g.pending().cloned() else { break };
-                if matches!(p.decision, engine::Decision::AssignCombatDamage { .. }) {
-                    assignments += 1;
+                match &p.decision {
+                    engine::Decision::AssignCombatDamage { .. } => assignments += 1,
+                    engine::Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
+                        opponent_targets += 1
+                    }
+                    _ => {}
                 }
                 for a in g.legal_answers(p.player).into_iter().take(4) {
                     let mut probe = g.clone();
@@ -250,4 +255,8 @@ fn random_games_with_combat_cards_terminate() {
     );
     assert!(assignments > 0, "some combat damage was divided");
     assert!(multi_blocks > 0, "some creature blocked two attackers");
+    assert!(
+        opponent_targets > 0,
+        "some Arena target was chosen by an opponent"
+    );
 }
