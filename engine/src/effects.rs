@@ -20,6 +20,8 @@ pub enum Amount {
     CreaturesYouControl,
     /// The number of attacking creatures, counted on resolution (Strength in Numbers).
     AttackingCreatures,
+    /// Domain: the number of basic land types among lands the controller controls.
+    BasicLandTypesYouControl,
     /// The number of creatures blocking the trigger's subject beyond the first, counted on
     /// resolution (502.12a-b rampage).
     BlockersBeyondFirst,
@@ -172,6 +174,21 @@ pub enum Effect {
     /// Strength in Numbers).
     PumpCount {
         what: ObjRef,
+        amount: Amount,
+        power: i32,
+        toughness: i32,
+    },
+    /// Each permanent matching the filter now gains a keyword (the set is locked in on
+    /// resolution, 418.3b).
+    GrantAll {
+        filter: ObjectFilter,
+        keyword: crate::cards::Keyword,
+        until: crate::layers::Duration,
+    },
+    /// +N·A/+M·A until end of turn for each permanent matching the filter now; A counted
+    /// on resolution (Tromp the Domains).
+    PumpAllCount {
+        filter: ObjectFilter,
         amount: Amount,
         power: i32,
         toughness: i32,
@@ -330,8 +347,9 @@ impl Effect {
                     return Err("exchange_life needs a target player".into());
                 }
             },
-            "grant" => {
-                // `grant first_strike this [until=end_of_combat]`
+            "grant" | "grant_all" => {
+                // `grant first_strike this [until=end_of_combat]`,
+                // `grant_all trample creature you_control`
                 let keyword = args.first().ok_or("`grant` needs a keyword")?.parse()?;
                 let until = match key("until").unwrap_or("end_of_turn") {
                     "end_of_turn" => crate::layers::Duration::EndOfTurn,
@@ -342,10 +360,28 @@ impl Effect {
                         ));
                     }
                 };
-                Effect::Grant {
-                    what: objref(1)?,
-                    keyword,
-                    until,
+                if *verb == "grant_all" {
+                    Effect::GrantAll {
+                        filter: ObjectFilter::parse(&args[1..])?,
+                        keyword,
+                        until,
+                    }
+                } else {
+                    Effect::Grant {
+                        what: objref(1)?,
+                        keyword,
+                        until,
+                    }
+                }
+            }
+            "pump_all_count" => {
+                // `pump_all_count basic_land_types_you_control +1/+1 creature you_control`
+                let (power, toughness) = parse_pt_change(args.get(1).copied())?;
+                Effect::PumpAllCount {
+                    filter: ObjectFilter::parse(args.get(2..).unwrap_or(&[]))?,
+                    amount: amount(0)?,
+                    power,
+                    toughness,
                 }
             }
             "pump_count" => {
@@ -486,6 +522,7 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
         "X" | "x" => Ok(Amount::X),
         "creatures_you_control" => Ok(Amount::CreaturesYouControl),
         "attacking_creatures" => Ok(Amount::AttackingCreatures),
+        "basic_land_types_you_control" => Ok(Amount::BasicLandTypesYouControl),
         "blockers_beyond_first" => Ok(Amount::BlockersBeyondFirst),
         n => n
             .parse()

@@ -113,6 +113,17 @@ impl Game {
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
                 .count() as i32,
+            Amount::BasicLandTypesYouControl => {
+                let lands: Vec<ObjectId> = self
+                    .battlefield_of(res.item.controller)
+                    .map(|o| o.id)
+                    .filter(|id| self.has_type(*id, CardType::Land))
+                    .collect();
+                ["Plains", "Island", "Swamp", "Mountain", "Forest"]
+                    .iter()
+                    .filter(|t| lands.iter().any(|id| self.has_subtype(*id, t)))
+                    .count() as i32
+            }
             Amount::AttackingCreatures => {
                 self.combat.as_ref().map_or(0, |c| c.attackers.len() as i32)
             }
@@ -475,6 +486,40 @@ impl Game {
                 let n = self.amount(res, amount).max(0);
                 if n > 0 {
                     self.pt_effect_on(res, *what, PtChange::Modify(power * n, toughness * n));
+                }
+            }
+            Effect::GrantAll {
+                filter,
+                keyword,
+                until,
+            } => {
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, filter, me))
+                    .collect();
+                for o in all {
+                    self.add_keyword_effect(o, *keyword, *until);
+                }
+            }
+            Effect::PumpAllCount {
+                filter,
+                amount,
+                power,
+                toughness,
+            } => {
+                let n = self.amount(res, amount).max(0);
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, filter, me))
+                    .collect();
+                if n > 0 {
+                    for o in all {
+                        self.add_pt_effect(o, PtChange::Modify(power * n, toughness * n));
+                    }
                 }
             }
             Effect::Fight { a, b } => {
