@@ -907,6 +907,38 @@ impl Game {
         self.plan_payment(c, cost, exclude).is_some()
     }
 
+    /// A payment the player could make now outside casting ("you may pay {1}{G}" while an
+    /// ability resolves), with the pool and untapped mana sources, by the payment solver.
+    pub(crate) fn plan_payment_now(
+        &self,
+        player: PlayerId,
+        cost: &PayableCost,
+    ) -> Option<Vec<autopay::PlannedActivation>> {
+        let pool = self.player(player).pool.clone();
+        let sources = self.mana_sources(player, &[]);
+        autopay::solve(&pool, &sources, cost)
+    }
+
+    /// Pays `cost` now by the solver's plan (activating those mana abilities, then paying
+    /// from the pool); an error says why it can't be paid and changes nothing.
+    pub(crate) fn pay_mana_now(
+        &mut self,
+        player: PlayerId,
+        cost: &PayableCost,
+    ) -> Result<(), String> {
+        let plan = self
+            .plan_payment_now(player, cost)
+            .ok_or_else(|| format!("you can't pay {cost} with your untapped mana sources"))?;
+        for a in plan {
+            self.activate_mana_ability(player, a.permanent, a.ability, a.mana);
+        }
+        if self.player_mut(player).pool.try_pay(cost) {
+            Ok(())
+        } else {
+            Err(format!("you can't pay {cost}"))
+        }
+    }
+
     fn plan_payment(
         &self,
         c: &Casting,

@@ -200,6 +200,10 @@ pub enum Effect {
         a: ObjRef,
         b: ObjRef,
     },
+    /// Spitting Slug: "you may pay {1}{G}. If you do, ~ gains first strike until end of
+    /// turn. Otherwise, each creature blocking or blocked by ~ gains first strike until end
+    /// of turn." Its controller answers a mana payment while it resolves (pay or decline).
+    SpittingSlug,
     /// Each such player discards their hand, then draws that many cards (Barbed Shocker).
     DiscardHandDrawThatMany {
         who: PlayerRef,
@@ -402,6 +406,7 @@ impl Effect {
                 who: who(PlayerRef::You)?,
             },
             "coalition_victory" => Effect::CoalitionVictory,
+            "spitting_slug" => Effect::SpittingSlug,
             "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
             "search" => Effect::Search {
                 filter: ObjectFilter::parse(args)?,

@@ -369,6 +369,9 @@ impl Game {
         match decision {
             Decision::Mulligan { .. } => self.answer_mulligan(player, answer),
             Decision::Priority => self.answer_priority(player, answer),
+            d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
+                self.answer_optional_payment(player, d, answer)
+            }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
             | Decision::ChooseCostOption { .. }
@@ -403,6 +406,9 @@ impl Game {
         match &p.decision {
             Decision::Mulligan { .. } => vec![Answer::Keep, Answer::Mulligan],
             Decision::Priority => self.priority_answers(player),
+            d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
+                self.optional_payment_answers(player, d)
+            }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
             | Decision::ChooseCostOption { .. }

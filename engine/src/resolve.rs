@@ -29,6 +29,9 @@ pub struct Resolution {
     /// The controller of each target object as the resolution began (last known information).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_controllers: Vec<Option<PlayerId>>,
+    /// The current effect's optional payment: made (true) or declined (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid: Option<bool>,
 }
 
 impl Resolution {
@@ -39,6 +42,7 @@ impl Resolution {
             effect: 0,
             choices: Vec::new(),
             target_controllers: Vec::new(),
+            paid: None,
         }
     }
 }
@@ -67,6 +71,7 @@ impl Game {
                 Progress::Done => {
                     res.effect += 1;
                     res.choices.clear();
+                    res.paid = None;
                     self.resolution = Some(res);
                 }
                 Progress::Ask(p) => {
@@ -208,6 +213,51 @@ impl Game {
         let me = res.item.controller;
         let source = Self::source_of(&res.item);
         match e {
+            Effect::SpittingSlug => {
+                let me = res.item.controller;
+                let this = self.object_of(res, ObjRef::This);
+                let paid = match res.paid {
+                    Some(p) => p,
+                    None => {
+                        let cost = spitting_slug_cost();
+                        if self.plan_payment_now(me, &cost).is_some() {
+                            return Progress::Ask(Pending {
+                                player: me,
+                                decision: Decision::PayMana { cost },
+                            });
+                        }
+                        // A cost that can't be paid is declined.
+                        false
+                    }
+                };
+                if paid {
+                    if let Some(o) = this.filter(|o| self.is_on_battlefield(*o)) {
+                        self.add_keyword_effect(
+                            o,
+                            crate::cards::Keyword::FirstStrike,
+                            crate::layers::Duration::EndOfTurn,
+                        );
+                    }
+                } else if let (Some(o), Some(c)) = (this, &self.combat) {
+                    // Each creature blocking or blocked by it (none if it left combat).
+                    let others: Vec<ObjectId> = c
+                        .blockers
+                        .iter()
+                        .filter(|b| b.attacker == o)
+                        .map(|b| b.id)
+                        .chain(c.blockers.iter().filter(|b| b.id == o).map(|b| b.attacker))
+                        .collect();
+                    for x in others {
+                        if self.is_on_battlefield(x) {
+                            self.add_keyword_effect(
+                                x,
+                                crate::cards::Keyword::FirstStrike,
+                                crate::layers::Duration::EndOfTurn,
+                            );
+                        }
+                    }
+                }
+            }
             Effect::Damage { amount, to } => {
                 let n = self.amount(res, amount).max(0) as u32;
                 let mut recipients: Vec<Target> = Vec::new();
@@ -642,6 +692,7 @@ impl Game {
             | Effect::LoseLife { .. }
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
+            | Effect::SpittingSlug
             | Effect::Search { .. } => {}
         }
     }
@@ -775,6 +826,55 @@ impl Game {
         Ok(())
     }
 
+    /// An optional payment asked while an ability resolves (Spitting Slug): `AutoPay` pays
+    /// it with the payment solver, `Cancel` declines.
+    pub(crate) fn answer_optional_payment(
+        &mut self,
+        player: PlayerId,
+        d: &Decision,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Decision::PayMana { cost } = d else {
+            return Err(RuleError::illegal("no payment is asked"));
+        };
+        let paid = match answer {
+            Answer::AutoPay => {
+                self.pay_mana_now(player, cost)
+                    .map_err(RuleError::Illegal)?;
+                true
+            }
+            Answer::Cancel => false,
+            other => {
+                return Err(RuleError::WrongKind {
+                    expected: format!(
+                        "pay {cost} (autopay) or decline (cancel), not {}",
+                        other.kind_name()
+                    ),
+                });
+            }
+        };
+        self.pending = None;
+        if let Some(res) = &mut self.resolution {
+            res.paid = Some(paid);
+        }
+        self.run_resolution();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn optional_payment_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
+        let mut out = Vec::new();
+        if let Decision::PayMana { cost } = d
+            && self.plan_payment_now(player, cost).is_some()
+        {
+            out.push(Answer::AutoPay);
+        }
+        out.push(Answer::Cancel);
+        out
+    }
+
     pub(crate) fn resolution_choice_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
         let cands = self.choice_candidates(player, d);
         let mut out: Vec<Answer> = match d {
@@ -816,5 +916,16 @@ impl Game {
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| def.subtypes.iter().any(|x| x == s))
+    }
+}
+
+/// Spitting Slug's optional cost, {1}{G}.
+fn spitting_slug_cost() -> crate::mana::PayableCost {
+    let mut colored = [0; 5];
+    colored[crate::mana::Color::G as usize] = 1;
+    crate::mana::PayableCost {
+        colored,
+        generic: 1,
+        ..Default::default()
     }
 }

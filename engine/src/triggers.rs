@@ -44,6 +44,8 @@ pub enum TriggerEvent {
     Blocks,
     /// "Whenever ~ becomes blocked."
     BecomesBlocked,
+    /// "Whenever ~ blocks or becomes blocked."
+    BlocksOrBecomesBlocked,
     /// "Whenever ~ deals combat damage to a player."
     DealsCombatDamageToPlayer,
     /// "Whenever ~ deals damage to a player" (any damage; "that player" is the subject
@@ -77,6 +79,7 @@ impl TriggerEvent {
             "attacks" => TriggerEvent::Attacks,
             "blocks" => TriggerEvent::Blocks,
             "becomes_blocked" => TriggerEvent::BecomesBlocked,
+            "blocks_or_becomes_blocked" => TriggerEvent::BlocksOrBecomesBlocked,
             "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
             "deals_damage_to_player" => TriggerEvent::DealsDamageToPlayer,
             "deals_damage_to_opponent" => TriggerEvent::DealsDamageToOpponent,
@@ -335,9 +338,13 @@ impl Game {
                     }
                 }
                 for b in blockers {
-                    for (s, c, p, i) in
-                        self.matching(|_, id, _, w| *w == TriggerEvent::Blocks && id == b)
-                    {
+                    for (s, c, p, i) in self.matching(|_, id, _, w| {
+                        id == b
+                            && matches!(
+                                w,
+                                TriggerEvent::Blocks | TriggerEvent::BlocksOrBecomesBlocked
+                            )
+                    }) {
                         v.push((s, c, p, i, Some(b)));
                     }
                 }
@@ -362,9 +369,13 @@ impl Game {
                 blocked.sort();
                 blocked.dedup();
                 for a in blocked {
-                    for (s, c, p, i) in
-                        self.matching(|_, id, _, w| *w == TriggerEvent::BecomesBlocked && id == a)
-                    {
+                    for (s, c, p, i) in self.matching(|_, id, _, w| {
+                        id == a
+                            && matches!(
+                                w,
+                                TriggerEvent::BecomesBlocked | TriggerEvent::BlocksOrBecomesBlocked
+                            )
+                    }) {
                         v.push((s, c, p, i, Some(a)));
                     }
                     // 502.12: each instance of rampage triggers separately (502.12c).
