@@ -490,6 +490,9 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 .collect();
             format!("assign {}", parts.join(", "))
         }
+        Answer::Yes => "yes".into(),
+        Answer::No => "no".into(),
+        Answer::CreatureType(t) => t.clone(),
         Answer::Order(v) => format!(
             "order {}",
             v.iter()
@@ -817,6 +820,38 @@ pub fn parse_answers(
             } else {
                 let rest = strip_any(&t, &["assign "]).unwrap_or(&t);
                 Answer::AssignDamage(damage_from(game, player, rest, &legal)?)
+            }
+        }
+        Decision::YesNo { .. } => match t.as_str() {
+            "yes" | "y" | "ok" | "do it" => Answer::Yes,
+            "no" | "n" | "pass" | "skip" | "don't" => Answer::No,
+            _ => return Err(unknown("say `yes` or `no`".into())),
+        },
+        Decision::ChooseCreatureType { .. } => {
+            let rest = strip_any(&t, &["choose ", "type "]).unwrap_or(&t).trim();
+            match game.catalog().creature_type(rest) {
+                Some(ct) => Answer::CreatureType(ct.to_string()),
+                None => {
+                    let near: Vec<&str> = game
+                        .catalog()
+                        .creature_types()
+                        .iter()
+                        .filter(|c| {
+                            let c = c.to_lowercase();
+                            !rest.is_empty() && (c.starts_with(rest) || c.contains(rest))
+                        })
+                        .take(5)
+                        .map(String::as_str)
+                        .collect();
+                    return Err(unknown(if near.is_empty() {
+                        format!("`{rest}` is not a creature type (for example Goblin, Elf, Sliver)")
+                    } else {
+                        format!(
+                            "`{rest}` is not a creature type; did you mean {}?",
+                            near.join(", ")
+                        )
+                    }));
+                }
             }
         }
         Decision::OrderTriggers { descriptions } => {

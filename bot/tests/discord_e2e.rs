@@ -1493,6 +1493,15 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
         }
     }
 
+    // Nothing private reached the thread.
+    for c in posts_in(fake, thread, 0) {
+        let t = text(&c.json);
+        assert!(
+            !t.contains("your hand (") && !t.contains("You may say"),
+            "{t}"
+        );
+    }
+
     // The server's image language: only a member who may manage the server changes it; then
     // images (here a card) are drawn with Traditional Chinese names.
     let zh = vec![opt("language", 4, json!(1))];

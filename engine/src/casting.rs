@@ -108,7 +108,7 @@ impl Game {
                 })
             }
             CastKind::Trigger(t) => {
-                let d = self.trigger_def(t.card, t.index)?;
+                let d = self.trigger_def(t.def_card(), t.index)?;
                 Some(Shape {
                     targets: &d.targets,
                     base: Cost::default(),
@@ -732,6 +732,16 @@ impl Game {
         }
         self.target_legal(c.player, spec, t)
             .map_err(RuleError::Illegal)?;
+        if let crate::targets::TargetKind::Permanent(f) = &spec.kind
+            && f.other
+            && let CastKind::Ability { source, .. }
+            | CastKind::Trigger(crate::triggers::WaitingTrigger { source, .. }) = &c.kind
+            && t == Target::Object(*source)
+        {
+            return Err(RuleError::illegal(
+                "it must target another permanent, not its own source",
+            ));
+        }
         if let Target::Object(id) = t
             && self.protected_from(id, self.casting_colors(c))
         {
@@ -808,7 +818,7 @@ impl Game {
     fn mana_sources(&self, player: PlayerId, exclude: &[ObjectId]) -> Vec<ManaSource> {
         let mut out = Vec::new();
         for o in self.battlefield_of(player) {
-            if exclude.contains(&o.id) {
+            if exclude.contains(&o.id) || !self.has_own_abilities(o.id) {
                 continue;
             }
             let def = self.catalog().get(o.card);
@@ -860,6 +870,10 @@ impl Game {
         for o in self.battlefield_of(c.player) {
             if exclude.contains(&o.id) || c.mana_plan.iter().any(|m| m.0 == o.id) {
                 continue;
+            }
+            if !self.has_own_abilities(o.id) {
+                simple = false;
+                break;
             }
             let mut mana_abilities = catalog
                 .get(o.card)
@@ -1036,6 +1050,12 @@ impl Game {
         let a = def.abilities.get(ability as usize).ok_or_else(|| {
             RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
         })?;
+        if !self.has_own_abilities(source) {
+            return Err(RuleError::illegal(format!(
+                "{} has lost its abilities",
+                def.name
+            )));
+        }
         let Some(produce) = a.mana.as_ref().filter(|_| a.is_mana_ability()) else {
             return Err(RuleError::illegal("that is not a mana ability"));
         };
@@ -1073,6 +1093,9 @@ impl Game {
         else {
             return Vec::new();
         };
+        if !self.has_own_abilities(source) {
+            return Vec::new();
+        }
         let candidates: Vec<Option<Color>> = match &a.mana {
             Some(ManaProduce::Fixed(_)) => vec![None],
             Some(m) => m

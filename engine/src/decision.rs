@@ -57,6 +57,10 @@ pub enum Decision {
     /// Put your triggered abilities on the stack in an order (410.3): the first listed goes
     /// on the stack first (and resolves last).
     OrderTriggers { descriptions: Vec<String> },
+    /// "As ~ enters the battlefield, choose a creature type" (Conspiracy).
+    ChooseCreatureType { card: String },
+    /// A "may" choice or an optional cost ("you may pay {B}"): answered `Yes` or `No`.
+    YesNo { question: String },
 }
 
 /// An attack assignment: this creature attacks that player.
@@ -110,6 +114,9 @@ pub enum Answer {
     AssignDamage(Vec<(Target, u32)>),
     /// An order of items, as indices (0-based) of the list the decision shows.
     Order(Vec<u8>),
+    CreatureType(String),
+    Yes,
+    No,
 }
 
 impl Answer {
@@ -134,6 +141,9 @@ impl Answer {
             Answer::Block(_) => "declare blockers",
             Answer::AssignDamage(_) => "assign combat damage",
             Answer::Order(_) => "an order",
+            Answer::CreatureType(_) => "a creature type",
+            Answer::Yes => "yes",
+            Answer::No => "no",
         }
     }
 }
@@ -173,6 +183,10 @@ impl Decision {
                 "order your triggered abilities: {}",
                 descriptions.join(" | ")
             ),
+            Decision::ChooseCreatureType { card } => {
+                format!("choose a creature type for {card}")
+            }
+            Decision::YesNo { question } => format!("{question} (yes or no)"),
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -195,6 +209,8 @@ impl Decision {
             Decision::OrderBlockers { .. } => "order_blockers",
             Decision::AssignCombatDamage { .. } => "assign_damage",
             Decision::OrderTriggers { .. } => "order_triggers",
+            Decision::ChooseCreatureType { .. } => "creature_type",
+            Decision::YesNo { .. } => "yes_no",
         }
     }
 }

@@ -48,6 +48,9 @@ pub enum ObjRef {
     This,
     /// The object a triggered ability is about (the creature that entered, attacked...).
     Subject,
+    /// The object a linked ability of the source recorded (607): "that creature", "the
+    /// exiled card".
+    Linked,
 }
 
 /// What damage is dealt to.
@@ -158,6 +161,38 @@ pub enum Effect {
     PutOnTop(ObjRef),
     /// Return it to its owner's hand (from the battlefield or a graveyard).
     ReturnToHand(ObjRef),
+    /// "Target creature becomes a Goblin until end of turn": its creature types become these
+    /// (layer 4).
+    BecomeCreatureType {
+        what: ObjRef,
+        types: Vec<String>,
+    },
+    /// "Until end of turn, creatures target player controls lose all abilities and have base
+    /// power and toughness P/T" (Sudden Spoiling): the set is locked in (418.3b).
+    LoseAllAbilities {
+        filter: ObjectFilter,
+        who: PlayerRef,
+        base: Option<(i32, i32)>,
+    },
+    /// "Gain control of target creature for as long as you control ~" (layer 2).
+    GainControlWhileYouControlThis(ObjRef),
+    /// Exile it and remember it for a linked ability of the source (Faceless Butcher).
+    ExileLinked(ObjRef),
+    /// Return the linked exiled card to the battlefield under its owner's control.
+    ReturnLinkedToBattlefield,
+    /// Exile it; return it to the battlefield under its owner's control at the beginning of
+    /// the next end step (a delayed triggered ability, Norin the Wary).
+    ExileUntilNextEndStep(ObjRef),
+    /// Return it to the battlefield under its owner's control (from exile or a graveyard).
+    ReturnToBattlefield(ObjRef),
+    /// Exile every permanent matching the filter.
+    ExileAll(ObjectFilter),
+    /// "You may ...": the controller answers yes or no as it resolves (`text` is the
+    /// effect as the script wrote it, for the question).
+    May {
+        effect: Box<Effect>,
+        text: String,
+    },
     /// Sindbad: draw a card and reveal it; if it isn't a land card, discard it.
     DrawRevealDiscardNonland,
     Mill {
@@ -213,6 +248,16 @@ pub enum Effect {
 impl Effect {
     /// Parses one effect line of a card script.
     pub fn parse(s: &str) -> Result<Effect, String> {
+        if let Some(rest) = s.trim().strip_prefix("may ") {
+            let inner = Effect::parse(rest)?;
+            if !inner.is_choiceless() || matches!(inner, Effect::May { .. }) {
+                return Err("`may` takes one effect without choices or targets".into());
+            }
+            return Ok(Effect::May {
+                effect: Box::new(inner),
+                text: rest.replace('_', " "),
+            });
+        }
         let mut positional: Vec<&str> = Vec::new();
         let mut keys: Vec<(&str, &str)> = Vec::new();
         let mut flags: Vec<&str> = Vec::new();
@@ -299,6 +344,32 @@ impl Effect {
             "untap" => Effect::Untap(objref(0)?),
             "put_on_top" => Effect::PutOnTop(objref(0)?),
             "return_to_hand" => Effect::ReturnToHand(objref(0)?),
+            "exile_linked" => Effect::ExileLinked(objref(0)?),
+            "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
+            "exile_until_next_end_step" => Effect::ExileUntilNextEndStep(objref(0)?),
+            "return_to_battlefield" => Effect::ReturnToBattlefield(objref(0)?),
+            "exile_all" => Effect::ExileAll(ObjectFilter::parse(args)?),
+            "become_creature_type" => {
+                // `become_creature_type Goblin target`
+                let (what, types) = args
+                    .split_last()
+                    .ok_or("`become_creature_type` needs types and what")?;
+                if types.is_empty() {
+                    return Err("`become_creature_type` needs at least one type".into());
+                }
+                Effect::BecomeCreatureType {
+                    what: parse_obj_ref(what)?,
+                    types: types.iter().map(|t| t.to_string()).collect(),
+                }
+            }
+            "lose_all_abilities" => Effect::LoseAllAbilities {
+                filter: ObjectFilter::parse(args)?,
+                who: who(PlayerRef::EachPlayer)?,
+                base: key("base").map(|b| parse_pt_change(Some(b))).transpose()?,
+            },
+            "gain_control_while_you_control_this" => {
+                Effect::GainControlWhileYouControlThis(objref(0)?)
+            }
             "pump" => {
                 let (power, toughness) = parse_pt_change(args.first().copied())?;
                 Effect::Pump {
@@ -347,7 +418,7 @@ impl Effect {
             },
             "exchange_life" => match objref(0)? {
                 ObjRef::Target(n) => Effect::ExchangeLife(n),
-                ObjRef::This | ObjRef::Subject => {
+                ObjRef::This | ObjRef::Subject | ObjRef::Linked => {
                     return Err("exchange_life needs a target player".into());
                 }
             },
@@ -432,6 +503,7 @@ impl Effect {
             Effect::Discard { random: false, .. }
                 | Effect::Sacrifice { .. }
                 | Effect::Search { .. }
+                | Effect::May { .. }
         ) && self.target_slots().is_empty()
     }
 
@@ -460,7 +532,8 @@ impl Effect {
             | Effect::Mill { who, .. }
             | Effect::DiscardHandDrawThatMany { who }
             | Effect::Sacrifice { who, .. }
-            | Effect::CreateToken { who, .. } => p(who, &mut v),
+            | Effect::CreateToken { who, .. }
+            | Effect::LoseAllAbilities { who, .. } => p(who, &mut v),
             Effect::Destroy {
                 what: ObjRef::Target(n),
                 ..
@@ -477,6 +550,13 @@ impl Effect {
             | Effect::Untap(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))
             | Effect::ReturnToHand(ObjRef::Target(n))
+            | Effect::ExileLinked(ObjRef::Target(n))
+            | Effect::ExileUntilNextEndStep(ObjRef::Target(n))
+            | Effect::BecomeCreatureType {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::GainControlWhileYouControlThis(ObjRef::Target(n))
             | Effect::Pump {
                 what: ObjRef::Target(n),
                 ..
@@ -551,6 +631,9 @@ fn parse_obj_ref(s: &str) -> Result<ObjRef, String> {
     }
     if s == "it" {
         return Ok(ObjRef::Subject);
+    }
+    if s == "linked" {
+        return Ok(ObjRef::Linked);
     }
     parse_target_slot(s)
         .map(ObjRef::Target)

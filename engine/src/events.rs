@@ -126,6 +126,17 @@ pub enum Event {
         card: ObjectId,
     },
     Destroyed(ObjectId),
+    /// A choice made as an object entered ("choose a creature type").
+    Chose {
+        object: ObjectId,
+        choice: String,
+    },
+    /// A control-changing effect began or ended (layer 2).
+    ControlChanged {
+        object: ObjectId,
+        from: PlayerId,
+        to: PlayerId,
+    },
     /// A regeneration shield replaced a destruction (419.6b).
     Regenerated(ObjectId),
     /// Prevention effects prevented `amount` of the damage `source` would have dealt.

@@ -145,9 +145,20 @@ pub struct Game {
     /// or the end of the turn (`replacement.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shields: Vec<crate::replacement::Shield>,
-    /// Keywords gained from resolved effects, until end of turn or of combat.
+    /// Continuous effects of resolved spells and abilities in layers 2-6 (`layers.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub keyword_effects: Vec<crate::layers::KeywordEffect>,
+    pub char_effects: Vec<crate::layers::CharEffect>,
+    /// Whether characteristics need the full layer computation (some object changes types
+    /// or abilities, or some effect did): set once, never cleared.
+    #[serde(default)]
+    pub layered: bool,
+    /// Linked abilities (607): what one ability of a source did that another of its
+    /// abilities refers to ("the exiled card", "that creature"): (source, object).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<(ObjectId, ObjectId)>,
+    /// Delayed triggered abilities waiting for their moment (410.8 / 603.7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delayed: Vec<crate::triggers::DelayedTrigger>,
     pub next_timestamp: u32,
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
@@ -296,7 +307,10 @@ impl Game {
             combat: None,
             pt_effects: Vec::new(),
             shields: Vec::new(),
-            keyword_effects: Vec::new(),
+            char_effects: Vec::new(),
+            layered: false,
+            links: Vec::new(),
+            delayed: Vec::new(),
             next_timestamp: 1,
             result: None,
             cleanup_again: false,
@@ -391,6 +405,8 @@ impl Game {
                 self.answer_assign_damage(player, *attacker, answer)
             }
             Decision::OrderTriggers { .. } => self.answer_order_triggers(player, answer),
+            Decision::ChooseCreatureType { .. } => self.answer_creature_type(player, answer),
+            Decision::YesNo { .. } => self.answer_yes_no(player, answer),
         }
     }
 
@@ -428,6 +444,13 @@ impl Game {
             Decision::OrderBlockers { attacker } => self.order_blockers_answers(*attacker),
             Decision::AssignCombatDamage { attacker, .. } => self.assign_damage_answers(*attacker),
             Decision::OrderTriggers { .. } => self.order_trigger_answers(player),
+            Decision::ChooseCreatureType { .. } => self
+                .catalog()
+                .creature_types()
+                .iter()
+                .map(|t| Answer::CreatureType(t.clone()))
+                .collect(),
+            Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
         }
     }
 
@@ -509,6 +532,9 @@ impl Game {
             .filter(move |o| o.controller == controller)
     }
     pub fn has_type(&self, id: ObjectId, t: CardType) -> bool {
+        if self.layered() {
+            return self.types_of(id).contains(&t);
+        }
         self.def(id).is_some_and(|d| d.has_type(t))
     }
     pub fn is_creature(&self, id: ObjectId) -> bool {
@@ -560,11 +586,17 @@ impl Game {
                 .statics
                 .iter()
                 .any(|s| s.grants.iter().any(|k| k.is_triggered()));
-        if !def.triggers.is_empty() || keyword_trigger {
+        if !def.triggers.is_empty()
+            || keyword_trigger
+            || def.statics.iter().any(|s| !s.grant_triggers.is_empty())
+        {
             self.has_triggers = true;
         }
-        if !self.catalog().get(card).statics.is_empty() {
+        if !def.statics.is_empty() {
             self.has_statics = true;
+        }
+        if def.statics.iter().any(|s| s.is_layered()) {
+            self.layered = true;
         }
         let timestamp = self.new_timestamp();
         self.objects.push(Object {
@@ -582,6 +614,8 @@ impl Game {
             ceased: false,
             attached_to: None,
             deathtouch_damage: false,
+            chosen_type: None,
+            entered_under: None,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -646,6 +680,10 @@ impl Game {
             o.controlled_since = turn;
             o.attached_to = None;
             o.deathtouch_damage = false;
+            o.entered_under = None;
+            if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
+                o.chosen_type = None;
+            }
         }
         if let Some(list) = self.zone_list_mut(owner, to) {
             match pos {
@@ -697,6 +735,7 @@ impl Game {
         let counters = def.enters_with_counters.clone();
         let o = self.obj_mut(new_id)?;
         o.controller = controller;
+        o.entered_under = (controller != o.owner).then_some(controller);
         o.tapped = enters_tapped;
         for (k, n) in counters {
             o.counters.add(k, n);
@@ -734,7 +773,7 @@ impl Game {
         }
         self.pt_effects.retain(|e| e.object != id);
         self.drop_shields_of(id);
-        self.keyword_effects.retain(|e| e.object != id);
+        self.drop_char_effects_of(id);
         for o in &mut self.objects {
             if o.attached_to == Some(id) {
                 o.attached_to = None;

@@ -17,10 +17,12 @@
 
 use crate::cards::{CardType, Keyword, PtValue};
 use crate::game::Game;
-use crate::ids::ObjectId;
+use crate::ids::{CardId, ObjectId, PlayerId};
 use crate::mana::ColorSet;
 use crate::object::CounterKind;
+use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// What a resolved P/T effect does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,24 +43,6 @@ pub struct PtEffect {
     pub timestamp: u32,
 }
 
-/// How long a resolved effect lasts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Duration {
-    /// Ends in the cleanup step (314.2).
-    EndOfTurn,
-    /// Ends as the end of combat step ends (311.2; modern 511.3).
-    EndOfCombat,
-}
-
-/// A keyword an object gained from a resolved spell or ability ("gains first strike until
-/// end of turn"), locked to that object (418.3b).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KeywordEffect {
-    pub object: ObjectId,
-    pub keyword: Keyword,
-    pub until: Duration,
-}
-
 impl Game {
     fn printed_pt(&self, id: ObjectId) -> Option<(i32, i32)> {
         let def = self.def(id)?;
@@ -77,6 +61,31 @@ impl Game {
     fn static_pt_mods(&self, id: ObjectId) -> Vec<(u32, i32, i32)> {
         let mut out = Vec::new();
         if !self.has_statics {
+            return out;
+        }
+        if self.layered {
+            // P/T statics exist only if their source kept its abilities through layer 6, and
+            // apply to what matches after layers 1-6.
+            let table = self.layer_table(Some(id));
+            let Some(xi) = table.index(id) else {
+                return out;
+            };
+            if self.obj(id).is_none_or(|o| o.zone != ZoneKind::Battlefield) {
+                return out;
+            }
+            for (si, &src) in table.ids.iter().enumerate() {
+                let Some(s) = self.obj(src) else { continue };
+                if s.zone != ZoneKind::Battlefield || !table.chars[si].own_abilities {
+                    continue;
+                }
+                for st in &self.catalog().get(s.card).statics {
+                    if (st.power != 0 || st.toughness != 0)
+                        && self.static_reaches(st, src, s.controller, id, &table.chars[xi])
+                    {
+                        out.push((s.timestamp, st.power, st.toughness));
+                    }
+                }
+            }
             return out;
         }
         for &src in &self.battlefield {
@@ -160,17 +169,13 @@ impl Game {
     pub fn toughness(&self, id: ObjectId) -> i32 {
         self.power_toughness(id).map_or(0, |x| x.1)
     }
-    /// Printed keywords plus those granted by static abilities and by resolved effects
-    /// (layer 6 / classic 5).
+    /// Printed keywords plus those granted by static abilities and (through the layer
+    /// computation) by resolved effects (layer 6 / classic 5).
     pub fn has_keyword(&self, id: ObjectId, k: Keyword) -> bool {
-        if self.def(id).is_some_and(|d| d.keywords.contains(&k)) {
-            return true;
+        if self.layered {
+            return self.chars(id).is_some_and(|c| c.keywords.contains(k));
         }
-        if self
-            .keyword_effects
-            .iter()
-            .any(|e| e.object == id && e.keyword == k)
-        {
+        if self.def(id).is_some_and(|d| d.keywords.contains(&k)) {
             return true;
         }
         // A static that grants a keyword only to objects that already have it (Cavalry
@@ -189,8 +194,8 @@ impl Game {
     }
     /// Whether the object still has the abilities of its own card (not lost to "loses all
     /// abilities", layer 6 / classic 5).
-    pub fn has_own_abilities(&self, _id: ObjectId) -> bool {
-        true
+    pub fn has_own_abilities(&self, id: ObjectId) -> bool {
+        !self.layered || self.chars(id).is_some_and(|c| c.own_abilities)
     }
 
     /// How many instances of a keyword the object has (502.3b flanking, 502.12c rampage:
@@ -200,10 +205,17 @@ impl Game {
         let printed =
             self.def(id)
                 .map_or(0, |d| d.keywords.iter().filter(|x| **x == k).count()) as u32;
+        if !self.has_keyword(id, k) {
+            // Lost (or never had) it: "loses all abilities" removes every instance.
+            return 0;
+        }
         let resolved = self
-            .keyword_effects
+            .char_effects
             .iter()
-            .filter(|e| e.object == id && e.keyword == k)
+            .filter(|e| {
+                e.objects.contains(&id)
+                    && matches!(e.change, CharChange::AddKeywords(ks) if ks.contains(k))
+            })
             .count() as u32;
         let mut statics = 0;
         if self.has_statics {
@@ -219,30 +231,665 @@ impl Game {
         printed + resolved + statics
     }
 
-    /// A resolved "gains K until end of turn / until end of combat" effect.
+    /// A resolved "gains K until end of turn / until end of combat" effect on `objects`
+    /// (locked in, 418.3b), in the ability layer.
     pub(crate) fn add_keyword_effect(
         &mut self,
-        object: ObjectId,
+        source: ObjectId,
+        controller: PlayerId,
+        objects: Vec<ObjectId>,
         keyword: Keyword,
         until: Duration,
     ) {
         if keyword.is_triggered() {
             self.has_triggers = true;
         }
-        self.keyword_effects.push(KeywordEffect {
-            object,
-            keyword,
+        self.add_char_effect(
+            source,
+            controller,
+            objects,
+            CharChange::AddKeywords(KeywordSet::of(&[keyword])),
             until,
-        });
+        );
     }
     pub fn colors(&self, id: ObjectId) -> ColorSet {
+        if self.layered {
+            return self.chars(id).map_or(ColorSet::NONE, |c| c.colors);
+        }
         self.def(id).map_or(ColorSet::NONE, |d| d.colors)
     }
     pub fn has_subtype(&self, id: ObjectId, sub: &str) -> bool {
+        if self.layered {
+            return self
+                .chars(id)
+                .is_some_and(|c| c.has_subtype(self.catalog(), sub));
+        }
         self.def(id)
             .is_some_and(|d| d.subtypes.iter().any(|s| s.eq_ignore_ascii_case(sub)))
     }
-    pub fn types_of(&self, id: ObjectId) -> &'static [CardType] {
-        self.def(id).map_or(&[], |d| d.types.as_slice())
+    pub fn types_of(&self, id: ObjectId) -> Cow<'static, [CardType]> {
+        if self.layered {
+            return self.chars(id).map_or(Cow::Borrowed(&[]), |c| c.types);
+        }
+        Cow::Borrowed(self.def(id).map_or(&[], |d| d.types.as_slice()))
+    }
+    /// The triggered abilities granted to a permanent by static abilities.
+    pub(crate) fn granted_triggers(&self, id: ObjectId) -> Vec<(CardId, u8)> {
+        if !self.layered {
+            return Vec::new();
+        }
+        self.chars(id).map_or_else(Vec::new, |c| c.granted_triggers)
+    }
+}
+
+// ----- layers 2-6: types, abilities, control (the full computation) ----------------------------
+
+/// A set of keywords (bit i = `Keyword::ALL[i]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct KeywordSet(pub u64);
+
+impl KeywordSet {
+    fn bit(k: Keyword) -> u64 {
+        let i = Keyword::ALL.iter().position(|x| *x == k).unwrap_or(63);
+        1u64 << i
+    }
+    pub fn of(ks: &[Keyword]) -> Self {
+        KeywordSet(ks.iter().fold(0, |a, k| a | Self::bit(*k)))
+    }
+    pub fn contains(self, k: Keyword) -> bool {
+        self.0 & Self::bit(k) != 0
+    }
+    pub fn insert(&mut self, k: Keyword) {
+        self.0 |= Self::bit(k);
+    }
+    pub fn union(self, o: KeywordSet) -> KeywordSet {
+        KeywordSet(self.0 | o.0)
+    }
+}
+
+/// An object's characteristics after layers 1-6 (power and toughness are layer 7, computed
+/// by [`Game::power_toughness`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chars {
+    pub types: Cow<'static, [CardType]>,
+    pub subtypes: Cow<'static, [String]>,
+    /// Every creature type (Mistform Ultimus), in addition to `subtypes`' other types.
+    pub all_creature_types: bool,
+    pub colors: ColorSet,
+    pub keywords: KeywordSet,
+    /// Whether it still has the abilities of its own card (false after "loses all
+    /// abilities"; abilities gained later are in `keywords` / `granted_triggers`).
+    pub own_abilities: bool,
+    /// Triggered abilities granted by static abilities: (granter card, static index).
+    pub granted_triggers: Vec<(CardId, u8)>,
+}
+
+impl Chars {
+    pub fn has_type(&self, t: CardType) -> bool {
+        self.types.contains(&t)
+    }
+    pub fn has_subtype(&self, catalog: &crate::cards::Catalog, sub: &str) -> bool {
+        self.subtypes.iter().any(|s| s.eq_ignore_ascii_case(sub))
+            || (self.all_creature_types
+                && self.has_type(CardType::Creature)
+                && catalog.creature_type(sub).is_some())
+    }
+}
+
+/// What a continuous effect of a resolved spell or ability does (layers 2-6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CharChange {
+    /// Layer 2: gain control.
+    Control(PlayerId),
+    /// Layer 4: its creature types become these ("becomes a Goblin").
+    SetCreatureTypes(Vec<String>),
+    /// Layer 6 (classic 5): loses all abilities.
+    LoseAllAbilities,
+    /// Layer 6 (classic 5): gains keywords.
+    AddKeywords(KeywordSet),
+}
+
+impl CharChange {
+    fn layer(&self) -> Layer {
+        match self {
+            CharChange::Control(_) => Layer::Control,
+            CharChange::SetCreatureTypes(_) => Layer::Type,
+            CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
+        }
+    }
+}
+
+/// How long a continuous effect of a resolved spell or ability lasts (418.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Duration {
+    /// Until end of turn (cleanup, 314.2).
+    EndOfTurn,
+    /// "For as long as you control <source>": ends when its source leaves the battlefield or
+    /// another player gains control of it.
+    WhileYouControlSource,
+    /// Until end of combat: ends as the end of combat step ends (311.2; modern 511.3).
+    EndOfCombat,
+}
+
+/// A continuous effect from a resolved spell or ability, locked to its objects (418.3b).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharEffect {
+    pub timestamp: u32,
+    pub source: ObjectId,
+    /// The controller of the spell or ability that created it.
+    pub controller: PlayerId,
+    pub objects: Vec<ObjectId>,
+    pub change: CharChange,
+    pub duration: Duration,
+}
+
+/// Layers in application order (418.5a; classic puts colour and abilities together in 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Layer {
+    Control,
+    Type,
+    Ability,
+}
+
+/// Which objects an effect in the computation applies to.
+#[derive(Debug, Clone)]
+enum Applies {
+    /// Locked in when the effect was created (418.3b).
+    Locked(Vec<ObjectId>),
+    /// A static ability of `src`: whatever matches now (418.4).
+    Static { src: ObjectId, index: u8 },
+    /// A characteristic-defining ability: the object itself, in every zone.
+    Itself(ObjectId),
+}
+
+#[derive(Debug, Clone)]
+enum Change {
+    AddSubtypes(&'static [String]),
+    SetCreatureTypes(Vec<String>),
+    AllCreatureTypes,
+    AddKeywords(KeywordSet),
+    GrantTriggers(CardId, u8),
+    LoseAll,
+}
+
+#[derive(Debug, Clone)]
+struct Layered {
+    layer: Layer,
+    timestamp: u32,
+    cda: bool,
+    applies: Applies,
+    change: Change,
+}
+
+/// Characteristics of every object the computation looked at.
+struct Table {
+    ids: Vec<ObjectId>,
+    chars: Vec<Chars>,
+}
+
+impl Table {
+    fn index(&self, id: ObjectId) -> Option<usize> {
+        self.ids.iter().position(|x| *x == id)
+    }
+}
+
+impl Game {
+    /// Whether the full layer computation is needed: some object of the game changes types
+    /// or abilities, or a resolved effect does. Without it, characteristics are the printed
+    /// ones plus keyword and P/T statics, computed by the fast paths.
+    pub(crate) fn layered(&self) -> bool {
+        self.layered
+    }
+
+    /// The printed characteristics (before any continuous effect).
+    fn printed_chars(&self, id: ObjectId) -> Option<Chars> {
+        let d = self.def(id)?;
+        Some(Chars {
+            types: Cow::Borrowed(d.types.as_slice()),
+            subtypes: Cow::Borrowed(d.subtypes.as_slice()),
+            all_creature_types: false,
+            colors: d.colors,
+            keywords: KeywordSet::of(&d.keywords),
+            own_abilities: true,
+            granted_triggers: Vec::new(),
+        })
+    }
+
+    /// The characteristics of `id` after layers 1-6.
+    pub fn chars(&self, id: ObjectId) -> Option<Chars> {
+        if !self.layered {
+            let mut c = self.printed_chars(id)?;
+            for k in Keyword::ALL {
+                if !c.keywords.contains(k) && self.has_keyword(id, k) {
+                    c.keywords.insert(k);
+                }
+            }
+            return Some(c);
+        }
+        let t = self.layer_table(Some(id));
+        let i = t.index(id)?;
+        t.chars.into_iter().nth(i)
+    }
+
+    /// Every effect of layers 2-6 that exists now, with its layer and timestamp.
+    fn layered_effects(&self, table: &Table) -> Vec<Layered> {
+        let mut out = Vec::new();
+        for e in &self.char_effects {
+            let change = match &e.change {
+                CharChange::Control(_) => continue, // applied to `Object::controller`
+                CharChange::SetCreatureTypes(v) => Change::SetCreatureTypes(v.clone()),
+                CharChange::LoseAllAbilities => Change::LoseAll,
+                CharChange::AddKeywords(k) => Change::AddKeywords(*k),
+            };
+            out.push(Layered {
+                layer: e.change.layer(),
+                timestamp: e.timestamp,
+                cda: false,
+                applies: Applies::Locked(e.objects.clone()),
+                change,
+            });
+        }
+        for &id in &table.ids {
+            let Some(o) = self.obj(id) else { continue };
+            let on_bf = o.zone == ZoneKind::Battlefield;
+            for (i, st) in self.catalog().get(o.card).statics.iter().enumerate() {
+                if st.cda_all_creature_types {
+                    out.push(Layered {
+                        layer: Layer::Type,
+                        timestamp: o.timestamp,
+                        cda: true,
+                        applies: Applies::Itself(id),
+                        change: Change::AllCreatureTypes,
+                    });
+                    continue;
+                }
+                if !on_bf {
+                    continue;
+                }
+                let applies = Applies::Static {
+                    src: id,
+                    index: i as u8,
+                };
+                if !st.add_subtypes.is_empty() {
+                    out.push(Layered {
+                        layer: Layer::Type,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: applies.clone(),
+                        change: Change::AddSubtypes(st.add_subtypes.as_slice()),
+                    });
+                }
+                if st.set_chosen_creature_type
+                    && let Some(t) = &o.chosen_type
+                {
+                    out.push(Layered {
+                        layer: Layer::Type,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: applies.clone(),
+                        change: Change::SetCreatureTypes(vec![t.clone()]),
+                    });
+                }
+                if !st.grants.is_empty() {
+                    out.push(Layered {
+                        layer: Layer::Ability,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: applies.clone(),
+                        change: Change::AddKeywords(KeywordSet::of(&st.grants)),
+                    });
+                }
+                if !st.grant_triggers.is_empty() {
+                    out.push(Layered {
+                        layer: Layer::Ability,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies,
+                        change: Change::GrantTriggers(o.card, i as u8),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Computes layers 2-6 for every permanent (and `extra`, wherever it is).
+    fn layer_table(&self, extra: Option<ObjectId>) -> Table {
+        let mut ids: Vec<ObjectId> = self.battlefield.clone();
+        if let Some(x) = extra
+            && !ids.contains(&x)
+            && self.obj(x).is_some()
+        {
+            ids.push(x);
+        }
+        // Conspiracy-like statics also reach cards outside the battlefield: nothing to add
+        // here (they are evaluated for `extra` when asked).
+        let chars: Vec<Chars> = ids
+            .iter()
+            .map(|id| {
+                self.printed_chars(*id)
+                    .expect("ids come from current objects")
+            })
+            .collect();
+        let mut table = Table { ids, chars };
+        let effects = self.layered_effects(&table);
+        for layer in [Layer::Type, Layer::Ability] {
+            let mut todo: Vec<&Layered> = effects.iter().filter(|e| e.layer == layer).collect();
+            // 418.5a: characteristic-defining abilities first, then the rest; each group in
+            // timestamp order unless a dependency says otherwise (418.5c-d).
+            todo.sort_by_key(|e| (!e.cda, e.timestamp));
+            while !todo.is_empty() {
+                let group_cda = todo[0].cda;
+                let group: Vec<usize> = (0..todo.len())
+                    .filter(|i| todo[*i].cda == group_cda)
+                    .collect();
+                let pick = group
+                    .iter()
+                    .copied()
+                    .find(|&a| {
+                        !group
+                            .iter()
+                            .any(|&b| b != a && self.depends_on(todo[a], todo[b], &table))
+                    })
+                    // A dependency loop: timestamp order.
+                    .unwrap_or(group[0]);
+                let e = todo.remove(pick);
+                self.apply_layered(e, &mut table);
+            }
+        }
+        table
+    }
+
+    /// Whether `e` exists now (a static ability functions only while its source has it) and
+    /// which objects of the table it applies to.
+    fn reach(&self, e: &Layered, table: &Table) -> (bool, Vec<usize>) {
+        match &e.applies {
+            Applies::Locked(objs) => (true, objs.iter().filter_map(|o| table.index(*o)).collect()),
+            Applies::Itself(id) => (true, table.index(*id).into_iter().collect()),
+            Applies::Static { src, index } => {
+                let Some(si) = table.index(*src) else {
+                    return (false, Vec::new());
+                };
+                if !table.chars[si].own_abilities {
+                    return (false, Vec::new());
+                }
+                let Some(s) = self.obj(*src) else {
+                    return (false, Vec::new());
+                };
+                let Some(st) = self.catalog().get(s.card).statics.get(*index as usize) else {
+                    return (false, Vec::new());
+                };
+                let set = (0..table.ids.len())
+                    .filter(|&i| {
+                        self.static_reaches(st, *src, s.controller, table.ids[i], &table.chars[i])
+                    })
+                    .collect();
+                (true, set)
+            }
+        }
+    }
+
+    /// Whether a static ability of `src` (controlled by `me`) applies to `id` with
+    /// characteristics `c`.
+    fn static_reaches(
+        &self,
+        st: &crate::cards::StaticAbility,
+        src: ObjectId,
+        me: PlayerId,
+        id: ObjectId,
+        c: &Chars,
+    ) -> bool {
+        if st.other && src == id {
+            return false;
+        }
+        let Some(o) = self.obj(id) else { return false };
+        if o.zone != ZoneKind::Battlefield {
+            // "Spells you control and cards you own that aren't on the battlefield".
+            let mine = match o.zone {
+                ZoneKind::Stack => o.controller == me,
+                _ => o.owner == me,
+            };
+            if !st.also_outside_battlefield || !mine {
+                return false;
+            }
+            let mut f = st.affects.clone();
+            f.controller = None;
+            return self.filter_matches_chars(id, c, &f, me);
+        }
+        self.filter_matches_chars(id, c, &st.affects, me)
+    }
+
+    /// 418.5c: `a` depends on `b` if applying `b` would change whether `a` exists or what it
+    /// applies to (the effects here never change what another one does).
+    fn depends_on(&self, a: &Layered, b: &Layered, table: &Table) -> bool {
+        if matches!(a.applies, Applies::Locked(_) | Applies::Itself(_)) {
+            return false;
+        }
+        let before = self.reach(a, table);
+        let mut trial = Table {
+            ids: table.ids.clone(),
+            chars: table.chars.clone(),
+        };
+        self.apply_layered(b, &mut trial);
+        self.reach(a, &trial) != before
+    }
+
+    fn apply_layered(&self, e: &Layered, table: &mut Table) {
+        let (exists, set) = self.reach(e, table);
+        if !exists {
+            return;
+        }
+        for i in set {
+            let c = &mut table.chars[i];
+            match &e.change {
+                Change::AddSubtypes(subs) => {
+                    let mut v = c.subtypes.to_vec();
+                    for s in subs.iter() {
+                        if !v.iter().any(|x| x.eq_ignore_ascii_case(s)) {
+                            v.push(s.clone());
+                        }
+                    }
+                    c.subtypes = Cow::Owned(v);
+                }
+                Change::SetCreatureTypes(types) => {
+                    // Only creature types are replaced; other subtypes stay.
+                    let catalog = self.catalog();
+                    let mut v: Vec<String> = c
+                        .subtypes
+                        .iter()
+                        .filter(|s| catalog.creature_type(s).is_none())
+                        .cloned()
+                        .collect();
+                    v.extend(types.iter().cloned());
+                    c.subtypes = Cow::Owned(v);
+                    c.all_creature_types = false;
+                }
+                Change::AllCreatureTypes => c.all_creature_types = true,
+                Change::AddKeywords(k) => c.keywords = c.keywords.union(*k),
+                Change::GrantTriggers(card, index) => c.granted_triggers.push((*card, *index)),
+                Change::LoseAll => {
+                    c.keywords = KeywordSet::default();
+                    c.own_abilities = false;
+                    c.granted_triggers.clear();
+                }
+            }
+        }
+    }
+
+    /// `matches_filter` on given characteristics (types, subtypes, colours, keywords from
+    /// `c`; status and controller from the object).
+    pub(crate) fn filter_matches_chars(
+        &self,
+        id: ObjectId,
+        c: &Chars,
+        f: &crate::targets::ObjectFilter,
+        me: PlayerId,
+    ) -> bool {
+        use crate::targets::Relation;
+        let Some(o) = self.obj(id) else { return false };
+        if !f.types_any.is_empty() && !f.types_any.iter().any(|t| c.has_type(*t)) {
+            return false;
+        }
+        if f.types_none.iter().any(|t| c.has_type(*t)) {
+            return false;
+        }
+        if let Some(s) = &f.subtype
+            && !c.has_subtype(self.catalog(), s)
+        {
+            return false;
+        }
+        if f.not_colors.iter().any(|col| c.colors.contains(col)) {
+            return false;
+        }
+        if !f.colors_any.is_empty() && !f.colors_any.iter().any(|col| c.colors.contains(col)) {
+            return false;
+        }
+        if let Some(t) = f.tapped
+            && o.tapped != t
+        {
+            return false;
+        }
+        if let Some(k) = f.keyword
+            && !c.keywords.contains(k)
+        {
+            return false;
+        }
+        match f.controller {
+            Some(Relation::You) if o.controller != me => false,
+            Some(Relation::Opponent) if o.controller == me => false,
+            _ => true,
+        }
+    }
+
+    /// Adds a continuous effect of a resolved spell or ability.
+    pub(crate) fn add_char_effect(
+        &mut self,
+        source: ObjectId,
+        controller: PlayerId,
+        objects: Vec<ObjectId>,
+        change: CharChange,
+        duration: Duration,
+    ) {
+        if objects.is_empty() {
+            return;
+        }
+        let timestamp = self.new_timestamp();
+        let is_control = matches!(change, CharChange::Control(_));
+        self.char_effects.push(CharEffect {
+            timestamp,
+            source,
+            controller,
+            objects,
+            change,
+            duration,
+        });
+        self.layered = true;
+        if is_control {
+            self.refresh_control();
+        }
+    }
+
+    /// Layer 2: each permanent's controller is its owner's or whoever the latest
+    /// control-changing effect names (418.5a, timestamp order). Effects whose duration is
+    /// over are dropped first; control changes are events (summoning sickness restarts).
+    pub(crate) fn refresh_control(&mut self) {
+        loop {
+            let before = self.char_effects.len();
+            let gone: Vec<usize> = (0..self.char_effects.len())
+                .filter(|&i| {
+                    let e = &self.char_effects[i];
+                    e.duration == Duration::WhileYouControlSource
+                        && !self.obj(e.source).is_some_and(|s| {
+                            s.zone == ZoneKind::Battlefield && s.controller == e.controller
+                        })
+                })
+                .collect();
+            for i in gone.into_iter().rev() {
+                self.char_effects.remove(i);
+            }
+            let ids: Vec<ObjectId> = self.battlefield.clone();
+            for id in ids {
+                let Some(o) = self.obj(id) else { continue };
+                let mut ctrl = self.base_controller(id);
+                let mut best = 0;
+                for e in &self.char_effects {
+                    if let CharChange::Control(p) = e.change
+                        && e.objects.contains(&id)
+                        && e.timestamp >= best
+                    {
+                        best = e.timestamp;
+                        ctrl = p;
+                    }
+                }
+                if o.controller != ctrl {
+                    let turn = self.turn;
+                    let from = o.controller;
+                    if let Some(o) = self.obj_mut(id) {
+                        o.controller = ctrl;
+                        o.controlled_since = turn;
+                    }
+                    if let Some(c) = &mut self.combat {
+                        c.remove(id);
+                    }
+                    self.emit(crate::events::Event::ControlChanged {
+                        object: id,
+                        from,
+                        to: ctrl,
+                    });
+                }
+            }
+            // A control change can end a "for as long as you control" effect: repeat until
+            // nothing changes.
+            if self.char_effects.len() == before {
+                break;
+            }
+        }
+    }
+
+    /// Who controls a permanent apart from control-changing effects: the player who put it
+    /// onto the battlefield (kept in `entered_under`).
+    fn base_controller(&self, id: ObjectId) -> PlayerId {
+        self.obj(id)
+            .map(|o| o.entered_under.unwrap_or(o.owner))
+            .unwrap_or(PlayerId(0))
+    }
+
+    /// Effects locked to an object end when it leaves the battlefield; effects lasting "for
+    /// as long as you control" a source that left end too.
+    pub(crate) fn drop_char_effects_of(&mut self, id: ObjectId) {
+        if self.char_effects.is_empty() {
+            return;
+        }
+        for e in &mut self.char_effects {
+            e.objects.retain(|o| *o != id);
+        }
+        let had_control = self
+            .char_effects
+            .iter()
+            .any(|e| matches!(e.change, CharChange::Control(_)));
+        self.char_effects.retain(|e| !e.objects.is_empty());
+        if had_control {
+            self.refresh_control();
+        }
+    }
+
+    /// 311.2: as the end of combat step ends, "until end of combat" effects end.
+    pub(crate) fn end_combat_char_effects(&mut self) {
+        let n = self.char_effects.len();
+        self.char_effects
+            .retain(|e| e.duration != Duration::EndOfCombat);
+        if self.char_effects.len() != n {
+            self.refresh_control();
+        }
+    }
+
+    /// Cleanup (314.2): "until end of turn" effects end.
+    pub(crate) fn end_turn_char_effects(&mut self) {
+        let n = self.char_effects.len();
+        self.char_effects
+            .retain(|e| e.duration != Duration::EndOfTurn);
+        if self.char_effects.len() != n {
+            self.refresh_control();
+        }
     }
 }

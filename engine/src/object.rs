@@ -131,4 +131,12 @@ pub struct Object {
     /// Damage from a deathtouch source since the last state-based check (modern S18).
     #[serde(default, skip_serializing_if = "is_false")]
     pub deathtouch_damage: bool,
+    /// "As ~ enters the battlefield, choose a creature type" (Conspiracy): the choice, kept
+    /// from the stack onto the battlefield.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen_type: Option<String>,
+    /// The player who put it onto the battlefield, when not its owner (its controller apart
+    /// from control-changing effects).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entered_under: Option<crate::ids::PlayerId>,
 }

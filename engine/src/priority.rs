@@ -214,6 +214,9 @@ impl Game {
         }
         for o in self.battlefield_of(player) {
             let def = self.catalog().get(o.card);
+            if !def.abilities.is_empty() && !self.has_own_abilities(o.id) {
+                continue;
+            }
             for (i, a) in def.abilities.iter().enumerate() {
                 if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
                     continue;

@@ -8,7 +8,7 @@ use crate::effects::{Amount, Effect, ObjRef, PlayerRef, Recipient};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
-use crate::layers::{PtChange, PtEffect};
+use crate::layers::{CharChange, Duration, PtChange, PtEffect};
 use crate::replacement::Shield;
 use crate::stack::{StackItem, StackKind};
 use crate::targets::{ObjectFilter, Target};
@@ -32,6 +32,9 @@ pub struct Resolution {
     /// The current effect's optional payment: made (true) or declined (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid: Option<bool>,
+    /// The answer to the current effect's "you may" question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub may: Option<bool>,
 }
 
 impl Resolution {
@@ -43,6 +46,7 @@ impl Resolution {
             choices: Vec::new(),
             target_controllers: Vec::new(),
             paid: None,
+            may: None,
         }
     }
 }
@@ -63,6 +67,21 @@ impl Game {
             };
             let effects = self.item_ability(&res.item).1;
             if res.effect >= effects.len() || self.result.is_some() {
+                // "As ~ enters the battlefield, choose a creature type": chosen as it enters.
+                if self.result.is_none()
+                    && let StackKind::Spell(card) = res.item.kind
+                    && self.catalog().get(res.item.card).choose_creature_type
+                    && self.obj(card).is_some_and(|o| o.chosen_type.is_none())
+                {
+                    self.pending = Some(Pending {
+                        player: res.item.controller,
+                        decision: Decision::ChooseCreatureType {
+                            card: self.catalog().get(res.item.card).name.clone(),
+                        },
+                    });
+                    self.resolution = Some(res);
+                    return;
+                }
                 self.finish_resolution(&res.item);
                 return;
             }
@@ -72,6 +91,7 @@ impl Game {
                     res.effect += 1;
                     res.choices.clear();
                     res.paid = None;
+                    res.may = None;
                     self.resolution = Some(res);
                 }
                 Progress::Ask(p) => {
@@ -202,6 +222,13 @@ impl Game {
                 let src = Self::source_of(&res.item);
                 self.obj(src).map(|o| o.id)
             }
+            ObjRef::Linked => {
+                let src = Self::source_of(&res.item);
+                self.links
+                    .iter()
+                    .filter(|(s, _)| *s == src)
+                    .find_map(|(_, o)| self.obj(*o).map(|x| x.id))
+            }
             ObjRef::Target(n) => match Self::target_at(res, n)? {
                 Target::Object(o) => self.obj(o).map(|o| o.id),
                 Target::Player(_) => None,
@@ -214,7 +241,6 @@ impl Game {
         let source = Self::source_of(&res.item);
         match e {
             Effect::SpittingSlug => {
-                let me = res.item.controller;
                 let this = self.object_of(res, ObjRef::This);
                 let paid = match res.paid {
                     Some(p) => p,
@@ -233,7 +259,9 @@ impl Game {
                 if paid {
                     if let Some(o) = this.filter(|o| self.is_on_battlefield(*o)) {
                         self.add_keyword_effect(
-                            o,
+                            source,
+                            me,
+                            vec![o],
                             crate::cards::Keyword::FirstStrike,
                             crate::layers::Duration::EndOfTurn,
                         );
@@ -246,16 +274,15 @@ impl Game {
                         .filter(|b| b.attacker == o)
                         .map(|b| b.id)
                         .chain(c.blockers.iter().filter(|b| b.id == o).map(|b| b.attacker))
+                        .filter(|x| self.is_on_battlefield(*x))
                         .collect();
-                    for x in others {
-                        if self.is_on_battlefield(x) {
-                            self.add_keyword_effect(
-                                x,
-                                crate::cards::Keyword::FirstStrike,
-                                crate::layers::Duration::EndOfTurn,
-                            );
-                        }
-                    }
+                    self.add_keyword_effect(
+                        source,
+                        me,
+                        others,
+                        crate::cards::Keyword::FirstStrike,
+                        crate::layers::Duration::EndOfTurn,
+                    );
                 }
             }
             Effect::Damage { amount, to } => {
@@ -403,6 +430,24 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
+            Effect::May {
+                effect: inner,
+                text,
+            } => match res.may {
+                None => {
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::YesNo {
+                            question: format!(
+                                "{}: you may {text}. Do you?",
+                                self.catalog().get(res.item.card).name
+                            ),
+                        },
+                    });
+                }
+                Some(true) => return self.execute(res, inner),
+                Some(false) => {}
+            },
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
@@ -411,6 +456,7 @@ impl Game {
     /// Effects that need no choice.
     fn apply_simple_effect(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
+        let source = Self::source_of(&res.item);
         match e {
             Effect::Destroy { what, regen } => {
                 if let Some(o) = self.object_of(res, *what) {
@@ -523,7 +569,7 @@ impl Game {
                 if let Some(o) = self.object_of(res, *what)
                     && self.is_on_battlefield(o)
                 {
-                    self.add_keyword_effect(o, *keyword, *until);
+                    self.add_keyword_effect(source, me, vec![o], *keyword, *until);
                 }
             }
             Effect::PumpCount {
@@ -549,9 +595,7 @@ impl Game {
                     .copied()
                     .filter(|id| self.matches_filter(*id, filter, me))
                     .collect();
-                for o in all {
-                    self.add_keyword_effect(o, *keyword, *until);
-                }
+                self.add_keyword_effect(source, me, all, *keyword, *until);
             }
             Effect::PumpAllCount {
                 filter,
@@ -671,6 +715,128 @@ impl Game {
                     self.move_object(o, ZoneKind::Hand, Position::Top);
                 }
             }
+            Effect::BecomeCreatureType { what, types } => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    let source = Self::source_of(&res.item);
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::SetCreatureTypes(types.clone()),
+                        Duration::EndOfTurn,
+                    );
+                }
+            }
+            Effect::LoseAllAbilities { filter, who, base } => {
+                let players = self.players_of(res, *who);
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| {
+                        self.obj(*id)
+                            .is_some_and(|o| players.contains(&o.controller))
+                            && self.matches_filter(*id, filter, me)
+                    })
+                    .collect();
+                let source = Self::source_of(&res.item);
+                self.add_char_effect(
+                    source,
+                    me,
+                    all.clone(),
+                    CharChange::LoseAllAbilities,
+                    Duration::EndOfTurn,
+                );
+                if let Some((p, t)) = base {
+                    for o in all {
+                        self.add_pt_effect(o, PtChange::Set(*p, *t));
+                    }
+                }
+            }
+            Effect::GainControlWhileYouControlThis(r) => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && self
+                        .obj(source)
+                        .is_some_and(|s| s.zone == ZoneKind::Battlefield && s.controller == me)
+                {
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::Control(me),
+                        Duration::WhileYouControlSource,
+                    );
+                    self.links.push((source, o));
+                }
+            }
+            Effect::ExileLinked(r) => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top)
+                {
+                    self.links.push((source, new));
+                }
+            }
+            Effect::ReturnLinkedToBattlefield => {
+                let source = Self::source_of(&res.item);
+                let linked: Vec<ObjectId> = self
+                    .links
+                    .iter()
+                    .filter(|(s, _)| *s == source)
+                    .map(|(_, o)| *o)
+                    .collect();
+                self.links.retain(|(s, _)| *s != source);
+                for o in linked {
+                    if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
+                        let owner = self.objects[o.slot()].owner;
+                        self.put_onto_battlefield(o, owner, false);
+                    }
+                }
+            }
+            Effect::ExileUntilNextEndStep(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top)
+                {
+                    let card = self.objects[new.slot()].card;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::NextEndStep,
+                        source: new,
+                        card,
+                        controller: me,
+                        subject: Some(new),
+                    });
+                }
+            }
+            Effect::ReturnToBattlefield(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && matches!(
+                        self.obj(o).map(|x| x.zone),
+                        Some(ZoneKind::Exile | ZoneKind::Graveyard)
+                    )
+                {
+                    let owner = self.objects[o.slot()].owner;
+                    self.put_onto_battlefield(o, owner, false);
+                }
+            }
+            Effect::ExileAll(f) => {
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, f, me))
+                    .collect();
+                self.begin_batch(&all);
+                for o in all {
+                    self.move_object(o, ZoneKind::Exile, Position::Top);
+                }
+                self.end_batch();
+            }
             Effect::PutOnTop(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.move_object(o, ZoneKind::Library, Position::Top);
@@ -693,7 +859,8 @@ impl Game {
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
             | Effect::SpittingSlug
-            | Effect::Search { .. } => {}
+            | Effect::Search { .. }
+            | Effect::May { .. } => {}
         }
     }
 
@@ -736,6 +903,74 @@ impl Game {
             // Card loading rejects mana abilities whose effects need choices.
             debug_assert!(false, "mana ability effect needed a choice");
         }
+    }
+
+    pub(crate) fn answer_yes_no(
+        &mut self,
+        _player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let yes = match answer {
+            Answer::Yes => true,
+            Answer::No => false,
+            other => {
+                return Err(RuleError::WrongKind {
+                    expected: format!("yes or no, not {}", other.kind_name()),
+                });
+            }
+        };
+        let Some(res) = &mut self.resolution else {
+            return Err(RuleError::illegal("there is no question to answer"));
+        };
+        res.may = Some(yes);
+        self.pending = None;
+        self.run_resolution();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn answer_creature_type(
+        &mut self,
+        _player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Answer::CreatureType(name) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: "a creature type".into(),
+            });
+        };
+        let Some(t) = self.catalog().creature_type(&name) else {
+            let some: Vec<&str> = self
+                .catalog()
+                .creature_types()
+                .iter()
+                .take(5)
+                .map(String::as_str)
+                .collect();
+            return Err(RuleError::illegal(format!(
+                "`{name}` is not a creature type (for example {})",
+                some.join(", ")
+            )));
+        };
+        let Some(StackKind::Spell(card)) = self.resolution.as_ref().map(|r| r.item.kind) else {
+            return Err(RuleError::illegal("nothing is entering the battlefield"));
+        };
+        let t = t.to_string();
+        self.pending = None;
+        if let Some(o) = self.obj_mut(card) {
+            o.chosen_type = Some(t.clone());
+        }
+        self.emit(Event::Chose {
+            object: card,
+            choice: t,
+        });
+        self.run_resolution();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        Ok(())
     }
 
     // ----- choices asked during resolution (and cleanup) -----------------------------------

@@ -146,6 +146,12 @@ pub struct PermanentExpect {
     /// Instances of each named keyword (0: it lacks the keyword), e.g.
     /// `keywords = { Flanking = 2, "First strike" = 0 }`.
     pub keywords: Option<BTreeMap<String, u32>>,
+    /// Keywords it must have (`has = ["Double strike"]`) and must not have (`lacks`).
+    pub has: Option<Vec<String>>,
+    pub lacks: Option<Vec<String>>,
+    /// Subtypes it must have (`is = ["Sliver"]`) and must not have (`is_not`).
+    pub is: Option<Vec<String>>,
+    pub is_not: Option<Vec<String>>,
 }
 
 /// The outcome of one scenario.
@@ -162,6 +168,18 @@ pub enum Outcome {
     Pending(String),
     /// Every difference or problem found.
     Failed(Vec<String>),
+}
+
+/// Sets up a scenario's board and plays its script, then returns the game (for tests of
+/// front ends that need a game standing at a given decision). Expectations are not checked.
+pub fn game_from_str(src: &str) -> Result<Game, String> {
+    let sc: Scenario = toml::from_str(src).map_err(|e| e.to_string())?;
+    let mut r = Runner::new(&sc)?;
+    let problems = r.run(&Scenario { expect: None, ..sc });
+    match problems.first() {
+        Some(p) => Err(p.clone()),
+        None => Ok(r.game),
+    }
 }
 
 /// Parses and runs a scenario from its TOML text.
@@ -552,6 +570,9 @@ impl Runner {
         use ZoneKind::*;
         Ok(match verb {
             "keep" => Answer::Keep,
+            "yes" => Answer::Yes,
+            "no" => Answer::No,
+            "creature_type" => Answer::CreatureType(rest.trim().to_string()),
             "mulligan" => Answer::Mulligan,
             "pass" => Answer::Pass,
             "concede" => Answer::Concede,
@@ -914,6 +935,27 @@ impl Runner {
                     }
                 }
             }
+            for (list, want) in [(&pe.has, true), (&pe.lacks, false)] {
+                for k in list.iter().flatten() {
+                    match k.parse::<crate::cards::Keyword>() {
+                        Ok(kw) => d(
+                            &format!("has {k}"),
+                            want.to_string(),
+                            g.has_keyword(id, kw).to_string(),
+                        ),
+                        Err(e) => out_err(&mut d, k, &e),
+                    }
+                }
+            }
+            for (list, want) in [(&pe.is, true), (&pe.is_not, false)] {
+                for s in list.iter().flatten() {
+                    d(
+                        &format!("is {s}"),
+                        want.to_string(),
+                        g.has_subtype(id, s).to_string(),
+                    );
+                }
+            }
             if let Some(cs) = &pe.counters {
                 let want: BTreeMap<String, u32> = cs
                     .iter()
@@ -931,6 +973,10 @@ impl Runner {
         }
         out
     }
+}
+
+fn out_err(d: &mut impl FnMut(&str, String, String), k: &str, e: &str) {
+    d(&format!("has {k}"), "a keyword".into(), e.to_string());
 }
 
 fn split_index(s: &str) -> (&str, u8) {

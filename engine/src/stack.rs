@@ -25,6 +25,10 @@ pub enum StackKind {
         /// The player the event was about ("that player"), if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<PlayerId>,
+        /// For an ability granted by a static ability: the granting card, whose script
+        /// holds the ability (`card` stays the source's own card).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        granter: Option<CardId>,
     },
 }
 
@@ -73,8 +77,8 @@ impl Game {
                 .map_or((&[][..], &[][..]), |a| {
                     (a.targets.as_slice(), a.effects.as_slice())
                 }),
-            StackKind::Trigger { index, .. } => self
-                .trigger_def(item.card, index)
+            StackKind::Trigger { index, granter, .. } => self
+                .trigger_def(granter.unwrap_or(item.card), index)
                 .map_or((&[][..], &[][..]), |t| {
                     (t.targets.as_slice(), t.effects.as_slice())
                 }),

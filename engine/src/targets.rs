@@ -48,6 +48,12 @@ pub struct ObjectFilter {
     /// "attacking creature".
     #[serde(default)]
     pub attacking: bool,
+    /// Only tokens ("all Serf tokens").
+    #[serde(default)]
+    pub token: bool,
+    /// "Other than ~": not the source of the ability (checked where the source is known).
+    #[serde(default)]
+    pub other: bool,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -97,6 +103,10 @@ impl ObjectFilter {
                 f.basic = true;
             } else if w == "attacking" {
                 f.attacking = true;
+            } else if w == "token" {
+                f.token = true;
+            } else if w == "other" {
+                f.other = true;
             } else if let Some(n) = w.strip_prefix("toughness<=") {
                 f.max_toughness = Some(n.parse().map_err(|_| format!("bad number in `{w}`"))?);
             } else if let Some(s) = w.strip_prefix("type:") {
@@ -264,6 +274,9 @@ impl crate::game::Game {
             return false;
         }
         if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
+            return false;
+        }
+        if f.token && !o.token {
             return false;
         }
         if f.basic

@@ -58,6 +58,47 @@ pub enum TriggerEvent {
     /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
     /// Renewal): any creature its controller owns.
     CreatureToYourGraveyard,
+    /// "When ~ leaves the battlefield" (looks back: the object is gone when it triggers).
+    LeavesBattlefield,
+    /// "When ~ leaves the battlefield or becomes untapped" (Merieke Ri Berit).
+    LeavesOrBecomesUntapped,
+    /// "When a player casts a spell".
+    AnyPlayerCastsSpell,
+    /// "When a creature attacks" (any creature, once for each).
+    CreatureAttacks,
+    /// "Whenever you cast an <type> spell".
+    YouCastSpellOfType(CardType),
+}
+
+/// When a delayed triggered ability triggers (410.8 / 603.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DelayedWhen {
+    /// "At the beginning of the next end step" (once).
+    NextEndStep,
+}
+
+/// A delayed triggered ability created by a resolving spell or ability; it triggers once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DelayedTrigger {
+    pub when: DelayedWhen,
+    pub source: ObjectId,
+    pub card: CardId,
+    pub controller: PlayerId,
+    pub subject: Option<ObjectId>,
+}
+
+/// The built-in delayed ability "return it to the battlefield under its owner's control"
+/// (`exile_until_next_end_step`).
+pub const DELAYED_RETURN: u8 = u8::MAX - 1;
+
+fn delayed_return() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        when: TriggerEvent::EachEndStep,
+        targets: Vec::new(),
+        effects: vec![Effect::ReturnToBattlefield(crate::effects::ObjRef::Subject)],
+        text: "At the beginning of the next end step, return it to the battlefield under its owner's control.".into(),
+    })
 }
 
 impl TriggerEvent {
@@ -85,6 +126,13 @@ impl TriggerEvent {
             "deals_damage_to_opponent" => TriggerEvent::DealsDamageToOpponent,
             "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
             "creature_to_your_graveyard" => TriggerEvent::CreatureToYourGraveyard,
+            "leaves" => TriggerEvent::LeavesBattlefield,
+            "leaves_or_becomes_untapped" => TriggerEvent::LeavesOrBecomesUntapped,
+            "any_player_casts_spell" => TriggerEvent::AnyPlayerCastsSpell,
+            "creature_attacks" => TriggerEvent::CreatureAttacks,
+            other if other.starts_with("you_cast_spell:") => {
+                TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
+            }
             other => match other
                 .strip_prefix("your_creature_with:")
                 .and_then(|r| r.strip_suffix("_attacks"))
@@ -98,11 +146,18 @@ impl TriggerEvent {
 
 /// The index that names flanking's built-in trigger (502.3) instead of a card's own.
 pub const FLANKING_TRIGGER: u8 = u8::MAX;
+/// Trigger indices from here on name a triggered ability granted by a static ability of the
+/// card: `GRANTED_TRIGGER + 4 * static index + trigger index` (`WaitingTrigger::card` is then
+/// the granting card).
+pub const GRANTED_TRIGGER: u8 = 64;
 /// Rampage 1 and rampage 2's built-in triggers (502.12).
-pub const RAMPAGE1_TRIGGER: u8 = u8::MAX - 1;
-pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 2;
+pub const RAMPAGE1_TRIGGER: u8 = u8::MAX - 2;
+pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 3;
 /// Classic deathtouch's built-in trigger (2007 CR 502.32, Δ16).
-pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 3;
+pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
+/// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
+/// granted abilities stay below.
+const FIRST_BUILTIN: u8 = DEATHTOUCH_TRIGGER;
 
 /// 502.3: "Whenever a creature without flanking blocks this creature, the blocking creature
 /// gets -1/-1 until end of turn." The subject is that blocker.
@@ -184,6 +239,16 @@ pub struct WaitingTrigger {
     pub player: Option<PlayerId>,
     /// Its controller has put their triggers in order (410.3).
     pub ordered: bool,
+    /// For an ability granted by a static ability: the granting card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub granter: Option<CardId>,
+}
+
+impl WaitingTrigger {
+    /// The card whose script holds this ability.
+    pub fn def_card(&self) -> CardId {
+        self.granter.unwrap_or(self.card)
+    }
 }
 
 impl Game {
@@ -191,6 +256,20 @@ impl Game {
     pub(crate) fn trigger_def(&self, card: CardId, index: u8) -> Option<&'static TriggerDef> {
         if let Some(def) = builtin_trigger(index) {
             return Some(def);
+        }
+        if index == DELAYED_RETURN {
+            return Some(delayed_return());
+        }
+        if index >= GRANTED_TRIGGER {
+            // Granted by a static ability of `card`: static (index - 64) / 4, trigger % 4.
+            let k = (index - GRANTED_TRIGGER) as usize;
+            return self
+                .catalog()
+                .get(card)
+                .statics
+                .get(k / 4)?
+                .grant_triggers
+                .get(k % 4);
         }
         self.catalog().get(card).triggers.get(index as usize)
     }
@@ -204,6 +283,13 @@ impl Game {
         subject: Option<ObjectId>,
         player: Option<PlayerId>,
     ) {
+        // A granted ability comes with the granting card; the trigger keeps its source's.
+        let (card, granter) = if index >= GRANTED_TRIGGER as usize && index < FIRST_BUILTIN as usize
+        {
+            (self.objects[source.slot()].card, Some(card))
+        } else {
+            (card, None)
+        };
         self.triggers.push(WaitingTrigger {
             source,
             card,
@@ -212,6 +298,7 @@ impl Game {
             subject,
             player,
             ordered: false,
+            granter,
         });
     }
 
@@ -223,6 +310,17 @@ impl Game {
         let mut out = Vec::new();
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
+            if self.layered() {
+                for (card, st) in self.granted_triggers(id) {
+                    let grants = &self.catalog().get(card).statics[st as usize].grant_triggers;
+                    for (k, t) in grants.iter().enumerate() {
+                        if pred(self, id, o.controller, &t.when) {
+                            let index = GRANTED_TRIGGER as usize + 4 * st as usize + k;
+                            out.push((id, card, o.controller, index));
+                        }
+                    }
+                }
+            }
             if !self.has_own_abilities(id) {
                 continue;
             }
@@ -249,6 +347,55 @@ impl Game {
 
     /// 410.2: an event happened; note every ability it triggers.
     pub(crate) fn collect_triggers(&mut self, e: &Event) {
+        // Leaves-the-battlefield abilities of the object itself, as it last existed (410.10d).
+        if let Event::ZoneChanged {
+            card,
+            old,
+            new,
+            from: ZoneKind::Battlefield,
+            controller,
+            ..
+        } = e
+        {
+            let def = self.catalog().get(*card);
+            for (i, t) in def.triggers.iter().enumerate() {
+                if matches!(
+                    t.when,
+                    TriggerEvent::LeavesBattlefield | TriggerEvent::LeavesOrBecomesUntapped
+                ) {
+                    self.queue(*old, *card, *controller, i, Some(*new), None);
+                }
+            }
+        }
+        if let Event::Untapped(id) = e {
+            let id = *id;
+            for (s, c, p, i) in self
+                .matching(|_, src, _, w| *w == TriggerEvent::LeavesOrBecomesUntapped && src == id)
+            {
+                self.queue(s, c, p, i, Some(id), None);
+            }
+        }
+        if let Event::StepBegan(Step::End) = e
+            && !self.delayed.is_empty()
+        {
+            let due: Vec<DelayedTrigger> = self
+                .delayed
+                .iter()
+                .copied()
+                .filter(|d| d.when == DelayedWhen::NextEndStep)
+                .collect();
+            self.delayed.retain(|d| d.when != DelayedWhen::NextEndStep);
+            for d in due {
+                self.queue(
+                    d.source,
+                    d.card,
+                    d.controller,
+                    DELAYED_RETURN as usize,
+                    d.subject,
+                    None,
+                );
+            }
+        }
         let found: Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> = match e {
             Event::EnteredBattlefield {
                 object, controller, ..
@@ -317,6 +464,7 @@ impl Game {
                     let a_ctrl = self.obj(a).map(|o| o.controller);
                     for (s, c, p, i) in self.matching(|g, id, ctrl, w| match w {
                         TriggerEvent::Attacks => id == a,
+                        TriggerEvent::CreatureAttacks => true,
                         TriggerEvent::YourCreatureWithKeywordAttacks(k) => {
                             Some(ctrl) == a_ctrl && g.has_keyword(a, *k)
                         }
@@ -448,13 +596,21 @@ impl Game {
                 card,
                 spell,
                 ..
-            } if self.catalog().get(*card).has_type(CardType::Creature) => self
-                .matching(|_, _, ctrl, w| {
-                    *w == TriggerEvent::YouCastCreatureSpell && ctrl == *player
+            } => {
+                let def = self.catalog().get(*card);
+                let player = *player;
+                self.matching(|_, _, ctrl, w| match w {
+                    TriggerEvent::YouCastCreatureSpell => {
+                        ctrl == player && def.has_type(CardType::Creature)
+                    }
+                    TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
+                    TriggerEvent::AnyPlayerCastsSpell => true,
+                    _ => false,
                 })
                 .into_iter()
                 .map(|(s, c, p, i)| (s, c, p, i, Some(*spell)))
-                .collect(),
+                .collect()
+            }
             _ => Vec::new(),
         };
         for (s, c, p, i, subject) in found {
@@ -486,7 +642,7 @@ impl Game {
                     break;
                 };
                 let t = self.triggers.remove(i);
-                let Some(def) = self.trigger_def(t.card, t.index) else {
+                let Some(def) = self.trigger_def(t.def_card(), t.index) else {
                     continue;
                 };
                 if def.targets.is_empty() {
@@ -511,6 +667,7 @@ impl Game {
                 index: t.index,
                 subject: t.subject,
                 player: t.player,
+                granter: t.granter,
             },
             controller: t.controller,
             card: t.card,
@@ -532,7 +689,7 @@ impl Game {
             .filter(|t| t.controller == p)
             .map(|t| {
                 let text = self
-                    .trigger_def(t.card, t.index)
+                    .trigger_def(t.def_card(), t.index)
                     .map_or("", |d| d.text.as_str());
                 format!("{}: {}", self.catalog().get(t.card).name, text)
             })

@@ -295,8 +295,7 @@ impl Game {
         if self.step == Step::EndCombat {
             // 311.2 / 300.4: creatures leave combat; "until end of combat" effects end.
             self.combat = None;
-            self.keyword_effects
-                .retain(|e| e.until != crate::layers::Duration::EndOfCombat);
+            self.end_combat_char_effects();
         }
         self.passes = 0;
         match next {
@@ -354,6 +353,9 @@ impl Game {
                     .battlefield_of(self.active)
                     .filter(|o| o.tapped)
                     .map(|o| o.id)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .filter(|id| !self.has_keyword(*id, crate::cards::Keyword::DoesntUntap))
                     .collect();
                 for id in mine {
                     self.untap(id);
@@ -414,7 +416,7 @@ impl Game {
         }
         self.pt_effects.clear();
         self.shields.clear();
-        self.keyword_effects.clear();
+        self.end_turn_char_effects();
         if self.state_based_actions_pending() {
             self.cleanup_again = true;
             self.give_priority(self.active);

@@ -40,6 +40,9 @@ fn boards(c: &mut Criterion) {
         b.iter(|| renderer.hand_png(black_box(&hand)))
     });
     let card = samples::sample_card();
+    if let Ok(png) = renderer.card_png(&card) {
+        eprintln!("PNG size card: {} KB", png.len() / 1024);
+    }
     c.bench_function("card_png", |b| {
         b.iter(|| renderer.card_png(black_box(&card)))
     });

@@ -417,6 +417,41 @@ mod tests {
         assert_eq!(b["custom_id"], "ss:a:3:4:5:default");
     }
 
+    /// A "you may" question (Mesa Enchantress when an enchantment is cast) offers Yes and No
+    /// as public buttons, and creature types are offered as phrases.
+    #[test]
+    fn yes_no_questions_are_public_buttons() {
+        let g = engine::scenario::game_from_str(
+            r#"
+name = "may"
+script = ["alice: cast Conspiracy", "alice: autopay", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Conspiracy"]
+library = ["Plains"]
+battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
+"#,
+        )
+        .expect("scenario");
+        let p = engine::PlayerId(0);
+        let opts = crate::grammar::options(&g, p, false);
+        assert_eq!(opts, vec!["yes".to_string(), "no".to_string()]);
+        assert!(opts.iter().all(|o| PUBLIC_PHRASES.contains(&o.as_str())));
+        let json = serde_json::to_value(answer_buttons(1, 2, 3, &opts, Vec::new())).expect("json");
+        let b = &json[0]["components"];
+        assert_eq!(
+            (b[0]["label"].as_str(), b[0]["style"].as_u64()),
+            (Some("Yes"), Some(3))
+        );
+        assert_eq!(
+            (b[1]["label"].as_str(), b[1]["style"].as_u64()),
+            (Some("No"), Some(4))
+        );
+    }
+
     #[test]
     fn picks_complete_commands() {
         let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();

@@ -342,10 +342,9 @@ mod tests {
     async fn a_missing_cjk_font_is_explained_and_images_fall_back_to_english() {
         let (d, _dir) = data("/nonexistent/cjk.ttc", "zh-hant").await;
         assert_eq!(d.default_language(), render::Language::ZhHant);
-        let err = d
-            .try_renderer(render::Language::ZhHant)
-            .err()
-            .expect("no font");
+        let Err(err) = d.try_renderer(render::Language::ZhHant) else {
+            panic!("a renderer without its font");
+        };
         assert!(err.contains("/nonexistent/cjk.ttc"), "{err}");
         let r = d
             .renderer(render::Language::ZhHant)

@@ -352,3 +352,80 @@ fn damage_assignment_and_blocker_order_words() {
         "random games reached no blocker order or damage assignment"
     );
 }
+
+/// A game standing at a "you may" question and one at "choose a creature type": the words
+/// parse back to the engine's answers, and a wrong type gets a helpful message.
+#[test]
+fn yes_no_and_creature_type_words() {
+    let may = engine::scenario::game_from_str(
+        r#"
+name = "may"
+script = ["alice: cast Hivestone", "alice: autopay", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Hivestone"]
+library = ["Plains"]
+battlefield = ["Mesa Enchantress", "Plains", "Plains"]
+"#,
+    );
+    // Hivestone is an artifact: Mesa Enchantress doesn't trigger; the game is at priority.
+    let g = may.expect("scenario runs");
+    assert!(matches!(
+        g.pending().map(|p| &p.decision),
+        Some(Decision::Priority)
+    ));
+
+    let conspiracy = engine::scenario::game_from_str(
+        r#"
+name = "type"
+script = ["alice: cast Conspiracy", "alice: autopay", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Conspiracy"]
+library = ["Plains"]
+battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
+"#,
+    )
+    .expect("scenario runs");
+    // Casting Conspiracy (an enchantment) made Mesa Enchantress ask first.
+    let p = PlayerId(0);
+    assert!(matches!(
+        conspiracy.pending().map(|x| &x.decision),
+        Some(Decision::YesNo { .. })
+    ));
+    assert_eq!(
+        parse_answers(&conspiracy, p, "yes").ok(),
+        Some(vec![Answer::Yes])
+    );
+    assert!(parse_answers(&conspiracy, p, "maybe").is_err());
+    let mut g = conspiracy.clone();
+    g.submit(p, Answer::Yes).expect("yes");
+    // Resolve the trigger, then Conspiracy asks for its type.
+    while matches!(g.pending().map(|x| &x.decision), Some(Decision::Priority)) {
+        let who = g.pending().map(|x| x.player).expect("pending");
+        g.submit(who, Answer::Pass).expect("pass");
+    }
+    assert!(matches!(
+        g.pending().map(|x| &x.decision),
+        Some(Decision::ChooseCreatureType { .. })
+    ));
+    assert_eq!(
+        parse_answers(&g, p, "goblin").ok(),
+        Some(vec![Answer::CreatureType("Goblin".into())])
+    );
+    assert_eq!(
+        parse_answers(&g, p, "type Sliver").ok(),
+        Some(vec![Answer::CreatureType("Sliver".into())])
+    );
+    let err = parse_answers(&g, p, "Gobbo")
+        .expect_err("not a type")
+        .to_string();
+    assert!(err.contains("not a creature type"), "{err}");
+    assert_eq!(describe(&g, p, &Answer::CreatureType("Elf".into())), "Elf");
+}

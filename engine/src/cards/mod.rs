@@ -155,6 +155,8 @@ pub enum Keyword {
     /// assignment); classic as printed in 2007 (Future Sight, 502.32): a triggered ability
     /// "whenever this deals damage to a creature, destroy that creature".
     Deathtouch,
+    /// "~ doesn't untap during your untap step."
+    DoesntUntap,
 }
 
 impl Keyword {
@@ -220,6 +222,7 @@ impl Keyword {
             Keyword::Rampage2 => "Rampage 2",
             Keyword::CantBlockPower2OrMore => "can't block creatures with power 2 or greater",
             Keyword::Deathtouch => "Deathtouch",
+            Keyword::DoesntUntap => "doesn't untap during your untap step",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -237,7 +240,7 @@ impl Keyword {
             _ => None,
         }
     }
-    pub const ALL: [Keyword; 35] = [
+    pub const ALL: [Keyword; 36] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -273,6 +276,7 @@ impl Keyword {
         Keyword::Rampage2,
         Keyword::CantBlockPower2OrMore,
         Keyword::Deathtouch,
+        Keyword::DoesntUntap,
     ];
 }
 
@@ -434,6 +438,8 @@ pub struct CardDef {
     pub draw_reveal_instead: bool,
     /// "Play with your hand revealed."
     pub hand_revealed: bool,
+    /// "As ~ enters the battlefield, choose a creature type" (Conspiracy).
+    pub choose_creature_type: bool,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -446,7 +452,30 @@ pub struct StaticAbility {
     pub power: i32,
     pub toughness: i32,
     pub grants: Vec<Keyword>,
+    /// Triggered abilities it grants ("All Slivers have 'At the beginning of ...'").
+    pub grant_triggers: Vec<crate::triggers::TriggerDef>,
+    /// Subtypes added "in addition to their other types" (Hivestone), layer 4.
+    pub add_subtypes: Vec<String>,
+    /// "Creatures you control are the chosen type" (Conspiracy), layer 4: the creature
+    /// types become the type chosen as the source entered.
+    pub set_chosen_creature_type: bool,
+    /// Applies also to spells its controller controls and to cards its controller owns that
+    /// aren't on the battlefield (Conspiracy's second sentence).
+    pub also_outside_battlefield: bool,
+    /// A characteristic-defining ability that the object has every creature type (Mistform
+    /// Ultimus); it works in every zone and affects only the object itself.
+    pub cda_all_creature_types: bool,
     pub text: String,
+}
+
+impl StaticAbility {
+    /// Whether it changes types or abilities (needs the full layer computation).
+    pub fn is_layered(&self) -> bool {
+        !self.grant_triggers.is_empty()
+            || !self.add_subtypes.is_empty()
+            || self.set_chosen_creature_type
+            || self.cda_all_creature_types
+    }
 }
 
 impl CardDef {
@@ -479,6 +508,9 @@ impl CardDef {
 pub struct Catalog {
     cards: Vec<CardDef>,
     by_name: HashMap<String, CardId>,
+    /// Every creature type a card of the catalog has (for "every creature type" and for
+    /// choosing a creature type), sorted.
+    creature_types: Vec<String>,
 }
 
 /// A problem found while loading card data: names the card and what is wrong.
@@ -528,6 +560,18 @@ impl Catalog {
         self.by_name
             .get(&normalize_name(name))
             .map(|id| self.get(*id))
+    }
+    /// The creature types known to the catalog, sorted.
+    pub fn creature_types(&self) -> &[String] {
+        &self.creature_types
+    }
+    /// The catalog's spelling of a creature type, matched without regard to case.
+    pub fn creature_type(&self, name: &str) -> Option<&str> {
+        let n = name.trim();
+        self.creature_types
+            .iter()
+            .find(|t| t.eq_ignore_ascii_case(n))
+            .map(String::as_str)
     }
     pub fn cards(&self) -> &[CardDef] {
         &self.cards

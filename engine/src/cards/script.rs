@@ -86,6 +86,9 @@ struct Script {
     /// "Play with your hand revealed."
     #[serde(default)]
     hand_revealed: bool,
+    /// "As ~ enters the battlefield, choose a creature type."
+    #[serde(default)]
+    choose_creature_type: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -98,6 +101,19 @@ struct StaticScript {
     pump: Option<String>,
     #[serde(default)]
     grant: Vec<String>,
+    /// Triggered abilities granted: `[[card.static.grant_trigger]]` tables like `[[card.trigger]]`.
+    #[serde(default)]
+    grant_trigger: Vec<TriggerScript>,
+    /// Subtypes added in addition to the others (layer 4).
+    #[serde(default)]
+    add_subtypes: Vec<String>,
+    /// `"chosen"`: the creature types become the type chosen as the source entered.
+    set_creature_type: Option<String>,
+    /// Also spells its controller controls and cards they own outside the battlefield.
+    #[serde(default)]
+    also_outside_battlefield: bool,
+    /// `"all_creature_types"`: a characteristic-defining ability (every zone, itself only).
+    cda: Option<String>,
     text: String,
 }
 
@@ -236,7 +252,18 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
             }
         }
     }
-    Ok(Catalog { cards, by_name })
+    let mut creature_types: Vec<String> = cards
+        .iter()
+        .filter(|c| c.has_type(CardType::Creature) || c.has_type(CardType::Tribal))
+        .flat_map(|c| c.subtypes.iter().cloned())
+        .collect();
+    creature_types.sort();
+    creature_types.dedup();
+    Ok(Catalog {
+        cards,
+        by_name,
+        creature_types,
+    })
 }
 
 fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
@@ -316,6 +343,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         preventions: Vec::new(),
         draw_reveal_instead: false,
         hand_revealed: false,
+        choose_creature_type: false,
     })
 }
 
@@ -358,6 +386,21 @@ fn parse_effects(v: &[String], targets: usize) -> Result<Vec<Effect>, String> {
         out.push(e);
     }
     Ok(out)
+}
+
+fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, String> {
+    let when = crate::triggers::TriggerEvent::parse(&t.when)?;
+    let targets = parse_targets(&t.targets)?;
+    let effects = parse_effects(&t.effects, targets.len())?;
+    Ok(crate::triggers::TriggerDef {
+        text: t
+            .text
+            .clone()
+            .unwrap_or_else(|| format!("{}: {}", t.when, t.effects.join("; "))),
+        when,
+        targets,
+        effects,
+    })
 }
 
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
@@ -440,6 +483,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         .collect::<Result<_, _>>()?;
     def.draw_reveal_instead = s.draw_reveal_instead;
     def.hand_revealed = s.hand_revealed;
+    def.choose_creature_type = s.choose_creature_type;
     for st in &s.statics {
         let words: Vec<&str> = st.affects.split_whitespace().collect();
         let affects = crate::targets::ObjectFilter::parse(&words)?;
@@ -466,7 +510,37 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
                     .into(),
             );
         }
-        if power == 0 && toughness == 0 && grants.is_empty() {
+        let mut grant_triggers = Vec::new();
+        for t in &st.grant_trigger {
+            grant_triggers.push(parse_trigger(t)?);
+        }
+        if grant_triggers.len() > 4 {
+            return Err("a static ability grants at most 4 triggered abilities".into());
+        }
+        let set_chosen_creature_type = match st.set_creature_type.as_deref() {
+            None => false,
+            Some("chosen") if s.choose_creature_type => true,
+            Some("chosen") => {
+                return Err(
+                    "`set_creature_type = \"chosen\"` needs `choose_creature_type = true`".into(),
+                );
+            }
+            Some(other) => return Err(format!("set_creature_type `{other}`: expected `chosen`")),
+        };
+        let cda_all_creature_types = match st.cda.as_deref() {
+            None => false,
+            Some("all_creature_types") => true,
+            Some(other) => return Err(format!("cda `{other}`: expected `all_creature_types`")),
+        };
+        let add_subtypes = st.add_subtypes.clone();
+        if power == 0
+            && toughness == 0
+            && grants.is_empty()
+            && grant_triggers.is_empty()
+            && add_subtypes.is_empty()
+            && !set_chosen_creature_type
+            && !cda_all_creature_types
+        {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
         def.statics.push(crate::cards::StaticAbility {
@@ -475,22 +549,19 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             power,
             toughness,
             grants,
+            grant_triggers,
+            add_subtypes,
+            set_chosen_creature_type,
+            also_outside_battlefield: st.also_outside_battlefield,
+            cda_all_creature_types,
             text: st.text.clone(),
         });
     }
     for t in &s.trigger {
-        let when = crate::triggers::TriggerEvent::parse(&t.when)?;
-        let targets = parse_targets(&t.targets)?;
-        let effects = parse_effects(&t.effects, targets.len())?;
-        def.triggers.push(crate::triggers::TriggerDef {
-            text: t
-                .text
-                .clone()
-                .unwrap_or_else(|| format!("{}: {}", t.when, t.effects.join("; "))),
-            when,
-            targets,
-            effects,
-        });
+        def.triggers.push(parse_trigger(t)?);
+    }
+    if def.triggers.len() > 64 {
+        return Err("at most 64 triggered abilities".into());
     }
     for a in &s.ability {
         let cost = Cost::parse(&a.cost)?;
