@@ -156,9 +156,13 @@ impl Game {
         if o.tapped {
             return Err(format!("{name} is tapped and can't block"));
         }
+        // Each creature's keywords once (the full layer computation can be costly).
+        let ak = self.keyword_set(attacker);
+        let bk = self.keyword_set(blocker);
+        let bcolors = self.colors(blocker);
         // 402.3: "can't block" is a restriction no requirement overrides
         // (R-foriysian-interceptor-2, R-foriysian-totem-2).
-        if self.has_keyword(blocker, Keyword::CantBlock) {
+        if bk.contains(Keyword::CantBlock) {
             return Err(format!("{name} can't block"));
         }
         if !self
@@ -171,9 +175,8 @@ impl Game {
         // 502.8: shadow blocks and is blocked only by shadow. A blocker that "can block
         // creatures with shadow as though they didn't have shadow" treats the attacker's
         // shadow as absent (so with shadow itself it blocks nothing: R-aetherflame-wall-2).
-        let attacker_shadow = self.has_keyword(attacker, Keyword::Shadow)
-            && !self.has_keyword(blocker, Keyword::BlocksShadow);
-        if attacker_shadow != self.has_keyword(blocker, Keyword::Shadow) {
+        let attacker_shadow = ak.contains(Keyword::Shadow) && !bk.contains(Keyword::BlocksShadow);
+        if attacker_shadow != bk.contains(Keyword::Shadow) {
             return Err(if attacker_shadow {
                 format!(
                     "{name} can't block {}: it has shadow",
@@ -186,8 +189,8 @@ impl Game {
         // Protection: can't be blocked by creatures of the colour.
         for k in Keyword::ALL {
             if let Some(c) = k.protection_from()
-                && self.colors(blocker).contains(c)
-                && self.has_keyword(attacker, k)
+                && bcolors.contains(c)
+                && ak.contains(k)
             {
                 return Err(format!(
                     "{name} can't block {}: it has {}",
@@ -197,7 +200,7 @@ impl Game {
             }
             // Landwalk: unblockable while the defending player controls such a land.
             if let Some(land) = k.landwalk()
-                && self.has_keyword(attacker, k)
+                && ak.contains(k)
                 && self.obj(blocker).is_some_and(|b| {
                     self.battlefield_of(b.controller)
                         .any(|o| self.is_land(o.id) && self.has_subtype(o.id, land))
@@ -211,30 +214,28 @@ impl Game {
             }
         }
         // Fear (CR 702.36, seed silent): only artifact creatures and black creatures block it.
-        if self.has_keyword(attacker, Keyword::Fear)
+        if ak.contains(Keyword::Fear)
             && !self.has_type(blocker, crate::cards::CardType::Artifact)
-            && !self.colors(blocker).contains(crate::mana::Color::B)
+            && !bcolors.contains(crate::mana::Color::B)
         {
             return Err(format!(
                 "{name} can't block {}: it has fear (only artifact or black creatures can block it)",
                 self.card_name(attacker)
             ));
         }
-        if self.has_keyword(blocker, Keyword::CantBlockPower2OrMore) && self.power(attacker) >= 2 {
+        if bk.contains(Keyword::CantBlockPower2OrMore) && self.power(attacker) >= 2 {
             return Err(format!(
                 "{name} can't block creatures with power 2 or greater ({} has power {})",
                 self.card_name(attacker),
                 self.power(attacker)
             ));
         }
-        if self.has_keyword(blocker, Keyword::CanBlockOnlyFlyers)
-            && !self.has_keyword(attacker, Keyword::Flying)
-        {
+        if bk.contains(Keyword::CanBlockOnlyFlyers) && !ak.contains(Keyword::Flying) {
             return Err(format!("{name} can block only creatures with flying"));
         }
-        if self.has_keyword(attacker, Keyword::Flying)
-            && !self.has_keyword(blocker, Keyword::Flying)
-            && !self.has_keyword(blocker, Keyword::Reach)
+        if ak.contains(Keyword::Flying)
+            && !bk.contains(Keyword::Flying)
+            && !bk.contains(Keyword::Reach)
         {
             return Err(format!(
                 "{name} can't block {}: it has flying ({name} has neither flying nor reach)",

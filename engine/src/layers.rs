@@ -178,6 +178,9 @@ impl Game {
         if self.def(id).is_some_and(|d| d.keywords.contains(&k)) {
             return true;
         }
+        if !self.char_effects.is_empty() && self.gained_keywords(id).contains(k) {
+            return true;
+        }
         // A static that grants a keyword only to objects that already have it (Cavalry
         // Master) adds an instance, never the first one: skipped here, counted by
         // `keyword_instances`, which keeps the filter from asking itself.
@@ -191,6 +194,30 @@ impl Game {
                     })
                 })
             })
+    }
+    /// All keywords the object has, computed once (for code that asks about many).
+    pub fn keyword_set(&self, id: ObjectId) -> KeywordSet {
+        if self.layered {
+            return self.chars(id).map_or(KeywordSet::default(), |c| c.keywords);
+        }
+        let mut set = self
+            .def(id)
+            .map_or(KeywordSet::default(), |d| KeywordSet::of(&d.keywords))
+            .union(self.gained_keywords(id));
+        if self.has_statics {
+            for &src in &self.battlefield {
+                let Some(s) = self.obj(src) else { continue };
+                for st in &self.catalog().get(s.card).statics {
+                    if st.affects.keyword.is_none()
+                        && !st.grants.is_empty()
+                        && self.static_applies(src, st, id)
+                    {
+                        set = set.union(KeywordSet::of(&st.grants));
+                    }
+                }
+            }
+        }
+        set
     }
     /// Whether the object still has the abilities of its own card (not lost to "loses all
     /// abilities", layer 6 / classic 5).
@@ -244,13 +271,36 @@ impl Game {
         if keyword.is_triggered() {
             self.has_triggers = true;
         }
-        self.add_char_effect(
+        if objects.is_empty() {
+            return;
+        }
+        // Not `add_char_effect`: gaining a keyword alone does not need the full layer
+        // computation (nothing can remove it or depend on it then), so the fast paths of
+        // `has_keyword` / `keyword_set` read these effects until something else turns the
+        // layered mode on; from then on the layer computation applies them in timestamp
+        // order like any other layer-6 effect.
+        let timestamp = self.new_timestamp();
+        self.char_effects.push(CharEffect {
+            timestamp,
             source,
             controller,
             objects,
-            CharChange::AddKeywords(KeywordSet::of(&[keyword])),
-            until,
-        );
+            change: CharChange::AddKeywords(KeywordSet::of(&[keyword])),
+            duration: until,
+        });
+    }
+
+    /// Keywords gained from resolved effects (the fast path, without layered mode).
+    fn gained_keywords(&self, id: ObjectId) -> KeywordSet {
+        let mut set = KeywordSet::default();
+        for e in &self.char_effects {
+            if let CharChange::AddKeywords(ks) = e.change
+                && e.objects.contains(&id)
+            {
+                set = set.union(ks);
+            }
+        }
+        set
     }
     pub fn colors(&self, id: ObjectId) -> ColorSet {
         if self.layered {
