@@ -124,6 +124,13 @@ pub async fn panel(
         if p.player == seat {
             text.push_str(&format!("You must {}.", p.decision.describe()));
             let opts = crate::grammar::options(&l.game, seat, false);
+            if opts.len() > 25 {
+                // A menu holds 25 (e.g. the creature types): the rest by name.
+                text.push_str(&format!(
+                    "\nThe menu shows the first 25 of {} answers; say any with `/mtg play` (autocompleted).",
+                    opts.len()
+                ));
+            }
             let quick: Vec<String> = opts
                 .iter()
                 .filter(|o| PUBLIC_PHRASES.contains(&o.as_str()))
