@@ -161,7 +161,7 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Ironclaw Buzzardiers", 3),
             ("Dauthi Slayer", 2),
             ("Two-Headed Sliver", 2),
-            ("Ashcoat Bear", 2),
+            ("Orgg", 2),
             ("Spitting Slug", 2),
         ],
         "tsp" => &[

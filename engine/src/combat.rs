@@ -101,8 +101,32 @@ impl Game {
         let opponents = self.opponents(player);
         self.battlefield_of(player)
             .filter(|o| self.check_can_attack(o.id).is_ok())
-            .map(|o| (o.id, opponents.clone()))
+            .map(|o| {
+                let ds: Vec<PlayerId> = opponents
+                    .iter()
+                    .copied()
+                    .filter(|d| self.check_can_attack_player(o.id, *d).is_ok())
+                    .collect();
+                (o.id, ds)
+            })
+            .filter(|(_, ds)| !ds.is_empty())
             .collect()
+    }
+
+    /// Restrictions that depend on the defending player (Orgg).
+    fn check_can_attack_player(&self, id: ObjectId, defender: PlayerId) -> Result<(), String> {
+        if self.has_keyword(id, Keyword::CantAttackIntoUntappedPower3)
+            && let Some(big) = self
+                .battlefield_of(defender)
+                .find(|o| !o.tapped && self.is_creature(o.id) && self.power(o.id) >= 3)
+        {
+            return Err(format!(
+                "{} can't attack while the defending player controls an untapped creature with power 3 or greater ({})",
+                self.card_name(id),
+                self.card_name(big.id)
+            ));
+        }
+        Ok(())
     }
 
     fn check_can_attack(&self, id: ObjectId) -> Result<(), String> {
@@ -230,6 +254,13 @@ impl Game {
                 self.power(attacker)
             ));
         }
+        if bk.contains(Keyword::CantBlockPower3OrMore) && self.power(attacker) >= 3 {
+            return Err(format!(
+                "{name} can't block creatures with power 3 or greater ({} has power {})",
+                self.card_name(attacker),
+                self.power(attacker)
+            ));
+        }
         if bk.contains(Keyword::CanBlockOnlyFlyers) && !ak.contains(Keyword::Flying) {
             return Err(format!("{name} can block only creatures with flying"));
         }
@@ -286,6 +317,8 @@ impl Game {
                     self.card_name(a.attacker)
                 )));
             }
+            self.check_can_attack_player(a.attacker, a.defender)
+                .map_err(RuleError::Illegal)?;
         }
         // Requirements (508.1d / 2006 rule 500): a creature that "attacks each combat if
         // able" and can attack must be declared. (Attack costs do not exist yet, so obeying

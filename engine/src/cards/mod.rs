@@ -151,6 +151,11 @@ pub enum Keyword {
     /// "~ can't block creatures with power 2 or greater" (checked only as blockers are
     /// declared: R-ironclaw-buzzardiers-1).
     CantBlockPower2OrMore,
+    /// "~ can't block creatures with power 3 or greater" (Orgg).
+    CantBlockPower3OrMore,
+    /// "~ can't attack if defending player controls an untapped creature with power 3 or
+    /// greater" (Orgg): a restriction checked per defending player.
+    CantAttackIntoUntappedPower3,
     /// Deathtouch (Δ16): modern 702.2 (static; any damage is lethal, also for trample
     /// assignment); classic as printed in 2007 (Future Sight, 502.32): a triggered ability
     /// "whenever this deals damage to a creature, destroy that creature".
@@ -221,6 +226,10 @@ impl Keyword {
             Keyword::Rampage1 => "Rampage 1",
             Keyword::Rampage2 => "Rampage 2",
             Keyword::CantBlockPower2OrMore => "can't block creatures with power 2 or greater",
+            Keyword::CantBlockPower3OrMore => "can't block creatures with power 3 or greater",
+            Keyword::CantAttackIntoUntappedPower3 => {
+                "can't attack if defending player controls an untapped creature with power 3 or greater"
+            }
             Keyword::Deathtouch => "Deathtouch",
             Keyword::DoesntUntap => "doesn't untap during your untap step",
         }
@@ -240,7 +249,7 @@ impl Keyword {
             _ => None,
         }
     }
-    pub const ALL: [Keyword; 36] = [
+    pub const ALL: [Keyword; 38] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -275,6 +284,8 @@ impl Keyword {
         Keyword::Rampage1,
         Keyword::Rampage2,
         Keyword::CantBlockPower2OrMore,
+        Keyword::CantBlockPower3OrMore,
+        Keyword::CantAttackIntoUntappedPower3,
         Keyword::Deathtouch,
         Keyword::DoesntUntap,
     ];
