@@ -185,8 +185,13 @@ pub enum Effect {
     ExileUntilNextEndStep(ObjRef),
     /// Return it to the battlefield under its owner's control (from exile or a graveyard).
     ReturnToBattlefield(ObjRef),
+    /// "When it is put into your graveyard this turn, return that card to the battlefield"
+    /// (a delayed triggered ability, Saffi Eriksdotter).
+    ReturnIfDiesThisTurn(ObjRef),
     /// Exile every permanent matching the filter.
     ExileAll(ObjectFilter),
+    /// "Gain control of target creature until end of turn" (layer 2).
+    GainControlUntilEndOfTurn(ObjRef),
     /// "You may ...": the controller answers yes or no as it resolves (`text` is the
     /// effect as the script wrote it, for the question).
     May {
@@ -348,6 +353,7 @@ impl Effect {
             "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
             "exile_until_next_end_step" => Effect::ExileUntilNextEndStep(objref(0)?),
             "return_to_battlefield" => Effect::ReturnToBattlefield(objref(0)?),
+            "return_if_dies_this_turn" => Effect::ReturnIfDiesThisTurn(objref(0)?),
             "exile_all" => Effect::ExileAll(ObjectFilter::parse(args)?),
             "become_creature_type" => {
                 // `become_creature_type Goblin target`
@@ -367,6 +373,7 @@ impl Effect {
                 who: who(PlayerRef::EachPlayer)?,
                 base: key("base").map(|b| parse_pt_change(Some(b))).transpose()?,
             },
+            "gain_control_until_end_of_turn" => Effect::GainControlUntilEndOfTurn(objref(0)?),
             "gain_control_while_you_control_this" => {
                 Effect::GainControlWhileYouControlThis(objref(0)?)
             }
@@ -552,11 +559,13 @@ impl Effect {
             | Effect::ReturnToHand(ObjRef::Target(n))
             | Effect::ExileLinked(ObjRef::Target(n))
             | Effect::ExileUntilNextEndStep(ObjRef::Target(n))
+            | Effect::ReturnIfDiesThisTurn(ObjRef::Target(n))
             | Effect::BecomeCreatureType {
                 what: ObjRef::Target(n),
                 ..
             }
             | Effect::GainControlWhileYouControlThis(ObjRef::Target(n))
+            | Effect::GainControlUntilEndOfTurn(ObjRef::Target(n))
             | Effect::Pump {
                 what: ObjRef::Target(n),
                 ..

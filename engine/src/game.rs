@@ -185,6 +185,8 @@ pub struct Game {
     /// Empty between events, so never part of the saved state.
     #[serde(skip)]
     pub(crate) lookback: Vec<(ObjectId, CardId, PlayerId)>,
+    #[serde(skip)]
+    pub(crate) layer_cache: crate::layers::LayerCache,
 }
 
 impl PartialEq for Game {
@@ -321,6 +323,7 @@ impl Game {
             has_statics: false,
             events: Vec::new(),
             lookback: Vec::new(),
+            layer_cache: Default::default(),
         }
     }
 
@@ -691,6 +694,11 @@ impl Game {
                 Position::Bottom => list.insert(0, new_id),
             }
         }
+        if from == ZoneKind::Battlefield {
+            // After the move: effects locked to it end, and "for as long as you control"
+            // effects whose source it was end too (layer 2).
+            self.drop_char_effects_of(id);
+        }
         self.emit(Event::ZoneChanged {
             card,
             old: id,
@@ -773,7 +781,6 @@ impl Game {
         }
         self.pt_effects.retain(|e| e.object != id);
         self.drop_shields_of(id);
-        self.drop_char_effects_of(id);
         for o in &mut self.objects {
             if o.attached_to == Some(id) {
                 o.attached_to = None;

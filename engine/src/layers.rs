@@ -66,7 +66,10 @@ impl Game {
         if self.layered {
             // P/T statics exist only if their source kept its abilities through layer 6, and
             // apply to what matches after layers 1-6.
-            let table = self.layer_table(Some(id));
+            if self.obj(id).is_none_or(|o| o.zone != ZoneKind::Battlefield) {
+                return out;
+            }
+            let table = self.battlefield_table();
             let Some(xi) = table.index(id) else {
                 return out;
             };
@@ -472,9 +475,32 @@ struct Layered {
 }
 
 /// Characteristics of every object the computation looked at.
-struct Table {
+#[derive(Debug)]
+pub(crate) struct Table {
     ids: Vec<ObjectId>,
     chars: Vec<Chars>,
+}
+
+/// The last layer computation of the battlefield, reused while nothing that layers 1-6
+/// depend on has changed. The key is (`next_timestamp`, number of effects): every zone
+/// change, new effect and control change takes a new timestamp, and effects only end by
+/// being removed. Never saved; a clone starts empty.
+#[derive(Default)]
+pub struct LayerCache(std::sync::Mutex<Option<CachedTable>>);
+
+/// A computed table with the key it was computed for.
+type CachedTable = ((u32, usize), std::sync::Arc<Table>);
+
+impl Clone for LayerCache {
+    fn clone(&self) -> Self {
+        LayerCache::default()
+    }
+}
+
+impl std::fmt::Debug for LayerCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LayerCache")
+    }
 }
 
 impl Table {
@@ -515,6 +541,11 @@ impl Game {
                 }
             }
             return Some(c);
+        }
+        if self.is_on_battlefield(id) {
+            let t = self.battlefield_table();
+            let i = t.index(id)?;
+            return t.chars.get(i).cloned();
         }
         let t = self.layer_table(Some(id));
         let i = t.index(id)?;
@@ -604,6 +635,22 @@ impl Game {
     }
 
     /// Computes layers 2-6 for every permanent (and `extra`, wherever it is).
+    /// The layer computation of the battlefield, from the cache when it is current.
+    fn battlefield_table(&self) -> std::sync::Arc<Table> {
+        let key = (self.next_timestamp, self.char_effects.len());
+        if let Ok(mut guard) = self.layer_cache.0.lock() {
+            if let Some((k, t)) = guard.as_ref()
+                && *k == key
+            {
+                return t.clone();
+            }
+            let t = std::sync::Arc::new(self.layer_table(None));
+            *guard = Some((key, t.clone()));
+            return t;
+        }
+        std::sync::Arc::new(self.layer_table(None))
+    }
+
     fn layer_table(&self, extra: Option<ObjectId>) -> Table {
         let mut ids: Vec<ObjectId> = self.battlefield.clone();
         if let Some(x) = extra
@@ -842,9 +889,10 @@ impl Game {
     /// Layer 2: each permanent's controller is its owner's or whoever the latest
     /// control-changing effect names (418.5a, timestamp order). Effects whose duration is
     /// over are dropped first; control changes are events (summoning sickness restarts).
-    pub(crate) fn refresh_control(&mut self) {
+    pub fn refresh_control(&mut self) {
         loop {
             let before = self.char_effects.len();
+            let mut changed = false;
             let gone: Vec<usize> = (0..self.char_effects.len())
                 .filter(|&i| {
                     let e = &self.char_effects[i];
@@ -871,9 +919,12 @@ impl Game {
                         ctrl = p;
                     }
                 }
-                if o.controller != ctrl {
+                let from = o.controller;
+                if from != ctrl {
+                    changed = true;
+                    // A new timestamp marks the change for the layer cache.
+                    self.new_timestamp();
                     let turn = self.turn;
-                    let from = o.controller;
                     if let Some(o) = self.obj_mut(id) {
                         o.controller = ctrl;
                         o.controlled_since = turn;
@@ -890,7 +941,7 @@ impl Game {
             }
             // A control change can end a "for as long as you control" effect: repeat until
             // nothing changes.
-            if self.char_effects.len() == before {
+            if self.char_effects.len() == before && !changed {
                 break;
             }
         }
@@ -913,10 +964,10 @@ impl Game {
         for e in &mut self.char_effects {
             e.objects.retain(|o| *o != id);
         }
-        let had_control = self
-            .char_effects
-            .iter()
-            .any(|e| matches!(e.change, CharChange::Control(_)));
+        let had_control = self.char_effects.iter().any(|e| {
+            matches!(e.change, CharChange::Control(_))
+                || e.duration == Duration::WhileYouControlSource
+        });
         self.char_effects.retain(|e| !e.objects.is_empty());
         if had_control {
             self.refresh_control();

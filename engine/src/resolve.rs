@@ -755,6 +755,20 @@ impl Game {
                     }
                 }
             }
+            Effect::GainControlUntilEndOfTurn(r) => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::Control(me),
+                        Duration::EndOfTurn,
+                    );
+                }
+            }
             Effect::GainControlWhileYouControlThis(r) => {
                 let source = Self::source_of(&res.item);
                 if let Some(o) = self.object_of(res, *r)
@@ -804,12 +818,28 @@ impl Game {
                     && let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top)
                 {
                     let card = self.objects[new.slot()].card;
+                    self.has_triggers = true;
                     self.delayed.push(crate::triggers::DelayedTrigger {
                         when: crate::triggers::DelayedWhen::NextEndStep,
                         source: new,
                         card,
                         controller: me,
                         subject: Some(new),
+                    });
+                }
+            }
+            Effect::ReturnIfDiesThisTurn(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    let card = self.objects[o.slot()].card;
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::PutIntoYourGraveyardThisTurn(o),
+                        source: Self::source_of(&res.item),
+                        card,
+                        controller: me,
+                        subject: None,
                     });
                 }
             }

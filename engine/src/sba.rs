@@ -21,7 +21,7 @@ impl Game {
         if players {
             return true;
         }
-        let mut legends = 0;
+        let mut legends: Vec<(crate::ids::CardId, PlayerId)> = Vec::new();
         let catalog = self.catalog();
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
@@ -38,15 +38,24 @@ impl Game {
             {
                 return true;
             }
-            if o.attached_to.is_some() {
+            if let Some(to) = o.attached_to
+                && (!self.is_on_battlefield(to)
+                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment"))
+            {
                 return true;
             }
             if def.supertypes.contains(&Supertype::Legendary) {
-                legends += 1;
+                // The legend rule applies to two legends with the same name: under one
+                // controller (modern) or anywhere (classic).
+                let per_controller = self.ruleset.legend_rule_per_controller();
+                if legends
+                    .iter()
+                    .any(|(c, p)| *c == o.card && (!per_controller || *p == o.controller))
+                {
+                    return true;
+                }
+                legends.push((o.card, o.controller));
             }
-        }
-        if legends > 1 {
-            return true;
         }
         self.tokens_created
             && self.objects.iter().any(|o| {
@@ -244,6 +253,8 @@ impl Game {
         self.exile.retain(|x| *x != id);
         if let Some(obj) = self.obj_mut(id) {
             obj.ceased = true;
+            // In no zone now: every reference to it is stale (nothing can return it).
+            obj.id = id.next();
         }
     }
 

@@ -308,7 +308,14 @@ impl Runner {
                 let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
                 let def = g.catalog().get(g.objects[id.slot()].card);
                 let enters_with = def.enters_with_counters.clone();
+                let is_token = def.support == crate::cards::Support::Token;
+                if is_token {
+                    g.tokens_created = true;
+                }
                 let o = &mut g.objects[id.slot()];
+                // A token definition on the battlefield is a token (it ceases to exist
+                // elsewhere, 216.3 / S8).
+                o.token = is_token;
                 o.tapped = tapped;
                 o.damage = damage;
                 o.controlled_since = if sick { turn } else { 0 };

@@ -75,6 +75,9 @@ pub enum TriggerEvent {
 pub enum DelayedWhen {
     /// "At the beginning of the next end step" (once).
     NextEndStep,
+    /// "When target creature is put into your graveyard this turn" (Saffi Eriksdotter):
+    /// the object, watched until the turn ends; "your" is the delayed ability's controller.
+    PutIntoYourGraveyardThisTurn(ObjectId),
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -373,6 +376,39 @@ impl Game {
                 .matching(|_, src, _, w| *w == TriggerEvent::LeavesOrBecomesUntapped && src == id)
             {
                 self.queue(s, c, p, i, Some(id), None);
+            }
+        }
+        if let Event::ZoneChanged {
+            old,
+            new,
+            from: ZoneKind::Battlefield,
+            to: ZoneKind::Graveyard,
+            owner,
+            ..
+        } = e
+            && !self.delayed.is_empty()
+        {
+            let (old, new, owner) = (*old, *new, *owner);
+            let due: Vec<DelayedTrigger> = self
+                .delayed
+                .iter()
+                .copied()
+                .filter(|d| {
+                    d.when == DelayedWhen::PutIntoYourGraveyardThisTurn(old)
+                        && d.controller == owner
+                })
+                .collect();
+            self.delayed
+                .retain(|d| d.when != DelayedWhen::PutIntoYourGraveyardThisTurn(old));
+            for d in due {
+                self.queue(
+                    d.source,
+                    d.card,
+                    d.controller,
+                    DELAYED_RETURN as usize,
+                    Some(new),
+                    None,
+                );
             }
         }
         if let Event::StepBegan(Step::End) = e

@@ -417,6 +417,14 @@ impl Game {
         self.pt_effects.clear();
         self.shields.clear();
         self.end_turn_char_effects();
+        // "This turn" delayed abilities that never triggered end (314.2).
+        self.delayed.retain(|d| {
+            !matches!(
+                d.when,
+                crate::triggers::DelayedWhen::PutIntoYourGraveyardThisTurn(_)
+            )
+        });
+        self.links.retain(|(_, o)| self.objects[o.slot()].id == *o);
         if self.state_based_actions_pending() {
             self.cleanup_again = true;
             self.give_priority(self.active);
