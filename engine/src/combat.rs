@@ -15,9 +15,9 @@
 //! all block sets.
 //!
 //! Damage: unblocked attackers hit their defender; blocked ones divide among their living
-//! blockers, blockers among the attackers they block (declared order). Modern: damage
-//! assignment order (the attacking player orders an attacker's blockers; a blocker's
-//! attackers keep the order the blocks were declared) with lethal damage first; classic:
+//! blockers, blockers among the attackers they block. Modern: damage assignment order (the
+//! attacking player orders an attacker's blockers, then the defending player the attackers
+//! of a creature blocking several, [GK] 509.3) with lethal damage first; classic:
 //! free division (310.2c-d). Trample: lethal to every blocker first, counting damage already
 //! marked; with modern deathtouch 1 is lethal. First and double strike add a step; classic
 //! puts the assignments on the stack as one object. Combat triggers (flanking, rampage,
@@ -463,13 +463,22 @@ impl Game {
         if !self.ruleset.combat_damage_uses_stack()
             && let Some(c) = &mut self.combat
         {
-            // Δ4 modern: the attacking player orders each attacker's blockers.
-            c.to_order = c
+            // Δ4 modern: the attacking player orders each attacker's blockers; then ([GK]
+            // 509.3) the defending player orders the attackers of each creature blocking
+            // several.
+            let mut order: Vec<ObjectId> = c
                 .attackers
                 .iter()
                 .filter(|a| a.blockers.len() > 1)
                 .map(|a| a.id)
                 .collect();
+            for b in &c.blockers {
+                if !order.contains(&b.id) && c.blockers.iter().filter(|x| x.id == b.id).count() > 1
+                {
+                    order.push(b.id);
+                }
+            }
+            c.to_order = order;
         }
         self.ask_next_order();
     }
@@ -480,22 +489,32 @@ impl Game {
             .as_ref()
             .and_then(|c| c.to_order.first().copied())
         {
-            Some(attacker) => {
+            Some(creature) => {
+                let player = self.obj(creature).map_or(self.active, |o| o.controller);
                 self.pending = Some(Pending {
-                    player: self.active,
-                    decision: Decision::OrderBlockers { attacker },
+                    player,
+                    decision: Decision::OrderBlockers { attacker: creature },
                 });
             }
             None => self.give_priority(self.active),
         }
     }
 
-    fn blockers_of(&self, attacker: ObjectId) -> Vec<ObjectId> {
-        self.combat
-            .as_ref()
-            .and_then(|c| c.attackers.iter().find(|a| a.id == attacker))
-            .map(|a| a.blockers.clone())
-            .unwrap_or_default()
+    /// The creatures in combat with `creature` in damage assignment order: an attacker's
+    /// blockers, or the attackers a blocker blocks.
+    fn blockers_of(&self, creature: ObjectId) -> Vec<ObjectId> {
+        let Some(c) = self.combat.as_ref() else {
+            return Vec::new();
+        };
+        match c.attackers.iter().find(|a| a.id == creature) {
+            Some(a) => a.blockers.clone(),
+            None => c
+                .blockers
+                .iter()
+                .filter(|b| b.id == creature)
+                .map(|b| b.attacker)
+                .collect(),
+        }
     }
 
     pub(crate) fn answer_order_blockers(
@@ -519,7 +538,7 @@ impl Game {
         current.sort();
         if sorted != current {
             return Err(RuleError::illegal(format!(
-                "list each creature blocking {} exactly once",
+                "list each creature in combat with {} exactly once",
                 self.card_name(attacker)
             )));
         }
@@ -527,6 +546,16 @@ impl Game {
         if let Some(c) = &mut self.combat {
             if let Some(a) = c.attackers.iter_mut().find(|a| a.id == attacker) {
                 a.blockers = order;
+            } else if let Some(first) = c.blockers.iter().position(|b| b.id == attacker) {
+                // A blocker's attackers: its block entries, rewritten in the chosen order.
+                let template = c.blockers[first].clone();
+                c.blockers.retain(|b| b.id != attacker);
+                let at = first.min(c.blockers.len());
+                for (i, a) in order.into_iter().enumerate() {
+                    let mut e = template.clone();
+                    e.attacker = a;
+                    c.blockers.insert(at + i, e);
+                }
             }
             c.to_order.retain(|x| *x != attacker);
         }
