@@ -1233,8 +1233,45 @@ mod tests {
                 .submit(PlayerId(1), a.clone())
                 .unwrap_or_else(|e| panic!("listed {a:?} refused: {e}"));
         }
-        // The per-creature options: every blocker may block every attacker.
+        // A creature that can block two shows both attackers in the view.
         let eligible = g.eligible_blockers(PlayerId(1));
+        let interceptor = eligible
+            .iter()
+            .map(|(id, _)| *id)
+            .find(|id| g.max_blocks(*id) == 2)
+            .expect("an Interceptor");
+        let sentinels: Vec<Block> = eligible
+            .iter()
+            .filter(|(id, _)| g.has_keyword(*id, Keyword::BlocksEachCombat))
+            .map(|(id, atts)| Block {
+                blocker: *id,
+                attacker: atts[0],
+            })
+            .collect();
+        let atts = &eligible[0].1;
+        let mut blocks = sentinels.clone();
+        blocks.push(Block {
+            blocker: interceptor,
+            attacker: atts[1],
+        });
+        blocks.push(Block {
+            blocker: interceptor,
+            attacker: atts[2],
+        });
+        let mut probe = g.clone();
+        probe
+            .submit(PlayerId(1), Answer::Block(blocks))
+            .expect("two blocks for the Interceptor");
+        let v = probe.view(None);
+        let pv = v
+            .battlefield
+            .iter()
+            .find(|p| p.id == interceptor)
+            .expect("in view");
+        assert_eq!(pv.blocking, Some(atts[1]));
+        assert_eq!(pv.blocking_all.len(), 2);
+        assert!(pv.blocking_all.contains(&atts[2]));
+        // The per-creature options: every blocker may block every attacker.
         assert_eq!(eligible.len(), 20);
         assert!(eligible.iter().all(|(_, atts)| atts.len() == 20));
     }
