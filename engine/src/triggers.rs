@@ -205,6 +205,8 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
         FLANKING_TRIGGER => Some(flanking_trigger()),
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| rampage_trigger(1))),
         RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| rampage_trigger(2))),
+        // `when` is not consulted for built-in abilities: `collect_triggers` matches them
+        // (classic deathtouch on damage dealt to a creature).
         DEATHTOUCH_TRIGGER => Some(DT.get_or_init(|| TriggerDef {
             when: TriggerEvent::DealsDamageToPlayer,
             targets: Vec::new(),

@@ -241,14 +241,6 @@ impl Keyword {
             Keyword::Flanking | Keyword::Rampage1 | Keyword::Rampage2 | Keyword::Deathtouch
         )
     }
-    /// Rampage N's bonus per blocker beyond the first.
-    pub fn rampage(self) -> Option<i32> {
-        match self {
-            Keyword::Rampage1 => Some(1),
-            Keyword::Rampage2 => Some(2),
-            _ => None,
-        }
-    }
     pub const ALL: [Keyword; 38] = [
         Keyword::Flying,
         Keyword::Reach,
