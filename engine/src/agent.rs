@@ -186,9 +186,34 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Rathi Trapper", 2),
             ("Magus of the Bazaar", 2),
         ],
+        // Replacement, prevention, layers and linked/delayed triggers (issue "Effects").
+        "effects" => &[
+            ("Swamp", 8),
+            ("Mountain", 6),
+            ("Plains", 5),
+            ("Forest", 3),
+            ("Drudge Reavers", 3),
+            ("Uthden Troll", 3),
+            ("Samite Censer-Bearer", 2),
+            ("Plated Pegasus", 2),
+            ("Lymph Sliver", 2),
+            ("Sinew Sliver", 3),
+            ("Plague Sliver", 2),
+            ("Fury Sliver", 2),
+            ("Hivestone", 2),
+            ("Mistform Ultimus", 1),
+            ("Faceless Butcher", 2),
+            ("Sengir Autocrat", 2),
+            ("Pongify", 1),
+            ("Disintegrate", 2),
+            ("Healing Leaves", 2),
+            ("Lightning Axe", 3),
+            ("Sudden Spoiling", 2),
+            ("Darkness", 2),
+        ],
         other => {
             return Err(format!(
-                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp or combat"
+                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects or combat"
             ));
         }
     };

@@ -190,6 +190,13 @@ pub enum Effect {
     ReturnIfDiesThisTurn(ObjRef),
     /// Exile every permanent matching the filter.
     ExileAll(ObjectFilter),
+    /// "Target permanent becomes white until end of turn" (layer 5).
+    BecomeColor {
+        what: ObjRef,
+        colors: crate::mana::ColorSet,
+    },
+    /// "You win the game."
+    WinGame,
     /// "Gain control of target creature until end of turn" (layer 2).
     GainControlUntilEndOfTurn(ObjRef),
     /// "You may ...": the controller answers yes or no as it resolves (`text` is the
@@ -373,6 +380,21 @@ impl Effect {
                 who: who(PlayerRef::EachPlayer)?,
                 base: key("base").map(|b| parse_pt_change(Some(b))).transpose()?,
             },
+            "become_color" => {
+                let letters = args.first().ok_or("`become_color` needs colours, e.g. W")?;
+                let colors = letters
+                    .chars()
+                    .map(|c| {
+                        crate::mana::Color::from_letter(c)
+                            .ok_or_else(|| format!("bad colour `{c}`"))
+                    })
+                    .collect::<Result<crate::mana::ColorSet, _>>()?;
+                Effect::BecomeColor {
+                    what: objref(1)?,
+                    colors,
+                }
+            }
+            "win" => Effect::WinGame,
             "gain_control_until_end_of_turn" => Effect::GainControlUntilEndOfTurn(objref(0)?),
             "gain_control_while_you_control_this" => {
                 Effect::GainControlWhileYouControlThis(objref(0)?)
@@ -566,6 +588,10 @@ impl Effect {
             }
             | Effect::GainControlWhileYouControlThis(ObjRef::Target(n))
             | Effect::GainControlUntilEndOfTurn(ObjRef::Target(n))
+            | Effect::BecomeColor {
+                what: ObjRef::Target(n),
+                ..
+            }
             | Effect::Pump {
                 what: ObjRef::Target(n),
                 ..

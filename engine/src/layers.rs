@@ -10,10 +10,14 @@
 //! - modern 7a CDA, 7b setting, 7c all modifications (static or resolved), 7d counters,
 //!   7e switching.
 //!
-//! Static abilities here only change P/T and add keywords, and their filters look only at
-//! types, subtypes, colours and controllers (layers 4-5, which nothing changes yet), so no
-//! dependency can arise; type-, colour-, text-, control- and copy-changing effects (layers
-//! 1-5) are not built, and the cards that need them are not scripted.
+//! Layers 2-6 (`Game::chars`): control (applied eagerly to `Object::controller`), type,
+//! colour (classic: together with abilities in layer 5) and abilities, from static abilities
+//! of permanents and from effects of resolved spells (`CharEffect`, locked to their objects,
+//! with durations). In each layer characteristic-defining abilities apply first, then the
+//! rest in timestamp order unless one depends on another (418.5c-d: applying the other
+//! changes whether it exists or what it applies to; loops fall back to timestamps).
+//! Not built: copy effects (layer 1) and text-changing effects (layer 3); cards that need
+//! them have no script.
 
 use crate::cards::{CardType, Keyword, PtValue};
 use crate::game::Game;
@@ -396,6 +400,8 @@ pub enum CharChange {
     Control(PlayerId),
     /// Layer 4: its creature types become these ("becomes a Goblin").
     SetCreatureTypes(Vec<String>),
+    /// Layer 5: its colours become these ("becomes white").
+    SetColors(ColorSet),
     /// Layer 6 (classic 5): loses all abilities.
     LoseAllAbilities,
     /// Layer 6 (classic 5): gains keywords.
@@ -407,6 +413,7 @@ impl CharChange {
         match self {
             CharChange::Control(_) => Layer::Control,
             CharChange::SetCreatureTypes(_) => Layer::Type,
+            CharChange::SetColors(_) => Layer::Color,
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
         }
     }
@@ -441,6 +448,7 @@ pub struct CharEffect {
 enum Layer {
     Control,
     Type,
+    Color,
     Ability,
 }
 
@@ -460,6 +468,7 @@ enum Change {
     AddSubtypes(&'static [String]),
     SetCreatureTypes(Vec<String>),
     AllCreatureTypes,
+    SetColors(ColorSet),
     AddKeywords(KeywordSet),
     GrantTriggers(CardId, u8),
     LoseAll,
@@ -559,11 +568,18 @@ impl Game {
             let change = match &e.change {
                 CharChange::Control(_) => continue, // applied to `Object::controller`
                 CharChange::SetCreatureTypes(v) => Change::SetCreatureTypes(v.clone()),
+                CharChange::SetColors(c) => Change::SetColors(*c),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
             };
+            // Classic layer 5 holds colour and abilities together (418.5a); modern splits
+            // them into 5 and 6.
+            let layer = match e.change.layer() {
+                Layer::Color if self.ruleset.layers_2006() => Layer::Ability,
+                l => l,
+            };
             out.push(Layered {
-                layer: e.change.layer(),
+                layer,
                 timestamp: e.timestamp,
                 cda: false,
                 applies: Applies::Locked(e.objects.clone()),
@@ -670,7 +686,7 @@ impl Game {
             .collect();
         let mut table = Table { ids, chars };
         let effects = self.layered_effects(&table);
-        for layer in [Layer::Type, Layer::Ability] {
+        for layer in [Layer::Type, Layer::Color, Layer::Ability] {
             let mut todo: Vec<&Layered> = effects.iter().filter(|e| e.layer == layer).collect();
             // 418.5a: characteristic-defining abilities first, then the rest; each group in
             // timestamp order unless a dependency says otherwise (418.5c-d).
@@ -802,6 +818,7 @@ impl Game {
                     c.all_creature_types = false;
                 }
                 Change::AllCreatureTypes => c.all_creature_types = true,
+                Change::SetColors(col) => c.colors = *col,
                 Change::AddKeywords(k) => c.keywords = c.keywords.union(*k),
                 Change::GrantTriggers(card, index) => c.granted_triggers.push((*card, *index)),
                 Change::LoseAll => {

@@ -755,6 +755,21 @@ impl Game {
                     }
                 }
             }
+            Effect::BecomeColor { what, colors } => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::SetColors(*colors),
+                        Duration::EndOfTurn,
+                    );
+                }
+            }
+            Effect::WinGame => self.win_game(me),
             Effect::GainControlUntilEndOfTurn(r) => {
                 let source = Self::source_of(&res.item);
                 if let Some(o) = self.object_of(res, *r)

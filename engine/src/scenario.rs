@@ -152,6 +152,8 @@ pub struct PermanentExpect {
     /// Subtypes it must have (`is = ["Sliver"]`) and must not have (`is_not`).
     pub is: Option<Vec<String>>,
     pub is_not: Option<Vec<String>>,
+    /// Its colours as letters in WUBRG order (`"W"`, `"BR"`, `""` for colourless).
+    pub colors: Option<String>,
 }
 
 /// The outcome of one scenario.
@@ -953,6 +955,15 @@ impl Runner {
                         Err(e) => out_err(&mut d, k, &e),
                     }
                 }
+            }
+            if let Some(want) = &pe.colors {
+                let have = g.colors(id);
+                let got: String = crate::mana::Color::ALL
+                    .into_iter()
+                    .filter(|c| have.contains(*c))
+                    .map(|c| c.letter())
+                    .collect();
+                d("colors", want.clone(), got);
             }
             for (list, want) in [(&pe.is, true), (&pe.is_not, false)] {
                 for s in list.iter().flatten() {

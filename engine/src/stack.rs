@@ -122,7 +122,26 @@ impl Game {
         if !item.is_spell() {
             self.stack.pop();
         }
+        // 410.10e / 603.4: an intervening "if" is checked again on resolution.
+        let condition_fails = match item.kind {
+            StackKind::Trigger {
+                source,
+                index,
+                granter,
+                ..
+            } => !self.trigger_condition_holds(
+                granter.unwrap_or(item.card),
+                index as usize,
+                item.controller,
+                source,
+            ),
+            _ => false,
+        };
         let mut res = Resolution::new(item, legal);
+        if condition_fails {
+            // It does nothing: resolve it with no instruction left to follow.
+            res.effect = usize::MAX;
+        }
         // Last known information (413.2 / 608.2h): who controlled each target object, for
         // effects that still name "its controller" after the object is gone (Pongify).
         res.target_controllers = res

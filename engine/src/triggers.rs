@@ -4,10 +4,13 @@
 //! legal target is removed (410.4).
 //!
 //! Supported trigger events are the [`TriggerEvent`] variants. Leaves-the-battlefield
-//! abilities of the object itself look back in time through the event (the card and its
-//! last controller travel with it). Not yet: intervening "if" clauses, delayed triggers,
-//! state triggers and "whenever another ... leaves" abilities; cards that need them have no
-//! script, so they are refused rather than mis-played.
+//! abilities look back in time: the object's own ("when ~ dies / leaves") through the event,
+//! and other permanents that left in the same event through `Game::lookback` batches.
+//! Abilities granted by static abilities (Plague Sliver) trigger like printed ones.
+//! Intervening "if" clauses are checked when the event happens and again on resolution.
+//! Delayed triggered abilities (`DelayedTrigger`) are created by resolving effects and
+//! trigger once. Not yet: state triggers; cards that need them have no script, so they are
+//! refused rather than mis-played.
 
 use crate::cards::{CardType, Keyword};
 use crate::casting::{CastKind, Casting};
@@ -98,6 +101,7 @@ fn delayed_return() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         when: TriggerEvent::EachEndStep,
+        condition: None,
         targets: Vec::new(),
         effects: vec![Effect::ReturnToBattlefield(crate::effects::ObjRef::Subject)],
         text: "At the beginning of the next end step, return it to the battlefield under its owner's control.".into(),
@@ -168,6 +172,7 @@ fn flanking_trigger() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         when: TriggerEvent::Blocks,
+        condition: None,
         targets: Vec::new(),
         effects: vec![Effect::Pump {
             what: crate::effects::ObjRef::Subject,
@@ -194,6 +199,7 @@ fn rampage_trigger(n: i32) -> TriggerDef {
         text: format!(
             "Rampage {n}: it gets +{n}/+{n} until end of turn for each creature blocking it beyond the first."
         ),
+        condition: None,
     }
 }
 
@@ -215,6 +221,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
                 regen: true,
             }],
             text: "Deathtouch: destroy the creature it dealt damage to.".into(),
+            condition: None,
         })),
         _ => None,
     }
@@ -224,9 +231,33 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TriggerDef {
     pub when: TriggerEvent,
+    /// An intervening "if" clause (410.10e / 603.4): checked when the event happens (else
+    /// the ability doesn't trigger) and again as it resolves (else it does nothing).
+    pub condition: Option<TriggerCondition>,
     pub targets: Vec<TargetSpec>,
     pub effects: Vec<Effect>,
     pub text: String,
+}
+
+/// The intervening "if" clauses the card scripts use (`if = "..."`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TriggerCondition {
+    /// "if no creatures are on the battlefield" (Pyrohemia).
+    NoCreaturesOnBattlefield,
+    /// "if you control no permanents other than ~ and have no cards in hand" (Barren Glory).
+    NothingElseAndEmptyHand,
+}
+
+impl TriggerCondition {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "no_creatures_on_battlefield" => Ok(TriggerCondition::NoCreaturesOnBattlefield),
+            "nothing_else_and_empty_hand" => Ok(TriggerCondition::NothingElseAndEmptyHand),
+            other => Err(format!(
+                "unknown condition `{other}` (no_creatures_on_battlefield, nothing_else_and_empty_hand)"
+            )),
+        }
+    }
 }
 
 /// A triggered ability that has triggered and waits to be put on the stack.
@@ -652,7 +683,37 @@ impl Game {
             _ => Vec::new(),
         };
         for (s, c, p, i, subject) in found {
-            self.queue(s, c, p, i, subject, None);
+            // An intervening "if" must be true for the ability to trigger at all.
+            if self.trigger_condition_holds(c, i, p, s) {
+                self.queue(s, c, p, i, subject, None);
+            }
+        }
+    }
+
+    /// Whether the intervening "if" of trigger `index` of `card` (granted ones included)
+    /// holds now for its controller and source; true without a clause.
+    pub(crate) fn trigger_condition_holds(
+        &self,
+        card: CardId,
+        index: usize,
+        controller: PlayerId,
+        source: ObjectId,
+    ) -> bool {
+        let Some(cond) = u8::try_from(index)
+            .ok()
+            .and_then(|i| self.trigger_def(card, i))
+            .and_then(|d| d.condition)
+        else {
+            return true;
+        };
+        match cond {
+            TriggerCondition::NoCreaturesOnBattlefield => {
+                !self.battlefield.iter().any(|id| self.is_creature(*id))
+            }
+            TriggerCondition::NothingElseAndEmptyHand => {
+                self.player(controller).hand.is_empty()
+                    && self.battlefield_of(controller).all(|o| o.id == source)
+            }
         }
     }
 

@@ -225,7 +225,9 @@ fn effects_deck_b() -> Vec<engine::CardId> {
         ("Fury Sliver", 2),
         ("Ghost Ship", 2),
         ("Eron the Relentless", 1),
-        ("Lightning Axe", 4),
+        ("Lightning Axe", 1),
+        ("Pyrohemia", 1),
+        ("Cloudchaser Kestrel", 2),
     ])
 }
 
@@ -317,4 +319,24 @@ fn random_games_with_effects_cards() {
         }
     }
     assert!(finished >= 40, "most random games finish: {finished}/48");
+}
+
+/// The bench's `effects` deck (layers, replacement, triggers) plays to the end.
+#[test]
+fn effects_bench_deck_games_end() {
+    let d = engine::agent::bench_deck("effects").expect("effects bench deck");
+    assert_eq!(d.len(), 60);
+    for seed in 0..6u64 {
+        let setup = GameSetup::two_player(Ruleset::Modern, seed, d.clone(), d.clone());
+        let mut g = Game::new(&setup).expect("setup");
+        let mut agent = RandomAgent::new(seed);
+        for _ in 0..40_000 {
+            let Some(p) = g.pending().map(|p| p.player) else {
+                break;
+            };
+            let a = agent.choose(&g, p);
+            g.submit(p, a).expect("agent answers are legal");
+        }
+        assert!(g.result.is_some(), "seed {seed}: the game ended");
+    }
 }

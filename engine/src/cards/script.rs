@@ -131,6 +131,9 @@ struct ModeScript {
 #[serde(deny_unknown_fields)]
 struct TriggerScript {
     when: String,
+    /// An intervening "if" clause (see `TriggerCondition::parse`).
+    #[serde(default, rename = "if")]
+    condition: Option<String>,
     #[serde(default)]
     targets: Vec<String>,
     effects: Vec<String>,
@@ -392,7 +395,13 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, Strin
     let when = crate::triggers::TriggerEvent::parse(&t.when)?;
     let targets = parse_targets(&t.targets)?;
     let effects = parse_effects(&t.effects, targets.len())?;
+    let condition = t
+        .condition
+        .as_deref()
+        .map(crate::triggers::TriggerCondition::parse)
+        .transpose()?;
     Ok(crate::triggers::TriggerDef {
+        condition,
         text: t
             .text
             .clone()
