@@ -1,50 +1,87 @@
+//! Engine-level bench (no bot build needed), the same loop as `spellstack bench`: seeded
+//! random-agent games, game i seeded `seed + i`, both players with the same bench deck,
+//! modern rules, a decision cap per game; card loading is outside the timer.
+//!
+//! `cargo run --release -p spellstack-engine --example quickbench -- [DECK] [GAMES] [SEED]`
+//! DECK is a bench deck (`bolt`, `bears`, `rg`, `tsp`, `combat`; default `bears`).
 use engine::agent::RandomAgent;
+use engine::events::LossReason;
 use engine::{Catalog, Game, GameSetup, Ruleset};
 use std::time::Instant;
+
+const MAX_DECISIONS: u64 = 20_000;
+
 fn main() {
-    let c = Catalog::builtin();
     let args: Vec<String> = std::env::args().collect();
-    let deck: Vec<_> = match args.get(1).map(|s| s.as_str()).unwrap_or("bears") {
-        "bolt" => [
-            vec![c.by_name("Mountain").unwrap().id; 20],
-            vec![c.by_name("Test Bolt").unwrap().id; 40],
-        ]
-        .concat(),
-        _ => [
-            vec![c.by_name("Forest").unwrap().id; 20],
-            vec![c.by_name("Test Bear").unwrap().id; 40],
-        ]
-        .concat(),
+    let name = args.get(1).map(|s| s.as_str()).unwrap_or("bears");
+    let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(300);
+    let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let deck = match engine::agent::bench_deck(name) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
     };
-    let games = 300;
+    let _ = Catalog::builtin();
     let t = Instant::now();
-    let (mut dec, mut turns, mut done) = (0, 0, 0);
-    for s in 0..games {
-        let mut g = Game::new_with(
-            &GameSetup::two_player(Ruleset::Modern, s, deck.clone(), deck.clone()),
-            false,
-        )
-        .unwrap();
-        let mut a = RandomAgent::new(s);
+    let (mut dec, mut turns) = (0u64, 0u64);
+    let (mut damage, mut decking, mut other, mut capped, mut errors) = (0, 0, 0, 0, 0);
+    for i in 0..games {
+        let s = seed.wrapping_add(i);
+        let setup = GameSetup::two_player(Ruleset::Modern, s, deck.clone(), deck.clone());
+        let mut g = match Game::new_with(&setup, false) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("setup failed: {e}");
+                std::process::exit(1);
+            }
+        };
+        let mut a = RandomAgent::new(s ^ 0x5eed);
+        let mut n = 0u64;
+        let mut failed = false;
         while let Some(p) = g.pending() {
-            let pl = p.player;
-            let ans = a.choose(&g, pl);
-            g.submit(pl, ans).unwrap();
-            dec += 1;
-            if dec > 100_000_000 {
+            if n >= MAX_DECISIONS {
                 break;
             }
+            let pl = p.player;
+            let ans = a.choose(&g, pl);
+            if g.submit(pl, ans).is_err() {
+                failed = true;
+                break;
+            }
+            n += 1;
         }
-        turns += g.turn;
-        if g.result.is_some() {
-            done += 1;
+        dec += n;
+        turns += g.turn as u64;
+        if failed {
+            errors += 1;
+        } else if g.result.is_none() {
+            capped += 1;
+        } else {
+            let reasons: Vec<&LossReason> =
+                g.players.iter().filter_map(|p| p.lost.as_ref()).collect();
+            if reasons.contains(&&LossReason::ZeroLife) {
+                damage += 1;
+            } else if reasons.contains(&&LossReason::DrewFromEmptyLibrary) {
+                decking += 1;
+            } else {
+                other += 1;
+            }
         }
     }
-    let e = t.elapsed().as_secs_f64();
+    let e = t.elapsed().as_secs_f64().max(1e-9);
+    let share = |x: u64| 100.0 * x as f64 / games.max(1) as f64;
     println!(
-        "{} games/s, {} dec/s, {} turns/game, done {done}",
+        "{name}: {games} games, {:.0} games/s, {:.0} decisions/s, {:.1} turns/game; \
+         damage {:.1}%, decking {:.1}%, other {:.1}%, capped {:.1}%, engine errors {:.1}%",
         games as f64 / e,
         dec as f64 / e,
-        turns as f64 / games as f64
+        turns as f64 / games.max(1) as f64,
+        share(damage),
+        share(decking),
+        share(other),
+        share(capped),
+        share(errors),
     );
 }

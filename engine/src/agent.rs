@@ -3,7 +3,10 @@
 //! always keep; at priority pass with p = 0.3 (always when passing is the only answer),
 //! otherwise uniform over the other answers (mana abilities excluded: mana is paid by the
 //! auto-payer); each eligible attacker attacks with p = 0.5; each eligible blocker picks
-//! uniformly among "don't block" and the attackers it may block; everything else uniform.
+//! uniformly among "don't block" and the attackers it may block (a creature that must block
+//! always blocks; one that can block more adds each further attacker with p = 0.5; a set
+//! that breaks a requirement is replaced by a random listed answer); everything else
+//! uniform.
 
 use crate::cards::Catalog;
 use crate::decision::{Answer, Attack, Block, Decision};
@@ -49,12 +52,33 @@ impl RandomAgent {
             Decision::DeclareBlockers => {
                 let mut blocks = Vec::new();
                 for (id, attackers) in game.eligible_blockers(player) {
-                    let k = self.rng.random_range(0..=attackers.len());
+                    let must = game.has_keyword(id, crate::cards::Keyword::BlocksEachCombat);
+                    let k = if must {
+                        self.rng.random_range(1..=attackers.len())
+                    } else {
+                        self.rng.random_range(0..=attackers.len())
+                    };
                     if k > 0 {
                         blocks.push(Block {
                             blocker: id,
                             attacker: attackers[k - 1],
                         });
+                        // A creature that can block more attackers may block another one.
+                        let extra = game.max_blocks(id) as usize - 1;
+                        let mut others: Vec<_> = attackers
+                            .iter()
+                            .filter(|a| **a != attackers[k - 1])
+                            .collect();
+                        for _ in 0..extra {
+                            if others.is_empty() || !self.rng.random_bool(0.5) {
+                                break;
+                            }
+                            let a = others.swap_remove(self.rng.random_range(0..others.len()));
+                            blocks.push(Block {
+                                blocker: id,
+                                attacker: *a,
+                            });
+                        }
                     }
                 }
                 // Menace: a lone blocker of such an attacker is dropped.
@@ -64,10 +88,19 @@ impl RandomAgent {
                         game.has_keyword(b.attacker, crate::cards::Keyword::Menace)
                             && blocks.iter().filter(|x| x.attacker == b.attacker).count() == 1
                     })
-                    .map(|b| b.blocker)
+                    .map(|b| (b.blocker, b.attacker))
                     .collect();
-                blocks.retain(|b| !lone.contains(&b.blocker));
-                Answer::Block(blocks)
+                blocks.retain(|b| !lone.contains(&(b.blocker, b.attacker)));
+                if game.blocks_legal(player, &blocks) {
+                    Answer::Block(blocks)
+                } else {
+                    // Requirements the random pick broke: take one of the listed answers.
+                    let mut options = game.legal_answers(player);
+                    if options.is_empty() {
+                        return Answer::Block(Vec::new());
+                    }
+                    options.swap_remove(self.rng.random_range(0..options.len()))
+                }
             }
             Decision::Priority => {
                 let options: Vec<Answer> = game
@@ -95,7 +128,8 @@ impl RandomAgent {
     }
 }
 
-/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards) or `tsp` (supported cards):
+/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp` or `combat`
+/// (supported cards; `combat` holds the combat keywords and cards of issue #3):
 /// the decks of `spellstack bench` and of the random-game tests.
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
     let spec: &[(&str, usize)] = match name {
@@ -106,6 +140,29 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Forest", 10),
             ("Test Bolt", 20),
             ("Test Bear", 20),
+        ],
+        "combat" => &[
+            ("Plains", 6),
+            ("Arena", 1),
+            ("Forest", 8),
+            ("Mountain", 5),
+            ("Island", 2),
+            ("Swamp", 2),
+            ("Craw Giant", 2),
+            ("Cavalry Master", 3),
+            ("Benalish Cavalry", 3),
+            ("Aetherflame Wall", 2),
+            ("Foriysian Interceptor", 3),
+            ("Looter il-Kor", 2),
+            ("Barbed Shocker", 3),
+            ("Strength in Numbers", 2),
+            ("Durkwood Tracker", 2),
+            ("Thornweald Archer", 3),
+            ("Ironclaw Buzzardiers", 3),
+            ("Dauthi Slayer", 2),
+            ("Two-Headed Sliver", 2),
+            ("Orgg", 2),
+            ("Spitting Slug", 2),
         ],
         "tsp" => &[
             ("Mountain", 9),
@@ -156,7 +213,7 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
         ],
         other => {
             return Err(format!(
-                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp or effects"
+                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects or combat"
             ));
         }
     };

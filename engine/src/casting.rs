@@ -469,10 +469,8 @@ impl Game {
         }
         match self.next_casting_decision(&c) {
             Some(decision) => {
-                self.pending = Some(Pending {
-                    player: c.player,
-                    decision,
-                });
+                let player = self.casting_decider(&c, &decision);
+                self.pending = Some(Pending { player, decision });
                 self.casting = Some(c);
             }
             None => {
@@ -480,6 +478,17 @@ impl Game {
                 self.pending = None;
                 self.commit_cast(c);
             }
+        }
+    }
+
+    /// Who answers a decision of a cast: its controller, except a target "of an opponent's
+    /// choice", which the next opponent in turn order chooses.
+    fn casting_decider(&self, c: &Casting, decision: &Decision) -> PlayerId {
+        match decision {
+            Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
+                self.next_player_after(c.player)
+            }
+            _ => c.player,
         }
     }
 
@@ -495,6 +504,11 @@ impl Game {
             .clone()
             .ok_or_else(|| RuleError::illegal("nothing is being cast"))?;
         if answer == Answer::Cancel {
+            if player != c.player {
+                return Err(RuleError::illegal(
+                    "only its controller can cancel this; choose the target you are asked for",
+                ));
+            }
             if matches!(c.kind, CastKind::Trigger(_)) {
                 return Err(RuleError::illegal(
                     "a triggered ability can't be cancelled: choose its target",
@@ -663,7 +677,7 @@ impl Game {
             _ => Vec::new(),
         };
         candidates.retain(|a| self.apply_casting_answer(c, a.clone()).is_ok());
-        if !matches!(c.kind, CastKind::Trigger(_)) {
+        if !matches!(c.kind, CastKind::Trigger(_)) && player == c.player {
             candidates.push(Answer::Cancel);
         }
         candidates
@@ -905,6 +919,38 @@ impl Game {
             return pool.try_pay(cost);
         }
         self.plan_payment(c, cost, exclude).is_some()
+    }
+
+    /// A payment the player could make now outside casting ("you may pay {1}{G}" while an
+    /// ability resolves), with the pool and untapped mana sources, by the payment solver.
+    pub(crate) fn plan_payment_now(
+        &self,
+        player: PlayerId,
+        cost: &PayableCost,
+    ) -> Option<Vec<autopay::PlannedActivation>> {
+        let pool = self.player(player).pool.clone();
+        let sources = self.mana_sources(player, &[]);
+        autopay::solve(&pool, &sources, cost)
+    }
+
+    /// Pays `cost` now by the solver's plan (activating those mana abilities, then paying
+    /// from the pool); an error says why it can't be paid and changes nothing.
+    pub(crate) fn pay_mana_now(
+        &mut self,
+        player: PlayerId,
+        cost: &PayableCost,
+    ) -> Result<(), String> {
+        let plan = self
+            .plan_payment_now(player, cost)
+            .ok_or_else(|| format!("you can't pay {cost} with your untapped mana sources"))?;
+        for a in plan {
+            self.activate_mana_ability(player, a.permanent, a.ability, a.mana);
+        }
+        if self.player_mut(player).pool.try_pay(cost) {
+            Ok(())
+        } else {
+            Err(format!("you can't pay {cost}"))
+        }
     }
 
     fn plan_payment(

@@ -1,11 +1,27 @@
-//! Combat (rules 306-311; rules.md Δ3-Δ5): declaring attackers and blockers, combat damage
-//! in one or two steps, on the stack in `classic`.
+//! Combat (rules 306-311; rules.md Δ3-Δ5, Δ16): declaring attackers and blockers, combat
+//! damage in one or two steps, on the stack in `classic`.
 //!
-//! Built here: attack and block legality for untapped, non-sick creatures, defender, flying
-//! and reach, vigilance; unblocked and blocked damage with first strike, double strike and
-//! trample (lethal damage in blocker order, accounting for damage already marked); classic
-//! damage on the stack. Issue "Combat" adds damage-assignment answers, more restrictions
-//! and combat keywords; cards that need them are not scripted yet.
+//! Attacks: untapped, non-sick (or haste) creatures without defender; each attacks an
+//! opponent; "attacks each combat if able" is a requirement (508.1d).
+//!
+//! Blocks, per creature (`check_can_block`): untapped, not "can't block"; flying / reach,
+//! "can block only creatures with flying", shadow (and "can block creatures with shadow as
+//! though they didn't have shadow"), fear, protection, landwalk, "can't block creatures
+//! with power 2 or greater" (all checked only as blockers are declared). Per declaration
+//! (`check_blocks`): each creature blocks one attacker, plus one per instance of "can block
+//! an additional creature"; menace; then requirements ("blocks each combat if able",
+//! CR 509.1c: as many as possible without breaking a restriction). `legal_answers` lists
+//! per-creature options and a few whole sets, each checked as a whole; it never enumerates
+//! all block sets.
+//!
+//! Damage: unblocked attackers hit their defender; blocked ones divide among their living
+//! blockers, blockers among the attackers they block. Modern: damage assignment order (the
+//! attacking player orders an attacker's blockers, then the defending player the attackers
+//! of a creature blocking several, [GK] 509.3) with lethal damage first; classic:
+//! free division (310.2c-d). Trample: lethal to every blocker first, counting damage already
+//! marked; with modern deathtouch 1 is lethal. First and double strike add a step; classic
+//! puts the assignments on the stack as one object. Combat triggers (flanking, rampage,
+//! "blocks", "becomes blocked", damage to a player) are in `triggers.rs`.
 
 use crate::cards::Keyword;
 use crate::decision::{Answer, Attack, Block, Decision, Pending, RuleError};
@@ -33,6 +49,15 @@ pub struct Blocker {
     pub id: ObjectId,
     pub attacker: ObjectId,
     pub dealt_first_strike: bool,
+}
+
+/// A creature dividing its combat damage and whom it may divide it among.
+struct Dividing {
+    id: ObjectId,
+    /// Creatures, in damage assignment order.
+    recipients: Vec<ObjectId>,
+    /// With trample: the player the rest may go to.
+    trample_to: Option<PlayerId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -76,8 +101,32 @@ impl Game {
         let opponents = self.opponents(player);
         self.battlefield_of(player)
             .filter(|o| self.check_can_attack(o.id).is_ok())
-            .map(|o| (o.id, opponents.clone()))
+            .map(|o| {
+                let ds: Vec<PlayerId> = opponents
+                    .iter()
+                    .copied()
+                    .filter(|d| self.check_can_attack_player(o.id, *d).is_ok())
+                    .collect();
+                (o.id, ds)
+            })
+            .filter(|(_, ds)| !ds.is_empty())
             .collect()
+    }
+
+    /// Restrictions that depend on the defending player (Orgg).
+    fn check_can_attack_player(&self, id: ObjectId, defender: PlayerId) -> Result<(), String> {
+        if self.has_keyword(id, Keyword::CantAttackIntoUntappedPower3)
+            && let Some(big) = self
+                .battlefield_of(defender)
+                .find(|o| !o.tapped && self.is_creature(o.id) && self.power(o.id) >= 3)
+        {
+            return Err(format!(
+                "{} can't attack while the defending player controls an untapped creature with power 3 or greater ({})",
+                self.card_name(id),
+                self.card_name(big.id)
+            ));
+        }
+        Ok(())
     }
 
     fn check_can_attack(&self, id: ObjectId) -> Result<(), String> {
@@ -131,6 +180,15 @@ impl Game {
         if o.tapped {
             return Err(format!("{name} is tapped and can't block"));
         }
+        // Each creature's keywords once (the full layer computation can be costly).
+        let ak = self.keyword_set(attacker);
+        let bk = self.keyword_set(blocker);
+        let bcolors = self.colors(blocker);
+        // 402.3: "can't block" is a restriction no requirement overrides
+        // (R-foriysian-interceptor-2, R-foriysian-totem-2).
+        if bk.contains(Keyword::CantBlock) {
+            return Err(format!("{name} can't block"));
+        }
         if !self
             .combat
             .as_ref()
@@ -138,10 +196,12 @@ impl Game {
         {
             return Err(format!("{} is not attacking", self.card_name(attacker)));
         }
-        // 502.8: shadow blocks and is blocked only by shadow.
-        if self.has_keyword(attacker, Keyword::Shadow) != self.has_keyword(blocker, Keyword::Shadow)
-        {
-            return Err(if self.has_keyword(attacker, Keyword::Shadow) {
+        // 502.8: shadow blocks and is blocked only by shadow. A blocker that "can block
+        // creatures with shadow as though they didn't have shadow" treats the attacker's
+        // shadow as absent (so with shadow itself it blocks nothing: R-aetherflame-wall-2).
+        let attacker_shadow = ak.contains(Keyword::Shadow) && !bk.contains(Keyword::BlocksShadow);
+        if attacker_shadow != bk.contains(Keyword::Shadow) {
+            return Err(if attacker_shadow {
                 format!(
                     "{name} can't block {}: it has shadow",
                     self.card_name(attacker)
@@ -153,8 +213,8 @@ impl Game {
         // Protection: can't be blocked by creatures of the colour.
         for k in Keyword::ALL {
             if let Some(c) = k.protection_from()
-                && self.colors(blocker).contains(c)
-                && self.has_keyword(attacker, k)
+                && bcolors.contains(c)
+                && ak.contains(k)
             {
                 return Err(format!(
                     "{name} can't block {}: it has {}",
@@ -164,7 +224,7 @@ impl Game {
             }
             // Landwalk: unblockable while the defending player controls such a land.
             if let Some(land) = k.landwalk()
-                && self.has_keyword(attacker, k)
+                && ak.contains(k)
                 && self.obj(blocker).is_some_and(|b| {
                     self.battlefield_of(b.controller)
                         .any(|o| self.is_land(o.id) && self.has_subtype(o.id, land))
@@ -177,14 +237,36 @@ impl Game {
                 ));
             }
         }
-        if self.has_keyword(blocker, Keyword::CanBlockOnlyFlyers)
-            && !self.has_keyword(attacker, Keyword::Flying)
+        // Fear (CR 702.36, seed silent): only artifact creatures and black creatures block it.
+        if ak.contains(Keyword::Fear)
+            && !self.has_type(blocker, crate::cards::CardType::Artifact)
+            && !bcolors.contains(crate::mana::Color::B)
         {
+            return Err(format!(
+                "{name} can't block {}: it has fear (only artifact or black creatures can block it)",
+                self.card_name(attacker)
+            ));
+        }
+        if bk.contains(Keyword::CantBlockPower2OrMore) && self.power(attacker) >= 2 {
+            return Err(format!(
+                "{name} can't block creatures with power 2 or greater ({} has power {})",
+                self.card_name(attacker),
+                self.power(attacker)
+            ));
+        }
+        if bk.contains(Keyword::CantBlockPower3OrMore) && self.power(attacker) >= 3 {
+            return Err(format!(
+                "{name} can't block creatures with power 3 or greater ({} has power {})",
+                self.card_name(attacker),
+                self.power(attacker)
+            ));
+        }
+        if bk.contains(Keyword::CanBlockOnlyFlyers) && !ak.contains(Keyword::Flying) {
             return Err(format!("{name} can block only creatures with flying"));
         }
-        if self.has_keyword(attacker, Keyword::Flying)
-            && !self.has_keyword(blocker, Keyword::Flying)
-            && !self.has_keyword(blocker, Keyword::Reach)
+        if ak.contains(Keyword::Flying)
+            && !bk.contains(Keyword::Flying)
+            && !bk.contains(Keyword::Reach)
         {
             return Err(format!(
                 "{name} can't block {}: it has flying ({name} has neither flying nor reach)",
@@ -235,6 +317,8 @@ impl Game {
                     self.card_name(a.attacker)
                 )));
             }
+            self.check_can_attack_player(a.attacker, a.defender)
+                .map_err(RuleError::Illegal)?;
         }
         // Requirements (508.1d / 2006 rule 500): a creature that "attacks each combat if
         // able" and can attack must be declared. (Attack costs do not exist yet, so obeying
@@ -379,13 +463,22 @@ impl Game {
         if !self.ruleset.combat_damage_uses_stack()
             && let Some(c) = &mut self.combat
         {
-            // Δ4 modern: the attacking player orders each attacker's blockers.
-            c.to_order = c
+            // Δ4 modern: the attacking player orders each attacker's blockers; then ([GK]
+            // 509.3) the defending player orders the attackers of each creature blocking
+            // several.
+            let mut order: Vec<ObjectId> = c
                 .attackers
                 .iter()
                 .filter(|a| a.blockers.len() > 1)
                 .map(|a| a.id)
                 .collect();
+            for b in &c.blockers {
+                if !order.contains(&b.id) && c.blockers.iter().filter(|x| x.id == b.id).count() > 1
+                {
+                    order.push(b.id);
+                }
+            }
+            c.to_order = order;
         }
         self.ask_next_order();
     }
@@ -396,22 +489,32 @@ impl Game {
             .as_ref()
             .and_then(|c| c.to_order.first().copied())
         {
-            Some(attacker) => {
+            Some(creature) => {
+                let player = self.obj(creature).map_or(self.active, |o| o.controller);
                 self.pending = Some(Pending {
-                    player: self.active,
-                    decision: Decision::OrderBlockers { attacker },
+                    player,
+                    decision: Decision::OrderBlockers { attacker: creature },
                 });
             }
             None => self.give_priority(self.active),
         }
     }
 
-    fn blockers_of(&self, attacker: ObjectId) -> Vec<ObjectId> {
-        self.combat
-            .as_ref()
-            .and_then(|c| c.attackers.iter().find(|a| a.id == attacker))
-            .map(|a| a.blockers.clone())
-            .unwrap_or_default()
+    /// The creatures in combat with `creature` in damage assignment order: an attacker's
+    /// blockers, or the attackers a blocker blocks.
+    fn blockers_of(&self, creature: ObjectId) -> Vec<ObjectId> {
+        let Some(c) = self.combat.as_ref() else {
+            return Vec::new();
+        };
+        match c.attackers.iter().find(|a| a.id == creature) {
+            Some(a) => a.blockers.clone(),
+            None => c
+                .blockers
+                .iter()
+                .filter(|b| b.id == creature)
+                .map(|b| b.attacker)
+                .collect(),
+        }
     }
 
     pub(crate) fn answer_order_blockers(
@@ -435,7 +538,7 @@ impl Game {
         current.sort();
         if sorted != current {
             return Err(RuleError::illegal(format!(
-                "list each creature blocking {} exactly once",
+                "list each creature in combat with {} exactly once",
                 self.card_name(attacker)
             )));
         }
@@ -443,6 +546,16 @@ impl Game {
         if let Some(c) = &mut self.combat {
             if let Some(a) = c.attackers.iter_mut().find(|a| a.id == attacker) {
                 a.blockers = order;
+            } else if let Some(first) = c.blockers.iter().position(|b| b.id == attacker) {
+                // A blocker's attackers: its block entries, rewritten in the chosen order.
+                let template = c.blockers[first].clone();
+                c.blockers.retain(|b| b.id != attacker);
+                let at = first.min(c.blockers.len());
+                for (i, a) in order.into_iter().enumerate() {
+                    let mut e = template.clone();
+                    e.attacker = a;
+                    c.blockers.insert(at + i, e);
+                }
             }
             c.to_order.retain(|x| *x != attacker);
         }
@@ -463,16 +576,45 @@ impl Game {
         out
     }
 
+    /// The whole block declaration: restrictions, then requirements (509.1b-c).
     fn check_blocks(&self, player: PlayerId, blocks: &[Block]) -> Result<(), RuleError> {
+        self.check_block_restrictions(player, blocks)?;
+        self.check_block_requirements(player, blocks)
+    }
+
+    fn check_block_restrictions(
+        &self,
+        player: PlayerId,
+        blocks: &[Block],
+    ) -> Result<(), RuleError> {
         let Some(c) = &self.combat else {
             return Err(RuleError::illegal("there is no combat"));
         };
         for (i, b) in blocks.iter().enumerate() {
-            if blocks[..i].iter().any(|x| x.blocker == b.blocker) {
+            if blocks[..i]
+                .iter()
+                .any(|x| x.blocker == b.blocker && x.attacker == b.attacker)
+            {
                 return Err(RuleError::illegal(format!(
-                    "{} can block only one creature",
-                    self.card_name(b.blocker)
+                    "{} is declared twice as a blocker of {}",
+                    self.card_name(b.blocker),
+                    self.card_name(b.attacker)
                 )));
+            }
+            let count = blocks[..=i]
+                .iter()
+                .filter(|x| x.blocker == b.blocker)
+                .count() as u32;
+            let max = self.max_blocks(b.blocker);
+            if count > max {
+                return Err(RuleError::illegal(if max == 1 {
+                    format!("{} can block only one creature", self.card_name(b.blocker))
+                } else {
+                    format!(
+                        "{} can block at most {max} creatures",
+                        self.card_name(b.blocker)
+                    )
+                }));
             }
             let o = self
                 .obj(b.blocker)
@@ -504,6 +646,72 @@ impl Game {
                     "{} has menace: it can't be blocked except by two or more creatures",
                     self.card_name(a.id)
                 )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a whole block declaration is legal now (the agent's check; `submit` gives the
+    /// reason).
+    pub fn blocks_legal(&self, player: PlayerId, blocks: &[Block]) -> bool {
+        self.check_blocks(player, blocks).is_ok()
+    }
+
+    /// How many attackers a creature may block: one, plus one per instance of "can block an
+    /// additional creature" (R-foriysian-interceptor-1: such effects add up).
+    pub fn max_blocks(&self, blocker: ObjectId) -> u32 {
+        1 + self.keyword_instances(blocker, Keyword::CanBlockAdditional)
+    }
+
+    /// CR 509.1c (2006 rule 500, absent from the seed): a block declaration must obey as
+    /// many requirements as possible without breaking a restriction. The only block
+    /// requirement built is "blocks each combat if able". A declaration is refused when
+    /// one of its required creatures that does not block could be added to it (blocking
+    /// some attacker alone, or together with every other idle required creature that can
+    /// block the same attacker, for attackers that need two blockers) and the result is
+    /// still legal: such a declaration obeys fewer requirements than one that exists.
+    fn check_block_requirements(
+        &self,
+        player: PlayerId,
+        blocks: &[Block],
+    ) -> Result<(), RuleError> {
+        let required = |id: ObjectId| {
+            self.has_keyword(id, Keyword::BlocksEachCombat)
+                && !blocks.iter().any(|b| b.blocker == id)
+        };
+        if !self.battlefield_of(player).any(|o| required(o.id)) {
+            return Ok(());
+        }
+        let idle: Vec<(ObjectId, Vec<ObjectId>)> = self
+            .eligible_blockers(player)
+            .into_iter()
+            .filter(|(id, _)| required(*id))
+            .collect();
+        for (id, options) in &idle {
+            for a in options {
+                let mut more = blocks.to_vec();
+                more.push(Block {
+                    blocker: *id,
+                    attacker: *a,
+                });
+                let mut together = more.clone();
+                for (other, o) in &idle {
+                    if other != id && o.contains(a) {
+                        together.push(Block {
+                            blocker: *other,
+                            attacker: *a,
+                        });
+                    }
+                }
+                if self.check_block_restrictions(player, &more).is_ok()
+                    || self.check_block_restrictions(player, &together).is_ok()
+                {
+                    return Err(RuleError::illegal(format!(
+                        "{} blocks each combat if able: it can block {}",
+                        self.card_name(*id),
+                        self.card_name(*a)
+                    )));
+                }
             }
         }
         Ok(())
@@ -543,7 +751,19 @@ impl Game {
     }
 
     pub(crate) fn block_answers(&self, player: PlayerId) -> Vec<Answer> {
+        // Whole block sets are not enumerated; the per-creature options are in
+        // `eligible_blockers`. Listed: no block, each single block, each with the creatures
+        // that must block added (each on its first legal attacker), kept if the whole set
+        // is legal.
         let eligible = self.eligible_blockers(player);
+        let required: Vec<Block> = eligible
+            .iter()
+            .filter(|(id, _)| self.has_keyword(*id, Keyword::BlocksEachCombat))
+            .map(|(id, atts)| Block {
+                blocker: *id,
+                attacker: atts[0],
+            })
+            .collect();
         let mut out = vec![Answer::Block(Vec::new())];
         for (b, attackers) in &eligible {
             for a in attackers {
@@ -553,7 +773,26 @@ impl Game {
                 }]));
             }
         }
+        if !required.is_empty() {
+            let with: Vec<Answer> = out
+                .iter()
+                .filter_map(|x| match x {
+                    Answer::Block(v) => {
+                        let mut v = v.clone();
+                        for r in &required {
+                            if !v.iter().any(|b| b.blocker == r.blocker) {
+                                v.push(*r);
+                            }
+                        }
+                        Some(Answer::Block(v))
+                    }
+                    _ => None,
+                })
+                .collect();
+            out.extend(with);
+        }
         out.retain(|a| matches!(a, Answer::Block(b) if self.check_blocks(player, b).is_ok()));
+        out.dedup();
         out
     }
 
@@ -581,10 +820,17 @@ impl Game {
         }
     }
 
-    /// Lethal damage for a creature, counting damage already marked (modern 510.1c).
-    fn lethal_damage(&self, id: ObjectId) -> u32 {
+    /// Lethal damage for a creature from `source`, counting damage already marked (modern
+    /// 510.1c). Modern deathtouch (702.2c, Δ16): any nonzero damage is lethal; classic
+    /// deathtouch (a 2007 trigger) does not change what is lethal.
+    fn lethal_damage(&self, id: ObjectId, source: ObjectId) -> u32 {
         let marked = self.obj(id).map_or(0, |o| o.damage) as i32;
-        (self.toughness(id) - marked).max(0) as u32
+        let lethal = (self.toughness(id) - marked).max(0) as u32;
+        if self.ruleset.deathtouch_static() && self.has_keyword(source, Keyword::Deathtouch) {
+            lethal.min(1)
+        } else {
+            lethal
+        }
     }
 
     /// The attacker's blockers still on the battlefield, in damage assignment order.
@@ -596,48 +842,71 @@ impl Game {
             .collect()
     }
 
-    /// The assignment the engine proposes: lethal damage to each blocker in order, the rest
-    /// to the last blocker or, with trample, to the defending player.
-    fn default_assignment(&self, a: &Attacker, power: u32) -> Vec<(Target, u32)> {
-        let trample = self.has_keyword(a.id, Keyword::Trample);
-        let blockers = self.living_blockers(a);
-        if blockers.is_empty() {
+    /// Who a creature's combat damage may go to: an attacker's blockers in damage
+    /// assignment order (and, with trample, the defending player); a blocker's attackers
+    /// still on the battlefield, in the order the blocks were declared.
+    fn dividing(&self, id: ObjectId) -> Option<Dividing> {
+        let c = self.combat.as_ref()?;
+        if let Some(a) = c.attackers.iter().find(|a| a.id == id) {
+            return Some(Dividing {
+                id,
+                recipients: self.living_blockers(a),
+                trample_to: self.has_keyword(id, Keyword::Trample).then_some(a.defender),
+            });
+        }
+        let attackers: Vec<ObjectId> = c
+            .blockers
+            .iter()
+            .filter(|b| b.id == id && self.is_on_battlefield(b.attacker))
+            .map(|b| b.attacker)
+            .collect();
+        (!attackers.is_empty()).then_some(Dividing {
+            id,
+            recipients: attackers,
+            trample_to: None,
+        })
+    }
+
+    /// The assignment the engine proposes: lethal damage to each recipient in order, the
+    /// rest to the last one or, with trample, to the defending player.
+    fn default_assignment(&self, d: &Dividing, power: u32) -> Vec<(Target, u32)> {
+        if d.recipients.is_empty() {
             // 309.2f / 702.19e: blocked with no blocker left: no damage unless trample.
-            return if trample && power > 0 {
-                vec![(Target::Player(a.defender), power)]
-            } else {
-                Vec::new()
+            return match d.trample_to {
+                Some(p) if power > 0 => vec![(Target::Player(p), power)],
+                _ => Vec::new(),
             };
         }
         let mut out = Vec::new();
         let mut left = power;
-        for (i, b) in blockers.iter().enumerate() {
-            let last = i == blockers.len() - 1;
-            let give = if last && !trample {
+        for (i, b) in d.recipients.iter().enumerate() {
+            let last = i == d.recipients.len() - 1;
+            let give = if last && d.trample_to.is_none() {
                 left
             } else {
-                left.min(self.lethal_damage(*b))
+                left.min(self.lethal_damage(*b, d.id))
             };
             if give > 0 {
                 out.push((Target::Object(*b), give));
             }
             left -= give;
         }
-        if left > 0 {
-            out.push((Target::Player(a.defender), left));
+        if left > 0
+            && let Some(p) = d.trample_to
+        {
+            out.push((Target::Player(p), left));
         }
         out
     }
 
-    /// 310.2 / Δ4 and trample (702.19): whether an assignment of `a`'s damage is legal.
+    /// 310.2 / Δ4 and trample (702.19): whether an assignment of a creature's combat damage
+    /// is legal.
     fn check_assignment(
         &self,
-        a: &Attacker,
+        d: &Dividing,
         power: u32,
         assign: &[(Target, u32)],
     ) -> Result<(), RuleError> {
-        let blockers = self.living_blockers(a);
-        let trample = self.has_keyword(a.id, Keyword::Trample);
         let total: u32 = assign.iter().map(|x| x.1).sum();
         if total != power {
             return Err(RuleError::illegal(format!(
@@ -649,19 +918,19 @@ impl Game {
                 return Err(RuleError::illegal("name each recipient once"));
             }
             match t {
-                Target::Object(o) if blockers.contains(o) => {}
-                Target::Player(p) if *p == a.defender && trample => {}
+                Target::Object(o) if d.recipients.contains(o) => {}
+                Target::Player(p) if Some(*p) == d.trample_to => {}
                 Target::Player(_) => {
                     return Err(RuleError::illegal(format!(
                         "{} can assign damage to the player only with trample",
-                        self.card_name(a.id)
+                        self.card_name(d.id)
                     )));
                 }
                 Target::Object(o) => {
                     return Err(RuleError::illegal(format!(
-                        "{} is not blocking {}",
+                        "{} is not in combat with {}",
                         self.card_name(*o),
-                        self.card_name(a.id)
+                        self.card_name(d.id)
                     )));
                 }
             }
@@ -675,20 +944,24 @@ impl Game {
         let to_player = assign
             .iter()
             .any(|(t, n)| matches!(t, Target::Player(_)) && *n > 0);
-        if to_player && blockers.iter().any(|b| got(*b) < self.lethal_damage(*b)) {
+        if to_player
+            && d.recipients
+                .iter()
+                .any(|b| got(*b) < self.lethal_damage(*b, d.id))
+        {
             return Err(RuleError::illegal(
                 "with trample, every blocker must be assigned lethal damage before any goes to the player",
             ));
         }
         if !self.ruleset.combat_damage_uses_stack() {
             // Modern: in damage assignment order, lethal damage to each before the next.
-            for (i, b) in blockers.iter().enumerate() {
-                let later = blockers[i + 1..].iter().any(|c| got(*c) > 0);
-                if later && got(*b) < self.lethal_damage(*b) {
+            for (i, b) in d.recipients.iter().enumerate() {
+                let later = d.recipients[i + 1..].iter().any(|c| got(*c) > 0);
+                if later && got(*b) < self.lethal_damage(*b, d.id) {
                     return Err(RuleError::illegal(format!(
                         "{} must be assigned lethal damage ({}) before a later creature in the damage assignment order",
                         self.card_name(*b),
-                        self.lethal_damage(*b)
+                        self.lethal_damage(*b, d.id)
                     )));
                 }
             }
@@ -696,8 +969,9 @@ impl Game {
         Ok(())
     }
 
-    /// Starts a combat damage step: assignments that need no choice are made; attackers
-    /// whose damage their controller must divide are asked about one at a time.
+    /// Starts a combat damage step: assignments that need no choice are made; creatures
+    /// whose damage their controller must divide are asked about one at a time (attackers
+    /// first, then blockers blocking several attackers).
     pub(crate) fn combat_damage_step(&mut self, first_strike_step: bool) -> StepFlow {
         let Some(c) = self.combat.clone() else {
             return StepFlow::Continue;
@@ -719,29 +993,42 @@ impl Game {
                 assigned.push((a.id, Target::Player(a.defender), power));
                 continue;
             }
-            let blockers = self.living_blockers(a);
-            let trample = self.has_keyword(a.id, Keyword::Trample);
-            if blockers.len() > 1 || (trample && !blockers.is_empty()) {
+            let Some(d) = self.dividing(a.id) else {
+                continue;
+            };
+            if d.recipients.len() > 1 || (d.trample_to.is_some() && !d.recipients.is_empty()) {
                 to_assign.push(a.id);
                 continue;
             }
-            for (t, n) in self.default_assignment(a, power) {
+            for (t, n) in self.default_assignment(&d, power) {
                 assigned.push((a.id, t, n));
             }
         }
+        let mut seen: Vec<ObjectId> = Vec::new();
         for b in &c.blockers {
+            if seen.contains(&b.id) {
+                continue;
+            }
+            seen.push(b.id);
             if !self.is_on_battlefield(b.id)
                 || !self.is_creature(b.id)
                 || !self.deals_damage_now(b.id, first_strike_step, b.dealt_first_strike)
             {
                 continue;
             }
-            if !self.is_on_battlefield(b.attacker) {
+            let power = self.power(b.id).max(0) as u32;
+            let Some(d) = self.dividing(b.id) else {
+                continue;
+            };
+            if power == 0 {
                 continue;
             }
-            let power = self.power(b.id).max(0) as u32;
-            if power > 0 {
-                assigned.push((b.id, Target::Object(b.attacker), power));
+            if d.recipients.len() > 1 {
+                to_assign.push(b.id);
+                continue;
+            }
+            for (t, n) in self.default_assignment(&d, power) {
+                assigned.push((b.id, t, n));
             }
         }
         if let Some(c) = &mut self.combat {
@@ -757,11 +1044,15 @@ impl Game {
             .combat
             .as_ref()
             .and_then(|c| c.to_assign.first().copied());
-        if let Some(attacker) = next {
-            let power = self.power(attacker).max(0) as u32;
+        if let Some(creature) = next {
+            let power = self.power(creature).max(0) as u32;
+            let player = self.obj(creature).map_or(self.active, |o| o.controller);
             self.pending = Some(Pending {
-                player: self.active,
-                decision: Decision::AssignCombatDamage { attacker, power },
+                player,
+                decision: Decision::AssignCombatDamage {
+                    attacker: creature,
+                    power,
+                },
             });
             return StepFlow::Stopped;
         }
@@ -772,56 +1063,49 @@ impl Game {
         StepFlow::Stopped
     }
 
-    fn attacker(&self, id: ObjectId) -> Option<Attacker> {
-        self.combat
-            .as_ref()
-            .and_then(|c| c.attackers.iter().find(|a| a.id == id))
-            .cloned()
-    }
-
     pub(crate) fn answer_assign_damage(
         &mut self,
         _player: PlayerId,
-        attacker: ObjectId,
+        creature: ObjectId,
         answer: Answer,
     ) -> Result<(), RuleError> {
         let Answer::AssignDamage(assign) = answer else {
             return Err(RuleError::WrongKind {
                 expected: format!(
                     "a damage assignment for {}, not {}",
-                    self.card_name(attacker),
+                    self.card_name(creature),
                     answer.kind_name()
                 ),
             });
         };
-        let a = self
-            .attacker(attacker)
-            .ok_or_else(|| RuleError::illegal("that creature is no longer attacking"))?;
-        let power = self.power(attacker).max(0) as u32;
-        self.check_assignment(&a, power, &assign)?;
+        let d = self
+            .dividing(creature)
+            .ok_or_else(|| RuleError::illegal("that creature is no longer in combat"))?;
+        let power = self.power(creature).max(0) as u32;
+        self.check_assignment(&d, power, &assign)?;
         self.pending = None;
         if let Some(c) = &mut self.combat {
             c.assigned.extend(
                 assign
                     .into_iter()
                     .filter(|x| x.1 > 0)
-                    .map(|(t, n)| (attacker, t, n)),
+                    .map(|(t, n)| (creature, t, n)),
             );
-            c.to_assign.retain(|x| *x != attacker);
+            c.to_assign.retain(|x| *x != creature);
         }
         self.ask_next_assignment();
         Ok(())
     }
 
-    pub(crate) fn assign_damage_answers(&self, attacker: ObjectId) -> Vec<Answer> {
-        let Some(a) = self.attacker(attacker) else {
+    pub(crate) fn assign_damage_answers(&self, creature: ObjectId) -> Vec<Answer> {
+        let Some(d) = self.dividing(creature) else {
             return Vec::new();
         };
-        let power = self.power(attacker).max(0) as u32;
-        let mut out = vec![Answer::AssignDamage(self.default_assignment(&a, power))];
-        for b in self.living_blockers(&a) {
-            let all = vec![(Target::Object(b), power)];
-            if self.check_assignment(&a, power, &all).is_ok()
+        let power = self.power(creature).max(0) as u32;
+        let mut out = vec![Answer::AssignDamage(self.default_assignment(&d, power))];
+        for b in &d.recipients {
+            let all = vec![(Target::Object(*b), power)];
+            if self.check_assignment(&d, power, &all).is_ok()
                 && !out.contains(&Answer::AssignDamage(all.clone()))
             {
                 out.push(Answer::AssignDamage(all));
@@ -875,5 +1159,120 @@ impl Game {
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::Ruleset;
+    use crate::turn::Step;
+    use crate::zones::ZoneKind;
+
+    /// A board with `n` creatures a side in the declare blockers step, every attacker
+    /// attacking; some blockers must block, some can block two.
+    fn big_board(n: usize) -> Game {
+        let c = crate::cards::Catalog::builtin();
+        let id = |name: &str| c.by_name(name).map(|d| d.id).expect("card");
+        let mut g = Game::empty(Ruleset::Modern, 1, vec!["A".into(), "B".into()], 20);
+        g.turn = 3;
+        g.players[0].turn_started = 3;
+        g.players[1].turn_started = 2;
+        for p in &mut g.players {
+            p.kept = true;
+        }
+        for i in 0..n {
+            g.create_object(id("Test Bear"), PlayerId(0), ZoneKind::Battlefield);
+            let blocker = match i % 4 {
+                0 => "Fixture: Sentinel",
+                1 => "Foriysian Interceptor",
+                _ => "Test Bear",
+            };
+            g.create_object(id(blocker), PlayerId(1), ZoneKind::Battlefield);
+        }
+        for o in &mut g.objects {
+            o.controlled_since = 0;
+        }
+        g.step = Step::DeclareAttackers;
+        let _ = g.begin_declare_attackers();
+        let all: Vec<Attack> = g
+            .eligible_attackers(PlayerId(0))
+            .into_iter()
+            .map(|(a, d)| Attack {
+                attacker: a,
+                defender: d[0],
+            })
+            .collect();
+        assert_eq!(all.len(), n);
+        g.submit(PlayerId(0), Answer::Attack(all)).expect("attack");
+        while g
+            .pending()
+            .is_some_and(|p| p.decision == Decision::Priority)
+        {
+            let p = g.pending().map(|p| p.player).unwrap_or(PlayerId(0));
+            g.submit(p, Answer::Pass).expect("pass");
+        }
+        g
+    }
+
+    #[test]
+    fn block_enumeration_stays_small_with_twenty_creatures_a_side() {
+        let g = big_board(20);
+        assert_eq!(
+            g.pending().map(|p| &p.decision),
+            Some(&Decision::DeclareBlockers)
+        );
+        let answers = g.legal_answers(PlayerId(1));
+        // Per-creature options plus whole-set checks: never the 21^20 block sets.
+        assert!(!answers.is_empty() && answers.len() <= 2 * (1 + 20 * 20));
+        // "No block" breaks the Sentinels' requirement; every listed set obeys it.
+        assert!(!answers.contains(&Answer::Block(Vec::new())));
+        for a in &answers {
+            let mut probe = g.clone();
+            probe
+                .submit(PlayerId(1), a.clone())
+                .unwrap_or_else(|e| panic!("listed {a:?} refused: {e}"));
+        }
+        // A creature that can block two shows both attackers in the view.
+        let eligible = g.eligible_blockers(PlayerId(1));
+        let interceptor = eligible
+            .iter()
+            .map(|(id, _)| *id)
+            .find(|id| g.max_blocks(*id) == 2)
+            .expect("an Interceptor");
+        let sentinels: Vec<Block> = eligible
+            .iter()
+            .filter(|(id, _)| g.has_keyword(*id, Keyword::BlocksEachCombat))
+            .map(|(id, atts)| Block {
+                blocker: *id,
+                attacker: atts[0],
+            })
+            .collect();
+        let atts = &eligible[0].1;
+        let mut blocks = sentinels.clone();
+        blocks.push(Block {
+            blocker: interceptor,
+            attacker: atts[1],
+        });
+        blocks.push(Block {
+            blocker: interceptor,
+            attacker: atts[2],
+        });
+        let mut probe = g.clone();
+        probe
+            .submit(PlayerId(1), Answer::Block(blocks))
+            .expect("two blocks for the Interceptor");
+        let v = probe.view(None);
+        let pv = v
+            .battlefield
+            .iter()
+            .find(|p| p.id == interceptor)
+            .expect("in view");
+        assert_eq!(pv.blocking, Some(atts[1]));
+        assert_eq!(pv.blocking_all.len(), 2);
+        assert!(pv.blocking_all.contains(&atts[2]));
+        // The per-creature options: every blocker may block every attacker.
+        assert_eq!(eligible.len(), 20);
+        assert!(eligible.iter().all(|(_, atts)| atts.len() == 20));
     }
 }

@@ -48,7 +48,9 @@ pub enum Decision {
     Search { filter: ObjectFilter },
     /// Modern legend rule (Δ9): keep one of your legendary permanents named `name`.
     KeepLegend { name: String },
-    /// Modern (Δ4): order the creatures blocking `attacker` (damage assignment order).
+    /// Modern (Δ4): put the creatures blocking `attacker` in damage assignment order; for
+    /// a creature blocking several attackers (`attacker` is then that blocker, and its
+    /// controller answers), the attackers it blocks.
     OrderBlockers { attacker: ObjectId },
     /// Divide `attacker`'s combat damage among its blockers (and the defending player with
     /// trample): in damage assignment order with lethal damage first (modern), or freely
@@ -179,7 +181,7 @@ impl Decision {
             Decision::Search { filter } => format!("search your library for a {filter}"),
             Decision::KeepLegend { name } => format!("choose which {name} to keep (legend rule)"),
             Decision::OrderBlockers { .. } => {
-                "order the blocking creatures (damage assignment order)".into()
+                "order the creatures in combat with it (damage assignment order)".into()
             }
             Decision::AssignCombatDamage { power, .. } => format!("assign {power} combat damage"),
             Decision::OrderTriggers { descriptions } => format!(

@@ -18,6 +18,13 @@ pub enum Amount {
     X,
     /// The number of creatures the controller controls, counted on resolution (413.2f).
     CreaturesYouControl,
+    /// The number of attacking creatures, counted on resolution (Strength in Numbers).
+    AttackingCreatures,
+    /// Domain: the number of basic land types among lands the controller controls.
+    BasicLandTypesYouControl,
+    /// The number of creatures blocking the trigger's subject beyond the first, counted on
+    /// resolution (502.12a-b rampage).
+    BlockersBeyondFirst,
 }
 
 /// A player an effect acts on, relative to the controller.
@@ -30,6 +37,8 @@ pub enum PlayerRef {
     TargetController(u8),
     EachPlayer,
     EachOpponent,
+    /// The player a triggered ability's event was about ("that player": the damaged one).
+    SubjectPlayer,
 }
 
 /// An object an effect acts on.
@@ -205,6 +214,50 @@ pub enum Effect {
     DrawRevealDiscardNonland,
     Mill {
         amount: Amount,
+        who: PlayerRef,
+    },
+    /// The object gains a keyword until end of turn or until end of combat.
+    Grant {
+        what: ObjRef,
+        keyword: crate::cards::Keyword,
+        until: crate::layers::Duration,
+    },
+    /// +N·A/+M·A until end of turn, A counted on resolution and then locked (rampage,
+    /// Strength in Numbers).
+    PumpCount {
+        what: ObjRef,
+        amount: Amount,
+        power: i32,
+        toughness: i32,
+    },
+    /// Each permanent matching the filter now gains a keyword (the set is locked in on
+    /// resolution, 418.3b).
+    GrantAll {
+        filter: ObjectFilter,
+        keyword: crate::cards::Keyword,
+        until: crate::layers::Duration,
+    },
+    /// +N·A/+M·A until end of turn for each permanent matching the filter now; A counted
+    /// on resolution (Tromp the Domains).
+    PumpAllCount {
+        filter: ObjectFilter,
+        amount: Amount,
+        power: i32,
+        toughness: i32,
+    },
+    /// `a` and `b` each deal damage equal to their power to the other ("fight"). If either
+    /// is gone (or no longer a creature), no damage is dealt (R-arena-1,
+    /// R-durkwood-tracker-1).
+    Fight {
+        a: ObjRef,
+        b: ObjRef,
+    },
+    /// Spitting Slug: "you may pay {1}{G}. If you do, ~ gains first strike until end of
+    /// turn. Otherwise, each creature blocking or blocked by ~ gains first strike until end
+    /// of turn." Its controller answers a mana payment while it resolves (pay or decline).
+    SpittingSlug,
+    /// Each such player discards their hand, then draws that many cards (Barbed Shocker).
+    DiscardHandDrawThatMany {
         who: PlayerRef,
     },
 }
@@ -411,7 +464,62 @@ impl Effect {
                     return Err("exchange_life needs a target player".into());
                 }
             },
+            "grant" | "grant_all" => {
+                // `grant first_strike this [until=end_of_combat]`,
+                // `grant_all trample creature you_control`
+                let keyword = args.first().ok_or("`grant` needs a keyword")?.parse()?;
+                let until = match key("until").unwrap_or("end_of_turn") {
+                    "end_of_turn" => crate::layers::Duration::EndOfTurn,
+                    "end_of_combat" => crate::layers::Duration::EndOfCombat,
+                    other => {
+                        return Err(format!(
+                            "until `{other}`: expected end_of_turn or end_of_combat"
+                        ));
+                    }
+                };
+                if *verb == "grant_all" {
+                    Effect::GrantAll {
+                        filter: ObjectFilter::parse(&args[1..])?,
+                        keyword,
+                        until,
+                    }
+                } else {
+                    Effect::Grant {
+                        what: objref(1)?,
+                        keyword,
+                        until,
+                    }
+                }
+            }
+            "pump_all_count" => {
+                // `pump_all_count basic_land_types_you_control +1/+1 creature you_control`
+                let (power, toughness) = parse_pt_change(args.get(1).copied())?;
+                Effect::PumpAllCount {
+                    filter: ObjectFilter::parse(args.get(2..).unwrap_or(&[]))?,
+                    amount: amount(0)?,
+                    power,
+                    toughness,
+                }
+            }
+            "pump_count" => {
+                // `pump_count attacking_creatures +1/+1 target`
+                let (power, toughness) = parse_pt_change(args.get(1).copied())?;
+                Effect::PumpCount {
+                    what: objref(2)?,
+                    amount: amount(0)?,
+                    power,
+                    toughness,
+                }
+            }
+            "fight" => Effect::Fight {
+                a: objref(0)?,
+                b: objref(1)?,
+            },
+            "discard_hand_draw_that_many" => Effect::DiscardHandDrawThatMany {
+                who: who(PlayerRef::You)?,
+            },
             "coalition_victory" => Effect::CoalitionVictory,
+            "spitting_slug" => Effect::SpittingSlug,
             "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
             "search" => Effect::Search {
                 filter: ObjectFilter::parse(args)?,
@@ -465,6 +573,7 @@ impl Effect {
             | Effect::GainLife { who, .. }
             | Effect::LoseLife { who, .. }
             | Effect::Mill { who, .. }
+            | Effect::DiscardHandDrawThatMany { who }
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. }
             | Effect::LoseAllAbilities { who, .. } => p(who, &mut v),
@@ -510,7 +619,22 @@ impl Effect {
                 ..
             }
             | Effect::SwitchPt(ObjRef::Target(n))
+            | Effect::Grant {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::PumpCount {
+                what: ObjRef::Target(n),
+                ..
+            }
             | Effect::ExchangeLife(n) => v.push(*n),
+            Effect::Fight { a, b } => {
+                for r in [a, b] {
+                    if let ObjRef::Target(n) = r {
+                        v.push(*n);
+                    }
+                }
+            }
             _ => {}
         }
         v
@@ -535,6 +659,9 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
     match s {
         "X" | "x" => Ok(Amount::X),
         "creatures_you_control" => Ok(Amount::CreaturesYouControl),
+        "attacking_creatures" => Ok(Amount::AttackingCreatures),
+        "basic_land_types_you_control" => Ok(Amount::BasicLandTypesYouControl),
+        "blockers_beyond_first" => Ok(Amount::BlockersBeyondFirst),
         n => n
             .parse()
             .map(Amount::Fixed)
@@ -572,6 +699,7 @@ fn parse_player_ref(s: &str) -> Result<PlayerRef, String> {
         "each_player" => PlayerRef::EachPlayer,
         "each_opponent" => PlayerRef::EachOpponent,
         "target_controller" => PlayerRef::TargetController(0),
+        "that_player" => PlayerRef::SubjectPlayer,
         other => match parse_target_slot(other) {
             Some(n) => PlayerRef::Target(n),
             None => return Err(format!("unknown player `{other}`")),

@@ -390,6 +390,9 @@ impl Game {
         match decision {
             Decision::Mulligan { .. } => self.answer_mulligan(player, answer),
             Decision::Priority => self.answer_priority(player, answer),
+            d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
+                self.answer_optional_payment(player, d, answer)
+            }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
             | Decision::ChooseCostOption { .. }
@@ -427,6 +430,9 @@ impl Game {
         match &p.decision {
             Decision::Mulligan { .. } => vec![Answer::Keep, Answer::Mulligan],
             Decision::Priority => self.priority_answers(player),
+            d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
+                self.optional_payment_answers(player, d)
+            }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
             | Decision::ChooseCostOption { .. }
@@ -591,14 +597,15 @@ impl Game {
         let slot = self.objects.len() as u16;
         let id = ObjectId::new(slot, 0);
         let def = self.catalog().get(card);
-        // Flanking is a triggered ability too, printed or granted.
-        let flanking = def.keywords.contains(&crate::cards::Keyword::Flanking)
+        // Flanking, rampage and (classic) deathtouch are triggered abilities too, printed
+        // or granted.
+        let keyword_trigger = def.keywords.iter().any(|k| k.is_triggered())
             || def
                 .statics
                 .iter()
-                .any(|s| s.grants.contains(&crate::cards::Keyword::Flanking));
+                .any(|s| s.grants.iter().any(|k| k.is_triggered()));
         if !def.triggers.is_empty()
-            || flanking
+            || keyword_trigger
             || def.statics.iter().any(|s| !s.grant_triggers.is_empty())
         {
             self.has_triggers = true;
@@ -943,8 +950,13 @@ impl Game {
                     amount,
                     combat,
                 });
+                // Modern deathtouch (702.2b, Δ16): the creature is destroyed by the next
+                // state-based check; classic deathtouch is a trigger (triggers.rs).
+                let deathtouch = self.ruleset.deathtouch_static()
+                    && self.has_keyword(source, crate::cards::Keyword::Deathtouch);
                 if let Some(o) = self.obj_mut(id) {
                     o.damage += amount;
+                    o.deathtouch_damage |= deathtouch;
                 }
             }
         }

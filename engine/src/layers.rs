@@ -178,7 +178,8 @@ impl Game {
     pub fn toughness(&self, id: ObjectId) -> i32 {
         self.power_toughness(id).map_or(0, |x| x.1)
     }
-    /// Printed keywords plus those granted by static abilities (layer 6 / classic 5).
+    /// Printed keywords plus those granted by static abilities and (through the layer
+    /// computation) by resolved effects (layer 6 / classic 5).
     pub fn has_keyword(&self, id: ObjectId, k: Keyword) -> bool {
         if self.layered {
             return self.chars(id).is_some_and(|c| c.keywords.contains(k));
@@ -186,21 +187,129 @@ impl Game {
         if self.def(id).is_some_and(|d| d.keywords.contains(&k)) {
             return true;
         }
+        if !self.char_effects.is_empty() && self.gained_keywords(id).contains(k) {
+            return true;
+        }
+        // A static that grants a keyword only to objects that already have it (Cavalry
+        // Master) adds an instance, never the first one: skipped here, counted by
+        // `keyword_instances`, which keeps the filter from asking itself.
         self.has_statics
             && self.battlefield.iter().any(|&src| {
                 self.obj(src).is_some_and(|s| {
-                    self.catalog()
-                        .get(s.face())
-                        .statics
-                        .iter()
-                        .any(|st| st.grants.contains(&k) && self.static_applies(src, st, id))
+                    self.catalog().get(s.face()).statics.iter().any(|st| {
+                        st.affects.keyword.is_none()
+                            && st.grants.contains(&k)
+                            && self.static_applies(src, st, id)
+                    })
                 })
             })
+    }
+    /// All keywords the object has, computed once (for code that asks about many).
+    pub fn keyword_set(&self, id: ObjectId) -> KeywordSet {
+        if self.layered {
+            return self.chars(id).map_or(KeywordSet::default(), |c| c.keywords);
+        }
+        let mut set = self
+            .def(id)
+            .map_or(KeywordSet::default(), |d| KeywordSet::of(&d.keywords))
+            .union(self.gained_keywords(id));
+        if self.has_statics {
+            for &src in &self.battlefield {
+                let Some(s) = self.obj(src) else { continue };
+                for st in &self.catalog().get(s.face()).statics {
+                    if st.affects.keyword.is_none()
+                        && !st.grants.is_empty()
+                        && self.static_applies(src, st, id)
+                    {
+                        set = set.union(KeywordSet::of(&st.grants));
+                    }
+                }
+            }
+        }
+        set
     }
     /// Whether the object still has the abilities of its own card (not lost to "loses all
     /// abilities", layer 6 / classic 5).
     pub fn has_own_abilities(&self, id: ObjectId) -> bool {
         !self.layered || self.chars(id).is_some_and(|c| c.own_abilities)
+    }
+
+    /// How many instances of a keyword the object has (502.3b flanking, 502.12c rampage:
+    /// each triggers separately): printed ones, one per applicable static ability, one
+    /// per resolved "gains" effect.
+    pub fn keyword_instances(&self, id: ObjectId, k: Keyword) -> u32 {
+        let printed =
+            self.def(id)
+                .map_or(0, |d| d.keywords.iter().filter(|x| **x == k).count()) as u32;
+        if !self.has_keyword(id, k) {
+            // Lost (or never had) it: "loses all abilities" removes every instance.
+            return 0;
+        }
+        let resolved = self
+            .char_effects
+            .iter()
+            .filter(|e| {
+                e.objects.contains(&id)
+                    && matches!(e.change, CharChange::AddKeywords(ks) if ks.contains(k))
+            })
+            .count() as u32;
+        let mut statics = 0;
+        if self.has_statics {
+            for &src in &self.battlefield {
+                let Some(s) = self.obj(src) else { continue };
+                for st in &self.catalog().get(s.face()).statics {
+                    if st.grants.contains(&k) && self.static_applies(src, st, id) {
+                        statics += 1;
+                    }
+                }
+            }
+        }
+        printed + resolved + statics
+    }
+
+    /// A resolved "gains K until end of turn / until end of combat" effect on `objects`
+    /// (locked in, 418.3b), in the ability layer.
+    pub(crate) fn add_keyword_effect(
+        &mut self,
+        source: ObjectId,
+        controller: PlayerId,
+        objects: Vec<ObjectId>,
+        keyword: Keyword,
+        until: Duration,
+    ) {
+        if keyword.is_triggered() {
+            self.has_triggers = true;
+        }
+        if objects.is_empty() {
+            return;
+        }
+        // Not `add_char_effect`: gaining a keyword alone does not need the full layer
+        // computation (nothing can remove it or depend on it then), so the fast paths of
+        // `has_keyword` / `keyword_set` read these effects until something else turns the
+        // layered mode on; from then on the layer computation applies them in timestamp
+        // order like any other layer-6 effect.
+        let timestamp = self.new_timestamp();
+        self.char_effects.push(CharEffect {
+            timestamp,
+            source,
+            controller,
+            objects,
+            change: CharChange::AddKeywords(KeywordSet::of(&[keyword])),
+            duration: until,
+        });
+    }
+
+    /// Keywords gained from resolved effects (the fast path, without layered mode).
+    fn gained_keywords(&self, id: ObjectId) -> KeywordSet {
+        let mut set = KeywordSet::default();
+        for e in &self.char_effects {
+            if let CharChange::AddKeywords(ks) = e.change
+                && e.objects.contains(&id)
+            {
+                set = set.union(ks);
+            }
+        }
+        set
     }
     pub fn colors(&self, id: ObjectId) -> ColorSet {
         if self.layered {
@@ -320,6 +429,8 @@ pub enum Duration {
     /// "For as long as you control <source>": ends when its source leaves the battlefield or
     /// another player gains control of it.
     WhileYouControlSource,
+    /// Until end of combat: ends as the end of combat step ends (311.2; modern 511.3).
+    EndOfCombat,
 }
 
 /// A continuous effect from a resolved spell or ability, locked to its objects (418.3b).
@@ -878,6 +989,16 @@ impl Game {
         });
         self.char_effects.retain(|e| !e.objects.is_empty());
         if had_control {
+            self.refresh_control();
+        }
+    }
+
+    /// 311.2: as the end of combat step ends, "until end of combat" effects end.
+    pub(crate) fn end_combat_char_effects(&mut self) {
+        let n = self.char_effects.len();
+        self.char_effects
+            .retain(|e| e.duration != Duration::EndOfCombat);
+        if self.char_effects.len() != n {
             self.refresh_control();
         }
     }

@@ -29,6 +29,9 @@ pub struct Resolution {
     /// The controller of each target object as the resolution began (last known information).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_controllers: Vec<Option<PlayerId>>,
+    /// The current effect's optional payment: made (true) or declined (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid: Option<bool>,
     /// The answer to the current effect's "you may" question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub may: Option<bool>,
@@ -42,6 +45,7 @@ impl Resolution {
             effect: 0,
             choices: Vec::new(),
             target_controllers: Vec::new(),
+            paid: None,
             may: None,
         }
     }
@@ -86,6 +90,7 @@ impl Game {
                 Progress::Done => {
                     res.effect += 1;
                     res.choices.clear();
+                    res.paid = None;
                     res.may = None;
                     self.resolution = Some(res);
                 }
@@ -133,6 +138,30 @@ impl Game {
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
                 .count() as i32,
+            Amount::BasicLandTypesYouControl => {
+                let lands: Vec<ObjectId> = self
+                    .battlefield_of(res.item.controller)
+                    .map(|o| o.id)
+                    .filter(|id| self.has_type(*id, CardType::Land))
+                    .collect();
+                ["Plains", "Island", "Swamp", "Mountain", "Forest"]
+                    .iter()
+                    .filter(|t| lands.iter().any(|id| self.has_subtype(*id, t)))
+                    .count() as i32
+            }
+            Amount::AttackingCreatures => {
+                self.combat.as_ref().map_or(0, |c| c.attackers.len() as i32)
+            }
+            Amount::BlockersBeyondFirst => {
+                let subject = self.object_of(res, ObjRef::Subject);
+                let blockers = self.combat.as_ref().map_or(0, |c| {
+                    c.blockers
+                        .iter()
+                        .filter(|b| Some(b.attacker) == subject)
+                        .count() as i32
+                });
+                (blockers - 1).max(0)
+            }
         }
     }
 
@@ -169,6 +198,12 @@ impl Game {
             },
             PlayerRef::EachPlayer => self.apnap(),
             PlayerRef::EachOpponent => self.apnap().into_iter().filter(|p| *p != me).collect(),
+            PlayerRef::SubjectPlayer => match res.item.kind {
+                StackKind::Trigger {
+                    player: Some(p), ..
+                } => vec![p],
+                _ => Vec::new(),
+            },
         }
         .into_iter()
         .filter(|p| self.player(*p).in_game())
@@ -205,6 +240,51 @@ impl Game {
         let me = res.item.controller;
         let source = Self::source_of(&res.item);
         match e {
+            Effect::SpittingSlug => {
+                let this = self.object_of(res, ObjRef::This);
+                let paid = match res.paid {
+                    Some(p) => p,
+                    None => {
+                        let cost = spitting_slug_cost();
+                        if self.plan_payment_now(me, &cost).is_some() {
+                            return Progress::Ask(Pending {
+                                player: me,
+                                decision: Decision::PayMana { cost },
+                            });
+                        }
+                        // A cost that can't be paid is declined.
+                        false
+                    }
+                };
+                if paid {
+                    if let Some(o) = this.filter(|o| self.is_on_battlefield(*o)) {
+                        self.add_keyword_effect(
+                            source,
+                            me,
+                            vec![o],
+                            crate::cards::Keyword::FirstStrike,
+                            crate::layers::Duration::EndOfTurn,
+                        );
+                    }
+                } else if let (Some(o), Some(c)) = (this, &self.combat) {
+                    // Each creature blocking or blocked by it (none if it left combat).
+                    let others: Vec<ObjectId> = c
+                        .blockers
+                        .iter()
+                        .filter(|b| b.attacker == o)
+                        .map(|b| b.id)
+                        .chain(c.blockers.iter().filter(|b| b.id == o).map(|b| b.attacker))
+                        .filter(|x| self.is_on_battlefield(*x))
+                        .collect();
+                    self.add_keyword_effect(
+                        source,
+                        me,
+                        others,
+                        crate::cards::Keyword::FirstStrike,
+                        crate::layers::Duration::EndOfTurn,
+                    );
+                }
+            }
             Effect::Damage { amount, to } => {
                 let n = self.amount(res, amount).max(0) as u32;
                 let mut recipients: Vec<Target> = Vec::new();
@@ -404,6 +484,7 @@ impl Game {
     /// Effects that need no choice.
     fn apply_simple_effect(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
+        let source = Self::source_of(&res.item);
         match e {
             Effect::Destroy { what, regen } => {
                 if let Some(o) = self.object_of(res, *what) {
@@ -508,6 +589,88 @@ impl Game {
                 power,
                 toughness,
             } => self.pt_effect_on(res, *what, PtChange::Modify(*power, *toughness)),
+            Effect::Grant {
+                what,
+                keyword,
+                until,
+            } => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_keyword_effect(source, me, vec![o], *keyword, *until);
+                }
+            }
+            Effect::PumpCount {
+                what,
+                amount,
+                power,
+                toughness,
+            } => {
+                // 502.12b: counted once, as the ability resolves; the result is locked in.
+                let n = self.amount(res, amount).max(0);
+                if n > 0 {
+                    self.pt_effect_on(res, *what, PtChange::Modify(power * n, toughness * n));
+                }
+            }
+            Effect::GrantAll {
+                filter,
+                keyword,
+                until,
+            } => {
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, filter, me))
+                    .collect();
+                self.add_keyword_effect(source, me, all, *keyword, *until);
+            }
+            Effect::PumpAllCount {
+                filter,
+                amount,
+                power,
+                toughness,
+            } => {
+                let n = self.amount(res, amount).max(0);
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, filter, me))
+                    .collect();
+                if n > 0 {
+                    for o in all {
+                        self.add_pt_effect(o, PtChange::Modify(power * n, toughness * n));
+                    }
+                }
+            }
+            Effect::Fight { a, b } => {
+                let a = self
+                    .object_of(res, *a)
+                    .filter(|o| self.is_on_battlefield(*o));
+                let b = self
+                    .object_of(res, *b)
+                    .filter(|o| self.is_on_battlefield(*o));
+                if let (Some(a), Some(b)) = (a, b)
+                    && self.is_creature(a)
+                    && self.is_creature(b)
+                {
+                    // Both deal their damage at the same time, by their power now.
+                    let (pa, pb) = (self.power(a).max(0) as u32, self.power(b).max(0) as u32);
+                    self.deal_damage(a, Target::Object(b), pa, false);
+                    self.deal_damage(b, Target::Object(a), pb, false);
+                }
+            }
+            Effect::DiscardHandDrawThatMany { who } => {
+                for p in self.players_of(res, *who) {
+                    let hand = self.player(p).hand.clone();
+                    let n = hand.len() as u32;
+                    for c in hand {
+                        self.discard(p, c);
+                    }
+                    self.draw_cards(p, n);
+                }
+            }
             Effect::PumpAll {
                 filter,
                 power,
@@ -768,6 +931,7 @@ impl Game {
             | Effect::LoseLife { .. }
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
+            | Effect::SpittingSlug
             | Effect::Search { .. }
             | Effect::May { .. }
             | Effect::CounterUnlessPays { .. } => {}
@@ -971,6 +1135,55 @@ impl Game {
         Ok(())
     }
 
+    /// An optional payment asked while an ability resolves (Spitting Slug): `AutoPay` pays
+    /// it with the payment solver, `Cancel` declines.
+    pub(crate) fn answer_optional_payment(
+        &mut self,
+        player: PlayerId,
+        d: &Decision,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Decision::PayMana { cost } = d else {
+            return Err(RuleError::illegal("no payment is asked"));
+        };
+        let paid = match answer {
+            Answer::AutoPay => {
+                self.pay_mana_now(player, cost)
+                    .map_err(RuleError::Illegal)?;
+                true
+            }
+            Answer::Cancel => false,
+            other => {
+                return Err(RuleError::WrongKind {
+                    expected: format!(
+                        "pay {cost} (autopay) or decline (cancel), not {}",
+                        other.kind_name()
+                    ),
+                });
+            }
+        };
+        self.pending = None;
+        if let Some(res) = &mut self.resolution {
+            res.paid = Some(paid);
+        }
+        self.run_resolution();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn optional_payment_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
+        let mut out = Vec::new();
+        if let Decision::PayMana { cost } = d
+            && self.plan_payment_now(player, cost).is_some()
+        {
+            out.push(Answer::AutoPay);
+        }
+        out.push(Answer::Cancel);
+        out
+    }
+
     pub(crate) fn resolution_choice_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
         let cands = self.choice_candidates(player, d);
         let mut out: Vec<Answer> = match d {
@@ -1012,5 +1225,16 @@ impl Game {
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| def.subtypes.iter().any(|x| x == s))
+    }
+}
+
+/// Spitting Slug's optional cost, {1}{G}.
+fn spitting_slug_cost() -> crate::mana::PayableCost {
+    let mut colored = [0; 5];
+    colored[crate::mana::Color::G as usize] = 1;
+    crate::mana::PayableCost {
+        colored,
+        generic: 1,
+        ..Default::default()
     }
 }

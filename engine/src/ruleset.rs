@@ -46,6 +46,13 @@ impl Ruleset {
     pub fn layers_2006(self) -> bool {
         self == Ruleset::Classic
     }
+    /// Δ16: deathtouch is a static ability (modern: destruction by state-based action, and
+    /// 1 damage counts as lethal when assigning combat damage) or, in classic, the 2007
+    /// triggered ability "whenever this deals damage to a creature, destroy that creature"
+    /// (which leaves lethal damage unchanged).
+    pub fn deathtouch_static(self) -> bool {
+        self == Ruleset::Modern
+    }
     pub fn name(self) -> &'static str {
         match self {
             Ruleset::Modern => "modern",

@@ -143,6 +143,9 @@ pub struct PermanentExpect {
     pub counters: Option<BTreeMap<String, u32>>,
     pub sick: Option<bool>,
     pub attacking: Option<bool>,
+    /// Instances of each named keyword (0: it lacks the keyword), e.g.
+    /// `keywords = { Flanking = 2, "First strike" = 0 }`.
+    pub keywords: Option<BTreeMap<String, u32>>,
     /// Keywords it must have (`has = ["Double strike"]`) and must not have (`lacks`).
     pub has: Option<Vec<String>>,
     pub lacks: Option<Vec<String>>,
@@ -934,6 +937,18 @@ impl Runner {
                         .is_some_and(|c| c.is_attacking(id))
                         .to_string(),
                 );
+            }
+            if let Some(ks) = &pe.keywords {
+                for (name, want) in ks {
+                    match name.parse::<crate::cards::Keyword>() {
+                        Ok(k) => d(
+                            &format!("keywords.{name}"),
+                            want.to_string(),
+                            g.keyword_instances(id, k).to_string(),
+                        ),
+                        Err(e) => d(&format!("keywords.{name}"), "a known keyword".into(), e),
+                    }
+                }
             }
             for (list, want) in [(&pe.has, true), (&pe.lacks, false)] {
                 for k in list.iter().flatten() {

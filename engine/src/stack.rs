@@ -22,6 +22,9 @@ pub enum StackKind {
         source: ObjectId,
         index: u8,
         subject: Option<ObjectId>,
+        /// The player the event was about ("that player"), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<PlayerId>,
         /// For an ability granted by a static ability: the granting card, whose script
         /// holds the ability (`card` stays the source's own card).
         #[serde(default, skip_serializing_if = "Option::is_none")]

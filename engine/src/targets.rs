@@ -45,6 +45,9 @@ pub struct ObjectFilter {
     pub controller: Option<Relation>,
     pub keyword: Option<Keyword>,
     pub basic: bool,
+    /// "attacking creature".
+    #[serde(default)]
+    pub attacking: bool,
     /// Only tokens ("all Serf tokens").
     #[serde(default)]
     pub token: bool,
@@ -70,7 +73,7 @@ impl ObjectFilter {
 
     /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
     /// `nonX` for a type or colour, `tapped`, `untapped`, `toughness<=N`, `type:Subtype`,
-    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`.
+    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`.
     pub fn parse(words: &[&str]) -> Result<Self, String> {
         let mut f = ObjectFilter::default();
         for w in words {
@@ -98,6 +101,8 @@ impl ObjectFilter {
                 f.tapped = Some(false);
             } else if w == "basic" {
                 f.basic = true;
+            } else if w == "attacking" {
+                f.attacking = true;
             } else if w == "token" {
                 f.token = true;
             } else if w == "other" {
@@ -132,6 +137,9 @@ impl fmt::Display for ObjectFilter {
         }
         if self.basic {
             parts.push("basic".into());
+        }
+        if self.attacking {
+            parts.push("attacking".into());
         }
         for c in self.not_colors.iter() {
             parts.push(format!("non{}", c.name()));
@@ -180,13 +188,19 @@ impl fmt::Display for ObjectFilter {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TargetSpec {
     pub kind: TargetKind,
+    /// "Target ... of an opponent's choice" (Arena): an opponent of the controller chooses
+    /// this target (two-player: the other player); the target is still the ability's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chosen_by_opponent: bool,
 }
 
 impl TargetSpec {
     /// Parses a target description from a card script: `any`, `player`, `opponent`,
     /// `spell [filter]`, or an object filter (`creature nonwhite`, `artifact or enchantment`).
     pub fn parse(s: &str) -> Result<Self, String> {
-        let words: Vec<&str> = s.split_whitespace().collect();
+        let mut words: Vec<&str> = s.split_whitespace().collect();
+        let chosen_by_opponent = words.contains(&"chosen_by_opponent");
+        words.retain(|w| *w != "chosen_by_opponent");
         let kind = match words.as_slice() {
             ["any"] => TargetKind::Any,
             ["player"] => TargetKind::Player,
@@ -195,10 +209,22 @@ impl TargetSpec {
             [] => return Err("empty target description".into()),
             rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
         };
-        Ok(TargetSpec { kind })
+        Ok(TargetSpec {
+            kind,
+            chosen_by_opponent,
+        })
     }
 
     pub fn describe(&self) -> String {
+        let what = self.describe_kind();
+        if self.chosen_by_opponent {
+            format!("{what} (an opponent of its controller chooses it)")
+        } else {
+            what
+        }
+    }
+
+    fn describe_kind(&self) -> String {
         match &self.kind {
             TargetKind::Any => "any target (a creature or a player)".into(),
             TargetKind::Player => "a player".into(),
@@ -245,6 +271,9 @@ impl crate::game::Game {
         if let Some(k) = f.keyword
             && !self.has_keyword(id, k)
         {
+            return false;
+        }
+        if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
             return false;
         }
         if f.token && !o.token {

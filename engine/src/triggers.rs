@@ -47,8 +47,15 @@ pub enum TriggerEvent {
     Blocks,
     /// "Whenever ~ becomes blocked."
     BecomesBlocked,
+    /// "Whenever ~ blocks or becomes blocked."
+    BlocksOrBecomesBlocked,
     /// "Whenever ~ deals combat damage to a player."
     DealsCombatDamageToPlayer,
+    /// "Whenever ~ deals damage to a player" (any damage; "that player" is the subject
+    /// player).
+    DealsDamageToPlayer,
+    /// "Whenever ~ deals damage to an opponent."
+    DealsDamageToOpponent,
     /// "When you cast a creature spell."
     YouCastCreatureSpell,
     /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
@@ -105,7 +112,8 @@ impl TriggerEvent {
     /// Script words: `enters`, `dies`, `another_creature_enters`,
     /// `another_creature_enters_your_control`, `your_upkeep`, `each_end_step`, `attacks`,
     /// `your_creature_with:trample_attacks`, `blocks`, `becomes_blocked`,
-    /// `deals_combat_damage_to_player`, `you_cast_creature_spell`.
+    /// `deals_combat_damage_to_player`, `deals_damage_to_player`, `deals_damage_to_opponent`,
+    /// `you_cast_creature_spell`.
     pub fn parse(s: &str) -> Result<Self, String> {
         Ok(match s.trim() {
             "enters" => TriggerEvent::Enters,
@@ -119,7 +127,10 @@ impl TriggerEvent {
             "attacks" => TriggerEvent::Attacks,
             "blocks" => TriggerEvent::Blocks,
             "becomes_blocked" => TriggerEvent::BecomesBlocked,
+            "blocks_or_becomes_blocked" => TriggerEvent::BlocksOrBecomesBlocked,
             "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
+            "deals_damage_to_player" => TriggerEvent::DealsDamageToPlayer,
+            "deals_damage_to_opponent" => TriggerEvent::DealsDamageToOpponent,
             "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
             "creature_to_your_graveyard" => TriggerEvent::CreatureToYourGraveyard,
             "leaves" => TriggerEvent::LeavesBattlefield,
@@ -146,6 +157,14 @@ pub const FLANKING_TRIGGER: u8 = u8::MAX;
 /// card: `GRANTED_TRIGGER + 4 * static index + trigger index` (`WaitingTrigger::card` is then
 /// the granting card).
 pub const GRANTED_TRIGGER: u8 = 64;
+/// Rampage 1 and rampage 2's built-in triggers (502.12).
+pub const RAMPAGE1_TRIGGER: u8 = u8::MAX - 2;
+pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 3;
+/// Classic deathtouch's built-in trigger (2007 CR 502.32, Δ16).
+pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
+/// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
+/// granted abilities stay below.
+const FIRST_BUILTIN: u8 = DEATHTOUCH_TRIGGER;
 
 /// 502.3: "Whenever a creature without flanking blocks this creature, the blocking creature
 /// gets -1/-1 until end of turn." The subject is that blocker.
@@ -162,6 +181,50 @@ fn flanking_trigger() -> &'static TriggerDef {
         }],
         text: "Flanking: the blocking creature gets -1/-1 until end of turn.".into(),
     })
+}
+
+/// 502.12a: "Whenever this creature becomes blocked, it gets +N/+N until end of turn for
+/// each creature blocking it beyond the first." The subject is the blocked creature; the
+/// count is made on resolution (502.12b).
+fn rampage_trigger(n: i32) -> TriggerDef {
+    TriggerDef {
+        when: TriggerEvent::BecomesBlocked,
+        targets: Vec::new(),
+        effects: vec![Effect::PumpCount {
+            what: crate::effects::ObjRef::Subject,
+            amount: crate::effects::Amount::BlockersBeyondFirst,
+            power: n,
+            toughness: n,
+        }],
+        text: format!(
+            "Rampage {n}: it gets +{n}/+{n} until end of turn for each creature blocking it beyond the first."
+        ),
+        condition: None,
+    }
+}
+
+fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
+    static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    static R2: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    static DT: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    match index {
+        FLANKING_TRIGGER => Some(flanking_trigger()),
+        RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| rampage_trigger(1))),
+        RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| rampage_trigger(2))),
+        // `when` is not consulted for built-in abilities: `collect_triggers` matches them
+        // (classic deathtouch on damage dealt to a creature).
+        DEATHTOUCH_TRIGGER => Some(DT.get_or_init(|| TriggerDef {
+            when: TriggerEvent::DealsDamageToPlayer,
+            targets: Vec::new(),
+            effects: vec![Effect::Destroy {
+                what: crate::effects::ObjRef::Subject,
+                regen: true,
+            }],
+            text: "Deathtouch: destroy the creature it dealt damage to.".into(),
+            condition: None,
+        })),
+        _ => None,
+    }
 }
 
 /// A triggered ability of a card.
@@ -207,6 +270,9 @@ pub struct WaitingTrigger {
     pub index: u8,
     /// The object the event was about (the creature that entered, attacked...).
     pub subject: Option<ObjectId>,
+    /// The player the event was about (the player dealt damage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<PlayerId>,
     /// Its controller has put their triggers in order (410.3).
     pub ordered: bool,
     /// For an ability granted by a static ability: the granting card.
@@ -224,8 +290,8 @@ impl WaitingTrigger {
 impl Game {
     /// A card's triggered ability by index, or a keyword's built-in one (flanking).
     pub(crate) fn trigger_def(&self, card: CardId, index: u8) -> Option<&'static TriggerDef> {
-        if index == FLANKING_TRIGGER {
-            return Some(flanking_trigger());
+        if let Some(def) = builtin_trigger(index) {
+            return Some(def);
         }
         if index == DELAYED_RETURN {
             return Some(delayed_return());
@@ -251,20 +317,22 @@ impl Game {
         controller: PlayerId,
         index: usize,
         subject: Option<ObjectId>,
+        player: Option<PlayerId>,
     ) {
         // A granted ability comes with the granting card; the trigger keeps its source's.
-        let (card, granter) =
-            if index >= GRANTED_TRIGGER as usize && index < DELAYED_RETURN as usize {
-                (self.objects[source.slot()].card, Some(card))
-            } else {
-                (card, None)
-            };
+        let (card, granter) = if index >= GRANTED_TRIGGER as usize && index < FIRST_BUILTIN as usize
+        {
+            (self.objects[source.slot()].card, Some(card))
+        } else {
+            (card, None)
+        };
         self.triggers.push(WaitingTrigger {
             source,
             card,
             controller,
             index: index as u8,
             subject,
+            player,
             ordered: false,
             granter,
         });
@@ -331,7 +399,7 @@ impl Game {
                     t.when,
                     TriggerEvent::LeavesBattlefield | TriggerEvent::LeavesOrBecomesUntapped
                 ) {
-                    self.queue(*old, *card, *controller, i, Some(*new));
+                    self.queue(*old, *card, *controller, i, Some(*new), None);
                 }
             }
         }
@@ -340,7 +408,7 @@ impl Game {
             for (s, c, p, i) in self
                 .matching(|_, src, _, w| *w == TriggerEvent::LeavesOrBecomesUntapped && src == id)
             {
-                self.queue(s, c, p, i, Some(id));
+                self.queue(s, c, p, i, Some(id), None);
             }
         }
         if let Event::ZoneChanged {
@@ -372,6 +440,7 @@ impl Game {
                     d.controller,
                     DELAYED_RETURN as usize,
                     Some(new),
+                    None,
                 );
             }
         }
@@ -392,6 +461,7 @@ impl Game {
                     d.controller,
                     DELAYED_RETURN as usize,
                     d.subject,
+                    None,
                 );
             }
         }
@@ -476,53 +546,120 @@ impl Game {
             }
             Event::BlockersDeclared { blocks } => {
                 let mut v = Vec::new();
+                // "Whenever ~ blocks" triggers once, however many attackers it blocks
+                // (CR 509.3c, seed silent).
+                let mut blockers: Vec<ObjectId> = Vec::new();
                 for (blocker, _) in blocks {
-                    let b = *blocker;
-                    for (s, c, p, i) in
-                        self.matching(|_, id, _, w| *w == TriggerEvent::Blocks && id == b)
-                    {
+                    if !blockers.contains(blocker) {
+                        blockers.push(*blocker);
+                    }
+                }
+                for b in blockers {
+                    for (s, c, p, i) in self.matching(|_, id, _, w| {
+                        id == b
+                            && matches!(
+                                w,
+                                TriggerEvent::Blocks | TriggerEvent::BlocksOrBecomesBlocked
+                            )
+                    }) {
                         v.push((s, c, p, i, Some(b)));
                     }
                 }
-                // 502.3: each instance of flanking triggers for each blocker without flanking.
+                // 502.3: each instance of flanking triggers for each blocker without flanking
+                // (502.3b).
                 for (blocker, attacker) in blocks {
-                    if self.has_keyword(*attacker, Keyword::Flanking)
-                        && !self.has_keyword(*blocker, Keyword::Flanking)
+                    if !self.has_keyword(*blocker, Keyword::Flanking)
                         && let Some(a) = self.obj(*attacker)
                     {
-                        v.push((
-                            a.id,
-                            a.card,
-                            a.controller,
-                            FLANKING_TRIGGER as usize,
-                            Some(*blocker),
-                        ));
+                        for _ in 0..self.keyword_instances(*attacker, Keyword::Flanking) {
+                            v.push((
+                                a.id,
+                                a.card,
+                                a.controller,
+                                FLANKING_TRIGGER as usize,
+                                Some(*blocker),
+                            ));
+                        }
                     }
                 }
                 let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
                 blocked.sort();
                 blocked.dedup();
                 for a in blocked {
-                    for (s, c, p, i) in
-                        self.matching(|_, id, _, w| *w == TriggerEvent::BecomesBlocked && id == a)
-                    {
+                    for (s, c, p, i) in self.matching(|_, id, _, w| {
+                        id == a
+                            && matches!(
+                                w,
+                                TriggerEvent::BecomesBlocked | TriggerEvent::BlocksOrBecomesBlocked
+                            )
+                    }) {
                         v.push((s, c, p, i, Some(a)));
+                    }
+                    // 502.12: each instance of rampage triggers separately (502.12c).
+                    if let Some(o) = self.obj(a) {
+                        for (k, index) in [
+                            (Keyword::Rampage1, RAMPAGE1_TRIGGER),
+                            (Keyword::Rampage2, RAMPAGE2_TRIGGER),
+                        ] {
+                            for _ in 0..self.keyword_instances(a, k) {
+                                v.push((o.id, o.card, o.controller, index as usize, Some(a)));
+                            }
+                        }
                     }
                 }
                 v
             }
             Event::Damage {
                 source,
-                target: crate::targets::Target::Player(_),
-                combat: true,
+                target: crate::targets::Target::Player(damaged),
+                combat,
                 ..
-            } => self
-                .matching(|_, id, _, w| {
-                    *w == TriggerEvent::DealsCombatDamageToPlayer && id == *source
-                })
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(*source)))
-                .collect(),
+            } => {
+                let damaged = *damaged;
+                let v: Vec<_> = self
+                    .matching(|_, id, ctrl, w| {
+                        id == *source
+                            && match w {
+                                TriggerEvent::DealsCombatDamageToPlayer => *combat,
+                                TriggerEvent::DealsDamageToPlayer => true,
+                                TriggerEvent::DealsDamageToOpponent => ctrl != damaged,
+                                _ => false,
+                            }
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(*source)))
+                    .collect();
+                for (s, c, p, i, subject) in v {
+                    self.queue(s, c, p, i, subject, Some(damaged));
+                }
+                Vec::new()
+            }
+            Event::Damage {
+                source,
+                target: crate::targets::Target::Object(victim),
+                ..
+            } if self.ruleset.deathtouch_static()
+                || !self.has_keyword(*source, Keyword::Deathtouch) =>
+            {
+                Vec::new()
+            }
+            Event::Damage {
+                source,
+                target: crate::targets::Target::Object(victim),
+                ..
+            } => {
+                // Classic deathtouch (2007 502.32): a trigger destroys the creature.
+                match self.obj(*source) {
+                    Some(o) => vec![(
+                        o.id,
+                        o.card,
+                        o.controller,
+                        DEATHTOUCH_TRIGGER as usize,
+                        Some(*victim),
+                    )],
+                    None => Vec::new(),
+                }
+            }
             Event::SpellCast {
                 player,
                 card,
@@ -548,7 +685,7 @@ impl Game {
         for (s, c, p, i, subject) in found {
             // An intervening "if" must be true for the ability to trigger at all.
             if self.trigger_condition_holds(c, i, p, s) {
-                self.queue(s, c, p, i, subject);
+                self.queue(s, c, p, i, subject, None);
             }
         }
     }
@@ -628,6 +765,7 @@ impl Game {
                 source: t.source,
                 index: t.index,
                 subject: t.subject,
+                player: t.player,
                 granter: t.granter,
             },
             controller: t.controller,

@@ -295,6 +295,7 @@ impl Game {
         if self.step == Step::EndCombat {
             // 311.2 / 300.4: creatures leave combat; "until end of combat" effects end.
             self.combat = None;
+            self.end_combat_char_effects();
         }
         self.passes = 0;
         match next {

@@ -50,7 +50,12 @@ pub struct PermanentView {
     pub toughness: Option<i32>,
     pub summoning_sick: bool,
     pub attacking: Option<PlayerId>,
+    /// The (first) attacker it blocks.
     pub blocking: Option<ObjectId>,
+    /// Every attacker it blocks, in damage assignment order (several with "can block an
+    /// additional creature").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocking_all: Vec<ObjectId>,
     pub token: bool,
     pub attached_to: Option<ObjectId>,
 }
@@ -174,6 +179,13 @@ impl Game {
                         blocking: combat
                             .and_then(|c| c.blockers.iter().find(|b| b.id == o.id))
                             .map(|b| b.attacker),
+                        blocking_all: combat.map_or(Vec::new(), |c| {
+                            c.blockers
+                                .iter()
+                                .filter(|b| b.id == o.id)
+                                .map(|b| b.attacker)
+                                .collect()
+                        }),
                         token: o.token,
                         attached_to: o.attached_to,
                     }

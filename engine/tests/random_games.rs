@@ -192,3 +192,71 @@ fn refused_answers_change_nothing() {
     );
     assert_eq!(g.to_json().unwrap(), before);
 }
+
+#[test]
+fn random_games_with_combat_cards_terminate() {
+    // The combat deck (rampage, flanking instances, extra blocks, deathtouch, fights,
+    // damage triggers) against itself and against the evasion deck, both rulesets; every
+    // listed answer at each decision is accepted, and combat actually happens.
+    let combat = engine::agent::bench_deck("combat").expect("the combat bench deck");
+    let (mut finished, mut games, mut multi_blocks, mut assignments) = (0, 0, 0, 0);
+    let mut opponent_targets = 0;
+    for seed in 0..20 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let other = if seed % 2 == 0 {
+                combat.clone()
+            } else {
+                evasion_deck()
+            };
+            let setup = GameSetup::two_player(rs, seed, combat.clone(), other);
+            let mut g = Game::new(&setup).expect("setup");
+            let mut agent = RandomAgent::new(seed ^ 0xc0ba);
+            games += 1;
+            for _ in 0..50_000 {
+                let Some(p) = g.pending().cloned() else { break };
+                match &p.decision {
+                    engine::Decision::AssignCombatDamage { .. } => assignments += 1,
+                    engine::Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
+                        opponent_targets += 1
+                    }
+                    _ => {}
+                }
+                for a in g.legal_answers(p.player).into_iter().take(4) {
+                    let mut probe = g.clone();
+                    if let Err(e) = probe.submit(p.player, a.clone()) {
+                        panic!(
+                            "seed {seed} {rs}: listed answer {a:?} for {:?} was refused: {e}",
+                            p.decision
+                        );
+                    }
+                }
+                let a = agent.choose(&g, p.player);
+                if let engine::Answer::Block(b) = &a
+                    && b.iter()
+                        .any(|x| b.iter().filter(|y| y.blocker == x.blocker).count() > 1)
+                {
+                    multi_blocks += 1;
+                }
+                if let Err(e) = g.submit(p.player, a.clone()) {
+                    panic!(
+                        "seed {seed} {rs}: agent answer {a:?} to {:?} refused: {e}",
+                        p.decision
+                    );
+                }
+            }
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(
+        finished * 4 >= games * 3,
+        "most games finish: {finished}/{games}"
+    );
+    assert!(assignments > 0, "some combat damage was divided");
+    assert!(multi_blocks > 0, "some creature blocked two attackers");
+    assert!(
+        opponent_targets > 0,
+        "some Arena target was chosen by an opponent"
+    );
+}

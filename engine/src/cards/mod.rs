@@ -135,6 +135,31 @@ pub enum Keyword {
     /// Split second (502.58): while this spell is on the stack, players can't cast spells or
     /// activate abilities that aren't mana abilities.
     SplitSecond,
+    /// Fear: can't be blocked except by artifact creatures and/or black creatures.
+    Fear,
+    /// "~ can't block" (402.3: an ability; a restriction on the block declaration).
+    CantBlock,
+    /// "~ can block an additional creature each combat" (each instance adds one).
+    CanBlockAdditional,
+    /// "~ can block creatures with shadow as though they didn't have shadow."
+    BlocksShadow,
+    /// "~ blocks each combat if able": a requirement on the block declaration.
+    BlocksEachCombat,
+    /// 502.12: rampage N, a built-in "becomes blocked" trigger (each instance separately).
+    Rampage1,
+    Rampage2,
+    /// "~ can't block creatures with power 2 or greater" (checked only as blockers are
+    /// declared: R-ironclaw-buzzardiers-1).
+    CantBlockPower2OrMore,
+    /// "~ can't block creatures with power 3 or greater" (Orgg).
+    CantBlockPower3OrMore,
+    /// "~ can't attack if defending player controls an untapped creature with power 3 or
+    /// greater" (Orgg): a restriction checked per defending player.
+    CantAttackIntoUntappedPower3,
+    /// Deathtouch (Δ16): modern 702.2 (static; any damage is lethal, also for trample
+    /// assignment); classic as printed in 2007 (Future Sight, 502.32): a triggered ability
+    /// "whenever this deals damage to a creature, destroy that creature".
+    Deathtouch,
     /// "~ doesn't untap during your untap step."
     DoesntUntap,
 }
@@ -191,10 +216,32 @@ impl Keyword {
             Keyword::CanBlockOnlyFlyers => "can block only creatures with flying",
             Keyword::Absorb1 => "Absorb 1",
             Keyword::SplitSecond => "Split second",
+            Keyword::Fear => "Fear",
+            Keyword::CantBlock => "can't block",
+            Keyword::CanBlockAdditional => "can block an additional creature",
+            Keyword::BlocksShadow => {
+                "can block creatures with shadow as though they didn't have shadow"
+            }
+            Keyword::BlocksEachCombat => "blocks each combat if able",
+            Keyword::Rampage1 => "Rampage 1",
+            Keyword::Rampage2 => "Rampage 2",
+            Keyword::CantBlockPower2OrMore => "can't block creatures with power 2 or greater",
+            Keyword::CantBlockPower3OrMore => "can't block creatures with power 3 or greater",
+            Keyword::CantAttackIntoUntappedPower3 => {
+                "can't attack if defending player controls an untapped creature with power 3 or greater"
+            }
+            Keyword::Deathtouch => "Deathtouch",
             Keyword::DoesntUntap => "doesn't untap during your untap step",
         }
     }
-    pub const ALL: [Keyword; 27] = [
+    /// Keywords that are triggered abilities (the engine matches their events).
+    pub fn is_triggered(self) -> bool {
+        matches!(
+            self,
+            Keyword::Flanking | Keyword::Rampage1 | Keyword::Rampage2 | Keyword::Deathtouch
+        )
+    }
+    pub const ALL: [Keyword; 38] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -221,6 +268,17 @@ impl Keyword {
         Keyword::CanBlockOnlyFlyers,
         Keyword::Absorb1,
         Keyword::SplitSecond,
+        Keyword::Fear,
+        Keyword::CantBlock,
+        Keyword::CanBlockAdditional,
+        Keyword::BlocksShadow,
+        Keyword::BlocksEachCombat,
+        Keyword::Rampage1,
+        Keyword::Rampage2,
+        Keyword::CantBlockPower2OrMore,
+        Keyword::CantBlockPower3OrMore,
+        Keyword::CantAttackIntoUntappedPower3,
+        Keyword::Deathtouch,
         Keyword::DoesntUntap,
     ];
 }

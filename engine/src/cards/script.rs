@@ -501,9 +501,8 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for st in &s.statics {
         let words: Vec<&str> = st.affects.split_whitespace().collect();
         let affects = crate::targets::ObjectFilter::parse(&words)?;
-        if affects.max_toughness.is_some() || affects.keyword.is_some() || affects.tapped.is_some()
-        {
-            return Err("a static ability's `affects` may name only types, subtypes, colours and controllers".into());
+        if affects.max_toughness.is_some() || affects.tapped.is_some() || affects.attacking {
+            return Err("a static ability's `affects` may name only types, subtypes, colours, controllers and (see below) a keyword".into());
         }
         let (power, toughness) = match &st.pump {
             Some(p) => crate::effects::parse_pt_change(Some(p))?,
@@ -514,6 +513,17 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             .iter()
             .map(|k| k.parse())
             .collect::<Result<Vec<Keyword>, _>>()?;
+        // "Creatures with flanking have flanking" (Cavalry Master): a keyword filter only
+        // for a static that grants exactly that keyword, so it adds an instance and never
+        // depends on anything else (layers.rs `has_keyword`).
+        if let Some(k) = affects.keyword
+            && (grants != [k] || power != 0 || toughness != 0)
+        {
+            return Err(
+                "a static ability whose `affects` names a keyword must grant exactly that keyword"
+                    .into(),
+            );
+        }
         let mut grant_triggers = Vec::new();
         for t in &st.grant_trigger {
             grant_triggers.push(parse_trigger(t)?);
