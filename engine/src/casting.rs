@@ -965,6 +965,18 @@ impl Game {
             pool.add(*t, 1);
             excluded.push(*src);
         }
+        // The ability's own source is tapped for mana only when nothing else pays: a
+        // player activating Foriysian Totem's animation keeps it untapped to block.
+        if let CastKind::Ability { source, .. } = c.kind
+            && !excluded.contains(&source)
+        {
+            let mut without = excluded.clone();
+            without.push(source);
+            let sources = self.mana_sources(c.player, &without);
+            if let Some(plan) = autopay::solve(&pool, &sources, cost) {
+                return Some(plan);
+            }
+        }
         let sources = self.mana_sources(c.player, &excluded);
         autopay::solve(&pool, &sources, cost)
     }

@@ -197,6 +197,16 @@ pub enum Effect {
     },
     /// "You win the game."
     WinGame,
+    /// "~ becomes a P/T <colour> <types> creature with <keywords> until end of turn" (still
+    /// its other types): layers 4, 5, 6 and 7b.
+    BecomeCreature {
+        what: ObjRef,
+        power: i32,
+        toughness: i32,
+        colors: crate::mana::ColorSet,
+        subtypes: Vec<String>,
+        keywords: Vec<crate::cards::Keyword>,
+    },
     /// "Counter target spell unless its controller pays {N}" (Mana Tithe).
     CounterUnlessPays {
         what: ObjRef,
@@ -408,6 +418,41 @@ impl Effect {
                 }
             }
             "win" => Effect::WinGame,
+            "become_creature" => {
+                // `become_creature 4/4 R Giant this [keywords=Trample,Flying]`
+                let (power, toughness) = parse_pt_change(args.first().copied())?;
+                let letters = args
+                    .get(1)
+                    .ok_or("`become_creature` needs colours (or C)")?;
+                let colors = letters
+                    .chars()
+                    .filter(|c| *c != 'C')
+                    .map(|c| {
+                        crate::mana::Color::from_letter(c)
+                            .ok_or_else(|| format!("bad colour `{c}`"))
+                    })
+                    .collect::<Result<crate::mana::ColorSet, _>>()?;
+                let (what, subs) = args
+                    .get(2..)
+                    .and_then(|r| r.split_last())
+                    .ok_or("`become_creature` needs types and what")?;
+                let keywords = key("keywords")
+                    .map(|k| {
+                        k.split(',')
+                            .map(|w| w.replace('_', " ").parse())
+                            .collect::<Result<Vec<crate::cards::Keyword>, _>>()
+                    })
+                    .transpose()?
+                    .unwrap_or_default();
+                Effect::BecomeCreature {
+                    what: parse_obj_ref(what)?,
+                    power,
+                    toughness,
+                    colors,
+                    subtypes: subs.iter().map(|s| s.to_string()).collect(),
+                    keywords,
+                }
+            }
             "gain_control_until_end_of_turn" => Effect::GainControlUntilEndOfTurn(objref(0)?),
             "gain_control_while_you_control_this" => {
                 Effect::GainControlWhileYouControlThis(objref(0)?)
@@ -607,6 +652,10 @@ impl Effect {
             | Effect::GainControlWhileYouControlThis(ObjRef::Target(n))
             | Effect::GainControlUntilEndOfTurn(ObjRef::Target(n))
             | Effect::BecomeColor {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::BecomeCreature {
                 what: ObjRef::Target(n),
                 ..
             }

@@ -58,7 +58,9 @@ impl Game {
             _ => 0,
         };
         if def.power.is_none() && def.toughness.is_none() {
-            return None;
+            // A noncreature that became a creature has P/T 0/0 before its effects (a
+            // setting effect usually gives it one).
+            return (self.layered && self.is_creature(id)).then_some((0, 0));
         }
         Some((v(def.power), v(def.toughness)))
     }
@@ -117,6 +119,9 @@ impl Game {
     ) -> bool {
         let Some(s) = self.obj(src) else { return false };
         if st.other && src == id {
+            return false;
+        }
+        if st.itself && src != id {
             return false;
         }
         self.is_on_battlefield(id) && self.matches_filter(id, &st.affects, s.controller)
@@ -402,6 +407,9 @@ pub enum CharChange {
     Control(PlayerId),
     /// Layer 4: its creature types become these ("becomes a Goblin").
     SetCreatureTypes(Vec<String>),
+    /// Layer 4: it becomes a creature with these creature types in addition to its other
+    /// types ("becomes a 4/4 red Giant artifact creature").
+    BecomeCreature(Vec<String>),
     /// Layer 5: its colours become these ("becomes white").
     SetColors(ColorSet),
     /// Layer 6 (classic 5): loses all abilities.
@@ -414,7 +422,7 @@ impl CharChange {
     fn layer(&self) -> Layer {
         match self {
             CharChange::Control(_) => Layer::Control,
-            CharChange::SetCreatureTypes(_) => Layer::Type,
+            CharChange::SetCreatureTypes(_) | CharChange::BecomeCreature(_) => Layer::Type,
             CharChange::SetColors(_) => Layer::Color,
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
         }
@@ -469,6 +477,7 @@ enum Applies {
 enum Change {
     AddSubtypes(&'static [String]),
     SetCreatureTypes(Vec<String>),
+    BecomeCreature(Vec<String>),
     AllCreatureTypes,
     SetColors(ColorSet),
     AddKeywords(KeywordSet),
@@ -571,6 +580,7 @@ impl Game {
                 CharChange::Control(_) => continue, // applied to `Object::controller`
                 CharChange::SetCreatureTypes(v) => Change::SetCreatureTypes(v.clone()),
                 CharChange::SetColors(c) => Change::SetColors(*c),
+                CharChange::BecomeCreature(v) => Change::BecomeCreature(v.clone()),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
             };
@@ -754,7 +764,7 @@ impl Game {
         id: ObjectId,
         c: &Chars,
     ) -> bool {
-        if st.other && src == id {
+        if (st.other && src == id) || (st.itself && src != id) {
             return false;
         }
         let Some(o) = self.obj(id) else { return false };
@@ -820,6 +830,20 @@ impl Game {
                     c.all_creature_types = false;
                 }
                 Change::AllCreatureTypes => c.all_creature_types = true,
+                Change::BecomeCreature(subs) => {
+                    if !c.has_type(CardType::Creature) {
+                        let mut t = c.types.to_vec();
+                        t.push(CardType::Creature);
+                        c.types = Cow::Owned(t);
+                    }
+                    let mut v = c.subtypes.to_vec();
+                    for s in subs {
+                        if !v.iter().any(|x| x.eq_ignore_ascii_case(s)) {
+                            v.push(s.clone());
+                        }
+                    }
+                    c.subtypes = Cow::Owned(v);
+                }
                 Change::SetColors(col) => c.colors = *col,
                 Change::AddKeywords(k) => c.keywords = c.keywords.union(*k),
                 Change::GrantTriggers(card, index) => c.granted_triggers.push((*card, *index)),

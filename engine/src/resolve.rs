@@ -798,6 +798,28 @@ impl Game {
                 }
             }
             Effect::WinGame => self.win_game(me),
+            Effect::BecomeCreature {
+                what,
+                power,
+                toughness,
+                colors,
+                subtypes,
+                keywords,
+            } => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    for change in [
+                        CharChange::BecomeCreature(subtypes.clone()),
+                        CharChange::SetColors(*colors),
+                        CharChange::AddKeywords(crate::layers::KeywordSet::of(keywords)),
+                    ] {
+                        self.add_char_effect(source, me, vec![o], change, Duration::EndOfTurn);
+                    }
+                    self.add_pt_effect(o, PtChange::Set(*power, *toughness));
+                }
+            }
             Effect::GainControlUntilEndOfTurn(r) => {
                 let source = Self::source_of(&res.item);
                 if let Some(o) = self.object_of(res, *r)

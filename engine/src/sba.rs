@@ -26,7 +26,7 @@ impl Game {
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
             let def = catalog.get(o.face());
-            if def.has_type(CardType::Creature) {
+            if def.has_type(CardType::Creature) || (self.layered && self.is_creature(id)) {
                 let t = self.toughness(id);
                 if t <= 0 || o.damage as i32 >= t || o.deathtouch_damage {
                     return true;

@@ -470,6 +470,8 @@ pub struct StaticAbility {
     /// A characteristic-defining ability that the object has every creature type (Mistform
     /// Ultimus); it works in every zone and affects only the object itself.
     pub cda_all_creature_types: bool,
+    /// It affects only its own source ("as long as ~ is a creature, it ...").
+    pub itself: bool,
     pub text: String,
 }
 

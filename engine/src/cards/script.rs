@@ -117,6 +117,9 @@ struct StaticScript {
     also_outside_battlefield: bool,
     /// `"all_creature_types"`: a characteristic-defining ability (every zone, itself only).
     cda: Option<String>,
+    /// Only the source itself, when it matches `affects` ("as long as ~ is a creature").
+    #[serde(default)]
+    itself: bool,
     text: String,
 }
 
@@ -568,6 +571,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             set_chosen_creature_type,
             also_outside_battlefield: st.also_outside_battlefield,
             cda_all_creature_types,
+            itself: st.itself,
             text: st.text.clone(),
         });
     }
