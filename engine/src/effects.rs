@@ -197,6 +197,8 @@ pub enum Effect {
     },
     /// "You win the game."
     WinGame,
+    /// "Prevent all combat damage ~ would deal this combat."
+    PreventCombatDamageFrom(ObjRef),
     /// "~ becomes a P/T <colour> <types> creature with <keywords> until end of turn" (still
     /// its other types): layers 4, 5, 6 and 7b.
     BecomeCreature {
@@ -217,7 +219,7 @@ pub enum Effect {
     /// "You may ...": the controller answers yes or no as it resolves (`text` is the
     /// effect as the script wrote it, for the question).
     May {
-        effect: Box<Effect>,
+        effects: Vec<Effect>,
         text: String,
     },
     /// Sindbad: draw a card and reveal it; if it isn't a land card, discard it.
@@ -276,14 +278,30 @@ impl Effect {
     /// Parses one effect line of a card script.
     pub fn parse(s: &str) -> Result<Effect, String> {
         if let Some(rest) = s.trim().strip_prefix("may ") {
-            let inner = Effect::parse(rest)?;
-            if !inner.is_choiceless() || matches!(inner, Effect::May { .. }) {
-                return Err("`may` takes one effect without choices or targets".into());
+            // `may A && B`: "you may A. If you do, B." (targets are chosen on the stack).
+            let mut effects = Vec::new();
+            for part in rest.split("&&") {
+                let inner = Effect::parse(part.trim())?;
+                let no_choice = matches!(
+                    inner,
+                    Effect::Discard { random: false, .. }
+                        | Effect::Sacrifice { .. }
+                        | Effect::Search { .. }
+                        | Effect::May { .. }
+                        | Effect::CounterUnlessPays { .. }
+                );
+                if no_choice {
+                    return Err("`may` takes effects that ask nothing more".into());
+                }
+                effects.push(inner);
             }
-            return Ok(Effect::May {
-                effect: Box::new(inner),
-                text: rest.replace('_', " "),
-            });
+            let text = rest
+                .split("&&")
+                .next()
+                .unwrap_or(rest)
+                .trim()
+                .replace('_', " ");
+            return Ok(Effect::May { effects, text });
         }
         let mut positional: Vec<&str> = Vec::new();
         let mut keys: Vec<(&str, &str)> = Vec::new();
@@ -418,6 +436,7 @@ impl Effect {
                 }
             }
             "win" => Effect::WinGame,
+            "prevent_combat_damage_from" => Effect::PreventCombatDamageFrom(objref(0)?),
             "become_creature" => {
                 // `become_creature 4/4 R Giant this [keywords=Trample,Flying]`
                 let (power, toughness) = parse_pt_change(args.first().copied())?;
@@ -677,6 +696,11 @@ impl Effect {
                 ..
             }
             | Effect::ExchangeLife(n) => v.push(*n),
+            Effect::May { effects, .. } => {
+                for e in effects {
+                    v.extend(e.target_slots());
+                }
+            }
             Effect::Fight { a, b } => {
                 for r in [a, b] {
                     if let ObjRef::Target(n) = r {

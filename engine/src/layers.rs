@@ -1019,6 +1019,8 @@ impl Game {
 
     /// 311.2: as the end of combat step ends, "until end of combat" effects end.
     pub(crate) fn end_combat_char_effects(&mut self) {
+        self.shields
+            .retain(|s| !matches!(s, crate::replacement::Shield::PreventCombatDamageFrom(_)));
         let n = self.char_effects.len();
         self.char_effects
             .retain(|e| e.duration != Duration::EndOfCombat);

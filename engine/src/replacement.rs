@@ -70,6 +70,8 @@ pub enum Shield {
     CantRegenerate(ObjectId),
     /// "If it would die this turn, exile it instead."
     ExileIfDies(ObjectId),
+    /// "Prevent all combat damage ~ would deal this combat" (until the end of combat).
+    PreventCombatDamageFrom(ObjectId),
 }
 
 /// A static prevention ability of a permanent (script key `prevent`).
@@ -124,6 +126,12 @@ impl Game {
                 if covers {
                     return 0;
                 }
+            }
+            if let Shield::PreventCombatDamageFrom(src) = s
+                && combat
+                && *src == source
+            {
+                return 0;
             }
         }
         if let Target::Object(id) = target {
@@ -262,7 +270,7 @@ impl Game {
         self.shields.retain(|s| match s {
             Shield::Regenerate(o) | Shield::CantRegenerate(o) | Shield::ExileIfDies(o) => *o != id,
             Shield::PreventNext { target, .. } => *target != Target::Object(id),
-            Shield::PreventAll(_) => true,
+            Shield::PreventAll(_) | Shield::PreventCombatDamageFrom(_) => true,
         });
     }
 

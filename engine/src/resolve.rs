@@ -458,10 +458,7 @@ impl Game {
                     _ => self.counter_item(&item, false),
                 }
             }
-            Effect::May {
-                effect: inner,
-                text,
-            } => match res.may {
+            Effect::May { effects, text } => match res.may {
                 None => {
                     return Progress::Ask(Pending {
                         player: me,
@@ -473,7 +470,14 @@ impl Game {
                         },
                     });
                 }
-                Some(true) => return self.execute(res, inner),
+                Some(true) => {
+                    for inner in effects {
+                        if let Progress::Ask(p) = self.execute(res, inner) {
+                            // Loading refuses `may` effects that ask anything more.
+                            debug_assert!(false, "a may effect asked {p:?}");
+                        }
+                    }
+                }
                 Some(false) => {}
             },
             other => self.apply_simple_effect(res, other),
@@ -798,6 +802,11 @@ impl Game {
                 }
             }
             Effect::WinGame => self.win_game(me),
+            Effect::PreventCombatDamageFrom(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.add_shield(Shield::PreventCombatDamageFrom(o));
+                }
+            }
             Effect::BecomeCreature {
                 what,
                 power,

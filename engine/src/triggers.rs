@@ -69,6 +69,8 @@ pub enum TriggerEvent {
     AnyPlayerCastsSpell,
     /// "When a creature attacks" (any creature, once for each).
     CreatureAttacks,
+    /// "Whenever ~ attacks and isn't blocked" (when blockers have been declared).
+    AttacksAndIsntBlocked,
     /// "Whenever you cast an <type> spell".
     YouCastSpellOfType(CardType),
 }
@@ -137,6 +139,7 @@ impl TriggerEvent {
             "leaves_or_becomes_untapped" => TriggerEvent::LeavesOrBecomesUntapped,
             "any_player_casts_spell" => TriggerEvent::AnyPlayerCastsSpell,
             "creature_attacks" => TriggerEvent::CreatureAttacks,
+            "attacks_and_isnt_blocked" => TriggerEvent::AttacksAndIsntBlocked,
             other if other.starts_with("you_cast_spell:") => {
                 TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
             }
@@ -546,6 +549,25 @@ impl Game {
             }
             Event::BlockersDeclared { blocks } => {
                 let mut v = Vec::new();
+                // "Whenever ~ attacks and isn't blocked": every attacker no one blocked.
+                let unblocked: Vec<ObjectId> = self
+                    .combat
+                    .as_ref()
+                    .map(|c| {
+                        c.attackers
+                            .iter()
+                            .map(|a| a.id)
+                            .filter(|a| !blocks.iter().any(|(_, x)| x == a))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                for a in unblocked {
+                    for (s, c, p, i) in self.matching(|_, id, _, w| {
+                        *w == TriggerEvent::AttacksAndIsntBlocked && id == a
+                    }) {
+                        v.push((s, c, p, i, Some(a)));
+                    }
+                }
                 // "Whenever ~ blocks" triggers once, however many attackers it blocks
                 // (CR 509.3c, seed silent).
                 let mut blockers: Vec<ObjectId> = Vec::new();
