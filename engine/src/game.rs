@@ -798,8 +798,11 @@ impl Game {
         }
         self.pt_effects.retain(|e| e.object != id);
         self.drop_shields_of(id);
+        // Auras stay "attached" to the departed object, so the state-based check puts them
+        // into the graveyard (S5); anything else simply becomes unattached.
+        let catalog = self.catalog();
         for o in &mut self.objects {
-            if o.attached_to == Some(id) {
+            if o.attached_to == Some(id) && catalog.get(o.face()).enchant.is_none() {
                 o.attached_to = None;
             }
         }

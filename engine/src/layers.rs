@@ -124,6 +124,9 @@ impl Game {
         if st.itself && src != id {
             return false;
         }
+        if st.enchanted && s.attached_to != Some(id) {
+            return false;
+        }
         self.is_on_battlefield(id) && self.matches_filter(id, &st.affects, s.controller)
     }
 
@@ -765,6 +768,9 @@ impl Game {
         c: &Chars,
     ) -> bool {
         if (st.other && src == id) || (st.itself && src != id) {
+            return false;
+        }
+        if st.enchanted && self.obj(src).and_then(|s| s.attached_to) != Some(id) {
             return false;
         }
         let Some(o) = self.obj(id) else { return false };

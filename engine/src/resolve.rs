@@ -111,7 +111,19 @@ impl Game {
             self.stack.retain(|s| s.object() != Some(card));
             let def = self.catalog().get(item.card);
             if def.is_permanent() {
-                self.put_onto_battlefield(card, item.controller, false);
+                let new = self.put_onto_battlefield(card, item.controller, false);
+                // An Aura spell enters attached to the permanent it targeted (303.4f).
+                if def.enchant.is_some()
+                    && let (Some(aura), Some(Target::Object(t))) = (new, item.targets.first())
+                    && self.is_on_battlefield(*t)
+                {
+                    let ts = self.new_timestamp();
+                    if let Some(o) = self.obj_mut(aura) {
+                        o.attached_to = Some(*t);
+                        // 418.5e: an Aura gets a new timestamp as it becomes attached.
+                        o.timestamp = ts;
+                    }
+                }
             } else {
                 self.spell_to_graveyard(card);
             }

@@ -40,7 +40,8 @@ impl Game {
             }
             if let Some(to) = o.attached_to
                 && (!self.is_on_battlefield(to)
-                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment"))
+                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment")
+                    || self.aura_illegal(id, to))
             {
                 return true;
             }
@@ -143,7 +144,8 @@ impl Game {
             if let Some(o) = self.obj(id)
                 && let Some(to) = o.attached_to
                 && (!self.is_on_battlefield(to)
-                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment"))
+                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment")
+                    || self.aura_illegal(id, to))
             {
                 if self.has_subtype(id, "Aura") {
                     to_graveyard.push(id);
@@ -191,6 +193,16 @@ impl Game {
         }
         self.check_game_over();
         true
+    }
+
+    /// S6 (420.5d / 704.5m): an Aura attached to something its "enchant" doesn't allow, or
+    /// to a permanent with protection from one of its colours.
+    fn aura_illegal(&self, aura: ObjectId, to: ObjectId) -> bool {
+        let Some(filter) = self.def(aura).and_then(|d| d.enchant.as_ref()) else {
+            return false;
+        };
+        let me = self.obj(aura).map_or(PlayerId(0), |o| o.controller);
+        !self.matches_filter(to, filter, me) || self.protected_from(to, self.colors(aura))
     }
 
     /// A player controlling two or more legendary permanents with the same name (modern).

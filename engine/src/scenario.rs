@@ -91,6 +91,9 @@ pub enum PermanentSetup {
         /// Came under its controller's control this turn.
         #[serde(default)]
         sick: bool,
+        /// An Aura: the permanent it enchants (a name on the battlefield, `Name@player`).
+        #[serde(default)]
+        attached_to: Option<String>,
     },
 }
 
@@ -272,6 +275,7 @@ impl Runner {
             Some(s) => Step::from_key(s).ok_or_else(|| format!("unknown step `{s}`"))?,
             None => Step::PrecombatMain,
         };
+        let mut attachments: Vec<(ObjectId, String)> = Vec::new();
         for (i, name) in names.iter().enumerate() {
             let p = PlayerId(i as u8);
             g.players[i].kept = true;
@@ -297,17 +301,28 @@ impl Runner {
                 g.create_object(card_id(c)?, p, ZoneKind::Exile);
             }
             for perm in &z.battlefield {
-                let (card, tapped, damage, counters, sick) = match perm {
-                    PermanentSetup::Name(n) => (n.as_str(), false, 0, BTreeMap::new(), false),
+                let (card, tapped, damage, counters, sick, attached) = match perm {
+                    PermanentSetup::Name(n) => (n.as_str(), false, 0, BTreeMap::new(), false, None),
                     PermanentSetup::Full {
                         card,
                         tapped,
                         damage,
                         counters,
                         sick,
-                    } => (card.as_str(), *tapped, *damage, counters.clone(), *sick),
+                        attached_to,
+                    } => (
+                        card.as_str(),
+                        *tapped,
+                        *damage,
+                        counters.clone(),
+                        *sick,
+                        attached_to.clone(),
+                    ),
                 };
                 let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
+                if let Some(t) = attached {
+                    attachments.push((id, t));
+                }
                 let def = g.catalog().get(g.objects[id.slot()].card);
                 let enters_with = def.enters_with_counters.clone();
                 let is_token = def.support == crate::cards::Support::Token;
@@ -352,6 +367,12 @@ impl Runner {
                 g.players[i].lands_played = n;
             }
         }
+        r.game = g;
+        for (aura, target) in attachments {
+            let t = r.find(&target, &[ZoneKind::Battlefield], None)?;
+            r.game.objects[aura.slot()].attached_to = Some(t);
+        }
+        let mut g = std::mem::replace(&mut r.game, Game::empty(ruleset, 0, Vec::new(), 0));
         let prio = match &sc.setup.priority {
             Some(p) => r.player(p)?,
             None => active,

@@ -71,6 +71,8 @@ pub enum TriggerEvent {
     CreatureAttacks,
     /// "Whenever ~ attacks and isn't blocked" (when blockers have been declared).
     AttacksAndIsntBlocked,
+    /// "At the beginning of each upkeep".
+    EachUpkeep,
     /// "Whenever you cast an <type> spell".
     YouCastSpellOfType(CardType),
 }
@@ -126,6 +128,7 @@ impl TriggerEvent {
             }
             "your_upkeep" => TriggerEvent::YourUpkeep,
             "each_end_step" => TriggerEvent::EachEndStep,
+            "each_upkeep" => TriggerEvent::EachUpkeep,
             "attacks" => TriggerEvent::Attacks,
             "blocks" => TriggerEvent::Blocks,
             "becomes_blocked" => TriggerEvent::BecomesBlocked,
@@ -523,6 +526,7 @@ impl Game {
                 self.matching(|_, _, ctrl, w| match w {
                     TriggerEvent::YourUpkeep => step == Step::Upkeep && ctrl == active,
                     TriggerEvent::EachEndStep => step == Step::End,
+                    TriggerEvent::EachUpkeep => step == Step::Upkeep,
                     _ => false,
                 })
                 .into_iter()

@@ -445,6 +445,8 @@ pub struct CardDef {
     pub choose_creature_type: bool,
     /// "You may have ~ enter the battlefield tapped as a copy of any land" (Vesuva).
     pub copy_land_as_enters: bool,
+    /// An Aura's "Enchant ..." (303.4): what it may be attached to; its spell targets that.
+    pub enchant: Option<crate::targets::ObjectFilter>,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -472,6 +474,9 @@ pub struct StaticAbility {
     pub cda_all_creature_types: bool,
     /// It affects only its own source ("as long as ~ is a creature, it ...").
     pub itself: bool,
+    /// It affects only the permanent its source (an Aura) is attached to ("enchanted
+    /// creature gets ...").
+    pub enchanted: bool,
     pub text: String,
 }
 

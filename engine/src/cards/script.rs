@@ -92,6 +92,9 @@ struct Script {
     /// "You may have ~ enter the battlefield tapped as a copy of any land on the battlefield."
     #[serde(default)]
     copy_land_as_enters: bool,
+    /// An Aura's "Enchant <filter>": its spell targets such a permanent and it enters
+    /// attached to it.
+    enchant: Option<String>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -120,6 +123,9 @@ struct StaticScript {
     /// Only the source itself, when it matches `affects` ("as long as ~ is a creature").
     #[serde(default)]
     itself: bool,
+    /// Only the permanent the source (an Aura) enchants.
+    #[serde(default)]
+    enchanted: bool,
     text: String,
 }
 
@@ -354,6 +360,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         hand_revealed: false,
         choose_creature_type: false,
         copy_land_as_enters: false,
+        enchant: None,
     })
 }
 
@@ -501,6 +508,17 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     def.hand_revealed = s.hand_revealed;
     def.choose_creature_type = s.choose_creature_type;
     def.copy_land_as_enters = s.copy_land_as_enters;
+    if let Some(e) = &s.enchant {
+        if !def.subtypes.iter().any(|t| t == "Aura") {
+            return Err("only an Aura has `enchant`".into());
+        }
+        let words: Vec<&str> = e.split_whitespace().collect();
+        let filter = crate::targets::ObjectFilter::parse(&words)?;
+        def.spell.targets = vec![crate::targets::TargetSpec::parse(e)?];
+        def.enchant = Some(filter);
+    } else if def.subtypes.iter().any(|t| t == "Aura") && def.is_supported() {
+        return Err("an Aura needs `enchant`".into());
+    }
     for st in &s.statics {
         let words: Vec<&str> = st.affects.split_whitespace().collect();
         let affects = crate::targets::ObjectFilter::parse(&words)?;
@@ -572,6 +590,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             also_outside_battlefield: st.also_outside_battlefield,
             cda_all_creature_types,
             itself: st.itself,
+            enchanted: st.enchanted,
             text: st.text.clone(),
         });
     }
