@@ -491,6 +491,14 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 .collect();
             format!("assign {}", parts.join(", "))
         }
+        Answer::PayToAvoid(i) => match game.delayed.get(usize::from(*i)) {
+            Some(engine::triggers::DelayedTrigger {
+                when: engine::triggers::DelayedWhen::NextDrawStepUnlessPaid { pay, .. },
+                card,
+                ..
+            }) => format!("pay {{{pay}}} for {}", game.catalog().get(*card).name),
+            _ => "pay".into(),
+        },
         Answer::Yes => "yes".into(),
         Answer::No => "no".into(),
         Answer::CreatureType(t) => t.clone(),
@@ -627,6 +635,22 @@ pub fn parse_answers(
         Decision::Priority => {
             if is_no(&t) {
                 Answer::Pass
+            } else if t == "pay" || t.starts_with("pay ") {
+                // A special action: pay what a delayed ability asks (Glass Asp).
+                let c: Vec<(String, Answer)> = legal
+                    .iter()
+                    .filter(|a| matches!(a, Answer::PayToAvoid(_)))
+                    .map(|a| (describe_among(game, player, a, &legal), a.clone()))
+                    .collect();
+                if c.is_empty() {
+                    return Err(GrammarError::Refused(
+                        "there is nothing you can pay for now".into(),
+                    ));
+                }
+                if t == "pay" && c.len() == 1 {
+                    return Ok(vec![c[0].1.clone()]);
+                }
+                return pick_or(&t, &c, "payment").map(|a| vec![a]);
             } else if let Some(rest) = strip_any(&t, &["play "]) {
                 let c = labeled(&|a| {
                     if let Answer::PlayLand(id) = a {

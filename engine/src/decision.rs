@@ -122,6 +122,9 @@ pub enum Answer {
     CreatureType(String),
     Yes,
     No,
+    /// A special action (no stack): pay what a delayed ability asks to stop it (Glass Asp),
+    /// by its index in `Game::delayed`.
+    PayToAvoid(u8),
 }
 
 impl Answer {
@@ -149,6 +152,7 @@ impl Answer {
             Answer::CreatureType(_) => "a creature type",
             Answer::Yes => "yes",
             Answer::No => "no",
+            Answer::PayToAvoid(_) => "pay to stop a delayed ability",
         }
     }
 }

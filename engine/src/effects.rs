@@ -199,6 +199,13 @@ pub enum Effect {
     WinGame,
     /// "Prevent all combat damage ~ would deal this combat."
     PreventCombatDamageFrom(ObjRef),
+    /// "That player loses N life at the beginning of their next draw step unless they pay
+    /// {M} before that draw step" (Glass Asp): a delayed ability and a special action.
+    LoseAtNextDrawUnlessPays {
+        lose: u32,
+        pay: u32,
+        who: PlayerRef,
+    },
     /// "~ becomes a P/T <colour> <types> creature with <keywords> until end of turn" (still
     /// its other types): layers 4, 5, 6 and 7b.
     BecomeCreature {
@@ -437,6 +444,17 @@ impl Effect {
             }
             "win" => Effect::WinGame,
             "prevent_combat_damage_from" => Effect::PreventCombatDamageFrom(objref(0)?),
+            "lose_at_next_draw_unless_pays" => Effect::LoseAtNextDrawUnlessPays {
+                lose: match amount(0)? {
+                    Amount::Fixed(n @ 1..=4) => n as u32,
+                    _ => return Err("lose 1 to 4 life".into()),
+                },
+                pay: key("pay")
+                    .ok_or("`lose_at_next_draw_unless_pays` needs pay=N")?
+                    .parse()
+                    .map_err(|_| "pay=N: a number".to_string())?,
+                who: who(PlayerRef::SubjectPlayer)?,
+            },
             "become_creature" => {
                 // `become_creature 4/4 R Giant this [keywords=Trample,Flying]`
                 let (power, toughness) = parse_pt_change(args.first().copied())?;

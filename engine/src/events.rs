@@ -131,6 +131,11 @@ pub enum Event {
         object: ObjectId,
         choice: String,
     },
+    /// A player paid, as a special action, to stop a delayed ability (Glass Asp).
+    PaidToAvoid {
+        player: PlayerId,
+        card: crate::ids::CardId,
+    },
     /// A control-changing effect began or ended (layer 2).
     ControlChanged {
         object: ObjectId,

@@ -71,6 +71,23 @@ impl Game {
                 }
                 Ok(())
             }
+            Answer::PayToAvoid(i) => {
+                let (pay, card) = self.avoidable(player, i)?;
+                let cost = crate::mana::ManaCost::generic(pay).to_payable(0);
+                if !self.can_pay_now(player, &cost) {
+                    return Err(RuleError::illegal(format!(
+                        "you can't pay {{{pay}}} for {} now",
+                        self.catalog().get(card).name
+                    )));
+                }
+                self.pending = None;
+                self.pay_automatically(player, &cost);
+                self.delayed.remove(i as usize);
+                self.emit(Event::PaidToAvoid { player, card });
+                self.passes = 0;
+                self.give_priority(player);
+                Ok(())
+            }
             Answer::Cast(card) => self.begin_cast(player, card),
             Answer::Activate { source, ability } => self.begin_activate(player, source, ability),
             Answer::ActivateMana {
@@ -223,6 +240,14 @@ impl Game {
                 && self.can_begin_cast(player, card)
             {
                 out.push(Answer::Cast(card));
+            }
+        }
+        // Special actions: paying what a delayed ability asks (Glass Asp).
+        for i in 0..self.delayed.len() {
+            if let Ok((pay, _)) = self.avoidable(player, i as u8)
+                && self.can_pay_now(player, &crate::mana::ManaCost::generic(pay).to_payable(0))
+            {
+                out.push(Answer::PayToAvoid(i as u8));
             }
         }
         for o in self.battlefield_of(player) {
@@ -422,6 +447,18 @@ impl Game {
         }
         self.give_priority(player);
         Ok(())
+    }
+
+    /// The delayed ability `i` that `player` may stop by paying, with the amount and card.
+    fn avoidable(&self, player: PlayerId, i: u8) -> Result<(u32, crate::ids::CardId), RuleError> {
+        match self.delayed.get(i as usize) {
+            Some(crate::triggers::DelayedTrigger {
+                when: crate::triggers::DelayedWhen::NextDrawStepUnlessPaid { player: p, pay, .. },
+                card,
+                ..
+            }) if *p == player => Ok((*pay, *card)),
+            _ => Err(RuleError::illegal("there is nothing of yours to pay for")),
+        }
     }
 
     /// Split second (502.58a): while a spell with split second is on the stack, players

@@ -814,6 +814,23 @@ impl Game {
                 }
             }
             Effect::WinGame => self.win_game(me),
+            Effect::LoseAtNextDrawUnlessPays { lose, pay, who } => {
+                let source = Self::source_of(&res.item);
+                for p in self.players_of(res, *who) {
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::NextDrawStepUnlessPaid {
+                            player: p,
+                            pay: *pay,
+                            lose: *lose,
+                        },
+                        source,
+                        card: res.item.card,
+                        controller: me,
+                        subject: None,
+                    });
+                }
+            }
             Effect::PreventCombatDamageFrom(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.add_shield(Shield::PreventCombatDamageFrom(o));

@@ -600,6 +600,12 @@ impl Runner {
         use ZoneKind::*;
         Ok(match verb {
             "keep" => Answer::Keep,
+            "pay_to_avoid" => Answer::PayToAvoid(
+                rest.trim()
+                    .parse::<u8>()
+                    .map_err(|_| "pay_to_avoid N: the number of the delayed ability (1, 2...)")?
+                    .saturating_sub(1),
+            ),
             "yes" => Answer::Yes,
             "no" => Answer::No,
             "creature_type" => Answer::CreatureType(rest.trim().to_string()),

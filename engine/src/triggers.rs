@@ -82,6 +82,14 @@ pub enum TriggerEvent {
 pub enum DelayedWhen {
     /// "At the beginning of the next end step" (once).
     NextEndStep,
+    /// "At the beginning of that player's next draw step ... unless they pay {N} before
+    /// that draw step" (Glass Asp): the player may pay `pay` as a special action until then,
+    /// and the ability then never triggers; it makes them lose `lose` life.
+    NextDrawStepUnlessPaid {
+        player: PlayerId,
+        pay: u32,
+        lose: u32,
+    },
     /// "When target creature is put into your graveyard this turn" (Saffi Eriksdotter):
     /// the object, watched until the turn ends; "your" is the delayed ability's controller.
     PutIntoYourGraveyardThisTurn(ObjectId),
@@ -100,6 +108,30 @@ pub struct DelayedTrigger {
 /// The built-in delayed ability "return it to the battlefield under its owner's control"
 /// (`exile_until_next_end_step`).
 pub const DELAYED_RETURN: u8 = u8::MAX - 1;
+/// Built-in delayed abilities "that player loses N life" for N = 1..=4 (Glass Asp): indices
+/// `DELAYED_LOSE_1 + N - 1`; "that player" is the trigger's player.
+pub const DELAYED_LOSE_1: u8 = u8::MAX - 9;
+
+fn delayed_lose(n: u8) -> &'static TriggerDef {
+    static DEFS: std::sync::OnceLock<Vec<TriggerDef>> = std::sync::OnceLock::new();
+    let defs = DEFS.get_or_init(|| {
+        (1..=4)
+            .map(|n| TriggerDef {
+                when: TriggerEvent::EachEndStep,
+                condition: None,
+                targets: Vec::new(),
+                effects: vec![Effect::LoseLife {
+                    amount: crate::effects::Amount::Fixed(n),
+                    who: crate::effects::PlayerRef::SubjectPlayer,
+                }],
+                text: format!(
+                    "At the beginning of that player's draw step, they lose {n} life (they didn't pay)."
+                ),
+            })
+            .collect()
+    });
+    &defs[(n.clamp(1, 4) - 1) as usize]
+}
 
 fn delayed_return() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -170,7 +202,7 @@ pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 3;
 pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = DEATHTOUCH_TRIGGER;
+const FIRST_BUILTIN: u8 = DELAYED_LOSE_1;
 
 /// 502.3: "Whenever a creature without flanking blocks this creature, the blocking creature
 /// gets -1/-1 until end of turn." The subject is that blocker.
@@ -301,6 +333,9 @@ impl Game {
         }
         if index == DELAYED_RETURN {
             return Some(delayed_return());
+        }
+        if (DELAYED_LOSE_1..DELAYED_LOSE_1 + 4).contains(&index) {
+            return Some(delayed_lose(index - DELAYED_LOSE_1 + 1));
         }
         if index >= GRANTED_TRIGGER {
             // Granted by a static ability of `card`: static (index - 64) / 4, trigger % 4.
@@ -448,6 +483,29 @@ impl Game {
                     Some(new),
                     None,
                 );
+            }
+        }
+        if let Event::StepBegan(Step::Draw) = e
+            && !self.delayed.is_empty()
+        {
+            let active = self.active;
+            let due: Vec<DelayedTrigger> = self
+                .delayed
+                .iter()
+                .copied()
+                .filter(|d| {
+                    matches!(d.when, DelayedWhen::NextDrawStepUnlessPaid { player, .. } if player == active)
+                })
+                .collect();
+            self.delayed.retain(|d| {
+                !matches!(d.when, DelayedWhen::NextDrawStepUnlessPaid { player, .. } if player == active)
+            });
+            for d in due {
+                if let DelayedWhen::NextDrawStepUnlessPaid { lose, .. } = d.when {
+                    // The ability's only instruction: that player loses `lose` life.
+                    let index = DELAYED_LOSE_1 as usize + (lose.clamp(1, 4) - 1) as usize;
+                    self.queue(d.source, d.card, d.controller, index, None, Some(active));
+                }
             }
         }
         if let Event::StepBegan(Step::End) = e

@@ -475,3 +475,33 @@ battlefield = ["Gemstone Mine"]
     }
     assert!(parse_answers(&g, p, "copy Squire").is_err());
 }
+
+/// Glass Asp's special action: `pay {2} for Glass Asp` (or just `pay`) at priority.
+#[test]
+fn special_action_payment_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "asp"
+script = ["goto declare_attackers", "alice: attack Glass Asp", "goto combat_damage", "resolve", "alice: pass"]
+[setup]
+active = "alice"
+turn = 3
+[setup.alice]
+library = ["Plains"]
+battlefield = ["Glass Asp"]
+[setup.bob]
+library = ["Plains"]
+battlefield = ["Island", "Island"]
+"#,
+    )
+    .expect("scenario runs");
+    let bob = PlayerId(1);
+    let pay = Answer::PayToAvoid(0);
+    assert!(g.legal_answers(bob).contains(&pay));
+    assert_eq!(describe(&g, bob, &pay), "pay {2} for Glass Asp");
+    assert_eq!(
+        parse_answers(&g, bob, "pay {2} for Glass Asp").ok(),
+        Some(vec![pay.clone()])
+    );
+    assert_eq!(parse_answers(&g, bob, "pay").ok(), Some(vec![pay]));
+}
