@@ -551,7 +551,7 @@ impl Game {
     }
     pub fn has_type(&self, id: ObjectId, t: CardType) -> bool {
         if self.layered() {
-            return self.types_of(id).contains(&t);
+            return self.with_chars(id, |c| c.has_type(t)) == Some(true);
         }
         self.def(id).is_some_and(|d| d.has_type(t))
     }

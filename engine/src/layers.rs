@@ -190,7 +190,7 @@ impl Game {
     /// computation) by resolved effects (layer 6 / classic 5).
     pub fn has_keyword(&self, id: ObjectId, k: Keyword) -> bool {
         if self.layered {
-            return self.chars(id).is_some_and(|c| c.keywords.contains(k));
+            return self.with_chars(id, |c| c.keywords.contains(k)) == Some(true);
         }
         if self.def(id).is_some_and(|d| d.keywords.contains(&k)) {
             return true;
@@ -215,7 +215,7 @@ impl Game {
     /// All keywords the object has, computed once (for code that asks about many).
     pub fn keyword_set(&self, id: ObjectId) -> KeywordSet {
         if self.layered {
-            return self.chars(id).map_or(KeywordSet::default(), |c| c.keywords);
+            return self.with_chars(id, |c| c.keywords).unwrap_or_default();
         }
         let mut set = self
             .def(id)
@@ -239,7 +239,7 @@ impl Game {
     /// Whether the object still has the abilities of its own card (not lost to "loses all
     /// abilities", layer 6 / classic 5).
     pub fn has_own_abilities(&self, id: ObjectId) -> bool {
-        !self.layered || self.chars(id).is_some_and(|c| c.own_abilities)
+        !self.layered || self.with_chars(id, |c| c.own_abilities) == Some(true)
     }
 
     /// How many instances of a keyword the object has (502.3b flanking, 502.12c rampage:
@@ -321,22 +321,22 @@ impl Game {
     }
     pub fn colors(&self, id: ObjectId) -> ColorSet {
         if self.layered {
-            return self.chars(id).map_or(ColorSet::NONE, |c| c.colors);
+            return self.with_chars(id, |c| c.colors).unwrap_or(ColorSet::NONE);
         }
         self.def(id).map_or(ColorSet::NONE, |d| d.colors)
     }
     pub fn has_subtype(&self, id: ObjectId, sub: &str) -> bool {
         if self.layered {
-            return self
-                .chars(id)
-                .is_some_and(|c| c.has_subtype(self.catalog(), sub));
+            return self.with_chars(id, |c| c.has_subtype(self.catalog(), sub)) == Some(true);
         }
         self.def(id)
             .is_some_and(|d| d.subtypes.iter().any(|s| s.eq_ignore_ascii_case(sub)))
     }
     pub fn types_of(&self, id: ObjectId) -> Cow<'static, [CardType]> {
         if self.layered {
-            return self.chars(id).map_or(Cow::Borrowed(&[]), |c| c.types);
+            return self
+                .with_chars(id, |c| c.types.clone())
+                .unwrap_or(Cow::Borrowed(&[]));
         }
         Cow::Borrowed(self.def(id).map_or(&[], |d| d.types.as_slice()))
     }
@@ -345,7 +345,8 @@ impl Game {
         if !self.layered {
             return Vec::new();
         }
-        self.chars(id).map_or_else(Vec::new, |c| c.granted_triggers)
+        self.with_chars(id, |c| c.granted_triggers.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -575,6 +576,19 @@ impl Game {
         t.chars.into_iter().nth(i)
     }
 
+    /// Calls `f` with the characteristics of `id` after layers 1-6 without copying them
+    /// (layered games only; the battlefield's come from the cache).
+    pub(crate) fn with_chars<R>(&self, id: ObjectId, f: impl FnOnce(&Chars) -> R) -> Option<R> {
+        if self.is_on_battlefield(id) {
+            let t = self.battlefield_table();
+            let i = t.index(id)?;
+            return t.chars.get(i).map(f);
+        }
+        let t = self.layer_table(Some(id));
+        let i = t.index(id)?;
+        t.chars.get(i).map(f)
+    }
+
     /// Every effect of layers 2-6 that exists now, with its layer and timestamp.
     fn layered_effects(&self, table: &Table) -> Vec<Layered> {
         let mut out = Vec::new();
@@ -795,6 +809,37 @@ impl Game {
     fn depends_on(&self, a: &Layered, b: &Layered, table: &Table) -> bool {
         if matches!(a.applies, Applies::Locked(_) | Applies::Itself(_)) {
             return false;
+        }
+        // Cheap test first: `b` can change `a`'s existence only by removing abilities, and
+        // what `a` applies to only through what `a`'s filter reads.
+        if let Applies::Static { src, index } = a.applies {
+            let reads = self.obj(src).and_then(|s| {
+                self.catalog()
+                    .get(s.face())
+                    .statics
+                    .get(index as usize)
+                    .map(|st| &st.affects)
+            });
+            let relevant = match (&b.change, reads) {
+                (Change::LoseAll, _) => true,
+                (_, None) => true,
+                (
+                    Change::AddSubtypes(_) | Change::SetCreatureTypes(_) | Change::AllCreatureTypes,
+                    Some(f),
+                ) => f.subtype.is_some(),
+                (Change::BecomeCreature(_), Some(f)) => {
+                    f.subtype.is_some() || !f.types_any.is_empty() || !f.types_none.is_empty()
+                }
+                (Change::SetColors(_), Some(f)) => {
+                    !f.colors_any.is_empty() || !f.not_colors.is_empty()
+                }
+                (Change::AddKeywords(_) | Change::GrantTriggers(..), Some(f)) => {
+                    f.keyword.is_some()
+                }
+            };
+            if !relevant {
+                return false;
+            }
         }
         let before = self.reach(a, table);
         let mut trial = Table {
