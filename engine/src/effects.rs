@@ -199,6 +199,11 @@ pub enum Effect {
     WinGame,
     /// "Prevent all combat damage ~ would deal this combat."
     PreventCombatDamageFrom(ObjRef),
+    /// "You may pay {cost}. If you do, ...": asked as it resolves; paid by the auto-payer.
+    MayPay {
+        cost: crate::mana::ManaCost,
+        effects: Vec<Effect>,
+    },
     /// "That player loses N life at the beginning of their next draw step unless they pay
     /// {M} before that draw step" (Glass Asp): a delayed ability and a special action.
     LoseAtNextDrawUnlessPays {
@@ -284,6 +289,25 @@ pub enum Effect {
 impl Effect {
     /// Parses one effect line of a card script.
     pub fn parse(s: &str) -> Result<Effect, String> {
+        if let Some(rest) = s.trim().strip_prefix("may_pay ") {
+            // `may_pay {B} && return_to_battlefield this`
+            let mut parts = rest.split("&&");
+            let cost: crate::mana::ManaCost = parts
+                .next()
+                .unwrap_or("")
+                .trim()
+                .parse()
+                .map_err(|e| format!("may_pay: {e}"))?;
+            let effects = parts
+                .map(|p| Effect::parse(p.trim()))
+                .collect::<Result<Vec<_>, _>>()?;
+            if effects.is_empty() || effects.iter().any(|e| !e.is_choiceless()) {
+                return Err(
+                    "`may_pay COST && EFFECT...` takes effects that ask nothing more".into(),
+                );
+            }
+            return Ok(Effect::MayPay { cost, effects });
+        }
         if let Some(rest) = s.trim().strip_prefix("may ") {
             // `may A && B`: "you may A. If you do, B." (targets are chosen on the stack).
             let mut effects = Vec::new();
@@ -629,6 +653,7 @@ impl Effect {
                 | Effect::Search { .. }
                 | Effect::May { .. }
                 | Effect::CounterUnlessPays { .. }
+                | Effect::MayPay { .. }
         ) && self.target_slots().is_empty()
     }
 

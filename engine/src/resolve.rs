@@ -442,6 +442,31 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
+            Effect::MayPay { cost, effects } => {
+                let payable = cost.to_payable(0);
+                match res.may {
+                    None if self.can_pay_now(me, &payable) => {
+                        return Progress::Ask(Pending {
+                            player: me,
+                            decision: Decision::YesNo {
+                                question: format!(
+                                    "{}: pay {cost}?",
+                                    self.catalog().get(res.item.card).name
+                                ),
+                            },
+                        });
+                    }
+                    Some(true) if self.pay_automatically(me, &payable) => {
+                        for e in effects {
+                            if let Progress::Ask(p) = self.execute(res, e) {
+                                debug_assert!(false, "a may_pay effect asked {p:?}");
+                            }
+                        }
+                    }
+                    // Declined, or can't pay: nothing happens.
+                    _ => {}
+                }
+            }
             Effect::CounterUnlessPays { what, generic } => {
                 let Some(o) = self.object_of(res, *what) else {
                     return Progress::Done;
@@ -994,7 +1019,8 @@ impl Game {
             | Effect::SpittingSlug
             | Effect::Search { .. }
             | Effect::May { .. }
-            | Effect::CounterUnlessPays { .. } => {}
+            | Effect::CounterUnlessPays { .. }
+            | Effect::MayPay { .. } => {}
         }
     }
 

@@ -73,6 +73,9 @@ pub enum TriggerEvent {
     AttacksAndIsntBlocked,
     /// "At the beginning of each upkeep".
     EachUpkeep,
+    /// A card in its owner's graveyard: "whenever another creature is put into your
+    /// graveyard from the battlefield" (Nether Traitor).
+    InGraveyardAnotherCreatureToYourGraveyard,
     /// "Whenever you cast an <type> spell".
     YouCastSpellOfType(CardType),
 }
@@ -161,6 +164,9 @@ impl TriggerEvent {
             "your_upkeep" => TriggerEvent::YourUpkeep,
             "each_end_step" => TriggerEvent::EachEndStep,
             "each_upkeep" => TriggerEvent::EachUpkeep,
+            "in_graveyard_another_creature_to_your_graveyard" => {
+                TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard
+            }
             "attacks" => TriggerEvent::Attacks,
             "blocks" => TriggerEvent::Blocks,
             "becomes_blocked" => TriggerEvent::BecomesBlocked,
@@ -575,6 +581,19 @@ impl Game {
                         .into_iter()
                         .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
                     );
+                    // Cards already in that graveyard (not ones that left the battlefield in
+                    // the same event: R-nether-traitor-1).
+                    for &g in &self.player(owner).graveyard {
+                        if g == *new || self.lookback.iter().any(|(o, _, _)| o.slot() == g.slot()) {
+                            continue;
+                        }
+                        let Some(o) = self.obj(g) else { continue };
+                        for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
+                            if t.when == TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard {
+                                v.push((g, o.card, owner, i, Some(*new)));
+                            }
+                        }
+                    }
                     v
                 }
             }

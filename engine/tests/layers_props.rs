@@ -229,7 +229,7 @@ fn effects_deck_b() -> Vec<engine::CardId> {
         ("Fury Sliver", 2),
         ("Ghost Ship", 1),
         ("Spiketail Drakeling", 1),
-        ("Eron the Relentless", 1),
+        ("Nether Traitor", 1),
         ("Lightning Axe", 1),
         ("Pyrohemia", 1),
         ("Cloudchaser Kestrel", 2),
