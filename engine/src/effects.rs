@@ -199,6 +199,11 @@ pub enum Effect {
     WinGame,
     /// "Prevent all combat damage ~ would deal this combat."
     PreventCombatDamageFrom(ObjRef),
+    /// "Put a spore counter on each Fungus you control."
+    PutCounterEach {
+        kind: CounterKind,
+        filter: ObjectFilter,
+    },
     /// "You may pay {cost}. If you do, ...": asked as it resolves; paid by the auto-payer.
     MayPay {
         cost: crate::mana::ManaCost,
@@ -468,6 +473,13 @@ impl Effect {
             }
             "win" => Effect::WinGame,
             "prevent_combat_damage_from" => Effect::PreventCombatDamageFrom(objref(0)?),
+            "put_counter_each" => Effect::PutCounterEach {
+                kind: args
+                    .first()
+                    .ok_or("`put_counter_each` needs a counter kind")?
+                    .parse()?,
+                filter: ObjectFilter::parse(&args[1..])?,
+            },
             "lose_at_next_draw_unless_pays" => Effect::LoseAtNextDrawUnlessPays {
                 lose: match amount(0)? {
                     Amount::Fixed(n @ 1..=4) => n as u32,

@@ -442,6 +442,17 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
+            Effect::PutCounterEach { kind, filter } => {
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| self.matches_filter(*id, filter, me))
+                    .collect();
+                for o in all {
+                    self.add_counters(o, kind.clone(), 1);
+                }
+            }
             Effect::MayPay { cost, effects } => {
                 let payable = cost.to_payable(0);
                 match res.may {
@@ -1020,7 +1031,8 @@ impl Game {
             | Effect::Search { .. }
             | Effect::May { .. }
             | Effect::CounterUnlessPays { .. }
-            | Effect::MayPay { .. } => {}
+            | Effect::MayPay { .. }
+            | Effect::PutCounterEach { .. } => {}
         }
     }
 

@@ -270,6 +270,21 @@ impl Game {
         }
     }
 
+    /// Puts `n` counters of a kind on a permanent (an event; triggers may see it).
+    pub(crate) fn add_counters(&mut self, id: ObjectId, k: CounterKind, n: u32) {
+        if n == 0 {
+            return;
+        }
+        if let Some(o) = self.obj_mut(id) {
+            o.counters.add(k.clone(), n);
+            self.emit(crate::events::Event::CountersChanged {
+                object: id,
+                kind: k,
+                delta: n as i32,
+            });
+        }
+    }
+
     pub(crate) fn remove_counters(&mut self, id: ObjectId, k: &CounterKind, n: u32) {
         if let Some(o) = self.obj_mut(id) {
             let removed = o.counters.remove(k, n);
