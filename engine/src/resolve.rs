@@ -443,12 +443,7 @@ impl Game {
                 self.shuffle_library(me);
             }
             Effect::PutCounterEach { kind, filter } => {
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| self.matches_filter(*id, filter, me))
-                    .collect();
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
                 for o in all {
                     self.add_counters(o, kind.clone(), 1);
                 }
@@ -544,12 +539,7 @@ impl Game {
                 }
             }
             Effect::DestroyAll { filter, regen } => {
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| self.matches_filter(*id, filter, me))
-                    .collect();
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
                 // All at once (the regeneration shields are checked one by one, which is the
                 // same thing: each replaces only its own creature's destruction).
                 self.begin_batch(&all);
@@ -566,12 +556,7 @@ impl Game {
                 }
             }
             Effect::RegenerateAll(f) => {
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| self.matches_filter(*id, f, me))
-                    .collect();
+                let all: Vec<ObjectId> = self.permanents_matching(f, me);
                 for o in all {
                     self.add_shield(Shield::Regenerate(o));
                 }
@@ -669,12 +654,7 @@ impl Game {
                 keyword,
                 until,
             } => {
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| self.matches_filter(*id, filter, me))
-                    .collect();
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
                 self.add_keyword_effect(source, me, all, *keyword, *until);
             }
             Effect::PumpAllCount {
@@ -684,12 +664,7 @@ impl Game {
                 toughness,
             } => {
                 let n = self.amount(res, amount).max(0);
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| self.matches_filter(*id, filter, me))
-                    .collect();
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
                 if n > 0 {
                     for o in all {
                         self.add_pt_effect(o, PtChange::Modify(power * n, toughness * n));
@@ -728,12 +703,7 @@ impl Game {
                 power,
                 toughness,
             } => {
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| self.matches_filter(*id, filter, me))
-                    .collect();
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
                 for o in all {
                     self.add_pt_effect(o, PtChange::Modify(*power, *toughness));
                 }
@@ -994,12 +964,7 @@ impl Game {
                 }
             }
             Effect::ExileAll(f) => {
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| self.matches_filter(*id, f, me))
-                    .collect();
+                let all: Vec<ObjectId> = self.permanents_matching(f, me);
                 self.begin_batch(&all);
                 for o in all {
                     self.move_object(o, ZoneKind::Exile, Position::Top);
@@ -1075,6 +1040,16 @@ impl Game {
             // Card loading rejects mana abilities whose effects need choices.
             debug_assert!(false, "mana ability effect needed a choice");
         }
+    }
+
+    /// The permanents matching `f` for a spell or ability controlled by `me`, in timestamp
+    /// order.
+    pub(crate) fn permanents_matching(&self, f: &ObjectFilter, me: PlayerId) -> Vec<ObjectId> {
+        self.battlefield
+            .iter()
+            .copied()
+            .filter(|id| self.matches_filter(*id, f, me))
+            .collect()
     }
 
     pub(crate) fn answer_yes_no(
