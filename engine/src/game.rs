@@ -766,6 +766,8 @@ impl Game {
             o.counters.add(k, n);
         }
         let card = o.card;
+        // Its controller was set after the move: a new timestamp keeps the layer cache honest.
+        self.new_timestamp();
         self.emit(Event::EnteredBattlefield {
             object: new_id,
             card,

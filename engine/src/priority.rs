@@ -422,6 +422,8 @@ impl Game {
                 o.copy_of = copy;
                 o.tapped = copy.is_some();
             }
+            // Its copiable values changed after the move: refresh the layer cache's key.
+            self.new_timestamp();
             if let Some(c) = copy {
                 let d = self.catalog().get(c);
                 // The copy's own "enters with counters" applies as it enters (R-vesuva-2).
