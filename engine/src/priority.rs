@@ -226,6 +226,7 @@ impl Game {
         let sorcery_ok = self.sorcery_timing(player);
         let split_second = self.split_second_spell().is_some();
         let land_ok = sorcery_ok && self.player(player).lands_played == 0;
+        let mut upper_bound: Option<u32> = None;
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
             if def.has_type(CardType::Land) {
@@ -236,7 +237,8 @@ impl Game {
                 && (sorcery_ok
                     || def.has_type(CardType::Instant)
                     || def.keywords.contains(&Keyword::Flash))
-                && def.mana_value() <= self.mana_upper_bound(player)
+                && def.mana_value()
+                    <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player))
                 && self.can_begin_cast(player, card)
             {
                 out.push(Answer::Cast(card));
