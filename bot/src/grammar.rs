@@ -1521,4 +1521,4 @@ fn cast_sequence(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -385,6 +385,19 @@ impl Game {
         });
     }
 
+    /// The triggered abilities of permanent `id` itself that trigger on one of `kinds`, with
+    /// `id` as their subject.
+    fn own_triggers(
+        &self,
+        id: ObjectId,
+        kinds: &[TriggerEvent],
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        self.matching(|_, src, _, w| src == id && kinds.contains(w))
+            .into_iter()
+            .map(|(s, c, p, i)| (s, c, p, i, Some(id)))
+            .collect()
+    }
+
     /// Permanents on the battlefield with triggered abilities matching `pred`.
     fn matching(
         &self,
@@ -643,11 +656,7 @@ impl Game {
                     })
                     .unwrap_or_default();
                 for a in unblocked {
-                    for (s, c, p, i) in self.matching(|_, id, _, w| {
-                        *w == TriggerEvent::AttacksAndIsntBlocked && id == a
-                    }) {
-                        v.push((s, c, p, i, Some(a)));
-                    }
+                    v.extend(self.own_triggers(a, &[TriggerEvent::AttacksAndIsntBlocked]));
                 }
                 // "Whenever ~ blocks" triggers once, however many attackers it blocks
                 // (CR 509.3c, seed silent).
@@ -658,15 +667,10 @@ impl Game {
                     }
                 }
                 for b in blockers {
-                    for (s, c, p, i) in self.matching(|_, id, _, w| {
-                        id == b
-                            && matches!(
-                                w,
-                                TriggerEvent::Blocks | TriggerEvent::BlocksOrBecomesBlocked
-                            )
-                    }) {
-                        v.push((s, c, p, i, Some(b)));
-                    }
+                    v.extend(self.own_triggers(
+                        b,
+                        &[TriggerEvent::Blocks, TriggerEvent::BlocksOrBecomesBlocked],
+                    ));
                 }
                 // 502.3: each instance of flanking triggers for each blocker without flanking
                 // (502.3b).
@@ -689,15 +693,13 @@ impl Game {
                 blocked.sort();
                 blocked.dedup();
                 for a in blocked {
-                    for (s, c, p, i) in self.matching(|_, id, _, w| {
-                        id == a
-                            && matches!(
-                                w,
-                                TriggerEvent::BecomesBlocked | TriggerEvent::BlocksOrBecomesBlocked
-                            )
-                    }) {
-                        v.push((s, c, p, i, Some(a)));
-                    }
+                    v.extend(self.own_triggers(
+                        a,
+                        &[
+                            TriggerEvent::BecomesBlocked,
+                            TriggerEvent::BlocksOrBecomesBlocked,
+                        ],
+                    ));
                     // 502.12: each instance of rampage triggers separately (502.12c).
                     if let Some(o) = self.obj(a) {
                         for (k, index) in [

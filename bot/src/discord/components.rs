@@ -421,21 +421,8 @@ mod tests {
     /// as public buttons, and creature types are offered as phrases.
     #[test]
     fn yes_no_questions_are_public_buttons() {
-        let g = engine::scenario::game_from_str(
-            r#"
-name = "may"
-script = ["alice: cast Conspiracy", "alice: autopay", "resolve"]
-[setup]
-active = "alice"
-step = "precombat_main"
-turn = 3
-[setup.alice]
-hand = ["Conspiracy"]
-library = ["Plains"]
-battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
-"#,
-        )
-        .expect("scenario");
+        let g = engine::scenario::game_from_str(crate::grammar::tests::MESA_CONSPIRACY)
+            .expect("scenario");
         let p = engine::PlayerId(0);
         let opts = crate::grammar::options(&g, p, false);
         assert_eq!(opts, vec!["yes".to_string(), "no".to_string()]);

@@ -378,21 +378,7 @@ battlefield = ["Mesa Enchantress", "Plains", "Plains"]
         Some(Decision::Priority)
     ));
 
-    let conspiracy = engine::scenario::game_from_str(
-        r#"
-name = "type"
-script = ["alice: cast Conspiracy", "alice: autopay", "resolve"]
-[setup]
-active = "alice"
-step = "precombat_main"
-turn = 3
-[setup.alice]
-hand = ["Conspiracy"]
-library = ["Plains"]
-battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
-"#,
-    )
-    .expect("scenario runs");
+    let conspiracy = engine::scenario::game_from_str(MESA_CONSPIRACY).expect("scenario runs");
     // Casting Conspiracy (an enchantment) made Mesa Enchantress ask first.
     let p = PlayerId(0);
     assert!(matches!(
@@ -505,3 +491,18 @@ battlefield = ["Island", "Island"]
     );
     assert_eq!(parse_answers(&g, bob, "pay").ok(), Some(vec![pay]));
 }
+
+/// Alice casts Conspiracy with Mesa Enchantress out: the game stops at the "you may draw"
+/// question, then at Conspiracy's creature type (the Discord component tests use it too).
+pub(crate) const MESA_CONSPIRACY: &str = r#"
+name = "type"
+script = ["alice: cast Conspiracy", "alice: autopay", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Conspiracy"]
+library = ["Plains"]
+battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
+"#;
