@@ -188,10 +188,12 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
         ],
         // Replacement, prevention, layers and linked/delayed triggers (issue "Effects").
         "effects" => &[
-            ("Swamp", 8),
-            ("Mountain", 6),
+            ("Swamp", 7),
+            ("Mountain", 5),
             ("Plains", 5),
             ("Forest", 3),
+            ("Celestial Dawn", 1),
+            ("Gaea's Liege", 1),
             ("Drudge Reavers", 3),
             ("Uthden Troll", 3),
             ("Samite Censer-Bearer", 2),

@@ -100,7 +100,7 @@ impl Game {
                 })
             }
             CastKind::Ability { source, index } => {
-                let a = self.def(source)?.abilities.get(index as usize)?;
+                let a = self.ability(source, index)?;
                 Some(Shape {
                     targets: &a.targets,
                     base: a.cost.clone(),
@@ -146,10 +146,41 @@ impl Game {
     }
 
     fn payable_mana(&self, c: &Casting) -> PayableCost {
-        self.total_cost(c)
+        let cost = self
+            .total_cost(c)
             .and_then(|t| t.mana)
             .map(|m| m.to_payable(c.x.unwrap_or(0)))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.as_spendable(c.player, cost)
+    }
+
+    /// A cost as `player` must pay it under the spending rules of the permanents they
+    /// control (Celestial Dawn: "spend white mana as though it were mana of any color; other
+    /// mana only as though it were colorless"): each coloured or hybrid symbol must then be
+    /// paid with white mana, and any mana pays generic. The pool is spent as it is, so what
+    /// was really spent stays visible (R-celestial-dawn-5).
+    pub(crate) fn as_spendable(&self, player: PlayerId, cost: PayableCost) -> PayableCost {
+        let Some(color) = self.spend_rule_color(player) else {
+            return cost;
+        };
+        let colored = cost.colored.iter().sum::<u32>() + cost.hybrid.len() as u32;
+        let mut out = PayableCost {
+            generic: cost.generic,
+            ..PayableCost::default()
+        };
+        out.colored[color as usize] = colored;
+        out
+    }
+
+    /// The colour a spending rule lets `player` spend as any colour, if one applies.
+    pub(crate) fn spend_rule_color(&self, player: PlayerId) -> Option<Color> {
+        if !self.layered {
+            return None;
+        }
+        self.battlefield_of(player).find_map(|o| {
+            let crate::cards::SpendRule::OnlyColorAsAny(c) = self.def(o.id)?.spend_rule?;
+            self.has_own_abilities(o.id).then_some(c)
+        })
     }
 
     /// The next thing to ask, or None when the cast is complete.
@@ -265,7 +296,13 @@ impl Game {
                 def.name
             )));
         }
-        let a = def.abilities.get(index as usize).ok_or_else(|| {
+        if !self.has_own_abilities(source) && index < crate::cards::INTRINSIC_ABILITY {
+            return Err(RuleError::illegal(format!(
+                "{} has lost its abilities",
+                def.name
+            )));
+        }
+        let a = self.ability(source, index).ok_or_else(|| {
             RuleError::illegal(format!("{} has no ability {}", def.name, index + 1))
         })?;
         if a.is_mana_ability() {
@@ -427,8 +464,15 @@ impl Game {
                 .into_iter()
                 .collect();
             if !self.payment_possible(c, &mana, &exclude) {
+                let rule = match self.spend_rule_color(c.player) {
+                    Some(col) => format!(
+                        " (you may spend only {} mana on coloured costs, and other mana only as colourless)",
+                        col.name()
+                    ),
+                    None => String::new(),
+                };
                 return Err(RuleError::illegal(format!(
-                    "you can't pay {mana} with your untapped mana sources"
+                    "you can't pay {mana} with your untapped mana sources{rule}"
                 )));
             }
         }
@@ -660,12 +704,12 @@ impl Game {
             Decision::PayMana { .. } => {
                 let mut v = vec![Answer::AutoPay];
                 for o in self.battlefield_of(player) {
-                    for (i, a) in self.catalog().get(o.face()).abilities.iter().enumerate() {
+                    for (i, a) in self.abilities_of(o.id) {
                         if a.is_mana_ability() {
-                            for color in self.mana_ability_choices(player, o.id, i as u8) {
+                            for color in self.mana_ability_choices(player, o.id, i) {
                                 v.push(Answer::ActivateMana {
                                     source: o.id,
-                                    ability: i as u8,
+                                    ability: i,
                                     color,
                                 });
                             }
@@ -818,12 +862,11 @@ impl Game {
     fn mana_sources(&self, player: PlayerId, exclude: &[ObjectId]) -> Vec<ManaSource> {
         let mut out = Vec::new();
         for o in self.battlefield_of(player) {
-            if exclude.contains(&o.id) || !self.has_own_abilities(o.id) {
+            if exclude.contains(&o.id) {
                 continue;
             }
-            let def = self.catalog().get(o.face());
             let mut choices = Vec::new();
-            for (i, a) in def.abilities.iter().enumerate() {
+            for (i, a) in self.abilities_of(o.id) {
                 if !a.is_mana_ability()
                     || a.cost.mana.is_some()
                     || a.cost
@@ -845,7 +888,7 @@ impl Game {
                 if a.mana.as_ref().is_some_and(|m| m.amount() != 1) {
                     continue;
                 }
-                choices.extend(produce.into_iter().map(|t| (i as u8, t, penalty)));
+                choices.extend(produce.into_iter().map(|t| (i, t, penalty)));
             }
             if !choices.is_empty() {
                 out.push(ManaSource {
@@ -930,7 +973,7 @@ impl Game {
     ) -> Option<Vec<autopay::PlannedActivation>> {
         let pool = self.player(player).pool.clone();
         let sources = self.mana_sources(player, &[]);
-        autopay::solve(&pool, &sources, cost)
+        autopay::solve(&pool, &sources, &self.as_spendable(player, cost.clone()))
     }
 
     /// Pays `cost` now by the solver's plan (activating those mana abilities, then paying
@@ -946,7 +989,8 @@ impl Game {
         for a in plan {
             self.activate_mana_ability(player, a.permanent, a.ability, a.mana);
         }
-        if self.player_mut(player).pool.try_pay(cost) {
+        let cost = self.as_spendable(player, cost.clone());
+        if self.player_mut(player).pool.try_pay(&cost) {
             Ok(())
         } else {
             Err(format!("you can't pay {cost}"))
@@ -1007,7 +1051,7 @@ impl Game {
         }
         if let Some(m) = &a.cost.mana {
             let mut pool = self.player(player).pool.clone();
-            if !pool.try_pay(&m.to_payable(0)) {
+            if !pool.try_pay(&self.as_spendable(player, m.to_payable(0))) {
                 return Err(RuleError::illegal(format!(
                     "you need {m} in your mana pool to activate that"
                 )));
@@ -1059,15 +1103,15 @@ impl Game {
                 def.name
             )));
         }
-        let a = def.abilities.get(ability as usize).ok_or_else(|| {
-            RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
-        })?;
-        if !self.has_own_abilities(source) {
+        if !self.has_own_abilities(source) && ability < crate::cards::INTRINSIC_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name
             )));
         }
+        let a = self.ability(source, ability).ok_or_else(|| {
+            RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
+        })?;
         let Some(produce) = a.mana.as_ref().filter(|_| a.is_mana_ability()) else {
             return Err(RuleError::illegal("that is not a mana ability"));
         };
@@ -1099,15 +1143,9 @@ impl Game {
         source: ObjectId,
         ability: u8,
     ) -> Vec<Option<Color>> {
-        let Some(a) = self
-            .def(source)
-            .and_then(|d| d.abilities.get(ability as usize))
-        else {
+        let Some(a) = self.ability(source, ability) else {
             return Vec::new();
         };
-        if !self.has_own_abilities(source) {
-            return Vec::new();
-        }
         let candidates: Vec<Option<Color>> = match &a.mana {
             Some(ManaProduce::Fixed(_)) => vec![None],
             Some(m) => m
@@ -1133,7 +1171,8 @@ impl Game {
     /// Whether `player` could pay `cost` now from their pool and untapped mana sources.
     pub(crate) fn can_pay_now(&self, player: PlayerId, cost: &crate::mana::PayableCost) -> bool {
         let pool = self.player(player).pool.clone();
-        autopay::solve(&pool, &self.mana_sources(player, &[]), cost).is_some()
+        let cost = self.as_spendable(player, cost.clone());
+        autopay::solve(&pool, &self.mana_sources(player, &[]), &cost).is_some()
     }
 
     /// Pays `cost` for `player` outside casting (an "unless pays" choice they accepted): the
@@ -1145,13 +1184,14 @@ impl Game {
         cost: &crate::mana::PayableCost,
     ) -> bool {
         let pool = self.player(player).pool.clone();
-        let Some(plan) = autopay::solve(&pool, &self.mana_sources(player, &[]), cost) else {
+        let cost = self.as_spendable(player, cost.clone());
+        let Some(plan) = autopay::solve(&pool, &self.mana_sources(player, &[]), &cost) else {
             return false;
         };
         for p in plan {
             self.activate_mana_ability(player, p.permanent, p.ability, p.mana);
         }
-        let paid = self.player_mut(player).pool.try_pay(cost);
+        let paid = self.player_mut(player).pool.try_pay(&cost);
         debug_assert!(paid, "the auto-payer's plan pays the cost");
         paid
     }
@@ -1165,10 +1205,7 @@ impl Game {
         ability: u8,
         produced: ManaType,
     ) {
-        let Some(a) = self
-            .def(source)
-            .and_then(|d| d.abilities.get(ability as usize))
-        else {
+        let Some(a) = self.ability(source, ability) else {
             return;
         };
         let cost = a.cost.clone();
@@ -1179,7 +1216,8 @@ impl Game {
             self.untap(source);
         }
         if let Some(m) = &cost.mana {
-            self.player_mut(player).pool.try_pay(&m.to_payable(0));
+            let m = self.as_spendable(player, m.to_payable(0));
+            self.player_mut(player).pool.try_pay(&m);
         }
         for p in &cost.parts {
             match p {
@@ -1226,8 +1264,14 @@ impl Game {
             self.activate_mana_ability(c.player, src, ability, t);
         }
         let mana = self.payable_mana(&c);
+        let before = self.player(c.player).pool.clone();
         let paid = self.player_mut(c.player).pool.try_pay(&mana);
         debug_assert!(paid, "validated payment failed");
+        let after = &self.player(c.player).pool;
+        let spent: crate::mana::ColorSet = Color::ALL
+            .into_iter()
+            .filter(|col| after.get(ManaType::Colored(*col)) < before.get(ManaType::Colored(*col)))
+            .collect();
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
             CastKind::Spell(_) | CastKind::Trigger(_) => None,
@@ -1306,6 +1350,7 @@ impl Game {
                     targets: c.targets.clone(),
                     x: c.x.unwrap_or(0),
                     mode: c.mode,
+                    spent,
                 });
                 self.emit(Event::SpellCast {
                     player: c.player,
@@ -1323,6 +1368,7 @@ impl Game {
                     targets: c.targets.clone(),
                     x: c.x.unwrap_or(0),
                     mode: None,
+                    spent,
                 });
                 self.emit(Event::AbilityActivated {
                     player: c.player,

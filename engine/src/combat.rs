@@ -1139,6 +1139,7 @@ impl Game {
                 targets: Vec::new(),
                 x: 0,
                 mode: None,
+                spent: crate::mana::ColorSet::NONE,
             });
             return;
         }

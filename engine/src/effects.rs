@@ -190,6 +190,18 @@ pub enum Effect {
     ReturnIfDiesThisTurn(ObjRef),
     /// Exile every permanent matching the filter.
     ExileAll(ObjectFilter),
+    /// "Target land becomes a Forest until ~ leaves the battlefield" (layer 4, 212.6e);
+    /// `until_source_leaves = false`: until end of turn.
+    BecomeLandType {
+        what: ObjRef,
+        types: Vec<String>,
+        until_source_leaves: bool,
+    },
+    /// "If {R} was spent to cast this spell, <effect>" (`if_spent=R` on an effect line).
+    IfSpent {
+        color: crate::mana::Color,
+        effect: Box<Effect>,
+    },
     /// "Target permanent becomes white until end of turn" (layer 5).
     BecomeColor {
         what: ObjRef,
@@ -339,6 +351,17 @@ impl Effect {
                 .replace('_', " ");
             return Ok(Effect::May { effects, text });
         }
+        if let Some((before, after)) = s.split_once(" if_spent=") {
+            // `damage 2 to=target if_spent=R`
+            let (letter, rest) = after.split_once(' ').unwrap_or((after, ""));
+            let color = crate::mana::Color::from_name(letter)
+                .ok_or_else(|| format!("if_spent={letter}: expected a colour letter"))?;
+            let effect = Effect::parse(&format!("{before} {rest}"))?;
+            return Ok(Effect::IfSpent {
+                color,
+                effect: Box::new(effect),
+            });
+        }
         let mut positional: Vec<&str> = Vec::new();
         let mut keys: Vec<(&str, &str)> = Vec::new();
         let mut flags: Vec<&str> = Vec::new();
@@ -350,6 +373,19 @@ impl Effect {
             } else {
                 positional.push(w);
             }
+        }
+        const KEYS: [&str; 8] = [
+            "base",
+            "keywords",
+            "pay",
+            "to",
+            "unless_counters",
+            "unless_pays",
+            "until",
+            "who",
+        ];
+        if let Some((k, _)) = keys.iter().find(|(k, _)| !KEYS.contains(k)) {
+            return Err(format!("unknown key `{k}=` in `{}`", s.trim()));
         }
         let key = |k: &str| keys.iter().find(|(kk, _)| *kk == k).map(|(_, v)| *v);
         let who = |default: PlayerRef| -> Result<PlayerRef, String> {
@@ -450,6 +486,30 @@ impl Effect {
                 Effect::BecomeCreatureType {
                     what: parse_obj_ref(what)?,
                     types: types.iter().map(|t| t.to_string()).collect(),
+                }
+            }
+            "become_land_type" => {
+                // `become_land_type Forest target [until=this_leaves]`
+                let (what, types) = args
+                    .split_last()
+                    .ok_or("`become_land_type` needs basic land types and what")?;
+                if types.is_empty() {
+                    return Err("`become_land_type` needs at least one basic land type".into());
+                }
+                for t in types {
+                    if !crate::cards::BASIC_LAND_TYPES.iter().any(|(n, _)| n == t) {
+                        return Err(format!("`{t}` is not a basic land type"));
+                    }
+                }
+                let until_source_leaves = match key("until") {
+                    None => false,
+                    Some("this_leaves") => true,
+                    Some(o) => return Err(format!("until={o}: expected `this_leaves`")),
+                };
+                Effect::BecomeLandType {
+                    what: parse_obj_ref(what)?,
+                    types: types.iter().map(|t| t.to_string()).collect(),
+                    until_source_leaves,
                 }
             }
             "lose_all_abilities" => Effect::LoseAllAbilities {
@@ -658,6 +718,9 @@ impl Effect {
     /// Whether the effect can happen without any player choice (mana abilities' effects
     /// resolve immediately and must be choiceless).
     pub fn is_choiceless(&self) -> bool {
+        if let Effect::IfSpent { effect, .. } = self {
+            return effect.is_choiceless();
+        }
         !matches!(
             self,
             Effect::Discard { random: false, .. }
@@ -678,6 +741,7 @@ impl Effect {
             }
         };
         match self {
+            Effect::IfSpent { effect, .. } => return effect.target_slots(),
             Effect::Damage { to, .. } => {
                 for r in to {
                     match r {
@@ -726,6 +790,10 @@ impl Effect {
             | Effect::GainControlWhileYouControlThis(ObjRef::Target(n))
             | Effect::GainControlUntilEndOfTurn(ObjRef::Target(n))
             | Effect::BecomeColor {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::BecomeLandType {
                 what: ObjRef::Target(n),
                 ..
             }

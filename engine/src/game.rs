@@ -756,18 +756,28 @@ impl Game {
     ) -> Option<ObjectId> {
         let new_id = self.move_object(id, ZoneKind::Battlefield, Position::Top)?;
         let def = self.def(new_id)?;
-        let enters_tapped = tapped || def.enters_tapped;
-        let counters = def.enters_with_counters.clone();
         let o = self.obj_mut(new_id)?;
         o.controller = controller;
         o.entered_under = (controller != o.owner).then_some(controller);
+        // Its controller was set after the move: a new timestamp keeps the layer cache honest.
+        self.new_timestamp();
+        // Its own "enters tapped / with counters" abilities. Modern 614.12: they apply only
+        // if it has them as it would exist on the battlefield (a land that enters as a
+        // Plains under Celestial Dawn has no rules text); the 2006 ruling applies them
+        // from the card (R-celestial-dawn-4).
+        let own = self.ruleset.layers_2006() || self.has_own_abilities(new_id);
+        let enters_tapped = tapped || (own && def.enters_tapped);
+        let counters = if own {
+            def.enters_with_counters.clone()
+        } else {
+            Vec::new()
+        };
+        let o = self.obj_mut(new_id)?;
         o.tapped = enters_tapped;
         for (k, n) in counters {
             o.counters.add(k, n);
         }
         let card = o.card;
-        // Its controller was set after the move: a new timestamp keeps the layer cache honest.
-        self.new_timestamp();
         self.emit(Event::EnteredBattlefield {
             object: new_id,
             card,

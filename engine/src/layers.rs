@@ -21,10 +21,12 @@
 //! that start later (Vesuvan Shapeshifter turning face up) and text-changing effects (layer
 //! 3); cards that need them have no script.
 
-use crate::cards::{CardType, Keyword, PtValue};
+use crate::cards::{
+    ActivatedAbility, BASIC_LAND_TYPES, CardType, CdaPt, INTRINSIC_ABILITY, Keyword, PtValue,
+};
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
-use crate::mana::ColorSet;
+use crate::mana::{Color, ColorSet};
 use crate::object::CounterKind;
 use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
@@ -52,6 +54,16 @@ pub struct PtEffect {
 impl Game {
     fn printed_pt(&self, id: ObjectId) -> Option<(i32, i32)> {
         let def = self.def(id)?;
+        // 7a / 6a: a characteristic-defining ability sets it (in every zone), unless the
+        // object lost its abilities.
+        // Classic: outside the battlefield only type and colour CDAs work (405.2a, Δ18).
+        if let Some(cda) = def.statics.iter().find_map(|st| st.cda_pt.as_ref())
+            && self.has_own_abilities(id)
+            && (self.is_on_battlefield(id) || !self.ruleset.layers_2006())
+        {
+            let n = self.cda_pt_value(id, cda);
+            return Some((n, n));
+        }
         // Δ18: "*" is 0 where no characteristic-defining ability sets it (none scripted yet).
         let v = |x: Option<PtValue>| match x {
             Some(PtValue::Fixed(n)) => n,
@@ -63,6 +75,27 @@ impl Game {
             return (self.layered && self.is_creature(id)).then_some((0, 0));
         }
         Some((v(def.power), v(def.toughness)))
+    }
+
+    fn cda_pt_value(&self, id: ObjectId, cda: &CdaPt) -> i32 {
+        match cda {
+            CdaPt::LandsOfTypeOrDefenders(t) => {
+                let Some(o) = self.obj(id) else { return 0 };
+                let whose = self
+                    .combat
+                    .as_ref()
+                    .and_then(|c| c.attackers.iter().find(|a| a.id == id))
+                    .map_or(o.controller, |a| a.defender);
+                self.battlefield
+                    .iter()
+                    .filter(|&&l| {
+                        self.obj(l).is_some_and(|x| x.controller == whose)
+                            && self.has_type(l, CardType::Land)
+                            && self.has_subtype(l, t)
+                    })
+                    .count() as i32
+            }
+        }
     }
 
     /// Static-ability P/T modifications that apply to `id` now, with their timestamps.
@@ -340,6 +373,62 @@ impl Game {
         }
         Cow::Borrowed(self.def(id).map_or(&[], |d| d.types.as_slice()))
     }
+    /// Activated ability `index` of `id` if the object has it now: one of its card's (while
+    /// it keeps its own abilities) or, from [`INTRINSIC_ABILITY`], the mana ability of a
+    /// basic land type an effect gave it (212.6e).
+    pub fn ability(&self, id: ObjectId, index: u8) -> Option<&'static ActivatedAbility> {
+        let o = self.obj(id)?;
+        let card = o.copy_of.unwrap_or(o.card);
+        match index.checked_sub(INTRINSIC_ABILITY) {
+            Some(c) => {
+                let color = *Color::ALL.get(c as usize)?;
+                self.intrinsic_colors(id)
+                    .contains(color)
+                    .then(|| self.catalog().ability(card, index))
+                    .flatten()
+            }
+            None if self.has_own_abilities(id) => self.catalog().ability(card, index),
+            None => None,
+        }
+    }
+
+    /// Every activated ability `id` has now, with its index.
+    pub fn abilities_of(&self, id: ObjectId) -> Vec<(u8, &'static ActivatedAbility)> {
+        let Some(def) = self.def(id) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(u8, &'static ActivatedAbility)> = Vec::new();
+        if self.has_own_abilities(id) {
+            out.extend(def.abilities.iter().enumerate().map(|(i, a)| (i as u8, a)));
+        }
+        for c in self.intrinsic_colors(id).iter() {
+            let i = INTRINSIC_ABILITY + c as u8;
+            if let Some(a) = self.catalog().ability(def.id, i) {
+                out.push((i, a));
+            }
+        }
+        out
+    }
+
+    /// The colours of the intrinsic mana abilities an effect gave `id` by setting its land
+    /// types (212.6e); printed basic land types' abilities are among its card's own.
+    pub(crate) fn intrinsic_colors(&self, id: ObjectId) -> ColorSet {
+        if !self.layered {
+            return ColorSet::NONE;
+        }
+        self.with_chars(id, |c| {
+            if !c.land_types_set {
+                return ColorSet::NONE;
+            }
+            BASIC_LAND_TYPES
+                .iter()
+                .filter(|(t, _)| c.subtypes.iter().any(|s| s == t))
+                .map(|(_, col)| *col)
+                .collect()
+        })
+        .unwrap_or(ColorSet::NONE)
+    }
+
     /// The triggered abilities granted to a permanent by static abilities.
     pub(crate) fn granted_triggers(&self, id: ObjectId) -> Vec<(CardId, u8)> {
         if !self.layered {
@@ -390,6 +479,9 @@ pub struct Chars {
     pub own_abilities: bool,
     /// Triggered abilities granted by static abilities: (granter card, static index).
     pub granted_triggers: Vec<(CardId, u8)>,
+    /// An effect set its land types (212.6e): its rules text is gone and it has the
+    /// intrinsic mana ability of each basic land type in `subtypes`.
+    pub land_types_set: bool,
 }
 
 impl Chars {
@@ -414,6 +506,9 @@ pub enum CharChange {
     /// Layer 4: it becomes a creature with these creature types in addition to its other
     /// types ("becomes a 4/4 red Giant artifact creature").
     BecomeCreature(Vec<String>),
+    /// Layer 4: its land types become these basic land types (212.6e: "target land becomes
+    /// a Forest").
+    SetLandTypes(Vec<String>),
     /// Layer 5: its colours become these ("becomes white").
     SetColors(ColorSet),
     /// Layer 6 (classic 5): loses all abilities.
@@ -426,7 +521,9 @@ impl CharChange {
     fn layer(&self) -> Layer {
         match self {
             CharChange::Control(_) => Layer::Control,
-            CharChange::SetCreatureTypes(_) | CharChange::BecomeCreature(_) => Layer::Type,
+            CharChange::SetCreatureTypes(_)
+            | CharChange::BecomeCreature(_)
+            | CharChange::SetLandTypes(_) => Layer::Type,
             CharChange::SetColors(_) => Layer::Color,
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
         }
@@ -443,6 +540,8 @@ pub enum Duration {
     WhileYouControlSource,
     /// Until end of combat: ends as the end of combat step ends (311.2; modern 511.3).
     EndOfCombat,
+    /// "Until <source> leaves the battlefield" (Gaea's Liege).
+    WhileSourceOnBattlefield,
 }
 
 /// A continuous effect from a resolved spell or ability, locked to its objects (418.3b).
@@ -483,6 +582,7 @@ enum Change {
     SetCreatureTypes(Vec<String>),
     BecomeCreature(Vec<String>),
     AllCreatureTypes,
+    SetLandTypes(Vec<String>),
     SetColors(ColorSet),
     AddKeywords(KeywordSet),
     GrantTriggers(CardId, u8),
@@ -552,6 +652,7 @@ impl Game {
             keywords: KeywordSet::of(&d.keywords),
             own_abilities: true,
             granted_triggers: Vec::new(),
+            land_types_set: false,
         })
     }
 
@@ -598,6 +699,7 @@ impl Game {
                 CharChange::SetCreatureTypes(v) => Change::SetCreatureTypes(v.clone()),
                 CharChange::SetColors(c) => Change::SetColors(*c),
                 CharChange::BecomeCreature(v) => Change::BecomeCreature(v.clone()),
+                CharChange::SetLandTypes(v) => Change::SetLandTypes(v.clone()),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
             };
@@ -654,6 +756,28 @@ impl Game {
                         cda: false,
                         applies: applies.clone(),
                         change: Change::SetCreatureTypes(vec![t.clone()]),
+                    });
+                }
+                if !st.set_land_types.is_empty() {
+                    out.push(Layered {
+                        layer: Layer::Type,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: applies.clone(),
+                        change: Change::SetLandTypes(st.set_land_types.clone()),
+                    });
+                }
+                if let Some(col) = st.set_colors {
+                    out.push(Layered {
+                        layer: if self.ruleset.layers_2006() {
+                            Layer::Ability
+                        } else {
+                            Layer::Color
+                        },
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: applies.clone(),
+                        change: Change::SetColors(col),
                     });
                 }
                 if !st.grants.is_empty() {
@@ -821,7 +945,8 @@ impl Game {
                     .map(|st| &st.affects)
             });
             let relevant = match (&b.change, reads) {
-                (Change::LoseAll, _) => true,
+                // Setting land types removes rules text, so the static may stop existing.
+                (Change::LoseAll | Change::SetLandTypes(_), _) => true,
                 (_, None) => true,
                 (
                     Change::AddSubtypes(_) | Change::SetCreatureTypes(_) | Change::AllCreatureTypes,
@@ -881,6 +1006,27 @@ impl Game {
                     c.all_creature_types = false;
                 }
                 Change::AllCreatureTypes => c.all_creature_types = true,
+                Change::SetLandTypes(types) => {
+                    // 212.6e: only a land is affected; its old land types and its rules text
+                    // go, other types, creature types and supertypes stay, and abilities that
+                    // later effects grant still apply.
+                    if !c.has_type(CardType::Land) {
+                        continue;
+                    }
+                    let catalog = self.catalog();
+                    let mut v: Vec<String> = c
+                        .subtypes
+                        .iter()
+                        .filter(|s| !catalog.is_land_type(s))
+                        .cloned()
+                        .collect();
+                    v.extend(types.iter().cloned());
+                    c.subtypes = Cow::Owned(v);
+                    c.keywords = KeywordSet::default();
+                    c.own_abilities = false;
+                    c.granted_triggers.clear();
+                    c.land_types_set = true;
+                }
                 Change::BecomeCreature(subs) => {
                     if !c.has_type(CardType::Creature) {
                         let mut t = c.types.to_vec();
@@ -1057,6 +1203,9 @@ impl Game {
         }
         for e in &mut self.char_effects {
             e.objects.retain(|o| *o != id);
+            if e.source == id && e.duration == Duration::WhileSourceOnBattlefield {
+                e.objects.clear();
+            }
         }
         let had_control = self.char_effects.iter().any(|e| {
             matches!(e.change, CharChange::Control(_))

@@ -254,10 +254,10 @@ impl Game {
         }
         for o in self.battlefield_of(player) {
             let def = self.catalog().get(o.face());
-            if !def.abilities.is_empty() && !self.has_own_abilities(o.id) {
+            if def.abilities.is_empty() && !self.layered {
                 continue;
             }
-            for (i, a) in def.abilities.iter().enumerate() {
+            for (i, a) in self.abilities_of(o.id) {
                 if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
                     continue;
                 }
@@ -265,17 +265,17 @@ impl Game {
                     if !with_mana_abilities {
                         continue;
                     }
-                    for produced in self.mana_ability_choices(player, o.id, i as u8) {
+                    for produced in self.mana_ability_choices(player, o.id, i) {
                         out.push(Answer::ActivateMana {
                             source: o.id,
-                            ability: i as u8,
+                            ability: i,
                             color: produced,
                         });
                     }
-                } else if !split_second && self.can_begin_activate(player, o.id, i as u8) {
+                } else if !split_second && self.can_begin_activate(player, o.id, i) {
                     out.push(Answer::Activate {
                         source: o.id,
-                        ability: i as u8,
+                        ability: i,
                     });
                 }
             }
@@ -296,6 +296,7 @@ impl Game {
                         .abilities
                         .iter()
                         .any(|a| a.is_mana_ability())
+                    || !self.intrinsic_colors(o.id).is_empty()
             })
             .count() as u32;
         self.player(player).pool.total() + sources
@@ -338,15 +339,15 @@ impl Game {
         let def = self
             .def(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        let a = def.abilities.get(ability as usize).ok_or_else(|| {
-            RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
-        })?;
-        if !self.has_own_abilities(source) {
+        if !self.has_own_abilities(source) && ability < crate::cards::INTRINSIC_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name
             )));
         }
+        let a = self.ability(source, ability).ok_or_else(|| {
+            RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
+        })?;
         if !a.is_mana_ability() {
             self.check_split_second()?;
         }

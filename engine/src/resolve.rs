@@ -252,6 +252,11 @@ impl Game {
         let me = res.item.controller;
         let source = Self::source_of(&res.item);
         match e {
+            Effect::IfSpent { color, effect } => {
+                if res.item.spent.contains(*color) {
+                    return self.execute(res, effect);
+                }
+            }
             Effect::SpittingSlug => {
                 let this = self.object_of(res, ObjRef::This);
                 let paid = match res.paid {
@@ -805,6 +810,32 @@ impl Game {
                     }
                 }
             }
+            Effect::BecomeLandType {
+                what,
+                types,
+                until_source_leaves,
+            } => {
+                let source = Self::source_of(&res.item);
+                // "Until ~ leaves the battlefield": if it already has, the effect does
+                // nothing (611.2b style: a duration that has already ended).
+                let duration = if *until_source_leaves {
+                    Duration::WhileSourceOnBattlefield
+                } else {
+                    Duration::EndOfTurn
+                };
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                    && (!*until_source_leaves || self.is_on_battlefield(source))
+                {
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::SetLandTypes(types.clone()),
+                        duration,
+                    );
+                }
+            }
             Effect::BecomeColor { what, colors } => {
                 let source = Self::source_of(&res.item);
                 if let Some(o) = self.object_of(res, *what)
@@ -997,6 +1028,7 @@ impl Game {
             | Effect::May { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
+            | Effect::IfSpent { .. }
             | Effect::PutCounterEach { .. } => {}
         }
     }
@@ -1034,6 +1066,7 @@ impl Game {
             targets: Vec::new(),
             x: 0,
             mode: None,
+            spent: crate::mana::ColorSet::NONE,
         };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {

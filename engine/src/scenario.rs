@@ -139,6 +139,9 @@ pub struct PlayerExpect {
 #[serde(deny_unknown_fields)]
 pub struct PermanentExpect {
     pub card: String,
+    /// Where to look for the card (default the battlefield): `hand`, `graveyard`,
+    /// `library`, `exile`, `stack` (then `card = "Name@owner"` names the owner).
+    pub zone: Option<String>,
     pub tapped: Option<bool>,
     pub damage: Option<u32>,
     pub power: Option<i32>,
@@ -653,11 +656,11 @@ impl Runner {
                 let ability = if rest.contains(" #") {
                     ability
                 } else {
-                    let def = self.game.def(source).ok_or("gone")?;
-                    def.abilities
-                        .iter()
-                        .position(|a| a.is_mana_ability())
-                        .unwrap_or(0) as u8
+                    self.game
+                        .abilities_of(source)
+                        .into_iter()
+                        .find(|(_, a)| a.is_mana_ability())
+                        .map_or(0, |(i, _)| i)
                 };
                 Answer::ActivateMana {
                     source,
@@ -924,7 +927,19 @@ impl Runner {
             }
         }
         for pe in &e.permanent {
-            let id = match self.find(&pe.card, &[ZoneKind::Battlefield], None) {
+            let zone = match pe.zone.as_deref() {
+                None | Some("battlefield") => ZoneKind::Battlefield,
+                Some("hand") => ZoneKind::Hand,
+                Some("graveyard") => ZoneKind::Graveyard,
+                Some("library") => ZoneKind::Library,
+                Some("exile") => ZoneKind::Exile,
+                Some("stack") => ZoneKind::Stack,
+                Some(z) => {
+                    out.push(format!("permanent {}: unknown zone `{z}`", pe.card));
+                    continue;
+                }
+            };
+            let id = match self.find(&pe.card, &[zone], None) {
                 Ok(id) => id,
                 Err(err) => {
                     out.push(format!("permanent {}: {err}", pe.card));

@@ -5,6 +5,7 @@ use crate::effects::Effect;
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::mana::ColorSet;
 use crate::resolve::Resolution;
 use crate::targets::{Target, TargetSpec};
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,9 @@ pub struct StackItem {
     /// The chosen mode of a modal spell (409.1b).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<u8>,
+    /// The colours of mana spent to cast or activate it ("if {R} was spent").
+    #[serde(default, skip_serializing_if = "ColorSet::is_none_set")]
+    pub spent: ColorSet,
 }
 
 impl StackItem {
@@ -71,9 +75,9 @@ impl Game {
                 Some(m) => (&m.targets, &m.effects),
                 None => (&def.spell.targets, &def.spell.effects),
             },
-            StackKind::Ability { index, .. } => def
-                .abilities
-                .get(index as usize)
+            StackKind::Ability { index, .. } => self
+                .catalog()
+                .ability(item.card, index)
                 .map_or((&[][..], &[][..]), |a| {
                     (a.targets.as_slice(), a.effects.as_slice())
                 }),

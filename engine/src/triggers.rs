@@ -878,6 +878,7 @@ impl Game {
             targets: targets.clone(),
             x: 0,
             mode: None,
+            spent: crate::mana::ColorSet::NONE,
         });
         self.emit(Event::TriggerPut {
             source: t.source,

@@ -179,7 +179,8 @@ proptest! {
 fn effects_deck_a() -> Vec<engine::CardId> {
     deck(&[
         ("Swamp", 9),
-        ("Plains", 5),
+        ("Plains", 4),
+        ("Celestial Dawn", 1),
         ("Vesuva", 2),
         ("Forest", 4),
         ("Island", 3),
@@ -208,10 +209,11 @@ fn effects_deck_a() -> Vec<engine::CardId> {
 
 fn effects_deck_b() -> Vec<engine::CardId> {
     deck(&[
-        ("Mountain", 10),
+        ("Mountain", 9),
         ("Island", 5),
         ("Swamp", 4),
         ("Forest", 3),
+        ("Gaea's Liege", 1),
         ("Plains", 3),
         ("Uthden Troll", 3),
         ("Merieke Ri Berit", 1),

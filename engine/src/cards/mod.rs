@@ -7,6 +7,7 @@
 //! cannot play yet, is *unsupported*: it can be looked at but is refused in decks.
 
 mod script;
+pub use script::BASIC_LAND_TYPES;
 
 use crate::costs::Cost;
 use crate::effects::Effect;
@@ -447,6 +448,8 @@ pub struct CardDef {
     pub copy_land_as_enters: bool,
     /// An Aura's "Enchant ..." (303.4): what it may be attached to; its spell targets that.
     pub enchant: Option<crate::targets::ObjectFilter>,
+    /// A rule for spending its controller's mana (Celestial Dawn).
+    pub spend_rule: Option<SpendRule>,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -477,14 +480,44 @@ pub struct StaticAbility {
     /// It affects only the permanent its source (an Aura) is attached to ("enchanted
     /// creature gets ...").
     pub enchanted: bool,
+    /// "Lands you control are Plains" (layer 4, 212.6e): the land types become these, the
+    /// land loses its rules text and gains the basic types' mana abilities.
+    pub set_land_types: Vec<String>,
+    /// "... are white" (layer 5).
+    pub set_colors: Option<crate::mana::ColorSet>,
+    /// A characteristic-defining ability setting its own power and toughness (layer 7a /
+    /// classic 6a), in every zone.
+    pub cda_pt: Option<CdaPt>,
     pub text: String,
 }
+
+/// What a characteristic-defining P/T ability counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CdaPt {
+    /// "Each equal to the number of <land type>s you control; while it is attacking, the
+    /// number the defending player controls" (Gaea's Liege).
+    LandsOfTypeOrDefenders(String),
+}
+
+/// A rule about spending mana that a permanent gives its controller (Celestial Dawn:
+/// "spend <colour> mana as though it were mana of any color; other mana only as though it
+/// were colorless").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SpendRule {
+    OnlyColorAsAny(crate::mana::Color),
+}
+
+/// The first ability index of the intrinsic mana abilities a land has from basic land
+/// types an effect gave it (212.6e): `INTRINSIC_ABILITY + colour`.
+pub const INTRINSIC_ABILITY: u8 = 250;
 
 impl StaticAbility {
     /// Whether it changes types or abilities (needs the full layer computation).
     pub fn is_layered(&self) -> bool {
         !self.grant_triggers.is_empty()
             || !self.add_subtypes.is_empty()
+            || !self.set_land_types.is_empty()
+            || self.set_colors.is_some()
             || self.set_chosen_creature_type
             || self.cda_all_creature_types
     }
@@ -523,6 +556,10 @@ pub struct Catalog {
     /// Every creature type a card of the catalog has (for "every creature type" and for
     /// choosing a creature type), sorted.
     creature_types: Vec<String>,
+    /// The intrinsic mana abilities of the basic land types, W U B R G (212.6d).
+    intrinsic: Vec<ActivatedAbility>,
+    /// Every land type (212.6c): the basic ones and those of noncreature lands, sorted.
+    land_types: Vec<String>,
 }
 
 /// A problem found while loading card data: names the card and what is wrong.
@@ -577,6 +614,10 @@ impl Catalog {
     pub fn creature_types(&self) -> &[String] {
         &self.creature_types
     }
+    /// Whether a subtype is a land type.
+    pub fn is_land_type(&self, name: &str) -> bool {
+        self.land_types.iter().any(|t| t.eq_ignore_ascii_case(name))
+    }
     /// The catalog's spelling of a creature type, matched without regard to case.
     pub fn creature_type(&self, name: &str) -> Option<&str> {
         let n = name.trim();
@@ -587,6 +628,14 @@ impl Catalog {
     }
     pub fn cards(&self) -> &[CardDef] {
         &self.cards
+    }
+    /// Ability `index` of a card: its own, or (from [`INTRINSIC_ABILITY`]) the intrinsic
+    /// mana ability of a basic land type an effect gave it.
+    pub fn ability(&self, card: CardId, index: u8) -> Option<&ActivatedAbility> {
+        match index.checked_sub(INTRINSIC_ABILITY) {
+            Some(c) => self.intrinsic.get(c as usize),
+            None => self.get(card).abilities.get(index as usize),
+        }
     }
     pub fn supported(&self) -> impl Iterator<Item = &CardDef> {
         self.cards.iter().filter(|c| c.is_supported())

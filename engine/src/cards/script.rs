@@ -95,6 +95,8 @@ struct Script {
     /// An Aura's "Enchant <filter>": its spell targets such a permanent and it enters
     /// attached to it.
     enchant: Option<String>,
+    /// `"white_as_any"`: Celestial Dawn's mana-spending rule for its controller.
+    spend_rule: Option<String>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -126,6 +128,13 @@ struct StaticScript {
     /// Only the permanent the source (an Aura) enchants.
     #[serde(default)]
     enchanted: bool,
+    /// `["Plains"]`: the land types become these basic land types (layer 4, 212.6e).
+    #[serde(default)]
+    set_land_types: Vec<String>,
+    /// `"W"`: the colours become these (layer 5).
+    set_colors: Option<String>,
+    /// `"lands_of_type_or_defenders Forest"`: a P/T-setting CDA (Gaea's Liege).
+    cda_pt: Option<String>,
     text: String,
 }
 
@@ -274,10 +283,26 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         .collect();
     creature_types.sort();
     creature_types.dedup();
+    let intrinsic = BASIC_LAND_TYPES
+        .iter()
+        .map(|(_, c)| intrinsic_mana_ability(*c))
+        .collect();
+    // Land types: the basic ones and the subtypes of lands that aren't creatures (a land
+    // creature's subtypes mix both kinds: Dryad Arbor is a Forest Dryad).
+    let mut land_types: Vec<String> = cards
+        .iter()
+        .filter(|c| c.has_type(CardType::Land) && !c.has_type(CardType::Creature))
+        .flat_map(|c| c.subtypes.iter().cloned())
+        .chain(BASIC_LAND_TYPES.iter().map(|(t, _)| t.to_string()))
+        .collect();
+    land_types.sort();
+    land_types.dedup();
     Ok(Catalog {
         cards,
         by_name,
         creature_types,
+        intrinsic,
+        land_types,
     })
 }
 
@@ -361,6 +386,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         choose_creature_type: false,
         copy_land_as_enters: false,
         enchant: None,
+        spend_rule: None,
     })
 }
 
@@ -508,6 +534,16 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     def.hand_revealed = s.hand_revealed;
     def.choose_creature_type = s.choose_creature_type;
     def.copy_land_as_enters = s.copy_land_as_enters;
+    def.spend_rule = match s.spend_rule.as_deref() {
+        None => None,
+        Some(r) => {
+            let color = r
+                .strip_suffix("_as_any")
+                .and_then(Color::from_name)
+                .ok_or_else(|| format!("spend_rule `{r}`: expected e.g. `white_as_any`"))?;
+            Some(crate::cards::SpendRule::OnlyColorAsAny(color))
+        }
+    };
     if let Some(e) = &s.enchant {
         if !def.subtypes.iter().any(|t| t == "Aura") {
             return Err("only an Aura has `enchant`".into());
@@ -568,6 +604,39 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             Some(other) => return Err(format!("cda `{other}`: expected `all_creature_types`")),
         };
         let add_subtypes = st.add_subtypes.clone();
+        for t in &st.set_land_types {
+            if !BASIC_LAND_TYPES.iter().any(|(n, _)| n == t) {
+                return Err(format!("set_land_types: `{t}` is not a basic land type"));
+            }
+        }
+        let set_colors = st
+            .set_colors
+            .as_deref()
+            .map(|letters| {
+                letters
+                    .chars()
+                    .map(|c| Color::from_letter(c).ok_or_else(|| format!("bad colour `{c}`")))
+                    .collect::<Result<crate::mana::ColorSet, _>>()
+            })
+            .transpose()?;
+        let cda_pt = match st.cda_pt.as_deref().map(str::split_whitespace) {
+            None => None,
+            Some(mut w) => match (w.next(), w.next(), w.next()) {
+                (Some("lands_of_type_or_defenders"), Some(t), None)
+                    if BASIC_LAND_TYPES.iter().any(|(n, _)| *n == t) =>
+                {
+                    Some(crate::cards::CdaPt::LandsOfTypeOrDefenders(t.to_string()))
+                }
+                _ => {
+                    return Err(
+                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`".into(),
+                    );
+                }
+            },
+        };
+        if cda_pt.is_some() && !st.itself {
+            return Err("a P/T-defining ability affects its object only (`itself = true`)".into());
+        }
         if power == 0
             && toughness == 0
             && grants.is_empty()
@@ -575,6 +644,9 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             && add_subtypes.is_empty()
             && !set_chosen_creature_type
             && !cda_all_creature_types
+            && st.set_land_types.is_empty()
+            && set_colors.is_none()
+            && cda_pt.is_none()
         {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
@@ -591,6 +663,9 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             cda_all_creature_types,
             itself: st.itself,
             enchanted: st.enchanted,
+            set_land_types: st.set_land_types.clone(),
+            set_colors,
+            cda_pt,
             text: st.text.clone(),
         });
     }
@@ -706,31 +781,39 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
     Ok(ManaProduce::Fixed(v))
 }
 
+/// The basic land types and their colours, in colour order (212.6d).
+pub const BASIC_LAND_TYPES: [(&str, Color); 5] = [
+    ("Plains", Color::W),
+    ("Island", Color::U),
+    ("Swamp", Color::B),
+    ("Mountain", Color::R),
+    ("Forest", Color::G),
+];
+
+/// "{T}: Add [colour]."
+fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
+    ActivatedAbility {
+        cost: Cost {
+            tap: true,
+            ..Cost::default()
+        },
+        targets: Vec::new(),
+        effects: Vec::new(),
+        mana: Some(ManaProduce::Fixed(vec![ManaType::Colored(color)])),
+        timing: AbilityTiming::Instant,
+        condition: None,
+        text: format!("{{T}}: Add {{{}}}.", color.letter()),
+    }
+}
+
 /// Rule 212.6c / 305.6: a land with a basic land type has "{T}: Add [its colour]".
 fn add_intrinsic_mana_abilities(def: &mut CardDef) {
     if !def.has_type(CardType::Land) {
         return;
     }
-    for (sub, color) in [
-        ("Plains", Color::W),
-        ("Island", Color::U),
-        ("Swamp", Color::B),
-        ("Mountain", Color::R),
-        ("Forest", Color::G),
-    ] {
+    for (sub, color) in BASIC_LAND_TYPES {
         if def.subtypes.iter().any(|s| s == sub) {
-            def.abilities.push(ActivatedAbility {
-                cost: Cost {
-                    tap: true,
-                    ..Cost::default()
-                },
-                targets: Vec::new(),
-                effects: Vec::new(),
-                mana: Some(ManaProduce::Fixed(vec![ManaType::Colored(color)])),
-                timing: AbilityTiming::Instant,
-                condition: None,
-                text: format!("{{T}}: Add {{{}}}.", color.letter()),
-            });
+            def.abilities.push(intrinsic_mana_ability(color));
         }
     }
 }

@@ -78,6 +78,10 @@ impl ColorSet {
     pub fn insert(&mut self, c: Color) {
         self.0 |= c.bit();
     }
+    /// For serde's `skip_serializing_if`.
+    pub fn is_none_set(&self) -> bool {
+        self.0 == 0
+    }
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
