@@ -529,6 +529,7 @@ pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
             Decision::OrderBlockers { .. }
                 | Decision::AssignCombatDamage { .. }
                 | Decision::OrderTriggers { .. }
+                | Decision::OrderReplacements { .. }
         )
     ) && !legal.is_empty();
     uniq(
@@ -883,7 +884,8 @@ pub fn parse_answers(
                 }
             }
         }
-        Decision::OrderTriggers { descriptions } => {
+        Decision::OrderTriggers { descriptions }
+        | Decision::OrderReplacements { descriptions, .. } => {
             if is_no(&t) || matches!(t.as_str(), "default" | "any" | "keep order") {
                 legal
                     .first()
@@ -901,7 +903,7 @@ pub fn parse_answers(
                         }
                         _ => {
                             return Err(unknown(format!(
-                                "say `default`, `reverse` or the order of the {} abilities as numbers, e.g. `order {}`",
+                                "say `default`, `reverse` or the order of the {} abilities or effects as numbers, e.g. `order {}`",
                                 descriptions.len(),
                                 (1..=descriptions.len())
                                     .rev()

@@ -2,7 +2,8 @@
 //! the local opponent). Policy, fixed so that figures compare with other engines:
 //! always keep; at priority pass with p = 0.3 (always when passing is the only answer),
 //! otherwise uniform over the other answers (mana abilities excluded: mana is paid by the
-//! auto-payer); each eligible attacker attacks with p = 0.5; each eligible blocker picks
+//! auto-payer; an ability that costs nothing is not activated again while it is already on
+//! the stack); each eligible attacker attacks with p = 0.5; each eligible blocker picks
 //! uniformly among "don't block" and the attackers it may block (a creature that must block
 //! always blocks; one that can block more adds each further attacker with p = 0.5; a set
 //! that breaks a requirement is replaced by a random listed answer); everything else
@@ -107,6 +108,7 @@ impl RandomAgent {
                     .priority_actions(player, false)
                     .into_iter()
                     .filter(|a| !matches!(a, Answer::Pass))
+                    .filter(|a| !free_repeat(game, a))
                     .collect();
                 if options.is_empty() || self.rng.random_bool(0.3) {
                     Answer::Pass
@@ -126,6 +128,24 @@ impl RandomAgent {
             }
         }
     }
+}
+
+/// Whether `a` activates an ability that costs nothing (Outrider en-Kor's {0}) while the
+/// same ability of the same source is already on the stack: the agent doesn't stack such
+/// activations without end (one at a time keeps random games finite and fast).
+fn free_repeat(game: &Game, a: &Answer) -> bool {
+    let Answer::Activate { source, ability } = a else {
+        return false;
+    };
+    let free = game.ability(*source, *ability).is_some_and(|ab| {
+        ab.cost.mana.as_ref().is_none_or(|m| m.converted() == 0)
+            && !ab.cost.tap
+            && !ab.cost.untap
+            && ab.cost.parts.is_empty()
+    });
+    free && game.stack.iter().any(|i| {
+        matches!(i.kind, crate::stack::StackKind::Ability { source: s, index } if s == *source && index == *ability)
+    })
 }
 
 /// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp` or `combat`

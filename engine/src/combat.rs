@@ -1057,7 +1057,7 @@ impl Game {
             return StepFlow::Stopped;
         }
         self.finish_combat_damage();
-        if self.result.is_none() {
+        if self.pending.is_none() && self.result.is_none() {
             self.give_priority(self.active);
         }
         StepFlow::Stopped
@@ -1143,9 +1143,25 @@ impl Game {
             });
             return;
         }
+        let damage: Vec<(Target, u32)> = c.assigned.iter().map(|x| (x.1, x.2)).collect();
+        if let Some(p) = self.next_shield_question(damage) {
+            // 616.1: asked before the damage is dealt; the answer continues here.
+            self.pending = Some(p);
+            return;
+        }
+        let Some(c) = &mut self.combat else { return };
         let assigned = std::mem::take(&mut c.assigned);
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
+        }
+        self.shield_orders.clear();
+    }
+
+    /// Deals the assigned combat damage once the shield orders it needed are answered.
+    pub(crate) fn continue_combat_damage(&mut self) {
+        self.finish_combat_damage();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
         }
     }
 
@@ -1160,6 +1176,7 @@ impl Game {
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
         }
+        self.shield_orders.clear();
     }
 }
 

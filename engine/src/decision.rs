@@ -66,6 +66,13 @@ pub enum Decision {
     /// "You may have ~ enter the battlefield as a copy of any land on the battlefield"
     /// (Vesuva): `Objects([land])`, or `Objects([])` to have it enter as itself.
     ChooseCopy { card: String },
+    /// Several replacement or prevention effects would apply to damage about to be dealt to
+    /// `recipient` and their order matters (a redirection among them): its controller
+    /// orders them (616.1), `Order([...])`, the first listed applying first.
+    OrderReplacements {
+        recipient: crate::targets::Target,
+        descriptions: Vec<String>,
+    },
 }
 
 /// An attack assignment: this creature attacks that player.
@@ -199,6 +206,10 @@ impl Decision {
             Decision::ChooseCopy { card } => {
                 format!("choose a land for {card} to copy, or none")
             }
+            Decision::OrderReplacements { descriptions, .. } => format!(
+                "choose the order of the effects that would apply to the damage (the first applies first): {}",
+                descriptions.join(" | ")
+            ),
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -224,6 +235,7 @@ impl Decision {
             Decision::ChooseCreatureType { .. } => "creature_type",
             Decision::YesNo { .. } => "yes_no",
             Decision::ChooseCopy { .. } => "copy",
+            Decision::OrderReplacements { .. } => "order_replacements",
         }
     }
 }

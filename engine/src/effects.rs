@@ -197,6 +197,12 @@ pub enum Effect {
         types: Vec<String>,
         until_source_leaves: bool,
     },
+    /// "The next N damage that would be dealt to ~ this turn is dealt to <what> instead"
+    /// (a redirection shield, Outrider en-Kor).
+    RedirectNextFromThis {
+        amount: u32,
+        to: ObjRef,
+    },
     /// "If {R} was spent to cast this spell, <effect>" (`if_spent=R` on an effect line).
     IfSpent {
         color: crate::mana::Color,
@@ -450,6 +456,14 @@ impl Effect {
             "prevent_next" => Effect::PreventNext {
                 amount: amount(0)?,
                 to: parse_recipient(key("to").ok_or("`prevent_next` needs to=...")?)?,
+            },
+            "redirect_next_from_this" => Effect::RedirectNextFromThis {
+                // `redirect_next_from_this 1 to=target`
+                amount: args
+                    .first()
+                    .and_then(|a| a.parse().ok())
+                    .ok_or("`redirect_next_from_this` needs a number")?,
+                to: parse_obj_ref(key("to").ok_or("`redirect_next_from_this` needs to=...")?)?,
             },
             "prevent_all" => Effect::PreventAll(crate::replacement::PreventScope::parse(
                 args.first().copied().unwrap_or(""),
@@ -795,6 +809,10 @@ impl Effect {
             }
             | Effect::BecomeLandType {
                 what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::RedirectNextFromThis {
+                to: ObjRef::Target(n),
                 ..
             }
             | Effect::BecomeCreature {

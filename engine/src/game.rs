@@ -145,6 +145,10 @@ pub struct Game {
     /// or the end of the turn (`replacement.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shields: Vec<crate::replacement::Shield>,
+    /// Orders the affected players chose for the redirection and prevention shields that
+    /// apply to damage about to be dealt to a recipient (616.1), used by `deal_damage`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shield_orders: Vec<(Target, Vec<u8>)>,
     /// Continuous effects of resolved spells and abilities in layers 2-6 (`layers.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub char_effects: Vec<crate::layers::CharEffect>,
@@ -312,6 +316,7 @@ impl Game {
             combat: None,
             pt_effects: Vec::new(),
             shields: Vec::new(),
+            shield_orders: Vec::new(),
             char_effects: Vec::new(),
             layered: false,
             links: Vec::new(),
@@ -415,6 +420,10 @@ impl Game {
             Decision::ChooseCreatureType { .. } => self.answer_creature_type(player, answer),
             Decision::YesNo { .. } => self.answer_yes_no(player, answer),
             Decision::ChooseCopy { .. } => self.answer_copy(player, answer),
+            Decision::OrderReplacements {
+                recipient,
+                descriptions,
+            } => self.answer_order_replacements(player, *recipient, descriptions.len(), answer),
         }
     }
 
@@ -452,6 +461,9 @@ impl Game {
             Decision::OrderBlockers { attacker } => self.order_blockers_answers(*attacker),
             Decision::AssignCombatDamage { attacker, .. } => self.assign_damage_answers(*attacker),
             Decision::OrderTriggers { .. } => self.order_trigger_answers(player),
+            Decision::OrderReplacements { descriptions, .. } => {
+                self.order_replacement_answers(descriptions.len())
+            }
             Decision::ChooseCreatureType { .. } => self
                 .catalog()
                 .creature_types()
@@ -937,9 +949,26 @@ impl Game {
         {
             return 0;
         }
-        // Prevention effects (419.7 / 615), protection among them.
+        // Effects that prevent all of it apply before any shield is used up (the order the
+        // affected player would choose), then redirection and prevention shields in the
+        // order that player chose (616.1), then the rest of the prevention effects.
+        if self.fully_prevented(source, target, combat) {
+            self.emit(Event::DamagePrevented {
+                source,
+                target,
+                amount,
+            });
+            return 0;
+        }
+        let (amount, redirected) = self.apply_shields_in_order(source, target, amount);
         let amount = self.prevent_damage(source, target, amount, combat);
+        // Redirected damage keeps its source and whether it is combat damage (R-outrider-en-kor-2).
+        let mut moved = 0;
+        for (to, n) in redirected {
+            moved += self.deal_damage(source, Target::Object(to), n, combat);
+        }
         if amount == 0 {
+            let _ = moved;
             return 0;
         }
         match target {

@@ -16,13 +16,21 @@
 //! - entering the battlefield: "enters tapped" and "enters with counters" are applied as the
 //!   object enters (`put_onto_battlefield`), never as a later event (410.10e / 614.1c).
 //!
-//! Each replacement applies at most once to one event (419.9 / 614.5). Where several
-//! prevention effects apply to one damage event, the affected player would choose their order
-//! (419.9 / 616.1); every prevention effect the engine supports prevents a fixed amount with
-//! no side effect, so only the leftover of a shield can depend on the order, and the engine
-//! applies the order that keeps the most shield for that player (effects without a residue
-//! first, then shields oldest first). Cards whose replacement has a side effect that makes the
-//! order matter (Phantom Wurm, Dralnu) are not scripted yet, so no such choice is ever skipped.
+//! - redirection ([`Game::apply_shields_in_order`], in `deal_damage`): "the next N damage
+//!   that would be dealt to ~ this turn is dealt to <creature> instead" (Outrider en-Kor);
+//!   the redirected damage keeps its source and stays combat damage.
+//!
+//! Each replacement applies at most once to one event (419.9 / 614.5). When several apply to
+//! one damage event and their order matters, the affected object's controller orders them
+//! (419.9 / 616.1): a redirection shield among other redirection or prevention shields that
+//! the damage won't all use up. That question (`Decision::OrderReplacements`) is asked before
+//! any of the damage is dealt, by the resolving effect or the combat damage step (or the
+//! classic combat damage object), and the answer is used as the damage is dealt. Effects that
+//! prevent all of the damage (rule-changing prevention, protection, "prevent all damage
+//! creatures would deal to ~") apply before any shield is used up, the order the affected
+//! player would always choose. Prevention shields alone are used oldest first: each prevents
+//! a fixed amount with no side effect, so their order can't change what happens. Cards whose
+//! replacement has another side effect (Phantom Wurm, Dralnu) are not scripted yet.
 
 use crate::cards::Keyword;
 use crate::events::Event;
@@ -72,6 +80,14 @@ pub enum Shield {
     ExileIfDies(ObjectId),
     /// "Prevent all combat damage ~ would deal this combat" (until the end of combat).
     PreventCombatDamageFrom(ObjectId),
+    /// "The next N damage that would be dealt to `from` this turn is dealt to `to` instead"
+    /// (Outrider en-Kor). It does nothing once `to` has left the battlefield or stopped
+    /// being a creature (R-outrider-en-kor-1).
+    RedirectNext {
+        from: ObjectId,
+        to: ObjectId,
+        remaining: u32,
+    },
 }
 
 /// A static prevention ability of a permanent (script key `prevent`).
@@ -113,39 +129,8 @@ impl Game {
         if amount == 0 {
             return 0;
         }
-        let source_is_creature = self.source_is_creature(source);
-        // Rule-changing effects: all of it.
-        for s in &self.shields {
-            if let Shield::PreventAll(scope) = s {
-                let covers = match scope {
-                    PreventScope::CombatDamage => combat,
-                    PreventScope::CreatureDamageToPlayers => {
-                        source_is_creature && matches!(target, Target::Player(_))
-                    }
-                };
-                if covers {
-                    return 0;
-                }
-            }
-            if let Shield::PreventCombatDamageFrom(src) = s
-                && combat
-                && *src == source
-            {
-                return 0;
-            }
-        }
-        if let Target::Object(id) = target {
-            // Protection from a colour prevents damage from sources of that colour.
-            if self.protected_from(id, self.source_colors(source)) {
-                return 0;
-            }
-            if source_is_creature
-                && self.has_static_prevention(id, |p| {
-                    matches!(p, StaticPrevention::FromCreaturesToThis)
-                })
-            {
-                return 0;
-            }
+        if self.fully_prevented(source, target, combat) {
+            return 0;
         }
         let mut left = amount;
         // Absorb N (Lymph Sliver): "if a source would deal damage to ~, prevent N of it".
@@ -195,6 +180,276 @@ impl Game {
             });
         }
         left
+    }
+
+    /// Whether an effect prevents all damage `source` would deal to `target` now: a
+    /// rule-changing prevention ("prevent all combat damage this turn"), protection, or a
+    /// static "prevent all damage creatures would deal to ~".
+    pub(crate) fn fully_prevented(&self, source: ObjectId, target: Target, combat: bool) -> bool {
+        let source_is_creature = self.source_is_creature(source);
+        for s in &self.shields {
+            if let Shield::PreventAll(scope) = s {
+                let covers = match scope {
+                    PreventScope::CombatDamage => combat,
+                    PreventScope::CreatureDamageToPlayers => {
+                        source_is_creature && matches!(target, Target::Player(_))
+                    }
+                };
+                if covers {
+                    return true;
+                }
+            }
+            if let Shield::PreventCombatDamageFrom(src) = s
+                && combat
+                && *src == source
+            {
+                return true;
+            }
+        }
+        if let Target::Object(id) = target {
+            // Protection from a colour prevents damage from sources of that colour.
+            if self.protected_from(id, self.source_colors(source)) {
+                return true;
+            }
+            if source_is_creature
+                && self.has_static_prevention(id, |p| {
+                    matches!(p, StaticPrevention::FromCreaturesToThis)
+                })
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The shields (indices into `Game::shields`, oldest first) that would apply to damage
+    /// dealt to `target` now, when a redirection shield is among them: then the affected
+    /// player orders them (616.1). Empty when no redirection applies (prevention shields
+    /// alone are used oldest first by `prevent_damage`: their order can't matter).
+    pub(crate) fn ordered_shields_for(&self, target: Target) -> Vec<usize> {
+        let Target::Object(id) = target else {
+            return Vec::new();
+        };
+        let applies = |s: &Shield| match s {
+            Shield::RedirectNext {
+                from,
+                to,
+                remaining,
+            } => {
+                *from == id
+                    && *remaining > 0
+                    && self.is_on_battlefield(*to)
+                    && self.is_creature(*to)
+            }
+            Shield::PreventNext {
+                target: t,
+                remaining,
+            } => *t == target && *remaining > 0,
+            _ => false,
+        };
+        if !self
+            .shields
+            .iter()
+            .any(|s| matches!(s, Shield::RedirectNext { .. }) && applies(s))
+        {
+            return Vec::new();
+        }
+        (0..self.shields.len())
+            .filter(|&i| applies(&self.shields[i]))
+            .collect()
+    }
+
+    /// The question for the affected player when damage about to be dealt to `target` meets
+    /// several shields whose order matters (a redirection among them) and they have not
+    /// answered it yet: who answers, and a description of each shield.
+    pub(crate) fn shield_order_question(
+        &self,
+        target: Target,
+        amount: u32,
+    ) -> Option<crate::decision::Pending> {
+        if self.shield_orders.iter().any(|(t, _)| *t == target) {
+            return None;
+        }
+        let order = self.ordered_shields_for(target);
+        if order.len() < 2 {
+            return None;
+        }
+        // When the damage uses up every one of them, each applies in full whatever the
+        // order: nothing to ask.
+        let capacity: u32 = order
+            .iter()
+            .map(|&i| match &self.shields[i] {
+                Shield::RedirectNext { remaining, .. } | Shield::PreventNext { remaining, .. } => {
+                    *remaining
+                }
+                _ => 0,
+            })
+            .sum();
+        if capacity <= amount {
+            return None;
+        }
+        let Target::Object(id) = target else {
+            return None;
+        };
+        let player = self.obj(id)?.controller;
+        let name = self.card_name(id);
+        let descriptions = order
+            .iter()
+            .map(|&i| match &self.shields[i] {
+                Shield::RedirectNext { to, remaining, .. } => format!(
+                    "the next {remaining} damage to {name} is dealt to {} instead",
+                    self.card_name(*to)
+                ),
+                Shield::PreventNext { remaining, .. } => {
+                    format!("prevent the next {remaining} damage to {name}")
+                }
+                _ => String::new(),
+            })
+            .collect();
+        Some(crate::decision::Pending {
+            player,
+            decision: crate::decision::Decision::OrderReplacements {
+                recipient: target,
+                descriptions,
+            },
+        })
+    }
+
+    /// The first unanswered shield-order question among damage about to be dealt (recipient,
+    /// amount), asked before any of that damage is dealt.
+    pub(crate) fn next_shield_question(
+        &self,
+        damage: impl IntoIterator<Item = (Target, u32)>,
+    ) -> Option<crate::decision::Pending> {
+        // Damage to one recipient from several sources at once is one event per source;
+        // the question is asked for the first (the answer is used by the first dealt).
+        damage
+            .into_iter()
+            .find_map(|(t, n)| self.shield_order_question(t, n))
+    }
+
+    /// Uses the redirection and prevention shields for damage to `target` in the order its
+    /// controller chose (oldest first if there was no choice to make), returning what is
+    /// left for `target` and the damage to deal to other creatures instead.
+    pub(crate) fn apply_shields_in_order(
+        &mut self,
+        source: ObjectId,
+        target: Target,
+        amount: u32,
+    ) -> (u32, Vec<(ObjectId, u32)>) {
+        let shields = self.ordered_shields_for(target);
+        if shields.is_empty() {
+            return (amount, Vec::new());
+        }
+        let chosen = self
+            .shield_orders
+            .iter()
+            .position(|(t, _)| *t == target)
+            .map(|i| self.shield_orders.remove(i).1);
+        let order: Vec<usize> = match chosen {
+            Some(o) if o.len() == shields.len() => o
+                .iter()
+                .filter_map(|&k| shields.get(k as usize).copied())
+                .collect(),
+            _ => shields,
+        };
+        let mut left = amount;
+        let mut moved = Vec::new();
+        let mut prevented = 0;
+        for i in order {
+            if left == 0 {
+                break;
+            }
+            match &mut self.shields[i] {
+                Shield::RedirectNext { to, remaining, .. } => {
+                    let n = left.min(*remaining);
+                    *remaining -= n;
+                    left -= n;
+                    moved.push((*to, n));
+                }
+                Shield::PreventNext { remaining, .. } => {
+                    let n = left.min(*remaining);
+                    *remaining -= n;
+                    left -= n;
+                    prevented += n;
+                }
+                _ => {}
+            }
+        }
+        self.shields.retain(|s| {
+            !matches!(
+                s,
+                Shield::PreventNext { remaining: 0, .. }
+                    | Shield::RedirectNext { remaining: 0, .. }
+            )
+        });
+        if prevented > 0 {
+            self.emit(Event::DamagePrevented {
+                source,
+                target,
+                amount: prevented,
+            });
+        }
+        (left, moved)
+    }
+
+    /// The affected player's order for the shields of one damage event (an `Order` answer:
+    /// the first listed applies first).
+    pub(crate) fn answer_order_replacements(
+        &mut self,
+        player: PlayerId,
+        recipient: Target,
+        n: usize,
+        answer: crate::decision::Answer,
+    ) -> Result<(), crate::decision::RuleError> {
+        use crate::decision::{Answer, RuleError};
+        let Answer::Order(order) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "an order for the {n} effects that would apply, not {}",
+                    answer.kind_name()
+                ),
+            });
+        };
+        let mut sorted = order.clone();
+        sorted.sort();
+        if sorted != (0..n as u8).collect::<Vec<_>>() {
+            return Err(RuleError::illegal(format!(
+                "give each of the {n} effects once, as numbers 1 to {n} (the first applies first)"
+            )));
+        }
+        let _ = player;
+        self.pending = None;
+        self.shield_orders.push((recipient, order));
+        // Go on with whatever was about to deal the damage.
+        if self.resolution.is_some() {
+            self.run_resolution();
+        } else if matches!(
+            self.stack.last().map(|i| &i.kind),
+            Some(crate::stack::StackKind::CombatDamage { .. })
+        ) {
+            self.resolve_top();
+        } else {
+            self.continue_combat_damage();
+            return Ok(());
+        }
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        Ok(())
+    }
+
+    /// Every order of the shields (listed for the agent and the front ends): as created and
+    /// reversed, and each one first.
+    pub(crate) fn order_replacement_answers(&self, n: usize) -> Vec<crate::decision::Answer> {
+        let n = n as u8;
+        let mut out = vec![crate::decision::Answer::Order((0..n).collect())];
+        for first in 1..n {
+            let mut o = vec![first];
+            o.extend((0..n).filter(|k| *k != first));
+            out.push(crate::decision::Answer::Order(o));
+        }
+        out
     }
 
     fn source_is_spell(&self, source: ObjectId) -> bool {
@@ -270,6 +525,7 @@ impl Game {
         self.shields.retain(|s| match s {
             Shield::Regenerate(o) | Shield::CantRegenerate(o) | Shield::ExileIfDies(o) => *o != id,
             Shield::PreventNext { target, .. } => *target != Target::Object(id),
+            Shield::RedirectNext { from, to, .. } => *from != id && *to != id,
             Shield::PreventAll(_) | Shield::PreventCombatDamageFrom(_) => true,
         });
     }
@@ -313,5 +569,77 @@ impl Game {
             // replacement doesn't apply to again (419.9 / 614.5).
             Some(self.draw_one_unreplaced(p))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::decision::Answer;
+    use crate::events::Event;
+    use crate::ids::PlayerId;
+    use crate::targets::Target;
+
+    /// R-outrider-en-kor-2: damage a redirection shield moves keeps its source and stays
+    /// combat damage.
+    #[test]
+    fn redirected_combat_damage_stays_combat_damage() {
+        let src = r#"
+name = "redirect-combat"
+description = ""
+ruleset = "classic"
+script = [
+  "goto declare_attackers",
+  "bob: attack Test Bear",
+  "bob: pass",
+  "alice: activate Outrider en-Kor",
+  "alice: target Squire",
+  "resolve",
+  "goto declare_blockers",
+  "alice: block Outrider en-Kor -> Test Bear",
+  "bob: pass",
+  "alice: pass",
+  "bob: pass",
+]
+[setup]
+active = "bob"
+turn = 4
+step = "upkeep"
+[setup.alice]
+battlefield = ["Outrider en-Kor", "Squire"]
+library = ["Plains", "Plains"]
+[setup.bob]
+battlefield = ["Test Bear"]
+library = ["Plains", "Plains"]
+"#;
+        let mut g = crate::scenario::game_from_str(src).expect("scenario runs");
+        let squire = g
+            .battlefield
+            .iter()
+            .copied()
+            .find(|&id| g.card_name(id) == "Squire")
+            .expect("Squire");
+        let bear = g
+            .battlefield
+            .iter()
+            .copied()
+            .find(|&id| g.card_name(id) == "Test Bear")
+            .expect("Test Bear");
+        // Alice passes: the combat damage on the stack resolves.
+        let events = g.submit(PlayerId(0), Answer::Pass).expect("pass");
+        let to_squire: Vec<&Event> = events
+            .iter()
+            .filter(
+                |e| matches!(e, Event::Damage { target: Target::Object(t), .. } if *t == squire),
+            )
+            .collect();
+        assert_eq!(
+            to_squire,
+            vec![&Event::Damage {
+                source: bear,
+                target: Target::Object(squire),
+                amount: 1,
+                combat: true,
+            }]
+        );
     }
 }

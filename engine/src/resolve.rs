@@ -319,9 +319,17 @@ impl Game {
                         ),
                     }
                 }
+                // 616.1: the affected players order their shields before any of it is dealt.
+                if n > 0
+                    && let Some(p) = self.next_shield_question(recipients.iter().map(|t| (*t, n)))
+                {
+                    return Progress::Ask(p);
+                }
                 for t in recipients {
                     self.deal_damage(source, t, n, false);
                 }
+                // An order for damage that ended up prevented in full is not kept.
+                self.shield_orders.clear();
             }
             Effect::Draw { amount, who } => {
                 let n = self.amount(res, amount).max(0) as u32;
@@ -564,6 +572,19 @@ impl Game {
                 let all: Vec<ObjectId> = self.permanents_matching(f, me);
                 for o in all {
                     self.add_shield(Shield::Regenerate(o));
+                }
+            }
+            Effect::RedirectNextFromThis { amount, to } => {
+                let this = self.object_of(res, ObjRef::This);
+                if let (Some(from), Some(to)) = (this, self.object_of(res, *to))
+                    && self.is_on_battlefield(from)
+                    && self.is_on_battlefield(to)
+                {
+                    self.add_shield(Shield::RedirectNext {
+                        from,
+                        to,
+                        remaining: *amount,
+                    });
                 }
             }
             Effect::PreventNext { amount, to } => {

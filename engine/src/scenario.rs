@@ -679,7 +679,7 @@ impl Runner {
             "order"
                 if matches!(
                     self.game.pending().map(|p| &p.decision),
-                    Some(Decision::OrderTriggers { .. })
+                    Some(Decision::OrderTriggers { .. } | Decision::OrderReplacements { .. })
                 ) =>
             {
                 // `order 2, 1`: the triggers as numbered in the decision, first on the stack first.

@@ -96,6 +96,17 @@ impl Game {
             return;
         };
         if let StackKind::CombatDamage { .. } = item.kind {
+            // 616.1: shield orders are asked before the damage is dealt (it stays on the
+            // stack until then).
+            let damage: Vec<(Target, u32)> = self
+                .combat
+                .as_ref()
+                .map(|c| c.assigned.iter().map(|x| (x.1, x.2)).collect())
+                .unwrap_or_default();
+            if let Some(p) = self.next_shield_question(damage) {
+                self.pending = Some(p);
+                return;
+            }
             self.stack.pop();
             self.resolve_combat_damage_object();
             return;

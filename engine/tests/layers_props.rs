@@ -203,7 +203,8 @@ fn effects_deck_a() -> Vec<engine::CardId> {
         ("Mesa Enchantress", 3),
         ("Enduring Renewal", 1),
         ("Faceless Butcher", 3),
-        ("Sengir Autocrat", 2),
+        ("Sengir Autocrat", 1),
+        ("Outrider en-Kor", 1),
     ])
 }
 
