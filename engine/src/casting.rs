@@ -179,6 +179,7 @@ impl Game {
         }
         self.battlefield_of(player).find_map(|o| {
             let crate::cards::SpendRule::OnlyColorAsAny(c) = self.def(o.id)?.spend_rule?;
+            // (Its colour word can't be text-changed: `text_change_supported`.)
             self.has_own_abilities(o.id).then_some(c)
         })
     }

@@ -203,6 +203,13 @@ pub enum Effect {
         amount: u32,
         to: ObjRef,
     },
+    /// "Change the text of <what> by replacing all instances of <from> with <to>" (layer 3,
+    /// no duration).
+    ChangeText {
+        what: ObjRef,
+        from: crate::layers::TextWord,
+        to: crate::layers::TextWord,
+    },
     /// "If {R} was spent to cast this spell, <effect>" (`if_spent=R` on an effect line).
     IfSpent {
         color: crate::mana::Color,
@@ -457,6 +464,25 @@ impl Effect {
                 amount: amount(0)?,
                 to: parse_recipient(key("to").ok_or("`prevent_next` needs to=...")?)?,
             },
+            "change_text" => {
+                // `change_text Plains Island target`
+                let from: crate::layers::TextWord = args
+                    .first()
+                    .ok_or("`change_text` needs FROM TO WHAT")?
+                    .parse()?;
+                let to: crate::layers::TextWord = args
+                    .get(1)
+                    .ok_or("`change_text` needs FROM TO WHAT")?
+                    .parse()?;
+                if std::mem::discriminant(&from) != std::mem::discriminant(&to) {
+                    return Err("`change_text` replaces a colour word with a colour word, or a basic land type with a basic land type".into());
+                }
+                Effect::ChangeText {
+                    what: objref(2)?,
+                    from,
+                    to,
+                }
+            }
             "redirect_next_from_this" => Effect::RedirectNextFromThis {
                 // `redirect_next_from_this 1 to=target`
                 amount: args
@@ -813,6 +839,10 @@ impl Effect {
             }
             | Effect::RedirectNextFromThis {
                 to: ObjRef::Target(n),
+                ..
+            }
+            | Effect::ChangeText {
+                what: ObjRef::Target(n),
                 ..
             }
             | Effect::BecomeCreature {

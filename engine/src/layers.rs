@@ -18,8 +18,17 @@
 //! changes whether it exists or what it applies to; loops fall back to timestamps).
 //! Layer 1 (copy) is `Object::copy_of`: an object that entered as a copy of a card has that
 //! card's copiable values, and `Game::def` returns them (Vesuva). Not built: copy effects
-//! that start later (Vesuvan Shapeshifter turning face up) and text-changing effects (layer
-//! 3); cards that need them have no script.
+//! that start later (Vesuvan Shapeshifter turning face up); cards that need them have no
+//! script.
+//! Layer 3 (text): resolved "change the text" effects (`TextWord`s, locked to their object,
+//! no duration) rewrite the object's static abilities (filters, land types, colours,
+//! granted keywords, P/T-defining counts) and printed keywords (landwalk, protection) before
+//! layers 4-7 read them. A word anywhere else in the object's text (activated or triggered
+//! abilities, type line) is not rewritten, so such a permanent can't be chosen
+//! (`text_changeable:WORD`, `Game::text_change_supported`).
+//! Land types (212.6e): "lands you control are Plains" / "becomes a Forest" replace the land
+//! types in layer 4 and take away the land's rules text; it then has the intrinsic mana
+//! ability of each basic land type it has (`Game::ability`, index `INTRINSIC_ABILITY + c`).
 
 use crate::cards::{
     ActivatedAbility, BASIC_LAND_TYPES, CardType, CdaPt, INTRINSIC_ABILITY, Keyword, PtValue,
@@ -61,6 +70,13 @@ impl Game {
             && self.has_own_abilities(id)
             && (self.is_on_battlefield(id) || !self.ruleset.layers_2006())
         {
+            let tc = self.text_changes(id);
+            let cda = match cda {
+                CdaPt::LandsOfTypeOrDefenders(t) if !tc.is_empty() => {
+                    &CdaPt::LandsOfTypeOrDefenders(map_land_type(t, &tc))
+                }
+                c => c,
+            };
             let n = self.cda_pt_value(id, cda);
             return Some((n, n));
         }
@@ -122,9 +138,11 @@ impl Game {
                 if s.zone != ZoneKind::Battlefield || !table.chars[si].own_abilities {
                     continue;
                 }
+                let tc = self.text_changes(src);
                 for st in &self.catalog().get(s.face()).statics {
+                    let st = static_with_text(st, &tc);
                     if (st.power != 0 || st.toughness != 0)
-                        && self.static_reaches(st, src, s.controller, id, &table.chars[xi])
+                        && self.static_reaches(&st, src, s.controller, id, &table.chars[xi])
                     {
                         out.push((s.timestamp, st.power, st.toughness));
                     }
@@ -429,6 +447,46 @@ impl Game {
         .unwrap_or(ColorSet::NONE)
     }
 
+    /// Layer 3: the text changes of `id` in timestamp order (from resolved effects locked to
+    /// it; none of the card pool's static abilities change text).
+    pub(crate) fn text_changes(&self, id: ObjectId) -> TextChanges {
+        if self.char_effects.is_empty() {
+            return Vec::new();
+        }
+        let mut v: Vec<(u32, TextWord, TextWord)> = self
+            .char_effects
+            .iter()
+            .filter_map(|e| match e.change {
+                CharChange::ChangeText { from, to } if e.objects.contains(&id) => {
+                    Some((e.timestamp, from, to))
+                }
+                _ => None,
+            })
+            .collect();
+        v.sort_by_key(|x| x.0);
+        v.into_iter().map(|(_, a, b)| (a, b)).collect()
+    }
+
+    /// Whether the engine can change `word` in `id`'s text: it may appear only in the
+    /// object's static abilities and keywords (the parts layer 3 rewrites), not in its
+    /// activated or triggered abilities or its type line. A text-changing spell can only
+    /// target such a permanent (`text_changeable:WORD`), so nothing is misplayed.
+    pub fn text_change_supported(&self, id: ObjectId, word: TextWord) -> bool {
+        let Some(d) = self.def(id) else { return false };
+        let w = word.to_string().to_lowercase();
+        if d.subtypes.iter().any(|s| s.eq_ignore_ascii_case(&w)) {
+            return false;
+        }
+        let mut rest = d.text.to_lowercase();
+        for st in &d.statics {
+            rest = rest.replace(&st.text.to_lowercase(), "");
+        }
+        for k in &d.keywords {
+            rest = rest.replace(&k.name().to_lowercase(), "");
+        }
+        !rest.contains(&w)
+    }
+
     /// The triggered abilities granted to a permanent by static abilities.
     pub(crate) fn granted_triggers(&self, id: ObjectId) -> Vec<(CardId, u8)> {
         if !self.layered {
@@ -509,6 +567,8 @@ pub enum CharChange {
     /// Layer 4: its land types become these basic land types (212.6e: "target land becomes
     /// a Forest").
     SetLandTypes(Vec<String>),
+    /// Layer 3: every instance of one word in its text becomes another (Mind Bend).
+    ChangeText { from: TextWord, to: TextWord },
     /// Layer 5: its colours become these ("becomes white").
     SetColors(ColorSet),
     /// Layer 6 (classic 5): loses all abilities.
@@ -521,6 +581,7 @@ impl CharChange {
     fn layer(&self) -> Layer {
         match self {
             CharChange::Control(_) => Layer::Control,
+            CharChange::ChangeText { .. } => Layer::Text,
             CharChange::SetCreatureTypes(_)
             | CharChange::BecomeCreature(_)
             | CharChange::SetLandTypes(_) => Layer::Type,
@@ -528,6 +589,151 @@ impl CharChange {
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
         }
     }
+}
+
+/// A word a text-changing effect replaces (layer 3): a colour word or a basic land type
+/// (named by its colour: Plains is W).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TextWord {
+    Color(Color),
+    LandType(Color),
+}
+
+impl std::fmt::Display for TextWord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextWord::Color(c) => f.write_str(c.name()),
+            TextWord::LandType(c) => f.write_str(land_type_of(*c)),
+        }
+    }
+}
+
+impl std::str::FromStr for TextWord {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if let Some((_, c)) = BASIC_LAND_TYPES
+            .iter()
+            .find(|(t, _)| t.eq_ignore_ascii_case(s))
+        {
+            return Ok(TextWord::LandType(*c));
+        }
+        match Color::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(s))
+        {
+            Some(c) => Ok(TextWord::Color(c)),
+            None => Err(format!(
+                "`{s}` is neither a colour word nor a basic land type"
+            )),
+        }
+    }
+}
+
+/// The basic land type of a colour (Plains for W).
+pub fn land_type_of(c: Color) -> &'static str {
+    BASIC_LAND_TYPES
+        .iter()
+        .find(|(_, col)| *col == c)
+        .map_or("", |(t, _)| t)
+}
+
+/// The text changes of one object, in timestamp order: (from, to).
+pub type TextChanges = Vec<(TextWord, TextWord)>;
+
+fn map_color(c: Color, tc: &[(TextWord, TextWord)]) -> Color {
+    tc.iter().fold(c, |c, (from, to)| match (from, to) {
+        (TextWord::Color(a), TextWord::Color(b)) if *a == c => *b,
+        _ => c,
+    })
+}
+
+fn map_colors(set: ColorSet, tc: &[(TextWord, TextWord)]) -> ColorSet {
+    set.iter().map(|c| map_color(c, tc)).collect()
+}
+
+fn map_land_type(t: &str, tc: &[(TextWord, TextWord)]) -> String {
+    tc.iter()
+        .fold(t.to_string(), |t, (from, to)| match (from, to) {
+            (TextWord::LandType(a), TextWord::LandType(b)) if land_type_of(*a) == t => {
+                land_type_of(*b).to_string()
+            }
+            _ => t,
+        })
+}
+
+/// A keyword after text changes (landwalk's land type, protection's colour).
+fn map_keyword(k: Keyword, tc: &[(TextWord, TextWord)]) -> Keyword {
+    use Keyword as K;
+    const WALKS: [(Keyword, Color); 5] = [
+        (K::Plainswalk, Color::W),
+        (K::Islandwalk, Color::U),
+        (K::Swampwalk, Color::B),
+        (K::Mountainwalk, Color::R),
+        (K::Forestwalk, Color::G),
+    ];
+    const PROTECTIONS: [(Keyword, Color); 5] = [
+        (K::ProtectionFromWhite, Color::W),
+        (K::ProtectionFromBlue, Color::U),
+        (K::ProtectionFromBlack, Color::B),
+        (K::ProtectionFromRed, Color::R),
+        (K::ProtectionFromGreen, Color::G),
+    ];
+    if let Some((_, c)) = WALKS.iter().find(|(w, _)| *w == k) {
+        let t = map_land_type(land_type_of(*c), tc);
+        return WALKS
+            .iter()
+            .find(|(_, col)| land_type_of(*col) == t)
+            .map_or(k, |(w, _)| *w);
+    }
+    if let Some((_, c)) = PROTECTIONS.iter().find(|(p, _)| *p == k) {
+        let c = map_color(*c, tc);
+        return PROTECTIONS
+            .iter()
+            .find(|(_, col)| *col == c)
+            .map_or(k, |(p, _)| *p);
+    }
+    k
+}
+
+fn map_filter(
+    f: &crate::targets::ObjectFilter,
+    tc: &[(TextWord, TextWord)],
+) -> crate::targets::ObjectFilter {
+    let mut f = f.clone();
+    f.colors_any = map_colors(f.colors_any, tc);
+    f.not_colors = map_colors(f.not_colors, tc);
+    if let Some(s) = &f.subtype {
+        f.subtype = Some(map_land_type(s, tc));
+    }
+    f
+}
+
+/// A static ability as its text reads after text changes (layer 3).
+pub(crate) fn static_with_text<'a>(
+    st: &'a crate::cards::StaticAbility,
+    tc: &[(TextWord, TextWord)],
+) -> Cow<'a, crate::cards::StaticAbility> {
+    if tc.is_empty() {
+        return Cow::Borrowed(st);
+    }
+    let mut s = st.clone();
+    s.affects = map_filter(&st.affects, tc);
+    s.set_land_types = st
+        .set_land_types
+        .iter()
+        .map(|t| map_land_type(t, tc))
+        .collect();
+    s.add_subtypes = st
+        .add_subtypes
+        .iter()
+        .map(|t| map_land_type(t, tc))
+        .collect();
+    s.set_colors = st.set_colors.map(|c| map_colors(c, tc));
+    s.grants = st.grants.iter().map(|k| map_keyword(*k, tc)).collect();
+    if let Some(CdaPt::LandsOfTypeOrDefenders(t)) = &st.cda_pt {
+        s.cda_pt = Some(CdaPt::LandsOfTypeOrDefenders(map_land_type(t, tc)));
+    }
+    Cow::Owned(s)
 }
 
 /// How long a continuous effect of a resolved spell or ability lasts (418.3).
@@ -540,6 +746,8 @@ pub enum Duration {
     WhileYouControlSource,
     /// Until end of combat: ends as the end of combat step ends (311.2; modern 511.3).
     EndOfCombat,
+    /// No duration: it lasts as long as its object stays (Mind Bend).
+    Indefinite,
     /// "Until <source> leaves the battlefield" (Gaea's Liege).
     WhileSourceOnBattlefield,
 }
@@ -560,6 +768,7 @@ pub struct CharEffect {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Layer {
     Control,
+    Text,
     Type,
     Color,
     Ability,
@@ -578,7 +787,7 @@ enum Applies {
 
 #[derive(Debug, Clone)]
 enum Change {
-    AddSubtypes(&'static [String]),
+    AddSubtypes(Vec<String>),
     SetCreatureTypes(Vec<String>),
     BecomeCreature(Vec<String>),
     AllCreatureTypes,
@@ -644,12 +853,20 @@ impl Game {
     /// The printed characteristics (before any continuous effect).
     fn printed_chars(&self, id: ObjectId) -> Option<Chars> {
         let d = self.def(id)?;
+        let tc = self.text_changes(id);
+        let keywords = if tc.is_empty() {
+            KeywordSet::of(&d.keywords)
+        } else {
+            // Layer 3 changes the keywords' words too (Swampwalk, protection from black).
+            let ks: Vec<Keyword> = d.keywords.iter().map(|k| map_keyword(*k, &tc)).collect();
+            KeywordSet::of(&ks)
+        };
         Some(Chars {
             types: Cow::Borrowed(d.types.as_slice()),
             subtypes: Cow::Borrowed(d.subtypes.as_slice()),
             all_creature_types: false,
             colors: d.colors,
-            keywords: KeywordSet::of(&d.keywords),
+            keywords,
             own_abilities: true,
             granted_triggers: Vec::new(),
             land_types_set: false,
@@ -695,7 +912,8 @@ impl Game {
         let mut out = Vec::new();
         for e in &self.char_effects {
             let change = match &e.change {
-                CharChange::Control(_) => continue, // applied to `Object::controller`
+                // Applied to `Object::controller`, and read through `Game::text_changes`.
+                CharChange::Control(_) | CharChange::ChangeText { .. } => continue,
                 CharChange::SetCreatureTypes(v) => Change::SetCreatureTypes(v.clone()),
                 CharChange::SetColors(c) => Change::SetColors(*c),
                 CharChange::BecomeCreature(v) => Change::BecomeCreature(v.clone()),
@@ -720,7 +938,11 @@ impl Game {
         for &id in &table.ids {
             let Some(o) = self.obj(id) else { continue };
             let on_bf = o.zone == ZoneKind::Battlefield;
+            let tc = self.text_changes(id);
             for (i, st) in self.catalog().get(o.face()).statics.iter().enumerate() {
+                // Layer 3: the ability as its text reads now.
+                let st = static_with_text(st, &tc);
+                let st = st.as_ref();
                 if st.cda_all_creature_types {
                     out.push(Layered {
                         layer: Layer::Type,
@@ -744,7 +966,7 @@ impl Game {
                         timestamp: o.timestamp,
                         cda: false,
                         applies: applies.clone(),
-                        change: Change::AddSubtypes(st.add_subtypes.as_slice()),
+                        change: Change::AddSubtypes(st.add_subtypes.clone()),
                     });
                 }
                 if st.set_chosen_creature_type
@@ -885,6 +1107,9 @@ impl Game {
                 let Some(st) = self.catalog().get(s.face()).statics.get(*index as usize) else {
                     return (false, Vec::new());
                 };
+                let tc = self.text_changes(*src);
+                let st = static_with_text(st, &tc);
+                let st = st.as_ref();
                 let set = (0..table.ids.len())
                     .filter(|&i| {
                         self.static_reaches(st, *src, s.controller, table.ids[i], &table.chars[i])
@@ -1237,5 +1462,66 @@ impl Game {
         if self.char_effects.len() != n {
             self.refresh_control();
         }
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::TextWord;
+    use crate::mana::Color;
+
+    /// Layer 3 rewrites static abilities and keywords only; a word elsewhere in the text
+    /// makes the permanent an illegal target for a text-changing spell.
+    #[test]
+    fn text_change_support_follows_where_the_word_is() {
+        let g = crate::scenario::game_from_str(
+            r#"
+name = "t"
+description = ""
+script = []
+[setup]
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Celestial Dawn", "Plains", "Fixture: Swampwalker"]
+[setup.bob]
+battlefield = ["Gaea's Liege", "Forest"]
+"#,
+        )
+        .expect("board");
+        let id = |name: &str| {
+            g.battlefield
+                .iter()
+                .copied()
+                .find(|&i| g.card_name(i) == name)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{name} not in {:?}",
+                        g.battlefield
+                            .iter()
+                            .map(|&i| g.card_name(i))
+                            .collect::<Vec<_>>()
+                    )
+                })
+        };
+        let plains = TextWord::LandType(Color::W);
+        let forest = TextWord::LandType(Color::G);
+        let swamp = TextWord::LandType(Color::B);
+        let white = TextWord::Color(Color::W);
+        // Celestial Dawn: "Plains" is in a static ability; "white" also in its mana rule.
+        assert!(g.text_change_supported(id("Celestial Dawn"), plains));
+        assert!(!g.text_change_supported(id("Celestial Dawn"), white));
+        // Gaea's Liege: "Forests" in its CDA, but "a Forest" in its activated ability.
+        assert!(!g.text_change_supported(id("Gaea's Liege"), forest));
+        // A basic Plains: the word is its type line.
+        assert!(!g.text_change_supported(id("Plains"), plains));
+        // Swampwalk is a keyword.
+        assert!(g.text_change_supported(id("Fixture: Swampwalker"), swamp));
+        assert_eq!(
+            "Island".parse::<TextWord>(),
+            Ok(TextWord::LandType(Color::U))
+        );
+        assert_eq!("black".parse::<TextWord>(), Ok(TextWord::Color(Color::B)));
+        assert!("Sliver".parse::<TextWord>().is_err());
     }
 }

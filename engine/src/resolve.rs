@@ -574,6 +574,23 @@ impl Game {
                     self.add_shield(Shield::Regenerate(o));
                 }
             }
+            Effect::ChangeText { what, from, to } => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::ChangeText {
+                            from: *from,
+                            to: *to,
+                        },
+                        Duration::Indefinite,
+                    );
+                }
+            }
             Effect::RedirectNextFromThis { amount, to } => {
                 let this = self.object_of(res, ObjRef::This);
                 if let (Some(from), Some(to)) = (this, self.object_of(res, *to))

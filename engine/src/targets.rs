@@ -54,6 +54,10 @@ pub struct ObjectFilter {
     /// "Other than ~": not the source of the ability (checked where the source is known).
     #[serde(default)]
     pub other: bool,
+    /// Only a permanent whose text the engine can change for this word (layer 3; the word
+    /// in its activated or triggered abilities is not supported yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_changeable: Option<crate::layers::TextWord>,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -113,6 +117,8 @@ impl ObjectFilter {
                 f.subtype = Some(s.to_string());
             } else if let Some(k) = w.strip_prefix("with:") {
                 f.keyword = Some(k.parse().map_err(|e| format!("`{w}`: {e}"))?);
+            } else if let Some(word) = w.strip_prefix("text_changeable:") {
+                f.text_changeable = Some(word.parse()?);
             } else if w == "you_control" {
                 f.controller = Some(Relation::You);
             } else if w == "opponent_controls" {
@@ -179,6 +185,11 @@ impl fmt::Display for ObjectFilter {
             Some(Relation::You) => parts.push("you control".into()),
             Some(Relation::Opponent) => parts.push("an opponent controls".into()),
             None => {}
+        }
+        if let Some(w) = self.text_changeable {
+            parts.push(format!(
+                "(whose text Spellstack can change: \"{w}\" may appear only in its static abilities and keywords)"
+            ));
         }
         f.write_str(&parts.join(" "))
     }
@@ -283,6 +294,11 @@ impl crate::game::Game {
             && !self
                 .def(id)
                 .is_some_and(|d| d.supertypes.contains(&crate::cards::Supertype::Basic))
+        {
+            return false;
+        }
+        if let Some(w) = f.text_changeable
+            && !self.text_change_supported(id, w)
         {
             return false;
         }
