@@ -182,6 +182,7 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
         let e = e.redacted_for(viewer);
         let line = match &e {
             Event::TurnBegan { turn, player } => format!("— Turn {turn}: {} —", pn(*player)),
+            Event::Skipped { player, what } => format!("{} skips {}.", pn(*player), what.name()),
             Event::Mulliganed {
                 player,
                 new_hand_size,

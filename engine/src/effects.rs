@@ -210,6 +210,16 @@ pub enum Effect {
         from: crate::layers::TextWord,
         to: crate::layers::TextWord,
     },
+    /// Exile it (from the battlefield).
+    Exile(ObjRef),
+    /// "<Who> skips their next <turn / untap step / upkeep / draw step>" (300.9).
+    SkipNext {
+        what: crate::turn::SkipKind,
+        who: PlayerRef,
+    },
+    /// "Return it to the battlefield under its owner's control at the beginning of the next
+    /// end step" (a delayed triggered ability; Molten Firebird from the graveyard).
+    ReturnAtNextEndStep(ObjRef),
     /// "If {R} was spent to cast this spell, <effect>" (`if_spent=R` on an effect line).
     IfSpent {
         color: crate::mana::Color,
@@ -464,6 +474,15 @@ impl Effect {
                 amount: amount(0)?,
                 to: parse_recipient(key("to").ok_or("`prevent_next` needs to=...")?)?,
             },
+            "exile" => Effect::Exile(objref(0)?),
+            "skip_next" => Effect::SkipNext {
+                what: crate::turn::SkipKind::parse(
+                    args.first()
+                        .ok_or("`skip_next` needs turn, untap, upkeep or draw")?,
+                )?,
+                who: who(PlayerRef::You)?,
+            },
+            "return_at_next_end_step" => Effect::ReturnAtNextEndStep(objref(0)?),
             "change_text" => {
                 // `change_text Plains Island target`
                 let from: crate::layers::TextWord = args
@@ -799,6 +818,7 @@ impl Effect {
             | Effect::DiscardHandDrawThatMany { who }
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. }
+            | Effect::SkipNext { who, .. }
             | Effect::LoseAllAbilities { who, .. } => p(who, &mut v),
             Effect::Destroy {
                 what: ObjRef::Target(n),
@@ -845,6 +865,8 @@ impl Effect {
                 what: ObjRef::Target(n),
                 ..
             }
+            | Effect::ReturnAtNextEndStep(ObjRef::Target(n))
+            | Effect::Exile(ObjRef::Target(n))
             | Effect::BecomeCreature {
                 what: ObjRef::Target(n),
                 ..

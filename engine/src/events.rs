@@ -37,6 +37,11 @@ pub enum Event {
         player: PlayerId,
     },
     StepBegan(Step),
+    /// A step or a turn that didn't happen (300.9 skipping: as if it didn't exist).
+    Skipped {
+        player: PlayerId,
+        what: crate::turn::SkipKind,
+    },
     /// `card` is hidden from everyone but the drawer (see [`Event::redacted_for`]).
     Drew {
         player: PlayerId,

@@ -149,6 +149,9 @@ pub struct Game {
     /// apply to damage about to be dealt to a recipient (616.1), used by `deal_damage`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shield_orders: Vec<(Target, Vec<u8>)>,
+    /// "Skip your next ..." effects waiting to be used, one skip each (300.9).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skips: Vec<(PlayerId, crate::turn::SkipKind)>,
     /// Continuous effects of resolved spells and abilities in layers 2-6 (`layers.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub char_effects: Vec<crate::layers::CharEffect>,
@@ -317,6 +320,7 @@ impl Game {
             pt_effects: Vec::new(),
             shields: Vec::new(),
             shield_orders: Vec::new(),
+            skips: Vec::new(),
             char_effects: Vec::new(),
             layered: false,
             links: Vec::new(),

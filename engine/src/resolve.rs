@@ -574,6 +574,36 @@ impl Game {
                     self.add_shield(Shield::Regenerate(o));
                 }
             }
+            Effect::Exile(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    self.move_object(o, ZoneKind::Exile, Position::Top);
+                }
+            }
+            Effect::SkipNext { what, who } => {
+                for p in self.players_of(res, *who) {
+                    self.skips.push((p, *what));
+                }
+            }
+            Effect::ReturnAtNextEndStep(r) => {
+                // The card in the graveyard (or exile): if it is still there then, it returns.
+                if let Some(o) = self.object_of(res, *r)
+                    && self
+                        .obj(o)
+                        .is_some_and(|x| matches!(x.zone, ZoneKind::Graveyard | ZoneKind::Exile))
+                {
+                    let card = self.objects[o.slot()].card;
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::NextEndStep,
+                        source: o,
+                        card,
+                        controller: me,
+                        subject: Some(o),
+                    });
+                }
+            }
             Effect::ChangeText { what, from, to } => {
                 let source = Self::source_of(&res.item);
                 if let Some(o) = self.object_of(res, *what)

@@ -239,6 +239,17 @@ impl Game {
     // ----- turns and steps -------------------------------------------------------------
 
     fn begin_turn(&mut self, p: PlayerId) {
+        // 300.9 / 419.6e: a skipped turn doesn't exist; the next player's comes instead.
+        let mut p = p;
+        let mut guard = 0;
+        while self.take_skip(p, SkipKind::Turn) && guard < 64 {
+            self.emit(Event::Skipped {
+                player: p,
+                what: SkipKind::Turn,
+            });
+            p = self.next_player_after(p);
+            guard += 1;
+        }
         self.turn += 1;
         self.active = p;
         self.step = Step::Untap;
@@ -345,6 +356,16 @@ impl Game {
     /// Turn-based actions at the start of the current step; then priority or not.
     fn begin_step(&mut self) -> StepFlow {
         let step = self.step;
+        // A skipped step doesn't begin: no turn-based actions, no triggers, no priority.
+        if let Some(kind) = SkipKind::of_step(step)
+            && self.skips_step(kind)
+        {
+            self.emit(Event::Skipped {
+                player: self.active,
+                what: kind,
+            });
+            return StepFlow::Continue;
+        }
         self.emit(Event::StepBegan(step));
         match step {
             Step::Untap => {
@@ -382,6 +403,30 @@ impl Game {
                 StepFlow::Stopped
             }
         }
+    }
+
+    /// Uses one "skip your next ..." of `p` for `kind`, if there is one.
+    fn take_skip(&mut self, p: PlayerId, kind: SkipKind) -> bool {
+        match self.skips.iter().position(|s| *s == (p, kind)) {
+            Some(i) => {
+                self.skips.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the active player skips this step: a waiting "skip your next" effect (used
+    /// up), or a permanent of theirs that says "skip your draw step".
+    fn skips_step(&mut self, kind: SkipKind) -> bool {
+        let p = self.active;
+        if self.take_skip(p, kind) {
+            return true;
+        }
+        kind == SkipKind::DrawStep
+            && self.battlefield_of(p).any(|o| {
+                self.def(o.id).is_some_and(|d| d.skip_draw_step) && self.has_own_abilities(o.id)
+            })
     }
 
     /// 314.1-314.3.
@@ -431,5 +476,42 @@ impl Game {
             return StepFlow::Stopped;
         }
         StepFlow::Continue
+    }
+}
+
+/// What a "skip" effect skips (300.9; 2006 419.6e-f).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SkipKind {
+    Turn,
+    UntapStep,
+    UpkeepStep,
+    DrawStep,
+}
+
+impl SkipKind {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "turn" => Ok(SkipKind::Turn),
+            "untap" => Ok(SkipKind::UntapStep),
+            "upkeep" => Ok(SkipKind::UpkeepStep),
+            "draw" => Ok(SkipKind::DrawStep),
+            o => Err(format!("skip `{o}`: expected turn, untap, upkeep or draw")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            SkipKind::Turn => "a turn",
+            SkipKind::UntapStep => "an untap step",
+            SkipKind::UpkeepStep => "an upkeep",
+            SkipKind::DrawStep => "a draw step",
+        }
+    }
+    fn of_step(step: Step) -> Option<SkipKind> {
+        match step {
+            Step::Untap => Some(SkipKind::UntapStep),
+            Step::Upkeep => Some(SkipKind::UpkeepStep),
+            Step::Draw => Some(SkipKind::DrawStep),
+            _ => None,
+        }
     }
 }

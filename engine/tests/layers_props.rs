@@ -210,7 +210,8 @@ fn effects_deck_a() -> Vec<engine::CardId> {
 
 fn effects_deck_b() -> Vec<engine::CardId> {
     deck(&[
-        ("Mountain", 9),
+        ("Mountain", 8),
+        ("Molten Firebird", 1),
         ("Island", 5),
         ("Swamp", 4),
         ("Forest", 3),

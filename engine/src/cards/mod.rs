@@ -450,6 +450,8 @@ pub struct CardDef {
     pub enchant: Option<crate::targets::ObjectFilter>,
     /// A rule for spending its controller's mana (Celestial Dawn).
     pub spend_rule: Option<SpendRule>,
+    /// "Skip your draw step."
+    pub skip_draw_step: bool,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords

@@ -97,6 +97,9 @@ struct Script {
     enchant: Option<String>,
     /// `"white_as_any"`: Celestial Dawn's mana-spending rule for its controller.
     spend_rule: Option<String>,
+    /// "Skip your draw step."
+    #[serde(default)]
+    skip_draw_step: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -387,6 +390,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         copy_land_as_enters: false,
         enchant: None,
         spend_rule: None,
+        skip_draw_step: false,
     })
 }
 
@@ -534,6 +538,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     def.hand_revealed = s.hand_revealed;
     def.choose_creature_type = s.choose_creature_type;
     def.copy_land_as_enters = s.copy_land_as_enters;
+    def.skip_draw_step = s.skip_draw_step;
     def.spend_rule = match s.spend_rule.as_deref() {
         None => None,
         Some(r) => {
