@@ -506,3 +506,61 @@ hand = ["Conspiracy"]
 library = ["Plains"]
 battlefield = ["Mesa Enchantress", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
 "#;
+
+/// Ordering replacement effects on one damage event (Outrider en-Kor's shields): `order 2, 1`,
+/// `default` and `reverse`, with the default listed as an option; a wrong number is refused.
+#[test]
+fn replacement_order_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "shields"
+ruleset = "classic"
+script = [
+  "alice: activate Outrider en-Kor",
+  "alice: target Squire",
+  "resolve",
+  "bob: pass",
+  "alice: activate Outrider en-Kor",
+  "alice: target Test Bear",
+  "resolve",
+  "bob: cast Fixture: Red Bonus Bolt",
+  "bob: target Outrider en-Kor",
+  "pass",
+  "pass",
+]
+[setup]
+active = "bob"
+priority = "alice"
+turn = 4
+step = "precombat_main"
+[setup.alice]
+battlefield = ["Outrider en-Kor", "Squire", "Test Bear"]
+[setup.bob]
+hand = ["Fixture: Red Bonus Bolt"]
+mana_pool = "{R}{R}"
+"#,
+    )
+    .expect("scenario runs");
+    let p = PlayerId(0);
+    assert!(matches!(
+        g.pending().map(|x| &x.decision),
+        Some(Decision::OrderReplacements { .. })
+    ));
+    assert!(options(&g, p, false).iter().any(|o| o == DEFAULT));
+    assert_eq!(
+        parse_answers(&g, p, "order 2, 1").ok(),
+        Some(vec![Answer::Order(vec![1, 0])])
+    );
+    assert_eq!(
+        parse_answers(&g, p, "reverse").ok(),
+        Some(vec![Answer::Order(vec![1, 0])])
+    );
+    assert_eq!(
+        parse_answers(&g, p, "default").ok(),
+        Some(vec![Answer::Order(vec![0, 1])])
+    );
+    let err = parse_answers(&g, p, "order 3, 1")
+        .expect_err("no third effect")
+        .to_string();
+    assert!(err.contains("abilities or effects"), "{err}");
+}
