@@ -80,6 +80,11 @@ pub enum Effect {
         amount: Amount,
         who: PlayerRef,
     },
+    /// "[Players] skip their next untap step" (Brine Elemental; skips add up,
+    /// R-brine-elemental-1).
+    SkipNextUntap {
+        who: PlayerRef,
+    },
     LoseLife {
         amount: Amount,
         who: PlayerRef,
@@ -389,6 +394,9 @@ impl Effect {
                 who: who(PlayerRef::You)?,
                 random: flags.contains(&"random"),
             },
+            "skip_next_untap" => Effect::SkipNextUntap {
+                who: who(PlayerRef::You)?,
+            },
             "gain" => Effect::GainLife {
                 amount: amount(0)?,
                 who: who(PlayerRef::You)?,
@@ -690,6 +698,7 @@ impl Effect {
             Effect::Draw { who, .. }
             | Effect::Discard { who, .. }
             | Effect::GainLife { who, .. }
+            | Effect::SkipNextUntap { who }
             | Effect::LoseLife { who, .. }
             | Effect::Mill { who, .. }
             | Effect::DiscardHandDrawThatMany { who }

@@ -126,6 +126,17 @@ pub enum Event {
         card: ObjectId,
     },
     Destroyed(ObjectId),
+    /// A permanent was turned face down (Ixidron); it stays the same object.
+    TurnedFaceDown {
+        object: ObjectId,
+    },
+    /// A face-down permanent was turned face up (a special action or an effect): `card` is
+    /// now public.
+    TurnedFaceUp {
+        object: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+    },
     /// A choice made as an object entered ("choose a creature type").
     Chose {
         object: ObjectId,

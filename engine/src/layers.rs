@@ -52,9 +52,24 @@ pub struct PtEffect {
 impl Game {
     fn printed_pt(&self, id: ObjectId) -> Option<(i32, i32)> {
         let def = self.def(id)?;
-        // Δ18: "*" is 0 where no characteristic-defining ability sets it (none scripted yet).
+        // Δ18: a P/T characteristic-defining ability works only on the battlefield (classic)
+        // or in every zone (modern); "*" is 0 where none sets it.
+        let cda = def.pt_cda.filter(|_| {
+            self.ruleset.pt_cda_everywhere()
+                || self.obj(id).is_some_and(|o| o.zone == ZoneKind::Battlefield)
+        });
+        let star = match cda {
+            Some(crate::cards::PtCda::FaceDownCreatures) => self
+                .battlefield
+                .iter()
+                .filter(|b| self.obj(**b).is_some_and(|o| o.face_down) && self.is_creature(**b))
+                .count() as i32,
+            None => 0,
+        };
         let v = |x: Option<PtValue>| match x {
             Some(PtValue::Fixed(n)) => n,
+            Some(PtValue::Star) => star,
+            Some(PtValue::StarPlus(n)) if cda.is_some() => n + star,
             _ => 0,
         };
         if def.power.is_none() && def.toughness.is_none() {

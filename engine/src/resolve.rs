@@ -324,6 +324,11 @@ impl Game {
                     self.draw_cards(p, n);
                 }
             }
+            Effect::SkipNextUntap { who } => {
+                for p in self.players_of(res, *who) {
+                    self.player_mut(p).skip_untaps += 1;
+                }
+            }
             Effect::GainLife { amount, who } => {
                 let n = self.amount(res, amount);
                 for p in self.players_of(res, *who) {
@@ -986,6 +991,7 @@ impl Game {
             }
             // Effects with choices are handled in `execute`.
             Effect::Damage { .. }
+            | Effect::SkipNextUntap { .. }
             | Effect::Draw { .. }
             | Effect::Discard { .. }
             | Effect::GainLife { .. }

@@ -345,6 +345,11 @@ impl Game {
     /// Turn-based actions at the start of the current step; then priority or not.
     fn begin_step(&mut self) -> StepFlow {
         let step = self.step;
+        if step == Step::Untap && self.player(self.active).skip_untaps > 0 {
+            // 419.6e / 614.10: a skipped step doesn't happen at all.
+            self.player_mut(self.active).skip_untaps -= 1;
+            return StepFlow::Continue;
+        }
         self.emit(Event::StepBegan(step));
         match step {
             Step::Untap => {
