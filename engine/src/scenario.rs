@@ -638,7 +638,7 @@ impl Runner {
                 None => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
             },
             "turn" => match rest.strip_prefix("face up ") {
-                Some(card) => Answer::TurnFaceUp(self.find(card, &[Battlefield], None)?),
+                Some(card) => Answer::TurnFaceUp(self.find(card, &[Battlefield, Stack], None)?),
                 None => return Err(format!("`turn face up NAME`, not `turn {rest}`")),
             },
             "mode" => Answer::Mode(
