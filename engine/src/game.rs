@@ -510,8 +510,7 @@ impl Game {
     /// The card whose values the object has: its own, or, for a copy (layer 1), the card it
     /// copies.
     pub fn def(&self, id: ObjectId) -> Option<&'static crate::cards::CardDef> {
-        self.obj(id)
-            .map(|o| self.catalog().get(o.face()))
+        self.obj(id).map(|o| self.catalog().get(o.face()))
     }
     pub fn is_on_battlefield(&self, id: ObjectId) -> bool {
         self.obj(id)
@@ -873,8 +872,9 @@ impl Game {
         if !self.is_on_battlefield(id) || self.obj(id).is_some_and(|o| o.face_down) {
             return;
         }
+        let card = self.objects[id.slot()].face();
         self.set_face_down(id, true);
-        self.emit(Event::TurnedFaceDown { object: id });
+        self.emit(Event::TurnedFaceDown { object: id, card });
     }
 
     /// Turns a face-down permanent face up (502.26d / 702.36e): the same permanent with

@@ -56,7 +56,9 @@ impl Game {
         // or in every zone (modern); "*" is 0 where none sets it.
         let cda = def.pt_cda.filter(|_| {
             self.ruleset.pt_cda_everywhere()
-                || self.obj(id).is_some_and(|o| o.zone == ZoneKind::Battlefield)
+                || self
+                    .obj(id)
+                    .is_some_and(|o| o.zone == ZoneKind::Battlefield)
         });
         let star = match cda {
             Some(crate::cards::PtCda::FaceDownCreatures) => self

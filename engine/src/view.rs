@@ -250,7 +250,10 @@ impl Game {
                 .iter()
                 .rev()
                 .map(|s| {
-                    let face_down = s.object().and_then(|o| self.obj(o)).is_some_and(|o| o.face_down);
+                    let face_down = s
+                        .object()
+                        .and_then(|o| self.obj(o))
+                        .is_some_and(|o| o.face_down);
                     let card = match s.object() {
                         Some(o) if face_down => self.visible_card(o, viewer),
                         _ => s.card,
@@ -272,5 +275,86 @@ impl Game {
             exile: self.exile.iter().map(|c| self.card_view(*c)).collect(),
             result: self.result.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ids::PlayerId;
+
+    const BOARD: &str = r#"
+name = "view-face-down"
+script = ["alice: cast face down Riptide Pilferer", "alice: autopay"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Riptide Pilferer"]
+battlefield = [{ card = "Fledgling Mawcor", face_down = true }, "Island", "Island", "Island"]
+"#;
+
+    /// 707.2 / 504: only a face-down object's controller may look at it; others see the
+    /// face-down 2/2 with no name and no card id (in the view and the JSON built from it).
+    #[test]
+    fn opponents_see_no_name_or_card_of_face_down_objects() {
+        let g = crate::scenario::game_from_str(BOARD).expect("board");
+        let cat = g.catalog();
+        let mawcor = cat.by_name("Fledgling Mawcor").expect("card").id;
+        let pilferer = cat.by_name("Riptide Pilferer").expect("card").id;
+        let (alice, bob) = (PlayerId(0), PlayerId(1));
+        for viewer in [Some(bob), None] {
+            let v = g.view(viewer);
+            let p = v
+                .battlefield
+                .iter()
+                .find(|p| p.face_down)
+                .expect("face-down permanent");
+            assert_eq!(p.card, cat.face_down());
+            assert_eq!(p.name, "face-down creature 1");
+            assert_eq!((p.power, p.toughness), (Some(2), Some(2)));
+            let s = &v.stack[0];
+            assert!(s.face_down);
+            assert_eq!(s.card, cat.face_down());
+            assert_eq!(s.name, "face-down spell 2");
+            let json = serde_json::to_string(&v).expect("json");
+            for hidden in ["Fledgling", "Mawcor", "Riptide", "Pilferer"] {
+                assert!(!json.contains(hidden), "{viewer:?} sees {hidden}: {json}");
+            }
+            for id in [mawcor, pilferer] {
+                assert!(!v.battlefield.iter().any(|p| p.card == id));
+                assert!(!v.stack.iter().any(|s| s.card == id));
+            }
+        }
+        // Their controller may look at them.
+        let v = g.view(Some(alice));
+        let p = v
+            .battlefield
+            .iter()
+            .find(|p| p.face_down)
+            .expect("face-down permanent");
+        assert_eq!(p.card, mawcor);
+        assert_eq!(p.name, "face-down creature 1 (Fledgling Mawcor)");
+        assert_eq!(v.stack[0].card, pilferer);
+        assert_eq!(v.stack[0].name, "face-down spell 2 (Riptide Pilferer)");
+        // The events of the cast name only the face-down spell.
+        let mut g2 = crate::scenario::game_from_str(&BOARD.replace(
+            r#"script = ["alice: cast face down Riptide Pilferer", "alice: autopay"]"#,
+            "script = []",
+        ))
+        .expect("board");
+        let hand = g2.player(alice).hand[0];
+        let mut events = g2
+            .submit(alice, crate::decision::Answer::CastFaceDown(hand))
+            .expect("cast face down");
+        events.extend(
+            g2.submit(alice, crate::decision::Answer::AutoPay)
+                .expect("pay"),
+        );
+        let json = serde_json::to_string(&events).expect("json");
+        assert!(
+            !json.contains(&format!("\"card\":{}", pilferer.0)),
+            "{json}"
+        );
     }
 }

@@ -546,8 +546,12 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     if let Some(m) = &s.morph {
         let cost = Cost::parse(m)?;
         let printed = format!("morph {}", m.trim().to_lowercase());
-        if !text_lower.contains(&printed) && !text_lower.contains(&format!("morph—{}", m.trim().to_lowercase())) {
-            return Err(format!("`morph = \"{m}\"`: the card's text has no `Morph {m}`"));
+        if !text_lower.contains(&printed)
+            && !text_lower.contains(&format!("morph—{}", m.trim().to_lowercase()))
+        {
+            return Err(format!(
+                "`morph = \"{m}\"`: the card's text has no `Morph {m}`"
+            ));
         }
         if !def.has_type(CardType::Creature) {
             return Err("only a creature card is scripted with morph".into());
@@ -561,7 +565,9 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("the card has morph: script it with `morph = \"{cost}\"`".into());
     }
     def.turn_others_face_down = s.turn_others_face_down;
-    if s.turn_others_face_down && !text_lower.contains("turn all other nontoken creatures face down") {
+    if s.turn_others_face_down
+        && !text_lower.contains("turn all other nontoken creatures face down")
+    {
         return Err("`turn_others_face_down`: the card's text doesn't say so".into());
     }
     def.pt_cda = match s.pt_cda.as_deref() {
