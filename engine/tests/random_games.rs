@@ -301,8 +301,13 @@ fn random_games_with_morph_cards() {
                     let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
                     assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
                 }
-                // Hidden information: each opponent sees face-down objects as such.
-                for o in g.objects.iter().filter(|o| o.face_down) {
+                // Hidden information: each opponent sees face-down objects as such (until
+                // the game ends and they are revealed).
+                for o in g
+                    .objects
+                    .iter()
+                    .filter(|o| o.face_down && g.result.is_none())
+                {
                     for viewer in g.player_ids().filter(|v| *v != o.controller) {
                         let v = g.view(Some(viewer));
                         for x in v.battlefield.iter().filter(|x| x.id == o.id) {
