@@ -162,7 +162,8 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
     let cat = Catalog::builtin();
     let view = game.view(viewer);
     let pn = |p: PlayerId| player_name(&view, p);
-    let obj = |id| game.card_name(id).to_string();
+    // Face-down objects as `viewer` may see them (hidden information, 707.2).
+    let obj = |id| game.seen_name(id, viewer);
     let tgt = |t: &Target| match t {
         Target::Player(p) => pn(*p),
         Target::Object(id) => obj(*id),
@@ -236,6 +237,15 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 format!("{} takes {amount} mana burn.", pn(*player))
             }
             Event::Destroyed(id) => format!("{} is destroyed.", obj(*id)),
+            Event::TurnedFaceDown { card, .. } => {
+                format!("{} is turned face down.", cat.get(*card).name)
+            }
+            Event::TurnedFaceUp {
+                card, controller, ..
+            } => format!("{} turns {} face up.", pn(*controller), cat.get(*card).name),
+            Event::Revealed { player, card } => {
+                format!("{} reveals {}.", pn(*player), obj(*card))
+            }
             Event::Sacrificed(id) => format!("{} is sacrificed.", obj(*id)),
             Event::Discarded { player, card } => {
                 format!("{} discards {}.", pn(*player), obj(*card))

@@ -252,7 +252,8 @@ fn uniq(it: impl Iterator<Item = String>) -> Vec<String> {
 /// Labels for objects as `viewer` sees them: the card name, with `(yours)` / `(Bob's)` and
 /// `(tapped)` added only where two candidates would otherwise share a name.
 pub fn object_labels(game: &Game, viewer: PlayerId, ids: &[ObjectId]) -> Vec<String> {
-    let name = |id: ObjectId| game.card_name(id).to_string();
+    // Face-down objects by number, with the card only for their controller.
+    let name = |id: ObjectId| game.seen_name(id, Some(viewer));
     ids.iter()
         .map(|&id| {
             let n = name(id);
@@ -301,7 +302,7 @@ fn object_label(game: &Game, viewer: PlayerId, id: ObjectId, among: &[ObjectId])
     among
         .iter()
         .position(|o| *o == id)
-        .map_or_else(|| game.card_name(id).to_string(), |i| labels[i].clone())
+        .map_or_else(|| game.seen_name(id, Some(viewer)), |i| labels[i].clone())
 }
 
 fn player_label(game: &Game, viewer: PlayerId, p: PlayerId) -> String {
@@ -326,7 +327,10 @@ fn answer_objects(answers: &[Answer]) -> Vec<ObjectId> {
     };
     for a in answers {
         match a {
-            Answer::PlayLand(id) | Answer::Cast(id) => push(*id),
+            Answer::PlayLand(id)
+            | Answer::Cast(id)
+            | Answer::CastFaceDown(id)
+            | Answer::TurnFaceUp(id) => push(*id),
             Answer::Activate { source, .. } | Answer::ActivateMana { source, .. } => push(*source),
             Answer::Target(Target::Object(id)) => push(*id),
             Answer::Objects(ids) => ids.iter().for_each(|i| push(*i)),
@@ -392,6 +396,12 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         Answer::Concede => "concede".into(),
         Answer::PlayLand(id) => format!("play {}", object_label(game, viewer, *id, &among)),
         Answer::Cast(id) => format!("cast {}", object_label(game, viewer, *id, &among)),
+        Answer::CastFaceDown(id) => {
+            format!("cast {} face down", object_label(game, viewer, *id, &among))
+        }
+        Answer::TurnFaceUp(id) => {
+            format!("turn {} face up", object_label(game, viewer, *id, &among))
+        }
         Answer::Activate { source, ability } => {
             let name = object_label(game, viewer, *source, &among);
             if abilities_of(*source) > 1 {
@@ -567,6 +577,27 @@ pub fn parse_command(game: &Game, player: PlayerId, text: &str) -> Result<Comman
     parse_answers(game, player, text).map(Command::Answers)
 }
 
+/// `cast X face down`, `cast face down X`, `morph X`: the card's words.
+fn face_down_words(t: &str) -> Option<&str> {
+    if let Some(r) = strip_any(t, &["cast face down ", "morph ", "play face down "]) {
+        return Some(r);
+    }
+    ["cast ", "play "]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .and_then(|r| r.strip_suffix(" face down"))
+}
+
+/// `turn X face up`, `turn face up X`, `turn up X`, `unmorph X` (and alone, for the only
+/// one): the permanent's words.
+fn face_up_words(t: &str) -> Option<&str> {
+    if let Some(r) = strip_any(t, &["turn face up ", "turn up ", "unmorph ", "flip up "]) {
+        return Some(r);
+    }
+    t.strip_prefix("turn ")
+        .and_then(|r| r.strip_suffix(" face up"))
+}
+
 fn strip_any<'a>(t: &'a str, prefixes: &[&str]) -> Option<&'a str> {
     prefixes.iter().find_map(|p| {
         if t == p.trim_end() {
@@ -652,6 +683,34 @@ pub fn parse_answers(
                     return Ok(vec![c[0].1.clone()]);
                 }
                 return pick_or(&t, &c, "payment").map(|a| vec![a]);
+            } else if let Some(rest) = face_down_words(&t) {
+                // Morph: `cast X face down`, `cast face down X`, `morph X`.
+                let c = labeled(&|a| match a {
+                    Answer::CastFaceDown(id) => Some(*id),
+                    _ => None,
+                });
+                return cast_sequence(game, player, rest, &c, "card you can cast face down");
+            } else if let Some(rest) = face_up_words(&t) {
+                // The special action: `turn X face up`, `turn face up X`, `unmorph X`.
+                let c = labeled(&|a| match a {
+                    Answer::TurnFaceUp(id) => Some(*id),
+                    _ => None,
+                });
+                if c.is_empty() {
+                    return Err(GrammarError::Refused(
+                        "you control no face-down permanent you can turn face up now".into(),
+                    ));
+                }
+                if rest.is_empty() && c.len() == 1 {
+                    return cast_sequence(game, player, &c[0].0.clone(), &c, "face-down permanent");
+                }
+                return cast_sequence(
+                    game,
+                    player,
+                    rest,
+                    &c,
+                    "face-down permanent you can turn face up",
+                );
             } else if let Some(rest) = strip_any(&t, &["play "]) {
                 let c = labeled(&|a| {
                     if let Answer::PlayLand(id) = a {
@@ -1305,7 +1364,10 @@ fn cast_sequence(
         }
     };
     let card = match &first {
-        Answer::Cast(id) | Answer::Activate { source: id, .. } => game.card_name(*id).to_string(),
+        Answer::Cast(id)
+        | Answer::CastFaceDown(id)
+        | Answer::TurnFaceUp(id)
+        | Answer::Activate { source: id, .. } => game.seen_name(*id, Some(player)),
         _ => "that".into(),
     };
     let mut probe = game.clone();

@@ -72,6 +72,11 @@ fn permanent(p: &PermanentView, view: &View) -> PermanentCard {
     let mut face = face(p.card);
     face.is_token = p.token;
     let mut card = PermanentCard::new(p.id.0, face);
+    // Face down: the card only for its controller (the view already hides it from others).
+    card.face_down = p.face_down;
+    if p.face_down && p.card == Catalog::builtin().face_down() {
+        card.face = None;
+    }
     card.is_token = p.token;
     card.tapped = p.tapped;
     card.damage = p.damage;
@@ -138,7 +143,9 @@ pub fn board_scene(view: &View, recent: &[String]) -> BoardScene {
             } else {
                 StackKind::Spell
             },
-            face: (s.name != "Combat damage").then(|| face(s.card)),
+            face: (s.name != "Combat damage"
+                && !(s.face_down && s.card == Catalog::builtin().face_down()))
+            .then(|| face(s.card)),
             text: if s.name == "Combat damage" {
                 s.name.clone()
             } else {

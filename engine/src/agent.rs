@@ -148,7 +148,7 @@ fn free_repeat(game: &Game, a: &Answer) -> bool {
     })
 }
 
-/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp` or `combat`
+/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph` or `combat`
 /// (supported cards; `combat` holds the combat keywords and cards of issue #3):
 /// the decks of `spellstack bench` and of the random-game tests.
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
@@ -233,9 +233,25 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Sudden Spoiling", 2),
             ("Darkness", 2),
         ],
+        // Morph: cast face down, turned face up, turned face down by Ixidron.
+        "morph" => &[
+            ("Island", 12),
+            ("Mountain", 4),
+            ("Forest", 4),
+            ("Swamp", 4),
+            ("Riptide Pilferer", 4),
+            ("Fledgling Mawcor", 4),
+            ("Brine Elemental", 3),
+            ("Ixidron", 3),
+            ("Ashcoat Bear", 4),
+            ("Prodigal Pyromancer", 3),
+            ("Lightning Axe", 3),
+            ("Krosan Grip", 2),
+            ("Sudden Spoiling", 2),
+        ],
         other => {
             return Err(format!(
-                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects or combat"
+                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects, morph or combat"
             ));
         }
     };

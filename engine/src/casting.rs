@@ -27,6 +27,10 @@ pub enum CastKind {
     },
     /// A triggered ability being put on the stack: only its targets are chosen (410.4).
     Trigger(crate::triggers::WaitingTrigger),
+    /// The special action of turning a face-down permanent face up by paying its morph
+    /// cost (502.26d / 702.36e): the cost is collected like a spell's, but nothing goes on
+    /// the stack.
+    TurnFaceUp(ObjectId),
 }
 
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
@@ -43,6 +47,10 @@ pub struct Casting {
     pub cost_objects: Vec<Vec<ObjectId>>,
     /// Mana abilities the player chose to activate for this payment (manual payment).
     pub mana_plan: Vec<(ObjectId, u8, ManaType)>,
+    /// A spell cast face down with morph (502.26b / 702.36c): a 2/2 creature spell with no
+    /// mana cost, paid for with {3} (an alternative cost).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
 }
 
 impl Casting {
@@ -57,6 +65,7 @@ impl Casting {
             targets: Vec::new(),
             cost_objects: Vec::new(),
             mana_plan: Vec::new(),
+            face_down: false,
         }
     }
 }
@@ -70,6 +79,18 @@ struct Shape {
 
 impl Game {
     fn shape_of(&self, c: &Casting) -> Option<Shape> {
+        if c.face_down {
+            // The face-down spell has no text (no targets, no additional costs); {3} is
+            // paid rather than its mana cost, which it doesn't have.
+            return Some(Shape {
+                targets: &[],
+                base: Cost {
+                    mana: Some(crate::mana::ManaCost::generic(3)),
+                    ..Cost::default()
+                },
+                additional: &[],
+            });
+        }
         self.shape_with_mode(c.kind, c.mode)
     }
 
@@ -112,6 +133,14 @@ impl Game {
                 Some(Shape {
                     targets: &d.targets,
                     base: Cost::default(),
+                    additional: &[],
+                })
+            }
+            CastKind::TurnFaceUp(id) => {
+                let o = self.obj(id)?;
+                Some(Shape {
+                    targets: &[],
+                    base: self.catalog().get(o.face_up()).morph.clone()?,
                     additional: &[],
                 })
             }
@@ -275,6 +304,96 @@ impl Game {
         Ok(c)
     }
 
+    /// Casting a card face down with morph (502.26b-c / 702.36c): from your hand, with the
+    /// timing of a creature spell (the face-down spell has no flash), paying {3}.
+    fn check_begin_cast_face_down(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<Casting, RuleError> {
+        let o = self
+            .obj(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        let def = self.catalog().get(o.face());
+        if o.zone != ZoneKind::Hand || o.owner != player {
+            return Err(RuleError::illegal(format!(
+                "{} is not in your hand",
+                def.name
+            )));
+        }
+        if let Support::Unsupported(why) = &def.support {
+            return Err(RuleError::illegal(format!(
+                "{} can't be cast: the engine does not support it yet ({why})",
+                def.name
+            )));
+        }
+        if def.morph.is_none() {
+            return Err(RuleError::illegal(format!(
+                "{} doesn't have morph, so it can't be cast face down",
+                def.name
+            )));
+        }
+        self.check_split_second()?;
+        if !self.sorcery_timing(player) {
+            let why = if self.active != player {
+                "it is not your turn"
+            } else if !self.step.is_main() {
+                "it is not a main phase"
+            } else {
+                "the stack is not empty"
+            };
+            return Err(RuleError::illegal(format!(
+                "a face-down creature spell can be cast only when you could cast a sorcery (your main phase, empty stack): {why}"
+            )));
+        }
+        let c = Casting {
+            face_down: true,
+            ..Casting::new(player, CastKind::Spell(card))
+        };
+        self.check_castable(&c)?;
+        Ok(c)
+    }
+
+    /// Turning a face-down permanent face up (502.26d / 702.36e, 408.2h / 116.2b): any time
+    /// its controller has priority, even with a split second spell on the stack (502.58);
+    /// only for its morph cost, so a face-down card without morph (Ixidron) or one that
+    /// lost its abilities (R-sudden-spoiling-4) stays face down.
+    fn check_begin_turn_face_up(
+        &self,
+        player: PlayerId,
+        id: ObjectId,
+    ) -> Result<Casting, RuleError> {
+        let o = self
+            .obj(id)
+            .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+        if o.zone != ZoneKind::Battlefield || !o.face_down {
+            return Err(RuleError::illegal(
+                "that is not a face-down permanent on the battlefield",
+            ));
+        }
+        if o.controller != player {
+            return Err(RuleError::illegal(
+                "only its controller can turn a face-down permanent face up",
+            ));
+        }
+        let real = self.catalog().get(o.face_up());
+        if real.morph.is_none() {
+            return Err(RuleError::illegal(format!(
+                "{} has no morph, so it can't be turned face up by paying a morph cost",
+                real.name
+            )));
+        }
+        if !self.has_own_abilities(id) {
+            return Err(RuleError::illegal(format!(
+                "{} has lost all its abilities, so it can't be turned face up for its morph cost",
+                real.name
+            )));
+        }
+        let c = Casting::new(player, CastKind::TurnFaceUp(id));
+        self.check_castable(&c)?;
+        Ok(c)
+    }
+
     fn check_begin_activate(
         &self,
         player: PlayerId,
@@ -321,6 +440,9 @@ impl Game {
     /// some choice of cost alternatives every cost can be paid.
     /// The modes of a modal spell being cast.
     fn modes_of(&self, c: &Casting) -> Option<&'static [crate::cards::SpellMode]> {
+        if c.face_down {
+            return None;
+        }
         match c.kind {
             CastKind::Spell(card) => self
                 .def(card)
@@ -395,7 +517,7 @@ impl Game {
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
-            CastKind::Spell(_) | CastKind::Trigger(_) => None,
+            CastKind::Spell(_) | CastKind::Trigger(_) | CastKind::TurnFaceUp(_) => None,
         };
         if let Some(src) = source {
             let o = self
@@ -485,6 +607,31 @@ impl Game {
     }
     pub(crate) fn can_begin_activate(&self, player: PlayerId, source: ObjectId, index: u8) -> bool {
         self.check_begin_activate(player, source, index).is_ok()
+    }
+
+    pub(crate) fn can_begin_cast_face_down(&self, player: PlayerId, card: ObjectId) -> bool {
+        self.check_begin_cast_face_down(player, card).is_ok()
+    }
+    pub(crate) fn can_begin_turn_face_up(&self, player: PlayerId, id: ObjectId) -> bool {
+        self.check_begin_turn_face_up(player, id).is_ok()
+    }
+    pub(crate) fn begin_cast_face_down(
+        &mut self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<(), RuleError> {
+        let c = self.check_begin_cast_face_down(player, card)?;
+        self.continue_casting(c);
+        Ok(())
+    }
+    pub(crate) fn begin_turn_face_up(
+        &mut self,
+        player: PlayerId,
+        id: ObjectId,
+    ) -> Result<(), RuleError> {
+        let c = self.check_begin_turn_face_up(player, id)?;
+        self.continue_casting(c);
+        Ok(())
     }
 
     pub(crate) fn begin_cast(&mut self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
@@ -733,7 +880,7 @@ impl Game {
     fn casting_self(c: &Casting) -> Option<ObjectId> {
         match c.kind {
             CastKind::Spell(card) => Some(card),
-            CastKind::Ability { .. } | CastKind::Trigger(_) => None,
+            CastKind::Ability { .. } | CastKind::Trigger(_) | CastKind::TurnFaceUp(_) => None,
         }
     }
 
@@ -804,6 +951,7 @@ impl Game {
             CastKind::Spell(card) => self.colors(card),
             CastKind::Ability { source, .. } => self.source_colors(source),
             CastKind::Trigger(t) => self.source_colors(t.source),
+            CastKind::TurnFaceUp(id) => self.colors(id),
         }
     }
 
@@ -1275,7 +1423,7 @@ impl Game {
             .collect();
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
-            CastKind::Spell(_) | CastKind::Trigger(_) => None,
+            CastKind::Spell(_) | CastKind::Trigger(_) | CastKind::TurnFaceUp(_) => None,
         };
         if let Some(src) = source {
             if total.tap {
@@ -1335,10 +1483,20 @@ impl Game {
         }
         match c.kind {
             CastKind::Spell(card) => {
-                let Some(card_id) = self.obj(card).map(|o| o.card) else {
+                // A card cast face down is a face-down spell from the start (502.26b): the
+                // stack, the events and other players see only the face-down 2/2.
+                let Some(card_id) = self.obj(card).map(|o| {
+                    if c.face_down {
+                        self.catalog().face_down()
+                    } else {
+                        o.card
+                    }
+                }) else {
                     return;
                 };
-                let Some(on_stack) = self.move_object(card, ZoneKind::Stack, Position::Top) else {
+                let Some(on_stack) =
+                    self.move_object_as(card, ZoneKind::Stack, Position::Top, c.face_down)
+                else {
                     return;
                 };
                 if let Some(o) = self.obj_mut(on_stack) {
@@ -1361,7 +1519,7 @@ impl Game {
                 });
             }
             CastKind::Ability { source, index } => {
-                let card = self.objects[source.slot()].card;
+                let card = self.objects[source.slot()].face();
                 self.stack.push(StackItem {
                     kind: StackKind::Ability { source, index },
                     controller: c.player,
@@ -1380,6 +1538,8 @@ impl Game {
             }
             // Handled at the top of `commit_cast`.
             CastKind::Trigger(_) => return,
+            // A special action: no stack; the player receives priority again (408.2h).
+            CastKind::TurnFaceUp(id) => self.turn_face_up(id),
         }
         // 409.1i: its controller receives priority again.
         self.passes = 0;

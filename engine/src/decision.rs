@@ -132,6 +132,11 @@ pub enum Answer {
     /// A special action (no stack): pay what a delayed ability asks to stop it (Glass Asp),
     /// by its index in `Game::delayed`.
     PayToAvoid(u8),
+    /// Begin casting a card with morph face down for {3} (502.26b / 702.36c).
+    CastFaceDown(ObjectId),
+    /// A special action (no stack): begin turning a face-down permanent you control face
+    /// up by paying its morph cost (502.26d / 702.36e); the payment follows.
+    TurnFaceUp(ObjectId),
 }
 
 impl Answer {
@@ -160,6 +165,8 @@ impl Answer {
             Answer::Yes => "yes",
             Answer::No => "no",
             Answer::PayToAvoid(_) => "pay to stop a delayed ability",
+            Answer::CastFaceDown(_) => "cast a card face down",
+            Answer::TurnFaceUp(_) => "turn a permanent face up",
         }
     }
 }

@@ -131,6 +131,19 @@ pub enum Event {
         card: ObjectId,
     },
     Destroyed(ObjectId),
+    /// A permanent was turned face down (Ixidron); it stays the same object. `card` is
+    /// what it was face up (public until now).
+    TurnedFaceDown {
+        object: ObjectId,
+        card: CardId,
+    },
+    /// A face-down permanent was turned face up (a special action or an effect): `card` is
+    /// now public.
+    TurnedFaceUp {
+        object: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+    },
     /// A choice made as an object entered ("choose a creature type").
     Chose {
         object: ObjectId,

@@ -518,8 +518,7 @@ impl Game {
     /// The card whose values the object has: its own, or, for a copy (layer 1), the card it
     /// copies.
     pub fn def(&self, id: ObjectId) -> Option<&'static crate::cards::CardDef> {
-        self.obj(id)
-            .map(|o| self.catalog().get(o.copy_of.unwrap_or(o.card)))
+        self.obj(id).map(|o| self.catalog().get(o.face()))
     }
     pub fn is_on_battlefield(&self, id: ObjectId) -> bool {
         self.obj(id)
@@ -651,6 +650,7 @@ impl Game {
             chosen_type: None,
             entered_under: None,
             copy_of: None,
+            face_down: false,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -680,9 +680,33 @@ impl Game {
         to: ZoneKind,
         pos: Position,
     ) -> Option<ObjectId> {
-        let (from, owner, card, controller) = {
+        // A face-down spell resolves into a face-down permanent (502.26b / 702.36c); every
+        // other move turns a face-down object face up (504 / 707.9: it is revealed).
+        let stays_face_down = self.obj(id).is_some_and(|o| {
+            o.face_down && o.zone == ZoneKind::Stack && to == ZoneKind::Battlefield
+        });
+        self.move_object_as(id, to, pos, stays_face_down)
+    }
+
+    /// [`Game::move_object`], with whether the new object is face down (a card cast face
+    /// down goes to the stack face down).
+    pub(crate) fn move_object_as(
+        &mut self,
+        id: ObjectId,
+        to: ZoneKind,
+        pos: Position,
+        face_down: bool,
+    ) -> Option<ObjectId> {
+        let (from, owner, controller, was_face_down) = {
             let o = self.obj(id)?;
-            (o.zone, o.owner, o.card, o.controller)
+            (o.zone, o.owner, o.controller, o.face_down)
+        };
+        // The event names the object as it last existed, or the face-down characteristics
+        // when it is face down on either side (hidden information, 707.2).
+        let card = if was_face_down || face_down {
+            self.catalog().face_down()
+        } else {
+            self.objects[id.slot()].face()
         };
         // 419.6 / 614: "if it would die, exile it instead" changes where it goes.
         let to = if from == ZoneKind::Battlefield && to == ZoneKind::Graveyard {
@@ -717,6 +741,7 @@ impl Game {
             o.deathtouch_damage = false;
             o.entered_under = None;
             o.copy_of = None;
+            o.face_down = face_down;
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
             }
@@ -741,6 +766,13 @@ impl Game {
             owner,
             controller,
         });
+        if was_face_down && !face_down {
+            // 504.4 / 707.9: a face-down spell or permanent leaving is revealed.
+            self.emit(Event::Revealed {
+                player: owner,
+                card: new_id,
+            });
+        }
         Some(new_id)
     }
 
@@ -793,7 +825,22 @@ impl Game {
         for (k, n) in counters {
             o.counters.add(k, n);
         }
-        let card = o.card;
+        let card = o.face();
+        if def.turn_others_face_down {
+            // "As Ixidron enters the battlefield, turn all other nontoken creatures face
+            // down": part of its entering, so no other permanent sees them face up with it
+            // (R-ixidron-6); creatures entering at the same time are not affected.
+            let others: Vec<ObjectId> = self
+                .battlefield
+                .iter()
+                .copied()
+                .filter(|o| *o != new_id && self.is_creature(*o))
+                .filter(|o| self.obj(*o).is_some_and(|x| !x.token))
+                .collect();
+            for o in others {
+                self.turn_face_down(o);
+            }
+        }
         self.emit(Event::EnteredBattlefield {
             object: new_id,
             card,
@@ -809,7 +856,7 @@ impl Game {
             if let Some(o) = self.obj(id)
                 && o.zone == ZoneKind::Battlefield
             {
-                let entry = (id, o.card, o.controller);
+                let entry = (id, o.face(), o.controller);
                 self.lookback.push(entry);
             }
         }
@@ -834,6 +881,51 @@ impl Game {
                 o.attached_to = None;
             }
         }
+    }
+
+    /// Turns a permanent face down (502.26e / 702.36, 707.2): it becomes a 2/2 with no
+    /// name, text, subtypes, colour or mana cost; it keeps its status and its identity
+    /// (R-morph-6). Already face down: nothing happens (R-ixidron-7).
+    pub(crate) fn turn_face_down(&mut self, id: ObjectId) {
+        if !self.is_on_battlefield(id) || self.obj(id).is_some_and(|o| o.face_down) {
+            return;
+        }
+        let card = self.objects[id.slot()].face();
+        self.set_face_down(id, true);
+        self.emit(Event::TurnedFaceDown { object: id, card });
+    }
+
+    /// Turns a face-down permanent face up (502.26d / 702.36e): the same permanent with
+    /// its own characteristics again; it does not enter the battlefield.
+    pub(crate) fn turn_face_up(&mut self, id: ObjectId) {
+        if !self.obj(id).is_some_and(|o| o.face_down) {
+            return;
+        }
+        self.set_face_down(id, false);
+        let Some(o) = self.obj(id) else { return };
+        let (card, controller) = (o.face_up(), o.controller);
+        self.emit(Event::TurnedFaceUp {
+            object: id,
+            card,
+            controller,
+        });
+    }
+
+    fn set_face_down(&mut self, id: ObjectId, down: bool) {
+        // Modern 613.7f: a permanent gets a new timestamp when it turns face up or down;
+        // the 2006 rules (418.5e) give none. The counter moves either way, so the layer
+        // cache is recomputed.
+        let ts = self.new_timestamp();
+        let fresh = self.ruleset.timestamp_on_turning_face();
+        if let Some(o) = self.obj_mut(id) {
+            o.face_down = down;
+            if fresh {
+                o.timestamp = ts;
+            }
+        }
+        // Its face may have static abilities that change types or abilities.
+        let def = self.catalog().get(self.objects[id.slot()].face());
+        self.layered |= def.statics.iter().any(|s| s.is_layered());
     }
 
     pub(crate) fn shuffle_library(&mut self, p: PlayerId) {

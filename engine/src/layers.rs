@@ -68,7 +68,7 @@ impl Game {
         // Classic: outside the battlefield only type and colour CDAs work (405.2a, Δ18).
         if let Some(cda) = def.statics.iter().find_map(|st| st.cda_pt.as_ref())
             && self.has_own_abilities(id)
-            && (self.is_on_battlefield(id) || !self.ruleset.layers_2006())
+            && (self.is_on_battlefield(id) || self.ruleset.pt_cda_everywhere())
         {
             let tc = self.text_changes(id);
             let cda = match cda {
@@ -80,9 +80,26 @@ impl Game {
             let n = self.cda_pt_value(id, cda);
             return Some((n, n));
         }
-        // Δ18: "*" is 0 where no characteristic-defining ability sets it (none scripted yet).
+        // Δ18: a P/T characteristic-defining ability works only on the battlefield (classic)
+        // or in every zone (modern); "*" is 0 where none sets it.
+        let cda = def.pt_cda.filter(|_| {
+            self.ruleset.pt_cda_everywhere()
+                || self
+                    .obj(id)
+                    .is_some_and(|o| o.zone == ZoneKind::Battlefield)
+        });
+        let star = match cda {
+            Some(crate::cards::PtCda::FaceDownCreatures) => self
+                .battlefield
+                .iter()
+                .filter(|b| self.obj(**b).is_some_and(|o| o.face_down) && self.is_creature(**b))
+                .count() as i32,
+            None => 0,
+        };
         let v = |x: Option<PtValue>| match x {
             Some(PtValue::Fixed(n)) => n,
+            Some(PtValue::Star) => star,
+            Some(PtValue::StarPlus(n)) if cda.is_some() => n + star,
             _ => 0,
         };
         if def.power.is_none() && def.toughness.is_none() {
@@ -395,8 +412,7 @@ impl Game {
     /// it keeps its own abilities) or, from [`INTRINSIC_ABILITY`], the mana ability of a
     /// basic land type an effect gave it (212.6e).
     pub fn ability(&self, id: ObjectId, index: u8) -> Option<&'static ActivatedAbility> {
-        let o = self.obj(id)?;
-        let card = o.copy_of.unwrap_or(o.card);
+        let card = self.obj(id)?.face();
         match index.checked_sub(INTRINSIC_ABILITY) {
             Some(c) => {
                 let color = *Color::ALL.get(c as usize)?;

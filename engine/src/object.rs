@@ -143,11 +143,25 @@ pub struct Object {
     /// card's (706.2 / 503 in 2006).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<crate::ids::CardId>,
+    /// Face down (502.26 / 702.36, 707): its copiable values are the face-down 2/2's
+    /// (`Catalog::face_down`); only its controller may look at the card.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub face_down: bool,
 }
 
 impl Object {
-    /// The card whose values it has: its own, or the card it copies (layer 1).
+    /// The card whose values it has: the face-down characteristics, its own card, or the
+    /// card it copies (layer 1).
     pub fn face(&self) -> crate::ids::CardId {
+        if self.face_down {
+            crate::cards::Catalog::builtin().face_down()
+        } else {
+            self.copy_of.unwrap_or(self.card)
+        }
+    }
+    /// The card it would be face up: its own, or the card it copies. Hidden from other
+    /// players while it is face down.
+    pub fn face_up(&self) -> crate::ids::CardId {
         self.copy_of.unwrap_or(self.card)
     }
 }

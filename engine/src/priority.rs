@@ -89,6 +89,8 @@ impl Game {
                 Ok(())
             }
             Answer::Cast(card) => self.begin_cast(player, card),
+            Answer::CastFaceDown(card) => self.begin_cast_face_down(player, card),
+            Answer::TurnFaceUp(id) => self.begin_turn_face_up(player, id),
             Answer::Activate { source, ability } => self.begin_activate(player, source, ability),
             Answer::ActivateMana {
                 source,
@@ -106,7 +108,7 @@ impl Game {
             }
             other => Err(RuleError::WrongKind {
                 expected: format!(
-                    "a priority action (pass, play, cast, activate), not {}",
+                    "a priority action (pass, play, cast, activate, turn face up), not {}",
                     other.kind_name()
                 ),
             }),
@@ -242,6 +244,21 @@ impl Game {
                 && self.can_begin_cast(player, card)
             {
                 out.push(Answer::Cast(card));
+            }
+            // Morph: the same card face down, for {3} with a creature spell's timing.
+            if def.morph.is_some()
+                && sorcery_ok
+                && !split_second
+                && *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)) >= 3
+                && self.can_begin_cast_face_down(player, card)
+            {
+                out.push(Answer::CastFaceDown(card));
+            }
+        }
+        // Special action: turning a face-down permanent face up (also under split second).
+        for o in self.battlefield_of(player) {
+            if o.face_down && self.can_begin_turn_face_up(player, o.id) {
+                out.push(Answer::TurnFaceUp(o.id));
             }
         }
         // Special actions: paying what a delayed ability asks (Glass Asp).
@@ -477,7 +494,7 @@ impl Game {
         })
     }
 
-    fn check_split_second(&self) -> Result<(), RuleError> {
+    pub(crate) fn check_split_second(&self) -> Result<(), RuleError> {
         match self.split_second_spell() {
             Some(name) => Err(RuleError::illegal(format!(
                 "{name} has split second: while it is on the stack, only mana abilities can be activated"

@@ -53,6 +53,16 @@ impl Ruleset {
     pub fn deathtouch_static(self) -> bool {
         self == Ruleset::Modern
     }
+    /// Modern 613.7f: a permanent receives a new timestamp when it turns face up or face
+    /// down; the 2006 list of timestamps (418.5e) has no such case.
+    pub fn timestamp_on_turning_face(self) -> bool {
+        self == Ruleset::Modern
+    }
+    /// Δ18: characteristic-defining abilities setting P/T work in every zone (modern) or
+    /// only on the battlefield (classic 208.2: "*" is 0 elsewhere).
+    pub fn pt_cda_everywhere(self) -> bool {
+        self == Ruleset::Modern
+    }
     pub fn name(self) -> &'static str {
         match self {
             Ruleset::Modern => "modern",

@@ -94,6 +94,9 @@ pub enum PermanentSetup {
         /// An Aura: the permanent it enchants (a name on the battlefield, `Name@player`).
         #[serde(default)]
         attached_to: Option<String>,
+        /// Face down (cast with morph earlier, or turned face down by Ixidron).
+        #[serde(default)]
+        face_down: bool,
     },
 }
 
@@ -160,6 +163,10 @@ pub struct PermanentExpect {
     pub is_not: Option<Vec<String>>,
     /// Its colours as letters in WUBRG order (`"W"`, `"BR"`, `""` for colourless).
     pub colors: Option<String>,
+    /// Whether it is face down.
+    pub face_down: Option<bool>,
+    /// Its name in each player's view (hidden information): `{ bob = "face-down creature 1" }`.
+    pub seen_as: Option<BTreeMap<String, String>>,
 }
 
 /// The outcome of one scenario.
@@ -304,8 +311,10 @@ impl Runner {
                 g.create_object(card_id(c)?, p, ZoneKind::Exile);
             }
             for perm in &z.battlefield {
-                let (card, tapped, damage, counters, sick, attached) = match perm {
-                    PermanentSetup::Name(n) => (n.as_str(), false, 0, BTreeMap::new(), false, None),
+                let (card, tapped, damage, counters, sick, attached, face_down) = match perm {
+                    PermanentSetup::Name(n) => {
+                        (n.as_str(), false, 0, BTreeMap::new(), false, None, false)
+                    }
                     PermanentSetup::Full {
                         card,
                         tapped,
@@ -313,6 +322,7 @@ impl Runner {
                         counters,
                         sick,
                         attached_to,
+                        face_down,
                     } => (
                         card.as_str(),
                         *tapped,
@@ -320,6 +330,7 @@ impl Runner {
                         counters.clone(),
                         *sick,
                         attached_to.clone(),
+                        *face_down,
                     ),
                 };
                 let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
@@ -327,7 +338,13 @@ impl Runner {
                     attachments.push((id, t));
                 }
                 let def = g.catalog().get(g.objects[id.slot()].card);
-                let enters_with = def.enters_with_counters.clone();
+                g.objects[id.slot()].face_down = face_down;
+                // A permanent set up face down entered face down: no "enters with".
+                let enters_with = if face_down {
+                    Vec::new()
+                } else {
+                    def.enters_with_counters.clone()
+                };
                 let is_token = def.support == crate::cards::Support::Token;
                 if is_token {
                     g.tokens_created = true;
@@ -571,7 +588,8 @@ impl Runner {
                 } else {
                     o.owner
                 };
-                if o.face() == card
+                // The runner knows what a face-down object is.
+                if o.face_up() == card
                     && owner
                         .or(if *z == ZoneKind::Battlefield || *z == ZoneKind::Stack {
                             None
@@ -618,7 +636,14 @@ impl Runner {
             "autopay" => Answer::AutoPay,
             "cancel" => Answer::Cancel,
             "play" => Answer::PlayLand(self.find(rest, &[Hand], Some(player))?),
-            "cast" => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
+            "cast" => match rest.strip_prefix("face down ") {
+                Some(card) => Answer::CastFaceDown(self.find(card, &[Hand], Some(player))?),
+                None => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
+            },
+            "turn" => match rest.strip_prefix("face up ") {
+                Some(card) => Answer::TurnFaceUp(self.find(card, &[Battlefield, Stack], None)?),
+                None => return Err(format!("`turn face up NAME`, not `turn {rest}`")),
+            },
             "mode" => Answer::Mode(
                 rest.parse::<u8>()
                     .map_err(|_| format!("bad mode `{rest}`"))?
@@ -764,7 +789,11 @@ impl Runner {
     fn names_of(&self, ids: &[ObjectId]) -> Vec<String> {
         let mut v: Vec<String> = ids
             .iter()
-            .map(|id| self.game.card_name(*id).to_string())
+            .map(|id| {
+                // Face-down objects by their card's name (the runner sees everything).
+                let card = self.game.objects[id.slot()].face_up();
+                self.game.catalog().get(card).name.clone()
+            })
             .collect();
         v.sort();
         v
@@ -953,6 +982,21 @@ impl Runner {
             };
             if let Some(t) = pe.tapped {
                 d("tapped", t.to_string(), o.tapped.to_string());
+            }
+            if let Some(f) = pe.face_down {
+                d("face_down", f.to_string(), o.face_down.to_string());
+            }
+            for (who, want) in pe.seen_as.iter().flatten() {
+                let got = match self.player(who) {
+                    Ok(p) => g
+                        .view(Some(p))
+                        .battlefield
+                        .into_iter()
+                        .find(|v| v.id == id)
+                        .map_or_else(|| "(not in the view)".to_string(), |v| v.name),
+                    Err(e) => e,
+                };
+                d(&format!("seen by {who}"), want.clone(), got);
             }
             if let Some(n) = pe.damage {
                 d("damage", n.to_string(), o.damage.to_string());

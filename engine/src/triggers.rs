@@ -78,6 +78,8 @@ pub enum TriggerEvent {
     InGraveyardAnotherCreatureToYourGraveyard,
     /// "Whenever you cast an <type> spell".
     YouCastSpellOfType(CardType),
+    /// "When ~ is turned face up" (morph, 502.26 / 702.36).
+    TurnedFaceUp,
 }
 
 /// When a delayed triggered ability triggers (410.8 / 603.7).
@@ -181,6 +183,7 @@ impl TriggerEvent {
             "any_player_casts_spell" => TriggerEvent::AnyPlayerCastsSpell,
             "creature_attacks" => TriggerEvent::CreatureAttacks,
             "attacks_and_isnt_blocked" => TriggerEvent::AttacksAndIsntBlocked,
+            "turned_face_up" => TriggerEvent::TurnedFaceUp,
             other if other.starts_with("you_cast_spell:") => {
                 TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
             }
@@ -764,6 +767,9 @@ impl Game {
                     )],
                     None => Vec::new(),
                 }
+            }
+            Event::TurnedFaceUp { object, .. } => {
+                self.own_triggers(*object, &[TriggerEvent::TurnedFaceUp])
             }
             Event::SpellCast {
                 player,

@@ -58,6 +58,10 @@ pub struct PermanentView {
     pub blocking_all: Vec<ObjectId>,
     pub token: bool,
     pub attached_to: Option<ObjectId>,
+    /// Face down (morph, Ixidron): `card` and `name` are the card's only for its controller
+    /// (and for everyone once the game is over); others see the face-down 2/2.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,6 +71,9 @@ pub struct StackView {
     pub controller: PlayerId,
     pub is_ability: bool,
     pub targets: Vec<String>,
+    /// A face-down spell: `card` and `name` are the card's only for its controller.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,6 +105,47 @@ impl Game {
             id,
             card: o.card,
             name: self.catalog().get(o.face()).name.clone(),
+        }
+    }
+
+    /// The card `viewer` sees for an object: a face-down object's own card only for its
+    /// controller, and for everyone once the game is over (504.4 / 707.10: face-down
+    /// objects are revealed at the end of the game).
+    pub fn visible_card(&self, id: ObjectId, viewer: Option<PlayerId>) -> CardId {
+        let o = &self.objects[id.slot()];
+        if o.face_down && viewer != Some(o.controller) && self.result.is_none() {
+            self.catalog().face_down()
+        } else {
+            o.face_up()
+        }
+    }
+
+    /// An object's name as `viewer` may see it. Face-down objects are numbered in the order
+    /// they are on the battlefield (spells after them), so every player can tell them apart
+    /// (R-morph-15); their controller also sees the card: `face-down creature 1 (Riptide
+    /// Pilferer)`.
+    pub fn seen_name(&self, id: ObjectId, viewer: Option<PlayerId>) -> String {
+        let Some(o) = self.obj(id).filter(|o| o.face_down) else {
+            return self.card_name(id).to_string();
+        };
+        let n = self
+            .battlefield
+            .iter()
+            .copied()
+            .chain(self.stack.iter().filter_map(|s| s.object()))
+            .filter(|x| self.obj(*x).is_some_and(|x| x.face_down))
+            .position(|x| x == id)
+            .map_or(0, |i| i + 1);
+        let what = if o.zone == crate::zones::ZoneKind::Stack {
+            "face-down spell"
+        } else {
+            "face-down creature"
+        };
+        let card = self.visible_card(id, viewer);
+        if card == self.catalog().face_down() {
+            format!("{what} {n}")
+        } else {
+            format!("{what} {n} ({})", self.catalog().get(card).name)
         }
     }
 
@@ -155,10 +203,15 @@ impl Game {
                 .filter_map(|id| self.obj(*id))
                 .map(|o| {
                     let pt = self.power_toughness(o.id);
+                    let shown = self.visible_card(o.id, viewer);
                     PermanentView {
                         id: o.id,
-                        card: o.card,
-                        name: self.catalog().get(o.face()).name.clone(),
+                        card: if o.face_down { shown } else { o.card },
+                        name: if o.face_down {
+                            self.seen_name(o.id, viewer)
+                        } else {
+                            self.catalog().get(shown).name.clone()
+                        },
                         owner: o.owner,
                         controller: o.controller,
                         tapped: o.tapped,
@@ -188,6 +241,7 @@ impl Game {
                         }),
                         token: o.token,
                         attached_to: o.attached_to,
+                        face_down: o.face_down,
                     }
                 })
                 .collect(),
@@ -195,19 +249,112 @@ impl Game {
                 .stack
                 .iter()
                 .rev()
-                .map(|s| StackView {
-                    card: s.card,
-                    name: match s.kind {
-                        StackKind::CombatDamage { .. } => "Combat damage".to_string(),
-                        _ => self.catalog().get(s.card).name.clone(),
-                    },
-                    controller: s.controller,
-                    is_ability: !s.is_spell(),
-                    targets: s.targets.iter().map(|t| self.describe_target(*t)).collect(),
+                .map(|s| {
+                    let face_down = s
+                        .object()
+                        .and_then(|o| self.obj(o))
+                        .is_some_and(|o| o.face_down);
+                    let card = match s.object() {
+                        Some(o) if face_down => self.visible_card(o, viewer),
+                        _ => s.card,
+                    };
+                    StackView {
+                        card,
+                        name: match (s.kind, s.object()) {
+                            (StackKind::CombatDamage { .. }, _) => "Combat damage".to_string(),
+                            (_, Some(o)) if face_down => self.seen_name(o, viewer),
+                            _ => self.catalog().get(card).name.clone(),
+                        },
+                        controller: s.controller,
+                        is_ability: !s.is_spell(),
+                        targets: s.targets.iter().map(|t| self.describe_target(*t)).collect(),
+                        face_down,
+                    }
                 })
                 .collect(),
             exile: self.exile.iter().map(|c| self.card_view(*c)).collect(),
             result: self.result.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ids::PlayerId;
+
+    const BOARD: &str = r#"
+name = "view-face-down"
+script = ["alice: cast face down Riptide Pilferer", "alice: autopay"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Riptide Pilferer"]
+battlefield = [{ card = "Fledgling Mawcor", face_down = true }, "Island", "Island", "Island"]
+"#;
+
+    /// 707.2 / 504: only a face-down object's controller may look at it; others see the
+    /// face-down 2/2 with no name and no card id (in the view and the JSON built from it).
+    #[test]
+    fn opponents_see_no_name_or_card_of_face_down_objects() {
+        let g = crate::scenario::game_from_str(BOARD).expect("board");
+        let cat = g.catalog();
+        let mawcor = cat.by_name("Fledgling Mawcor").expect("card").id;
+        let pilferer = cat.by_name("Riptide Pilferer").expect("card").id;
+        let (alice, bob) = (PlayerId(0), PlayerId(1));
+        for viewer in [Some(bob), None] {
+            let v = g.view(viewer);
+            let p = v
+                .battlefield
+                .iter()
+                .find(|p| p.face_down)
+                .expect("face-down permanent");
+            assert_eq!(p.card, cat.face_down());
+            assert_eq!(p.name, "face-down creature 1");
+            assert_eq!((p.power, p.toughness), (Some(2), Some(2)));
+            let s = &v.stack[0];
+            assert!(s.face_down);
+            assert_eq!(s.card, cat.face_down());
+            assert_eq!(s.name, "face-down spell 2");
+            let json = serde_json::to_string(&v).expect("json");
+            for hidden in ["Fledgling", "Mawcor", "Riptide", "Pilferer"] {
+                assert!(!json.contains(hidden), "{viewer:?} sees {hidden}: {json}");
+            }
+            for id in [mawcor, pilferer] {
+                assert!(!v.battlefield.iter().any(|p| p.card == id));
+                assert!(!v.stack.iter().any(|s| s.card == id));
+            }
+        }
+        // Their controller may look at them.
+        let v = g.view(Some(alice));
+        let p = v
+            .battlefield
+            .iter()
+            .find(|p| p.face_down)
+            .expect("face-down permanent");
+        assert_eq!(p.card, mawcor);
+        assert_eq!(p.name, "face-down creature 1 (Fledgling Mawcor)");
+        assert_eq!(v.stack[0].card, pilferer);
+        assert_eq!(v.stack[0].name, "face-down spell 2 (Riptide Pilferer)");
+        // The events of the cast name only the face-down spell.
+        let mut g2 = crate::scenario::game_from_str(&BOARD.replace(
+            r#"script = ["alice: cast face down Riptide Pilferer", "alice: autopay"]"#,
+            "script = []",
+        ))
+        .expect("board");
+        let hand = g2.player(alice).hand[0];
+        let mut events = g2
+            .submit(alice, crate::decision::Answer::CastFaceDown(hand))
+            .expect("cast face down");
+        events.extend(
+            g2.submit(alice, crate::decision::Answer::AutoPay)
+                .expect("pay"),
+        );
+        let json = serde_json::to_string(&events).expect("json");
+        assert!(
+            !json.contains(&format!("\"card\":{}", pilferer.0)),
+            "{json}"
+        );
     }
 }

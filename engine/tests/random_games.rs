@@ -260,3 +260,81 @@ fn random_games_with_combat_cards_terminate() {
         "some Arena target was chosen by an opponent"
     );
 }
+
+#[test]
+fn random_games_with_morph_cards() {
+    // The morph deck: cards cast face down and turned face up (special actions, also under
+    // split second), Ixidron turning creatures face down. Every listed answer is accepted,
+    // the game round-trips through JSON, and no player's view names another player's
+    // face-down card.
+    let morph = engine::agent::bench_deck("morph").expect("the morph bench deck");
+    let cat = Catalog::builtin();
+    let (mut cast_down, mut turned_up, mut turned_down, mut finished) = (0, 0, 0, 0);
+    for seed in 0..12u64 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let setup = GameSetup::two_player(rs, seed, morph.clone(), morph.clone());
+            let mut g = Game::new(&setup).expect("setup");
+            let mut agent = RandomAgent::new(seed ^ 0x3077);
+            for step in 0..30_000 {
+                let Some(p) = g.pending().cloned() else { break };
+                for a in g.legal_answers(p.player).into_iter().take(6) {
+                    let mut probe = g.clone();
+                    if let Err(e) = probe.submit(p.player, a.clone()) {
+                        panic!("seed {seed} {rs}: listed answer {a:?} was refused: {e}");
+                    }
+                }
+                let a = agent.choose(&g, p.player);
+                let events = g
+                    .submit(p.player, a.clone())
+                    .unwrap_or_else(|e| panic!("seed {seed} {rs}: {a:?} refused: {e}"));
+                for e in &events {
+                    match e {
+                        engine::Event::SpellCast { card, .. } if *card == cat.face_down() => {
+                            cast_down += 1
+                        }
+                        engine::Event::TurnedFaceUp { .. } => turned_up += 1,
+                        engine::Event::TurnedFaceDown { .. } => turned_down += 1,
+                        _ => {}
+                    }
+                }
+                if step % 97 == 0 {
+                    let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
+                    assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
+                }
+                // Hidden information: each opponent sees face-down objects as such (until
+                // the game ends and they are revealed).
+                for o in g
+                    .objects
+                    .iter()
+                    .filter(|o| o.face_down && g.result.is_none())
+                {
+                    for viewer in g.player_ids().filter(|v| *v != o.controller) {
+                        let v = g.view(Some(viewer));
+                        for x in v.battlefield.iter().filter(|x| x.id == o.id) {
+                            assert_eq!(x.card, cat.face_down(), "seed {seed} {rs}: a leak");
+                        }
+                        assert!(
+                            !v.stack.iter().any(|s| s.face_down
+                                && s.controller != viewer
+                                && s.card != cat.face_down()),
+                            "seed {seed} {rs}: a face-down spell leaks"
+                        );
+                    }
+                }
+            }
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(cast_down > 10, "cards were cast face down: {cast_down}");
+    assert!(
+        turned_up > 5,
+        "face-down permanents were turned face up: {turned_up}"
+    );
+    assert!(
+        turned_down > 0,
+        "Ixidron turned creatures face down: {turned_down}"
+    );
+    assert!(finished >= 16, "most games finish: {finished}/24");
+}

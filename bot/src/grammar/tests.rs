@@ -564,3 +564,63 @@ mana_pool = "{R}{R}"
         .to_string();
     assert!(err.contains("abilities or effects"), "{err}");
 }
+
+/// Morph words: `cast X face down` and `turn X face up` (a special action), with the
+/// payment; face-down permanents are labelled by number, with the card only for their
+/// controller.
+#[test]
+fn morph_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "morph"
+script = []
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Riptide Pilferer"]
+battlefield = [{ card = "Fledgling Mawcor", face_down = true }, "Island", "Island", "Island"]
+"#,
+    )
+    .expect("scenario runs");
+    let (alice, bob) = (PlayerId(0), PlayerId(1));
+    let mawcor = g.battlefield[0];
+    let pilferer = g.player(alice).hand[0];
+    let up = Answer::TurnFaceUp(mawcor);
+    let down = Answer::CastFaceDown(pilferer);
+    assert!(g.legal_answers(alice).contains(&up));
+    assert!(g.legal_answers(alice).contains(&down));
+    assert_eq!(
+        describe(&g, alice, &up),
+        "turn face-down creature 1 (Fledgling Mawcor) face up"
+    );
+    assert_eq!(
+        describe(&g, alice, &down),
+        "cast Riptide Pilferer face down"
+    );
+    for said in [
+        "turn face-down creature 1 (Fledgling Mawcor) face up",
+        "turn mawcor face up",
+        "turn face up fledgling mawcor",
+        "unmorph",
+    ] {
+        assert_eq!(
+            parse_answers(&g, alice, said).ok(),
+            Some(vec![up.clone(), Answer::AutoPay]),
+            "{said}"
+        );
+    }
+    for said in ["cast Riptide Pilferer face down", "morph pilferer"] {
+        assert_eq!(
+            parse_answers(&g, alice, said).ok(),
+            Some(vec![down.clone(), Answer::AutoPay]),
+            "{said}"
+        );
+    }
+    // Bob sees a numbered face-down creature, never its name.
+    assert_eq!(g.seen_name(mawcor, Some(bob)), "face-down creature 1");
+    let board = crate::board_text::board(&g.view(Some(bob)));
+    assert!(!board.contains("Mawcor"), "{board}");
+    assert!(board.contains("face-down creature 1"), "{board}");
+}

@@ -452,6 +452,21 @@ pub struct CardDef {
     pub spend_rule: Option<SpendRule>,
     /// "Skip your draw step."
     pub skip_draw_step: bool,
+    /// Morph (502.26 / 702.36): it may be cast face down for {3} and turned face up for
+    /// this cost.
+    pub morph: Option<Cost>,
+    /// "As ~ enters the battlefield, turn all other nontoken creatures face down"
+    /// (Ixidron, 502.26e / 702.36, 707.2).
+    pub turn_others_face_down: bool,
+    /// A characteristic-defining ability setting its power and toughness ("*/*").
+    pub pt_cda: Option<PtCda>,
+}
+
+/// What a "*/*" characteristic-defining ability counts (both power and toughness).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PtCda {
+    /// "... equal to the number of face-down creatures on the battlefield" (Ixidron).
+    FaceDownCreatures,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -554,6 +569,10 @@ impl CardDef {
 #[derive(Debug)]
 pub struct Catalog {
     cards: Vec<CardDef>,
+    /// The characteristics of a face-down spell or permanent (502.26b / 707.2): a 2/2
+    /// creature with no name, text, subtypes, colour or mana cost. It is not a card: no
+    /// deck may hold it and no name finds it.
+    face_down: CardId,
     by_name: HashMap<String, CardId>,
     /// Every creature type a card of the catalog has (for "every creature type" and for
     /// choosing a creature type), sorted.
@@ -606,6 +625,10 @@ impl Catalog {
 
     pub fn get(&self, id: CardId) -> &CardDef {
         &self.cards[id.0 as usize]
+    }
+    /// The face-down characteristics (502.26b / 707.2), as a definition.
+    pub fn face_down(&self) -> CardId {
+        self.face_down
     }
     pub fn by_name(&self, name: &str) -> Option<&CardDef> {
         self.by_name

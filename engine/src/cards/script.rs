@@ -100,6 +100,13 @@ struct Script {
     /// "Skip your draw step."
     #[serde(default)]
     skip_draw_step: bool,
+    /// Morph: the cost to turn it face up (`"{U}{U}"`); must match the card's text.
+    morph: Option<String>,
+    /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
+    #[serde(default)]
+    turn_others_face_down: bool,
+    /// A "*/*" characteristic-defining ability: `face_down_creatures`.
+    pt_cda: Option<String>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -279,6 +286,19 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
             }
         }
     }
+    // The face-down characteristics (502.26b / 707.2): not a card, found by no name.
+    let face_down = CardId(cards.len() as u16);
+    {
+        let f = Facts {
+            name: "face-down creature".into(),
+            type_line: "Creature".into(),
+            pt: Some("2/2".into()),
+            ..Default::default()
+        };
+        let mut def = facts_to_def(face_down, &f)?;
+        def.support = Support::Token;
+        cards.push(def);
+    }
     let mut creature_types: Vec<String> = cards
         .iter()
         .filter(|c| c.has_type(CardType::Creature) || c.has_type(CardType::Tribal))
@@ -302,6 +322,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     land_types.dedup();
     Ok(Catalog {
         cards,
+        face_down,
         by_name,
         creature_types,
         intrinsic,
@@ -391,6 +412,9 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enchant: None,
         spend_rule: None,
         skip_draw_step: false,
+        morph: None,
+        turn_others_face_down: false,
+        pt_cda: None,
     })
 }
 
@@ -560,6 +584,38 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     } else if def.subtypes.iter().any(|t| t == "Aura") && def.is_supported() {
         return Err("an Aura needs `enchant`".into());
     }
+    if let Some(m) = &s.morph {
+        let cost = Cost::parse(m)?;
+        let printed = format!("morph {}", m.trim().to_lowercase());
+        if !text_lower.contains(&printed)
+            && !text_lower.contains(&format!("morph—{}", m.trim().to_lowercase()))
+        {
+            return Err(format!(
+                "`morph = \"{m}\"`: the card's text has no `Morph {m}`"
+            ));
+        }
+        if !def.has_type(CardType::Creature) {
+            return Err("only a creature card is scripted with morph".into());
+        }
+        def.morph = Some(cost);
+    } else if def.support != Support::TestOnly
+        && text_lower
+            .lines()
+            .any(|l| l.starts_with("morph {") || l.starts_with("morph—"))
+    {
+        return Err("the card has morph: script it with `morph = \"{cost}\"`".into());
+    }
+    def.turn_others_face_down = s.turn_others_face_down;
+    if s.turn_others_face_down
+        && !text_lower.contains("turn all other nontoken creatures face down")
+    {
+        return Err("`turn_others_face_down`: the card's text doesn't say so".into());
+    }
+    def.pt_cda = match s.pt_cda.as_deref() {
+        None => None,
+        Some("face_down_creatures") => Some(PtCda::FaceDownCreatures),
+        Some(other) => return Err(format!("pt_cda `{other}`: expected `face_down_creatures`")),
+    };
     for st in &s.statics {
         let words: Vec<&str> = st.affects.split_whitespace().collect();
         let affects = crate::targets::ObjectFilter::parse(&words)?;
