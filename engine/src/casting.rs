@@ -140,7 +140,14 @@ impl Game {
     fn choice_parts(cost: &Cost) -> Vec<CostPart> {
         cost.parts
             .iter()
-            .filter(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..)))
+            .filter(|p| {
+                matches!(
+                    p,
+                    CostPart::Discard(_)
+                        | CostPart::Sacrifice(..)
+                        | CostPart::ExileFromGraveyard(..)
+                )
+            })
             .cloned()
             .collect()
     }
@@ -413,6 +420,13 @@ impl Game {
                         )));
                     }
                 }
+                CostPart::ExileFromGraveyard(f, n) => {
+                    if (self.cost_object_candidates(c, part).len() as u32) < *n {
+                        return Err(RuleError::illegal(format!(
+                            "there are not {n} {f} card(s) in graveyards to exile"
+                        )));
+                    }
+                }
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -488,6 +502,16 @@ impl Game {
             Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
                 self.next_player_after(c.player)
             }
+            Decision::ChooseTarget { spec, .. } if spec.chosen_by_its_controller => match c.kind {
+                // The subject's controller now, or the player recorded as it triggered.
+                CastKind::Trigger(t) => t
+                    .subject
+                    .and_then(|s| self.obj(s))
+                    .map(|o| o.controller)
+                    .or(t.player)
+                    .unwrap_or(c.player),
+                _ => c.player,
+            },
             _ => c.player,
         }
     }
@@ -644,7 +668,9 @@ impl Game {
                 .collect(),
             Decision::ChooseCostObjects { part } => {
                 let n = match part {
-                    CostPart::Discard(n) | CostPart::Sacrifice(_, n) => *n as usize,
+                    CostPart::Discard(n)
+                    | CostPart::Sacrifice(_, n)
+                    | CostPart::ExileFromGraveyard(_, n) => *n as usize,
                     _ => 1,
                 };
                 let cands = self.cost_object_candidates(c, part);
@@ -777,6 +803,12 @@ impl Game {
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, f, c.player))
                 .collect(),
+            CostPart::ExileFromGraveyard(f, _) => self
+                .apnap()
+                .into_iter()
+                .flat_map(|p| self.player(p).graveyard.iter().copied())
+                .filter(|id| Some(*id) != me && self.matches_filter(*id, f, c.player))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -788,7 +820,9 @@ impl Game {
         objs: &[ObjectId],
     ) -> Result<(), RuleError> {
         let n = match part {
-            CostPart::Discard(n) | CostPart::Sacrifice(_, n) => *n as usize,
+            CostPart::Discard(n)
+            | CostPart::Sacrifice(_, n)
+            | CostPart::ExileFromGraveyard(_, n) => *n as usize,
             _ => 0,
         };
         if objs.len() != n {
@@ -802,6 +836,9 @@ impl Game {
                         "{} is not a card in your hand you can discard",
                         self.card_name(*o)
                     ),
+                    CostPart::ExileFromGraveyard(f, _) => {
+                        format!("{} is not a {f} card in a graveyard", self.card_name(*o))
+                    }
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));
             }
@@ -826,10 +863,14 @@ impl Game {
             for (i, a) in def.abilities.iter().enumerate() {
                 if !a.is_mana_ability()
                     || a.cost.mana.is_some()
-                    || a.cost
-                        .parts
-                        .iter()
-                        .any(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..)))
+                    || a.cost.parts.iter().any(|p| {
+                        matches!(
+                            p,
+                            CostPart::Discard(_)
+                                | CostPart::Sacrifice(..)
+                                | CostPart::ExileFromGraveyard(..)
+                        )
+                    })
                 {
                     continue;
                 }
@@ -1023,7 +1064,10 @@ impl Game {
                         "{name} has no {k} counter to remove"
                     )));
                 }
-                CostPart::Discard(_) | CostPart::DiscardRandom(_) | CostPart::Sacrifice(..) => {
+                CostPart::Discard(_)
+                | CostPart::DiscardRandom(_)
+                | CostPart::Sacrifice(..)
+                | CostPart::ExileFromGraveyard(..) => {
                     return Err(RuleError::illegal(
                         "that mana ability's cost needs a choice the engine does not support yet",
                     ));
@@ -1284,6 +1328,11 @@ impl Game {
                 CostPart::ExileThis => {
                     if let Some(src) = source {
                         self.move_object(src, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::ExileFromGraveyard(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.move_object(o, ZoneKind::Exile, Position::Top);
                     }
                 }
             }

@@ -29,6 +29,9 @@ pub enum CostPart {
     PayLife(u32),
     RemoveCounters(CounterKind, u32),
     ExileThis,
+    /// Exile `count` cards matching the filter from graveyards (any player's; chosen as the
+    /// cost is paid, 409.1f): "remove a Fungus card in a graveyard from the game".
+    ExileFromGraveyard(ObjectFilter, u32),
 }
 
 impl Cost {
@@ -44,6 +47,21 @@ impl Cost {
                 ["{q}"] => cost.untap = true,
                 ["sacrifice", "this"] => cost.parts.push(CostPart::SacrificeThis),
                 ["exile", "this"] => cost.parts.push(CostPart::ExileThis),
+                [
+                    "exile",
+                    n,
+                    rest @ ..,
+                    "card" | "cards",
+                    "from",
+                    "a",
+                    "graveyard",
+                ] => {
+                    // `exile a type:fungus card from a graveyard`
+                    cost.parts.push(CostPart::ExileFromGraveyard(
+                        ObjectFilter::parse(rest)?,
+                        count_word(n)?,
+                    ))
+                }
                 ["sacrifice", n, rest @ ..] => {
                     let count = count_word(n)?;
                     cost.parts
@@ -124,6 +142,12 @@ impl fmt::Display for Cost {
                 CostPart::PayLife(n) => format!("pay {n} life"),
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
+                CostPart::ExileFromGraveyard(f, 1) => {
+                    format!("exile a {f} card from a graveyard")
+                }
+                CostPart::ExileFromGraveyard(f, n) => {
+                    format!("exile {n} {f} cards from graveyards")
+                }
             });
         }
         if parts.is_empty() {
@@ -149,5 +173,10 @@ mod tests {
             vec![CostPart::RemoveCounters(CounterKind::Mining, 1)]
         );
         assert!(Cost::parse("{T}, dance a jig").is_err());
+        let c = Cost::parse("{B}{G}, exile a type:Fungus card from a graveyard").unwrap();
+        assert!(matches!(
+            c.parts.as_slice(),
+            [CostPart::ExileFromGraveyard(f, 1)] if f.subtype.as_deref() == Some("fungus")
+        ));
     }
 }

@@ -174,7 +174,67 @@ impl Game {
                 });
                 (blockers - 1).max(0)
             }
+            Amount::SubjectPower => match Self::subject_id(res) {
+                Some(s) if self.is_on_battlefield(s) => self.power(s),
+                // Gone: its power as it last existed on the battlefield.
+                Some(s) => self
+                    .lki_power
+                    .iter()
+                    .rev()
+                    .find(|(o, _)| *o == s)
+                    .map_or(0, |(_, p)| *p),
+                None => 0,
+            },
+            Amount::SubjectManaValue => Self::subject_id(res)
+                .and_then(|s| self.objects.get(s.slot()))
+                .map(|o| o.card)
+                .map_or(0, |c| self.catalog().get(c).mana_value() as i32),
         }
+    }
+
+    /// The trigger's subject as it was when the ability triggered (it may be gone since).
+    fn subject_id(res: &Resolution) -> Option<ObjectId> {
+        match res.item.kind {
+            StackKind::Trigger { subject, .. } => subject,
+            _ => None,
+        }
+    }
+
+    /// Who receives damage dealt to `to`, in order.
+    fn recipients_of(&self, res: &Resolution, to: &[Recipient]) -> Vec<Target> {
+        let me = res.item.controller;
+        let mut recipients: Vec<Target> = Vec::new();
+        for r in to {
+            match r {
+                Recipient::Target(slot) => recipients.extend(Self::target_at(res, *slot)),
+                Recipient::Player(p) => {
+                    recipients.extend(self.players_of(res, *p).into_iter().map(Target::Player))
+                }
+                Recipient::EachCreature(f) => recipients.extend(
+                    self.battlefield
+                        .iter()
+                        .copied()
+                        .filter(|id| self.matches_filter(*id, f, me))
+                        .map(Target::Object),
+                ),
+                Recipient::EachCreatureBlocking(what) => {
+                    // The blocks are remembered after the blocked creature left combat.
+                    let blocked = match what {
+                        ObjRef::Subject => Self::subject_id(res),
+                        other => self.object_of(res, *other),
+                    };
+                    if let (Some(a), Some(c)) = (blocked, &self.combat) {
+                        recipients.extend(
+                            c.blockers
+                                .iter()
+                                .filter(|b| b.attacker == a && self.is_on_battlefield(b.id))
+                                .map(|b| Target::Object(b.id)),
+                        );
+                    }
+                }
+            }
+        }
+        recipients
     }
 
     fn target_at(res: &Resolution, slot: u8) -> Option<Target> {
@@ -299,23 +359,50 @@ impl Game {
             }
             Effect::Damage { amount, to } => {
                 let n = self.amount(res, amount).max(0) as u32;
-                let mut recipients: Vec<Target> = Vec::new();
-                for r in to {
-                    match r {
-                        Recipient::Target(slot) => recipients.extend(Self::target_at(res, *slot)),
-                        Recipient::Player(p) => recipients
-                            .extend(self.players_of(res, *p).into_iter().map(Target::Player)),
-                        Recipient::EachCreature(f) => recipients.extend(
-                            self.battlefield
-                                .clone()
-                                .into_iter()
-                                .filter(|id| self.matches_filter(*id, f, me))
-                                .map(Target::Object),
-                        ),
+                for t in self.recipients_of(res, to) {
+                    self.deal_damage(source, t, n, false);
+                }
+            }
+            Effect::DamageFrom {
+                source: from,
+                amount,
+                to,
+            } => {
+                // "It deals damage": the object, as it last existed if it has left.
+                let from = match from {
+                    ObjRef::Subject => Self::subject_id(res),
+                    other => self.object_of(res, *other),
+                };
+                if let Some(from) = from {
+                    let n = self.amount(res, amount).max(0) as u32;
+                    for t in self.recipients_of(res, to) {
+                        self.deal_damage(from, t, n, false);
                     }
                 }
-                for t in recipients {
-                    self.deal_damage(source, t, n, false);
+            }
+            Effect::PutCounters { kind, count, what } => {
+                let n = self.amount(res, count).max(0) as u32;
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_counters(o, kind.clone(), n);
+                }
+            }
+            Effect::SacrificeThen { what, then } => {
+                // "Sacrifice it. If you do, ...": only a permanent you control now.
+                let sacrificed = self
+                    .object_of(res, *what)
+                    .filter(|o| self.obj(*o).is_some_and(|x| x.controller == me))
+                    .filter(|o| self.is_on_battlefield(*o))
+                    .and_then(|o| self.sacrifice(o))
+                    .is_some();
+                if sacrificed {
+                    for e in then {
+                        if let Progress::Ask(p) = self.execute(res, e) {
+                            // Loading refuses effects that ask anything more here.
+                            debug_assert!(false, "a sacrifice-then effect asked {p:?}");
+                        }
+                    }
                 }
             }
             Effect::Draw { amount, who } => {
@@ -501,6 +588,36 @@ impl Game {
                     _ => self.counter_item(&item, false),
                 }
             }
+            Effect::ItsControllerMay { effects, text } => {
+                // "That creature's controller": now, or as it last existed (the player the
+                // trigger recorded as it entered).
+                let chooser = Self::subject_id(res)
+                    .and_then(|s| self.obj(s).map(|o| o.controller))
+                    .or(match res.item.kind {
+                        StackKind::Trigger { player, .. } => player,
+                        _ => None,
+                    })
+                    .unwrap_or(me);
+                match res.may {
+                    None => {
+                        let name = self.catalog().get(res.item.card).name.clone();
+                        return Progress::Ask(Pending {
+                            player: chooser,
+                            decision: Decision::YesNo {
+                                question: format!("{name}: you may {text}. Do you?"),
+                            },
+                        });
+                    }
+                    Some(true) => {
+                        for inner in effects {
+                            if let Progress::Ask(p) = self.execute(res, inner) {
+                                debug_assert!(false, "a may effect asked {p:?}");
+                            }
+                        }
+                    }
+                    Some(false) => {}
+                }
+            }
             Effect::May { effects, text } => match res.may {
                 None => {
                     return Progress::Ask(Pending {
@@ -570,13 +687,7 @@ impl Game {
                         .into_iter()
                         .map(Target::Player)
                         .collect(),
-                    Recipient::EachCreature(f) => self
-                        .battlefield
-                        .iter()
-                        .copied()
-                        .filter(|id| self.matches_filter(*id, f, me))
-                        .map(Target::Object)
-                        .collect(),
+                    r => self.recipients_of(res, std::slice::from_ref(r)),
                 };
                 for t in recipients {
                     if n > 0 && self.target_exists(t) {
@@ -997,7 +1108,11 @@ impl Game {
             | Effect::May { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
-            | Effect::PutCounterEach { .. } => {}
+            | Effect::PutCounterEach { .. }
+            | Effect::PutCounters { .. }
+            | Effect::DamageFrom { .. }
+            | Effect::SacrificeThen { .. }
+            | Effect::ItsControllerMay { .. } => {}
         }
     }
 

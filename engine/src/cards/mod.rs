@@ -478,9 +478,24 @@ pub struct StaticAbility {
     /// creature gets ...").
     pub enchanted: bool,
     pub text: String,
+    /// "+P/+T for each [kind] counter on it" (Thelon of Havenwood): the pump is multiplied
+    /// by the number of such counters on each affected object (a modification: 7c / 6d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_counter: Option<crate::object::CounterKind>,
 }
 
 impl StaticAbility {
+    /// The P/T modification it gives `counters`' object.
+    pub fn pt_for(&self, counters: &crate::object::Counters) -> (i32, i32) {
+        match &self.per_counter {
+            None => (self.power, self.toughness),
+            Some(k) => {
+                let n = counters.get(k) as i32;
+                (self.power * n, self.toughness * n)
+            }
+        }
+    }
+
     /// Whether it changes types or abilities (needs the full layer computation).
     pub fn is_layered(&self) -> bool {
         !self.grant_triggers.is_empty()
