@@ -422,9 +422,12 @@ impl Game {
                 }
                 CostPart::ExileFromGraveyard(f, n) => {
                     if (self.cost_object_candidates(c, part).len() as u32) < *n {
-                        return Err(RuleError::illegal(format!(
-                            "there are not {n} {f} card(s) in graveyards to exile"
-                        )));
+                        let what = crate::costs::card_filter_words(f);
+                        return Err(RuleError::illegal(if *n == 1 {
+                            format!("there is no {what} card in any graveyard to exile")
+                        } else {
+                            format!("there are fewer than {n} {what} cards in graveyards to exile")
+                        }));
                     }
                 }
                 CostPart::SacrificeThis | CostPart::ExileThis => {
@@ -837,7 +840,11 @@ impl Game {
                         self.card_name(*o)
                     ),
                     CostPart::ExileFromGraveyard(f, _) => {
-                        format!("{} is not a {f} card in a graveyard", self.card_name(*o))
+                        format!(
+                            "{} is not a {} card in a graveyard",
+                            self.card_name(*o),
+                            crate::costs::card_filter_words(f)
+                        )
                     }
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));

@@ -107,6 +107,19 @@ impl Cost {
     }
 }
 
+/// A card filter in player words: "Fungus" rather than "fungus permanent".
+pub fn card_filter_words(f: &ObjectFilter) -> String {
+    let mut text = f.to_string();
+    if let Some(sub) = &f.subtype {
+        let mut cap = sub.clone();
+        if let Some(first) = cap.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        text = text.replace(sub.as_str(), &cap);
+    }
+    text.trim_end_matches(" permanent").to_string()
+}
+
 fn count_word(w: &str) -> Result<u32, String> {
     match w {
         "a" | "an" | "one" => Ok(1),
@@ -143,10 +156,10 @@ impl fmt::Display for Cost {
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
                 CostPart::ExileFromGraveyard(f, 1) => {
-                    format!("exile a {f} card from a graveyard")
+                    format!("exile a {} card from a graveyard", card_filter_words(f))
                 }
                 CostPart::ExileFromGraveyard(f, n) => {
-                    format!("exile {n} {f} cards from graveyards")
+                    format!("exile {n} {} cards from graveyards", card_filter_words(f))
                 }
             });
         }
