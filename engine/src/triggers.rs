@@ -9,8 +9,14 @@
 //! Abilities granted by static abilities (Plague Sliver) trigger like printed ones.
 //! Intervening "if" clauses are checked when the event happens and again on resolution.
 //! Delayed triggered abilities (`DelayedTrigger`) are created by resolving effects and
-//! trigger once. Not yet: state triggers; cards that need them have no script, so they are
-//! refused rather than mis-played.
+//! trigger once. Events about players (life gained or lost, cards drawn or discarded) and
+//! permanents (counters put or removed, tapping, untapping) trigger abilities whose scope
+//! (`PlayerScope`, `ObjectScope`) matches relative to the ability's controller or source.
+//! State triggers (2006 410.11 / modern 603.8, `TriggerEvent::State`) are checked whenever
+//! state-based actions are, and don't trigger again while the same ability of the same
+//! source waits, is on the stack or is resolving. "A creature dealt damage by ~ this turn"
+//! reads `Game::damage_record`; abilities granted by static abilities look back during a
+//! batch of permanents leaving together (`Game::lookback_grants`).
 
 use crate::cards::{CardType, Keyword};
 use crate::casting::{CastKind, Casting};
@@ -1294,5 +1300,53 @@ impl Game {
             out.push(Answer::Order((0..n).rev().collect()));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_event_and_state_trigger_words() {
+        assert_eq!(
+            TriggerEvent::parse("opponent_gains_life"),
+            Ok(TriggerEvent::LifeGained(PlayerScope::Opponent))
+        );
+        assert_eq!(
+            TriggerEvent::parse("you_discard"),
+            Ok(TriggerEvent::CardDiscarded(PlayerScope::You))
+        );
+        assert_eq!(
+            TriggerEvent::parse("counters_put_on:this:spore"),
+            Ok(TriggerEvent::CountersPut {
+                on: ObjectScope::This,
+                kind: Some(CounterKind::Named("spore".into()))
+            })
+        );
+        assert_eq!(
+            TriggerEvent::parse("counters_removed_from:your_creature"),
+            Ok(TriggerEvent::CountersRemoved {
+                on: ObjectScope::CreatureYouControl,
+                kind: None
+            })
+        );
+        assert_eq!(
+            TriggerEvent::parse("becomes_tapped:creature"),
+            Ok(TriggerEvent::BecomesTapped(ObjectScope::AnyCreature))
+        );
+        assert_eq!(
+            TriggerEvent::parse("another_your_creature_type:Goblin_becomes_blocked"),
+            Ok(TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(
+                "Goblin".into()
+            ))
+        );
+        assert!(matches!(
+            TriggerEvent::parse("state:you_control_at_least 7 type:Thrull"),
+            Ok(TriggerEvent::State(StateCondition::YouControlAtLeast(7, _)))
+        ));
+        assert!(TriggerEvent::parse("becomes_tapped:everything").is_err());
+        assert!(TriggerEvent::parse("state:you_control_at_least many type:Thrull").is_err());
+        assert!(TriggerEvent::parse("state:the_moon_is_full").is_err());
     }
 }

@@ -679,6 +679,24 @@ mod tests {
     }
 
     #[test]
+    fn a_state_trigger_with_targets_is_refused() {
+        let script = r#"
+[[card]]
+name = "Fixture: Bad State Trigger"
+test_only = true
+cost = "{1}"
+type = "Artifact"
+text = "When you have no cards in hand, destroy target creature."
+[[card.trigger]]
+when = "state:you_have_no_cards_in_hand"
+targets = ["creature"]
+effects = ["destroy target"]
+"#;
+        let e = script::build(FACTS, &[("bad.toml", script)]).expect_err("refused");
+        assert!(e.to_string().contains("state trigger"), "{e}");
+    }
+
+    #[test]
     fn suggestions_find_near_names() {
         let c = Catalog::builtin();
         let s = c.suggest("lightning ax", 3);
