@@ -1534,7 +1534,8 @@ fn cast_sequence(
                 let labels = labels_in(&probe, player, &ids, &legal);
                 let n = match part {
                     engine::costs::CostPart::Discard(n)
-                    | engine::costs::CostPart::Sacrifice(_, n) => *n as usize,
+                    | engine::costs::CostPart::Sacrifice(_, n)
+                    | engine::costs::CostPart::ExileFromGraveyard(_, n) => *n as usize,
                     _ => 1,
                 };
                 if cl.objects.len() < n {
@@ -1544,6 +1545,9 @@ fn cast_sequence(
                         }
                         engine::costs::CostPart::Sacrifice(..) => {
                             "a permanent to sacrifice (add `sacrificing ...`)"
+                        }
+                        engine::costs::CostPart::ExileFromGraveyard(..) => {
+                            "a card in a graveyard to exile (add `exiling ...`)"
                         }
                         _ => "a choice of what to pay with",
                     };

@@ -169,7 +169,14 @@ impl Game {
     fn choice_parts(cost: &Cost) -> Vec<CostPart> {
         cost.parts
             .iter()
-            .filter(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..)))
+            .filter(|p| {
+                matches!(
+                    p,
+                    CostPart::Discard(_)
+                        | CostPart::Sacrifice(..)
+                        | CostPart::ExileFromGraveyard(..)
+                )
+            })
             .cloned()
             .collect()
     }
@@ -573,6 +580,16 @@ impl Game {
                         )));
                     }
                 }
+                CostPart::ExileFromGraveyard(f, n) => {
+                    if (self.cost_object_candidates(c, part).len() as u32) < *n {
+                        let what = crate::costs::card_filter_words(f);
+                        return Err(RuleError::illegal(if *n == 1 {
+                            format!("there is no {what} card in any graveyard to exile")
+                        } else {
+                            format!("there are fewer than {n} {what} cards in graveyards to exile")
+                        }));
+                    }
+                }
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -680,6 +697,16 @@ impl Game {
             Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
                 self.next_player_after(c.player)
             }
+            Decision::ChooseTarget { spec, .. } if spec.chosen_by_its_controller => match c.kind {
+                // The subject's controller now, or the player recorded as it triggered.
+                CastKind::Trigger(t) => t
+                    .subject
+                    .and_then(|s| self.obj(s))
+                    .map(|o| o.controller)
+                    .or(t.player)
+                    .unwrap_or(c.player),
+                _ => c.player,
+            },
             _ => c.player,
         }
     }
@@ -836,7 +863,9 @@ impl Game {
                 .collect(),
             Decision::ChooseCostObjects { part } => {
                 let n = match part {
-                    CostPart::Discard(n) | CostPart::Sacrifice(_, n) => *n as usize,
+                    CostPart::Discard(n)
+                    | CostPart::Sacrifice(_, n)
+                    | CostPart::ExileFromGraveyard(_, n) => *n as usize,
                     _ => 1,
                 };
                 let cands = self.cost_object_candidates(c, part);
@@ -970,6 +999,12 @@ impl Game {
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, f, c.player))
                 .collect(),
+            CostPart::ExileFromGraveyard(f, _) => self
+                .apnap()
+                .into_iter()
+                .flat_map(|p| self.player(p).graveyard.iter().copied())
+                .filter(|id| Some(*id) != me && self.matches_filter(*id, f, c.player))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -981,7 +1016,9 @@ impl Game {
         objs: &[ObjectId],
     ) -> Result<(), RuleError> {
         let n = match part {
-            CostPart::Discard(n) | CostPart::Sacrifice(_, n) => *n as usize,
+            CostPart::Discard(n)
+            | CostPart::Sacrifice(_, n)
+            | CostPart::ExileFromGraveyard(_, n) => *n as usize,
             _ => 0,
         };
         if objs.len() != n {
@@ -995,6 +1032,13 @@ impl Game {
                         "{} is not a card in your hand you can discard",
                         self.card_name(*o)
                     ),
+                    CostPart::ExileFromGraveyard(f, _) => {
+                        format!(
+                            "{} is not a {} card in a graveyard",
+                            self.card_name(*o),
+                            crate::costs::card_filter_words(f)
+                        )
+                    }
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));
             }
@@ -1018,10 +1062,14 @@ impl Game {
             for (i, a) in self.abilities_of(o.id) {
                 if !a.is_mana_ability()
                     || a.cost.mana.is_some()
-                    || a.cost
-                        .parts
-                        .iter()
-                        .any(|p| matches!(p, CostPart::Discard(_) | CostPart::Sacrifice(..)))
+                    || a.cost.parts.iter().any(|p| {
+                        matches!(
+                            p,
+                            CostPart::Discard(_)
+                                | CostPart::Sacrifice(..)
+                                | CostPart::ExileFromGraveyard(..)
+                        )
+                    })
                 {
                     continue;
                 }
@@ -1216,7 +1264,10 @@ impl Game {
                         "{name} has no {k} counter to remove"
                     )));
                 }
-                CostPart::Discard(_) | CostPart::DiscardRandom(_) | CostPart::Sacrifice(..) => {
+                CostPart::Discard(_)
+                | CostPart::DiscardRandom(_)
+                | CostPart::Sacrifice(..)
+                | CostPart::ExileFromGraveyard(..) => {
                     return Err(RuleError::illegal(
                         "that mana ability's cost needs a choice the engine does not support yet",
                     ));
@@ -1477,6 +1528,11 @@ impl Game {
                 CostPart::ExileThis => {
                     if let Some(src) = source {
                         self.move_object(src, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::ExileFromGraveyard(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.move_object(o, ZoneKind::Exile, Position::Top);
                     }
                 }
             }

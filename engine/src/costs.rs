@@ -29,6 +29,9 @@ pub enum CostPart {
     PayLife(u32),
     RemoveCounters(CounterKind, u32),
     ExileThis,
+    /// Exile `count` cards matching the filter from graveyards (any player's; chosen as the
+    /// cost is paid, 409.1f): "remove a Fungus card in a graveyard from the game".
+    ExileFromGraveyard(ObjectFilter, u32),
 }
 
 impl Cost {
@@ -44,6 +47,21 @@ impl Cost {
                 ["{q}"] => cost.untap = true,
                 ["sacrifice", "this"] => cost.parts.push(CostPart::SacrificeThis),
                 ["exile", "this"] => cost.parts.push(CostPart::ExileThis),
+                [
+                    "exile",
+                    n,
+                    rest @ ..,
+                    "card" | "cards",
+                    "from",
+                    "a",
+                    "graveyard",
+                ] => {
+                    // `exile a type:fungus card from a graveyard`
+                    cost.parts.push(CostPart::ExileFromGraveyard(
+                        ObjectFilter::parse(rest)?,
+                        count_word(n)?,
+                    ))
+                }
                 ["sacrifice", n, rest @ ..] => {
                     let count = count_word(n)?;
                     cost.parts
@@ -89,6 +107,19 @@ impl Cost {
     }
 }
 
+/// A card filter in player words: "Fungus" rather than "fungus permanent".
+pub fn card_filter_words(f: &ObjectFilter) -> String {
+    let mut text = f.to_string();
+    if let Some(sub) = &f.subtype {
+        let mut cap = sub.clone();
+        if let Some(first) = cap.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        text = text.replace(sub.as_str(), &cap);
+    }
+    text.trim_end_matches(" permanent").to_string()
+}
+
 fn count_word(w: &str) -> Result<u32, String> {
     match w {
         "a" | "an" | "one" => Ok(1),
@@ -124,6 +155,12 @@ impl fmt::Display for Cost {
                 CostPart::PayLife(n) => format!("pay {n} life"),
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
+                CostPart::ExileFromGraveyard(f, 1) => {
+                    format!("exile a {} card from a graveyard", card_filter_words(f))
+                }
+                CostPart::ExileFromGraveyard(f, n) => {
+                    format!("exile {n} {} cards from graveyards", card_filter_words(f))
+                }
             });
         }
         if parts.is_empty() {
@@ -149,5 +186,10 @@ mod tests {
             vec![CostPart::RemoveCounters(CounterKind::Mining, 1)]
         );
         assert!(Cost::parse("{T}, dance a jig").is_err());
+        let c = Cost::parse("{B}{G}, exile a type:Fungus card from a graveyard").unwrap();
+        assert!(matches!(
+            c.parts.as_slice(),
+            [CostPart::ExileFromGraveyard(f, 1)] if f.subtype.as_deref() == Some("fungus")
+        ));
     }
 }

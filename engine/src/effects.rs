@@ -25,6 +25,12 @@ pub enum Amount {
     /// The number of creatures blocking the trigger's subject beyond the first, counted on
     /// resolution (502.12a-b rampage).
     BlockersBeyondFirst,
+    /// The power of the trigger's subject ("equal to its power"), as it last existed on the
+    /// battlefield if it has left.
+    SubjectPower,
+    /// The converted mana cost of the trigger's subject (a spell: "X is that spell's
+    /// converted mana cost", Endrek Sahr).
+    SubjectManaValue,
 }
 
 /// A player an effect acts on, relative to the controller.
@@ -59,6 +65,9 @@ pub enum Recipient {
     Target(u8),
     Player(PlayerRef),
     EachCreature(ObjectFilter),
+    /// "Each creature blocking it": the creatures declared as its blockers that are still
+    /// blocking (it may have left combat since: the blocks are remembered).
+    EachCreatureBlocking(ObjRef),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -324,6 +333,32 @@ pub enum Effect {
     DiscardHandDrawThatMany {
         who: PlayerRef,
     },
+    /// "Put N [kind] counters on it."
+    PutCounters {
+        kind: CounterKind,
+        count: Amount,
+        what: ObjRef,
+    },
+    /// "<source> deals N damage to ...", where the source is not the ability's own source
+    /// ("it deals damage equal to its power": the trigger's subject, by last known
+    /// information if it has left).
+    DamageFrom {
+        source: ObjRef,
+        amount: Amount,
+        to: Vec<Recipient>,
+    },
+    /// "Sacrifice it. If you do, ...": the ability's controller sacrifices the object if they
+    /// still control it on the battlefield; only then do the other effects happen.
+    SacrificeThen {
+        what: ObjRef,
+        then: Vec<Effect>,
+    },
+    /// "That creature's controller may ...": the controller of the trigger's subject (now,
+    /// or as it last was) answers yes or no as it resolves (Pandemonium).
+    ItsControllerMay {
+        effects: Vec<Effect>,
+        text: String,
+    },
 }
 
 impl Effect {
@@ -347,6 +382,37 @@ impl Effect {
                 );
             }
             return Ok(Effect::MayPay { cost, effects });
+        }
+        if let Some(rest) = s.trim().strip_prefix("sacrifice ")
+            && let Some((what, then)) = rest.split_once("&&").or(Some((rest, "")))
+            && matches!(what.trim(), "it" | "target")
+        {
+            // `sacrifice it && damage 4 to=each_creature_blocking_it from=it`
+            let then = then
+                .split("&&")
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(Effect::parse)
+                .collect::<Result<Vec<_>, _>>()?;
+            if then
+                .iter()
+                .any(|e| !e.is_choiceless() && e.target_slots().is_empty())
+            {
+                return Err(
+                    "`sacrifice it && EFFECT...` takes effects that ask nothing more".into(),
+                );
+            }
+            return Ok(Effect::SacrificeThen {
+                what: parse_obj_ref(what.trim())?,
+                then,
+            });
+        }
+        if let Some(rest) = s.trim().strip_prefix("its_controller_may ") {
+            // `its_controller_may damage its_power to=target from=it`
+            let Effect::May { effects, text } = Effect::parse(&format!("may {rest}"))? else {
+                return Err("`its_controller_may` takes the same effects as `may`".into());
+            };
+            return Ok(Effect::ItsControllerMay { effects, text });
         }
         if let Some(rest) = s.trim().strip_prefix("may ") {
             // `may A && B`: "you may A. If you do, B." (targets are chosen on the stack).
@@ -397,9 +463,11 @@ impl Effect {
                 positional.push(w);
             }
         }
-        const KEYS: [&str; 8] = [
+        const KEYS: [&str; 10] = [
             "base",
+            "from",
             "keywords",
+            "n",
             "pay",
             "to",
             "unless_counters",
@@ -434,9 +502,28 @@ impl Effect {
                     .split(',')
                     .map(parse_recipient)
                     .collect::<Result<Vec<_>, _>>()?;
-                Effect::Damage {
-                    amount: amount(0)?,
-                    to,
+                match key("from") {
+                    None => Effect::Damage {
+                        amount: amount(0)?,
+                        to,
+                    },
+                    Some(from) => Effect::DamageFrom {
+                        source: parse_obj_ref(from)?,
+                        amount: amount(0)?,
+                        to,
+                    },
+                }
+            }
+            "put_counter" => {
+                // `put_counter +1/+1 this [n=2]`
+                let kind = args
+                    .first()
+                    .ok_or("`put_counter` needs a counter kind")?
+                    .parse()?;
+                Effect::PutCounters {
+                    kind,
+                    count: key("n").map_or(Ok(Amount::Fixed(1)), parse_amount)?,
+                    what: objref(1)?,
                 }
             }
             "draw" => Effect::Draw {
@@ -788,6 +875,7 @@ impl Effect {
                 | Effect::May { .. }
                 | Effect::CounterUnlessPays { .. }
                 | Effect::MayPay { .. }
+                | Effect::ItsControllerMay { .. }
         ) && self.target_slots().is_empty()
     }
 
@@ -801,13 +889,41 @@ impl Effect {
         };
         match self {
             Effect::IfSpent { effect, .. } => return effect.target_slots(),
-            Effect::Damage { to, .. } => {
+            Effect::Damage { to, .. } | Effect::DamageFrom { to, .. } => {
                 for r in to {
                     match r {
                         Recipient::Target(n) => v.push(*n),
                         Recipient::Player(pr) => p(pr, &mut v),
-                        Recipient::EachCreature(_) => {}
+                        Recipient::EachCreature(_) | Recipient::EachCreatureBlocking(_) => {}
                     }
+                }
+                if let Effect::DamageFrom {
+                    source: ObjRef::Target(n),
+                    ..
+                } = self
+                {
+                    v.push(*n);
+                }
+            }
+            Effect::PutCounters {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::SacrificeThen {
+                what: ObjRef::Target(n),
+                ..
+            } => {
+                v.push(*n);
+                if let Effect::SacrificeThen { then, .. } = self {
+                    for e in then {
+                        v.extend(e.target_slots());
+                    }
+                }
+            }
+            Effect::SacrificeThen { then: effects, .. }
+            | Effect::ItsControllerMay { effects, .. } => {
+                for e in effects {
+                    v.extend(e.target_slots());
                 }
             }
             Effect::Draw { who, .. }
@@ -928,6 +1044,8 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
         "attacking_creatures" => Ok(Amount::AttackingCreatures),
         "basic_land_types_you_control" => Ok(Amount::BasicLandTypesYouControl),
         "blockers_beyond_first" => Ok(Amount::BlockersBeyondFirst),
+        "its_power" => Ok(Amount::SubjectPower),
+        "its_mana_value" => Ok(Amount::SubjectManaValue),
         n => n
             .parse()
             .map(Amount::Fixed)
@@ -981,6 +1099,9 @@ fn parse_recipient(s: &str) -> Result<Recipient, String> {
         let mut f = ObjectFilter::of_type(crate::cards::CardType::Creature);
         f.controller = Some(crate::targets::Relation::You);
         return Ok(Recipient::EachCreature(f));
+    }
+    if s == "each_creature_blocking_it" {
+        return Ok(Recipient::EachCreatureBlocking(ObjRef::Subject));
     }
     if s == "each_creature" {
         return Ok(Recipient::EachCreature(ObjectFilter::of_type(

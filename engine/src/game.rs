@@ -197,6 +197,23 @@ pub struct Game {
     pub(crate) lookback: Vec<(ObjectId, CardId, PlayerId)>,
     #[serde(skip)]
     pub(crate) layer_cache: crate::layers::LayerCache,
+    /// Damage dealt to creatures this turn as (creature, source) pairs, for "a creature dealt
+    /// damage by ~ this turn" (Vampiric Sliver); kept only in games with triggered abilities,
+    /// cleared in the cleanup step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub damage_record: Vec<(ObjectId, ObjectId)>,
+    /// Whether any object in the game has a state trigger (410.11 / 603.8).
+    #[serde(default)]
+    pub has_state_triggers: bool,
+    /// During a batch of permanents leaving together: the triggered abilities granted by
+    /// static abilities as they were before the batch (holder, granting card, static index),
+    /// so granted leaves-the-battlefield abilities look back too (410.10d / 603.10a).
+    #[serde(skip)]
+    pub(crate) lookback_grants: Option<Vec<(ObjectId, CardId, u8)>>,
+    /// Power of creatures as they last existed on the battlefield this turn (last known
+    /// information for "damage equal to its power" after it left); cleared in cleanup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lki_power: Vec<(ObjectId, i32)>,
 }
 
 impl PartialEq for Game {
@@ -337,6 +354,10 @@ impl Game {
             events: Vec::new(),
             lookback: Vec::new(),
             layer_cache: Default::default(),
+            damage_record: Vec::new(),
+            has_state_triggers: false,
+            lookback_grants: None,
+            lki_power: Vec::new(),
         }
     }
 
@@ -628,6 +649,13 @@ impl Game {
         if !def.statics.is_empty() {
             self.has_statics = true;
         }
+        if def
+            .triggers
+            .iter()
+            .any(|t| matches!(t.when, crate::triggers::TriggerEvent::State(_)))
+        {
+            self.has_state_triggers = true;
+        }
         if def.statics.iter().any(|s| s.is_layered()) {
             self.layered = true;
         }
@@ -722,6 +750,10 @@ impl Game {
             list.remove(i);
         }
         if from == ZoneKind::Battlefield {
+            if self.has_triggers && self.is_creature(id) {
+                let power = self.power(id);
+                self.lki_power.push((id, power));
+            }
             self.leave_battlefield_cleanup(id);
         }
         let new_id = id.next();
@@ -852,6 +884,15 @@ impl Game {
     /// Marks permanents about to leave the battlefield together (one event): until
     /// [`Game::end_batch`], their triggered abilities still see the others leave.
     pub(crate) fn begin_batch(&mut self, ids: &[ObjectId]) {
+        if self.layered && self.has_triggers && self.lookback_grants.is_none() {
+            let mut grants = Vec::new();
+            for &id in &self.battlefield {
+                for (card, st) in self.granted_triggers(id) {
+                    grants.push((id, card, st));
+                }
+            }
+            self.lookback_grants = Some(grants);
+        }
         for &id in ids {
             if let Some(o) = self.obj(id)
                 && o.zone == ZoneKind::Battlefield
@@ -863,6 +904,7 @@ impl Game {
     }
     pub(crate) fn end_batch(&mut self) {
         self.lookback.clear();
+        self.lookback_grants = None;
     }
 
     /// Things that stop when a permanent leaves the battlefield: combat, attachments,
@@ -1097,6 +1139,9 @@ impl Game {
                 if let Some(o) = self.obj_mut(id) {
                     o.damage += amount;
                     o.deathtouch_damage |= deathtouch;
+                }
+                if self.has_triggers && !self.damage_record.contains(&(id, source)) {
+                    self.damage_record.push((id, source));
                 }
             }
         }

@@ -161,7 +161,8 @@ impl Game {
                     if (st.power != 0 || st.toughness != 0)
                         && self.static_reaches(&st, src, s.controller, id, &table.chars[xi])
                     {
-                        out.push((s.timestamp, st.power, st.toughness));
+                        let (p, t) = self.obj(id).map_or((0, 0), |o| st.pt_for(&o.counters));
+                        out.push((s.timestamp, p, t));
                     }
                 }
             }
@@ -171,7 +172,8 @@ impl Game {
             let Some(s) = self.obj(src) else { continue };
             for st in &self.catalog().get(s.face()).statics {
                 if (st.power != 0 || st.toughness != 0) && self.static_applies(src, st, id) {
-                    out.push((s.timestamp, st.power, st.toughness));
+                    let (p, t) = self.obj(id).map_or((0, 0), |o| st.pt_for(&o.counters));
+                    out.push((s.timestamp, p, t));
                 }
             }
         }

@@ -30,6 +30,8 @@ impl Game {
             if acted {
                 continue;
             }
+            // 410.11 / 603.8: state triggers are checked with state-based actions.
+            self.check_state_triggers();
             if self.triggers.is_empty() {
                 break;
             }

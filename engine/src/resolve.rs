@@ -174,7 +174,67 @@ impl Game {
                 });
                 (blockers - 1).max(0)
             }
+            Amount::SubjectPower => match Self::subject_id(res) {
+                Some(s) if self.is_on_battlefield(s) => self.power(s),
+                // Gone: its power as it last existed on the battlefield.
+                Some(s) => self
+                    .lki_power
+                    .iter()
+                    .rev()
+                    .find(|(o, _)| *o == s)
+                    .map_or(0, |(_, p)| *p),
+                None => 0,
+            },
+            Amount::SubjectManaValue => Self::subject_id(res)
+                .and_then(|s| self.objects.get(s.slot()))
+                .map(|o| o.card)
+                .map_or(0, |c| self.catalog().get(c).mana_value() as i32),
         }
+    }
+
+    /// The trigger's subject as it was when the ability triggered (it may be gone since).
+    fn subject_id(res: &Resolution) -> Option<ObjectId> {
+        match res.item.kind {
+            StackKind::Trigger { subject, .. } => subject,
+            _ => None,
+        }
+    }
+
+    /// Who receives damage dealt to `to`, in order.
+    fn recipients_of(&self, res: &Resolution, to: &[Recipient]) -> Vec<Target> {
+        let me = res.item.controller;
+        let mut recipients: Vec<Target> = Vec::new();
+        for r in to {
+            match r {
+                Recipient::Target(slot) => recipients.extend(Self::target_at(res, *slot)),
+                Recipient::Player(p) => {
+                    recipients.extend(self.players_of(res, *p).into_iter().map(Target::Player))
+                }
+                Recipient::EachCreature(f) => recipients.extend(
+                    self.battlefield
+                        .iter()
+                        .copied()
+                        .filter(|id| self.matches_filter(*id, f, me))
+                        .map(Target::Object),
+                ),
+                Recipient::EachCreatureBlocking(what) => {
+                    // The blocks are remembered after the blocked creature left combat.
+                    let blocked = match what {
+                        ObjRef::Subject => Self::subject_id(res),
+                        other => self.object_of(res, *other),
+                    };
+                    if let (Some(a), Some(c)) = (blocked, &self.combat) {
+                        recipients.extend(
+                            c.blockers
+                                .iter()
+                                .filter(|b| b.attacker == a && self.is_on_battlefield(b.id))
+                                .map(|b| Target::Object(b.id)),
+                        );
+                    }
+                }
+            }
+        }
+        recipients
     }
 
     fn target_at(res: &Resolution, slot: u8) -> Option<Target> {
@@ -248,6 +308,47 @@ impl Game {
         }
     }
 
+    /// The first shield-order question the damage among `effects` would need (asked before
+    /// effects run that can't stop midway: "you may A && B", "sacrifice it && ...").
+    fn shield_question_for(&self, res: &Resolution, effects: &[Effect]) -> Option<Pending> {
+        effects.iter().find_map(|e| match e {
+            Effect::Damage { amount, to } | Effect::DamageFrom { amount, to, .. } => {
+                let n = self.amount(res, amount).max(0) as u32;
+                if n == 0 {
+                    return None;
+                }
+                let recipients = self.recipients_of(res, to);
+                self.next_shield_question(recipients.into_iter().map(|t| (t, n)))
+            }
+            Effect::IfSpent { color, effect } if res.item.spent.contains(*color) => {
+                self.shield_question_for(res, std::slice::from_ref(effect))
+            }
+            _ => None,
+        })
+    }
+
+    /// Deals `n` damage from `source` to each recipient, after asking the affected players
+    /// to order the shields that apply to it where the order matters (616.1): nothing is
+    /// dealt until every such question is answered.
+    fn deal_damage_asking(
+        &mut self,
+        source: ObjectId,
+        recipients: Vec<Target>,
+        n: u32,
+    ) -> Progress {
+        if n > 0
+            && let Some(p) = self.next_shield_question(recipients.iter().map(|t| (*t, n)))
+        {
+            return Progress::Ask(p);
+        }
+        for t in recipients {
+            self.deal_damage(source, t, n, false);
+        }
+        // An order for damage that ended up prevented in full is not kept.
+        self.shield_orders.clear();
+        Progress::Done
+    }
+
     fn execute(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;
         let source = Self::source_of(&res.item);
@@ -304,32 +405,53 @@ impl Game {
             }
             Effect::Damage { amount, to } => {
                 let n = self.amount(res, amount).max(0) as u32;
-                let mut recipients: Vec<Target> = Vec::new();
-                for r in to {
-                    match r {
-                        Recipient::Target(slot) => recipients.extend(Self::target_at(res, *slot)),
-                        Recipient::Player(p) => recipients
-                            .extend(self.players_of(res, *p).into_iter().map(Target::Player)),
-                        Recipient::EachCreature(f) => recipients.extend(
-                            self.battlefield
-                                .clone()
-                                .into_iter()
-                                .filter(|id| self.matches_filter(*id, f, me))
-                                .map(Target::Object),
-                        ),
-                    }
+                let recipients = self.recipients_of(res, to);
+                return self.deal_damage_asking(source, recipients, n);
+            }
+            Effect::DamageFrom {
+                source: from,
+                amount,
+                to,
+            } => {
+                // "It deals damage": the object, as it last existed if it has left.
+                let from = match from {
+                    ObjRef::Subject => Self::subject_id(res),
+                    other => self.object_of(res, *other),
+                };
+                if let Some(from) = from {
+                    let n = self.amount(res, amount).max(0) as u32;
+                    let recipients = self.recipients_of(res, to);
+                    return self.deal_damage_asking(from, recipients, n);
                 }
-                // 616.1: the affected players order their shields before any of it is dealt.
-                if n > 0
-                    && let Some(p) = self.next_shield_question(recipients.iter().map(|t| (*t, n)))
+            }
+            Effect::PutCounters { kind, count, what } => {
+                let n = self.amount(res, count).max(0) as u32;
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
                 {
+                    self.add_counters(o, kind.clone(), n);
+                }
+            }
+            Effect::SacrificeThen { what, then } => {
+                // Shield orders for its damage are asked before anything happens (616.1).
+                if let Some(p) = self.shield_question_for(res, then) {
                     return Progress::Ask(p);
                 }
-                for t in recipients {
-                    self.deal_damage(source, t, n, false);
+                // "Sacrifice it. If you do, ...": only a permanent you control now.
+                let sacrificed = self
+                    .object_of(res, *what)
+                    .filter(|o| self.obj(*o).is_some_and(|x| x.controller == me))
+                    .filter(|o| self.is_on_battlefield(*o))
+                    .and_then(|o| self.sacrifice(o))
+                    .is_some();
+                if sacrificed {
+                    for e in then {
+                        if let Progress::Ask(p) = self.execute(res, e) {
+                            // Loading refuses effects that ask anything more here.
+                            debug_assert!(false, "a sacrifice-then effect asked {p:?}");
+                        }
+                    }
                 }
-                // An order for damage that ended up prevented in full is not kept.
-                self.shield_orders.clear();
             }
             Effect::Draw { amount, who } => {
                 let n = self.amount(res, amount).max(0) as u32;
@@ -475,6 +597,9 @@ impl Game {
                             },
                         });
                     }
+                    Some(true) if let Some(p) = self.shield_question_for(res, effects) => {
+                        return Progress::Ask(p);
+                    }
                     Some(true) if self.pay_automatically(me, &payable) => {
                         for e in effects {
                             if let Progress::Ask(p) = self.execute(res, e) {
@@ -514,6 +639,39 @@ impl Game {
                     _ => self.counter_item(&item, false),
                 }
             }
+            Effect::ItsControllerMay { effects, text } => {
+                // "That creature's controller": now, or as it last existed (the player the
+                // trigger recorded as it entered).
+                let chooser = Self::subject_id(res)
+                    .and_then(|s| self.obj(s).map(|o| o.controller))
+                    .or(match res.item.kind {
+                        StackKind::Trigger { player, .. } => player,
+                        _ => None,
+                    })
+                    .unwrap_or(me);
+                match res.may {
+                    None => {
+                        let name = self.catalog().get(res.item.card).name.clone();
+                        return Progress::Ask(Pending {
+                            player: chooser,
+                            decision: Decision::YesNo {
+                                question: format!("{name}: you may {text}. Do you?"),
+                            },
+                        });
+                    }
+                    Some(true) => {
+                        if let Some(p) = self.shield_question_for(res, effects) {
+                            return Progress::Ask(p);
+                        }
+                        for inner in effects {
+                            if let Progress::Ask(p) = self.execute(res, inner) {
+                                debug_assert!(false, "a may effect asked {p:?}");
+                            }
+                        }
+                    }
+                    Some(false) => {}
+                }
+            }
             Effect::May { effects, text } => match res.may {
                 None => {
                     return Progress::Ask(Pending {
@@ -527,6 +685,9 @@ impl Game {
                     });
                 }
                 Some(true) => {
+                    if let Some(p) = self.shield_question_for(res, effects) {
+                        return Progress::Ask(p);
+                    }
                     for inner in effects {
                         if let Progress::Ask(p) = self.execute(res, inner) {
                             // Loading refuses `may` effects that ask anything more.
@@ -643,13 +804,7 @@ impl Game {
                         .into_iter()
                         .map(Target::Player)
                         .collect(),
-                    Recipient::EachCreature(f) => self
-                        .battlefield
-                        .iter()
-                        .copied()
-                        .filter(|id| self.matches_filter(*id, f, me))
-                        .map(Target::Object)
-                        .collect(),
+                    r => self.recipients_of(res, std::slice::from_ref(r)),
                 };
                 for t in recipients {
                     if n > 0 && self.target_exists(t) {
@@ -1097,7 +1252,11 @@ impl Game {
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
             | Effect::IfSpent { .. }
-            | Effect::PutCounterEach { .. } => {}
+            | Effect::PutCounterEach { .. }
+            | Effect::PutCounters { .. }
+            | Effect::DamageFrom { .. }
+            | Effect::SacrificeThen { .. }
+            | Effect::ItsControllerMay { .. } => {}
         }
     }
 

@@ -743,11 +743,17 @@ impl Runner {
                         part: crate::costs::CostPart::Sacrifice(..),
                     }) => &[Battlefield],
                     Some(Decision::ChooseCopy { .. }) => &[Battlefield],
+                    Some(Decision::ChooseCostObjects {
+                        part: crate::costs::CostPart::ExileFromGraveyard(..),
+                    }) => &[Graveyard],
                     _ => &[Hand],
                 };
-                // A copy may copy anyone's land.
+                // A copy may copy anyone's land; a cost may exile from any graveyard.
                 let owner = match self.game.pending().map(|p| &p.decision) {
                     Some(Decision::ChooseCopy { .. }) => None,
+                    Some(Decision::ChooseCostObjects {
+                        part: crate::costs::CostPart::ExileFromGraveyard(..),
+                    }) => None,
                     _ => Some(player),
                 };
                 let mut v = Vec::new();

@@ -203,6 +203,11 @@ pub struct TargetSpec {
     /// this target (two-player: the other player); the target is still the ability's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub chosen_by_opponent: bool,
+    /// "Target ... of his or her choice" where "he or she" is the controller of the
+    /// triggered ability's subject (Pandemonium): that player chooses this target; the
+    /// target is still the ability's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chosen_by_its_controller: bool,
 }
 
 impl TargetSpec {
@@ -212,6 +217,8 @@ impl TargetSpec {
         let mut words: Vec<&str> = s.split_whitespace().collect();
         let chosen_by_opponent = words.contains(&"chosen_by_opponent");
         words.retain(|w| *w != "chosen_by_opponent");
+        let chosen_by_its_controller = words.contains(&"chosen_by_its_controller");
+        words.retain(|w| *w != "chosen_by_its_controller");
         let kind = match words.as_slice() {
             ["any"] => TargetKind::Any,
             ["player"] => TargetKind::Player,
@@ -223,6 +230,7 @@ impl TargetSpec {
         Ok(TargetSpec {
             kind,
             chosen_by_opponent,
+            chosen_by_its_controller,
         })
     }
 
@@ -230,6 +238,8 @@ impl TargetSpec {
         let what = self.describe_kind();
         if self.chosen_by_opponent {
             format!("{what} (an opponent of its controller chooses it)")
+        } else if self.chosen_by_its_controller {
+            format!("{what} (the controller of the creature it is about chooses it)")
         } else {
             what
         }

@@ -9,8 +9,14 @@
 //! Abilities granted by static abilities (Plague Sliver) trigger like printed ones.
 //! Intervening "if" clauses are checked when the event happens and again on resolution.
 //! Delayed triggered abilities (`DelayedTrigger`) are created by resolving effects and
-//! trigger once. Not yet: state triggers; cards that need them have no script, so they are
-//! refused rather than mis-played.
+//! trigger once. Events about players (life gained or lost, cards drawn or discarded) and
+//! permanents (counters put or removed, tapping, untapping) trigger abilities whose scope
+//! (`PlayerScope`, `ObjectScope`) matches relative to the ability's controller or source.
+//! State triggers (2006 410.11 / modern 603.8, `TriggerEvent::State`) are checked whenever
+//! state-based actions are, and don't trigger again while the same ability of the same
+//! source waits, is on the stack or is resolving. "A creature dealt damage by ~ this turn"
+//! reads `Game::damage_record`; abilities granted by static abilities look back during a
+//! batch of permanents leaving together (`Game::lookback_grants`).
 
 use crate::cards::{CardType, Keyword};
 use crate::casting::{CastKind, Casting};
@@ -19,8 +25,9 @@ use crate::effects::Effect;
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::object::CounterKind;
 use crate::stack::{StackItem, StackKind};
-use crate::targets::TargetSpec;
+use crate::targets::{ObjectFilter, TargetSpec};
 use crate::turn::{Step, StepFlow};
 use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
@@ -80,6 +87,129 @@ pub enum TriggerEvent {
     YouCastSpellOfType(CardType),
     /// "When ~ is turned face up" (morph, 502.26 / 702.36).
     TurnedFaceUp,
+    /// "Whenever <scope> gains life" (once per life-gaining event; "that player" is them).
+    LifeGained(PlayerScope),
+    /// "Whenever <scope> loses life" (damage to a player included).
+    LifeLost(PlayerScope),
+    /// "Whenever <scope> draws a card" (once per card drawn).
+    CardDrawn(PlayerScope),
+    /// "Whenever <scope> discards a card" (once per card; the subject is the discarded card).
+    CardDiscarded(PlayerScope),
+    /// "Whenever one or more [kind] counters are put on <scope>" (once per event).
+    CountersPut {
+        on: ObjectScope,
+        kind: Option<CounterKind>,
+    },
+    /// "Whenever one or more [kind] counters are removed from <scope>" (once per event).
+    CountersRemoved {
+        on: ObjectScope,
+        kind: Option<CounterKind>,
+    },
+    /// "Whenever <scope> becomes tapped."
+    BecomesTapped(ObjectScope),
+    /// "Whenever <scope> becomes untapped."
+    BecomesUntapped(ObjectScope),
+    /// A state trigger (2006 410.11 / modern 603.8): "when <state>", checked whenever
+    /// state-based actions are; it doesn't trigger again while it waits or is on the stack.
+    State(StateCondition),
+    /// "Whenever a creature dealt damage by ~ this turn is put into a graveyard" (Vampiric
+    /// Sliver's granted ability; `Game::damage_record`, looking back for simultaneous deaths).
+    CreatureDealtDamageByThisDies,
+    /// "Whenever a creature enters the battlefield" (any creature, itself included).
+    CreatureEnters,
+    /// "Whenever another <subtype> you control becomes blocked" (Ib Halfheart).
+    AnotherOfSubtypeYouControlBecomesBlocked(String),
+}
+
+/// Whose event a player trigger waits for, relative to the ability's controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerScope {
+    You,
+    Opponent,
+    AnyPlayer,
+}
+
+impl PlayerScope {
+    fn holds(self, controller: PlayerId, player: PlayerId) -> bool {
+        match self {
+            PlayerScope::You => controller == player,
+            PlayerScope::Opponent => controller != player,
+            PlayerScope::AnyPlayer => true,
+        }
+    }
+}
+
+/// Which permanent a permanent trigger waits for, relative to the ability's source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObjectScope {
+    /// "~" itself.
+    This,
+    /// "a creature".
+    AnyCreature,
+    /// "a creature you control".
+    CreatureYouControl,
+}
+
+impl ObjectScope {
+    fn holds(self, g: &Game, source: ObjectId, controller: PlayerId, object: ObjectId) -> bool {
+        match self {
+            ObjectScope::This => source == object,
+            ObjectScope::AnyCreature => g.is_creature(object),
+            ObjectScope::CreatureYouControl => {
+                g.is_creature(object) && g.obj(object).is_some_and(|o| o.controller == controller)
+            }
+        }
+    }
+
+    fn parse(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "this" => ObjectScope::This,
+            "creature" => ObjectScope::AnyCreature,
+            "your_creature" => ObjectScope::CreatureYouControl,
+            other => {
+                return Err(format!(
+                    "unknown permanent `{other}` (this, creature, your_creature)"
+                ));
+            }
+        })
+    }
+}
+
+/// The game states state triggers wait for (410.11 / 603.8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StateCondition {
+    /// "When you control N or more <filter>" (Endrek Sahr: seven or more Thrulls).
+    YouControlAtLeast(u32, ObjectFilter),
+    /// "When you control no <filter>" (Pirate Ship: no Islands).
+    YouControlNo(ObjectFilter),
+    /// "When you have no cards in hand."
+    YouHaveNoCardsInHand,
+}
+
+impl StateCondition {
+    /// `you_control_at_least 7 type:Thrull`, `you_control_no land type:Island`,
+    /// `you_have_no_cards_in_hand`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        Ok(match words.as_slice() {
+            ["you_control_at_least", n, rest @ ..] if !rest.is_empty() => {
+                StateCondition::YouControlAtLeast(
+                    n.parse()
+                        .map_err(|_| format!("you_control_at_least `{n}`: expected a number"))?,
+                    ObjectFilter::parse(rest)?,
+                )
+            }
+            ["you_control_no", rest @ ..] if !rest.is_empty() => {
+                StateCondition::YouControlNo(ObjectFilter::parse(rest)?)
+            }
+            ["you_have_no_cards_in_hand"] => StateCondition::YouHaveNoCardsInHand,
+            _ => {
+                return Err(format!(
+                    "unknown state `{s}` (you_control_at_least N FILTER, you_control_no FILTER, you_have_no_cards_in_hand)"
+                ));
+            }
+        })
+    }
 }
 
 /// When a delayed triggered ability triggers (410.8 / 603.7).
@@ -184,6 +314,60 @@ impl TriggerEvent {
             "creature_attacks" => TriggerEvent::CreatureAttacks,
             "attacks_and_isnt_blocked" => TriggerEvent::AttacksAndIsntBlocked,
             "turned_face_up" => TriggerEvent::TurnedFaceUp,
+            "you_gain_life" => TriggerEvent::LifeGained(PlayerScope::You),
+            "opponent_gains_life" => TriggerEvent::LifeGained(PlayerScope::Opponent),
+            "any_player_gains_life" => TriggerEvent::LifeGained(PlayerScope::AnyPlayer),
+            "you_lose_life" => TriggerEvent::LifeLost(PlayerScope::You),
+            "opponent_loses_life" => TriggerEvent::LifeLost(PlayerScope::Opponent),
+            "any_player_loses_life" => TriggerEvent::LifeLost(PlayerScope::AnyPlayer),
+            "you_draw" => TriggerEvent::CardDrawn(PlayerScope::You),
+            "opponent_draws" => TriggerEvent::CardDrawn(PlayerScope::Opponent),
+            "any_player_draws" => TriggerEvent::CardDrawn(PlayerScope::AnyPlayer),
+            "you_discard" => TriggerEvent::CardDiscarded(PlayerScope::You),
+            "opponent_discards" => TriggerEvent::CardDiscarded(PlayerScope::Opponent),
+            "any_player_discards" => TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer),
+            "creature_dealt_damage_by_this_dies" => TriggerEvent::CreatureDealtDamageByThisDies,
+            "creature_enters" => TriggerEvent::CreatureEnters,
+            other if other.starts_with("state:") => {
+                TriggerEvent::State(StateCondition::parse(&other["state:".len()..])?)
+            }
+            other
+                if other.starts_with("another_your_creature_type:")
+                    && other.ends_with("_becomes_blocked") =>
+            {
+                // `another_your_creature_type:Goblin_becomes_blocked`
+                let t = &other
+                    ["another_your_creature_type:".len()..other.len() - "_becomes_blocked".len()];
+                if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
+                    return Err(format!(
+                        "`{other}`: expected another_your_creature_type:SUBTYPE_becomes_blocked"
+                    ));
+                }
+                TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t.to_string())
+            }
+            other
+                if other.starts_with("counters_put_on:")
+                    || other.starts_with("counters_removed_from:") =>
+            {
+                // `counters_put_on:this[:spore]`, `counters_removed_from:creature`
+                let (verb, rest) = other.split_once(':').unwrap_or((other, ""));
+                let (on, kind) = match rest.split_once(':') {
+                    Some((on, k)) => (on, Some(k.parse::<CounterKind>()?)),
+                    None => (rest, None),
+                };
+                let on = ObjectScope::parse(on)?;
+                if verb == "counters_put_on" {
+                    TriggerEvent::CountersPut { on, kind }
+                } else {
+                    TriggerEvent::CountersRemoved { on, kind }
+                }
+            }
+            other if other.starts_with("becomes_tapped:") => {
+                TriggerEvent::BecomesTapped(ObjectScope::parse(&other["becomes_tapped:".len()..])?)
+            }
+            other if other.starts_with("becomes_untapped:") => TriggerEvent::BecomesUntapped(
+                ObjectScope::parse(&other["becomes_untapped:".len()..])?,
+            ),
             other if other.starts_with("you_cast_spell:") => {
                 TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
             }
@@ -401,6 +585,20 @@ impl Game {
             .collect()
     }
 
+    /// The triggered abilities granted to `id` (granting card, static index): during a batch
+    /// of permanents leaving together, as they were before it (look-back), else now.
+    fn granted_now_or_before(&self, id: ObjectId) -> Vec<(CardId, u8)> {
+        match &self.lookback_grants {
+            Some(g) => g
+                .iter()
+                .filter(|(h, _, _)| *h == id)
+                .map(|(_, c, s)| (*c, *s))
+                .collect(),
+            None if self.obj(id).is_some() => self.granted_triggers(id),
+            None => Vec::new(),
+        }
+    }
+
     /// Permanents on the battlefield with triggered abilities matching `pred`.
     fn matching(
         &self,
@@ -410,7 +608,7 @@ impl Game {
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
             if self.layered() {
-                for (card, st) in self.granted_triggers(id) {
+                for (card, st) in self.granted_now_or_before(id) {
                     let grants = &self.catalog().get(card).statics[st as usize].grant_triggers;
                     for (k, t) in grants.iter().enumerate() {
                         if pred(self, id, o.controller, &t.when) {
@@ -434,6 +632,15 @@ impl Game {
         for &(id, card, controller) in &self.lookback {
             if self.obj(id).is_some() {
                 continue;
+            }
+            for (granter, st) in self.granted_now_or_before(id) {
+                let grants = &self.catalog().get(granter).statics[st as usize].grant_triggers;
+                for (k, t) in grants.iter().enumerate() {
+                    if pred(self, id, controller, &t.when) {
+                        let index = GRANTED_TRIGGER as usize + 4 * st as usize + k;
+                        out.push((id, granter, controller, index));
+                    }
+                }
             }
             for (i, t) in self.catalog().get(card).triggers.iter().enumerate() {
                 if pred(self, id, controller, &t.when) {
@@ -556,17 +763,18 @@ impl Game {
                 object, controller, ..
             } => {
                 let entering_creature = self.is_creature(*object);
-                self.matching(|_, id, ctrl, w| match w {
+                let found = self.matching(|_, id, ctrl, w| match w {
                     TriggerEvent::Enters => id == *object,
+                    TriggerEvent::CreatureEnters => entering_creature,
                     TriggerEvent::AnotherCreatureEnters => id != *object && entering_creature,
                     TriggerEvent::AnotherCreatureEntersYourControl => {
                         id != *object && entering_creature && ctrl == *controller
                     }
                     _ => false,
-                })
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(*object)))
-                .collect()
+                });
+                // "That player" is the controller it entered under (Pandemonium's chooser).
+                self.queue_about_player(found, Some(*object), *controller);
+                Vec::new()
             }
             Event::ZoneChanged {
                 card,
@@ -597,6 +805,23 @@ impl Game {
                         .into_iter()
                         .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
                     );
+                    // "A creature dealt damage by ~ this turn is put into a graveyard": each
+                    // source that damaged it, looking back if it left too (R-vampiric-sliver-3).
+                    let sources: Vec<ObjectId> = self
+                        .damage_record
+                        .iter()
+                        .filter(|(victim, _)| victim == old)
+                        .map(|(_, s)| *s)
+                        .collect();
+                    for src in sources {
+                        v.extend(
+                            self.matching(|_, id, _, w| {
+                                id == src && *w == TriggerEvent::CreatureDealtDamageByThisDies
+                            })
+                            .into_iter()
+                            .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
+                        );
+                    }
                     // Cards already in that graveyard (not ones that left the battlefield in
                     // the same event: R-nether-traitor-1).
                     for &g in &self.player(owner).graveyard {
@@ -696,6 +921,15 @@ impl Game {
                 blocked.sort();
                 blocked.dedup();
                 for a in blocked {
+                    let a_ctrl = self.obj(a).map(|o| o.controller);
+                    for (s, c, p, i) in self.matching(|g, id, ctrl, w| match w {
+                        TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t) => {
+                            id != a && Some(ctrl) == a_ctrl && g.has_subtype(a, t)
+                        }
+                        _ => false,
+                    }) {
+                        v.push((s, c, p, i, Some(a)));
+                    }
                     v.extend(self.own_triggers(
                         a,
                         &[
@@ -771,6 +1005,64 @@ impl Game {
             Event::TurnedFaceUp { object, .. } => {
                 self.own_triggers(*object, &[TriggerEvent::TurnedFaceUp])
             }
+            Event::LifeChanged { player, from, to } if from != to => {
+                let (player, gained) = (*player, to > from);
+                let found = self.matching(|_, _, ctrl, w| match w {
+                    TriggerEvent::LifeGained(scope) => gained && scope.holds(ctrl, player),
+                    TriggerEvent::LifeLost(scope) => !gained && scope.holds(ctrl, player),
+                    _ => false,
+                });
+                self.queue_about_player(found, None, player);
+                Vec::new()
+            }
+            Event::Drew {
+                player,
+                card: Some(_),
+            } => {
+                let player = *player;
+                let found = self.matching(|_, _, ctrl, w| {
+                    matches!(w, TriggerEvent::CardDrawn(scope) if scope.holds(ctrl, player))
+                });
+                self.queue_about_player(found, None, player);
+                Vec::new()
+            }
+            Event::Discarded { player, card } => {
+                let player = *player;
+                let found = self.matching(|_, _, ctrl, w| {
+                    matches!(w, TriggerEvent::CardDiscarded(scope) if scope.holds(ctrl, player))
+                });
+                self.queue_about_player(found, Some(*card), player);
+                Vec::new()
+            }
+            Event::CountersChanged {
+                object,
+                kind,
+                delta,
+            } if *delta != 0 => {
+                let (object, put) = (*object, *delta > 0);
+                self.matching(|g, id, ctrl, w| {
+                    let (on, k) = match w {
+                        TriggerEvent::CountersPut { on, kind } if put => (on, kind),
+                        TriggerEvent::CountersRemoved { on, kind } if !put => (on, kind),
+                        _ => return false,
+                    };
+                    k.as_ref().is_none_or(|k| k == kind) && on.holds(g, id, ctrl, object)
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(object)))
+                .collect()
+            }
+            Event::Tapped(object) | Event::Untapped(object) => {
+                let (object, tapped) = (*object, matches!(e, Event::Tapped(_)));
+                self.matching(|g, id, ctrl, w| match w {
+                    TriggerEvent::BecomesTapped(on) => tapped && on.holds(g, id, ctrl, object),
+                    TriggerEvent::BecomesUntapped(on) => !tapped && on.holds(g, id, ctrl, object),
+                    _ => false,
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(object)))
+                .collect()
+            }
             Event::SpellCast {
                 player,
                 card,
@@ -798,6 +1090,61 @@ impl Game {
             if self.trigger_condition_holds(c, i, p, s) {
                 self.queue(s, c, p, i, subject, None);
             }
+        }
+    }
+
+    /// Queues abilities triggered by an event about `player` ("that player"), each only if
+    /// its intervening "if" holds.
+    fn queue_about_player(
+        &mut self,
+        found: Vec<(ObjectId, CardId, PlayerId, usize)>,
+        subject: Option<ObjectId>,
+        player: PlayerId,
+    ) {
+        for (s, c, p, i) in found {
+            if self.trigger_condition_holds(c, i, p, s) {
+                self.queue(s, c, p, i, subject, Some(player));
+            }
+        }
+    }
+
+    /// 410.11 / 603.8: state triggers whose state is true trigger, unless the same ability
+    /// of the same object already waits to be put on the stack, is on the stack or is
+    /// resolving. Called where state-based actions are checked.
+    pub(crate) fn check_state_triggers(&mut self) {
+        if !self.has_state_triggers {
+            return;
+        }
+        let found = self.matching(|g, _, ctrl, w| match w {
+            TriggerEvent::State(cond) => g.state_holds(cond, ctrl),
+            _ => false,
+        });
+        for (s, c, p, i) in found {
+            let same = |src: ObjectId, index: u8| src == s && index as usize == i;
+            let waiting = self.triggers.iter().any(|t| same(t.source, t.index));
+            let on_stack = self
+                .stack
+                .iter()
+                .chain(self.resolution.as_ref().map(|r| &r.item))
+                .any(|item| {
+                    matches!(item.kind, StackKind::Trigger { source, index, .. } if same(source, index))
+                });
+            if !waiting && !on_stack && self.trigger_condition_holds(c, i, p, s) {
+                self.queue(s, c, p, i, None, None);
+            }
+        }
+    }
+
+    fn state_holds(&self, cond: &StateCondition, controller: PlayerId) -> bool {
+        let count = |f: &ObjectFilter| {
+            self.battlefield_of(controller)
+                .filter(|o| self.matches_filter(o.id, f, controller))
+                .count() as u32
+        };
+        match cond {
+            StateCondition::YouControlAtLeast(n, f) => count(f) >= *n,
+            StateCondition::YouControlNo(f) => count(f) == 0,
+            StateCondition::YouHaveNoCardsInHand => self.player(controller).hand.is_empty(),
         }
     }
 
@@ -960,5 +1307,53 @@ impl Game {
             out.push(Answer::Order((0..n).rev().collect()));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_event_and_state_trigger_words() {
+        assert_eq!(
+            TriggerEvent::parse("opponent_gains_life"),
+            Ok(TriggerEvent::LifeGained(PlayerScope::Opponent))
+        );
+        assert_eq!(
+            TriggerEvent::parse("you_discard"),
+            Ok(TriggerEvent::CardDiscarded(PlayerScope::You))
+        );
+        assert_eq!(
+            TriggerEvent::parse("counters_put_on:this:spore"),
+            Ok(TriggerEvent::CountersPut {
+                on: ObjectScope::This,
+                kind: Some(CounterKind::Named("spore".into()))
+            })
+        );
+        assert_eq!(
+            TriggerEvent::parse("counters_removed_from:your_creature"),
+            Ok(TriggerEvent::CountersRemoved {
+                on: ObjectScope::CreatureYouControl,
+                kind: None
+            })
+        );
+        assert_eq!(
+            TriggerEvent::parse("becomes_tapped:creature"),
+            Ok(TriggerEvent::BecomesTapped(ObjectScope::AnyCreature))
+        );
+        assert_eq!(
+            TriggerEvent::parse("another_your_creature_type:Goblin_becomes_blocked"),
+            Ok(TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(
+                "Goblin".into()
+            ))
+        );
+        assert!(matches!(
+            TriggerEvent::parse("state:you_control_at_least 7 type:Thrull"),
+            Ok(TriggerEvent::State(StateCondition::YouControlAtLeast(7, _)))
+        ));
+        assert!(TriggerEvent::parse("becomes_tapped:everything").is_err());
+        assert!(TriggerEvent::parse("state:you_control_at_least many type:Thrull").is_err());
+        assert!(TriggerEvent::parse("state:the_moon_is_full").is_err());
     }
 }

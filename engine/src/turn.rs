@@ -461,6 +461,9 @@ impl Game {
         }
         self.pt_effects.clear();
         self.shields.clear();
+        // "Dealt damage by ~ this turn" and last known powers end with the turn.
+        self.damage_record.clear();
+        self.lki_power.clear();
         self.end_turn_char_effects();
         // "This turn" delayed abilities that never triggered end (314.2).
         self.delayed.retain(|d| {

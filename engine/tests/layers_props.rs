@@ -185,8 +185,8 @@ fn effects_deck_a() -> Vec<engine::CardId> {
         ("Forest", 4),
         ("Island", 3),
         ("Drudge Reavers", 3),
-        ("Revered Dead", 2),
-        ("Aether Web", 1),
+        ("Vampiric Sliver", 2),
+        ("Thallid", 1),
         ("Wrap in Vigor", 2),
         ("Damnation", 1),
         ("Healing Leaves", 1),
@@ -195,7 +195,8 @@ fn effects_deck_a() -> Vec<engine::CardId> {
         ("Verdant Embrace", 1),
         ("Darkness", 2),
         ("Plated Pegasus", 2),
-        ("Uncle Istvan", 2),
+        ("Endrek Sahr, Master Breeder", 1),
+        ("Thelon of Havenwood", 1),
         ("Lymph Sliver", 2),
         ("Sinew Sliver", 3),
         ("Hivestone", 2),
@@ -220,9 +221,11 @@ fn effects_deck_b() -> Vec<engine::CardId> {
         ("Uthden Troll", 3),
         ("Merieke Ri Berit", 1),
         ("Norin the Wary", 2),
-        ("Pongify", 3),
+        ("Pongify", 2),
+        ("Pandemonium", 1),
         ("Disintegrate", 2),
-        ("Krosan Grip", 2),
+        ("Ib Halfheart, Goblin Tactician", 1),
+        ("Thallid", 1),
         ("Sudden Spoiling", 2),
         ("Chameleon Blur", 1),
         ("Mistform Ultimus", 2),
@@ -261,6 +264,19 @@ fn random_games_with_effects_cards() {
     assert_eq!(a.len(), 60);
     assert_eq!(b.len(), 60);
     let mut finished = 0;
+    // Triggered and activated abilities of the cards of the trigger-events work: each must
+    // have been used at least once across the games.
+    let mut new_cards: Vec<(String, u32)> = [
+        "Vampiric Sliver",
+        "Pandemonium",
+        "Endrek Sahr, Master Breeder",
+        "Thallid",
+        "Thelon of Havenwood",
+        "Ib Halfheart, Goblin Tactician",
+    ]
+    .iter()
+    .map(|n| (n.to_string(), 0))
+    .collect();
     for seed in 0..24u64 {
         for rs in [Ruleset::Modern, Ruleset::Classic] {
             let setup = GameSetup::two_player(rs, seed, a.clone(), b.clone());
@@ -297,11 +313,24 @@ fn random_games_with_effects_cards() {
                     }
                 }
                 let ans = agent.choose(&g, p.player);
-                if let Err(e) = g.submit(p.player, ans.clone()) {
-                    panic!(
+                match g.submit(p.player, ans.clone()) {
+                    Err(e) => panic!(
                         "seed {seed}: agent answer {ans:?} to {:?} refused: {e}",
                         p.decision
-                    );
+                    ),
+                    Ok(events) => {
+                        for e in events {
+                            let card = match e {
+                                engine::Event::TriggerPut { card, .. }
+                                | engine::Event::AbilityActivated { card, .. } => card,
+                                _ => continue,
+                            };
+                            let name = &engine::Catalog::builtin().get(card).name;
+                            if let Some(n) = new_cards.iter_mut().find(|(c, _)| c == name) {
+                                n.1 += 1;
+                            }
+                        }
+                    }
                 }
             }
             let json = g.to_json().expect("serialises");
@@ -329,6 +358,10 @@ fn random_games_with_effects_cards() {
         }
     }
     assert!(finished >= 40, "most random games finish: {finished}/48");
+    assert!(
+        new_cards.iter().all(|(_, n)| *n > 0),
+        "every new card's ability is used in some game: {new_cards:?}"
+    );
 }
 
 /// The bench's `effects` deck (layers, replacement, triggers) plays to the end.

@@ -19,7 +19,7 @@ fn trigger_deck() -> Vec<engine::CardId> {
     deck(&[
         ("Forest", 10),
         ("Island", 6),
-        ("Swamp", 1),
+        ("Swamp", 3),
         ("Mountain", 4),
         ("Plains", 4),
         ("Essence Warden", 4),
@@ -42,6 +42,9 @@ fn trigger_deck() -> Vec<engine::CardId> {
         ("Fortify", 2),
         ("Squall Line", 2),
         ("Ashcoat Bear", 2),
+        ("Pandemonium", 1),
+        ("Endrek Sahr, Master Breeder", 1),
+        ("Vampiric Sliver", 2),
     ])
 }
 

@@ -624,3 +624,51 @@ battlefield = [{ card = "Fledgling Mawcor", face_down = true }, "Island", "Islan
     assert!(!board.contains("Mawcor"), "{board}");
     assert!(board.contains("face-down creature 1"), "{board}");
 }
+
+/// Thelon of Havenwood's cost exiles a Fungus card from any graveyard: `exile Thallid` (or
+/// `choose Thallid`) at the cost decision, `activate Thelon ... exiling Thallid` in one
+/// command; the described options parse back and a non-Fungus card is refused.
+#[test]
+fn exile_from_graveyard_cost_words() {
+    const THELON: &str = r#"
+name = "thelon"
+script = []
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+graveyard = ["Forest"]
+battlefield = ["Swamp", "Forest", "Thelon of Havenwood"]
+[setup.bob]
+graveyard = ["Thallid"]
+"#;
+    let p = PlayerId(0);
+    let g = engine::scenario::game_from_str(THELON).expect("scenario runs");
+    let thallid = g.players[1].graveyard[0];
+    let seq =
+        parse_answers(&g, p, "activate Thelon of Havenwood exiling Thallid").expect("one command");
+    assert!(seq.contains(&Answer::Objects(vec![thallid])), "{seq:?}");
+    let g = engine::scenario::game_from_str(&THELON.replace(
+        "script = []",
+        "script = [\"alice: activate Thelon of Havenwood\"]",
+    ))
+    .expect("scenario runs");
+    assert!(matches!(
+        g.pending().map(|x| &x.decision),
+        Some(Decision::ChooseCostObjects { .. })
+    ));
+    assert_eq!(
+        parse_answers(&g, p, "exile Thallid").ok(),
+        Some(vec![Answer::Objects(vec![thallid])])
+    );
+    for a in g.legal_answers(p) {
+        let words = describe(&g, p, &a);
+        assert_eq!(
+            parse_answers(&g, p, &words).ok(),
+            Some(vec![a.clone()]),
+            "{words}"
+        );
+    }
+    assert!(parse_answers(&g, p, "exile Forest").is_err());
+}

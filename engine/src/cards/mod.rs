@@ -506,6 +506,10 @@ pub struct StaticAbility {
     /// classic 6a), in every zone.
     pub cda_pt: Option<CdaPt>,
     pub text: String,
+    /// "+P/+T for each [kind] counter on it" (Thelon of Havenwood): the pump is multiplied
+    /// by the number of such counters on each affected object (a modification: 7c / 6d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_counter: Option<crate::object::CounterKind>,
 }
 
 /// What a characteristic-defining P/T ability counts.
@@ -529,6 +533,17 @@ pub enum SpendRule {
 pub const INTRINSIC_ABILITY: u8 = 250;
 
 impl StaticAbility {
+    /// The P/T modification it gives `counters`' object.
+    pub fn pt_for(&self, counters: &crate::object::Counters) -> (i32, i32) {
+        match &self.per_counter {
+            None => (self.power, self.toughness),
+            Some(k) => {
+                let n = counters.get(k) as i32;
+                (self.power * n, self.toughness * n)
+            }
+        }
+    }
+
     /// Whether it changes types or abilities (needs the full layer computation).
     pub fn is_layered(&self) -> bool {
         !self.grant_triggers.is_empty()
@@ -735,6 +750,24 @@ mod tests {
         let forest = c.by_name("Forest").unwrap();
         assert!(forest.abilities.iter().any(|a| a.is_mana_ability()));
         assert!(c.supported().count() >= 30, "at least 30 supported cards");
+    }
+
+    #[test]
+    fn a_state_trigger_with_targets_is_refused() {
+        let script = r#"
+[[card]]
+name = "Fixture: Bad State Trigger"
+test_only = true
+cost = "{1}"
+type = "Artifact"
+text = "When you have no cards in hand, destroy target creature."
+[[card.trigger]]
+when = "state:you_have_no_cards_in_hand"
+targets = ["creature"]
+effects = ["destroy target"]
+"#;
+        let e = script::build(FACTS, &[("bad.toml", script)]).expect_err("refused");
+        assert!(e.to_string().contains("state trigger"), "{e}");
     }
 
     #[test]

@@ -146,6 +146,8 @@ struct StaticScript {
     /// `"lands_of_type_or_defenders Forest"`: a P/T-setting CDA (Gaea's Liege).
     cda_pt: Option<String>,
     text: String,
+    /// `"spore"`: the pump is "for each spore counter on it".
+    per_counter: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -462,6 +464,11 @@ fn parse_effects(v: &[String], targets: usize) -> Result<Vec<Effect>, String> {
 fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, String> {
     let when = crate::triggers::TriggerEvent::parse(&t.when)?;
     let targets = parse_targets(&t.targets)?;
+    // A state trigger with no legal target would be removed and trigger again at once
+    // (410.4 with 410.11): none is needed, so none is allowed.
+    if matches!(when, crate::triggers::TriggerEvent::State(_)) && !targets.is_empty() {
+        return Err("a state trigger (`state:...`) can't have targets".into());
+    }
     let effects = parse_effects(&t.effects, targets.len())?;
     let condition = t
         .condition
@@ -728,6 +735,13 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             set_colors,
             cda_pt,
             text: st.text.clone(),
+            per_counter: match &st.per_counter {
+                Some(_) if power == 0 && toughness == 0 => {
+                    return Err("`per_counter` needs a `pump`".into());
+                }
+                Some(k) => Some(k.parse()?),
+                None => None,
+            },
         });
     }
     for t in &s.trigger {
