@@ -276,25 +276,10 @@ impl Game {
     // ----- beginning a cast ----------------------------------------------------------------
 
     fn check_begin_cast(&self, player: PlayerId, card: ObjectId) -> Result<Casting, RuleError> {
-        let o = self
-            .obj(card)
-            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
-        let def = self.catalog().get(o.face());
-        if o.zone != ZoneKind::Hand || o.owner != player {
-            return Err(RuleError::illegal(format!(
-                "{} is not in your hand",
-                def.name
-            )));
-        }
+        let def = self.supported_card_in_hand(player, card)?;
         if def.has_type(CardType::Land) {
             return Err(RuleError::illegal(format!(
                 "{} is a land: play it instead of casting it",
-                def.name
-            )));
-        }
-        if let Support::Unsupported(why) = &def.support {
-            return Err(RuleError::illegal(format!(
-                "{} can't be cast: the engine does not support it yet ({why})",
                 def.name
             )));
         }
@@ -311,13 +296,12 @@ impl Game {
         Ok(c)
     }
 
-    /// Casting a card face down with morph (502.26b-c / 702.36c): from your hand, with the
-    /// timing of a creature spell (the face-down spell has no flash), paying {3}.
-    fn check_begin_cast_face_down(
+    /// The card `player` wants to cast from their hand, if it is there and supported.
+    fn supported_card_in_hand(
         &self,
         player: PlayerId,
         card: ObjectId,
-    ) -> Result<Casting, RuleError> {
+    ) -> Result<&'static crate::cards::CardDef, RuleError> {
         let o = self
             .obj(card)
             .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
@@ -334,6 +318,17 @@ impl Game {
                 def.name
             )));
         }
+        Ok(def)
+    }
+
+    /// Casting a card face down with morph (502.26b-c / 702.36c): from your hand, with the
+    /// timing of a creature spell (the face-down spell has no flash), paying {3}.
+    fn check_begin_cast_face_down(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<Casting, RuleError> {
+        let def = self.supported_card_in_hand(player, card)?;
         if def.morph.is_none() {
             return Err(RuleError::illegal(format!(
                 "{} doesn't have morph, so it can't be cast face down",
@@ -341,14 +336,7 @@ impl Game {
             )));
         }
         self.check_split_second()?;
-        if !self.sorcery_timing(player) {
-            let why = if self.active != player {
-                "it is not your turn"
-            } else if !self.step.is_main() {
-                "it is not a main phase"
-            } else {
-                "the stack is not empty"
-            };
+        if let Some(why) = self.why_not_sorcery_timing(player) {
             return Err(RuleError::illegal(format!(
                 "a face-down creature spell can be cast only when you could cast a sorcery (your main phase, empty stack): {why}"
             )));

@@ -321,6 +321,19 @@ impl Game {
         self.player(player).pool.total() + sources
     }
 
+    /// Why `player` couldn't cast a sorcery now, if they couldn't (408.1d).
+    pub(crate) fn why_not_sorcery_timing(&self, player: PlayerId) -> Option<&'static str> {
+        if self.sorcery_timing(player) {
+            None
+        } else if self.active != player {
+            Some("it is not your turn")
+        } else if !self.step.is_main() {
+            Some("it is not a main phase")
+        } else {
+            Some("the stack is not empty")
+        }
+    }
+
     /// Timing for casting `card` (408.1d, flash 502.57).
     pub(crate) fn check_cast_timing(
         &self,
@@ -333,14 +346,7 @@ impl Game {
         self.check_split_second()?;
         let instant_speed =
             def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash);
-        if !instant_speed && !self.sorcery_timing(player) {
-            let why = if self.active != player {
-                "it is not your turn"
-            } else if !self.step.is_main() {
-                "it is not a main phase"
-            } else {
-                "the stack is not empty"
-            };
+        if !instant_speed && let Some(why) = self.why_not_sorcery_timing(player) {
             return Err(RuleError::illegal(format!(
                 "{} can be cast only when you could cast a sorcery (your main phase, empty stack): {why}",
                 def.name

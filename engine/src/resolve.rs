@@ -308,6 +308,40 @@ impl Game {
         }
     }
 
+    /// "<Chooser> may A && B": asks, then (yes) applies the effects, none of which asks
+    /// anything more (loading refuses that) except the shield orders asked first.
+    fn execute_may(
+        &mut self,
+        res: &mut Resolution,
+        chooser: PlayerId,
+        effects: &[Effect],
+        text: &str,
+    ) -> Progress {
+        match res.may {
+            None => {
+                let name = &self.catalog().get(res.item.card).name;
+                return Progress::Ask(Pending {
+                    player: chooser,
+                    decision: Decision::YesNo {
+                        question: format!("{name}: you may {text}. Do you?"),
+                    },
+                });
+            }
+            Some(true) => {
+                if let Some(p) = self.shield_question_for(res, effects) {
+                    return Progress::Ask(p);
+                }
+                for inner in effects {
+                    if let Progress::Ask(p) = self.execute(res, inner) {
+                        debug_assert!(false, "a may effect asked {p:?}");
+                    }
+                }
+            }
+            Some(false) => {}
+        }
+        Progress::Done
+    }
+
     /// The first shield-order question the damage among `effects` would need (asked before
     /// effects run that can't stop midway: "you may A && B", "sacrifice it && ...").
     fn shield_question_for(&self, res: &Resolution, effects: &[Effect]) -> Option<Pending> {
@@ -649,54 +683,9 @@ impl Game {
                         _ => None,
                     })
                     .unwrap_or(me);
-                match res.may {
-                    None => {
-                        let name = self.catalog().get(res.item.card).name.clone();
-                        return Progress::Ask(Pending {
-                            player: chooser,
-                            decision: Decision::YesNo {
-                                question: format!("{name}: you may {text}. Do you?"),
-                            },
-                        });
-                    }
-                    Some(true) => {
-                        if let Some(p) = self.shield_question_for(res, effects) {
-                            return Progress::Ask(p);
-                        }
-                        for inner in effects {
-                            if let Progress::Ask(p) = self.execute(res, inner) {
-                                debug_assert!(false, "a may effect asked {p:?}");
-                            }
-                        }
-                    }
-                    Some(false) => {}
-                }
+                return self.execute_may(res, chooser, effects, text);
             }
-            Effect::May { effects, text } => match res.may {
-                None => {
-                    return Progress::Ask(Pending {
-                        player: me,
-                        decision: Decision::YesNo {
-                            question: format!(
-                                "{}: you may {text}. Do you?",
-                                self.catalog().get(res.item.card).name
-                            ),
-                        },
-                    });
-                }
-                Some(true) => {
-                    if let Some(p) = self.shield_question_for(res, effects) {
-                        return Progress::Ask(p);
-                    }
-                    for inner in effects {
-                        if let Progress::Ask(p) = self.execute(res, inner) {
-                            // Loading refuses `may` effects that ask anything more.
-                            debug_assert!(false, "a may effect asked {p:?}");
-                        }
-                    }
-                }
-                Some(false) => {}
-            },
+            Effect::May { effects, text } => return self.execute_may(res, me, effects, text),
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
