@@ -121,6 +121,12 @@ pub fn board(view: &View) -> String {
             ));
         }
     }
+    if !view.effects.is_empty() {
+        s.push_str("Effects:\n");
+        for e in &view.effects {
+            s.push_str(&format!("  {e}\n"));
+        }
+    }
     if !view.exile.is_empty() {
         s.push_str(&format!(
             "Exile: {}\n",

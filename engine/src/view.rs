@@ -96,6 +96,11 @@ pub struct View {
     pub stack: Vec<StackView>,
     pub exile: Vec<CardView>,
     pub result: Option<GameResult>,
+    /// Continuing effects of resolved spells and abilities everyone can see: shields,
+    /// skips, delayed abilities, changed texts and types ("the next 1 damage to Outrider
+    /// en-Kor is dealt to Squire instead").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<String>,
 }
 
 impl Game {
@@ -157,6 +162,124 @@ impl Game {
                 .map_or_else(|| p.to_string(), |x| x.name.clone()),
             Target::Object(id) => self.card_name(id).to_string(),
         }
+    }
+
+    /// The continuing effects `viewer` can see, one line each (names as that viewer sees
+    /// them: a face-down permanent stays unnamed).
+    pub fn effect_lines(&self, viewer: Option<PlayerId>) -> Vec<String> {
+        use crate::layers::{CharChange, Duration};
+        use crate::replacement::{PreventScope, Shield};
+        let name = |id: ObjectId| self.seen_name(id, viewer);
+        let who = |t: Target| match t {
+            Target::Object(id) => name(id),
+            Target::Player(_) => self.describe_target(t),
+        };
+        let mut out = Vec::new();
+        for s in &self.shields {
+            out.push(match s {
+                Shield::PreventNext { target, remaining } => {
+                    format!(
+                        "prevent the next {remaining} damage to {} this turn",
+                        who(*target)
+                    )
+                }
+                Shield::PreventAll(PreventScope::CombatDamage) => {
+                    "prevent all combat damage this turn".into()
+                }
+                Shield::PreventAll(PreventScope::CreatureDamageToPlayers) => {
+                    "prevent all damage creatures would deal to players this turn".into()
+                }
+                Shield::Regenerate(id) => format!("{} has a regeneration shield", name(*id)),
+                Shield::CantRegenerate(id) => {
+                    format!("{} can't be regenerated this turn", name(*id))
+                }
+                Shield::ExileIfDies(id) => {
+                    format!("if {} would die this turn, it is exiled instead", name(*id))
+                }
+                Shield::PreventCombatDamageFrom(id) => {
+                    format!(
+                        "prevent all combat damage {} would deal this combat",
+                        name(*id)
+                    )
+                }
+                Shield::RedirectNext {
+                    from,
+                    to,
+                    remaining,
+                } => format!(
+                    "the next {remaining} damage to {} this turn is dealt to {} instead",
+                    name(*from),
+                    name(*to)
+                ),
+            });
+        }
+        for (p, what) in &self.skips {
+            out.push(format!(
+                "{} skips their next {}",
+                self.describe_target(Target::Player(*p)),
+                what.name()
+                    .trim_start_matches("a ")
+                    .trim_start_matches("an ")
+            ));
+        }
+        for d in &self.delayed {
+            use crate::triggers::DelayedWhen;
+            let card = &self.catalog().get(d.card).name;
+            let player = |p: PlayerId| self.describe_target(Target::Player(p));
+            out.push(match d.when {
+                DelayedWhen::NextEndStep => match d.subject {
+                    Some(s) => format!(
+                        "{card}: {} returns to the battlefield at the beginning of the next end step",
+                        name(s)
+                    ),
+                    None => format!("{card}: an ability waits for the next end step"),
+                },
+                DelayedWhen::NextDrawStepUnlessPaid { player: p, pay, lose } => format!(
+                    "{card}: {} loses {lose} life at the beginning of their next draw step unless they pay {{{pay}}} first",
+                    player(p)
+                ),
+                DelayedWhen::PutIntoYourGraveyardThisTurn(o) => format!(
+                    "{card}: if {} is put into {}'s graveyard this turn, it returns to the battlefield",
+                    name(o),
+                    player(d.controller)
+                ),
+            });
+        }
+        for e in &self.char_effects {
+            let objs: Vec<String> = e.objects.iter().map(|o| name(*o)).collect();
+            let objs = objs.join(", ");
+            let until = match e.duration {
+                Duration::EndOfTurn => " until end of turn",
+                Duration::EndOfCombat => " until end of combat",
+                Duration::WhileYouControlSource | Duration::WhileSourceOnBattlefield => {
+                    " while its source stays"
+                }
+                Duration::Indefinite => "",
+            };
+            let what = match &e.change {
+                CharChange::Control(p) => format!(
+                    "{} controls {objs}",
+                    self.describe_target(Target::Player(*p))
+                ),
+                CharChange::ChangeText { from, to } => {
+                    format!("{objs}: every \"{from}\" in its text reads \"{to}\"")
+                }
+                CharChange::SetLandTypes(t) => format!("{objs} is a {}", t.join(" ")),
+                CharChange::SetCreatureTypes(t) => format!("{objs} is a {}", t.join(" ")),
+                CharChange::BecomeCreature(t) => {
+                    format!("{objs} is a {} creature too", t.join(" "))
+                }
+                CharChange::SetColors(c) => format!(
+                    "{objs} is {}",
+                    c.iter().map(|c| c.name()).collect::<Vec<_>>().join(" and ")
+                ),
+                CharChange::LoseAllAbilities => format!("{objs} has no abilities"),
+                // Keywords show on the permanents themselves.
+                CharChange::AddKeywords(_) => continue,
+            };
+            out.push(format!("{what}{until}"));
+        }
+        out
     }
 
     /// The game as `viewer` may see it (None: a spectator).
@@ -274,6 +397,7 @@ impl Game {
                 .collect(),
             exile: self.exile.iter().map(|c| self.card_view(*c)).collect(),
             result: self.result.clone(),
+            effects: self.effect_lines(viewer),
         }
     }
 }
@@ -356,5 +480,57 @@ battlefield = [{ card = "Fledgling Mawcor", face_down = true }, "Island", "Islan
             !json.contains(&format!("\"card\":{}", pilferer.0)),
             "{json}"
         );
+    }
+}
+
+#[cfg(test)]
+mod effect_line_tests {
+    use crate::ids::PlayerId;
+
+    /// Shields, skips and delayed abilities show in everyone's view, with names as each
+    /// viewer sees them.
+    #[test]
+    fn continuing_effects_are_listed() {
+        let g = crate::scenario::game_from_str(
+            r#"
+name = "effects"
+description = ""
+script = [
+  "alice: activate Outrider en-Kor",
+  "alice: target Squire",
+  "resolve",
+  "alice: cast Fixture: Skip Turn",
+  "alice: target bob",
+  "alice: autopay",
+  "resolve",
+  "alice: activate Outrider en-Kor",
+  "alice: target Fledgling Mawcor",
+]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Fixture: Skip Turn"]
+battlefield = ["Outrider en-Kor", "Squire", "Mountain", { card = "Fledgling Mawcor", face_down = true }]
+"#,
+        )
+        .expect("scenario runs");
+        let bob = g.view(Some(PlayerId(1))).effects;
+        assert!(
+            bob.contains(
+                &"the next 1 damage to Outrider en-Kor this turn is dealt to Squire instead"
+                    .to_string()
+            ),
+            "{bob:?}"
+        );
+        assert!(
+            bob.contains(&"Bob skips their next turn".to_string()),
+            "{bob:?}"
+        );
+        // The second activation is still on the stack: only one shield so far, and nothing
+        // names the face-down creature for Bob.
+        assert_eq!(bob.len(), 2, "{bob:?}");
+        assert!(bob.iter().all(|l| !l.contains("Mawcor")), "{bob:?}");
     }
 }
