@@ -752,6 +752,20 @@ impl Game {
         if from == ZoneKind::Battlefield {
             if self.has_triggers && self.is_creature(id) {
                 let power = self.power(id);
+                if self.lki_power.len() >= 64 {
+                    // Only abilities still waiting or on the stack can ask (a loop of
+                    // zone changes in one turn must not grow the state without end).
+                    let wanted: Vec<ObjectId> = self
+                        .triggers
+                        .iter()
+                        .filter_map(|t| t.subject)
+                        .chain(self.stack.iter().filter_map(|s| match s.kind {
+                            crate::stack::StackKind::Trigger { subject, .. } => subject,
+                            _ => None,
+                        }))
+                        .collect();
+                    self.lki_power.retain(|(o, _)| wanted.contains(o));
+                }
                 self.lki_power.push((id, power));
             }
             self.leave_battlefield_cleanup(id);

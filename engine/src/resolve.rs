@@ -185,9 +185,10 @@ impl Game {
                     .map_or(0, |(_, p)| *p),
                 None => 0,
             },
+            // Its face: a face-down spell has no mana cost, so 0 (R-endrek-sahr-master-breeder-3).
             Amount::SubjectManaValue => Self::subject_id(res)
                 .and_then(|s| self.objects.get(s.slot()))
-                .map(|o| o.card)
+                .map(|o| o.face())
                 .map_or(0, |c| self.catalog().get(c).mana_value() as i32),
         }
     }
