@@ -1277,3 +1277,42 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     }
     h
 }
+
+#[cfg(test)]
+mod lki_tests {
+    use crate::zones::{Position, ZoneKind};
+
+    /// Last-known power is remembered for triggered abilities, but a loop of zone changes
+    /// inside one turn (Faceless Butchers exiling each other) must not grow the state.
+    #[test]
+    fn last_known_power_stays_bounded() {
+        let mut g = crate::scenario::game_from_str(
+            r#"
+name = "lki"
+description = ""
+script = []
+[setup]
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Pandemonium", "Test Bear"]
+"#,
+        )
+        .expect("board");
+        let mut bear = g
+            .battlefield
+            .iter()
+            .copied()
+            .find(|&i| g.card_name(i) == "Test Bear")
+            .expect("bear");
+        for _ in 0..500 {
+            let exiled = g
+                .move_object(bear, ZoneKind::Exile, Position::Top)
+                .expect("exiled");
+            bear = g
+                .move_object(exiled, ZoneKind::Battlefield, Position::Top)
+                .expect("back");
+        }
+        assert!(g.lki_power.len() <= 65, "{}", g.lki_power.len());
+    }
+}
