@@ -1113,7 +1113,7 @@ impl Game {
             return 0;
         }
         let (amount, redirected) = self.apply_shields_in_order(source, target, amount);
-        let amount = self.prevent_damage(source, target, amount, combat);
+        let amount = self.prevent_damage(source, target, amount);
         // Redirected damage keeps its source and whether it is combat damage (R-outrider-en-kor-2).
         let mut moved = 0;
         for (to, n) in redirected {

@@ -429,21 +429,23 @@ impl Game {
     }
 
     /// Every activated ability `id` has now, with its index.
-    pub fn abilities_of(&self, id: ObjectId) -> Vec<(u8, &'static ActivatedAbility)> {
-        let Some(def) = self.def(id) else {
-            return Vec::new();
+    pub fn abilities_of(
+        &self,
+        id: ObjectId,
+    ) -> impl Iterator<Item = (u8, &'static ActivatedAbility)> + 'static {
+        let def = self.def(id);
+        let own: &'static [ActivatedAbility] = match def {
+            Some(d) if self.has_own_abilities(id) => &d.abilities,
+            _ => &[],
         };
-        let mut out: Vec<(u8, &'static ActivatedAbility)> = Vec::new();
-        if self.has_own_abilities(id) {
-            out.extend(def.abilities.iter().enumerate().map(|(i, a)| (i as u8, a)));
-        }
-        for c in self.intrinsic_colors(id).iter() {
-            let i = INTRINSIC_ABILITY + c as u8;
-            if let Some(a) = self.catalog().ability(def.id, i) {
-                out.push((i, a));
-            }
-        }
-        out
+        let card = def.map(|d| d.id);
+        let catalog = self.catalog();
+        own.iter().enumerate().map(|(i, a)| (i as u8, a)).chain(
+            self.intrinsic_colors(id).iter().filter_map(move |c| {
+                let i = INTRINSIC_ABILITY + c as u8;
+                catalog.ability(card?, i).map(|a| (i, a))
+            }),
+        )
     }
 
     /// The colours of the intrinsic mana abilities an effect gave `id` by setting its land

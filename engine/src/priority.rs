@@ -276,6 +276,11 @@ impl Game {
             if def.abilities.is_empty() && !self.layered {
                 continue;
             }
+            // Without mana abilities, a permanent whose abilities are all mana abilities
+            // (lands: the intrinsic ones an effect gives are mana abilities too) has nothing.
+            if !with_mana_abilities && def.abilities.iter().all(|a| a.is_mana_ability()) {
+                continue;
+            }
             for (i, a) in self.abilities_of(o.id) {
                 if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
                     continue;
@@ -309,13 +314,13 @@ impl Game {
             .battlefield_of(player)
             .filter(|o| {
                 !o.tapped
-                    && self
+                    && (self
                         .catalog()
                         .get(o.face())
                         .abilities
                         .iter()
                         .any(|a| a.is_mana_ability())
-                    || !self.intrinsic_colors(o.id).is_empty()
+                        || !self.intrinsic_colors(o.id).is_empty())
             })
             .count() as u32;
         self.player(player).pool.total() + sources

@@ -117,21 +117,14 @@ impl StaticPrevention {
 }
 
 impl Game {
-    /// Applies every prevention effect to damage about to be dealt and returns what is left
-    /// (419.7 / 615). Shields are used up as they prevent damage.
-    pub(crate) fn prevent_damage(
-        &mut self,
-        source: ObjectId,
-        target: Target,
-        amount: u32,
-        combat: bool,
-    ) -> u32 {
+    /// Applies the prevention effects that prevent part of the damage about to be dealt
+    /// (absorb, Plated Pegasus, shields oldest first) and returns what is left (419.7 / 615).
+    /// Shields are used up as they prevent damage.
+    pub(crate) fn prevent_damage(&mut self, source: ObjectId, target: Target, amount: u32) -> u32 {
         if amount == 0 {
             return 0;
         }
-        if self.fully_prevented(source, target, combat) {
-            return 0;
-        }
+        // (Effects that prevent all of it were applied first, by `deal_damage`.)
         let mut left = amount;
         // Absorb N (Lymph Sliver): "if a source would deal damage to ~, prevent N of it".
         if let Target::Object(id) = target
