@@ -1134,7 +1134,15 @@ impl Game {
                     amount,
                     combat,
                 });
-                self.lose_life(p, amount as i32);
+                // Fortune Thief: "damage that would reduce your life total to less than 1
+                // reduces it to 1 instead" (the damage dealt stays the same: R-fortune-thief-4).
+                let life = self.player(p).life;
+                let loss = if self.damage_life_floor(p) && life - (amount as i32) < 1 {
+                    (life - 1).max(0)
+                } else {
+                    amount as i32
+                };
+                self.lose_life(p, loss);
             }
             Target::Object(id) => {
                 if !self.is_on_battlefield(id) || !self.is_creature(id) {

@@ -527,6 +527,16 @@ impl Game {
         self.shields.push(s);
     }
 
+    /// Whether a permanent of `p` says "damage that would reduce your life total to less
+    /// than 1 reduces it to 1 instead" (Fortune Thief; not life loss, not paying life).
+    pub(crate) fn damage_life_floor(&self, p: PlayerId) -> bool {
+        self.battlefield.iter().any(|&id| {
+            self.obj(id).is_some_and(|o| o.controller == p)
+                && self.def(id).is_some_and(|d| d.damage_life_floor)
+                && self.has_own_abilities(id)
+        })
+    }
+
     /// "Play with your hand revealed" (Enduring Renewal): a permanent of this player says so.
     pub fn hand_revealed(&self, p: PlayerId) -> bool {
         self.battlefield.iter().any(|&id| {

@@ -452,6 +452,8 @@ pub struct CardDef {
     pub spend_rule: Option<SpendRule>,
     /// "Skip your draw step."
     pub skip_draw_step: bool,
+    /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
+    pub damage_life_floor: bool,
     /// Morph (502.26 / 702.36): it may be cast face down for {3} and turned face up for
     /// this cost.
     pub morph: Option<Cost>,

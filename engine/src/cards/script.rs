@@ -100,6 +100,9 @@ struct Script {
     /// "Skip your draw step."
     #[serde(default)]
     skip_draw_step: bool,
+    /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
+    #[serde(default)]
+    damage_life_floor: bool,
     /// Morph: the cost to turn it face up (`"{U}{U}"`); must match the card's text.
     morph: Option<String>,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
@@ -414,6 +417,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enchant: None,
         spend_rule: None,
         skip_draw_step: false,
+        damage_life_floor: false,
         morph: None,
         turn_others_face_down: false,
         pt_cda: None,
@@ -570,6 +574,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     def.choose_creature_type = s.choose_creature_type;
     def.copy_land_as_enters = s.copy_land_as_enters;
     def.skip_draw_step = s.skip_draw_step;
+    def.damage_life_floor = s.damage_life_floor;
     def.spend_rule = match s.spend_rule.as_deref() {
         None => None,
         Some(r) => {
