@@ -755,23 +755,15 @@ impl Game {
                     });
                 }
             }
-            Effect::ChangeText { what, from, to } => {
-                let source = Self::source_of(&res.item);
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    self.add_char_effect(
-                        source,
-                        me,
-                        vec![o],
-                        CharChange::ChangeText {
-                            from: *from,
-                            to: *to,
-                        },
-                        Duration::Indefinite,
-                    );
-                }
-            }
+            Effect::ChangeText { what, from, to } => self.char_effect_on(
+                res,
+                *what,
+                CharChange::ChangeText {
+                    from: *from,
+                    to: *to,
+                },
+                Duration::Indefinite,
+            ),
             Effect::RedirectNextFromThis { amount, to } => {
                 let this = self.object_of(res, ObjRef::This);
                 if let (Some(from), Some(to)) = (this, self.object_of(res, *to))
@@ -983,20 +975,12 @@ impl Game {
                     self.move_object(o, ZoneKind::Hand, Position::Top);
                 }
             }
-            Effect::BecomeCreatureType { what, types } => {
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    let source = Self::source_of(&res.item);
-                    self.add_char_effect(
-                        source,
-                        me,
-                        vec![o],
-                        CharChange::SetCreatureTypes(types.clone()),
-                        Duration::EndOfTurn,
-                    );
-                }
-            }
+            Effect::BecomeCreatureType { what, types } => self.char_effect_on(
+                res,
+                *what,
+                CharChange::SetCreatureTypes(types.clone()),
+                Duration::EndOfTurn,
+            ),
             Effect::LoseAllAbilities { filter, who, base } => {
                 let players = self.players_of(res, *who);
                 let all: Vec<ObjectId> = self
@@ -1049,20 +1033,12 @@ impl Game {
                     );
                 }
             }
-            Effect::BecomeColor { what, colors } => {
-                let source = Self::source_of(&res.item);
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    self.add_char_effect(
-                        source,
-                        me,
-                        vec![o],
-                        CharChange::SetColors(*colors),
-                        Duration::EndOfTurn,
-                    );
-                }
-            }
+            Effect::BecomeColor { what, colors } => self.char_effect_on(
+                res,
+                *what,
+                CharChange::SetColors(*colors),
+                Duration::EndOfTurn,
+            ),
             Effect::WinGame => self.win_game(me),
             Effect::LoseAtNextDrawUnlessPays { lose, pay, who } => {
                 let source = Self::source_of(&res.item);
@@ -1109,18 +1085,7 @@ impl Game {
                 }
             }
             Effect::GainControlUntilEndOfTurn(r) => {
-                let source = Self::source_of(&res.item);
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                {
-                    self.add_char_effect(
-                        source,
-                        me,
-                        vec![o],
-                        CharChange::Control(me),
-                        Duration::EndOfTurn,
-                    );
-                }
+                self.char_effect_on(res, *r, CharChange::Control(me), Duration::EndOfTurn)
             }
             Effect::GainControlWhileYouControlThis(r) => {
                 let source = Self::source_of(&res.item);
@@ -1247,6 +1212,23 @@ impl Game {
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
             | Effect::ItsControllerMay { .. } => {}
+        }
+    }
+
+    /// A continuous effect of the resolving spell or ability, locked to the object `what`
+    /// names (418.3b), if it is on the battlefield.
+    fn char_effect_on(
+        &mut self,
+        res: &Resolution,
+        what: ObjRef,
+        change: CharChange,
+        until: Duration,
+    ) {
+        if let Some(o) = self.object_of(res, what)
+            && self.is_on_battlefield(o)
+        {
+            let source = Self::source_of(&res.item);
+            self.add_char_effect(source, res.item.controller, vec![o], change, until);
         }
     }
 
