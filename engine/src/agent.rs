@@ -233,7 +233,7 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Sudden Spoiling", 2),
             ("Darkness", 2),
         ],
-        // Morph: cast face down, turned face up, turned face down by Ixidron.
+        // Morph: cast face down, turned face up, turned face down by Ixidron; copies.
         "morph" => &[
             ("Island", 12),
             ("Mountain", 4),
@@ -248,6 +248,11 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Lightning Axe", 3),
             ("Krosan Grip", 2),
             ("Sudden Spoiling", 2),
+            // Copy effects (layer 1): as it enters, as it turns face up, until end of turn.
+            ("Vesuvan Shapeshifter", 3),
+            ("Cyclopean Giant", 2),
+            ("Scion of the Ur-Dragon", 1),
+            ("Vorosh, the Hunter", 1),
         ],
         other => {
             return Err(format!(

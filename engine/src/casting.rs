@@ -1583,7 +1583,16 @@ impl Game {
             // Handled at the top of `commit_cast`.
             CastKind::Trigger(_) => return,
             // A special action: no stack; the player receives priority again (408.2h).
-            CastKind::TurnFaceUp(id) => self.turn_face_up(id),
+            CastKind::TurnFaceUp(id) => {
+                // Vesuvan Shapeshifter: "as it is turned face up, you may choose another
+                // creature": asked now, and it turns face up already a copy (`copy.rs`).
+                if self.copy_as_turned_face_up(id) {
+                    let p = self.ask_copy(id, c.player, true);
+                    self.pending = Some(p);
+                    return;
+                }
+                self.turn_face_up(id)
+            }
         }
         // 409.1i: its controller receives priority again.
         self.passes = 0;

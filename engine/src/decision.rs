@@ -64,8 +64,13 @@ pub enum Decision {
     /// A "may" choice or an optional cost ("you may pay {B}"): answered `Yes` or `No`.
     YesNo { question: String },
     /// "You may have ~ enter the battlefield as a copy of any land on the battlefield"
-    /// (Vesuva): `Objects([land])`, or `Objects([])` to have it enter as itself.
-    ChooseCopy { card: String },
+    /// (Vesuva), or of another creature (Clone; Vesuvan Shapeshifter also as it is turned
+    /// face up): `Objects([permanent])`, or `Objects([])` to have it be itself.
+    ChooseCopy {
+        card: String,
+        #[serde(default)]
+        of: crate::copy::CopyKind,
+    },
     /// Several replacement or prevention effects would apply to damage about to be dealt to
     /// `recipient` and their order matters (a redirection among them): its controller
     /// orders them (616.1), `Order([...])`, the first listed applying first.
@@ -210,9 +215,12 @@ impl Decision {
                 format!("choose a creature type for {card}")
             }
             Decision::YesNo { question } => format!("{question} (yes or no)"),
-            Decision::ChooseCopy { card } => {
-                format!("choose a land for {card} to copy, or none")
-            }
+            Decision::ChooseCopy { card, of } => match of {
+                crate::copy::CopyKind::Land => format!("choose a land for {card} to copy, or none"),
+                crate::copy::CopyKind::Creature => {
+                    format!("choose another creature for {card} to copy, or none")
+                }
+            },
             Decision::OrderReplacements { descriptions, .. } => format!(
                 "choose the order of the effects that would apply to the damage (the first applies first): {}",
                 descriptions.join(" | ")

@@ -165,7 +165,13 @@ pub enum Effect {
         filter: ObjectFilter,
         to: ZoneKind,
         tapped: bool,
+        /// "If you do, ~ becomes a copy of that card until end of turn" (Scion of the
+        /// Ur-Dragon; `then=become_copy`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        then_copy: bool,
     },
+    /// "Turn it face down" (Vesuvan Shapeshifter's upkeep trigger).
+    TurnFaceDown(ObjRef),
     /// Put the object on top of its owner's library.
     PutOnTop(ObjRef),
     /// Return it to its owner's hand (from the battlefield or a graveyard).
@@ -463,12 +469,13 @@ impl Effect {
                 positional.push(w);
             }
         }
-        const KEYS: [&str; 10] = [
+        const KEYS: [&str; 11] = [
             "base",
             "from",
             "keywords",
             "n",
             "pay",
+            "then",
             "to",
             "unless_counters",
             "unless_pays",
@@ -850,12 +857,23 @@ impl Effect {
                 to: match key("to").unwrap_or("hand") {
                     "hand" => ZoneKind::Hand,
                     "battlefield" => ZoneKind::Battlefield,
+                    "graveyard" => ZoneKind::Graveyard,
                     other => {
-                        return Err(format!("search to `{other}`: expected hand or battlefield"));
+                        return Err(format!(
+                            "search to `{other}`: expected hand, battlefield or graveyard"
+                        ));
                     }
                 },
                 tapped: flags.contains(&"tapped"),
+                then_copy: match key("then") {
+                    None => false,
+                    Some("become_copy") => true,
+                    Some(other) => {
+                        return Err(format!("search then=`{other}`: expected become_copy"));
+                    }
+                },
             },
+            "turn_face_down" => Effect::TurnFaceDown(objref(0)?),
             other => return Err(format!("unknown effect `{other}`")),
         };
         Ok(e)
@@ -983,6 +1001,7 @@ impl Effect {
             }
             | Effect::ReturnAtNextEndStep(ObjRef::Target(n))
             | Effect::Exile(ObjRef::Target(n))
+            | Effect::TurnFaceDown(ObjRef::Target(n))
             | Effect::BecomeCreature {
                 what: ObjRef::Target(n),
                 ..

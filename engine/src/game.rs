@@ -169,6 +169,16 @@ pub struct Game {
     /// A land being played that asks "as it enters" (Vesuva's copy choice).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entering_land: Option<ObjectId>,
+    /// A creature copy choice being asked (Clone, Vesuvan Shapeshifter; `copy.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copying: Option<crate::copy::CopyChoice>,
+    /// Copy choices made for cards about to enter the battlefield (by their id before the
+    /// move): `None` when the player chose nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub copy_chosen: Vec<(
+        ObjectId,
+        Option<(crate::copy::CopiableValues, crate::copy::CopyUntil)>,
+    )>,
     pub next_timestamp: u32,
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
@@ -343,6 +353,8 @@ impl Game {
             links: Vec::new(),
             delayed: Vec::new(),
             entering_land: None,
+            copying: None,
+            copy_chosen: Vec::new(),
             next_timestamp: 1,
             result: None,
             cleanup_again: false,
@@ -444,7 +456,10 @@ impl Game {
             Decision::OrderTriggers { .. } => self.answer_order_triggers(player, answer),
             Decision::ChooseCreatureType { .. } => self.answer_creature_type(player, answer),
             Decision::YesNo { .. } => self.answer_yes_no(player, answer),
-            Decision::ChooseCopy { .. } => self.answer_copy(player, answer),
+            Decision::ChooseCopy { .. } => match self.copying {
+                Some(choice) => self.answer_copy_creature(answer, choice),
+                None => self.answer_copy(player, answer),
+            },
             Decision::OrderReplacements {
                 recipient,
                 descriptions,
@@ -498,9 +513,12 @@ impl Game {
             Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
             Decision::ChooseCopy { .. } => std::iter::once(Answer::Objects(Vec::new()))
                 .chain(
-                    self.copy_candidates()
-                        .into_iter()
-                        .map(|l| Answer::Objects(vec![l])),
+                    match self.copying {
+                        Some(c) => self.copy_creature_candidates(c.object),
+                        None => self.copy_candidates(),
+                    }
+                    .into_iter()
+                    .map(|l| Answer::Objects(vec![l])),
                 )
                 .collect(),
         }
@@ -623,15 +641,10 @@ impl Game {
         t
     }
 
-    /// Creates a new object (a card at game start, or a token) in `zone`.
-    pub(crate) fn create_object(
-        &mut self,
-        card: CardId,
-        owner: PlayerId,
-        zone: ZoneKind,
-    ) -> ObjectId {
-        let slot = self.objects.len() as u16;
-        let id = ObjectId::new(slot, 0);
+    /// Turns on the checks a card's abilities need (triggers, statics, layers) once an
+    /// object with its values exists: as it is created, or as something becomes a copy of
+    /// it (layer 1).
+    pub(crate) fn note_card_abilities(&mut self, card: CardId) {
         let def = self.catalog().get(card);
         // Flanking, rampage and (classic) deathtouch are triggered abilities too, printed
         // or granted.
@@ -659,6 +672,18 @@ impl Game {
         if def.statics.iter().any(|s| s.is_layered()) {
             self.layered = true;
         }
+    }
+
+    /// Creates a new object (a card at game start, or a token) in `zone`.
+    pub(crate) fn create_object(
+        &mut self,
+        card: CardId,
+        owner: PlayerId,
+        zone: ZoneKind,
+    ) -> ObjectId {
+        let slot = self.objects.len() as u16;
+        let id = ObjectId::new(slot, 0);
+        self.note_card_abilities(card);
         let timestamp = self.new_timestamp();
         self.objects.push(Object {
             id,
@@ -678,6 +703,8 @@ impl Game {
             chosen_type: None,
             entered_under: None,
             copy_of: None,
+            copy_trigger: false,
+            copy_until: crate::copy::CopyUntil::AsEntered,
             face_down: false,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
@@ -787,6 +814,8 @@ impl Game {
             o.deathtouch_damage = false;
             o.entered_under = None;
             o.copy_of = None;
+            o.copy_trigger = false;
+            o.copy_until = crate::copy::CopyUntil::AsEntered;
             o.face_down = face_down;
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
@@ -849,6 +878,8 @@ impl Game {
         tapped: bool,
     ) -> Option<ObjectId> {
         let new_id = self.move_object(id, ZoneKind::Battlefield, Position::Top)?;
+        // "As ~ enters the battlefield, ... a copy": chosen before it moved (`copy.rs`).
+        self.apply_entering_copy(id, new_id);
         let def = self.def(new_id)?;
         let o = self.obj_mut(new_id)?;
         o.controller = controller;
@@ -947,6 +978,12 @@ impl Game {
             return;
         }
         let card = self.objects[id.slot()].face();
+        // Vesuvan Shapeshifter's copy lasts "until it is turned face down".
+        if self.obj(id).is_some_and(|o| {
+            o.copy_of.is_some() && o.copy_until == crate::copy::CopyUntil::TurnedFaceDown
+        }) {
+            self.set_copy(id, None);
+        }
         self.set_face_down(id, true);
         self.emit(Event::TurnedFaceDown { object: id, card });
     }
@@ -954,8 +991,21 @@ impl Game {
     /// Turns a face-down permanent face up (502.26d / 702.36e): the same permanent with
     /// its own characteristics again; it does not enter the battlefield.
     pub(crate) fn turn_face_up(&mut self, id: ObjectId) {
+        self.turn_face_up_as(id, None);
+    }
+
+    /// Turns a face-down permanent face up, already a copy when `copy` says so (Vesuvan
+    /// Shapeshifter: it is never face up as itself first, R-vesuvan-shapeshifter-3).
+    pub(crate) fn turn_face_up_as(
+        &mut self,
+        id: ObjectId,
+        copy: Option<(crate::copy::CopiableValues, crate::copy::CopyUntil)>,
+    ) {
         if !self.obj(id).is_some_and(|o| o.face_down) {
             return;
+        }
+        if copy.is_some() {
+            self.set_copy(id, copy);
         }
         self.set_face_down(id, false);
         let Some(o) = self.obj(id) else { return };

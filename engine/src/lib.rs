@@ -10,6 +10,7 @@ pub mod agent;
 pub mod cards;
 pub mod casting;
 pub mod combat;
+pub mod copy;
 pub mod costs;
 pub mod decision;
 pub mod effects;

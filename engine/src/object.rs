@@ -143,6 +143,13 @@ pub struct Object {
     /// card's (706.2 / 503 in 2006).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<crate::ids::CardId>,
+    /// Vesuvan Shapeshifter's exception (706.9b): the copy also has "At the beginning of
+    /// your upkeep, you may turn this creature face down" (part of its copiable values).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub copy_trigger: bool,
+    /// How long its copy effect lasts.
+    #[serde(default, skip_serializing_if = "crate::copy::CopyUntil::is_as_entered")]
+    pub copy_until: crate::copy::CopyUntil,
     /// Face down (502.26 / 702.36, 707): its copiable values are the face-down 2/2's
     /// (`Catalog::face_down`); only its controller may look at the card.
     #[serde(default, skip_serializing_if = "is_false")]

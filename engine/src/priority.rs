@@ -196,6 +196,7 @@ impl Game {
                 player,
                 decision: Decision::ChooseCopy {
                     card: self.card_name(card).to_string(),
+                    of: crate::copy::CopyKind::Land,
                 },
             });
             return;
@@ -436,9 +437,7 @@ impl Game {
         };
         let copy = match objs.as_slice() {
             [] => None,
-            [l] if self.copy_candidates().contains(l) => {
-                self.obj(*l).map(|o| o.copy_of.unwrap_or(o.card))
-            }
+            [l] if self.copy_candidates().contains(l) => self.copiable_values(*l).map(|v| v.card),
             [l] => {
                 return Err(RuleError::illegal(format!(
                     "{} is not a land on the battlefield",

@@ -82,6 +82,17 @@ impl Game {
                     self.resolution = Some(res);
                     return;
                 }
+                // "As ~ enters the battlefield, you may choose a creature; it enters as a
+                // copy" (Clone, Vesuvan Shapeshifter): chosen as it enters (`copy.rs`).
+                if self.result.is_none()
+                    && let StackKind::Spell(card) = res.item.kind
+                    && self.copy_choice_due(card).is_some()
+                {
+                    let p = self.ask_copy(card, res.item.controller, false);
+                    self.pending = Some(p);
+                    self.resolution = Some(res);
+                    return;
+                }
                 self.finish_resolution(&res.item);
                 return;
             }
@@ -128,10 +139,52 @@ impl Game {
                 self.spell_to_graveyard(card);
             }
         }
+        self.copy_chosen.clear();
         self.emit(Event::Resolved {
             card: item.card,
             controller: item.controller,
         });
+    }
+
+    /// "As ~ enters the battlefield" copy choices (`copy.rs`) of the cards an effect is about
+    /// to put onto the battlefield: asked of the player it will enter under, before it moves.
+    fn entering_copy_question(&mut self, res: &Resolution, e: &Effect) -> Option<Pending> {
+        let entering: Vec<(ObjectId, PlayerId)> = match e {
+            Effect::ReturnToBattlefield(r) => self
+                .object_of(res, *r)
+                .filter(|o| {
+                    matches!(
+                        self.obj(*o).map(|x| x.zone),
+                        Some(ZoneKind::Exile | ZoneKind::Graveyard)
+                    )
+                })
+                .map(|o| (o, self.objects[o.slot()].owner))
+                .into_iter()
+                .collect(),
+            Effect::ReturnLinkedToBattlefield => {
+                let source = Self::source_of(&res.item);
+                self.links
+                    .iter()
+                    .filter(|(s, o)| {
+                        *s == source && self.obj(*o).is_some_and(|x| x.zone == ZoneKind::Exile)
+                    })
+                    .map(|(_, o)| (*o, self.objects[o.slot()].owner))
+                    .collect()
+            }
+            Effect::Search {
+                to: ZoneKind::Battlefield,
+                ..
+            } => res
+                .choices
+                .iter()
+                .flat_map(|(_, objs)| objs.iter().map(|o| (*o, res.item.controller)))
+                .collect(),
+            _ => return None,
+        };
+        let (object, player) = entering
+            .into_iter()
+            .find(|(o, _)| self.copy_choice_due(*o).is_some())?;
+        Some(self.ask_copy(object, player, false))
     }
 
     fn source_of(item: &StackItem) -> ObjectId {
@@ -387,6 +440,9 @@ impl Game {
     fn execute(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;
         let source = Self::source_of(&res.item);
+        if let Some(p) = self.entering_copy_question(res, e) {
+            return Progress::Ask(p);
+        }
         match e {
             Effect::IfSpent { color, effect } => {
                 if res.item.spent.contains(*color) {
@@ -588,7 +644,12 @@ impl Game {
                 }
                 self.end_batch();
             }
-            Effect::Search { filter, to, tapped } => {
+            Effect::Search {
+                filter,
+                to,
+                tapped,
+                then_copy,
+            } => {
                 if res.choices.is_empty() {
                     return Progress::Ask(Pending {
                         player: me,
@@ -598,17 +659,27 @@ impl Game {
                     });
                 }
                 let found = std::mem::take(&mut res.choices);
+                let mut moved = Vec::new();
                 for (_, objs) in found {
                     for o in objs {
-                        match to {
-                            ZoneKind::Battlefield => {
-                                self.put_onto_battlefield(o, me, *tapped);
-                            }
-                            _ => {
-                                self.move_object(o, *to, Position::Top);
-                            }
-                        }
+                        let new = match to {
+                            ZoneKind::Battlefield => self.put_onto_battlefield(o, me, *tapped),
+                            _ => self.move_object(o, *to, Position::Top),
+                        };
+                        moved.extend(new);
                     }
+                }
+                // Scion of the Ur-Dragon: "If you do, ~ becomes a copy of that card until end
+                // of turn" (the card's own values: it is not a copy of anything).
+                if *then_copy
+                    && let [card] = moved.as_slice()
+                    && self.is_on_battlefield(source)
+                {
+                    let values = crate::copy::CopiableValues {
+                        card: self.objects[card.slot()].card,
+                        shapeshifter_trigger: false,
+                    };
+                    self.set_copy(source, Some((values, crate::copy::CopyUntil::EndOfTurn)));
                 }
                 self.shuffle_library(me);
             }
@@ -725,9 +796,19 @@ impl Game {
                     self.add_shield(Shield::Regenerate(o));
                 }
             }
+            Effect::TurnFaceDown(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.turn_face_down(o);
+                }
+            }
             Effect::Exile(r) => {
+                // From the battlefield, or the card a dies trigger is about in the graveyard
+                // (Cyclopean Giant: only if it is still that object there).
                 if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
+                    && matches!(
+                        self.obj(o).map(|x| x.zone),
+                        Some(ZoneKind::Battlefield | ZoneKind::Graveyard)
+                    )
                 {
                     self.move_object(o, ZoneKind::Exile, Position::Top);
                 }

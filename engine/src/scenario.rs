@@ -165,6 +165,8 @@ pub struct PermanentExpect {
     pub colors: Option<String>,
     /// Whether it is face down.
     pub face_down: Option<bool>,
+    /// The card it really is (`printed = "Vesuvan Shapeshifter"`), whatever it copies.
+    pub printed: Option<String>,
     /// Its name in each player's view (hidden information): `{ bob = "face-down creature 1" }`.
     pub seen_as: Option<BTreeMap<String, String>>,
 }
@@ -588,8 +590,9 @@ impl Runner {
                 } else {
                     o.owner
                 };
-                // The runner knows what a face-down object is.
-                if o.face_up() == card
+                // The runner knows what a face-down object is; a copy is found by what it
+                // copies or by the card it really is.
+                if (o.face_up() == card || o.card == card)
                     && owner
                         .or(if *z == ZoneKind::Battlefield || *z == ZoneKind::Stack {
                             None
@@ -613,6 +616,12 @@ impl Runner {
             .split_once(' ')
             .map_or((text, ""), |(a, b)| (a, b.trim()));
         let list = |s: &str| -> Vec<String> {
+            // A whole card name may contain a comma ("Vorosh, the Hunter").
+            let base = s.rsplit_once('#').map_or(s, |(a, _)| a);
+            let whole = base.rsplit_once('@').map_or(base, |(a, _)| a);
+            if s.contains(',') && card_id(whole.trim()).is_ok() {
+                return vec![s.trim().to_string()];
+            }
             s.split(',')
                 .map(|x| x.trim().to_string())
                 .filter(|x| !x.is_empty() && x != "nothing")
@@ -991,6 +1000,9 @@ impl Runner {
             }
             if let Some(f) = pe.face_down {
                 d("face_down", f.to_string(), o.face_down.to_string());
+            }
+            if let Some(p) = &pe.printed {
+                d("printed", p.clone(), g.catalog().get(o.card).name.clone());
             }
             for (who, want) in pe.seen_as.iter().flatten() {
                 let got = match self.player(who) {

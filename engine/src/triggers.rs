@@ -393,6 +393,9 @@ pub const RAMPAGE1_TRIGGER: u8 = u8::MAX - 2;
 pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 3;
 /// Classic deathtouch's built-in trigger (2007 CR 502.32, Δ16).
 pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
+/// Vesuvan Shapeshifter's copy exception (706.9b): "At the beginning of your upkeep, you
+/// may turn this creature face down."
+pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
 const FIRST_BUILTIN: u8 = DELAYED_LOSE_1;
@@ -438,7 +441,18 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     static R2: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     static DT: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    static SH: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     match index {
+        SHAPESHIFTER_TRIGGER => Some(SH.get_or_init(|| TriggerDef {
+            when: TriggerEvent::YourUpkeep,
+            condition: None,
+            targets: Vec::new(),
+            effects: vec![Effect::May {
+                effects: vec![Effect::TurnFaceDown(crate::effects::ObjRef::This)],
+                text: "turn this creature face down".into(),
+            }],
+            text: "At the beginning of your upkeep, you may turn this creature face down.".into(),
+        })),
         FLANKING_TRIGGER => Some(flanking_trigger()),
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| rampage_trigger(1))),
         RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| rampage_trigger(2))),
@@ -621,10 +635,19 @@ impl Game {
             if !self.has_own_abilities(id) {
                 continue;
             }
-            for (i, t) in self.catalog().get(o.face()).triggers.iter().enumerate() {
+            let face = o.face();
+            for (i, t) in self.catalog().get(face).triggers.iter().enumerate() {
                 if pred(self, id, o.controller, &t.when) {
-                    out.push((id, o.card, o.controller, i));
+                    out.push((id, face, o.controller, i));
                 }
+            }
+            // Part of a Vesuvan Shapeshifter copy's values (706.9b); none while face down.
+            if o.copy_trigger
+                && !o.face_down
+                && let Some(t) = builtin_trigger(SHAPESHIFTER_TRIGGER)
+                && pred(self, id, o.controller, &t.when)
+            {
+                out.push((id, face, o.controller, SHAPESHIFTER_TRIGGER as usize));
             }
         }
         // Leaves-the-battlefield abilities look back in time (410.10d / 603.10a): permanents

@@ -465,6 +465,7 @@ impl Game {
         self.damage_record.clear();
         self.lki_power.clear();
         self.end_turn_char_effects();
+        self.end_turn_copies();
         // "This turn" delayed abilities that never triggered end (314.2).
         self.delayed.retain(|d| {
             !matches!(

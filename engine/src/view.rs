@@ -131,6 +131,15 @@ impl Game {
     /// Pilferer)`.
     pub fn seen_name(&self, id: ObjectId, viewer: Option<PlayerId>) -> String {
         let Some(o) = self.obj(id).filter(|o| o.face_down) else {
+            // A face-up copy of a face-down creature has no name (R-vesuvan-shapeshifter-6).
+            if let Some(o) = self.obj(id)
+                && o.copy_of == Some(self.catalog().face_down())
+            {
+                return format!(
+                    "nameless copy of a face-down creature ({})",
+                    self.catalog().get(o.card).name
+                );
+            }
             return self.card_name(id).to_string();
         };
         let n = self
@@ -330,11 +339,7 @@ impl Game {
                     PermanentView {
                         id: o.id,
                         card: if o.face_down { shown } else { o.card },
-                        name: if o.face_down {
-                            self.seen_name(o.id, viewer)
-                        } else {
-                            self.catalog().get(shown).name.clone()
-                        },
+                        name: self.seen_name(o.id, viewer),
                         owner: o.owner,
                         controller: o.controller,
                         tapped: o.tapped,

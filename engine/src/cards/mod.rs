@@ -446,6 +446,9 @@ pub struct CardDef {
     pub choose_creature_type: bool,
     /// "You may have ~ enter the battlefield tapped as a copy of any land" (Vesuva).
     pub copy_land_as_enters: bool,
+    /// "As ~ enters the battlefield (or is turned face up), you may choose another creature
+    /// on the battlefield; it becomes a copy of it" (Clone, Vesuvan Shapeshifter; `copy.rs`).
+    pub copy_creature: Option<crate::copy::CopyCreature>,
     /// An Aura's "Enchant ..." (303.4): what it may be attached to; its spell targets that.
     pub enchant: Option<crate::targets::ObjectFilter>,
     /// A rule for spending its controller's mana (Celestial Dawn).

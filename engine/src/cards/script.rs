@@ -92,6 +92,10 @@ struct Script {
     /// "You may have ~ enter the battlefield tapped as a copy of any land on the battlefield."
     #[serde(default)]
     copy_land_as_enters: bool,
+    /// `"clone"`: "As ~ enters the battlefield, you may choose a creature on the battlefield;
+    /// it enters as a copy of it"; `"shapeshifter"`: Vesuvan Shapeshifter's copy as it enters
+    /// or is turned face up, until turned face down, with its upkeep trigger.
+    copy_creature: Option<String>,
     /// An Aura's "Enchant <filter>": its spell targets such a permanent and it enters
     /// attached to it.
     enchant: Option<String>,
@@ -414,6 +418,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         hand_revealed: false,
         choose_creature_type: false,
         copy_land_as_enters: false,
+        copy_creature: None,
         enchant: None,
         spend_rule: None,
         skip_draw_step: false,
@@ -573,6 +578,12 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     def.hand_revealed = s.hand_revealed;
     def.choose_creature_type = s.choose_creature_type;
     def.copy_land_as_enters = s.copy_land_as_enters;
+    if let Some(c) = &s.copy_creature {
+        if !def.types.contains(&CardType::Creature) {
+            return Err("only a creature card is scripted with `copy_creature`".into());
+        }
+        def.copy_creature = Some(crate::copy::CopyCreature::parse(c)?);
+    }
     def.skip_draw_step = s.skip_draw_step;
     def.damage_life_floor = s.damage_life_floor;
     def.spend_rule = match s.spend_rule.as_deref() {

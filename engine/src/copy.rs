@@ -1,0 +1,282 @@
+//! Copy effects (706; 2006 503): layer 1.
+//!
+//! An object under a copy effect has the copiable values of another object
+//! (`Object::copy_of`, read by `Object::face` and `Game::def`), so every later layer and
+//! every query sees the copy without special cases. The copiable values of an object are
+//! its printed card, or what it itself copies, or the face-down 2/2's while it is face
+//! down (706.2-706.3, 707.2), plus the exceptions of the copy effect that made it so
+//! (706.9b: Vesuvan Shapeshifter's upkeep trigger, `Object::copy_trigger`).
+//!
+//! Copy effects begin:
+//! - as a permanent enters ("as ~ enters the battlefield, you may choose ..."): Vesuva
+//!   (`priority.rs`, a land played), Clone and Vesuvan Shapeshifter (a spell resolving, or
+//!   an effect putting the card onto the battlefield). The choice is made before it enters
+//!   (614.12), recorded in `Game::copy_chosen`, and applied by `put_onto_battlefield`;
+//! - as Vesuvan Shapeshifter is turned face up (the special action asks after the cost is
+//!   paid, and it turns face up already a copy: R-vesuvan-shapeshifter-3);
+//! - when a resolving ability says so (Scion of the Ur-Dragon, until end of turn).
+//!
+//! They end when the object leaves the battlefield, when Vesuvan Shapeshifter is turned
+//! face down (`CopyUntil::TurnedFaceDown`) or in the cleanup step (`CopyUntil::EndOfTurn`).
+
+use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::game::Game;
+use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::zones::ZoneKind;
+use serde::{Deserialize, Serialize};
+
+/// The copy ability a creature card has as it enters the battlefield.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CopyCreature {
+    /// "As ~ enters the battlefield, you may choose a creature on the battlefield. If you
+    /// do, ~ enters as a copy of that creature." (Clone)
+    Clone,
+    /// Vesuvan Shapeshifter: as it enters or is turned face up, it may copy another
+    /// creature until it is turned face down, with "At the beginning of your upkeep, you
+    /// may turn this creature face down."
+    Shapeshifter,
+}
+
+impl CopyCreature {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "clone" => Ok(CopyCreature::Clone),
+            "shapeshifter" => Ok(CopyCreature::Shapeshifter),
+            other => Err(format!(
+                "copy_creature `{other}`: expected clone or shapeshifter"
+            )),
+        }
+    }
+}
+
+/// What a copy effect copies (706.2): a card's values, and whether Vesuvan Shapeshifter's
+/// upkeep trigger comes with them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopiableValues {
+    pub card: CardId,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shapeshifter_trigger: bool,
+}
+
+/// How long a copy effect lasts (besides the object leaving the battlefield).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum CopyUntil {
+    /// It entered as a copy: for as long as it stays.
+    #[default]
+    AsEntered,
+    /// Vesuvan Shapeshifter: until it is turned face down.
+    TurnedFaceDown,
+    /// Scion of the Ur-Dragon: until end of turn (the cleanup step).
+    EndOfTurn,
+}
+
+impl CopyUntil {
+    pub fn is_as_entered(&self) -> bool {
+        *self == CopyUntil::AsEntered
+    }
+}
+
+/// A copy choice being asked: of what the object will copy as it enters the battlefield
+/// (during a resolution) or as it is turned face up (a special action).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopyChoice {
+    pub object: ObjectId,
+    pub turning_face_up: bool,
+}
+
+/// What the chooser may copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum CopyKind {
+    #[default]
+    Land,
+    Creature,
+}
+
+impl Game {
+    /// The copiable values of a permanent (706.2-706.3): what it copies (with the copy
+    /// effect's exceptions) or its card; the face-down 2/2's while it is face down (707.2).
+    pub fn copiable_values(&self, id: ObjectId) -> Option<CopiableValues> {
+        let o = self.obj(id)?;
+        Some(if o.face_down {
+            CopiableValues {
+                card: self.catalog().face_down(),
+                shapeshifter_trigger: false,
+            }
+        } else {
+            CopiableValues {
+                card: o.copy_of.unwrap_or(o.card),
+                shapeshifter_trigger: o.copy_of.is_some() && o.copy_trigger,
+            }
+        })
+    }
+
+    /// Sets (or ends, with `None`) the copy effect on a permanent and keeps the caches and
+    /// the checks its new abilities need honest.
+    pub(crate) fn set_copy(&mut self, id: ObjectId, copy: Option<(CopiableValues, CopyUntil)>) {
+        let Some(o) = self.obj_mut(id) else { return };
+        match copy {
+            Some((v, until)) => {
+                o.copy_of = Some(v.card);
+                o.copy_trigger = v.shapeshifter_trigger;
+                o.copy_until = until;
+            }
+            None => {
+                o.copy_of = None;
+                o.copy_trigger = false;
+                o.copy_until = CopyUntil::AsEntered;
+            }
+        }
+        let card = o.face_up();
+        let trigger = o.copy_trigger;
+        self.note_card_abilities(card);
+        self.has_triggers |= trigger;
+        // Its copiable values changed: the layer cache's key moves on.
+        self.new_timestamp();
+    }
+
+    /// The creatures `copier` may copy: the other creatures on the battlefield.
+    pub(crate) fn copy_creature_candidates(&self, copier: ObjectId) -> Vec<ObjectId> {
+        self.battlefield
+            .iter()
+            .copied()
+            .filter(|c| *c != copier && self.is_creature(*c))
+            .collect()
+    }
+
+    /// The copy ability of a card about to enter the battlefield face up, if it has one and
+    /// its choice has not been made yet.
+    pub(crate) fn copy_choice_due(&self, id: ObjectId) -> Option<CopyCreature> {
+        let o = self.obj(id)?;
+        if o.face_down && o.zone == ZoneKind::Stack {
+            return None;
+        }
+        let ability = self.catalog().get(o.card).copy_creature?;
+        (!self.copy_chosen.iter().any(|(c, _)| *c == id)).then_some(ability)
+    }
+
+    /// Asks `player` the copy choice of `object` (entering during a resolution, or turning
+    /// face up).
+    pub(crate) fn ask_copy(
+        &mut self,
+        object: ObjectId,
+        player: PlayerId,
+        turning_face_up: bool,
+    ) -> Pending {
+        self.copying = Some(CopyChoice {
+            object,
+            turning_face_up,
+        });
+        Pending {
+            player,
+            decision: Decision::ChooseCopy {
+                card: self
+                    .catalog()
+                    .get(self.objects[object.slot()].card)
+                    .name
+                    .clone(),
+                of: CopyKind::Creature,
+            },
+        }
+    }
+
+    /// The values a copy ability gives for a chosen creature (or none).
+    fn copy_for(
+        &self,
+        ability: CopyCreature,
+        chosen: Option<ObjectId>,
+    ) -> Option<(CopiableValues, CopyUntil)> {
+        let mut v = self.copiable_values(chosen?)?;
+        Some(match ability {
+            CopyCreature::Clone => (v, CopyUntil::AsEntered),
+            CopyCreature::Shapeshifter => {
+                v.shapeshifter_trigger = true;
+                (v, CopyUntil::TurnedFaceDown)
+            }
+        })
+    }
+
+    /// The answer to a creature copy choice: `Objects([creature])` or `Objects([])`.
+    pub(crate) fn answer_copy_creature(
+        &mut self,
+        answer: Answer,
+        choice: CopyChoice,
+    ) -> Result<(), RuleError> {
+        let Answer::Objects(objs) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: "a creature to copy, or none".into(),
+            });
+        };
+        let object = choice.object;
+        let Some(ability) = self
+            .obj(object)
+            .and_then(|o| self.catalog().get(o.card).copy_creature)
+        else {
+            return Err(RuleError::illegal("nothing is entering the battlefield"));
+        };
+        let player = self.pending.as_ref().map_or(self.active, |p| p.player);
+        let chosen = match objs.as_slice() {
+            [] => None,
+            [c] if self.copy_creature_candidates(object).contains(c) => Some(*c),
+            [c] => {
+                return Err(RuleError::illegal(format!(
+                    "{} is not another creature on the battlefield",
+                    self.seen_name(*c, Some(player))
+                )));
+            }
+            _ => return Err(RuleError::illegal("choose one creature, or none")),
+        };
+        let copy = self.copy_for(ability, chosen);
+        self.pending = None;
+        self.copying = None;
+        if choice.turning_face_up {
+            self.turn_face_up_as(object, copy);
+            // The special action is over: its player receives priority again (408.2h).
+            self.passes = 0;
+            self.give_priority(player);
+        } else {
+            self.copy_chosen.push((object, copy));
+            self.run_resolution();
+            if self.pending.is_none() && self.result.is_none() {
+                self.give_priority(self.active);
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies the copy choice recorded for `old` (before it moved) to the permanent `new`
+    /// as it enters.
+    pub(crate) fn apply_entering_copy(&mut self, old: ObjectId, new: ObjectId) {
+        if let Some(i) = self.copy_chosen.iter().position(|(c, _)| *c == old) {
+            let (_, copy) = self.copy_chosen.remove(i);
+            if copy.is_some() {
+                self.set_copy(new, copy);
+            }
+        }
+    }
+
+    /// The copy ability a face-down permanent has as it is turned face up (Vesuvan
+    /// Shapeshifter's "or is turned face up").
+    pub(crate) fn copy_as_turned_face_up(&self, id: ObjectId) -> bool {
+        self.obj(id).is_some_and(|o| {
+            o.face_down
+                && o.copy_of.is_none()
+                && self.catalog().get(o.card).copy_creature == Some(CopyCreature::Shapeshifter)
+        })
+    }
+
+    /// "Until end of turn" copy effects end (cleanup, 314.2 / 514.2).
+    pub(crate) fn end_turn_copies(&mut self) {
+        let ending: Vec<ObjectId> = self
+            .battlefield
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.obj(*id)
+                    .is_some_and(|o| o.copy_of.is_some() && o.copy_until == CopyUntil::EndOfTurn)
+            })
+            .collect();
+        for id in ending {
+            self.set_copy(id, None);
+        }
+    }
+}
