@@ -253,6 +253,7 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Cyclopean Giant", 2),
             ("Scion of the Ur-Dragon", 1),
             ("Vorosh, the Hunter", 1),
+            ("Basalt Gargoyle", 2),
         ],
         other => {
             return Err(format!(

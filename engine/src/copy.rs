@@ -280,3 +280,98 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Game {
+        crate::scenario::game_from_str(
+            r#"
+name = "t"
+description = ""
+script = []
+[setup]
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Craw Giant", { card = "Riptide Pilferer", face_down = true }]
+[setup.bob]
+battlefield = [{ card = "Vesuvan Shapeshifter", face_down = true }, "Squire"]
+"#,
+        )
+        .expect("board")
+    }
+
+    fn id(g: &Game, name: &str) -> ObjectId {
+        g.battlefield
+            .iter()
+            .copied()
+            .find(|&i| g.catalog().get(g.objects[i.slot()].card).name == name)
+            .unwrap_or_else(|| panic!("{name} is not on the battlefield"))
+    }
+
+    /// 706.2-706.3 and 706.9b: what a copy of each kind of permanent gets.
+    #[test]
+    fn copiable_values_follow_copies_and_face_down() {
+        let mut g = board();
+        let giant = id(&g, "Craw Giant");
+        let pilferer = id(&g, "Riptide Pilferer");
+        let shifter = id(&g, "Vesuvan Shapeshifter");
+        let giant_card = g.objects[giant.slot()].card;
+        // A face-down permanent's copiable values are the face-down 2/2's, nothing else.
+        assert_eq!(
+            g.copiable_values(pilferer),
+            Some(CopiableValues {
+                card: g.catalog().face_down(),
+                shapeshifter_trigger: false
+            })
+        );
+        // The Shapeshifter copying the Giant: its values are the Giant's plus the trigger,
+        // so a Clone of it gets both (R-vesuvan-shapeshifter-5).
+        let copy = g.copy_for(CopyCreature::Shapeshifter, Some(giant));
+        assert_eq!(
+            copy,
+            Some((
+                CopiableValues {
+                    card: giant_card,
+                    shapeshifter_trigger: true
+                },
+                CopyUntil::TurnedFaceDown
+            ))
+        );
+        g.turn_face_up_as(shifter, copy);
+        assert_eq!(g.power_toughness(shifter), Some((6, 4)));
+        assert_eq!(
+            g.copy_for(CopyCreature::Clone, Some(shifter)).map(|c| c.0),
+            copy.map(|c| c.0)
+        );
+        // Turned face down, the Shapeshifter's copy ends; a Clone's would not.
+        g.turn_face_down(shifter);
+        assert_eq!(g.objects[shifter.slot()].copy_of, None);
+        g.turn_face_up(shifter);
+        assert_eq!(g.power_toughness(shifter), Some((0, 0)));
+        // Choosing nothing copies nothing.
+        assert_eq!(g.copy_for(CopyCreature::Clone, None), None);
+        // "Another creature": never itself.
+        assert!(!g.copy_creature_candidates(shifter).contains(&shifter));
+        assert!(g.copy_creature_candidates(shifter).contains(&giant));
+    }
+
+    /// Cleanup ends "until end of turn" copies only.
+    #[test]
+    fn end_of_turn_copies_end_in_cleanup() {
+        let mut g = board();
+        let giant = id(&g, "Craw Giant");
+        let squire = id(&g, "Squire");
+        let v = g.copiable_values(giant).expect("values");
+        let s = g.copiable_values(squire).expect("values");
+        g.set_copy(squire, Some((v, CopyUntil::EndOfTurn)));
+        g.set_copy(giant, Some((s, CopyUntil::AsEntered)));
+        assert_eq!(g.power_toughness(squire), Some((6, 4)));
+        assert_eq!(g.power_toughness(giant), Some((1, 2)));
+        g.end_turn_copies();
+        assert_eq!(g.power_toughness(squire), Some((1, 2)));
+        assert_eq!(g.power_toughness(giant), Some((1, 2)));
+    }
+}

@@ -259,6 +259,10 @@ pub enum Effect {
         cost: crate::mana::ManaCost,
         effects: Vec<Effect>,
     },
+    /// "Sacrifice it unless you pay COST" (echo): its controller chooses as it resolves.
+    SacrificeUnlessPays {
+        cost: crate::mana::ManaCost,
+    },
     /// "That player loses N life at the beginning of their next draw step unless they pay
     /// {M} before that draw step" (Glass Asp): a delayed ability and a special action.
     LoseAtNextDrawUnlessPays {

@@ -102,6 +102,10 @@ pub struct Player {
     pub mulligan_intent: bool,
     /// Turn number at which this player's most recent turn began (0: none yet).
     pub turn_started: u32,
+    /// The game's clock (`Game::next_timestamp`) as this player's most recent upkeep and
+    /// the one before it began (echo: "since the beginning of your last upkeep").
+    #[serde(default)]
+    pub upkeeps_began: [u32; 2],
     pub max_hand_size: u32,
 }
 
@@ -328,6 +332,7 @@ impl Game {
                     kept: false,
                     mulligan_intent: false,
                     turn_started: 0,
+                    upkeeps_began: [0, 0],
                     max_hand_size: 7,
                 })
                 .collect(),
@@ -696,6 +701,7 @@ impl Game {
             counters: Counters::default(),
             timestamp,
             controlled_since: self.turn,
+            control_clock: timestamp,
             token: false,
             ceased: false,
             attached_to: None,
@@ -810,6 +816,7 @@ impl Game {
             o.counters = Counters::default();
             o.timestamp = ts;
             o.controlled_since = turn;
+            o.control_clock = ts;
             o.attached_to = None;
             o.deathtouch_damage = false;
             o.entered_under = None;

@@ -17,9 +17,8 @@
 //! rest in timestamp order unless one depends on another (418.5c-d: applying the other
 //! changes whether it exists or what it applies to; loops fall back to timestamps).
 //! Layer 1 (copy) is `Object::copy_of`: an object that entered as a copy of a card has that
-//! card's copiable values, and `Game::def` returns them (Vesuva). Not built: copy effects
-//! that start later (Vesuvan Shapeshifter turning face up); cards that need them have no
-//! script.
+//! card's copiable values, and `Game::def` returns them (Vesuva). Copy effects that begin
+//! later or end (Vesuvan Shapeshifter, Scion of the Ur-Dragon) are in `copy.rs`.
 //! Layer 3 (text): resolved "change the text" effects (`TextWord`s, locked to their object,
 //! no duration) rewrite the object's static abilities (filters, land types, colours,
 //! granted keywords, P/T-defining counts) and printed keywords (landwalk, protection) before
@@ -1408,11 +1407,12 @@ impl Game {
                 if from != ctrl {
                     changed = true;
                     // A new timestamp marks the change for the layer cache.
-                    self.new_timestamp();
+                    let clock = self.new_timestamp();
                     let turn = self.turn;
                     if let Some(o) = self.obj_mut(id) {
                         o.controller = ctrl;
                         o.controlled_since = turn;
+                        o.control_clock = clock;
                     }
                     if let Some(c) = &mut self.combat {
                         c.remove(id);

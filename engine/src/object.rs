@@ -121,6 +121,10 @@ pub struct Object {
     /// controller's most recent turn.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub controlled_since: u32,
+    /// The game's clock (`Game::next_timestamp`) when its controller began to control it
+    /// (echo: "came under your control since the beginning of your last upkeep").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub control_clock: u32,
     #[serde(default, skip_serializing_if = "is_false")]
     pub token: bool,
     /// A token that left the battlefield and ceased to exist (S8): in no zone any more.

@@ -717,6 +717,35 @@ impl Game {
                     _ => {}
                 }
             }
+            Effect::SacrificeUnlessPays { cost } => {
+                // "Sacrifice it": only if it is still the same permanent and still its
+                // controller's (R-vesuvan-shapeshifter-8: face down, it is the same one).
+                let this = source;
+                let mine = self
+                    .obj(this)
+                    .is_some_and(|o| o.zone == ZoneKind::Battlefield && o.controller == me);
+                if !mine {
+                    return Progress::Done;
+                }
+                let payable = cost.to_payable(0);
+                match res.may {
+                    None if self.can_pay_now(me, &payable) => {
+                        return Progress::Ask(Pending {
+                            player: me,
+                            decision: Decision::YesNo {
+                                question: format!(
+                                    "pay {cost}, or sacrifice {}? Pay?",
+                                    self.seen_name(this, Some(me))
+                                ),
+                            },
+                        });
+                    }
+                    Some(true) if self.pay_automatically(me, &payable) => {}
+                    _ => {
+                        self.sacrifice(this);
+                    }
+                }
+            }
             Effect::CounterUnlessPays { what, generic } => {
                 let Some(o) = self.object_of(res, *what) else {
                     return Progress::Done;
@@ -1287,6 +1316,7 @@ impl Game {
             | Effect::May { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
+            | Effect::SacrificeUnlessPays { .. }
             | Effect::IfSpent { .. }
             | Effect::PutCounterEach { .. }
             | Effect::PutCounters { .. }

@@ -358,6 +358,11 @@ impl Runner {
                 o.tapped = tapped;
                 o.damage = damage;
                 o.controlled_since = if sick { turn } else { 0 };
+                // A permanent set up "sick" came under its controller's control this turn
+                // (after every earlier upkeep); any other, long before.
+                if !sick {
+                    o.control_clock = 0;
+                }
                 if counters.is_empty() {
                     for (k, n) in enters_with {
                         o.counters.add(k, n);

@@ -382,6 +382,22 @@ impl TriggerEvent {
     }
 }
 
+/// Echo [cost] (502.19 / 702.30): "At the beginning of your upkeep, if this came under your
+/// control since the beginning of your last upkeep, sacrifice it unless you pay [cost]." The
+/// cost goes with the ability: turning the permanent face down later doesn't change it
+/// (R-vesuvan-shapeshifter-8).
+pub fn echo_trigger(cost: crate::mana::ManaCost) -> TriggerDef {
+    TriggerDef {
+        when: TriggerEvent::YourUpkeep,
+        condition: Some(TriggerCondition::CameUnderYourControlSinceLastUpkeep),
+        targets: Vec::new(),
+        text: format!(
+            "Echo {cost} (at the beginning of your upkeep, if this came under your control since the beginning of your last upkeep, sacrifice it unless you pay {cost})"
+        ),
+        effects: vec![Effect::SacrificeUnlessPays { cost }],
+    }
+}
+
 /// The index that names flanking's built-in trigger (502.3) instead of a card's own.
 pub const FLANKING_TRIGGER: u8 = u8::MAX;
 /// Trigger indices from here on name a triggered ability granted by a static ability of the
@@ -491,6 +507,9 @@ pub enum TriggerCondition {
     NoCreaturesOnBattlefield,
     /// "if you control no permanents other than ~ and have no cards in hand" (Barren Glory).
     NothingElseAndEmptyHand,
+    /// Echo's "if this permanent came under your control since the beginning of your last
+    /// upkeep" (502.19a / 702.30a).
+    CameUnderYourControlSinceLastUpkeep,
 }
 
 impl TriggerCondition {
@@ -1194,6 +1213,14 @@ impl Game {
             TriggerCondition::NothingElseAndEmptyHand => {
                 self.player(controller).hand.is_empty()
                     && self.battlefield_of(controller).all(|o| o.id == source)
+            }
+            // "Your last upkeep" is the one before the upkeep now under way (it began first:
+            // `begin_step`), also when the ability resolves.
+            TriggerCondition::CameUnderYourControlSinceLastUpkeep => {
+                self.obj(source).is_some_and(|o| {
+                    o.controller == controller
+                        && o.control_clock > self.player(controller).upkeeps_began[1]
+                })
             }
         }
     }

@@ -366,6 +366,12 @@ impl Game {
             });
             return StepFlow::Continue;
         }
+        if step == Step::Upkeep {
+            // Echo's "since the beginning of your last upkeep" (502.19a) counts from here.
+            let clock = self.new_timestamp();
+            let p = self.player_mut(self.active);
+            p.upkeeps_began = [clock, p.upkeeps_began[0]];
+        }
         self.emit(Event::StepBegan(step));
         match step {
             Step::Untap => {

@@ -109,6 +109,8 @@ struct Script {
     damage_life_floor: bool,
     /// Morph: the cost to turn it face up (`"{U}{U}"`); must match the card's text.
     morph: Option<String>,
+    /// Echo (502.19 / 702.30): `echo = "{2}{R}"`, a triggered ability in its upkeep.
+    echo: Option<String>,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -606,6 +608,23 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.enchant = Some(filter);
     } else if def.subtypes.iter().any(|t| t == "Aura") && def.is_supported() {
         return Err("an Aura needs `enchant`".into());
+    }
+    if let Some(e) = &s.echo {
+        let cost: crate::mana::ManaCost = e
+            .trim()
+            .parse()
+            .map_err(|err| format!("echo `{e}`: {err}"))?;
+        let printed = format!("echo {}", e.trim().to_lowercase());
+        if !text_lower.lines().any(|l| l.starts_with(&printed)) {
+            return Err(format!(
+                "`echo = \"{e}\"`: the card's text has no `Echo {e}`"
+            ));
+        }
+        def.triggers.push(crate::triggers::echo_trigger(cost));
+    } else if def.support != Support::TestOnly
+        && text_lower.lines().any(|l| l.starts_with("echo {"))
+    {
+        return Err("the card has echo: script it with `echo = \"{cost}\"`".into());
     }
     if let Some(m) = &s.morph {
         let cost = Cost::parse(m)?;
