@@ -151,7 +151,10 @@ impl Game {
             return None;
         }
         let ability = self.catalog().get(o.card).copy_creature?;
-        (!self.copy_chosen.iter().any(|(c, _)| *c == id)).then_some(ability)
+        // No creature to choose: nothing to ask (it is itself).
+        (!self.copy_chosen.iter().any(|(c, _)| *c == id)
+            && !self.copy_creature_candidates(id).is_empty())
+        .then_some(ability)
     }
 
     /// Asks `player` the copy choice of `object` (entering during a resolution, or turning
@@ -261,7 +264,7 @@ impl Game {
             o.face_down
                 && o.copy_of.is_none()
                 && self.catalog().get(o.card).copy_creature == Some(CopyCreature::Shapeshifter)
-        })
+        }) && !self.copy_creature_candidates(id).is_empty()
     }
 
     /// "Until end of turn" copy effects end (cleanup, 314.2 / 514.2).

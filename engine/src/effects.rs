@@ -172,6 +172,10 @@ pub enum Effect {
     },
     /// "Turn it face down" (Vesuvan Shapeshifter's upkeep trigger).
     TurnFaceDown(ObjRef),
+    /// Living End: "Each player exiles all creature cards from their graveyard, then
+    /// sacrifices all creatures they control, then puts all cards they exiled this way onto
+    /// the battlefield" (they enter at the same time).
+    LivingEnd,
     /// Put the object on top of its owner's library.
     PutOnTop(ObjRef),
     /// Return it to its owner's hand (from the battlefield or a graveyard).
@@ -878,6 +882,7 @@ impl Effect {
                 },
             },
             "turn_face_down" => Effect::TurnFaceDown(objref(0)?),
+            "living_end" => Effect::LivingEnd,
             other => return Err(format!("unknown effect `{other}`")),
         };
         Ok(e)

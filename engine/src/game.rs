@@ -884,6 +884,50 @@ impl Game {
         controller: PlayerId,
         tapped: bool,
     ) -> Option<ObjectId> {
+        let new_id = self.place_on_battlefield(id, controller, tapped, &[])?;
+        self.emit_entered(new_id);
+        Some(new_id)
+    }
+
+    /// Several cards enter the battlefield at the same time (Living End): every one is in
+    /// place before any "enters" event, so their abilities see each other enter, and an
+    /// "as ~ enters" effect of one (Ixidron) doesn't touch the others (R-ixidron-4).
+    pub(crate) fn put_onto_battlefield_together(
+        &mut self,
+        cards: &[(ObjectId, PlayerId)],
+    ) -> Vec<ObjectId> {
+        let mut placed = Vec::new();
+        for &(id, controller) in cards {
+            if let Some(new_id) = self.place_on_battlefield(id, controller, false, &placed) {
+                placed.push(new_id);
+            }
+        }
+        for &new_id in &placed {
+            self.emit_entered(new_id);
+        }
+        placed
+    }
+
+    fn emit_entered(&mut self, id: ObjectId) {
+        if let Some(o) = self.obj(id) {
+            let (card, controller) = (o.face(), o.controller);
+            self.emit(Event::EnteredBattlefield {
+                object: id,
+                card,
+                controller,
+            });
+        }
+    }
+
+    /// Moves a card onto the battlefield with its "as it enters" and "enters with" effects;
+    /// `together` are the permanents entering at the same time, already placed.
+    fn place_on_battlefield(
+        &mut self,
+        id: ObjectId,
+        controller: PlayerId,
+        tapped: bool,
+        together: &[ObjectId],
+    ) -> Option<ObjectId> {
         let new_id = self.move_object(id, ZoneKind::Battlefield, Position::Top)?;
         // "As ~ enters the battlefield, ... a copy": chosen before it moved (`copy.rs`).
         self.apply_entering_copy(id, new_id);
@@ -909,7 +953,6 @@ impl Game {
         for (k, n) in counters {
             o.counters.add(k, n);
         }
-        let card = o.face();
         if def.turn_others_face_down {
             // "As Ixidron enters the battlefield, turn all other nontoken creatures face
             // down": part of its entering, so no other permanent sees them face up with it
@@ -918,18 +961,13 @@ impl Game {
                 .battlefield
                 .iter()
                 .copied()
-                .filter(|o| *o != new_id && self.is_creature(*o))
+                .filter(|o| *o != new_id && !together.contains(o) && self.is_creature(*o))
                 .filter(|o| self.obj(*o).is_some_and(|x| !x.token))
                 .collect();
             for o in others {
                 self.turn_face_down(o);
             }
         }
-        self.emit(Event::EnteredBattlefield {
-            object: new_id,
-            card,
-            controller,
-        });
         Some(new_id)
     }
 

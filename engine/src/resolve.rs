@@ -825,6 +825,38 @@ impl Game {
                     self.add_shield(Shield::Regenerate(o));
                 }
             }
+            Effect::LivingEnd => {
+                let mut exiled = Vec::new();
+                for p in self.apnap() {
+                    let cards: Vec<ObjectId> = self
+                        .player(p)
+                        .graveyard
+                        .iter()
+                        .copied()
+                        .filter(|c| self.has_type(*c, CardType::Creature))
+                        .collect();
+                    for c in cards {
+                        exiled.extend(self.move_object(c, ZoneKind::Exile, Position::Top));
+                    }
+                }
+                let creatures: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|o| self.is_creature(*o))
+                    .collect();
+                self.begin_batch(&creatures);
+                for o in creatures {
+                    self.sacrifice(o);
+                }
+                self.end_batch();
+                let back: Vec<(ObjectId, PlayerId)> = exiled
+                    .into_iter()
+                    .filter(|o| self.obj(*o).is_some_and(|x| x.zone == ZoneKind::Exile))
+                    .map(|o| (o, self.objects[o.slot()].owner))
+                    .collect();
+                self.put_onto_battlefield_together(&back);
+            }
             Effect::TurnFaceDown(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.turn_face_down(o);
