@@ -387,6 +387,17 @@ pub fn default_answer(game: &Game, p: PlayerId) -> Answer {
     }
 }
 
+/// The public line for an answer given for a player who ran out of time: named as the
+/// other players see the game, so a face-down card of theirs stays unnamed.
+pub fn timeout_message(game: &Game, p: PlayerId, answer: &Answer) -> String {
+    let other = game.player_ids().find(|q| *q != p).unwrap_or(p);
+    format!(
+        "{} ran out of time; answered `{}` for them.",
+        game.player(p).name,
+        grammar::describe_among(game, other, answer, &game.legal_answers(p))
+    )
+}
+
 /// The random agent (`engine::agent`), seeded from the game seed and the position in the
 /// game (so a rerun chooses the same).
 pub fn agent_answer(game: &Game, p: PlayerId, salt: u64) -> Answer {
@@ -1269,10 +1280,7 @@ impl Service {
         plan.public.push(if forfeit {
             format!("{name} ran out of time {timeouts} times and forfeits.")
         } else {
-            format!(
-                "{name} ran out of time; answered `{}` for them.",
-                grammar::describe(&loaded.game, p, &answer)
-            )
+            timeout_message(&loaded.game, p, &answer)
         });
         plan.public.extend(board_text::events(&game, None, &events));
         plan.events.extend(events.iter().cloned());

@@ -807,3 +807,37 @@ async fn three_player_undo_needs_every_opponent() {
         assert!(done, "found a command to undo");
     }
 }
+
+/// A timed-out player's answer is posted for everyone: a face-down card of theirs is named
+/// as the others see it (the morph leak noticed in session 3).
+#[test]
+fn timeout_message_hides_face_down_cards() {
+    let game = engine::scenario::game_from_str(
+        r#"
+name = "t"
+description = ""
+script = []
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Island", "Island", "Island", "Island", "Island", "Island", "Island", { card = "Brine Elemental", face_down = true }]
+"#,
+    )
+    .expect("board");
+    let alice = game.active;
+    let face_down = game
+        .battlefield
+        .iter()
+        .copied()
+        .find(|id| game.obj(*id).is_some_and(|o| o.face_down))
+        .expect("a face-down creature");
+    let answer = Answer::TurnFaceUp(face_down);
+    assert!(game.legal_answers(alice).contains(&answer));
+    let own = grammar::describe(&game, alice, &answer);
+    assert!(own.contains("Brine Elemental"), "{own}");
+    let public = timeout_message(&game, alice, &answer);
+    assert!(!public.contains("Brine Elemental"), "{public}");
+    assert!(public.contains("face-down creature 1"), "{public}");
+}
