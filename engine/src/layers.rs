@@ -79,26 +79,10 @@ impl Game {
             let n = self.cda_pt_value(id, cda);
             return Some((n, n));
         }
-        // Δ18: a P/T characteristic-defining ability works only on the battlefield (classic)
-        // or in every zone (modern); "*" is 0 where none sets it.
-        let cda = def.pt_cda.filter(|_| {
-            self.ruleset.pt_cda_everywhere()
-                || self
-                    .obj(id)
-                    .is_some_and(|o| o.zone == ZoneKind::Battlefield)
-        });
-        let star = match cda {
-            Some(crate::cards::PtCda::FaceDownCreatures) => self
-                .battlefield
-                .iter()
-                .filter(|b| self.obj(**b).is_some_and(|o| o.face_down) && self.is_creature(**b))
-                .count() as i32,
-            None => 0,
-        };
+        // "*" is 0 where no characteristic-defining ability sets it.
         let v = |x: Option<PtValue>| match x {
             Some(PtValue::Fixed(n)) => n,
-            Some(PtValue::Star) => star,
-            Some(PtValue::StarPlus(n)) if cda.is_some() => n + star,
+            Some(PtValue::StarPlus(n)) => n,
             _ => 0,
         };
         if def.power.is_none() && def.toughness.is_none() {
@@ -111,6 +95,11 @@ impl Game {
 
     fn cda_pt_value(&self, id: ObjectId, cda: &CdaPt) -> i32 {
         match cda {
+            CdaPt::FaceDownCreatures => self
+                .battlefield
+                .iter()
+                .filter(|b| self.obj(**b).is_some_and(|o| o.face_down) && self.is_creature(**b))
+                .count() as i32,
             CdaPt::LandsOfTypeOrDefenders(t) => {
                 let Some(o) = self.obj(id) else { return 0 };
                 let whose = self

@@ -463,15 +463,6 @@ pub struct CardDef {
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down"
     /// (Ixidron, 502.26e / 702.36, 707.2).
     pub turn_others_face_down: bool,
-    /// A characteristic-defining ability setting its power and toughness ("*/*").
-    pub pt_cda: Option<PtCda>,
-}
-
-/// What a "*/*" characteristic-defining ability counts (both power and toughness).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PtCda {
-    /// "... equal to the number of face-down creatures on the battlefield" (Ixidron).
-    FaceDownCreatures,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -523,6 +514,8 @@ pub enum CdaPt {
     /// "Each equal to the number of <land type>s you control; while it is attacking, the
     /// number the defending player controls" (Gaea's Liege).
     LandsOfTypeOrDefenders(String),
+    /// "... equal to the number of face-down creatures on the battlefield" (Ixidron).
+    FaceDownCreatures,
 }
 
 /// A rule about spending mana that a permanent gives its controller (Celestial Dawn:

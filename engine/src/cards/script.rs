@@ -114,8 +114,6 @@ struct Script {
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
-    /// A "*/*" characteristic-defining ability: `face_down_creatures`.
-    pt_cda: Option<String>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -427,7 +425,6 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         damage_life_floor: false,
         morph: None,
         turn_others_face_down: false,
-        pt_cda: None,
     })
 }
 
@@ -653,11 +650,6 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     {
         return Err("`turn_others_face_down`: the card's text doesn't say so".into());
     }
-    def.pt_cda = match s.pt_cda.as_deref() {
-        None => None,
-        Some("face_down_creatures") => Some(PtCda::FaceDownCreatures),
-        Some(other) => return Err(format!("pt_cda `{other}`: expected `face_down_creatures`")),
-    };
     for st in &s.statics {
         let words: Vec<&str> = st.affects.split_whitespace().collect();
         let affects = crate::targets::ObjectFilter::parse(&words)?;
@@ -730,9 +722,12 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 {
                     Some(crate::cards::CdaPt::LandsOfTypeOrDefenders(t.to_string()))
                 }
+                (Some("face_down_creatures"), None, None) => {
+                    Some(crate::cards::CdaPt::FaceDownCreatures)
+                }
                 _ => {
                     return Err(
-                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`".into(),
+                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>` or `face_down_creatures`".into(),
                     );
                 }
             },
