@@ -120,6 +120,8 @@ pub enum Effect {
     Counter(ObjRef),
     Tap(ObjRef),
     Untap(ObjRef),
+    /// "Turn target face-down creature face up" (no morph cost is paid: R-morph-13).
+    TurnFaceUp(ObjRef),
     /// +P/+T until end of turn (a continuous effect locked to its object, 418.3b).
     Pump {
         what: ObjRef,
@@ -613,6 +615,7 @@ impl Effect {
             },
             "tap" => Effect::Tap(objref(0)?),
             "untap" => Effect::Untap(objref(0)?),
+            "turn_face_up" => Effect::TurnFaceUp(objref(0)?),
             "put_on_top" => Effect::PutOnTop(objref(0)?),
             "return_to_hand" => Effect::ReturnToHand(objref(0)?),
             "exile_linked" => Effect::ExileLinked(objref(0)?),
@@ -954,6 +957,7 @@ impl Effect {
             }
             | Effect::Tap(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
+            | Effect::TurnFaceUp(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))
             | Effect::ReturnToHand(ObjRef::Target(n))
             | Effect::ExileLinked(ObjRef::Target(n))

@@ -380,7 +380,7 @@ impl Game {
             self.deal_damage(source, t, n, false);
         }
         // An order for damage that ended up prevented in full is not kept.
-        self.shield_orders.clear();
+        self.clear_damage_orders();
         Progress::Done
     }
 
@@ -829,6 +829,13 @@ impl Game {
             Effect::Untap(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.untap(o);
+                }
+            }
+            Effect::TurnFaceUp(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    self.turn_face_up(o);
                 }
             }
             Effect::Pump {

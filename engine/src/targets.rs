@@ -54,6 +54,9 @@ pub struct ObjectFilter {
     /// "Other than ~": not the source of the ability (checked where the source is known).
     #[serde(default)]
     pub other: bool,
+    /// Only face-down permanents ("target face-down creature").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
     /// Only a permanent whose text the engine can change for this word (layer 3; the word
     /// in its activated or triggered abilities is not supported yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,7 +80,7 @@ impl ObjectFilter {
 
     /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
     /// `nonX` for a type or colour, `tapped`, `untapped`, `toughness<=N`, `type:Subtype`,
-    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`.
+    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`, `face_down`.
     pub fn parse(words: &[&str]) -> Result<Self, String> {
         let mut f = ObjectFilter::default();
         for w in words {
@@ -111,6 +114,8 @@ impl ObjectFilter {
                 f.token = true;
             } else if w == "other" {
                 f.other = true;
+            } else if w == "face_down" {
+                f.face_down = true;
             } else if let Some(n) = w.strip_prefix("toughness<=") {
                 f.max_toughness = Some(n.parse().map_err(|_| format!("bad number in `{w}`"))?);
             } else if let Some(s) = w.strip_prefix("type:") {
@@ -146,6 +151,9 @@ impl fmt::Display for ObjectFilter {
         }
         if self.attacking {
             parts.push("attacking".into());
+        }
+        if self.face_down {
+            parts.push("face-down".into());
         }
         for c in self.not_colors.iter() {
             parts.push(format!("non{}", c.name()));
@@ -298,6 +306,9 @@ impl crate::game::Game {
             return false;
         }
         if f.token && !o.token {
+            return false;
+        }
+        if f.face_down && !o.face_down {
             return false;
         }
         if f.basic
