@@ -31,6 +31,9 @@ pub enum Amount {
     /// The converted mana cost of the trigger's subject (a spell: "X is that spell's
     /// converted mana cost", Endrek Sahr).
     SubjectManaValue,
+    /// "That much": the amount of the event that triggered the ability (the damage dealt,
+    /// Spirit Link), kept in the stack item's `x`.
+    ThatMuch,
 }
 
 /// A player an effect acts on, relative to the controller.
@@ -1050,6 +1053,7 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
         "blockers_beyond_first" => Ok(Amount::BlockersBeyondFirst),
         "its_power" => Ok(Amount::SubjectPower),
         "its_mana_value" => Ok(Amount::SubjectManaValue),
+        "that_much" => Ok(Amount::ThatMuch),
         n => n
             .parse()
             .map(Amount::Fixed)

@@ -145,7 +145,7 @@ impl Game {
     fn amount(&self, res: &Resolution, a: &Amount) -> i32 {
         match a {
             Amount::Fixed(n) => *n,
-            Amount::X => res.item.x as i32,
+            Amount::X | Amount::ThatMuch => res.item.x as i32,
             Amount::CreaturesYouControl => self
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
