@@ -726,8 +726,11 @@ impl Game {
                 }
             }
             Effect::Exile(r) => {
+                // From the battlefield; a targeted card also from a graveyard (Withered Wretch).
                 if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
+                    && (self.is_on_battlefield(o)
+                        || (matches!(r, ObjRef::Target(_))
+                            && self.obj(o).is_some_and(|x| x.zone == ZoneKind::Graveyard)))
                 {
                     self.move_object(o, ZoneKind::Exile, Position::Top);
                 }

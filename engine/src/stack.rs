@@ -127,7 +127,9 @@ impl Game {
             .map(|(t, spec)| {
                 self.target_legal(item.controller, spec, *t).is_ok()
                     && !self.is_self_target(&item, *t)
-                    && !matches!(t, Target::Object(o) if self.protected_from(*o, source_colors))
+                    && !matches!(t, Target::Object(o)
+                        if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)
+                            && self.protected_from(*o, source_colors))
             })
             .collect();
         if !item.targets.is_empty() && legal.iter().all(|l| !l) {

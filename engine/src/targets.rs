@@ -25,6 +25,8 @@ pub enum TargetKind {
     Permanent(ObjectFilter),
     /// A spell on the stack matching the filter.
     Spell(ObjectFilter),
+    /// A card in any graveyard matching the filter ("target card from a graveyard").
+    GraveyardCard(ObjectFilter),
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -232,6 +234,21 @@ impl TargetSpec {
             ["player"] => TargetKind::Player,
             ["opponent"] => TargetKind::Opponent,
             ["spell", rest @ ..] => TargetKind::Spell(ObjectFilter::parse(rest)?),
+            ["card_in_graveyard", rest @ ..] => {
+                let f = ObjectFilter::parse(rest)?;
+                if f.tapped.is_some()
+                    || f.attacking
+                    || f.controller.is_some()
+                    || f.face_down
+                    || f.token
+                    || f.other
+                {
+                    return Err(format!(
+                        "`{s}`: a card in a graveyard is only filtered by its characteristics"
+                    ));
+                }
+                TargetKind::GraveyardCard(f)
+            }
             [] => return Err("empty target description".into()),
             rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
         };
@@ -261,6 +278,10 @@ impl TargetSpec {
             TargetKind::Permanent(f) => format!("a {f}"),
             TargetKind::Spell(f) if f == &ObjectFilter::default() => "a spell".into(),
             TargetKind::Spell(f) => format!("a {f} spell"),
+            TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
+                "a card in a graveyard".into()
+            }
+            TargetKind::GraveyardCard(f) => format!("a {f} card in a graveyard"),
         }
     }
 }
@@ -385,6 +406,18 @@ impl crate::game::Game {
                         "{} is not a spell on the stack",
                         self.card_name(id)
                     ))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::GraveyardCard(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that card is gone".into());
+                };
+                if o.zone != ZoneKind::Graveyard {
+                    Err(format!("{} is not in a graveyard", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
                     Err(format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {
