@@ -486,7 +486,7 @@ impl Game {
                             _ => None,
                         })
                         .sum();
-                    format!("prevent the next {n} damage to {p}")
+                    format!("prevent the next {n} damage to {}", self.player(p).name)
                 }
                 PlayerReplacement::RedirectTo(g) => format!(
                     "the combat damage of unblocked creatures is dealt to {} instead",
