@@ -223,7 +223,12 @@ mod tests {
             ..Default::default()
         };
         let mut out = Vec::new();
-        let mut input = std::io::Cursor::new("keep\nhelp\nfrobnicate\nboard\npass\nquit\n");
+        // `help`, the unknown word and `board` come at the opening-hand decision, the one
+        // decision the player always has first: the game's seed is random, and when the agent
+        // plays first and the player has nothing to do, the service passes the player's
+        // whole turn up to a cleanup discard, where any word is read as a card name (`no
+        // card matches`), not as an unknown command.
+        let mut input = std::io::Cursor::new("help\nfrobnicate\nboard\nkeep\npass\nquit\n");
         let id = run(&opts, &mut input, &mut out)
             .await
             .expect("first run")

@@ -927,6 +927,12 @@ impl Game {
                     .filter_map(|s| s.object())
                     .map(Target::Object),
             ),
+            K::GraveyardCard(_) => v.extend(
+                self.players
+                    .iter()
+                    .flat_map(|p| p.graveyard.iter().copied())
+                    .map(Target::Object),
+            ),
         }
         let me = Self::casting_self(c);
         v.retain(|t| Some(*t) != me.map(Target::Object) && self.check_target(c, spec, *t).is_ok());
@@ -951,7 +957,9 @@ impl Game {
                 "it must target another permanent, not its own source",
             ));
         }
+        // Protection matters for permanents and spells, not cards in graveyards.
         if let Target::Object(id) = t
+            && self.obj(id).is_some_and(|o| o.zone != ZoneKind::Graveyard)
             && self.protected_from(id, self.casting_colors(c))
         {
             return Err(RuleError::illegal(format!(
@@ -1587,7 +1595,7 @@ impl Game {
                 // Vesuvan Shapeshifter: "as it is turned face up, you may choose another
                 // creature": asked now, and it turns face up already a copy (`copy.rs`).
                 if self.copy_as_turned_face_up(id) {
-                    let p = self.ask_copy(id, c.player, true);
+                    let p = self.ask_copy(id, c.player, crate::copy::CopyMoment::TurningFaceUp);
                     self.pending = Some(p);
                     return;
                 }

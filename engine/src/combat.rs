@@ -76,6 +76,11 @@ pub struct Combat {
     pub to_assign: Vec<ObjectId>,
     #[serde(default)]
     pub first_strike_step: bool,
+    /// Unblocked attackers that were assigned combat damage this combat (the id they dealt
+    /// it with, also once they left: classic damage on the stack). Weathered Bodyguards
+    /// takes the combat damage "unblocked creatures" would deal.
+    #[serde(default)]
+    pub unblocked_dealers: Vec<ObjectId>,
 }
 
 impl Combat {
@@ -977,6 +982,7 @@ impl Game {
             return StepFlow::Continue;
         };
         let mut assigned: Vec<(ObjectId, Target, u32)> = Vec::new();
+        let mut unblocked: Vec<ObjectId> = Vec::new();
         let mut to_assign = Vec::new();
         for a in &c.attackers {
             if !self.is_on_battlefield(a.id)
@@ -991,6 +997,7 @@ impl Game {
             }
             if !a.blocked {
                 assigned.push((a.id, Target::Player(a.defender), power));
+                unblocked.push(a.id);
                 continue;
             }
             let Some(d) = self.dividing(a.id) else {
@@ -1033,6 +1040,11 @@ impl Game {
         }
         if let Some(c) = &mut self.combat {
             c.assigned = assigned;
+            for id in unblocked {
+                if !c.unblocked_dealers.contains(&id) {
+                    c.unblocked_dealers.push(id);
+                }
+            }
             c.to_assign = to_assign;
             c.first_strike_step = first_strike_step;
         }
@@ -1143,8 +1155,8 @@ impl Game {
             });
             return;
         }
-        let damage: Vec<(Target, u32)> = c.assigned.iter().map(|x| (x.1, x.2)).collect();
-        if let Some(p) = self.next_shield_question(damage) {
+        let damage = c.assigned.clone();
+        if let Some(p) = self.next_combat_damage_question(&damage) {
             // 616.1: asked before the damage is dealt; the answer continues here.
             self.pending = Some(p);
             return;
@@ -1154,7 +1166,7 @@ impl Game {
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
         }
-        self.shield_orders.clear();
+        self.clear_damage_orders();
     }
 
     /// Deals the assigned combat damage once the shield orders it needed are answered.
@@ -1176,7 +1188,7 @@ impl Game {
         for (src, t, n) in assigned {
             self.deal_damage(src, t, n, true);
         }
-        self.shield_orders.clear();
+        self.clear_damage_orders();
     }
 }
 

@@ -77,11 +77,22 @@ impl CopyUntil {
 }
 
 /// A copy choice being asked: of what the object will copy as it enters the battlefield
-/// (during a resolution) or as it is turned face up (a special action).
+/// or is turned face up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CopyChoice {
     pub object: ObjectId,
-    pub turning_face_up: bool,
+    pub moment: CopyMoment,
+}
+
+/// When a copy choice is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CopyMoment {
+    /// As it enters the battlefield from a resolving spell or effect (the resolution waits).
+    Entering,
+    /// As its controller turns it face up (the special action waits).
+    TurningFaceUp,
+    /// As a resolving effect turns it face up (Break Open; the resolution waits).
+    TurnedFaceUpByEffect,
 }
 
 /// What the chooser may copy.
@@ -163,12 +174,9 @@ impl Game {
         &mut self,
         object: ObjectId,
         player: PlayerId,
-        turning_face_up: bool,
+        moment: CopyMoment,
     ) -> Pending {
-        self.copying = Some(CopyChoice {
-            object,
-            turning_face_up,
-        });
+        self.copying = Some(CopyChoice { object, moment });
         Pending {
             player,
             decision: Decision::ChooseCopy {
@@ -231,7 +239,7 @@ impl Game {
         let copy = self.copy_for(ability, chosen);
         self.pending = None;
         self.copying = None;
-        if choice.turning_face_up {
+        if choice.moment == CopyMoment::TurningFaceUp {
             self.turn_face_up_as(object, copy);
             // The special action is over: its player receives priority again (408.2h).
             self.passes = 0;
@@ -249,12 +257,15 @@ impl Game {
     /// Applies the copy choice recorded for `old` (before it moved) to the permanent `new`
     /// as it enters.
     pub(crate) fn apply_entering_copy(&mut self, old: ObjectId, new: ObjectId) {
-        if let Some(i) = self.copy_chosen.iter().position(|(c, _)| *c == old) {
-            let (_, copy) = self.copy_chosen.remove(i);
-            if copy.is_some() {
-                self.set_copy(new, copy);
-            }
+        if let Some(copy) = self.take_copy_choice(old) {
+            self.set_copy(new, Some(copy));
         }
+    }
+
+    /// The copy choice made for `id` during this resolution, if any (used up).
+    pub(crate) fn take_copy_choice(&mut self, id: ObjectId) -> Option<(CopiableValues, CopyUntil)> {
+        let i = self.copy_chosen.iter().position(|(c, _)| *c == id)?;
+        self.copy_chosen.remove(i).1
     }
 
     /// The copy ability a face-down permanent has as it is turned face up (Vesuvan

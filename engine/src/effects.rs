@@ -31,6 +31,9 @@ pub enum Amount {
     /// The converted mana cost of the trigger's subject (a spell: "X is that spell's
     /// converted mana cost", Endrek Sahr).
     SubjectManaValue,
+    /// "That much": the amount of the event that triggered the ability (the damage dealt,
+    /// Spirit Link), kept in the stack item's `x`.
+    ThatMuch,
 }
 
 /// A player an effect acts on, relative to the controller.
@@ -120,6 +123,8 @@ pub enum Effect {
     Counter(ObjRef),
     Tap(ObjRef),
     Untap(ObjRef),
+    /// "Turn target face-down creature face up" (no morph cost is paid: R-morph-13).
+    TurnFaceUp(ObjRef),
     /// +P/+T until end of turn (a continuous effect locked to its object, 418.3b).
     Pump {
         what: ObjRef,
@@ -628,6 +633,7 @@ impl Effect {
             },
             "tap" => Effect::Tap(objref(0)?),
             "untap" => Effect::Untap(objref(0)?),
+            "turn_face_up" => Effect::TurnFaceUp(objref(0)?),
             "put_on_top" => Effect::PutOnTop(objref(0)?),
             "return_to_hand" => Effect::ReturnToHand(objref(0)?),
             "exile_linked" => Effect::ExileLinked(objref(0)?),
@@ -981,6 +987,7 @@ impl Effect {
             }
             | Effect::Tap(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
+            | Effect::TurnFaceUp(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))
             | Effect::ReturnToHand(ObjRef::Target(n))
             | Effect::ExileLinked(ObjRef::Target(n))
@@ -1074,6 +1081,7 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
         "blockers_beyond_first" => Ok(Amount::BlockersBeyondFirst),
         "its_power" => Ok(Amount::SubjectPower),
         "its_mana_value" => Ok(Amount::SubjectManaValue),
+        "that_much" => Ok(Amount::ThatMuch),
         n => n
             .parse()
             .map(Amount::Fixed)

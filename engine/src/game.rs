@@ -153,6 +153,11 @@ pub struct Game {
     /// apply to damage about to be dealt to a recipient (616.1), used by `deal_damage`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shield_orders: Vec<(Target, Vec<u8>)>,
+    /// Orders the affected players chose for the replacements of combat damage unblocked
+    /// creatures would deal to them (Weathered Bodyguards, their prevention shields), kept
+    /// for every such damage event of one combat damage step (616.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub player_damage_orders: Vec<(PlayerId, Vec<crate::replacement::PlayerReplacement>)>,
     /// "Skip your next ..." effects waiting to be used, one skip each (300.9).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skips: Vec<(PlayerId, crate::turn::SkipKind)>,
@@ -352,6 +357,7 @@ impl Game {
             pt_effects: Vec::new(),
             shields: Vec::new(),
             shield_orders: Vec::new(),
+            player_damage_orders: Vec::new(),
             skips: Vec::new(),
             char_effects: Vec::new(),
             layered: false,
@@ -1205,6 +1211,19 @@ impl Game {
                 target,
                 amount,
             });
+            return 0;
+        }
+        // Weathered Bodyguards: combat damage an unblocked creature would deal to its
+        // controller is dealt to it instead (with that player's prevention shields in the
+        // order the player chose).
+        let amount = match target {
+            Target::Player(p) if combat => match self.bodyguard_replacement(source, p, amount) {
+                Some(left) => left,
+                None => return 0,
+            },
+            _ => amount,
+        };
+        if amount == 0 {
             return 0;
         }
         let (amount, redirected) = self.apply_shields_in_order(source, target, amount);

@@ -18,7 +18,13 @@
 //!
 //! - redirection ([`Game::apply_shields_in_order`], in `deal_damage`): "the next N damage
 //!   that would be dealt to ~ this turn is dealt to <creature> instead" (Outrider en-Kor);
-//!   the redirected damage keeps its source and stays combat damage.
+//!   the redirected damage keeps its source and stays combat damage;
+//! - Weathered Bodyguards ([`Game::bodyguard_replacement`], in `deal_damage`): while
+//!   untapped, the combat damage unblocked creatures (`Combat::unblocked_dealers`, fixed as
+//!   the damage is assigned) would deal to its controller is dealt to it instead, checked as
+//!   the damage is dealt (classic: as the combat damage object resolves). With two of them,
+//!   or one and that player's prevention shields, the player orders them once per damage
+//!   step (`PlayerReplacement`, `Game::player_damage_orders`).
 //!
 //! Each replacement applies at most once to one event (419.9 / 614.5). When several apply to
 //! one damage event and their order matters, the affected object's controller orders them
@@ -88,6 +94,17 @@ pub enum Shield {
         to: ObjectId,
         remaining: u32,
     },
+}
+
+/// One of the replacements that may apply to combat damage an unblocked creature would deal
+/// to a player who controls Weathered Bodyguards; the player orders them (419.9 / 616.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerReplacement {
+    /// The player's prevention shields ("prevent the next N damage that would be dealt to
+    /// you"), oldest first: their order among themselves can't matter.
+    Prevention,
+    /// Weathered Bodyguards: the damage is dealt to this creature instead.
+    RedirectTo(ObjectId),
 }
 
 /// A static prevention ability of a permanent (script key `prevent`).
@@ -386,6 +403,175 @@ impl Game {
         (left, moved)
     }
 
+    /// The untapped Weathered Bodyguards of `p` whose redirection applies now (with its
+    /// abilities: not face down, not having lost them; still a creature).
+    fn bodyguards_of(&self, p: PlayerId) -> Vec<ObjectId> {
+        self.battlefield
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.obj(id).is_some_and(|o| o.controller == p && !o.tapped)
+                    && self
+                        .def(id)
+                        .is_some_and(|d| d.redirect_unblocked_combat_damage)
+                    && self.has_own_abilities(id)
+                    && self.is_creature(id)
+            })
+            .collect()
+    }
+
+    /// Whether `source` deals its combat damage now as an unblocked creature (as it last
+    /// existed if it left: classic combat damage on the stack).
+    fn is_unblocked_dealer(&self, source: ObjectId) -> bool {
+        self.combat
+            .as_ref()
+            .is_some_and(|c| c.unblocked_dealers.contains(&source))
+    }
+
+    /// The replacements that apply to combat damage an unblocked creature would deal to `p`
+    /// now, in the default order (prevention shields first, then each Bodyguards in the
+    /// order they are on the battlefield). Empty when no Bodyguards applies: then damage to
+    /// the player takes the ordinary path.
+    pub(crate) fn player_replacement_candidates(&self, p: PlayerId) -> Vec<PlayerReplacement> {
+        let guards = self.bodyguards_of(p);
+        if guards.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if self.shields.iter().any(|s| {
+            matches!(s, Shield::PreventNext { target, remaining }
+                if *target == Target::Player(p) && *remaining > 0)
+        }) {
+            out.push(PlayerReplacement::Prevention);
+        }
+        out.extend(guards.into_iter().map(PlayerReplacement::RedirectTo));
+        out
+    }
+
+    /// The question for a player about to be dealt combat damage by an unblocked creature
+    /// when more than one replacement applies (two Bodyguards, or one and a prevention
+    /// shield): which applies first. None once answered for this damage step.
+    fn player_replacement_question(
+        &self,
+        source: ObjectId,
+        target: Target,
+        amount: u32,
+    ) -> Option<crate::decision::Pending> {
+        let Target::Player(p) = target else {
+            return None;
+        };
+        if amount == 0
+            || !self.is_unblocked_dealer(source)
+            || self.player_damage_orders.iter().any(|(q, _)| *q == p)
+        {
+            return None;
+        }
+        let candidates = self.player_replacement_candidates(p);
+        if candidates.len() < 2 {
+            return None;
+        }
+        let descriptions = candidates
+            .iter()
+            .map(|r| match r {
+                PlayerReplacement::Prevention => {
+                    let n: u32 = self
+                        .shields
+                        .iter()
+                        .filter_map(|s| match s {
+                            Shield::PreventNext { target, remaining }
+                                if *target == Target::Player(p) =>
+                            {
+                                Some(*remaining)
+                            }
+                            _ => None,
+                        })
+                        .sum();
+                    format!("prevent the next {n} damage to {}", self.player(p).name)
+                }
+                PlayerReplacement::RedirectTo(g) => format!(
+                    "the combat damage of unblocked creatures is dealt to {} instead",
+                    self.card_name(*g)
+                ),
+            })
+            .collect();
+        Some(crate::decision::Pending {
+            player: p,
+            decision: crate::decision::Decision::OrderReplacements {
+                recipient: target,
+                descriptions,
+            },
+        })
+    }
+
+    /// The first unanswered replacement-order question among combat damage about to be
+    /// dealt (source, recipient, amount): shields of creatures first, then players'.
+    pub(crate) fn next_combat_damage_question(
+        &self,
+        assigned: &[(ObjectId, Target, u32)],
+    ) -> Option<crate::decision::Pending> {
+        self.next_shield_question(assigned.iter().map(|x| (x.1, x.2)))
+            .or_else(|| {
+                assigned
+                    .iter()
+                    .find_map(|&(src, t, n)| self.player_replacement_question(src, t, n))
+            })
+    }
+
+    /// Weathered Bodyguards (419.9 / 616.1): combat damage `source` would deal to `p`.
+    /// Returns `None` when a Bodyguards took it, else what is left for `p` (after `p`'s
+    /// prevention shields if they chose to apply them first; if no Bodyguards applies, all
+    /// of it).
+    pub(crate) fn bodyguard_replacement(
+        &mut self,
+        source: ObjectId,
+        p: PlayerId,
+        amount: u32,
+    ) -> Option<u32> {
+        if !self.is_unblocked_dealer(source) {
+            return Some(amount);
+        }
+        let candidates = self.player_replacement_candidates(p);
+        if candidates.is_empty() {
+            return Some(amount);
+        }
+        // The chosen order (kept for every damage event of this step), then anything it
+        // didn't list, in the default order.
+        let mut order: Vec<PlayerReplacement> = self
+            .player_damage_orders
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, o)| o.clone())
+            .unwrap_or_default();
+        order.retain(|r| candidates.contains(r));
+        for r in candidates {
+            if !order.contains(&r) {
+                order.push(r);
+            }
+        }
+        let mut left = amount;
+        for r in order {
+            if left == 0 {
+                return Some(0);
+            }
+            match r {
+                PlayerReplacement::Prevention => {
+                    left = self.prevent_damage(source, Target::Player(p), left);
+                }
+                PlayerReplacement::RedirectTo(g) => {
+                    self.deal_damage(source, Target::Object(g), left, true);
+                    return None;
+                }
+            }
+        }
+        Some(left)
+    }
+
+    /// Forgets the replacement orders chosen for a batch of damage once it is dealt.
+    pub(crate) fn clear_damage_orders(&mut self) {
+        self.shield_orders.clear();
+        self.player_damage_orders.clear();
+    }
+
     /// The affected player's order for the shields of one damage event (an `Order` answer:
     /// the first listed applies first).
     pub(crate) fn answer_order_replacements(
@@ -396,6 +582,7 @@ impl Game {
         answer: crate::decision::Answer,
     ) -> Result<(), crate::decision::RuleError> {
         use crate::decision::{Answer, RuleError};
+        let _ = player;
         let Answer::Order(order) = answer else {
             return Err(RuleError::WrongKind {
                 expected: format!(
@@ -411,9 +598,18 @@ impl Game {
                 "give each of the {n} effects once, as numbers 1 to {n} (the first applies first)"
             )));
         }
-        let _ = player;
         self.pending = None;
-        self.shield_orders.push((recipient, order));
+        match recipient {
+            Target::Player(p) => {
+                let candidates = self.player_replacement_candidates(p);
+                let chosen = order
+                    .iter()
+                    .filter_map(|&k| candidates.get(k as usize).copied())
+                    .collect();
+                self.player_damage_orders.push((p, chosen));
+            }
+            Target::Object(_) => self.shield_orders.push((recipient, order)),
+        }
         // Go on with whatever was about to deal the damage.
         if self.resolution.is_some() {
             self.run_resolution();
@@ -581,6 +777,55 @@ mod tests {
     use crate::events::Event;
     use crate::ids::PlayerId;
     use crate::targets::Target;
+
+    /// Weathered Bodyguards: the unblocked creature's combat damage is one event, dealt to
+    /// the Bodyguards (same source, still combat damage); the player is dealt none.
+    #[test]
+    fn bodyguards_take_unblocked_combat_damage_as_combat_damage() {
+        let src = r#"
+name = "bodyguards-event"
+description = ""
+script = [
+  "goto declare_attackers",
+  "bob: attack Test Bear",
+  "goto declare_blockers",
+  "alice: block nothing",
+  "bob: pass",
+]
+[setup]
+active = "bob"
+turn = 4
+[setup.alice]
+battlefield = ["Weathered Bodyguards"]
+[setup.bob]
+battlefield = ["Test Bear"]
+"#;
+        let mut g = crate::scenario::game_from_str(src).expect("scenario runs");
+        let find = |g: &crate::game::Game, name: &str| {
+            g.battlefield
+                .iter()
+                .copied()
+                .find(|&id| g.card_name(id) == name)
+                .expect("on the battlefield")
+        };
+        let guards = find(&g, "Weathered Bodyguards");
+        let bear = find(&g, "Test Bear");
+        let events = g.submit(PlayerId(0), Answer::Pass).expect("pass");
+        let damage: Vec<&Event> = events
+            .iter()
+            .filter(|e| matches!(e, Event::Damage { .. }))
+            .collect();
+        assert_eq!(
+            damage,
+            vec![&Event::Damage {
+                source: bear,
+                target: Target::Object(guards),
+                amount: 2,
+                combat: true,
+            }]
+        );
+        assert_eq!(g.player(PlayerId(0)).life, 20);
+    }
 
     /// R-outrider-en-kor-2: damage a redirection shield moves keeps its source and stays
     /// combat damage.

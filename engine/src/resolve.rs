@@ -3,6 +3,7 @@
 //! then the effect happens at once), and finishing (413.2h).
 
 use crate::cards::CardType;
+use crate::copy::CopyMoment;
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::effects::{Amount, Effect, ObjRef, PlayerRef, Recipient};
 use crate::events::Event;
@@ -88,7 +89,7 @@ impl Game {
                     && let StackKind::Spell(card) = res.item.kind
                     && self.copy_choice_due(card).is_some()
                 {
-                    let p = self.ask_copy(card, res.item.controller, false);
+                    let p = self.ask_copy(card, res.item.controller, CopyMoment::Entering);
                     self.pending = Some(p);
                     self.resolution = Some(res);
                     return;
@@ -149,6 +150,16 @@ impl Game {
     /// "As ~ enters the battlefield" copy choices (`copy.rs`) of the cards an effect is about
     /// to put onto the battlefield: asked of the player it will enter under, before it moves.
     fn entering_copy_question(&mut self, res: &Resolution, e: &Effect) -> Option<Pending> {
+        // Vesuvan Shapeshifter turned face up by an effect (Break Open): its controller
+        // chooses as it turns face up.
+        if let Effect::TurnFaceUp(r) = e {
+            let o = self
+                .object_of(res, *r)
+                .filter(|o| self.is_on_battlefield(*o) && self.copy_as_turned_face_up(*o))
+                .filter(|o| !self.copy_chosen.iter().any(|(c, _)| c == o))?;
+            let player = self.objects[o.slot()].controller;
+            return Some(self.ask_copy(o, player, CopyMoment::TurnedFaceUpByEffect));
+        }
         let entering: Vec<(ObjectId, PlayerId)> = match e {
             Effect::ReturnToBattlefield(r) => self
                 .object_of(res, *r)
@@ -184,7 +195,7 @@ impl Game {
         let (object, player) = entering
             .into_iter()
             .find(|(o, _)| self.copy_choice_due(*o).is_some())?;
-        Some(self.ask_copy(object, player, false))
+        Some(self.ask_copy(object, player, CopyMoment::Entering))
     }
 
     fn source_of(item: &StackItem) -> ObjectId {
@@ -198,7 +209,7 @@ impl Game {
     fn amount(&self, res: &Resolution, a: &Amount) -> i32 {
         match a {
             Amount::Fixed(n) => *n,
-            Amount::X => res.item.x as i32,
+            Amount::X | Amount::ThatMuch => res.item.x as i32,
             Amount::CreaturesYouControl => self
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
@@ -433,7 +444,7 @@ impl Game {
             self.deal_damage(source, t, n, false);
         }
         // An order for damage that ended up prevented in full is not kept.
-        self.shield_orders.clear();
+        self.clear_damage_orders();
         Progress::Done
     }
 
@@ -863,8 +874,9 @@ impl Game {
                 }
             }
             Effect::Exile(r) => {
-                // From the battlefield, or the card a dies trigger is about in the graveyard
-                // (Cyclopean Giant: only if it is still that object there).
+                // From the battlefield, or a card in a graveyard: the card a dies trigger is
+                // about (Cyclopean Giant: only if it is still that object there) or a targeted
+                // card (Withered Wretch).
                 if let Some(o) = self.object_of(res, *r)
                     && matches!(
                         self.obj(o).map(|x| x.zone),
@@ -971,6 +983,14 @@ impl Game {
             Effect::Untap(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.untap(o);
+                }
+            }
+            Effect::TurnFaceUp(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    let copy = self.take_copy_choice(o);
+                    self.turn_face_up_as(o, copy);
                 }
             }
             Effect::Pump {

@@ -98,12 +98,12 @@ impl Game {
         if let StackKind::CombatDamage { .. } = item.kind {
             // 616.1: shield orders are asked before the damage is dealt (it stays on the
             // stack until then).
-            let damage: Vec<(Target, u32)> = self
+            let damage = self
                 .combat
                 .as_ref()
-                .map(|c| c.assigned.iter().map(|x| (x.1, x.2)).collect())
+                .map(|c| c.assigned.clone())
                 .unwrap_or_default();
-            if let Some(p) = self.next_shield_question(damage) {
+            if let Some(p) = self.next_combat_damage_question(&damage) {
                 self.pending = Some(p);
                 return;
             }
@@ -127,7 +127,9 @@ impl Game {
             .map(|(t, spec)| {
                 self.target_legal(item.controller, spec, *t).is_ok()
                     && !self.is_self_target(&item, *t)
-                    && !matches!(t, Target::Object(o) if self.protected_from(*o, source_colors))
+                    && !matches!(t, Target::Object(o)
+                        if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)
+                            && self.protected_from(*o, source_colors))
             })
             .collect();
         if !item.targets.is_empty() && legal.iter().all(|l| !l) {

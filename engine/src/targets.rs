@@ -25,6 +25,8 @@ pub enum TargetKind {
     Permanent(ObjectFilter),
     /// A spell on the stack matching the filter.
     Spell(ObjectFilter),
+    /// A card in any graveyard matching the filter ("target card from a graveyard").
+    GraveyardCard(ObjectFilter),
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -54,6 +56,9 @@ pub struct ObjectFilter {
     /// "Other than ~": not the source of the ability (checked where the source is known).
     #[serde(default)]
     pub other: bool,
+    /// Only face-down permanents ("target face-down creature").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
     /// Only a permanent whose text the engine can change for this word (layer 3; the word
     /// in its activated or triggered abilities is not supported yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,7 +82,7 @@ impl ObjectFilter {
 
     /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
     /// `nonX` for a type or colour, `tapped`, `untapped`, `toughness<=N`, `type:Subtype`,
-    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`.
+    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`, `face_down`.
     pub fn parse(words: &[&str]) -> Result<Self, String> {
         let mut f = ObjectFilter::default();
         for w in words {
@@ -111,6 +116,8 @@ impl ObjectFilter {
                 f.token = true;
             } else if w == "other" {
                 f.other = true;
+            } else if w == "face_down" {
+                f.face_down = true;
             } else if let Some(n) = w.strip_prefix("toughness<=") {
                 f.max_toughness = Some(n.parse().map_err(|_| format!("bad number in `{w}`"))?);
             } else if let Some(s) = w.strip_prefix("type:") {
@@ -146,6 +153,9 @@ impl fmt::Display for ObjectFilter {
         }
         if self.attacking {
             parts.push("attacking".into());
+        }
+        if self.face_down {
+            parts.push("face-down".into());
         }
         for c in self.not_colors.iter() {
             parts.push(format!("non{}", c.name()));
@@ -224,6 +234,21 @@ impl TargetSpec {
             ["player"] => TargetKind::Player,
             ["opponent"] => TargetKind::Opponent,
             ["spell", rest @ ..] => TargetKind::Spell(ObjectFilter::parse(rest)?),
+            ["card_in_graveyard", rest @ ..] => {
+                let f = ObjectFilter::parse(rest)?;
+                if f.tapped.is_some()
+                    || f.attacking
+                    || f.controller.is_some()
+                    || f.face_down
+                    || f.token
+                    || f.other
+                {
+                    return Err(format!(
+                        "`{s}`: a card in a graveyard is only filtered by its characteristics"
+                    ));
+                }
+                TargetKind::GraveyardCard(f)
+            }
             [] => return Err("empty target description".into()),
             rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
         };
@@ -253,6 +278,10 @@ impl TargetSpec {
             TargetKind::Permanent(f) => format!("a {f}"),
             TargetKind::Spell(f) if f == &ObjectFilter::default() => "a spell".into(),
             TargetKind::Spell(f) => format!("a {f} spell"),
+            TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
+                "a card in a graveyard".into()
+            }
+            TargetKind::GraveyardCard(f) => format!("a {f} card in a graveyard"),
         }
     }
 }
@@ -298,6 +327,9 @@ impl crate::game::Game {
             return false;
         }
         if f.token && !o.token {
+            return false;
+        }
+        if f.face_down && !o.face_down {
             return false;
         }
         if f.basic
@@ -374,6 +406,18 @@ impl crate::game::Game {
                         "{} is not a spell on the stack",
                         self.card_name(id)
                     ))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::GraveyardCard(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that card is gone".into());
+                };
+                if o.zone != ZoneKind::Graveyard {
+                    Err(format!("{} is not in a graveyard", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
                     Err(format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {

@@ -119,6 +119,9 @@ pub enum TriggerEvent {
     CreatureEnters,
     /// "Whenever another <subtype> you control becomes blocked" (Ib Halfheart).
     AnotherOfSubtypeYouControlBecomesBlocked(String),
+    /// An Aura's "whenever enchanted creature deals damage" (Spirit Link): any damage, to a
+    /// player or a creature; the subject is the creature and `that_much` the damage dealt.
+    EnchantedDealsDamage,
 }
 
 /// Whose event a player trigger waits for, relative to the ability's controller.
@@ -328,6 +331,7 @@ impl TriggerEvent {
             "any_player_discards" => TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer),
             "creature_dealt_damage_by_this_dies" => TriggerEvent::CreatureDealtDamageByThisDies,
             "creature_enters" => TriggerEvent::CreatureEnters,
+            "enchanted_deals_damage" => TriggerEvent::EnchantedDealsDamage,
             other if other.starts_with("state:") => {
                 TriggerEvent::State(StateCondition::parse(&other["state:".len()..])?)
             }
@@ -542,6 +546,14 @@ pub struct WaitingTrigger {
     /// For an ability granted by a static ability: the granting card.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub granter: Option<CardId>,
+    /// The event's amount ("you gain that much life": the damage dealt); it becomes the
+    /// stack item's `x`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub amount: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl WaitingTrigger {
@@ -602,6 +614,7 @@ impl Game {
             player,
             ordered: false,
             granter,
+            amount: 0,
         });
     }
 
@@ -798,6 +811,24 @@ impl Game {
                     d.subject,
                     None,
                 );
+            }
+        }
+        if let Event::Damage { source, amount, .. } = e
+            && *amount > 0
+        {
+            // "Whenever enchanted creature deals damage": the Auras attached to the source.
+            let (source, amount) = (*source, *amount);
+            let found = self.matching(|g, id, _, w| {
+                *w == TriggerEvent::EnchantedDealsDamage
+                    && g.obj(id).is_some_and(|o| o.attached_to == Some(source))
+            });
+            for (s, c, p, i) in found {
+                if self.trigger_condition_holds(c, i, p, s) {
+                    self.queue(s, c, p, i, Some(source), None);
+                    if let Some(t) = self.triggers.last_mut() {
+                        t.amount = amount;
+                    }
+                }
             }
         }
         let found: Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> = match e {
@@ -1279,7 +1310,7 @@ impl Game {
             controller: t.controller,
             card: t.card,
             targets: targets.clone(),
-            x: 0,
+            x: t.amount,
             mode: None,
             spent: crate::mana::ColorSet::NONE,
         });

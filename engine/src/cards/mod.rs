@@ -457,6 +457,9 @@ pub struct CardDef {
     pub skip_draw_step: bool,
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
     pub damage_life_floor: bool,
+    /// "As long as ~ is untapped, all combat damage that would be dealt to you by unblocked
+    /// creatures is dealt to ~ instead" (Weathered Bodyguards; `replacement.rs`).
+    pub redirect_unblocked_combat_damage: bool,
     /// Morph (502.26 / 702.36): it may be cast face down for {3} and turned face up for
     /// this cost.
     pub morph: Option<Cost>,

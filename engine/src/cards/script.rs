@@ -107,6 +107,10 @@ struct Script {
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
     #[serde(default)]
     damage_life_floor: bool,
+    /// "As long as ~ is untapped, all combat damage that would be dealt to you by unblocked
+    /// creatures is dealt to ~ instead."
+    #[serde(default)]
+    redirect_unblocked_combat_damage: bool,
     /// Morph: the cost to turn it face up (`"{U}{U}"`); must match the card's text.
     morph: Option<String>,
     /// Echo (502.19 / 702.30): `echo = "{2}{R}"`, a triggered ability in its upkeep.
@@ -423,6 +427,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         spend_rule: None,
         skip_draw_step: false,
         damage_life_floor: false,
+        redirect_unblocked_combat_damage: false,
         morph: None,
         turn_others_face_down: false,
     })
@@ -585,6 +590,14 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     }
     def.skip_draw_step = s.skip_draw_step;
     def.damage_life_floor = s.damage_life_floor;
+    def.redirect_unblocked_combat_damage = s.redirect_unblocked_combat_damage;
+    if s.redirect_unblocked_combat_damage
+        && !text_lower.contains(
+            "all combat damage that would be dealt to you by unblocked creatures is dealt to",
+        )
+    {
+        return Err("`redirect_unblocked_combat_damage`: the card's text doesn't say so".into());
+    }
     def.spend_rule = match s.spend_rule.as_deref() {
         None => None,
         Some(r) => {
