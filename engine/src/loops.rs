@@ -10,11 +10,12 @@
 //! situation comes back with nothing but forced decisions in between, nobody can stop the
 //! repetition and the game is a draw ([`DrawReason::MandatoryLoop`]).
 //!
-//! Cost: normal games pay for a cheap classification of each answer (priority with an empty
-//! stack outside the cleanup step is never part of a loop; a priority answer other than
-//! passing is a choice) and, for passes with something on the stack, one listing of the
-//! priority actions; fingerprints are taken only inside long forced runs. The watch is
-//! three numbers, so memory stays constant however long a loop runs.
+//! Cost: games without triggered abilities pay one flag test per answer. Others pay for a
+//! cheap classification of each answer (priority with an empty stack outside the cleanup
+//! step is never part of a loop; a priority answer other than passing is a choice) and, for
+//! passes with something on the stack, one listing of the priority actions; fingerprints are
+//! taken only inside long forced runs. The watch is four numbers, so memory stays constant
+//! however long a loop runs.
 
 use crate::casting::CastKind;
 use crate::decision::{Answer, Decision, Pending};
@@ -84,6 +85,12 @@ impl Game {
     /// (called before the answer is applied). Conservative: anything that might be a choice
     /// counts as one (a missed loop only plays on; a false draw would end a game).
     pub(crate) fn forced_decision(&self, pending: &Pending, answer: &Answer) -> bool {
+        // Without triggered abilities (printed, granted or delayed) nothing goes on the stack
+        // but by a choice: a forced run then only empties the stack and moves the steps on,
+        // so no loop can form (and games without triggers pay nothing here).
+        if !self.has_triggers {
+            return false;
+        }
         match &pending.decision {
             Decision::Priority => {
                 // Doing anything but passing (or making mana, which alone changes nothing a
@@ -476,5 +483,174 @@ impl ser::SerializeStructVariant for &mut Fingerprint<'_> {
     fn end(self) -> Res {
         self.mix(0x656e_64);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zones::{Position, ZoneKind};
+
+    /// Three Faceless Butchers, the third's trigger about to target: the loop's start.
+    const BUTCHERS: &str = r#"
+name = "butchers"
+description = ""
+script = [
+  "alice: cast Faceless Butcher", "alice: autopay", "resolve",
+  "alice: cast Faceless Butcher", "alice: autopay", "resolve",
+  "alice: target Faceless Butcher", "resolve", "resolve",
+  "alice: cast Faceless Butcher", "alice: autopay", "resolve",
+  "alice: target Faceless Butcher",
+]
+[setup]
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Faceless Butcher", "Faceless Butcher", "Faceless Butcher"]
+battlefield = ["Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
+[setup.bob]
+hand = ["HAND"]
+battlefield = ["Mountain"]
+"#;
+
+    fn butchers(bob_hand: &str) -> Game {
+        crate::scenario::game_from_str(&BUTCHERS.replace("HAND", bob_hand)).expect("board")
+    }
+
+    /// Answers like the scenario's `keep passing`: pass at priority, else the only answer.
+    fn step(g: &mut Game) -> Vec<Event> {
+        let p = g.pending().cloned().expect("pending");
+        let answer = if p.decision == Decision::Priority {
+            Answer::Pass
+        } else {
+            let a = g.legal_answers(p.player);
+            assert_eq!(a.len(), 1, "{:?}", p.decision);
+            a[0].clone()
+        };
+        g.submit(p.player, answer).expect("accepted")
+    }
+
+    #[test]
+    fn three_butchers_draw_soon_with_events() {
+        let mut g = butchers("Test Bear");
+        let mut n = 0;
+        let last = loop {
+            let ev = step(&mut g);
+            n += 1;
+            if g.result.is_some() {
+                break ev;
+            }
+            assert!(n < 200, "no draw after {n} decisions");
+        };
+        assert_eq!(g.result, Some(GameResult::Draw));
+        assert_eq!(g.draw_reason, Some(DrawReason::MandatoryLoop));
+        assert!(g.players.iter().all(|p| p.lost.is_none()));
+        assert!(g.pending().is_none());
+        let tail: Vec<_> = last.iter().rev().take(2).collect();
+        assert_eq!(
+            tail,
+            [&Event::GameOver { winner: None }, &Event::EndlessLoop]
+        );
+        // The cycle is 3 exiles and returns: about 15 decisions, found within a few cycles.
+        assert!(n <= LoopWatch::WARMUP + 4 * 16, "{n} decisions");
+        assert_eq!(
+            g.view(None).draw_reason.map(|r| r.describe(g.ruleset)),
+            Some("endless mandatory loop (104.4b)".to_string())
+        );
+    }
+
+    #[test]
+    fn an_instant_in_hand_keeps_the_loop_going() {
+        let mut g = butchers("Test Bolt");
+        for _ in 0..500 {
+            step(&mut g);
+        }
+        assert_eq!(g.result, None);
+        assert!(g.loop_watch.forced < LoopWatch::WARMUP);
+    }
+
+    #[test]
+    fn a_saved_and_reloaded_game_finds_the_loop_at_the_same_decision() {
+        let mut a = butchers("Test Bear");
+        let mut b = a.clone();
+        let mut n = 0;
+        while a.result.is_none() {
+            step(&mut a);
+            // b goes through JSON at every decision, as the bot's saved games do.
+            step(&mut b);
+            b = Game::from_json(&b.to_json().expect("json")).expect("reload");
+            assert_eq!(a.loop_watch, b.loop_watch);
+            assert_eq!(a.result, b.result, "after {n} decisions");
+            n += 1;
+            assert!(n < 200);
+        }
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_fingerprint_ignores_generations_and_timestamps() {
+        let mut g = crate::scenario::game_from_str(
+            r#"
+name = "board"
+description = ""
+script = []
+[setup]
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Swamp", "Swamp", { card = "Test Bear", sick = true }]
+"#,
+        )
+        .expect("board");
+        let before = g.situation_fingerprint();
+        assert_eq!(before, g.situation_fingerprint(), "deterministic");
+        let reloaded = Game::from_json(&g.to_json().expect("json")).expect("reload");
+        assert_eq!(before, reloaded.situation_fingerprint());
+        // A creature that leaves and comes back last is the same situation (new object id,
+        // new timestamp) if it was already last on the battlefield (and summoning sick).
+        let last = *g.battlefield.last().expect("permanents");
+        assert_eq!(g.card_name(last), "Test Bear");
+        let gone = g
+            .move_object(last, ZoneKind::Exile, Position::Top)
+            .expect("exiled");
+        assert_ne!(before, g.situation_fingerprint());
+        let back = g
+            .move_object(gone, ZoneKind::Battlefield, Position::Top)
+            .expect("back");
+        assert_ne!(back, last);
+        assert_eq!(before, g.situation_fingerprint());
+        // What matters to the rules does change it.
+        let id = g.battlefield[0];
+        if let Some(o) = g.obj_mut(id) {
+            o.tapped = !o.tapped;
+        }
+        let tapped = g.situation_fingerprint();
+        assert_ne!(before, tapped);
+        if let Some(o) = g.obj_mut(id) {
+            o.tapped = !o.tapped;
+            o.damage = 1;
+        }
+        assert_ne!(before, g.situation_fingerprint());
+        assert_ne!(tapped, g.situation_fingerprint());
+        if let Some(o) = g.obj_mut(id) {
+            o.damage = 0;
+        }
+        g.players[1].life -= 1;
+        assert_ne!(before, g.situation_fingerprint());
+    }
+
+    #[test]
+    fn forced_and_free_decisions() {
+        let mut g2 = butchers("Test Bolt");
+        let p = g2.pending().cloned().expect("pending");
+        assert_eq!(p.decision, Decision::Priority);
+        assert!(!g2.stack.is_empty());
+        assert!(g2.forced_decision(&p, &Answer::Pass), "Alice can only pass");
+        step(&mut g2);
+        let p = g2.pending().cloned().expect("pending");
+        assert_eq!(p.player, crate::ids::PlayerId(1));
+        assert!(!g2.forced_decision(&p, &Answer::Pass), "Bob could bolt");
+        // Anything but passing is a choice.
+        assert!(!g2.forced_decision(&p, &Answer::Cast(g2.player(p.player).hand[0])));
     }
 }
