@@ -5,17 +5,17 @@
 //! `Game::submit` asks [`Game::forced_decision`] whether the decision being answered left
 //! its player a real choice (more than one meaningfully different legal answer). A real
 //! choice resets the [`LoopWatch`]. Once a run of forced decisions is long enough
-//! ([`LoopWatch::WARMUP`]), every situation reached is fingerprinted
-//! ([`Game::situation_fingerprint`]) and compared by Brent's cycle detection: when a
-//! situation comes back with nothing but forced decisions in between, nobody can stop the
-//! repetition and the game is a draw ([`DrawReason::MandatoryLoop`]).
+//! ([`LoopWatch::WARMUP`], judged by cheap tests only), every decision is checked exactly
+//! and every situation reached is fingerprinted ([`Game::situation_fingerprint`]) and
+//! compared by Brent's cycle detection: when a situation comes back with nothing but forced
+//! decisions in between, nobody can stop the repetition and the game is a draw
+//! ([`DrawReason::MandatoryLoop`]).
 //!
 //! Cost: games without triggered abilities pay one flag test per answer. Others pay for a
 //! cheap classification of each answer (priority with an empty stack outside the cleanup
-//! step is never part of a loop; a priority answer other than passing is a choice) and, for
-//! passes with something on the stack, one listing of the priority actions; fingerprints are
-//! taken only inside long forced runs. The watch is four numbers, so memory stays constant
-//! however long a loop runs.
+//! step is never part of a loop; a priority answer other than passing is a choice);
+//! listing legal answers and fingerprints happen only inside long runs. The watch is four
+//! numbers, so memory stays constant however long a loop runs.
 
 use crate::casting::CastKind;
 use crate::decision::{Answer, Decision, Pending};
@@ -84,6 +84,10 @@ impl Game {
     /// Whether `pending` leaves its player no real choice, given that they answer `answer`
     /// (called before the answer is applied). Conservative: anything that might be a choice
     /// counts as one (a missed loop only plays on; a false draw would end a game).
+    ///
+    /// During the warm-up of a run only the cheap tests apply: those decisions are never
+    /// part of a detected cycle (the first saved situation is the one the warm-up ends in),
+    /// so listing every legal answer is left to the decisions after it.
     pub(crate) fn forced_decision(&self, pending: &Pending, answer: &Answer) -> bool {
         // Without triggered abilities (printed, granted or delayed) nothing goes on the stack
         // but by a choice: a forced run then only empties the stack and moves the steps on,
@@ -104,7 +108,7 @@ impl Game {
                 if self.stack.is_empty() && self.step != Step::Cleanup {
                     return false;
                 }
-                self.priority_actions(pending.player, false).len() <= 1
+                self.warming_up() || self.priority_actions(pending.player, false).len() <= 1
             }
             // Turn-based actions happen once per step (or game): never inside a loop.
             Decision::Mulligan { .. }
@@ -122,8 +126,13 @@ impl Game {
             {
                 false
             }
-            _ => self.legal_answers(pending.player).len() <= 1,
+            _ => self.warming_up() || self.legal_answers(pending.player).len() <= 1,
         }
+    }
+
+    /// Whether the current run of forced decisions is still in its warm-up.
+    fn warming_up(&self) -> bool {
+        self.loop_watch.forced < LoopWatch::WARMUP
     }
 
     /// After an answer was applied: a real choice resets the watch; inside a long run of
@@ -566,7 +575,6 @@ battlefield = ["Mountain"]
             step(&mut g);
         }
         assert_eq!(g.result, None);
-        assert!(g.loop_watch.forced < LoopWatch::WARMUP);
     }
 
     #[test]
@@ -642,6 +650,8 @@ battlefield = ["Swamp", "Swamp", { card = "Test Bear", sick = true }]
     #[test]
     fn forced_and_free_decisions() {
         let mut g2 = butchers("Test Bolt");
+        // Past the warm-up, where every decision is checked exactly.
+        g2.loop_watch.forced = LoopWatch::WARMUP;
         let p = g2.pending().cloned().expect("pending");
         assert_eq!(p.decision, Decision::Priority);
         assert!(!g2.stack.is_empty());
@@ -652,5 +662,9 @@ battlefield = ["Swamp", "Swamp", { card = "Test Bear", sick = true }]
         assert!(!g2.forced_decision(&p, &Answer::Pass), "Bob could bolt");
         // Anything but passing is a choice.
         assert!(!g2.forced_decision(&p, &Answer::Cast(g2.player(p.player).hand[0])));
+        // In the warm-up only the cheap tests apply: Bob's pass may count as forced there
+        // (those decisions never belong to a detected cycle).
+        g2.loop_watch = LoopWatch::default();
+        assert!(g2.forced_decision(&p, &Answer::Pass));
     }
 }
