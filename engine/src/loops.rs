@@ -161,7 +161,7 @@ impl Game {
             w.limit = 1;
             return;
         }
-        w.since += 1;
+        w.since = w.since.saturating_add(1);
         if h == w.saved {
             self.draw_by_loop();
             return;
@@ -202,6 +202,9 @@ impl Game {
         fp.h ^ (fp.h >> 29)
     }
 }
+
+/// Mixed in at the end of a sequence, map or struct.
+const END: u64 = 0x0065_6e64;
 
 /// Fields that are bookkeeping, not part of the situation.
 fn skipped_field(key: &str) -> bool {
@@ -409,7 +412,7 @@ impl ser::SerializeSeq for &mut Fingerprint<'_> {
         value.serialize(&mut **self)
     }
     fn end(self) -> Res {
-        self.mix(0x656e_64);
+        self.mix(END);
         Ok(())
     }
 }
@@ -457,7 +460,7 @@ impl ser::SerializeMap for &mut Fingerprint<'_> {
         value.serialize(&mut **self)
     }
     fn end(self) -> Res {
-        self.mix(0x656e_64);
+        self.mix(END);
         Ok(())
     }
 }
@@ -474,7 +477,7 @@ impl ser::SerializeStruct for &mut Fingerprint<'_> {
         value.serialize(&mut **self)
     }
     fn end(self) -> Res {
-        self.mix(0x656e_64);
+        self.mix(END);
         Ok(())
     }
 }
@@ -490,7 +493,7 @@ impl ser::SerializeStructVariant for &mut Fingerprint<'_> {
         value.serialize(&mut **self)
     }
     fn end(self) -> Res {
-        self.mix(0x656e_64);
+        self.mix(END);
         Ok(())
     }
 }
