@@ -33,6 +33,8 @@ pub struct BenchReport {
     pub share_damage: f64,
     pub share_decking: f64,
     pub share_other_end: f64,
+    /// Games drawn by an endless loop of mandatory actions (104.4b), not by the cap.
+    pub share_loop_draw: f64,
     pub share_capped: f64,
     pub share_engine_error: f64,
     pub state_bytes_start: usize,
@@ -56,6 +58,7 @@ pub fn run(
     let mut by_kind: BTreeMap<String, u64> = BTreeMap::new();
     let (mut damage, mut decking, mut other, mut capped, mut errors) =
         (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut loop_draws = 0u64;
     let mut start_bytes = 0usize;
     let mut end_bytes_total = 0usize;
     let mut end_bytes_max = 0usize;
@@ -102,6 +105,8 @@ pub fn run(
             errors += 1;
         } else if g.result.is_none() {
             capped += 1;
+        } else if g.draw_reason == Some(engine::DrawReason::MandatoryLoop) {
+            loop_draws += 1;
         } else {
             let reasons: Vec<&LossReason> =
                 g.players.iter().filter_map(|p| p.lost.as_ref()).collect();
@@ -142,6 +147,7 @@ pub fn run(
         share_damage: damage as f64 / gf,
         share_decking: decking as f64 / gf,
         share_other_end: other as f64 / gf,
+        share_loop_draw: loop_draws as f64 / gf,
         share_capped: capped as f64 / gf,
         share_engine_error: errors as f64 / gf,
         state_bytes_start: start_bytes,

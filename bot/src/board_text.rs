@@ -159,7 +159,10 @@ pub fn board(view: &View) -> String {
 pub fn result_line(view: &View, r: &GameResult) -> String {
     match r {
         GameResult::Won(p) => format!("Game over: {} wins.\n", player_name(view, *p)),
-        GameResult::Draw => "Game over: a draw.\n".into(),
+        GameResult::Draw => match view.draw_reason {
+            Some(reason) => format!("Game over: a draw ({}).\n", reason.describe(view.ruleset)),
+            None => "Game over: a draw.\n".into(),
+        },
     }
 }
 
@@ -278,6 +281,10 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
             }
             Event::PlayerLost { player, reason } => format!("{} loses ({reason:?}).", pn(*player)),
             Event::GameOver { winner: Some(w) } => format!("{} wins the game!", pn(*w)),
+            Event::EndlessLoop => format!(
+                "Nobody can stop this loop of mandatory actions: {}.",
+                engine::DrawReason::MandatoryLoop.describe(game.ruleset)
+            ),
             Event::GameOver { winner: None } => "The game is a draw.".into(),
             _ => continue,
         };

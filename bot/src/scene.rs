@@ -175,7 +175,10 @@ pub fn board_scene(view: &View, recent: &[String]) -> BoardScene {
                 .find(|x| x.id == *p)
                 .map_or("someone", |x| x.name.as_str())
         )),
-        Some(GameResult::Draw) => Some("game over: a draw".into()),
+        Some(GameResult::Draw) => Some(match view.draw_reason {
+            Some(reason) => format!("game over: a draw ({})", reason.describe(view.ruleset)),
+            None => "game over: a draw".into(),
+        }),
         None => view.pending.as_ref().map(|p| p.description.clone()),
     };
     BoardScene {

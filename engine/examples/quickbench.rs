@@ -1,6 +1,7 @@
 //! Engine-level bench (no bot build needed), the same loop as `spellstack bench`: seeded
 //! random-agent games, game i seeded `seed + i`, both players with the same bench deck,
-//! modern rules, a decision cap per game; card loading is outside the timer.
+//! modern rules, a decision cap per game; card loading is outside the timer. Games ended by
+//! an endless mandatory loop (a draw, 104.4b) are counted apart from the capped ones.
 //!
 //! `cargo run --release -p spellstack-engine --example quickbench -- [DECK] [GAMES] [SEED]`
 //! DECK is a bench deck (`bolt`, `bears`, `rg`, `tsp`, `combat`; default `bears`).
@@ -27,6 +28,7 @@ fn main() {
     let t = Instant::now();
     let (mut dec, mut turns) = (0u64, 0u64);
     let (mut damage, mut decking, mut other, mut capped, mut errors) = (0, 0, 0, 0, 0);
+    let mut loop_draws = 0;
     for i in 0..games {
         let s = seed.wrapping_add(i);
         let setup = GameSetup::two_player(Ruleset::Modern, s, deck.clone(), deck.clone());
@@ -58,6 +60,8 @@ fn main() {
             errors += 1;
         } else if g.result.is_none() {
             capped += 1;
+        } else if g.draw_reason == Some(engine::DrawReason::MandatoryLoop) {
+            loop_draws += 1;
         } else {
             let reasons: Vec<&LossReason> =
                 g.players.iter().filter_map(|p| p.lost.as_ref()).collect();
@@ -74,13 +78,15 @@ fn main() {
     let share = |x: u64| 100.0 * x as f64 / games.max(1) as f64;
     println!(
         "{name}: {games} games, {:.0} games/s, {:.0} decisions/s, {:.1} turns/game; \
-         damage {:.1}%, decking {:.1}%, other {:.1}%, capped {:.1}%, engine errors {:.1}%",
+         damage {:.1}%, decking {:.1}%, other {:.1}%, loop draw {:.1}%, capped {:.1}%, \
+         engine errors {:.1}%",
         games as f64 / e,
         dec as f64 / e,
         turns as f64 / games.max(1) as f64,
         share(damage),
         share(decking),
         share(other),
+        share(loop_draws),
         share(capped),
         share(errors),
     );

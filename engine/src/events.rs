@@ -179,6 +179,9 @@ pub enum Event {
         player: PlayerId,
         reason: LossReason,
     },
+    /// The game entered an endless loop of mandatory actions that no player can stop
+    /// (102.4b / 104.4b): it is a draw (a `GameOver` without winner follows).
+    EndlessLoop,
     GameOver {
         winner: Option<PlayerId>,
     },

@@ -233,6 +233,13 @@ pub struct Game {
     /// information for "damage equal to its power" after it left); cleared in cleanup.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lki_power: Vec<(ObjectId, i32)>,
+    /// Why the game ended in a draw, when a rule other than "every player lost" ended it
+    /// (an endless mandatory loop, `loops.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_reason: Option<crate::loops::DrawReason>,
+    /// Endless mandatory loop detection (102.4b / 104.4b, `loops.rs`).
+    #[serde(default, skip_serializing_if = "crate::loops::LoopWatch::is_idle")]
+    pub loop_watch: crate::loops::LoopWatch,
 }
 
 impl PartialEq for Game {
@@ -381,6 +388,8 @@ impl Game {
             has_state_triggers: false,
             lookback_grants: None,
             lki_power: Vec::new(),
+            draw_reason: None,
+            loop_watch: Default::default(),
         }
     }
 
@@ -404,6 +413,7 @@ impl Game {
                 return Err(RuleError::illegal("you have already left this game"));
             }
             self.events.clear();
+            self.loop_watch = Default::default();
             self.concede(player);
             return Ok(std::mem::take(&mut self.events));
         }
@@ -419,9 +429,14 @@ impl Game {
         // Validate on a copy of the checks, then apply: every handler validates fully before
         // its first change, so an error leaves the game untouched.
         self.events.clear();
+        // 102.4b / 104.4b: whether this decision left a real choice (before it changes).
+        let forced = self.forced_decision(&pending, &answer);
         let r = self.dispatch(player, &pending.decision, answer);
         match r {
-            Ok(()) => Ok(std::mem::take(&mut self.events)),
+            Ok(()) => {
+                self.watch_for_loop(forced);
+                Ok(std::mem::take(&mut self.events))
+            }
             Err(e) => {
                 debug_assert!(
                     self.events.is_empty(),

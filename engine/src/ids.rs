@@ -27,9 +27,9 @@ impl fmt::Display for PlayerId {
 }
 
 /// One game object: `slot` (low 16 bits) is the physical card, `generation` (high 16 bits)
-/// counts its zone changes.
+/// counts its zone changes. Serialised as a newtype struct (JSON: the bare number), so that
+/// the loop fingerprint (`loops.rs`) recognises object references by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
 pub struct ObjectId(pub u32);
 
 impl ObjectId {

@@ -483,6 +483,33 @@ impl Runner {
             }
             return Ok(());
         }
+        if let Some(n) = line.strip_prefix("keep passing ") {
+            // Up to N decisions: pass at priority, give the only legal answer elsewhere; stops
+            // early at any other decision with a choice to make, or when the game ends (an
+            // endless loop's draw).
+            let n: u32 = n
+                .trim()
+                .parse()
+                .map_err(|_| format!("`keep passing {n}`: not a number"))?;
+            for _ in 0..n {
+                let Some(p) = self.game.pending().cloned() else {
+                    break;
+                };
+                let answer = if p.decision == Decision::Priority {
+                    Answer::Pass
+                } else {
+                    let mut answers = self.game.legal_answers(p.player);
+                    if answers.len() != 1 {
+                        break;
+                    }
+                    answers.remove(0)
+                };
+                self.game
+                    .submit(p.player, answer)
+                    .map_err(|e| format!("`keep passing`: {e}"))?;
+            }
+            return Ok(());
+        }
         if let Some(target) = line.strip_prefix("goto ") {
             let want =
                 Step::from_key(target.trim()).ok_or_else(|| format!("unknown step `{target}`"))?;
@@ -841,6 +868,13 @@ impl Runner {
         if let Some(r) = &e.result {
             let got = match &g.result {
                 Some(GameResult::Won(p)) => format!("{} wins", self.names[p.index()]),
+                // "draw" is any draw; "draw by loop" only an endless mandatory loop's.
+                Some(GameResult::Draw)
+                    if r.eq_ignore_ascii_case("draw by loop")
+                        && g.draw_reason == Some(crate::loops::DrawReason::MandatoryLoop) =>
+                {
+                    "draw by loop".into()
+                }
                 Some(GameResult::Draw) => "draw".into(),
                 None => "none".into(),
             };

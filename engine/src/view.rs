@@ -96,6 +96,10 @@ pub struct View {
     pub stack: Vec<StackView>,
     pub exile: Vec<CardView>,
     pub result: Option<GameResult>,
+    /// Why a drawn game is a draw, when a rule other than "every player lost" made it one
+    /// (an endless mandatory loop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_reason: Option<crate::loops::DrawReason>,
     /// Continuing effects of resolved spells and abilities everyone can see: shields,
     /// skips, delayed abilities, changed texts and types ("the next 1 damage to Outrider
     /// en-Kor is dealt to Squire instead").
@@ -402,6 +406,7 @@ impl Game {
                 .collect(),
             exile: self.exile.iter().map(|c| self.card_view(*c)).collect(),
             result: self.result.clone(),
+            draw_reason: self.draw_reason,
             effects: self.effect_lines(viewer),
         }
     }

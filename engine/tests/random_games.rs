@@ -341,3 +341,71 @@ fn random_games_with_morph_cards() {
     );
     assert!(finished >= 16, "most games finish: {finished}/24");
 }
+
+/// Plays one `effects` bench game like the bench does (agent seed `seed ^ 0x5eed`), checking
+/// every draw by an endless loop against an oracle: the situation it ends in must have been
+/// seen before with nothing but decisions offering a single answer (priority: passing or
+/// making mana only) since. Returns the final game.
+fn play_effects_checking_loops(ruleset: Ruleset, seed: u64) -> Game {
+    let deck = engine::agent::bench_deck("effects").expect("the effects bench deck");
+    let setup = GameSetup::two_player(ruleset, seed, deck.clone(), deck);
+    let mut g = Game::new_with(&setup, false).expect("setup");
+    let mut agent = RandomAgent::new(seed ^ 0x5eed);
+    // Situations since the last decision that offered a choice.
+    let mut run: Vec<u64> = Vec::new();
+    for _ in 0..20_000 {
+        let Some(p) = g.pending().cloned() else {
+            break;
+        };
+        let single = match p.decision {
+            engine::Decision::Priority => g.priority_actions(p.player, false).len() <= 1,
+            _ => g.legal_answers(p.player).len() <= 1,
+        };
+        if single {
+            run.push(g.situation_fingerprint());
+        } else {
+            run.clear();
+        }
+        let a = agent.choose(&g, p.player);
+        let before = g.clone();
+        let events = g.submit(p.player, a.clone()).expect("accepted");
+        if events.contains(&engine::Event::EndlessLoop) {
+            assert_eq!(g.draw_reason, Some(engine::DrawReason::MandatoryLoop));
+            assert_eq!(g.result, Some(engine::GameResult::Draw));
+            // The draw is declared on arriving at a situation already in the forced run:
+            // the same answer without the watch shows where the game arrived.
+            let mut h = before;
+            h.loop_watch = Default::default();
+            h.submit(p.player, a).expect("accepted");
+            assert!(h.result.is_none());
+            let now = h.situation_fingerprint();
+            let mut seen = run.clone();
+            seen.sort_unstable();
+            assert!(
+                seen.binary_search(&now).is_ok(),
+                "seed {seed}: a draw without a repeated forced situation"
+            );
+        }
+    }
+    g
+}
+
+#[test]
+fn endless_butcher_loops_in_effects_games_are_draws() {
+    // The bench's capped games before loops were detected (modern, `effects`, seeds 9 and 188).
+    for seed in [9, 188] {
+        let g = play_effects_checking_loops(Ruleset::Modern, seed);
+        assert_eq!(
+            g.draw_reason,
+            Some(engine::DrawReason::MandatoryLoop),
+            "seed {seed}"
+        );
+    }
+    // Other games: every loop draw is a true one; the others end by the usual rules.
+    for seed in 0..16 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let g = play_effects_checking_loops(rs, 1000 + seed);
+            assert!(g.result.is_some(), "seed {seed} {rs:?}: still running");
+        }
+    }
+}

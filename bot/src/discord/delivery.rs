@@ -167,7 +167,13 @@ pub async fn status_text(data: &Data, game_id: Id, game: &Game, seats: &[Id]) ->
                 .map_or("?", |p| p.name.as_str());
             s.push_str(&format!("**Game over: {name} wins.**\n"));
         }
-        (Some(engine::GameResult::Draw), _) => s.push_str("**Game over: a draw.**\n"),
+        (Some(engine::GameResult::Draw), _) => match v.draw_reason {
+            Some(reason) => s.push_str(&format!(
+                "**Game over: a draw ({}).**\n",
+                reason.describe(v.ruleset)
+            )),
+            None => s.push_str("**Game over: a draw.**\n"),
+        },
         (None, Some(p)) => {
             let who = match seats.get(p.player.index()) {
                 Some(u) => data.mention(*u).await,
