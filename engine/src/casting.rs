@@ -33,6 +33,19 @@ pub enum CastKind {
     TurnFaceUp(ObjectId),
 }
 
+/// Which flashback cost a spell cast from its owner's graveyard is cast for (2006 502.22a;
+/// 702.34a): an alternative to its mana cost. The spell is exiled whenever it would leave
+/// the stack (`Object::flashback`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FlashbackCost {
+    /// The card's own "Flashback [cost]" (mana plus any other parts, e.g. Conflagrate's
+    /// "{R}{R}, Discard X cards").
+    Printed,
+    /// Flashback an effect gave it "until end of turn" with "the flashback cost equal to its
+    /// mana cost" (Dralnu, Lich Lord; `Game::granted_flashback`).
+    ManaCost,
+}
+
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Casting {
@@ -51,6 +64,13 @@ pub struct Casting {
     /// mana cost, paid for with {3} (an alternative cost).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face_down: bool,
+    /// Cast from its owner's graveyard with flashback, for this cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flashback: Option<FlashbackCost>,
+    /// "Damage divided as you choose among any number of targets": the targets and each
+    /// one's share, announced after the other targets (409.1d / 601.2d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub division: Option<Vec<(Target, u32)>>,
 }
 
 impl Casting {
@@ -66,6 +86,8 @@ impl Casting {
             cost_objects: Vec::new(),
             mana_plan: Vec::new(),
             face_down: false,
+            flashback: None,
+            division: None,
         }
     }
 }
@@ -75,6 +97,7 @@ struct Shape {
     targets: &'static [TargetSpec],
     base: Cost,
     additional: &'static [Vec<Cost>],
+    divided: Option<&'static crate::cards::DividedDamage>,
 }
 
 impl Game {
@@ -89,9 +112,17 @@ impl Game {
                     ..Cost::default()
                 },
                 additional: &[],
+                divided: None,
             });
         }
-        self.shape_with_mode(c.kind, c.mode)
+        let mut shape = self.shape_with_mode(c.kind, c.mode)?;
+        if c.flashback == Some(FlashbackCost::Printed)
+            && let CastKind::Spell(card) = c.kind
+        {
+            // The flashback cost replaces the mana cost; additional costs stay (R-gaze-of-justice-1).
+            shape.base = self.def(card)?.flashback.clone()?;
+        }
+        Some(shape)
     }
 
     fn shape_with_mode(&self, kind: CastKind, kind_mode: Option<u8>) -> Option<Shape> {
@@ -118,6 +149,7 @@ impl Game {
                         ..Cost::default()
                     },
                     additional: &def.spell.additional_costs,
+                    divided: def.spell.divided.as_ref(),
                 })
             }
             CastKind::Ability { source, index } => {
@@ -126,6 +158,7 @@ impl Game {
                     targets: &a.targets,
                     base: a.cost.clone(),
                     additional: &[],
+                    divided: None,
                 })
             }
             CastKind::Trigger(t) => {
@@ -134,6 +167,7 @@ impl Game {
                     targets: &d.targets,
                     base: Cost::default(),
                     additional: &[],
+                    divided: None,
                 })
             }
             CastKind::TurnFaceUp(id) => {
@@ -142,6 +176,7 @@ impl Game {
                     targets: &[],
                     base: self.catalog().get(o.face_up()).morph.clone()?,
                     additional: &[],
+                    divided: None,
                 })
             }
         }
@@ -151,6 +186,17 @@ impl Game {
     fn total_cost(&self, c: &Casting) -> Option<Cost> {
         let shape = self.shape_of(c)?;
         let mut total = shape.base;
+        // "Discard X cards" (Conflagrate's flashback) once X is known.
+        let x = c.x.unwrap_or(0);
+        total.parts = total
+            .parts
+            .into_iter()
+            .filter(|p| !(matches!(p, CostPart::DiscardX) && x == 0))
+            .map(|p| match p {
+                CostPart::DiscardX => CostPart::Discard(x),
+                other => other,
+            })
+            .collect();
         for (i, alts) in shape.additional.iter().enumerate() {
             let choice = *c.cost_options.get(i)? as usize;
             let add = alts.get(choice)?;
@@ -175,6 +221,7 @@ impl Game {
                     CostPart::Discard(_)
                         | CostPart::Sacrifice(..)
                         | CostPart::ExileFromGraveyard(..)
+                        | CostPart::TapUntapped(..)
                 )
             })
             .cloned()
@@ -230,7 +277,8 @@ impl Game {
             });
         }
         let shape = self.shape_of(c)?;
-        let has_x = shape.base.mana.as_ref().is_some_and(|m| m.has_x());
+        let has_x = shape.base.mana.as_ref().is_some_and(|m| m.has_x())
+            || shape.base.parts.contains(&CostPart::DiscardX);
         if has_x && c.x.is_none() {
             return Some(Decision::ChooseX);
         }
@@ -250,6 +298,17 @@ impl Game {
                 slot: slot as u8,
                 spec: shape.targets[slot].clone(),
             });
+        }
+        if let Some(d) = shape.divided
+            && c.division.is_none()
+        {
+            let amount = self.divided_amount(c, d);
+            if amount > 0 {
+                return Some(Decision::DivideDamage {
+                    amount,
+                    spec: d.spec.clone(),
+                });
+            }
         }
         let total = self.total_cost(c)?;
         let parts = Self::choice_parts(&total);
@@ -276,7 +335,11 @@ impl Game {
     // ----- beginning a cast ----------------------------------------------------------------
 
     fn check_begin_cast(&self, player: PlayerId, card: ObjectId) -> Result<Casting, RuleError> {
-        let def = self.supported_card_in_hand(player, card)?;
+        let flashback = self.flashback_to_cast(player, card)?;
+        let def = match flashback {
+            Some(_) => self.supported(card)?,
+            None => self.supported_card_in_hand(player, card)?,
+        };
         if def.has_type(CardType::Land) {
             return Err(RuleError::illegal(format!(
                 "{} is a land: play it instead of casting it",
@@ -291,9 +354,120 @@ impl Game {
             )));
         }
         self.check_cast_timing(player, card)?;
-        let c = Casting::new(player, CastKind::Spell(card));
+        let c = Casting {
+            flashback,
+            ..Casting::new(player, CastKind::Spell(card))
+        };
         self.check_castable(&c)?;
         Ok(c)
+    }
+
+    /// Whether `card` would be cast with flashback: `None` for a card elsewhere than a
+    /// graveyard (the hand checks follow), the flashback cost for a card in `player`'s own
+    /// graveyard that has flashback (printed, else granted), an error for any other card in a
+    /// graveyard. A card with both uses its printed flashback cost.
+    fn flashback_to_cast(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<Option<FlashbackCost>, RuleError> {
+        let o = self
+            .obj(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        if o.zone != ZoneKind::Graveyard {
+            return Ok(None);
+        }
+        let def = self.catalog().get(o.face());
+        if o.owner != player {
+            return Err(RuleError::illegal(format!(
+                "{} is in another player's graveyard: only its owner may cast it with flashback",
+                def.name
+            )));
+        }
+        self.flashback_cost_of(card).map(Some).ok_or_else(|| {
+            RuleError::illegal(format!(
+                "{} is in your graveyard and has no flashback, so it can't be cast from there",
+                def.name
+            ))
+        })
+    }
+
+    /// The flashback a card in a graveyard has now: its printed one, else one granted until
+    /// end of turn (Dralnu, Lich Lord).
+    pub(crate) fn flashback_cost_of(&self, card: ObjectId) -> Option<FlashbackCost> {
+        let o = self.obj(card)?;
+        if o.zone != ZoneKind::Graveyard {
+            return None;
+        }
+        if self.catalog().get(o.face()).flashback.is_some() {
+            Some(FlashbackCost::Printed)
+        } else if self.granted_flashback.contains(&card) {
+            Some(FlashbackCost::ManaCost)
+        } else {
+            None
+        }
+    }
+
+    /// A card's definition, if the engine supports it.
+    fn supported(&self, card: ObjectId) -> Result<&'static crate::cards::CardDef, RuleError> {
+        let o = self
+            .obj(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        let def = self.catalog().get(o.face());
+        if let Support::Unsupported(why) = &def.support {
+            return Err(RuleError::illegal(format!(
+                "{} can't be cast: the engine does not support it yet ({why})",
+                def.name
+            )));
+        }
+        Ok(def)
+    }
+
+    /// The damage a divided-damage spell being cast divides (X once chosen).
+    fn divided_amount(&self, c: &Casting, d: &crate::cards::DividedDamage) -> u32 {
+        match d.amount {
+            crate::effects::Amount::Fixed(n) => n.max(0) as u32,
+            crate::effects::Amount::X => c.x.unwrap_or(0),
+            // Loading accepts only a number or X.
+            _ => 0,
+        }
+    }
+
+    /// 409.1d / 601.2d: a division of the damage among targets: one to `amount` different
+    /// legal targets, each assigned at least 1, the shares adding up to `amount`.
+    fn check_division(
+        &self,
+        c: &Casting,
+        spec: &TargetSpec,
+        amount: u32,
+        division: &[(Target, u32)],
+    ) -> Result<(), RuleError> {
+        if division.is_empty() {
+            return Err(RuleError::illegal(format!(
+                "choose at least one target for the {amount} damage (each target gets at least 1)"
+            )));
+        }
+        let mut total = 0u32;
+        for (i, (t, n)) in division.iter().enumerate() {
+            if *n == 0 {
+                return Err(RuleError::illegal(
+                    "each target of divided damage must be assigned at least 1 damage",
+                ));
+            }
+            if division[..i].iter().any(|(u, _)| u == t) {
+                return Err(RuleError::illegal(
+                    "the same target was named twice: give it its whole share once",
+                ));
+            }
+            self.check_target(c, spec, *t)?;
+            total = total.saturating_add(*n);
+        }
+        if total != amount {
+            return Err(RuleError::illegal(format!(
+                "the shares add up to {total}, but exactly {amount} damage must be divided"
+            )));
+        }
+        Ok(())
     }
 
     /// The card `player` wants to cast from their hand, if it is there and supported.
@@ -479,6 +653,18 @@ impl Game {
                 )));
             }
         }
+        if let Some(d) = shape.divided
+            && self.divided_amount(c, d) > 0
+            && !self
+                .target_candidates(c, &d.spec)
+                .iter()
+                .any(|t| self.check_target(c, &d.spec, *t).is_ok())
+        {
+            return Err(RuleError::illegal(format!(
+                "there is no legal target for its damage: it needs {}",
+                d.spec.describe()
+            )));
+        }
         let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
         for alts in shape.additional {
             combos = combos
@@ -578,6 +764,15 @@ impl Game {
                         }));
                     }
                 }
+                CostPart::TapUntapped(f, n) => {
+                    if (self.cost_object_candidates(c, part).len() as u32) < *n {
+                        return Err(RuleError::illegal(format!(
+                            "you don't control {n} {f}(s) to tap"
+                        )));
+                    }
+                }
+                // Turned into `Discard(X)` by `total_cost`.
+                CostPart::DiscardX => {}
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -783,6 +978,10 @@ impl Game {
                 self.check_target(c, spec, t)?;
                 next.targets.push(t);
             }
+            (Decision::DivideDamage { amount, spec }, Answer::AssignDamage(division)) => {
+                self.check_division(c, spec, *amount, &division)?;
+                next.division = Some(division);
+            }
             (Decision::ChooseCostObjects { part }, Answer::Objects(objs)) => {
                 self.check_cost_objects(c, part, &objs)?;
                 next.cost_objects.push(objs);
@@ -849,10 +1048,30 @@ impl Game {
                 .into_iter()
                 .map(Answer::Target)
                 .collect(),
+            Decision::DivideDamage { amount, spec } => {
+                // Every way is too many to list: all of it to one target, and one to each
+                // of the first targets with the rest to the last.
+                let cands = self.target_candidates(c, spec);
+                let mut v: Vec<Answer> = cands
+                    .iter()
+                    .map(|t| Answer::AssignDamage(vec![(*t, *amount)]))
+                    .collect();
+                let k = cands.len().min(*amount as usize);
+                if k >= 2 {
+                    let mut split: Vec<(Target, u32)> =
+                        cands[..k].iter().map(|t| (*t, 1)).collect();
+                    if let Some(last) = split.last_mut() {
+                        last.1 += *amount - k as u32;
+                    }
+                    v.push(Answer::AssignDamage(split));
+                }
+                v
+            }
             Decision::ChooseCostObjects { part } => {
                 let n = match part {
                     CostPart::Discard(n)
                     | CostPart::Sacrifice(_, n)
+                    | CostPart::TapUntapped(_, n)
                     | CostPart::ExileFromGraveyard(_, n) => *n as usize,
                     _ => 1,
                 };
@@ -927,6 +1146,13 @@ impl Game {
                     .filter_map(|s| s.object())
                     .map(Target::Object),
             ),
+            K::CardInYourGraveyard(_) => v.extend(
+                self.player(c.player)
+                    .graveyard
+                    .iter()
+                    .copied()
+                    .map(Target::Object),
+            ),
         }
         let me = Self::casting_self(c);
         v.retain(|t| Some(*t) != me.map(Target::Object) && self.check_target(c, spec, *t).is_ok());
@@ -982,7 +1208,7 @@ impl Game {
                 .copied()
                 .filter(|id| Some(*id) != me)
                 .collect(),
-            CostPart::Sacrifice(f, _) => self
+            CostPart::Sacrifice(f, _) | CostPart::TapUntapped(f, _) => self
                 .battlefield_of(c.player)
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, f, c.player))
@@ -1006,6 +1232,7 @@ impl Game {
         let n = match part {
             CostPart::Discard(n)
             | CostPart::Sacrifice(_, n)
+            | CostPart::TapUntapped(_, n)
             | CostPart::ExileFromGraveyard(_, n) => *n as usize,
             _ => 0,
         };
@@ -1026,6 +1253,9 @@ impl Game {
                             self.card_name(*o),
                             crate::costs::card_filter_words(f)
                         )
+                    }
+                    CostPart::TapUntapped(f, _) => {
+                        format!("{} is not an {f}", self.card_name(*o))
                     }
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));
@@ -1523,6 +1753,13 @@ impl Game {
                         self.move_object(o, ZoneKind::Exile, Position::Top);
                     }
                 }
+                CostPart::TapUntapped(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.tap(o);
+                    }
+                }
+                // `total_cost` turned it into `Discard(X)`.
+                CostPart::DiscardX => {}
             }
         }
         match c.kind {
@@ -1545,6 +1782,8 @@ impl Game {
                 };
                 if let Some(o) = self.obj_mut(on_stack) {
                     o.controller = c.player;
+                    // 502.22a / 702.34a: exiled whenever it would leave the stack.
+                    o.flashback = c.flashback.is_some();
                 }
                 self.stack.push(StackItem {
                     kind: StackKind::Spell(on_stack),
@@ -1554,6 +1793,7 @@ impl Game {
                     x: c.x.unwrap_or(0),
                     mode: c.mode,
                     spent,
+                    division: c.division.clone().unwrap_or_default(),
                 });
                 self.emit(Event::SpellCast {
                     player: c.player,
@@ -1572,6 +1812,7 @@ impl Game {
                     x: c.x.unwrap_or(0),
                     mode: None,
                     spent,
+                    division: Vec::new(),
                 });
                 self.emit(Event::AbilityActivated {
                     player: c.player,

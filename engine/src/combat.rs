@@ -1140,11 +1140,12 @@ impl Game {
                 x: 0,
                 mode: None,
                 spent: crate::mana::ColorSet::NONE,
+                division: Vec::new(),
             });
             return;
         }
-        let damage: Vec<(Target, u32)> = c.assigned.iter().map(|x| (x.1, x.2)).collect();
-        if let Some(p) = self.next_shield_question(damage) {
+        let damage: Vec<(ObjectId, Target, u32)> = c.assigned.clone();
+        if let Some(p) = self.next_shield_question(damage, true) {
             // 616.1: asked before the damage is dealt; the answer continues here.
             self.pending = Some(p);
             return;
@@ -1155,6 +1156,7 @@ impl Game {
             self.deal_damage(src, t, n, true);
         }
         self.shield_orders.clear();
+        self.sacrifice_choices.clear();
     }
 
     /// Deals the assigned combat damage once the shield orders it needed are answered.
@@ -1177,6 +1179,7 @@ impl Game {
             self.deal_damage(src, t, n, true);
         }
         self.shield_orders.clear();
+        self.sacrifice_choices.clear();
     }
 }
 

@@ -257,6 +257,21 @@ impl Game {
                 out.push(Answer::CastFaceDown(card));
             }
         }
+        // Flashback (502.22a / 702.34a): cards in their graveyard with flashback, printed or
+        // granted, with the card's normal timing.
+        if !split_second {
+            for &card in &self.player(player).graveyard {
+                let Some(def) = self.def(card) else { continue };
+                if (sorcery_ok
+                    || def.has_type(CardType::Instant)
+                    || def.keywords.contains(&Keyword::Flash))
+                    && self.flashback_cost_of(card).is_some()
+                    && self.can_begin_cast(player, card)
+                {
+                    out.push(Answer::Cast(card));
+                }
+            }
+        }
         // Special action: turning a face-down permanent face up (also under split second).
         for o in self.battlefield_of(player) {
             if o.face_down && self.can_begin_turn_face_up(player, o.id) {

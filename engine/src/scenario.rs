@@ -636,10 +636,16 @@ impl Runner {
             "autopay" => Answer::AutoPay,
             "cancel" => Answer::Cancel,
             "play" => Answer::PlayLand(self.find(rest, &[Hand], Some(player))?),
-            "cast" => match rest.strip_prefix("face down ") {
-                Some(card) => Answer::CastFaceDown(self.find(card, &[Hand], Some(player))?),
-                None => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
-            },
+            "cast" => {
+                if let Some(card) = rest.strip_prefix("face down ") {
+                    Answer::CastFaceDown(self.find(card, &[Hand], Some(player))?)
+                } else if let Some(card) = rest.strip_prefix("flashback ") {
+                    // `cast flashback Ancient Grudge`: the card in the graveyard.
+                    Answer::Cast(self.find(card, &[Graveyard], Some(player))?)
+                } else {
+                    Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?)
+                }
+            }
             "turn" => match rest.strip_prefix("face up ") {
                 Some(card) => Answer::TurnFaceUp(self.find(card, &[Battlefield, Stack], None)?),
                 None => return Err(format!("`turn face up NAME`, not `turn {rest}`")),
@@ -737,6 +743,10 @@ impl Runner {
                 let zones: &[ZoneKind] = match self.game.pending().map(|p| &p.decision) {
                     Some(Decision::Search { .. }) => &[Library],
                     Some(Decision::Sacrifice { .. })
+                    | Some(Decision::SacrificeForDamage { .. })
+                    | Some(Decision::ChooseCostObjects {
+                        part: crate::costs::CostPart::TapUntapped(..),
+                    })
                     | Some(Decision::KeepLegend { .. })
                     | Some(Decision::OrderBlockers { .. }) => &[Battlefield],
                     Some(Decision::ChooseCostObjects {

@@ -25,6 +25,9 @@ pub enum TargetKind {
     Permanent(ObjectFilter),
     /// A spell on the stack matching the filter.
     Spell(ObjectFilter),
+    /// A card in its controller's own graveyard matching the filter ("target instant or
+    /// sorcery card in your graveyard", Dralnu, Lich Lord).
+    CardInYourGraveyard(ObjectFilter),
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -224,6 +227,9 @@ impl TargetSpec {
             ["player"] => TargetKind::Player,
             ["opponent"] => TargetKind::Opponent,
             ["spell", rest @ ..] => TargetKind::Spell(ObjectFilter::parse(rest)?),
+            ["card_in_your_graveyard", rest @ ..] => {
+                TargetKind::CardInYourGraveyard(ObjectFilter::parse(rest)?)
+            }
             [] => return Err("empty target description".into()),
             rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
         };
@@ -253,6 +259,12 @@ impl TargetSpec {
             TargetKind::Permanent(f) => format!("a {f}"),
             TargetKind::Spell(f) if f == &ObjectFilter::default() => "a spell".into(),
             TargetKind::Spell(f) => format!("a {f} spell"),
+            TargetKind::CardInYourGraveyard(f) => {
+                format!(
+                    "a {} card in your graveyard",
+                    crate::costs::card_filter_words(f)
+                )
+            }
         }
     }
 }
@@ -374,6 +386,18 @@ impl crate::game::Game {
                         "{} is not a spell on the stack",
                         self.card_name(id)
                     ))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::CardInYourGraveyard(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that card is gone".into());
+                };
+                if o.zone != ZoneKind::Graveyard || o.owner != me {
+                    Err(format!("{} is not in your graveyard", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
                     Err(format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {

@@ -1232,6 +1232,7 @@ impl Game {
             x: 0,
             mode: None,
             spent: crate::mana::ColorSet::NONE,
+            division: Vec::new(),
         });
         self.emit(Event::TriggerPut {
             source: t.source,

@@ -110,6 +110,14 @@ struct Script {
     turn_others_face_down: bool,
     /// A "*/*" characteristic-defining ability: `face_down_creatures`.
     pt_cda: Option<String>,
+    /// Flashback: its flashback cost (`"{G}"`, `"{R}{R}, discard X cards"`).
+    flashback: Option<String>,
+    /// "N damage divided as you choose among any number of targets": `"5 any"`, `"X any"`
+    /// (the amount, then the target description); the effect `damage_divided` deals it.
+    divided_damage: Option<String>,
+    /// "If damage would be dealt to ~, sacrifice that many permanents instead."
+    #[serde(default)]
+    damage_to_sacrifice: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -421,6 +429,8 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         morph: None,
         turn_others_face_down: false,
         pt_cda: None,
+        flashback: None,
+        damage_to_sacrifice: false,
     })
 }
 
@@ -547,12 +557,57 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             .collect::<Result<Vec<_>, _>>()?;
         additional_costs.push(alts);
     }
+    let divided = match &s.divided_damage {
+        None => None,
+        Some(d) => {
+            let (amount, spec) = d.trim().split_once(' ').ok_or_else(|| {
+                format!("divided_damage `{d}`: expected `N TARGETS` or `X TARGETS`")
+            })?;
+            let amount = match amount {
+                "X" | "x" => crate::effects::Amount::X,
+                n => crate::effects::Amount::Fixed(
+                    n.parse::<i32>()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| format!("divided_damage `{d}`: a positive number or X"))?,
+                ),
+            };
+            if !text_lower.contains("divided as you choose") {
+                return Err("`divided_damage`: the card's text divides no damage".into());
+            }
+            Some(crate::cards::DividedDamage {
+                amount,
+                spec: crate::targets::TargetSpec::parse(spec)?,
+            })
+        }
+    };
+    if divided.is_some() != effects.contains(&Effect::DamageDivided) {
+        return Err("`divided_damage` and the effect `damage_divided` go together".into());
+    }
     def.spell = SpellAbility {
         additional_costs,
         targets,
         effects,
         modes,
+        divided,
     };
+    if let Some(f) = &s.flashback {
+        if !text_lower.contains("flashback") {
+            return Err("`flashback`: the card's text has no flashback".into());
+        }
+        if !is_spell_with_effect {
+            return Err("only instants and sorceries are scripted with flashback".into());
+        }
+        def.flashback = Some(Cost::parse(f)?);
+    } else if def.support == Support::Supported
+        && text_lower.lines().any(|l| l.starts_with("flashback"))
+    {
+        return Err("the card has flashback: script it with `flashback = \"{cost}\"`".into());
+    }
+    def.damage_to_sacrifice = s.damage_to_sacrifice;
+    if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
+        return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
+    }
     for e in &s.enters_with {
         let (n, kind) = e
             .trim()
