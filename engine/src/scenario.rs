@@ -613,10 +613,28 @@ impl Runner {
             .split_once(' ')
             .map_or((text, ""), |(a, b)| (a, b.trim()));
         let list = |s: &str| -> Vec<String> {
-            s.split(',')
-                .map(|x| x.trim().to_string())
-                .filter(|x| !x.is_empty() && x != "nothing")
-                .collect()
+            // A card name with a comma ("Dralnu, Lich Lord") stays one item.
+            let bare = |x: &str| -> String {
+                let x = x.split(['@', '#']).next().unwrap_or(x).trim();
+                x.rsplit_once(' ')
+                    .filter(|(_, n)| n.parse::<u32>().is_ok())
+                    .map_or(x, |(b, _)| b)
+                    .to_string()
+            };
+            let known = |x: &str| Catalog::builtin().by_name(&bare(x)).is_some();
+            let mut out: Vec<String> = Vec::new();
+            for piece in s.split(',').map(str::trim) {
+                if let Some(last) = out.last_mut() {
+                    let joined = format!("{last}, {piece}");
+                    if !known(last) && known(&joined) {
+                        *last = joined;
+                        continue;
+                    }
+                }
+                out.push(piece.to_string());
+            }
+            out.retain(|x| !x.is_empty() && x != "nothing");
+            out
         };
         use ZoneKind::*;
         Ok(match verb {
