@@ -229,12 +229,54 @@ impl Game {
     }
 
     fn payable_mana(&self, c: &Casting) -> PayableCost {
-        let cost = self
+        let mut cost = self
             .total_cost(c)
             .and_then(|t| t.mana)
             .map(|m| m.to_payable(c.x.unwrap_or(0)))
             .unwrap_or_default();
+        if let CastKind::Spell(card) = c.kind
+            && !c.face_down
+        {
+            // Cost reductions apply to the total cost, flashback's too (R-flashback-3),
+            // and reduce only its generic part (R-locket-of-yesterdays-2).
+            cost.generic = cost
+                .generic
+                .saturating_sub(self.spell_cost_reduction(c.player, card));
+        }
         self.as_spendable(c.player, cost)
+    }
+
+    /// Whether `player` controls a permanent that makes their spells cheaper.
+    pub(crate) fn has_cost_reducer(&self, player: PlayerId) -> bool {
+        self.battlefield_of(player).any(|o| {
+            self.def(o.id)
+                .is_some_and(|d| d.reduce_per_same_name_in_graveyard > 0)
+        })
+    }
+
+    /// Generic mana `player`'s spell `card` costs less (Locket of Yesterdays: {1} for each
+    /// card with its name in their graveyard; the card being cast is already on the stack
+    /// as its costs are determined, so it never counts itself: R-locket-of-yesterdays-3).
+    fn spell_cost_reduction(&self, player: PlayerId, card: ObjectId) -> u32 {
+        let per: u32 = self
+            .battlefield_of(player)
+            .filter(|o| self.has_own_abilities(o.id))
+            .filter_map(|o| self.def(o.id))
+            .map(|d| d.reduce_per_same_name_in_graveyard)
+            .sum();
+        if per == 0 {
+            return 0;
+        }
+        let Some(name) = self.obj(card).map(|o| o.face_up()) else {
+            return 0;
+        };
+        let same = self
+            .player(player)
+            .graveyard
+            .iter()
+            .filter(|g| **g != card && self.obj(**g).is_some_and(|o| o.face_up() == name))
+            .count() as u32;
+        per * same
     }
 
     /// A cost as `player` must pay it under the spending rules of the permanents they
@@ -767,7 +809,7 @@ impl Game {
                 CostPart::TapUntapped(f, n) => {
                     if (self.cost_object_candidates(c, part).len() as u32) < *n {
                         return Err(RuleError::illegal(format!(
-                            "you don't control {n} {f}(s) to tap"
+                            "you don't control {n} permanents to tap for it (each an {f})"
                         )));
                     }
                 }

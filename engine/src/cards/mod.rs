@@ -484,6 +484,9 @@ pub struct CardDef {
     /// Dralnu, Lich Lord: "If damage would be dealt to ~, sacrifice that many permanents
     /// instead" (a replacement effect, `replacement.rs`).
     pub damage_to_sacrifice: bool,
+    /// Locket of Yesterdays: "Spells you cast cost {N} less to cast for each card with the
+    /// same name as that spell in your graveyard" (generic mana only).
+    pub reduce_per_same_name_in_graveyard: u32,
 }
 
 /// What a "*/*" characteristic-defining ability counts (both power and toughness).

@@ -118,6 +118,10 @@ struct Script {
     /// "If damage would be dealt to ~, sacrifice that many permanents instead."
     #[serde(default)]
     damage_to_sacrifice: bool,
+    /// Locket of Yesterdays: spells you cast cost {N} less for each card with the same name
+    /// in your graveyard.
+    #[serde(default)]
+    reduce_per_same_name_in_graveyard: u32,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -431,6 +435,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         pt_cda: None,
         flashback: None,
         damage_to_sacrifice: false,
+        reduce_per_same_name_in_graveyard: 0,
     })
 }
 
@@ -605,6 +610,12 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("the card has flashback: script it with `flashback = \"{cost}\"`".into());
     }
     def.damage_to_sacrifice = s.damage_to_sacrifice;
+    def.reduce_per_same_name_in_graveyard = s.reduce_per_same_name_in_graveyard;
+    if s.reduce_per_same_name_in_graveyard > 0
+        && !text_lower.contains("for each card with the same name as that spell in your graveyard")
+    {
+        return Err("`reduce_per_same_name_in_graveyard`: the card's text doesn't say so".into());
+    }
     if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
         return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
     }
