@@ -615,6 +615,8 @@ impl Runner {
         let list = |s: &str| -> Vec<String> {
             // A card name with a comma ("Dralnu, Lich Lord") stays one item.
             let bare = |x: &str| -> String {
+                // In `Blocker -> Attacker`, the name being read is the last one.
+                let x = x.rsplit("->").next().unwrap_or(x);
                 let x = x.split(['@', '#']).next().unwrap_or(x).trim();
                 x.rsplit_once(' ')
                     .filter(|(_, n)| n.parse::<u32>().is_ok())
