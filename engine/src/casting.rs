@@ -1873,3 +1873,156 @@ impl Game {
         self.give_priority(c.player);
     }
 }
+
+#[cfg(test)]
+mod flashback_and_division_tests {
+    use crate::decision::{Answer, Decision};
+    use crate::events::Event;
+    use crate::ids::PlayerId;
+    use crate::targets::Target;
+    use crate::zones::ZoneKind;
+
+    fn game(setup: &str, script: &str) -> crate::game::Game {
+        let src = format!(
+            "name = \"t\"\ndescription = \"\"\nruleset = \"classic\"\nscript = [{script}]\n{setup}"
+        );
+        crate::scenario::game_from_str(&src).expect("scenario runs")
+    }
+
+    const GRUDGE: &str = r#"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+graveyard = ["Ancient Grudge", "Lightning Axe"]
+battlefield = ["Forest"]
+[setup.bob]
+battlefield = ["Assembly-Worker"]
+"#;
+
+    #[test]
+    fn flashback_is_listed_shown_and_exiled_without_touching_a_graveyard() {
+        let mut g = game(GRUDGE, "");
+        let alice = PlayerId(0);
+        let gy = g.player(alice).graveyard.clone();
+        let (grudge, axe) = (gy[0], gy[1]);
+        let legal = g.legal_answers(alice);
+        assert!(legal.contains(&Answer::Cast(grudge)));
+        assert!(
+            !legal.contains(&Answer::Cast(axe)),
+            "no flashback, not listed"
+        );
+        let v = g.view(Some(PlayerId(1)));
+        assert_eq!(v.players[0].graveyard[0].flashback.as_deref(), Some("{G}"));
+        assert_eq!(v.players[0].graveyard[1].flashback, None);
+        g.submit(alice, Answer::Cast(grudge)).expect("cast");
+        let worker = g.battlefield_of(PlayerId(1)).next().map(|o| o.id);
+        g.submit(
+            alice,
+            Answer::Target(Target::Object(worker.expect("worker"))),
+        )
+        .expect("target");
+        g.submit(alice, Answer::AutoPay).expect("pay");
+        assert!(g.view(None).stack[0].flashback);
+        let mut events = Vec::new();
+        events.extend(g.submit(alice, Answer::Pass).expect("pass"));
+        events.extend(g.submit(PlayerId(1), Answer::Pass).expect("pass"));
+        assert!(events.iter().any(|e| matches!(
+            e,
+            Event::ZoneChanged {
+                from: ZoneKind::Stack,
+                to: ZoneKind::Exile,
+                ..
+            }
+        )));
+        assert!(!events.iter().any(|e| matches!(
+            e,
+            Event::ZoneChanged {
+                from: ZoneKind::Stack,
+                to: ZoneKind::Graveyard,
+                ..
+            }
+        )));
+        assert_eq!(g.exile.len(), 1);
+        assert!(
+            g.exile
+                .iter()
+                .all(|id| g.obj(*id).is_some_and(|o| !o.flashback))
+        );
+    }
+
+    #[test]
+    fn every_listed_division_is_accepted_and_the_rest_refused() {
+        let setup = r#"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Fiery Justice"]
+battlefield = ["Mountain", "Forest", "Plains"]
+[setup.bob]
+battlefield = ["Squire", "Flying Men"]
+"#;
+        let g = game(setup, r#""alice: cast Fiery Justice", "alice: target bob""#);
+        let alice = PlayerId(0);
+        assert!(matches!(
+            g.pending().map(|p| &p.decision),
+            Some(Decision::DivideDamage { amount: 5, .. })
+        ));
+        let legal = g.legal_answers(alice);
+        assert!(legal.len() >= 4, "{legal:?}");
+        for a in legal {
+            let mut probe = g.clone();
+            probe
+                .submit(alice, a.clone())
+                .expect("a listed division is accepted");
+        }
+        let mut probe = g.clone();
+        let before = probe.clone();
+        assert!(
+            probe
+                .submit(
+                    alice,
+                    Answer::AssignDamage(vec![(Target::Player(PlayerId(1)), 6)])
+                )
+                .is_err()
+        );
+        assert_eq!(probe, before, "a refused answer changes nothing");
+    }
+
+    #[test]
+    fn dralnu_sacrifices_only_the_damage_left_after_prevention() {
+        // Plated Pegasus prevents 1 of Sunlance's 3: two permanents, not three.
+        let setup = r#"
+[setup]
+active = "bob"
+step = "precombat_main"
+turn = 4
+[setup.alice]
+battlefield = ["Dralnu, Lich Lord", "Plated Pegasus", "Island", "Island", "Swamp"]
+[setup.bob]
+hand = ["Sunlance"]
+battlefield = ["Plains"]
+"#;
+        let g = game(
+            setup,
+            r#""bob: cast Sunlance", "bob: target Dralnu, Lich Lord", "bob: autopay", "bob: pass", "alice: pass""#,
+        );
+        match g.pending().map(|p| (&p.player, &p.decision)) {
+            Some((p, Decision::SacrificeForDamage { count, .. })) => {
+                assert_eq!(*p, PlayerId(0));
+                assert_eq!(*count, 2);
+            }
+            other => panic!("expected Dralnu's question, got {other:?}"),
+        }
+        for a in g.legal_answers(PlayerId(0)) {
+            let mut probe = g.clone();
+            probe
+                .submit(PlayerId(0), a)
+                .expect("listed sacrifices are accepted");
+            assert_eq!(probe.battlefield_of(PlayerId(0)).count(), 3);
+        }
+    }
+}
