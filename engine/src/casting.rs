@@ -167,7 +167,7 @@ impl Game {
                     targets: &d.targets,
                     base: Cost::default(),
                     additional: &[],
-                    divided: None,
+                    divided: d.divided.as_ref(),
                 })
             }
             CastKind::TurnFaceUp(id) => {
@@ -1713,6 +1713,9 @@ impl Game {
     fn commit_cast(&mut self, c: Casting) {
         if let CastKind::Trigger(t) = c.kind {
             self.push_trigger(t, c.targets);
+            if let Some(top) = self.stack.last_mut() {
+                top.division = c.division.unwrap_or_default();
+            }
             let next = self.priority_after_sba.take().unwrap_or(self.active);
             self.give_priority(next);
             return;

@@ -329,8 +329,14 @@ impl Game {
             .iter()
             .find_map(|(_, t, n)| self.shield_order_question(*t, *n))
             .or_else(|| {
-                damage.iter().find_map(|(src, t, n)| {
-                    self.sacrifice_for_damage_question(*src, *t, *n, combat)
+                // Dralnu dealt damage by several sources at once: one choice for all of it.
+                damage.iter().find_map(|(_, t, _)| {
+                    let total: u32 = damage
+                        .iter()
+                        .filter(|(_, u, _)| u == t)
+                        .map(|(src, u, n)| self.damage_reaching(*src, *u, *n, combat))
+                        .sum();
+                    self.sacrifice_for_damage_question(*t, total)
                 })
             })
     }
@@ -395,10 +401,8 @@ impl Game {
     /// many or fewer, all of them are sacrificed: no choice).
     fn sacrifice_for_damage_question(
         &self,
-        source: ObjectId,
         target: Target,
-        amount: u32,
-        combat: bool,
+        count: u32,
     ) -> Option<crate::decision::Pending> {
         let Target::Object(id) = target else {
             return None;
@@ -409,7 +413,6 @@ impl Game {
         {
             return None;
         }
-        let count = self.damage_reaching(source, target, amount, combat);
         let player = self.obj(id)?.controller;
         if count == 0 || self.battlefield_of(player).count() as u32 <= count {
             return None;
@@ -430,21 +433,26 @@ impl Game {
         let Some(player) = self.obj(id).map(|o| o.controller) else {
             return;
         };
-        let chosen = self
-            .sacrifice_choices
-            .iter()
-            .position(|(r, _)| *r == id)
-            .map(|i| self.sacrifice_choices.remove(i).1)
-            .unwrap_or_default();
+        // The choice covers all the damage dealt to it at once (several sources): each
+        // event takes the next ones, the creature itself last, so it stays to be dealt the
+        // rest.
         let mine: Vec<ObjectId> = self.battlefield_of(player).map(|o| o.id).collect();
-        let mut victims: Vec<ObjectId> = chosen
-            .into_iter()
-            .filter(|o| mine.contains(o))
-            .take(amount as usize)
-            .collect();
+        let mut victims: Vec<ObjectId> = Vec::new();
+        if let Some(i) = self.sacrifice_choices.iter().position(|(r, _)| *r == id) {
+            let list = &mut self.sacrifice_choices[i].1;
+            list.retain(|o| mine.contains(o));
+            let n = (amount as usize).min(list.len());
+            victims = list.drain(..n).collect();
+        }
         if victims.len() < amount as usize {
-            // No choice was asked (they control no more than that many): all of them.
-            for o in mine {
+            // No choice was asked (they control no more than that much damage): all of
+            // them, the creature itself last.
+            let mut all = mine;
+            if let Some(k) = all.iter().position(|o| *o == id) {
+                let me = all.remove(k);
+                all.push(me);
+            }
+            for o in all {
                 if victims.len() >= amount as usize {
                     break;
                 }
@@ -496,6 +504,12 @@ impl Game {
             }
         }
         self.pending = None;
+        // The creature itself last (see `sacrifice_instead_of_damage`).
+        let mut objs = objs;
+        if let Some(k) = objs.iter().position(|o| *o == recipient) {
+            let me = objs.remove(k);
+            objs.push(me);
+        }
         self.sacrifice_choices.push((recipient, objs));
         self.continue_damage();
         Ok(())

@@ -217,11 +217,19 @@ impl Game {
 
     /// Whether a target of a spell's divided damage is still legal (413.2a).
     pub(crate) fn division_target_legal(&self, item: &StackItem, t: Target) -> bool {
-        let Some(d) = self.catalog().get(item.card).spell.divided.as_ref() else {
+        let d = match item.kind {
+            StackKind::Spell(_) => self.catalog().get(item.card).spell.divided.as_ref(),
+            StackKind::Trigger { index, granter, .. } => self
+                .trigger_def(granter.unwrap_or(item.card), index)
+                .and_then(|t| t.divided.as_ref()),
+            _ => None,
+        };
+        let Some(d) = d else {
             return false;
         };
         let colors = match item.kind {
             StackKind::Spell(id) => self.colors(id),
+            StackKind::Trigger { source, .. } => self.source_colors(source),
             _ => crate::mana::ColorSet::NONE,
         };
         self.target_legal(item.controller, &d.spec, t).is_ok()

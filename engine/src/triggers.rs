@@ -252,6 +252,7 @@ fn delayed_lose(n: u8) -> &'static TriggerDef {
     let defs = DEFS.get_or_init(|| {
         (1..=4)
             .map(|n| TriggerDef {
+                divided: None,
                 when: TriggerEvent::EachEndStep,
                 condition: None,
                 targets: Vec::new(),
@@ -271,6 +272,7 @@ fn delayed_lose(n: u8) -> &'static TriggerDef {
 fn delayed_return() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
+        divided: None,
         when: TriggerEvent::EachEndStep,
         condition: None,
         targets: Vec::new(),
@@ -402,6 +404,7 @@ const FIRST_BUILTIN: u8 = DELAYED_LOSE_1;
 fn flanking_trigger() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
+        divided: None,
         when: TriggerEvent::Blocks,
         condition: None,
         targets: Vec::new(),
@@ -419,6 +422,7 @@ fn flanking_trigger() -> &'static TriggerDef {
 /// count is made on resolution (502.12b).
 fn rampage_trigger(n: i32) -> TriggerDef {
     TriggerDef {
+        divided: None,
         when: TriggerEvent::BecomesBlocked,
         targets: Vec::new(),
         effects: vec![Effect::PumpCount {
@@ -445,6 +449,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
         // (classic deathtouch on damage dealt to a creature).
         DEATHTOUCH_TRIGGER => Some(DT.get_or_init(|| TriggerDef {
+            divided: None,
             when: TriggerEvent::DealsDamageToPlayer,
             targets: Vec::new(),
             effects: vec![Effect::Destroy {
@@ -468,6 +473,10 @@ pub struct TriggerDef {
     pub targets: Vec<TargetSpec>,
     pub effects: Vec<Effect>,
     pub text: String,
+    /// "It deals N damage divided as you choose among any number of targets" (Bogardan
+    /// Hellkite): the division is chosen as it is put on the stack (410.4 / 603.3d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divided: Option<crate::cards::DividedDamage>,
 }
 
 /// The intervening "if" clauses the card scripts use (`if = "..."`).
@@ -1202,7 +1211,7 @@ impl Game {
                 let Some(def) = self.trigger_def(t.def_card(), t.index) else {
                     continue;
                 };
-                if def.targets.is_empty() {
+                if def.targets.is_empty() && def.divided.is_none() {
                     self.push_trigger(t, Vec::new());
                     continue;
                 }

@@ -186,6 +186,8 @@ struct TriggerScript {
     targets: Vec<String>,
     effects: Vec<String>,
     text: Option<String>,
+    /// "It deals N damage divided as you choose among any number of targets".
+    divided_damage: Option<String>,
 }
 
 /// One activated ability, in printed order; with `add` it is a mana ability.
@@ -480,6 +482,39 @@ fn parse_effects(v: &[String], targets: usize) -> Result<Vec<Effect>, String> {
     Ok(out)
 }
 
+/// `divided_damage = "5 any"` / `"X any"`: the amount, then the target description; the
+/// effect `damage_divided` must be there exactly when it is.
+fn parse_divided(
+    d: Option<&str>,
+    effects: &[Effect],
+) -> Result<Option<crate::cards::DividedDamage>, String> {
+    let divided = match d {
+        None => None,
+        Some(d) => {
+            let (amount, spec) = d.trim().split_once(' ').ok_or_else(|| {
+                format!("divided_damage `{d}`: expected `N TARGETS` or `X TARGETS`")
+            })?;
+            let amount = match amount {
+                "X" | "x" => crate::effects::Amount::X,
+                n => crate::effects::Amount::Fixed(
+                    n.parse::<i32>()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| format!("divided_damage `{d}`: a positive number or X"))?,
+                ),
+            };
+            Some(crate::cards::DividedDamage {
+                amount,
+                spec: crate::targets::TargetSpec::parse(spec)?,
+            })
+        }
+    };
+    if divided.is_some() != effects.contains(&Effect::DamageDivided) {
+        return Err("`divided_damage` and the effect `damage_divided` go together".into());
+    }
+    Ok(divided)
+}
+
 fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, String> {
     let when = crate::triggers::TriggerEvent::parse(&t.when)?;
     let targets = parse_targets(&t.targets)?;
@@ -494,7 +529,9 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, Strin
         .as_deref()
         .map(crate::triggers::TriggerCondition::parse)
         .transpose()?;
+    let divided = parse_divided(t.divided_damage.as_deref(), &effects)?;
     Ok(crate::triggers::TriggerDef {
+        divided,
         condition,
         text: t
             .text
@@ -562,32 +599,9 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             .collect::<Result<Vec<_>, _>>()?;
         additional_costs.push(alts);
     }
-    let divided = match &s.divided_damage {
-        None => None,
-        Some(d) => {
-            let (amount, spec) = d.trim().split_once(' ').ok_or_else(|| {
-                format!("divided_damage `{d}`: expected `N TARGETS` or `X TARGETS`")
-            })?;
-            let amount = match amount {
-                "X" | "x" => crate::effects::Amount::X,
-                n => crate::effects::Amount::Fixed(
-                    n.parse::<i32>()
-                        .ok()
-                        .filter(|n| *n > 0)
-                        .ok_or_else(|| format!("divided_damage `{d}`: a positive number or X"))?,
-                ),
-            };
-            if !text_lower.contains("divided as you choose") {
-                return Err("`divided_damage`: the card's text divides no damage".into());
-            }
-            Some(crate::cards::DividedDamage {
-                amount,
-                spec: crate::targets::TargetSpec::parse(spec)?,
-            })
-        }
-    };
-    if divided.is_some() != effects.contains(&Effect::DamageDivided) {
-        return Err("`divided_damage` and the effect `damage_divided` go together".into());
+    let divided = parse_divided(s.divided_damage.as_deref(), &effects)?;
+    if divided.is_some() && !text_lower.contains("divided as you choose") {
+        return Err("`divided_damage`: the card's text divides no damage".into());
     }
     def.spell = SpellAbility {
         additional_costs,
@@ -596,6 +610,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         modes,
         divided,
     };
+
     if let Some(f) = &s.flashback {
         if !text_lower.contains("flashback") {
             return Err("`flashback`: the card's text has no flashback".into());
