@@ -101,22 +101,29 @@ pub fn board(view: &View) -> String {
         if !p.graveyard.is_empty() {
             s.push_str(&format!(
                 "  graveyard: {}\n",
-                grouped(p.graveyard.iter().map(|c| c.name.clone()))
+                grouped(p.graveyard.iter().map(|c| match &c.flashback {
+                    Some(cost) => format!("{} (flashback {cost})", c.name),
+                    None => c.name.clone(),
+                }))
             ));
         }
     }
     if !view.stack.is_empty() {
         s.push_str("Stack (top first):\n");
         for it in &view.stack {
-            let targets = if it.targets.is_empty() {
+            let mut targets = if it.targets.is_empty() {
                 String::new()
             } else {
                 format!(" → {}", it.targets.join(", "))
             };
+            if !it.division.is_empty() {
+                targets.push_str(&format!(" (damage: {})", it.division.join(", ")));
+            }
             s.push_str(&format!(
-                "  {}{} ({}){targets}\n",
+                "  {}{}{} ({}){targets}\n",
                 it.name,
                 if it.is_ability { " ability" } else { "" },
+                if it.flashback { " (flashback)" } else { "" },
                 player_name(view, it.controller)
             ));
         }

@@ -279,6 +279,13 @@ pub fn object_labels(game: &Game, viewer: PlayerId, ids: &[ObjectId]) -> Vec<Str
             if tapped && same.iter().any(|o| game.obj(*o).is_some_and(|x| !x.tapped)) {
                 extra.push("tapped".into());
             }
+            // A card in a graveyard (flashback) beside one elsewhere of the same name.
+            let zone = me.map(|o| o.zone);
+            if zone == Some(engine::zones::ZoneKind::Graveyard)
+                && same.iter().any(|o| game.obj(*o).map(|x| x.zone) != zone)
+            {
+                extra.push("in graveyard".into());
+            }
             if extra.is_empty() {
                 n
             } else {
@@ -303,6 +310,12 @@ fn object_label(game: &Game, viewer: PlayerId, id: ObjectId, among: &[ObjectId])
         .iter()
         .position(|o| *o == id)
         .map_or_else(|| game.seen_name(id, Some(viewer)), |i| labels[i].clone())
+}
+
+/// Whether the object is a card in a graveyard (a `Cast` of it is flashback).
+fn is_in_graveyard(game: &Game, id: ObjectId) -> bool {
+    game.obj(id)
+        .is_some_and(|o| o.zone == engine::zones::ZoneKind::Graveyard)
 }
 
 fn player_label(game: &Game, viewer: PlayerId, p: PlayerId) -> String {
@@ -395,6 +408,9 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         Answer::Pass => "pass".into(),
         Answer::Concede => "concede".into(),
         Answer::PlayLand(id) => format!("play {}", object_label(game, viewer, *id, &among)),
+        Answer::Cast(id) if is_in_graveyard(game, *id) => {
+            format!("flashback {}", object_label(game, viewer, *id, &among))
+        }
         Answer::Cast(id) => format!("cast {}", object_label(game, viewer, *id, &among)),
         Answer::CastFaceDown(id) => {
             format!("cast {} face down", object_label(game, viewer, *id, &among))
@@ -427,7 +443,9 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         Answer::Objects(ids) => {
             let verb = match decision {
                 Some(Decision::Discard { .. }) => "discard",
-                Some(Decision::Sacrifice { .. }) => "sacrifice",
+                Some(Decision::Sacrifice { .. } | Decision::SacrificeForDamage { .. }) => {
+                    "sacrifice"
+                }
                 Some(Decision::Search { .. }) => "find",
                 Some(Decision::KeepLegend { .. }) => "keep",
                 Some(Decision::OrderBlockers { .. }) => "order",
@@ -723,6 +741,19 @@ pub fn parse_answers(
                     return Err(GrammarError::Refused(land_refusal(game, player)));
                 }
                 return pick_or(rest, &c, "land you can play").map(|a| vec![a]);
+            } else if let Some(rest) = strip_any(&t, &["flashback ", "cast flashback "]) {
+                // Flashback: a card in your graveyard (`flashback Ancient Grudge`).
+                let c = labeled(&|a| match a {
+                    Answer::Cast(id) if is_in_graveyard(game, *id) => Some(*id),
+                    _ => None,
+                });
+                return cast_sequence(
+                    game,
+                    player,
+                    rest,
+                    &c,
+                    "card in your graveyard you can cast with flashback",
+                );
             } else if let Some(rest) = strip_any(&t, &["cast "]) {
                 let c = labeled(&|a| {
                     if let Answer::Cast(id) = a {
@@ -838,7 +869,16 @@ pub fn parse_answers(
                 ));
             }
         }
+        Decision::DivideDamage { .. } => {
+            if t == "cancel" && legal.contains(&Answer::Cancel) {
+                Answer::Cancel
+            } else {
+                let rest = strip_any(&t, &["assign ", "divide ", "deal "]).unwrap_or(&t);
+                Answer::AssignDamage(damage_from(game, player, rest, &legal)?)
+            }
+        }
         Decision::ChooseCostObjects { .. }
+        | Decision::SacrificeForDamage { .. }
         | Decision::Discard { .. }
         | Decision::Sacrifice { .. }
         | Decision::Search { .. }
@@ -1295,6 +1335,7 @@ const CLAUSE_WORDS: &[(&str, u8)] = &[
     (" discarding ", 1),
     (" sacrificing ", 1),
     (" exiling ", 1),
+    (" tapping ", 1),
     (" paying with ", 1),
     (" choosing ", 3),
     (" mode ", 4),
@@ -1535,6 +1576,7 @@ fn cast_sequence(
                 let n = match part {
                     engine::costs::CostPart::Discard(n)
                     | engine::costs::CostPart::Sacrifice(_, n)
+                    | engine::costs::CostPart::TapUntapped(_, n)
                     | engine::costs::CostPart::ExileFromGraveyard(_, n) => *n as usize,
                     _ => 1,
                 };
@@ -1548,6 +1590,9 @@ fn cast_sequence(
                         }
                         engine::costs::CostPart::ExileFromGraveyard(..) => {
                             "a card in a graveyard to exile (add `exiling ...`)"
+                        }
+                        engine::costs::CostPart::TapUntapped(..) => {
+                            "creatures to tap (add `tapping ...`)"
                         }
                         _ => "a choice of what to pay with",
                     };

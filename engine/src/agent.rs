@@ -148,8 +148,9 @@ fn free_repeat(game: &Game, a: &Answer) -> bool {
     })
 }
 
-/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph` or `combat`
-/// (supported cards; `combat` holds the combat keywords and cards of issue #3):
+/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
+/// `combat` or `flashback` (supported cards; `combat` holds the combat keywords and cards of
+/// issue #3, `flashback` flashback, divided damage and Dralnu):
 /// the decks of `spellstack bench` and of the random-game tests.
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
     let spec: &[(&str, usize)] = match name {
@@ -255,9 +256,26 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Vorosh, the Hunter", 1),
             ("Basalt Gargoyle", 2),
         ],
+        "flashback" => &[
+            ("Island", 8),
+            ("Mountain", 8),
+            ("Forest", 4),
+            ("Swamp", 4),
+            ("Dralnu, Lich Lord", 2),
+            ("Ancient Grudge", 3),
+            ("Conflagrate", 4),
+            ("Careful Consideration", 3),
+            ("Draining Whelk", 2),
+            ("Locket of Yesterdays", 2),
+            ("Assembly-Worker", 3),
+            ("Prodigal Pyromancer", 3),
+            ("Ashcoat Bear", 4),
+            ("Psionic Blast", 2),
+            ("Lightning Axe", 3),
+        ],
         other => {
             return Err(format!(
-                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects, morph or combat"
+                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects, morph, combat or flashback"
             ));
         }
     };

@@ -33,6 +33,19 @@ pub enum CastKind {
     TurnFaceUp(ObjectId),
 }
 
+/// Which flashback cost a spell cast from its owner's graveyard is cast for (2006 502.22a;
+/// 702.34a): an alternative to its mana cost. The spell is exiled whenever it would leave
+/// the stack (`Object::flashback`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FlashbackCost {
+    /// The card's own "Flashback [cost]" (mana plus any other parts, e.g. Conflagrate's
+    /// "{R}{R}, Discard X cards").
+    Printed,
+    /// Flashback an effect gave it "until end of turn" with "the flashback cost equal to its
+    /// mana cost" (Dralnu, Lich Lord; `Game::granted_flashback`).
+    ManaCost,
+}
+
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Casting {
@@ -51,6 +64,13 @@ pub struct Casting {
     /// mana cost, paid for with {3} (an alternative cost).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face_down: bool,
+    /// Cast from its owner's graveyard with flashback, for this cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flashback: Option<FlashbackCost>,
+    /// "Damage divided as you choose among any number of targets": the targets and each
+    /// one's share, announced after the other targets (409.1d / 601.2d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub division: Option<Vec<(Target, u32)>>,
 }
 
 impl Casting {
@@ -66,6 +86,8 @@ impl Casting {
             cost_objects: Vec::new(),
             mana_plan: Vec::new(),
             face_down: false,
+            flashback: None,
+            division: None,
         }
     }
 }
@@ -75,6 +97,7 @@ struct Shape {
     targets: &'static [TargetSpec],
     base: Cost,
     additional: &'static [Vec<Cost>],
+    divided: Option<&'static crate::cards::DividedDamage>,
 }
 
 impl Game {
@@ -89,9 +112,17 @@ impl Game {
                     ..Cost::default()
                 },
                 additional: &[],
+                divided: None,
             });
         }
-        self.shape_with_mode(c.kind, c.mode)
+        let mut shape = self.shape_with_mode(c.kind, c.mode)?;
+        if c.flashback == Some(FlashbackCost::Printed)
+            && let CastKind::Spell(card) = c.kind
+        {
+            // The flashback cost replaces the mana cost; additional costs stay (R-gaze-of-justice-1).
+            shape.base = self.def(card)?.flashback.clone()?;
+        }
+        Some(shape)
     }
 
     fn shape_with_mode(&self, kind: CastKind, kind_mode: Option<u8>) -> Option<Shape> {
@@ -118,6 +149,7 @@ impl Game {
                         ..Cost::default()
                     },
                     additional: &def.spell.additional_costs,
+                    divided: def.spell.divided.as_ref(),
                 })
             }
             CastKind::Ability { source, index } => {
@@ -126,6 +158,7 @@ impl Game {
                     targets: &a.targets,
                     base: a.cost.clone(),
                     additional: &[],
+                    divided: None,
                 })
             }
             CastKind::Trigger(t) => {
@@ -134,6 +167,7 @@ impl Game {
                     targets: &d.targets,
                     base: Cost::default(),
                     additional: &[],
+                    divided: d.divided.as_ref(),
                 })
             }
             CastKind::TurnFaceUp(id) => {
@@ -142,6 +176,7 @@ impl Game {
                     targets: &[],
                     base: self.catalog().get(o.face_up()).morph.clone()?,
                     additional: &[],
+                    divided: None,
                 })
             }
         }
@@ -151,6 +186,17 @@ impl Game {
     fn total_cost(&self, c: &Casting) -> Option<Cost> {
         let shape = self.shape_of(c)?;
         let mut total = shape.base;
+        // "Discard X cards" (Conflagrate's flashback) once X is known.
+        let x = c.x.unwrap_or(0);
+        total.parts = total
+            .parts
+            .into_iter()
+            .filter(|p| !(matches!(p, CostPart::DiscardX) && x == 0))
+            .map(|p| match p {
+                CostPart::DiscardX => CostPart::Discard(x),
+                other => other,
+            })
+            .collect();
         for (i, alts) in shape.additional.iter().enumerate() {
             let choice = *c.cost_options.get(i)? as usize;
             let add = alts.get(choice)?;
@@ -175,6 +221,7 @@ impl Game {
                     CostPart::Discard(_)
                         | CostPart::Sacrifice(..)
                         | CostPart::ExileFromGraveyard(..)
+                        | CostPart::TapUntapped(..)
                 )
             })
             .cloned()
@@ -182,12 +229,54 @@ impl Game {
     }
 
     fn payable_mana(&self, c: &Casting) -> PayableCost {
-        let cost = self
+        let mut cost = self
             .total_cost(c)
             .and_then(|t| t.mana)
             .map(|m| m.to_payable(c.x.unwrap_or(0)))
             .unwrap_or_default();
+        if let CastKind::Spell(card) = c.kind
+            && !c.face_down
+        {
+            // Cost reductions apply to the total cost, flashback's too (R-flashback-3),
+            // and reduce only its generic part (R-locket-of-yesterdays-2).
+            cost.generic = cost
+                .generic
+                .saturating_sub(self.spell_cost_reduction(c.player, card));
+        }
         self.as_spendable(c.player, cost)
+    }
+
+    /// Whether `player` controls a permanent that makes their spells cheaper.
+    pub(crate) fn has_cost_reducer(&self, player: PlayerId) -> bool {
+        self.battlefield_of(player).any(|o| {
+            self.def(o.id)
+                .is_some_and(|d| d.reduce_per_same_name_in_graveyard > 0)
+        })
+    }
+
+    /// Generic mana `player`'s spell `card` costs less (Locket of Yesterdays: {1} for each
+    /// card with its name in their graveyard; the card being cast is already on the stack
+    /// as its costs are determined, so it never counts itself: R-locket-of-yesterdays-3).
+    fn spell_cost_reduction(&self, player: PlayerId, card: ObjectId) -> u32 {
+        let per: u32 = self
+            .battlefield_of(player)
+            .filter(|o| self.has_own_abilities(o.id))
+            .filter_map(|o| self.def(o.id))
+            .map(|d| d.reduce_per_same_name_in_graveyard)
+            .sum();
+        if per == 0 {
+            return 0;
+        }
+        let Some(name) = self.obj(card).map(|o| o.face_up()) else {
+            return 0;
+        };
+        let same = self
+            .player(player)
+            .graveyard
+            .iter()
+            .filter(|g| **g != card && self.obj(**g).is_some_and(|o| o.face_up() == name))
+            .count() as u32;
+        per * same
     }
 
     /// A cost as `player` must pay it under the spending rules of the permanents they
@@ -230,7 +319,8 @@ impl Game {
             });
         }
         let shape = self.shape_of(c)?;
-        let has_x = shape.base.mana.as_ref().is_some_and(|m| m.has_x());
+        let has_x = shape.base.mana.as_ref().is_some_and(|m| m.has_x())
+            || shape.base.parts.contains(&CostPart::DiscardX);
         if has_x && c.x.is_none() {
             return Some(Decision::ChooseX);
         }
@@ -250,6 +340,17 @@ impl Game {
                 slot: slot as u8,
                 spec: shape.targets[slot].clone(),
             });
+        }
+        if let Some(d) = shape.divided
+            && c.division.is_none()
+        {
+            let amount = self.divided_amount(c, d);
+            if amount > 0 {
+                return Some(Decision::DivideDamage {
+                    amount,
+                    spec: d.spec.clone(),
+                });
+            }
         }
         let total = self.total_cost(c)?;
         let parts = Self::choice_parts(&total);
@@ -276,7 +377,11 @@ impl Game {
     // ----- beginning a cast ----------------------------------------------------------------
 
     fn check_begin_cast(&self, player: PlayerId, card: ObjectId) -> Result<Casting, RuleError> {
-        let def = self.supported_card_in_hand(player, card)?;
+        let flashback = self.flashback_to_cast(player, card)?;
+        let def = match flashback {
+            Some(_) => self.supported(card)?,
+            None => self.supported_card_in_hand(player, card)?,
+        };
         if def.has_type(CardType::Land) {
             return Err(RuleError::illegal(format!(
                 "{} is a land: play it instead of casting it",
@@ -291,9 +396,120 @@ impl Game {
             )));
         }
         self.check_cast_timing(player, card)?;
-        let c = Casting::new(player, CastKind::Spell(card));
+        let c = Casting {
+            flashback,
+            ..Casting::new(player, CastKind::Spell(card))
+        };
         self.check_castable(&c)?;
         Ok(c)
+    }
+
+    /// Whether `card` would be cast with flashback: `None` for a card elsewhere than a
+    /// graveyard (the hand checks follow), the flashback cost for a card in `player`'s own
+    /// graveyard that has flashback (printed, else granted), an error for any other card in a
+    /// graveyard. A card with both uses its printed flashback cost.
+    fn flashback_to_cast(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<Option<FlashbackCost>, RuleError> {
+        let o = self
+            .obj(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        if o.zone != ZoneKind::Graveyard {
+            return Ok(None);
+        }
+        let def = self.catalog().get(o.face());
+        if o.owner != player {
+            return Err(RuleError::illegal(format!(
+                "{} is in another player's graveyard: only its owner may cast it with flashback",
+                def.name
+            )));
+        }
+        self.flashback_cost_of(card).map(Some).ok_or_else(|| {
+            RuleError::illegal(format!(
+                "{} is in your graveyard and has no flashback, so it can't be cast from there",
+                def.name
+            ))
+        })
+    }
+
+    /// The flashback a card in a graveyard has now: its printed one, else one granted until
+    /// end of turn (Dralnu, Lich Lord).
+    pub(crate) fn flashback_cost_of(&self, card: ObjectId) -> Option<FlashbackCost> {
+        let o = self.obj(card)?;
+        if o.zone != ZoneKind::Graveyard {
+            return None;
+        }
+        if self.catalog().get(o.face()).flashback.is_some() {
+            Some(FlashbackCost::Printed)
+        } else if self.granted_flashback.contains(&card) {
+            Some(FlashbackCost::ManaCost)
+        } else {
+            None
+        }
+    }
+
+    /// A card's definition, if the engine supports it.
+    fn supported(&self, card: ObjectId) -> Result<&'static crate::cards::CardDef, RuleError> {
+        let o = self
+            .obj(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        let def = self.catalog().get(o.face());
+        if let Support::Unsupported(why) = &def.support {
+            return Err(RuleError::illegal(format!(
+                "{} can't be cast: the engine does not support it yet ({why})",
+                def.name
+            )));
+        }
+        Ok(def)
+    }
+
+    /// The damage a divided-damage spell being cast divides (X once chosen).
+    fn divided_amount(&self, c: &Casting, d: &crate::cards::DividedDamage) -> u32 {
+        match d.amount {
+            crate::effects::Amount::Fixed(n) => n.max(0) as u32,
+            crate::effects::Amount::X => c.x.unwrap_or(0),
+            // Loading accepts only a number or X.
+            _ => 0,
+        }
+    }
+
+    /// 409.1d / 601.2d: a division of the damage among targets: one to `amount` different
+    /// legal targets, each assigned at least 1, the shares adding up to `amount`.
+    fn check_division(
+        &self,
+        c: &Casting,
+        spec: &TargetSpec,
+        amount: u32,
+        division: &[(Target, u32)],
+    ) -> Result<(), RuleError> {
+        if division.is_empty() {
+            return Err(RuleError::illegal(format!(
+                "choose at least one target for the {amount} damage (each target gets at least 1)"
+            )));
+        }
+        let mut total = 0u32;
+        for (i, (t, n)) in division.iter().enumerate() {
+            if *n == 0 {
+                return Err(RuleError::illegal(
+                    "each target of divided damage must be assigned at least 1 damage",
+                ));
+            }
+            if division[..i].iter().any(|(u, _)| u == t) {
+                return Err(RuleError::illegal(
+                    "the same target was named twice: give it its whole share once",
+                ));
+            }
+            self.check_target(c, spec, *t)?;
+            total = total.saturating_add(*n);
+        }
+        if total != amount {
+            return Err(RuleError::illegal(format!(
+                "the shares add up to {total}, but exactly {amount} damage must be divided"
+            )));
+        }
+        Ok(())
     }
 
     /// The card `player` wants to cast from their hand, if it is there and supported.
@@ -479,6 +695,18 @@ impl Game {
                 )));
             }
         }
+        if let Some(d) = shape.divided
+            && self.divided_amount(c, d) > 0
+            && !self
+                .target_candidates(c, &d.spec)
+                .iter()
+                .any(|t| self.check_target(c, &d.spec, *t).is_ok())
+        {
+            return Err(RuleError::illegal(format!(
+                "there is no legal target for its damage: it needs {}",
+                d.spec.describe()
+            )));
+        }
         let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
         for alts in shape.additional {
             combos = combos
@@ -578,6 +806,15 @@ impl Game {
                         }));
                     }
                 }
+                CostPart::TapUntapped(f, n) => {
+                    if (self.cost_object_candidates(c, part).len() as u32) < *n {
+                        return Err(RuleError::illegal(format!(
+                            "you don't control {n} permanents to tap for it (each an {f})"
+                        )));
+                    }
+                }
+                // Turned into `Discard(X)` by `total_cost`.
+                CostPart::DiscardX => {}
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -783,6 +1020,10 @@ impl Game {
                 self.check_target(c, spec, t)?;
                 next.targets.push(t);
             }
+            (Decision::DivideDamage { amount, spec }, Answer::AssignDamage(division)) => {
+                self.check_division(c, spec, *amount, &division)?;
+                next.division = Some(division);
+            }
             (Decision::ChooseCostObjects { part }, Answer::Objects(objs)) => {
                 self.check_cost_objects(c, part, &objs)?;
                 next.cost_objects.push(objs);
@@ -849,10 +1090,30 @@ impl Game {
                 .into_iter()
                 .map(Answer::Target)
                 .collect(),
+            Decision::DivideDamage { amount, spec } => {
+                // Every way is too many to list: all of it to one target, and one to each
+                // of the first targets with the rest to the last.
+                let cands = self.target_candidates(c, spec);
+                let mut v: Vec<Answer> = cands
+                    .iter()
+                    .map(|t| Answer::AssignDamage(vec![(*t, *amount)]))
+                    .collect();
+                let k = cands.len().min(*amount as usize);
+                if k >= 2 {
+                    let mut split: Vec<(Target, u32)> =
+                        cands[..k].iter().map(|t| (*t, 1)).collect();
+                    if let Some(last) = split.last_mut() {
+                        last.1 += *amount - k as u32;
+                    }
+                    v.push(Answer::AssignDamage(split));
+                }
+                v
+            }
             Decision::ChooseCostObjects { part } => {
                 let n = match part {
                     CostPart::Discard(n)
                     | CostPart::Sacrifice(_, n)
+                    | CostPart::TapUntapped(_, n)
                     | CostPart::ExileFromGraveyard(_, n) => *n as usize,
                     _ => 1,
                 };
@@ -933,6 +1194,13 @@ impl Game {
                     .flat_map(|p| p.graveyard.iter().copied())
                     .map(Target::Object),
             ),
+            K::CardInYourGraveyard(_) => v.extend(
+                self.player(c.player)
+                    .graveyard
+                    .iter()
+                    .copied()
+                    .map(Target::Object),
+            ),
         }
         let me = Self::casting_self(c);
         v.retain(|t| Some(*t) != me.map(Target::Object) && self.check_target(c, spec, *t).is_ok());
@@ -990,7 +1258,7 @@ impl Game {
                 .copied()
                 .filter(|id| Some(*id) != me)
                 .collect(),
-            CostPart::Sacrifice(f, _) => self
+            CostPart::Sacrifice(f, _) | CostPart::TapUntapped(f, _) => self
                 .battlefield_of(c.player)
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, f, c.player))
@@ -1014,6 +1282,7 @@ impl Game {
         let n = match part {
             CostPart::Discard(n)
             | CostPart::Sacrifice(_, n)
+            | CostPart::TapUntapped(_, n)
             | CostPart::ExileFromGraveyard(_, n) => *n as usize,
             _ => 0,
         };
@@ -1034,6 +1303,9 @@ impl Game {
                             self.card_name(*o),
                             crate::costs::card_filter_words(f)
                         )
+                    }
+                    CostPart::TapUntapped(f, _) => {
+                        format!("{} is not an {f}", self.card_name(*o))
                     }
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));
@@ -1449,6 +1721,9 @@ impl Game {
     fn commit_cast(&mut self, c: Casting) {
         if let CastKind::Trigger(t) = c.kind {
             self.push_trigger(t, c.targets);
+            if let Some(top) = self.stack.last_mut() {
+                top.division = c.division.unwrap_or_default();
+            }
             let next = self.priority_after_sba.take().unwrap_or(self.active);
             self.give_priority(next);
             return;
@@ -1531,6 +1806,13 @@ impl Game {
                         self.move_object(o, ZoneKind::Exile, Position::Top);
                     }
                 }
+                CostPart::TapUntapped(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.tap(o);
+                    }
+                }
+                // `total_cost` turned it into `Discard(X)`.
+                CostPart::DiscardX => {}
             }
         }
         match c.kind {
@@ -1553,6 +1835,8 @@ impl Game {
                 };
                 if let Some(o) = self.obj_mut(on_stack) {
                     o.controller = c.player;
+                    // 502.22a / 702.34a: exiled whenever it would leave the stack.
+                    o.flashback = c.flashback.is_some();
                 }
                 self.stack.push(StackItem {
                     kind: StackKind::Spell(on_stack),
@@ -1562,6 +1846,7 @@ impl Game {
                     x: c.x.unwrap_or(0),
                     mode: c.mode,
                     spent,
+                    division: c.division.clone().unwrap_or_default(),
                 });
                 self.emit(Event::SpellCast {
                     player: c.player,
@@ -1580,6 +1865,7 @@ impl Game {
                     x: c.x.unwrap_or(0),
                     mode: None,
                     spent,
+                    division: Vec::new(),
                 });
                 self.emit(Event::AbilityActivated {
                     player: c.player,
@@ -1605,5 +1891,158 @@ impl Game {
         // 409.1i: its controller receives priority again.
         self.passes = 0;
         self.give_priority(c.player);
+    }
+}
+
+#[cfg(test)]
+mod flashback_and_division_tests {
+    use crate::decision::{Answer, Decision};
+    use crate::events::Event;
+    use crate::ids::PlayerId;
+    use crate::targets::Target;
+    use crate::zones::ZoneKind;
+
+    fn game(setup: &str, script: &str) -> crate::game::Game {
+        let src = format!(
+            "name = \"t\"\ndescription = \"\"\nruleset = \"classic\"\nscript = [{script}]\n{setup}"
+        );
+        crate::scenario::game_from_str(&src).expect("scenario runs")
+    }
+
+    const GRUDGE: &str = r#"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+graveyard = ["Ancient Grudge", "Lightning Axe"]
+battlefield = ["Forest"]
+[setup.bob]
+battlefield = ["Assembly-Worker"]
+"#;
+
+    #[test]
+    fn flashback_is_listed_shown_and_exiled_without_touching_a_graveyard() {
+        let mut g = game(GRUDGE, "");
+        let alice = PlayerId(0);
+        let gy = g.player(alice).graveyard.clone();
+        let (grudge, axe) = (gy[0], gy[1]);
+        let legal = g.legal_answers(alice);
+        assert!(legal.contains(&Answer::Cast(grudge)));
+        assert!(
+            !legal.contains(&Answer::Cast(axe)),
+            "no flashback, not listed"
+        );
+        let v = g.view(Some(PlayerId(1)));
+        assert_eq!(v.players[0].graveyard[0].flashback.as_deref(), Some("{G}"));
+        assert_eq!(v.players[0].graveyard[1].flashback, None);
+        g.submit(alice, Answer::Cast(grudge)).expect("cast");
+        let worker = g.battlefield_of(PlayerId(1)).next().map(|o| o.id);
+        g.submit(
+            alice,
+            Answer::Target(Target::Object(worker.expect("worker"))),
+        )
+        .expect("target");
+        g.submit(alice, Answer::AutoPay).expect("pay");
+        assert!(g.view(None).stack[0].flashback);
+        let mut events = Vec::new();
+        events.extend(g.submit(alice, Answer::Pass).expect("pass"));
+        events.extend(g.submit(PlayerId(1), Answer::Pass).expect("pass"));
+        assert!(events.iter().any(|e| matches!(
+            e,
+            Event::ZoneChanged {
+                from: ZoneKind::Stack,
+                to: ZoneKind::Exile,
+                ..
+            }
+        )));
+        assert!(!events.iter().any(|e| matches!(
+            e,
+            Event::ZoneChanged {
+                from: ZoneKind::Stack,
+                to: ZoneKind::Graveyard,
+                ..
+            }
+        )));
+        assert_eq!(g.exile.len(), 1);
+        assert!(
+            g.exile
+                .iter()
+                .all(|id| g.obj(*id).is_some_and(|o| !o.flashback))
+        );
+    }
+
+    #[test]
+    fn every_listed_division_is_accepted_and_the_rest_refused() {
+        let setup = r#"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Fiery Justice"]
+battlefield = ["Mountain", "Forest", "Plains"]
+[setup.bob]
+battlefield = ["Squire", "Flying Men"]
+"#;
+        let g = game(setup, r#""alice: cast Fiery Justice", "alice: target bob""#);
+        let alice = PlayerId(0);
+        assert!(matches!(
+            g.pending().map(|p| &p.decision),
+            Some(Decision::DivideDamage { amount: 5, .. })
+        ));
+        let legal = g.legal_answers(alice);
+        assert!(legal.len() >= 4, "{legal:?}");
+        for a in legal {
+            let mut probe = g.clone();
+            probe
+                .submit(alice, a.clone())
+                .expect("a listed division is accepted");
+        }
+        let mut probe = g.clone();
+        let before = probe.clone();
+        assert!(
+            probe
+                .submit(
+                    alice,
+                    Answer::AssignDamage(vec![(Target::Player(PlayerId(1)), 6)])
+                )
+                .is_err()
+        );
+        assert_eq!(probe, before, "a refused answer changes nothing");
+    }
+
+    #[test]
+    fn dralnu_sacrifices_only_the_damage_left_after_prevention() {
+        // Plated Pegasus prevents 1 of Sunlance's 3: two permanents, not three.
+        let setup = r#"
+[setup]
+active = "bob"
+step = "precombat_main"
+turn = 4
+[setup.alice]
+battlefield = ["Dralnu, Lich Lord", "Plated Pegasus", "Island", "Island", "Swamp"]
+[setup.bob]
+hand = ["Sunlance"]
+battlefield = ["Plains"]
+"#;
+        let g = game(
+            setup,
+            r#""bob: cast Sunlance", "bob: target Dralnu, Lich Lord", "bob: autopay", "bob: pass", "alice: pass""#,
+        );
+        match g.pending().map(|p| (&p.player, &p.decision)) {
+            Some((p, Decision::SacrificeForDamage { count, .. })) => {
+                assert_eq!(*p, PlayerId(0));
+                assert_eq!(*count, 2);
+            }
+            other => panic!("expected Dralnu's question, got {other:?}"),
+        }
+        for a in g.legal_answers(PlayerId(0)) {
+            let mut probe = g.clone();
+            probe
+                .submit(PlayerId(0), a)
+                .expect("listed sacrifices are accepted");
+            assert_eq!(probe.battlefield_of(PlayerId(0)).count(), 3);
+        }
     }
 }

@@ -1152,10 +1152,11 @@ impl Game {
                 x: 0,
                 mode: None,
                 spent: crate::mana::ColorSet::NONE,
+                division: Vec::new(),
             });
             return;
         }
-        let damage = c.assigned.clone();
+        let damage: Vec<(ObjectId, Target, u32)> = c.assigned.clone();
         if let Some(p) = self.next_combat_damage_question(&damage) {
             // 616.1: asked before the damage is dealt; the answer continues here.
             self.pending = Some(p);

@@ -32,6 +32,13 @@ pub enum CostPart {
     /// Exile `count` cards matching the filter from graveyards (any player's; chosen as the
     /// cost is paid, 409.1f): "remove a Fungus card in a graveyard from the game".
     ExileFromGraveyard(ObjectFilter, u32),
+    /// Discard X cards, X as chosen while casting (Conflagrate's flashback): the total cost
+    /// of a cast turns it into `Discard(X)` once X is known.
+    DiscardX,
+    /// Tap `count` untapped permanents matching the filter that you control (chosen while
+    /// casting; Gaze of Justice: "tap three untapped white creatures you control"). Not
+    /// {T}: summoning sickness doesn't matter.
+    TapUntapped(ObjectFilter, u32),
 }
 
 impl Cost {
@@ -67,8 +74,16 @@ impl Cost {
                     cost.parts
                         .push(CostPart::Sacrifice(ObjectFilter::parse(rest)?, count))
                 }
+                ["discard", "x", "cards"] => cost.parts.push(CostPart::DiscardX),
                 ["discard", n, "card" | "cards"] => {
                     cost.parts.push(CostPart::Discard(count_word(n)?))
+                }
+                ["tap", n, "untapped", rest @ ..] => {
+                    // `tap three untapped white creature`: ones you control.
+                    let mut f = ObjectFilter::parse(rest)?;
+                    f.tapped = Some(false);
+                    f.controller = Some(crate::targets::Relation::You);
+                    cost.parts.push(CostPart::TapUntapped(f, count_word(n)?))
                 }
                 ["discard", n, "card" | "cards", "at", "random"] => {
                     cost.parts.push(CostPart::DiscardRandom(count_word(n)?))
@@ -152,6 +167,9 @@ impl fmt::Display for Cost {
                 CostPart::Discard(1) => "discard a card".into(),
                 CostPart::Discard(n) => format!("discard {n} cards"),
                 CostPart::DiscardRandom(n) => format!("discard {n} card(s) at random"),
+                CostPart::DiscardX => "discard X cards".into(),
+                CostPart::TapUntapped(f, 1) => format!("tap an {f}"),
+                CostPart::TapUntapped(f, n) => format!("tap {n} (each an {f})"),
                 CostPart::PayLife(n) => format!("pay {n} life"),
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
@@ -186,6 +204,15 @@ mod tests {
             vec![CostPart::RemoveCounters(CounterKind::Mining, 1)]
         );
         assert!(Cost::parse("{T}, dance a jig").is_err());
+        let c = Cost::parse("{R}{R}, discard X cards").unwrap();
+        assert_eq!(c.parts, vec![CostPart::DiscardX]);
+        assert_eq!(c.to_string(), "{R}{R}, discard X cards");
+        let c = Cost::parse("tap three untapped white creature").unwrap();
+        assert!(matches!(
+            c.parts.as_slice(),
+            [CostPart::TapUntapped(f, 3)] if f.tapped == Some(false)
+                && f.controller == Some(crate::targets::Relation::You)
+        ));
         let c = Cost::parse("{B}{G}, exile a type:Fungus card from a graveyard").unwrap();
         assert!(matches!(
             c.parts.as_slice(),

@@ -32,6 +32,10 @@ pub enum Decision {
     ChooseCostOption { index: u8, options: Vec<String> },
     /// Casting or activating: choose the target for slot `slot` (409.1c).
     ChooseTarget { slot: u8, spec: TargetSpec },
+    /// Casting a spell that deals `amount` damage "divided as you choose among any number
+    /// of targets" (409.1d / 601.2d): name one to `amount` targets matching `spec` and each
+    /// one's share (at least 1 each, adding up to `amount`), answered `AssignDamage`.
+    DivideDamage { amount: u32, spec: TargetSpec },
     /// Casting or activating: choose the cards or permanents a cost part needs.
     ChooseCostObjects { part: CostPart },
     /// Casting or activating: pay the mana (409.1g-h).
@@ -78,6 +82,11 @@ pub enum Decision {
         recipient: crate::targets::Target,
         descriptions: Vec<String>,
     },
+    /// Damage is about to be dealt to `recipient`, whose "if damage would be dealt to ~,
+    /// sacrifice that many permanents instead" applies (Dralnu, Lich Lord): its controller
+    /// chooses the `count` permanents to sacrifice at once (`Objects`, which may include
+    /// `recipient` itself).
+    SacrificeForDamage { recipient: ObjectId, count: u32 },
 }
 
 /// An attack assignment: this creature attacks that player.
@@ -127,7 +136,8 @@ pub enum Answer {
     Cancel,
     Attack(Vec<Attack>),
     Block(Vec<Block>),
-    /// A combat damage assignment: how much goes to each recipient.
+    /// A combat damage assignment, or a spell's divided damage: how much goes to each
+    /// recipient.
     AssignDamage(Vec<(Target, u32)>),
     /// An order of items, as indices (0-based) of the list the decision shows.
     Order(Vec<u8>),
@@ -189,6 +199,13 @@ impl Decision {
                 format!("choose a cost: {}", options.join(" or "))
             }
             Decision::ChooseTarget { spec, .. } => format!("choose a target: {}", spec.describe()),
+            Decision::DivideDamage { amount, spec } => format!(
+                "divide {amount} damage among one or more targets ({}), at least 1 each",
+                spec.describe()
+            ),
+            Decision::SacrificeForDamage { count, .. } => format!(
+                "damage would be dealt to a permanent with \"sacrifice that many permanents instead\": choose {count} permanent(s) you control to sacrifice"
+            ),
             Decision::ChooseCostObjects { part } => format!(
                 "choose what to pay for: {}",
                 crate::costs::Cost {
@@ -237,6 +254,8 @@ impl Decision {
             Decision::ChooseCostOption { .. } => "cost_option",
             Decision::ChooseTarget { .. } => "target",
             Decision::ChooseCostObjects { .. } => "cost_objects",
+            Decision::DivideDamage { .. } => "divide_damage",
+            Decision::SacrificeForDamage { .. } => "sacrifice_for_damage",
             Decision::PayMana { .. } => "pay_mana",
             Decision::DeclareAttackers => "attackers",
             Decision::DeclareBlockers => "blockers",

@@ -34,6 +34,9 @@ pub enum Amount {
     /// "That much": the amount of the event that triggered the ability (the damage dealt,
     /// Spirit Link), kept in the stack item's `x`.
     ThatMuch,
+    /// The converted mana cost of the spell chosen for target slot n, X included while it
+    /// is on the stack (Draining Whelk: "where X is that spell's converted mana cost").
+    TargetManaValue(u8),
 }
 
 /// A player an effect acts on, relative to the controller.
@@ -256,6 +259,23 @@ pub enum Effect {
     },
     /// "You win the game."
     WinGame,
+    /// "Deals N damage divided as you choose among any number of targets": each target of
+    /// the spell's division (`StackItem::division`) still legal is dealt its share.
+    DamageDivided,
+    /// "Target instant or sorcery card in your graveyard gains flashback until end of turn.
+    /// The flashback cost is equal to its mana cost." (Dralnu, Lich Lord)
+    GrantFlashback(ObjRef),
+    /// "Exile target creature you control, then return it to the battlefield under its
+    /// owner's control" (Momentary Blink): a new object returns.
+    ExileAndReturn(ObjRef),
+    /// "If you cast this spell during your main phase, instead ..." (Careful
+    /// Consideration): `then` if its controller cast it in their own main phase, else
+    /// `otherwise`. Checked on resolution, which happens in the step it was cast in (steps
+    /// never end while the stack has objects).
+    IfCastInMainPhase {
+        then: Box<Effect>,
+        otherwise: Box<Effect>,
+    },
     /// "Prevent all combat damage ~ would deal this combat."
     PreventCombatDamageFrom(ObjRef),
     /// "Put a spore counter on each Fungus you control."
@@ -458,6 +478,16 @@ impl Effect {
                 .trim()
                 .replace('_', " ");
             return Ok(Effect::May { effects, text });
+        }
+        if let Some(rest) = s.trim().strip_prefix("if_cast_in_main_phase ") {
+            // `if_cast_in_main_phase discard 2 who=target || discard 3 who=target`
+            let (then, otherwise) = rest
+                .split_once("||")
+                .ok_or("`if_cast_in_main_phase A || B`: B is what happens otherwise")?;
+            return Ok(Effect::IfCastInMainPhase {
+                then: Box::new(Effect::parse(then.trim())?),
+                otherwise: Box::new(Effect::parse(otherwise.trim())?),
+            });
         }
         if let Some((before, after)) = s.split_once(" if_spent=") {
             // `damage 2 to=target if_spent=R`
@@ -699,6 +729,9 @@ impl Effect {
                 }
             }
             "win" => Effect::WinGame,
+            "damage_divided" => Effect::DamageDivided,
+            "grant_flashback" => Effect::GrantFlashback(objref(0)?),
+            "exile_and_return" => Effect::ExileAndReturn(objref(0)?),
             "prevent_combat_damage_from" => Effect::PreventCombatDamageFrom(objref(0)?),
             "put_counter_each" => Effect::PutCounterEach {
                 kind: args
@@ -900,6 +933,9 @@ impl Effect {
         if let Effect::IfSpent { effect, .. } = self {
             return effect.is_choiceless();
         }
+        if let Effect::IfCastInMainPhase { then, otherwise } = self {
+            return then.is_choiceless() && otherwise.is_choiceless();
+        }
         !matches!(
             self,
             Effect::Discard { random: false, .. }
@@ -922,6 +958,12 @@ impl Effect {
         };
         match self {
             Effect::IfSpent { effect, .. } => return effect.target_slots(),
+            Effect::IfCastInMainPhase { then, otherwise } => {
+                v.extend(then.target_slots());
+                v.extend(otherwise.target_slots());
+            }
+            Effect::GrantFlashback(ObjRef::Target(n))
+            | Effect::ExileAndReturn(ObjRef::Target(n)) => v.push(*n),
             Effect::Damage { to, .. } | Effect::DamageFrom { to, .. } => {
                 for r in to {
                     match r {
@@ -1082,6 +1124,7 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
         "its_power" => Ok(Amount::SubjectPower),
         "its_mana_value" => Ok(Amount::SubjectManaValue),
         "that_much" => Ok(Amount::ThatMuch),
+        "target_mana_value" => Ok(Amount::TargetManaValue(0)),
         n => n
             .parse()
             .map(Amount::Fixed)

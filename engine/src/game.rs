@@ -158,6 +158,16 @@ pub struct Game {
     /// for every such damage event of one combat damage step (616.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub player_damage_orders: Vec<(PlayerId, Vec<crate::replacement::PlayerReplacement>)>,
+    /// Permanents the controller of a creature with "if damage would be dealt to ~,
+    /// sacrifice that many permanents instead" (Dralnu) chose to sacrifice for damage about
+    /// to be dealt to it, used by `deal_damage`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sacrifice_choices: Vec<(ObjectId, Vec<ObjectId>)>,
+    /// Cards in graveyards given flashback until end of turn with a flashback cost equal to
+    /// their mana cost (Dralnu, Lich Lord); a card that changes zones is a new object and
+    /// loses it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub granted_flashback: Vec<ObjectId>,
     /// "Skip your next ..." effects waiting to be used, one skip each (300.9).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skips: Vec<(PlayerId, crate::turn::SkipKind)>,
@@ -365,6 +375,8 @@ impl Game {
             shields: Vec::new(),
             shield_orders: Vec::new(),
             player_damage_orders: Vec::new(),
+            sacrifice_choices: Vec::new(),
+            granted_flashback: Vec::new(),
             skips: Vec::new(),
             char_effects: Vec::new(),
             layered: false,
@@ -490,6 +502,10 @@ impl Game {
                 recipient,
                 descriptions,
             } => self.answer_order_replacements(player, *recipient, descriptions.len(), answer),
+            Decision::DivideDamage { .. } => self.answer_casting(player, answer),
+            Decision::SacrificeForDamage { recipient, count } => {
+                self.answer_sacrifice_for_damage(player, *recipient, *count, answer)
+            }
         }
     }
 
@@ -537,6 +553,10 @@ impl Game {
                 .map(|t| Answer::CreatureType(t.clone()))
                 .collect(),
             Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
+            Decision::DivideDamage { .. } => self.casting_answers(player),
+            Decision::SacrificeForDamage { count, .. } => {
+                self.sacrifice_for_damage_answers(player, *count)
+            }
             Decision::ChooseCopy { .. } => std::iter::once(Answer::Objects(Vec::new()))
                 .chain(
                     match self.copying {
@@ -733,6 +753,7 @@ impl Game {
             copy_trigger: false,
             copy_until: crate::copy::CopyUntil::AsEntered,
             face_down: false,
+            flashback: false,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -793,6 +814,10 @@ impl Game {
         // 419.6 / 614: "if it would die, exile it instead" changes where it goes.
         let to = if from == ZoneKind::Battlefield && to == ZoneKind::Graveyard {
             self.dies_replacement(id)
+        } else if from == ZoneKind::Stack && self.obj(id).is_some_and(|o| o.flashback) {
+            // 502.22a / 702.34a: a spell cast with flashback is exiled instead of going
+            // anywhere else as it leaves the stack (resolving, countered, fizzling).
+            ZoneKind::Exile
         } else {
             to
         };
@@ -845,6 +870,7 @@ impl Game {
             o.copy_trigger = false;
             o.copy_until = crate::copy::CopyUntil::AsEntered;
             o.face_down = face_down;
+            o.flashback = false;
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
             }
@@ -1275,6 +1301,12 @@ impl Game {
             }
             Target::Object(id) => {
                 if !self.is_on_battlefield(id) || !self.is_creature(id) {
+                    return 0;
+                }
+                if self.damage_becomes_sacrifice(id) {
+                    // Dralnu, Lich Lord: no damage is dealt; that many permanents are
+                    // sacrificed instead.
+                    self.sacrifice_instead_of_damage(id, amount);
                     return 0;
                 }
                 self.emit(Event::Damage {

@@ -158,6 +158,10 @@ pub struct Object {
     /// (`Catalog::face_down`); only its controller may look at the card.
     #[serde(default, skip_serializing_if = "is_false")]
     pub face_down: bool,
+    /// A spell cast with flashback (502.22a / 702.34a): if it would leave the stack, it is
+    /// exiled instead (`Game::move_object_as`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub flashback: bool,
 }
 
 impl Object {

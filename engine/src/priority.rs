@@ -232,6 +232,8 @@ impl Game {
         let split_second = self.split_second_spell().is_some();
         let land_ok = sorcery_ok && self.player(player).lands_played == 0;
         let mut upper_bound: Option<u32> = None;
+        // A cost reduction (Locket of Yesterdays) makes the mana value no bound.
+        let reducer = self.has_cost_reducer(player);
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
             if def.has_type(CardType::Land) {
@@ -242,8 +244,9 @@ impl Game {
                 && (sorcery_ok
                     || def.has_type(CardType::Instant)
                     || def.keywords.contains(&Keyword::Flash))
-                && def.mana_value()
-                    <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player))
+                && (reducer
+                    || def.mana_value()
+                        <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
                 && self.can_begin_cast(player, card)
             {
                 out.push(Answer::Cast(card));
@@ -256,6 +259,21 @@ impl Game {
                 && self.can_begin_cast_face_down(player, card)
             {
                 out.push(Answer::CastFaceDown(card));
+            }
+        }
+        // Flashback (502.22a / 702.34a): cards in their graveyard with flashback, printed or
+        // granted, with the card's normal timing.
+        if !split_second {
+            for &card in &self.player(player).graveyard {
+                let Some(def) = self.def(card) else { continue };
+                if (sorcery_ok
+                    || def.has_type(CardType::Instant)
+                    || def.keywords.contains(&Keyword::Flash))
+                    && self.flashback_cost_of(card).is_some()
+                    && self.can_begin_cast(player, card)
+                {
+                    out.push(Answer::Cast(card));
+                }
             }
         }
         // Special action: turning a face-down permanent face up (also under split second).

@@ -36,7 +36,13 @@
 //! creatures would deal to ~") apply before any shield is used up, the order the affected
 //! player would always choose. Prevention shields alone are used oldest first: each prevents
 //! a fixed amount with no side effect, so their order can't change what happens. Cards whose
-//! replacement has another side effect (Phantom Wurm, Dralnu) are not scripted yet.
+//! replacement has another side effect (Phantom Wurm) are not scripted yet.
+//!
+//! - damage becoming sacrifices (Dralnu, Lich Lord: "if damage would be dealt to ~,
+//!   sacrifice that many permanents instead"): after prevention and redirection, the damage
+//!   that would reach it is replaced by its controller sacrificing that many permanents at
+//!   once ([`Game::sacrifice_instead_of_damage`]); which ones is asked with the shield
+//!   orders, before any of the damage is dealt (`Decision::SacrificeForDamage`).
 
 use crate::cards::Keyword;
 use crate::events::Event;
@@ -325,17 +331,245 @@ impl Game {
         })
     }
 
-    /// The first unanswered shield-order question among damage about to be dealt (recipient,
-    /// amount), asked before any of that damage is dealt.
+    /// The first unanswered question among damage about to be dealt (source, recipient,
+    /// amount), asked before any of that damage is dealt: a shield order (616.1), then which
+    /// permanents to sacrifice instead of damage to a creature with Dralnu's replacement.
     pub(crate) fn next_shield_question(
         &self,
-        damage: impl IntoIterator<Item = (Target, u32)>,
+        damage: impl IntoIterator<Item = (ObjectId, Target, u32)>,
+        combat: bool,
     ) -> Option<crate::decision::Pending> {
         // Damage to one recipient from several sources at once is one event per source;
         // the question is asked for the first (the answer is used by the first dealt).
+        let damage: Vec<(ObjectId, Target, u32)> = damage.into_iter().collect();
         damage
-            .into_iter()
-            .find_map(|(t, n)| self.shield_order_question(t, n))
+            .iter()
+            .find_map(|(_, t, n)| self.shield_order_question(*t, *n))
+            .or_else(|| {
+                // Dralnu dealt damage by several sources at once: one choice for all of it.
+                damage.iter().find_map(|(_, t, _)| {
+                    let total: u32 = damage
+                        .iter()
+                        .filter(|(_, u, _)| u == t)
+                        .map(|(src, u, n)| self.damage_reaching(*src, *u, *n, combat))
+                        .sum();
+                    self.sacrifice_for_damage_question(*t, total)
+                })
+            })
+    }
+
+    /// Whether "if damage would be dealt to ~, sacrifice that many permanents instead"
+    /// (Dralnu, Lich Lord) applies to damage to `id` now.
+    pub(crate) fn damage_becomes_sacrifice(&self, id: ObjectId) -> bool {
+        self.is_on_battlefield(id)
+            && self.def(id).is_some_and(|d| d.damage_to_sacrifice)
+            && self.has_own_abilities(id)
+    }
+
+    /// How much of `amount` damage from `source` would reach `target` after prevention and
+    /// redirection (each applies in full whatever their order, so the sum is known before
+    /// the affected player orders them). Changes nothing.
+    fn damage_reaching(&self, source: ObjectId, target: Target, amount: u32, combat: bool) -> u32 {
+        if self.fully_prevented(source, target, combat) {
+            return 0;
+        }
+        let mut left = amount;
+        for s in &self.shields {
+            match s {
+                Shield::PreventNext {
+                    target: t,
+                    remaining,
+                } if *t == target => left = left.saturating_sub(*remaining),
+                Shield::RedirectNext {
+                    from,
+                    to,
+                    remaining,
+                } if Target::Object(*from) == target
+                    && self.is_on_battlefield(*to)
+                    && self.is_creature(*to) =>
+                {
+                    left = left.saturating_sub(*remaining)
+                }
+                _ => {}
+            }
+        }
+        if let Target::Object(id) = target
+            && self.has_keyword(id, Keyword::Absorb1)
+        {
+            left = left.saturating_sub(1);
+        }
+        if self.source_is_spell(source) {
+            let pegasi: u32 = self
+                .battlefield
+                .iter()
+                .flat_map(|&p| self.static_preventions(p))
+                .map(|p| match p {
+                    StaticPrevention::SpellDamage(n) => n,
+                    StaticPrevention::FromCreaturesToThis => 0,
+                })
+                .sum();
+            left = left.saturating_sub(pegasi);
+        }
+        left
+    }
+
+    /// Dralnu's question: damage about to be dealt to `target` would become sacrifices; its
+    /// controller chooses which permanents when they control more than that many (with that
+    /// many or fewer, all of them are sacrificed: no choice).
+    fn sacrifice_for_damage_question(
+        &self,
+        target: Target,
+        count: u32,
+    ) -> Option<crate::decision::Pending> {
+        let Target::Object(id) = target else {
+            return None;
+        };
+        if !self.damage_becomes_sacrifice(id)
+            || !self.is_creature(id)
+            || self.sacrifice_choices.iter().any(|(r, _)| *r == id)
+        {
+            return None;
+        }
+        let player = self.obj(id)?.controller;
+        if count == 0 || self.battlefield_of(player).count() as u32 <= count {
+            return None;
+        }
+        Some(crate::decision::Pending {
+            player,
+            decision: crate::decision::Decision::SacrificeForDamage {
+                recipient: id,
+                count,
+            },
+        })
+    }
+
+    /// Dralnu's replacement: instead of `amount` damage to `id`, its controller sacrifices
+    /// that many permanents at once: the ones they chose, or all of them when they control
+    /// no more than that many.
+    pub(crate) fn sacrifice_instead_of_damage(&mut self, id: ObjectId, amount: u32) {
+        let Some(player) = self.obj(id).map(|o| o.controller) else {
+            return;
+        };
+        // The choice covers all the damage dealt to it at once (several sources): each
+        // event takes the next ones, the creature itself last, so it stays to be dealt the
+        // rest.
+        let mine: Vec<ObjectId> = self.battlefield_of(player).map(|o| o.id).collect();
+        let mut victims: Vec<ObjectId> = Vec::new();
+        if let Some(i) = self.sacrifice_choices.iter().position(|(r, _)| *r == id) {
+            let list = &mut self.sacrifice_choices[i].1;
+            list.retain(|o| mine.contains(o));
+            let n = (amount as usize).min(list.len());
+            victims = list.drain(..n).collect();
+        }
+        if victims.len() < amount as usize {
+            // No choice was asked (they control no more than that much damage): all of
+            // them, the creature itself last.
+            let mut all = mine;
+            if let Some(k) = all.iter().position(|o| *o == id) {
+                let me = all.remove(k);
+                all.push(me);
+            }
+            for o in all {
+                if victims.len() >= amount as usize {
+                    break;
+                }
+                if !victims.contains(&o) {
+                    victims.push(o);
+                }
+            }
+        }
+        // Simultaneous (R-dralnu-lich-lord-1): every one is chosen before any leaves, and
+        // they leave together.
+        self.begin_batch(&victims);
+        for o in victims {
+            self.sacrifice(o);
+        }
+        self.end_batch();
+    }
+
+    /// The controller's choice of permanents to sacrifice instead of damage (Dralnu).
+    pub(crate) fn answer_sacrifice_for_damage(
+        &mut self,
+        player: PlayerId,
+        recipient: ObjectId,
+        count: u32,
+        answer: crate::decision::Answer,
+    ) -> Result<(), crate::decision::RuleError> {
+        use crate::decision::{Answer, RuleError};
+        let Answer::Objects(objs) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "the {count} permanent(s) to sacrifice, not {}",
+                    answer.kind_name()
+                ),
+            });
+        };
+        if objs.len() != count as usize {
+            return Err(RuleError::illegal(format!(
+                "choose exactly {count} permanent(s) you control to sacrifice"
+            )));
+        }
+        for (i, o) in objs.iter().enumerate() {
+            if !self.battlefield_of(player).any(|x| x.id == *o) {
+                return Err(RuleError::illegal(format!(
+                    "{} is not a permanent you control",
+                    self.card_name(*o)
+                )));
+            }
+            if objs[..i].contains(o) {
+                return Err(RuleError::illegal("the same permanent was chosen twice"));
+            }
+        }
+        self.pending = None;
+        // The creature itself last (see `sacrifice_instead_of_damage`).
+        let mut objs = objs;
+        if let Some(k) = objs.iter().position(|o| *o == recipient) {
+            let me = objs.remove(k);
+            objs.push(me);
+        }
+        self.sacrifice_choices.push((recipient, objs));
+        self.continue_damage();
+        Ok(())
+    }
+
+    /// Some choices of permanents to sacrifice (listed for the agent and the front ends):
+    /// `count` consecutive ones from each starting point, in battlefield order.
+    pub(crate) fn sacrifice_for_damage_answers(
+        &self,
+        player: PlayerId,
+        count: u32,
+    ) -> Vec<crate::decision::Answer> {
+        let mine: Vec<ObjectId> = self.battlefield_of(player).map(|o| o.id).collect();
+        let n = count as usize;
+        if n == 0 || n > mine.len() {
+            return Vec::new();
+        }
+        (0..mine.len())
+            .map(|start| {
+                crate::decision::Answer::Objects(
+                    (0..n).map(|k| mine[(start + k) % mine.len()]).collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// Goes on with whatever was about to deal damage once a question asked before it
+    /// (shield order, Dralnu's sacrifices) is answered.
+    fn continue_damage(&mut self) {
+        if self.resolution.is_some() {
+            self.run_resolution();
+        } else if matches!(
+            self.stack.last().map(|i| &i.kind),
+            Some(crate::stack::StackKind::CombatDamage { .. })
+        ) {
+            self.resolve_top();
+        } else {
+            self.continue_combat_damage();
+            return;
+        }
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
     }
 
     /// Uses the redirection and prevention shields for damage to `target` in the order its
@@ -509,7 +743,7 @@ impl Game {
         &self,
         assigned: &[(ObjectId, Target, u32)],
     ) -> Option<crate::decision::Pending> {
-        self.next_shield_question(assigned.iter().map(|x| (x.1, x.2)))
+        self.next_shield_question(assigned.iter().copied(), true)
             .or_else(|| {
                 assigned
                     .iter()
@@ -570,6 +804,7 @@ impl Game {
     pub(crate) fn clear_damage_orders(&mut self) {
         self.shield_orders.clear();
         self.player_damage_orders.clear();
+        self.sacrifice_choices.clear();
     }
 
     /// The affected player's order for the shields of one damage event (an `Order` answer:
@@ -611,20 +846,7 @@ impl Game {
             Target::Object(_) => self.shield_orders.push((recipient, order)),
         }
         // Go on with whatever was about to deal the damage.
-        if self.resolution.is_some() {
-            self.run_resolution();
-        } else if matches!(
-            self.stack.last().map(|i| &i.kind),
-            Some(crate::stack::StackKind::CombatDamage { .. })
-        ) {
-            self.resolve_top();
-        } else {
-            self.continue_combat_damage();
-            return Ok(());
-        }
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.continue_damage();
         Ok(())
     }
 

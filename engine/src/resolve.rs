@@ -30,6 +30,10 @@ pub struct Resolution {
     /// The controller of each target object as the resolution began (last known information).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_controllers: Vec<Option<PlayerId>>,
+    /// The converted mana cost of each target spell as the resolution began (X included;
+    /// last known information once it is countered).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_mana_values: Vec<Option<u32>>,
     /// The current effect's optional payment: made (true) or declined (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid: Option<bool>,
@@ -46,6 +50,7 @@ impl Resolution {
             effect: 0,
             choices: Vec::new(),
             target_controllers: Vec::new(),
+            target_mana_values: Vec::new(),
             paid: None,
             may: None,
         }
@@ -254,6 +259,12 @@ impl Game {
                 .and_then(|s| self.objects.get(s.slot()))
                 .map(|o| o.face())
                 .map_or(0, |c| self.catalog().get(c).mana_value() as i32),
+            Amount::TargetManaValue(slot) => res
+                .target_mana_values
+                .get(*slot as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(0) as i32,
         }
     }
 
@@ -416,8 +427,15 @@ impl Game {
                 if n == 0 {
                     return None;
                 }
+                let source = match e {
+                    Effect::DamageFrom { source, .. } => match source {
+                        ObjRef::Subject => Self::subject_id(res),
+                        other => self.object_of(res, *other),
+                    }?,
+                    _ => Self::source_of(&res.item),
+                };
                 let recipients = self.recipients_of(res, to);
-                self.next_shield_question(recipients.into_iter().map(|t| (t, n)))
+                self.next_shield_question(recipients.into_iter().map(|t| (source, t, n)), false)
             }
             Effect::IfSpent { color, effect } if res.item.spent.contains(*color) => {
                 self.shield_question_for(res, std::slice::from_ref(effect))
@@ -435,15 +453,30 @@ impl Game {
         recipients: Vec<Target>,
         n: u32,
     ) -> Progress {
-        if n > 0
-            && let Some(p) = self.next_shield_question(recipients.iter().map(|t| (*t, n)))
-        {
+        let damage: Vec<(Target, u32)> = recipients.into_iter().map(|t| (t, n)).collect();
+        self.deal_divided_damage_asking(source, damage)
+    }
+
+    /// Deals each recipient its own amount from `source` (divided damage; one event each,
+    /// dealt at once), after the questions asked before damage (shield orders, Dralnu).
+    fn deal_divided_damage_asking(
+        &mut self,
+        source: ObjectId,
+        damage: Vec<(Target, u32)>,
+    ) -> Progress {
+        if let Some(p) = self.next_shield_question(
+            damage
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(t, n)| (source, *t, *n)),
+            false,
+        ) {
             return Progress::Ask(p);
         }
-        for t in recipients {
+        for (t, n) in damage {
             self.deal_damage(source, t, n, false);
         }
-        // An order for damage that ended up prevented in full is not kept.
+        // An order or choice for damage that ended up prevented in full is not kept.
         self.clear_damage_orders();
         Progress::Done
     }
@@ -459,6 +492,11 @@ impl Game {
                 if res.item.spent.contains(*color) {
                     return self.execute(res, effect);
                 }
+            }
+            Effect::IfCastInMainPhase { then, otherwise } => {
+                let main = self.active == me
+                    && matches!(self.step, Step::PrecombatMain | Step::PostcombatMain);
+                return self.execute(res, if main { then } else { otherwise });
             }
             Effect::SpittingSlug => {
                 let this = self.object_of(res, ObjRef::This);
@@ -509,6 +547,18 @@ impl Game {
                 let n = self.amount(res, amount).max(0) as u32;
                 let recipients = self.recipients_of(res, to);
                 return self.deal_damage_asking(source, recipients, n);
+            }
+            Effect::DamageDivided => {
+                // 413.2a / 608.2b: a target illegal now gets no damage; its share is not
+                // given to the others.
+                let legal: Vec<(Target, u32)> = res
+                    .item
+                    .division
+                    .iter()
+                    .copied()
+                    .filter(|(t, _)| self.division_target_legal(&res.item, *t))
+                    .collect();
+                return self.deal_divided_damage_asking(source, legal);
             }
             Effect::DamageFrom {
                 source: from,
@@ -1323,6 +1373,24 @@ impl Game {
                     });
                 }
             }
+            Effect::GrantFlashback(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.obj(o).is_some_and(|x| x.zone == ZoneKind::Graveyard)
+                    && !self.granted_flashback.contains(&o)
+                {
+                    self.granted_flashback.push(o);
+                }
+            }
+            Effect::ExileAndReturn(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && let Some(exiled) = self.move_object(o, ZoneKind::Exile, Position::Top)
+                    && self.obj(exiled).is_some_and(|x| x.zone == ZoneKind::Exile)
+                {
+                    let owner = self.objects[exiled.slot()].owner;
+                    self.put_onto_battlefield(exiled, owner, false);
+                }
+            }
             Effect::ReturnToBattlefield(r) => {
                 if let Some(o) = self.object_of(res, *r)
                     && matches!(
@@ -1370,6 +1438,8 @@ impl Game {
             | Effect::MayPay { .. }
             | Effect::SacrificeUnlessPays { .. }
             | Effect::IfSpent { .. }
+            | Effect::IfCastInMainPhase { .. }
+            | Effect::DamageDivided
             | Effect::PutCounterEach { .. }
             | Effect::PutCounters { .. }
             | Effect::DamageFrom { .. }
@@ -1429,6 +1499,7 @@ impl Game {
             x: 0,
             mode: None,
             spent: crate::mana::ColorSet::NONE,
+            division: Vec::new(),
         };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {

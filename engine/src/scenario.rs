@@ -648,16 +648,30 @@ impl Runner {
             .split_once(' ')
             .map_or((text, ""), |(a, b)| (a, b.trim()));
         let list = |s: &str| -> Vec<String> {
-            // A whole card name may contain a comma ("Vorosh, the Hunter").
-            let base = s.rsplit_once('#').map_or(s, |(a, _)| a);
-            let whole = base.rsplit_once('@').map_or(base, |(a, _)| a);
-            if s.contains(',') && card_id(whole.trim()).is_ok() {
-                return vec![s.trim().to_string()];
+            // A card name with a comma ("Dralnu, Lich Lord") stays one item.
+            let bare = |x: &str| -> String {
+                // In `Blocker -> Attacker`, the name being read is the last one.
+                let x = x.rsplit("->").next().unwrap_or(x);
+                let x = x.split(['@', '#']).next().unwrap_or(x).trim();
+                x.rsplit_once(' ')
+                    .filter(|(_, n)| n.parse::<u32>().is_ok())
+                    .map_or(x, |(b, _)| b)
+                    .to_string()
+            };
+            let known = |x: &str| Catalog::builtin().by_name(&bare(x)).is_some();
+            let mut out: Vec<String> = Vec::new();
+            for piece in s.split(',').map(str::trim) {
+                if let Some(last) = out.last_mut() {
+                    let joined = format!("{last}, {piece}");
+                    if !known(last) && known(&joined) {
+                        *last = joined;
+                        continue;
+                    }
+                }
+                out.push(piece.to_string());
             }
-            s.split(',')
-                .map(|x| x.trim().to_string())
-                .filter(|x| !x.is_empty() && x != "nothing")
-                .collect()
+            out.retain(|x| !x.is_empty() && x != "nothing");
+            out
         };
         use ZoneKind::*;
         Ok(match verb {
@@ -677,10 +691,16 @@ impl Runner {
             "autopay" => Answer::AutoPay,
             "cancel" => Answer::Cancel,
             "play" => Answer::PlayLand(self.find(rest, &[Hand], Some(player))?),
-            "cast" => match rest.strip_prefix("face down ") {
-                Some(card) => Answer::CastFaceDown(self.find(card, &[Hand], Some(player))?),
-                None => Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?),
-            },
+            "cast" => {
+                if let Some(card) = rest.strip_prefix("face down ") {
+                    Answer::CastFaceDown(self.find(card, &[Hand], Some(player))?)
+                } else if let Some(card) = rest.strip_prefix("flashback ") {
+                    // `cast flashback Ancient Grudge`: the card in the graveyard.
+                    Answer::Cast(self.find(card, &[Graveyard], Some(player))?)
+                } else {
+                    Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?)
+                }
+            }
             "turn" => match rest.strip_prefix("face up ") {
                 Some(card) => Answer::TurnFaceUp(self.find(card, &[Battlefield, Stack], None)?),
                 None => return Err(format!("`turn face up NAME`, not `turn {rest}`")),
@@ -778,6 +798,10 @@ impl Runner {
                 let zones: &[ZoneKind] = match self.game.pending().map(|p| &p.decision) {
                     Some(Decision::Search { .. }) => &[Library],
                     Some(Decision::Sacrifice { .. })
+                    | Some(Decision::SacrificeForDamage { .. })
+                    | Some(Decision::ChooseCostObjects {
+                        part: crate::costs::CostPart::TapUntapped(..),
+                    })
                     | Some(Decision::KeepLegend { .. })
                     | Some(Decision::OrderBlockers { .. }) => &[Battlefield],
                     Some(Decision::ChooseCostObjects {

@@ -47,6 +47,10 @@ pub struct StackItem {
     /// The colours of mana spent to cast or activate it ("if {R} was spent").
     #[serde(default, skip_serializing_if = "ColorSet::is_none_set")]
     pub spent: ColorSet,
+    /// Divided damage (409.1d / 601.2d): each target and its share, chosen as it was cast;
+    /// these targets are not in `targets` (the numbered slots).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub division: Vec<(Target, u32)>,
 }
 
 impl StackItem {
@@ -98,7 +102,7 @@ impl Game {
         if let StackKind::CombatDamage { .. } = item.kind {
             // 616.1: shield orders are asked before the damage is dealt (it stays on the
             // stack until then).
-            let damage = self
+            let damage: Vec<(ObjectId, Target, u32)> = self
                 .combat
                 .as_ref()
                 .map(|c| c.assigned.clone())
@@ -132,7 +136,15 @@ impl Game {
                             && self.protected_from(*o, source_colors))
             })
             .collect();
-        if !item.targets.is_empty() && legal.iter().all(|l| !l) {
+        // Divided damage's targets count too: countered only if every target is illegal.
+        let division_legal = item
+            .division
+            .iter()
+            .any(|(t, _)| self.division_target_legal(&item, *t));
+        if (!item.targets.is_empty() || !item.division.is_empty())
+            && legal.iter().all(|l| !l)
+            && !division_legal
+        {
             self.counter_item(&item, true);
             return;
         }
@@ -170,8 +182,61 @@ impl Game {
                 Target::Player(_) => None,
             })
             .collect();
+        res.target_mana_values = res
+            .item
+            .targets
+            .iter()
+            .map(|t| match t {
+                Target::Object(o) => self.spell_mana_value(*o),
+                Target::Player(_) => None,
+            })
+            .collect();
         self.resolution = Some(res);
         self.run_resolution();
+    }
+
+    /// The converted mana cost of a spell on the stack: X counts as the value chosen
+    /// (R-conflagrate-2, also when cast with flashback); a face-down spell's is 0.
+    pub fn spell_mana_value(&self, id: ObjectId) -> Option<u32> {
+        let o = self.obj(id)?;
+        if o.zone != crate::zones::ZoneKind::Stack {
+            return None;
+        }
+        let def = self.catalog().get(o.face());
+        let x = self
+            .stack
+            .iter()
+            .find(|s| s.object() == Some(id))
+            .map_or(0, |s| s.x);
+        let xs = def.mana_cost.as_ref().map_or(0, |m| {
+            m.symbols
+                .iter()
+                .filter(|s| **s == crate::mana::ManaSymbol::X)
+                .count() as u32
+        });
+        Some(def.mana_value() + x * xs)
+    }
+
+    /// Whether a target of a spell's divided damage is still legal (413.2a).
+    pub(crate) fn division_target_legal(&self, item: &StackItem, t: Target) -> bool {
+        let d = match item.kind {
+            StackKind::Spell(_) => self.catalog().get(item.card).spell.divided.as_ref(),
+            StackKind::Trigger { index, granter, .. } => self
+                .trigger_def(granter.unwrap_or(item.card), index)
+                .and_then(|t| t.divided.as_ref()),
+            _ => None,
+        };
+        let Some(d) = d else {
+            return false;
+        };
+        let colors = match item.kind {
+            StackKind::Spell(id) => self.colors(id),
+            StackKind::Trigger { source, .. } => self.source_colors(source),
+            _ => crate::mana::ColorSet::NONE,
+        };
+        self.target_legal(item.controller, &d.spec, t).is_ok()
+            && !self.is_self_target(item, t)
+            && !matches!(t, Target::Object(o) if self.protected_from(o, colors))
     }
 
     fn is_self_target(&self, item: &StackItem, t: Target) -> bool {

@@ -27,6 +27,9 @@ pub enum TargetKind {
     Spell(ObjectFilter),
     /// A card in any graveyard matching the filter ("target card from a graveyard").
     GraveyardCard(ObjectFilter),
+    /// A card in its controller's own graveyard matching the filter ("target instant or
+    /// sorcery card in your graveyard", Dralnu, Lich Lord).
+    CardInYourGraveyard(ObjectFilter),
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -249,6 +252,9 @@ impl TargetSpec {
                 }
                 TargetKind::GraveyardCard(f)
             }
+            ["card_in_your_graveyard", rest @ ..] => {
+                TargetKind::CardInYourGraveyard(ObjectFilter::parse(rest)?)
+            }
             [] => return Err("empty target description".into()),
             rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
         };
@@ -282,6 +288,12 @@ impl TargetSpec {
                 "a card in a graveyard".into()
             }
             TargetKind::GraveyardCard(f) => format!("a {f} card in a graveyard"),
+            TargetKind::CardInYourGraveyard(f) => {
+                format!(
+                    "a {} card in your graveyard",
+                    crate::costs::card_filter_words(f)
+                )
+            }
         }
     }
 }
@@ -418,6 +430,18 @@ impl crate::game::Game {
                 };
                 if o.zone != ZoneKind::Graveyard {
                     Err(format!("{} is not in a graveyard", self.card_name(id)))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::CardInYourGraveyard(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that card is gone".into());
+                };
+                if o.zone != ZoneKind::Graveyard || o.owner != me {
+                    Err(format!("{} is not in your graveyard", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
                     Err(format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {

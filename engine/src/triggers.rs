@@ -255,6 +255,7 @@ fn delayed_lose(n: u8) -> &'static TriggerDef {
     let defs = DEFS.get_or_init(|| {
         (1..=4)
             .map(|n| TriggerDef {
+                divided: None,
                 when: TriggerEvent::EachEndStep,
                 condition: None,
                 targets: Vec::new(),
@@ -274,6 +275,7 @@ fn delayed_lose(n: u8) -> &'static TriggerDef {
 fn delayed_return() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
+        divided: None,
         when: TriggerEvent::EachEndStep,
         condition: None,
         targets: Vec::new(),
@@ -399,6 +401,7 @@ pub fn echo_trigger(cost: crate::mana::ManaCost) -> TriggerDef {
             "Echo {cost} (at the beginning of your upkeep, if this came under your control since the beginning of your last upkeep, sacrifice it unless you pay {cost})"
         ),
         effects: vec![Effect::SacrificeUnlessPays { cost }],
+        divided: None,
     }
 }
 
@@ -425,6 +428,7 @@ const FIRST_BUILTIN: u8 = DELAYED_LOSE_1;
 fn flanking_trigger() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
+        divided: None,
         when: TriggerEvent::Blocks,
         condition: None,
         targets: Vec::new(),
@@ -442,6 +446,7 @@ fn flanking_trigger() -> &'static TriggerDef {
 /// count is made on resolution (502.12b).
 fn rampage_trigger(n: i32) -> TriggerDef {
     TriggerDef {
+        divided: None,
         when: TriggerEvent::BecomesBlocked,
         targets: Vec::new(),
         effects: vec![Effect::PumpCount {
@@ -472,6 +477,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
                 text: "turn this creature face down".into(),
             }],
             text: "At the beginning of your upkeep, you may turn this creature face down.".into(),
+            divided: None,
         })),
         FLANKING_TRIGGER => Some(flanking_trigger()),
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| rampage_trigger(1))),
@@ -479,6 +485,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
         // (classic deathtouch on damage dealt to a creature).
         DEATHTOUCH_TRIGGER => Some(DT.get_or_init(|| TriggerDef {
+            divided: None,
             when: TriggerEvent::DealsDamageToPlayer,
             targets: Vec::new(),
             effects: vec![Effect::Destroy {
@@ -502,6 +509,10 @@ pub struct TriggerDef {
     pub targets: Vec<TargetSpec>,
     pub effects: Vec<Effect>,
     pub text: String,
+    /// "It deals N damage divided as you choose among any number of targets" (Bogardan
+    /// Hellkite): the division is chosen as it is put on the stack (410.4 / 603.3d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divided: Option<crate::cards::DividedDamage>,
 }
 
 /// The intervening "if" clauses the card scripts use (`if = "..."`).
@@ -1283,7 +1294,7 @@ impl Game {
                 let Some(def) = self.trigger_def(t.def_card(), t.index) else {
                     continue;
                 };
-                if def.targets.is_empty() {
+                if def.targets.is_empty() && def.divided.is_none() {
                     self.push_trigger(t, Vec::new());
                     continue;
                 }
@@ -1313,6 +1324,7 @@ impl Game {
             x: t.amount,
             mode: None,
             spent: crate::mana::ColorSet::NONE,
+            division: Vec::new(),
         });
         self.emit(Event::TriggerPut {
             source: t.source,

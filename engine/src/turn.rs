@@ -467,6 +467,8 @@ impl Game {
         }
         self.pt_effects.clear();
         self.shields.clear();
+        // Flashback granted until end of turn (Dralnu) ends (314.2 / 514.2).
+        self.granted_flashback.clear();
         // "Dealt damage by ~ this turn" and last known powers end with the turn.
         self.damage_record.clear();
         self.lki_power.clear();

@@ -18,6 +18,10 @@ pub struct CardView {
     pub id: ObjectId,
     pub card: CardId,
     pub name: String,
+    /// A card in a graveyard with flashback now (printed, or granted until end of turn):
+    /// its flashback cost, which its owner may cast it for with the card's normal timing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flashback: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +78,12 @@ pub struct StackView {
     /// A face-down spell: `card` and `name` are the card's only for its controller.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face_down: bool,
+    /// A spell cast with flashback: it will be exiled as it leaves the stack.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flashback: bool,
+    /// Divided damage: each target and its share ("Squire: 2").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub division: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,10 +120,21 @@ pub struct View {
 impl Game {
     fn card_view(&self, id: ObjectId) -> CardView {
         let o = &self.objects[id.slot()];
+        let def = self.catalog().get(o.face());
         CardView {
             id,
             card: o.card,
-            name: self.catalog().get(o.face()).name.clone(),
+            name: def.name.clone(),
+            flashback: match self.flashback_cost_of(id) {
+                Some(crate::casting::FlashbackCost::Printed) => {
+                    def.flashback.as_ref().map(|c| c.to_string())
+                }
+                Some(crate::casting::FlashbackCost::ManaCost) => def
+                    .mana_cost
+                    .as_ref()
+                    .map(|m| format!("{m} (its mana cost, until end of turn)")),
+                None => None,
+            },
         }
     }
 
@@ -225,6 +246,14 @@ impl Game {
                     name(*to)
                 ),
             });
+        }
+        for id in &self.granted_flashback {
+            if self.obj(*id).is_some() {
+                out.push(format!(
+                    "{} has flashback until end of turn (its mana cost)",
+                    name(*id)
+                ));
+            }
         }
         for (p, what) in &self.skips {
             out.push(format!(
@@ -401,6 +430,15 @@ impl Game {
                         is_ability: !s.is_spell(),
                         targets: s.targets.iter().map(|t| self.describe_target(*t)).collect(),
                         face_down,
+                        flashback: s
+                            .object()
+                            .and_then(|o| self.obj(o))
+                            .is_some_and(|o| o.flashback),
+                        division: s
+                            .division
+                            .iter()
+                            .map(|(t, n)| format!("{}: {n}", self.describe_target(*t)))
+                            .collect(),
                     }
                 })
                 .collect(),

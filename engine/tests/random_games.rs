@@ -409,3 +409,53 @@ fn endless_butcher_loops_in_effects_games_are_draws() {
         }
     }
 }
+
+#[test]
+fn random_games_with_flashback_cards() {
+    // The flashback deck: cards cast from the graveyard (printed flashback, Dralnu's granted
+    // flashback), divided damage (Conflagrate with X), Dralnu's sacrifices. Every listed
+    // answer is accepted, a spell cast with flashback never reaches a graveyard, and the
+    // game round-trips through JSON.
+    let deck = engine::agent::bench_deck("flashback").expect("the flashback bench deck");
+    let (mut flashbacks, mut divided, mut finished) = (0, 0, 0);
+    for seed in 0..10u64 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let setup = GameSetup::two_player(rs, seed, deck.clone(), deck.clone());
+            let mut g = Game::new(&setup).expect("setup");
+            let mut agent = RandomAgent::new(seed ^ 0xF1A5);
+            for step in 0..30_000 {
+                let Some(p) = g.pending().cloned() else { break };
+                for a in g.legal_answers(p.player).into_iter().take(6) {
+                    let mut probe = g.clone();
+                    if let Err(e) = probe.submit(p.player, a.clone()) {
+                        panic!("seed {seed} {rs}: listed answer {a:?} was refused: {e}");
+                    }
+                }
+                if matches!(p.decision, engine::Decision::DivideDamage { .. }) {
+                    divided += 1;
+                }
+                let a = agent.choose(&g, p.player);
+                let events = g
+                    .submit(p.player, a.clone())
+                    .unwrap_or_else(|e| panic!("seed {seed} {rs}: {a:?} refused: {e}"));
+                for e in &events {
+                    if let engine::Event::SpellCast { spell, .. } = e
+                        && g.obj(*spell).is_some_and(|o| o.flashback)
+                    {
+                        flashbacks += 1;
+                    }
+                }
+                if step % 97 == 0 {
+                    let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
+                    assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
+                }
+            }
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(flashbacks > 0, "some spell was cast with flashback");
+    assert!(divided > 0, "some damage was divided");
+}

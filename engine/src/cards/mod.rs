@@ -391,6 +391,21 @@ pub struct SpellAbility {
     /// "Choose one —": each mode has its own targets and effects (409.1b); when present,
     /// `targets` and `effects` are empty.
     pub modes: Vec<SpellMode>,
+    /// "Deals N damage divided as you choose among any number of targets": the targets
+    /// and the division are chosen as the spell is cast (409.1d / 601.2d), separately from
+    /// the numbered target slots; `damage_divided` deals it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divided: Option<DividedDamage>,
+}
+
+/// "N damage divided as you choose among any number of <targets>" (2006 409.1d; 601.2d):
+/// one to N targets, each assigned at least 1, the shares adding up to N.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DividedDamage {
+    /// `Fixed(n)` or `X` (known once X is chosen).
+    pub amount: crate::effects::Amount,
+    /// What each of the targets may be.
+    pub spec: TargetSpec,
 }
 
 /// One mode of a modal spell.
@@ -466,6 +481,16 @@ pub struct CardDef {
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down"
     /// (Ixidron, 502.26e / 702.36, 707.2).
     pub turn_others_face_down: bool,
+    /// Flashback (2006 502.22 / 702.34): it may be cast from its owner's graveyard for this
+    /// cost instead of its mana cost (mana plus any other parts, e.g. "discard X cards"),
+    /// and is exiled whenever it would leave the stack.
+    pub flashback: Option<Cost>,
+    /// Dralnu, Lich Lord: "If damage would be dealt to ~, sacrifice that many permanents
+    /// instead" (a replacement effect, `replacement.rs`).
+    pub damage_to_sacrifice: bool,
+    /// Locket of Yesterdays: "Spells you cast cost {N} less to cast for each card with the
+    /// same name as that spell in your graveyard" (generic mana only).
+    pub reduce_per_same_name_in_graveyard: u32,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords

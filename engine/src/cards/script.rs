@@ -118,6 +118,18 @@ struct Script {
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
+    /// Flashback: its flashback cost (`"{G}"`, `"{R}{R}, discard X cards"`).
+    flashback: Option<String>,
+    /// "N damage divided as you choose among any number of targets": `"5 any"`, `"X any"`
+    /// (the amount, then the target description); the effect `damage_divided` deals it.
+    divided_damage: Option<String>,
+    /// "If damage would be dealt to ~, sacrifice that many permanents instead."
+    #[serde(default)]
+    damage_to_sacrifice: bool,
+    /// Locket of Yesterdays: spells you cast cost {N} less for each card with the same name
+    /// in your graveyard.
+    #[serde(default)]
+    reduce_per_same_name_in_graveyard: u32,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -182,6 +194,8 @@ struct TriggerScript {
     targets: Vec<String>,
     effects: Vec<String>,
     text: Option<String>,
+    /// "It deals N damage divided as you choose among any number of targets".
+    divided_damage: Option<String>,
 }
 
 /// One activated ability, in printed order; with `add` it is a mana ability.
@@ -430,6 +444,9 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         redirect_unblocked_combat_damage: false,
         morph: None,
         turn_others_face_down: false,
+        flashback: None,
+        damage_to_sacrifice: false,
+        reduce_per_same_name_in_graveyard: 0,
     })
 }
 
@@ -474,6 +491,39 @@ fn parse_effects(v: &[String], targets: usize) -> Result<Vec<Effect>, String> {
     Ok(out)
 }
 
+/// `divided_damage = "5 any"` / `"X any"`: the amount, then the target description; the
+/// effect `damage_divided` must be there exactly when it is.
+fn parse_divided(
+    d: Option<&str>,
+    effects: &[Effect],
+) -> Result<Option<crate::cards::DividedDamage>, String> {
+    let divided = match d {
+        None => None,
+        Some(d) => {
+            let (amount, spec) = d.trim().split_once(' ').ok_or_else(|| {
+                format!("divided_damage `{d}`: expected `N TARGETS` or `X TARGETS`")
+            })?;
+            let amount = match amount {
+                "X" | "x" => crate::effects::Amount::X,
+                n => crate::effects::Amount::Fixed(
+                    n.parse::<i32>()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| format!("divided_damage `{d}`: a positive number or X"))?,
+                ),
+            };
+            Some(crate::cards::DividedDamage {
+                amount,
+                spec: crate::targets::TargetSpec::parse(spec)?,
+            })
+        }
+    };
+    if divided.is_some() != effects.contains(&Effect::DamageDivided) {
+        return Err("`divided_damage` and the effect `damage_divided` go together".into());
+    }
+    Ok(divided)
+}
+
 fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, String> {
     let when = crate::triggers::TriggerEvent::parse(&t.when)?;
     let targets = parse_targets(&t.targets)?;
@@ -488,7 +538,9 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, Strin
         .as_deref()
         .map(crate::triggers::TriggerCondition::parse)
         .transpose()?;
+    let divided = parse_divided(t.divided_damage.as_deref(), &effects)?;
     Ok(crate::triggers::TriggerDef {
+        divided,
         condition,
         text: t
             .text
@@ -556,12 +608,41 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             .collect::<Result<Vec<_>, _>>()?;
         additional_costs.push(alts);
     }
+    let divided = parse_divided(s.divided_damage.as_deref(), &effects)?;
+    if divided.is_some() && !text_lower.contains("divided as you choose") {
+        return Err("`divided_damage`: the card's text divides no damage".into());
+    }
     def.spell = SpellAbility {
         additional_costs,
         targets,
         effects,
         modes,
+        divided,
     };
+
+    if let Some(f) = &s.flashback {
+        if !text_lower.contains("flashback") {
+            return Err("`flashback`: the card's text has no flashback".into());
+        }
+        if !is_spell_with_effect {
+            return Err("only instants and sorceries are scripted with flashback".into());
+        }
+        def.flashback = Some(Cost::parse(f)?);
+    } else if def.support == Support::Supported
+        && text_lower.lines().any(|l| l.starts_with("flashback"))
+    {
+        return Err("the card has flashback: script it with `flashback = \"{cost}\"`".into());
+    }
+    def.damage_to_sacrifice = s.damage_to_sacrifice;
+    def.reduce_per_same_name_in_graveyard = s.reduce_per_same_name_in_graveyard;
+    if s.reduce_per_same_name_in_graveyard > 0
+        && !text_lower.contains("for each card with the same name as that spell in your graveyard")
+    {
+        return Err("`reduce_per_same_name_in_graveyard`: the card's text doesn't say so".into());
+    }
+    if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
+        return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
+    }
     for e in &s.enters_with {
         let (n, kind) = e
             .trim()
