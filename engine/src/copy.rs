@@ -161,6 +161,8 @@ impl Game {
         if o.face_down && o.zone == ZoneKind::Stack {
             return None;
         }
+        // A permanent about to leave and return (Momentary Blink): it returns face up as
+        // its card, so its card's ability counts, whatever it is now.
         let ability = self.catalog().get(o.card).copy_creature?;
         // No creature to choose: nothing to ask (it is itself).
         (!self.copy_chosen.iter().any(|(c, _)| *c == id)

@@ -177,6 +177,14 @@ impl Game {
                 .map(|o| (o, self.objects[o.slot()].owner))
                 .into_iter()
                 .collect(),
+            // Momentary Blink: asked before it leaves (the battlefield it returns to is the
+            // same), of the owner it returns under.
+            Effect::ExileAndReturn(r) => self
+                .object_of(res, *r)
+                .filter(|o| self.is_on_battlefield(*o))
+                .map(|o| (o, self.objects[o.slot()].owner))
+                .into_iter()
+                .collect(),
             Effect::ReturnLinkedToBattlefield => {
                 let source = Self::source_of(&res.item);
                 self.links
@@ -1387,6 +1395,12 @@ impl Game {
                     && let Some(exiled) = self.move_object(o, ZoneKind::Exile, Position::Top)
                     && self.obj(exiled).is_some_and(|x| x.zone == ZoneKind::Exile)
                 {
+                    // Its copy choice was asked before it left; it returns as that card.
+                    for (c, _) in &mut self.copy_chosen {
+                        if *c == o {
+                            *c = exiled;
+                        }
+                    }
                     let owner = self.objects[exiled.slot()].owner;
                     self.put_onto_battlefield(exiled, owner, false);
                 }
