@@ -302,14 +302,8 @@ mod tests {
     use super::*;
 
     fn board() -> Game {
-        crate::scenario::game_from_str(
+        crate::scenario::board(
             r#"
-name = "t"
-description = ""
-script = []
-[setup]
-step = "precombat_main"
-turn = 3
 [setup.alice]
 battlefield = ["Craw Giant", { card = "Riptide Pilferer", face_down = true }]
 [setup.bob]

@@ -607,14 +607,8 @@ battlefield = ["Mountain"]
 
     #[test]
     fn the_fingerprint_ignores_generations_and_timestamps() {
-        let mut g = crate::scenario::game_from_str(
+        let mut g = crate::scenario::board(
             r#"
-name = "board"
-description = ""
-script = []
-[setup]
-step = "precombat_main"
-turn = 3
 [setup.alice]
 battlefield = ["Swamp", "Swamp", { card = "Test Bear", sick = true }]
 "#,

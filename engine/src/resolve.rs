@@ -152,6 +152,14 @@ impl Game {
         });
     }
 
+    /// A "you may" question or an optional payment, asked as the resolution goes on.
+    fn ask_yes_no(player: PlayerId, question: String) -> Progress {
+        Progress::Ask(Pending {
+            player,
+            decision: Decision::YesNo { question },
+        })
+    }
+
     /// "As ~ enters the battlefield" copy choices (`copy.rs`) of the cards an effect is about
     /// to put onto the battlefield: asked of the player it will enter under, before it moves.
     fn entering_copy_question(&mut self, res: &Resolution, e: &Effect) -> Option<Pending> {
@@ -762,15 +770,8 @@ impl Game {
                 let payable = cost.to_payable(0);
                 match res.may {
                     None if self.can_pay_now(me, &payable) => {
-                        return Progress::Ask(Pending {
-                            player: me,
-                            decision: Decision::YesNo {
-                                question: format!(
-                                    "{}: pay {cost}?",
-                                    self.catalog().get(res.item.card).name
-                                ),
-                            },
-                        });
+                        let card = &self.catalog().get(res.item.card).name;
+                        return Self::ask_yes_no(me, format!("{card}: pay {cost}?"));
                     }
                     Some(true) if let Some(p) = self.shield_question_for(res, effects) => {
                         return Progress::Ask(p);
@@ -799,15 +800,11 @@ impl Game {
                 let payable = cost.to_payable(0);
                 match res.may {
                     None if self.can_pay_now(me, &payable) => {
-                        return Progress::Ask(Pending {
-                            player: me,
-                            decision: Decision::YesNo {
-                                question: format!(
-                                    "pay {cost}, or sacrifice {}? Pay?",
-                                    self.seen_name(this, Some(me))
-                                ),
-                            },
-                        });
+                        let name = self.seen_name(this, Some(me));
+                        return Self::ask_yes_no(
+                            me,
+                            format!("pay {cost}, or sacrifice {name}? Pay?"),
+                        );
                     }
                     Some(true) if self.pay_automatically(me, &payable) => {}
                     _ => {

@@ -187,6 +187,14 @@ pub enum Outcome {
     Failed(Vec<String>),
 }
 
+/// A board for tests: Alice's precombat main phase of turn 3, with the players' tables
+/// (`[setup.alice]`, `[setup.bob]`) given in scenario syntax.
+pub fn board(players: &str) -> Result<Game, String> {
+    game_from_str(&format!(
+        "name = \"board\"\ndescription = \"\"\nscript = []\n[setup]\nactive = \"alice\"\nstep = \"precombat_main\"\nturn = 3\n{players}"
+    ))
+}
+
 /// Sets up a scenario's board and plays its script, then returns the game (for tests of
 /// front ends that need a game standing at a given decision). Expectations are not checked.
 pub fn game_from_str(src: &str) -> Result<Game, String> {

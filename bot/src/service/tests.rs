@@ -812,15 +812,8 @@ async fn three_player_undo_needs_every_opponent() {
 /// as the others see it (the morph leak noticed in session 3).
 #[test]
 fn timeout_message_hides_face_down_cards() {
-    let game = engine::scenario::game_from_str(
+    let game = engine::scenario::board(
         r#"
-name = "t"
-description = ""
-script = []
-[setup]
-active = "alice"
-step = "precombat_main"
-turn = 3
 [setup.alice]
 battlefield = ["Island", "Island", "Island", "Island", "Island", "Island", "Island", { card = "Brine Elemental", face_down = true }]
 "#,
