@@ -248,16 +248,20 @@ impl Game {
 
     /// Whether `player` controls a permanent that makes their spells cheaper.
     pub(crate) fn has_cost_reducer(&self, player: PlayerId) -> bool {
-        self.battlefield_of(player).any(|o| {
-            self.def(o.id)
-                .is_some_and(|d| d.reduce_per_same_name_in_graveyard > 0)
-        })
+        self.has_cost_reducers
+            && self.battlefield_of(player).any(|o| {
+                self.def(o.id)
+                    .is_some_and(|d| d.reduce_per_same_name_in_graveyard > 0)
+            })
     }
 
     /// Generic mana `player`'s spell `card` costs less (Locket of Yesterdays: {1} for each
     /// card with its name in their graveyard; the card being cast is already on the stack
     /// as its costs are determined, so it never counts itself: R-locket-of-yesterdays-3).
     fn spell_cost_reduction(&self, player: PlayerId, card: ObjectId) -> u32 {
+        if !self.has_cost_reducers {
+            return 0;
+        }
         let per: u32 = self
             .battlefield_of(player)
             .filter(|o| self.has_own_abilities(o.id))

@@ -234,6 +234,12 @@ pub struct Game {
     /// Whether any object in the game has a state trigger (410.11 / 603.8).
     #[serde(default)]
     pub has_state_triggers: bool,
+    /// Some card in the game has flashback (502.22): graveyards are looked at for casts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_flashback: bool,
+    /// Some card in the game reduces spell costs (Locket of Yesterdays).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_cost_reducers: bool,
     /// During a batch of permanents leaving together: the triggered abilities granted by
     /// static abilities as they were before the batch (holder, granting card, static index),
     /// so granted leaves-the-battlefield abilities look back too (410.10d / 603.10a).
@@ -398,6 +404,8 @@ impl Game {
             layer_cache: Default::default(),
             damage_record: Vec::new(),
             has_state_triggers: false,
+            has_flashback: false,
+            has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),
             draw_reason: None,
@@ -718,6 +726,8 @@ impl Game {
         if def.statics.iter().any(|s| s.is_layered()) {
             self.layered = true;
         }
+        self.has_flashback |= def.flashback.is_some();
+        self.has_cost_reducers |= def.reduce_per_same_name_in_graveyard > 0;
     }
 
     /// Creates a new object (a card at game start, or a token) in `zone`.

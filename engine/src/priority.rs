@@ -263,7 +263,7 @@ impl Game {
         }
         // Flashback (502.22a / 702.34a): cards in their graveyard with flashback, printed or
         // granted, with the card's normal timing.
-        if !split_second {
+        if !split_second && (self.has_flashback || !self.granted_flashback.is_empty()) {
             for &card in &self.player(player).graveyard {
                 let Some(def) = self.def(card) else { continue };
                 if (sorcery_ok
