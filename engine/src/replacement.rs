@@ -148,27 +148,7 @@ impl Game {
             return 0;
         }
         // (Effects that prevent all of it were applied first, by `deal_damage`.)
-        let mut left = amount;
-        // Absorb N (Lymph Sliver): "if a source would deal damage to ~, prevent N of it".
-        if let Target::Object(id) = target
-            && self.has_keyword(id, Keyword::Absorb1)
-        {
-            left = left.saturating_sub(1);
-        }
-        // Plated Pegasus: each one prevents 1 of each spell's damage to each recipient.
-        if self.source_is_spell(source) {
-            let pegasi: u32 = self
-                .battlefield
-                .iter()
-                .map(|&p| self.static_preventions(p))
-                .flat_map(|v| v.into_iter())
-                .map(|p| match p {
-                    StaticPrevention::SpellDamage(n) => n,
-                    StaticPrevention::FromCreaturesToThis => 0,
-                })
-                .sum();
-            left = left.saturating_sub(pegasi);
-        }
+        let mut left = amount.saturating_sub(self.static_partial_prevention(source, target));
         // Shields for this recipient, oldest first.
         for s in &mut self.shields {
             if left == 0 {
@@ -393,24 +373,30 @@ impl Game {
                 _ => {}
             }
         }
-        if let Target::Object(id) = target
-            && self.has_keyword(id, Keyword::Absorb1)
-        {
-            left = left.saturating_sub(1);
-        }
-        if self.source_is_spell(source) {
-            let pegasi: u32 = self
-                .battlefield
+        left.saturating_sub(self.static_partial_prevention(source, target))
+    }
+
+    /// How much of each damage event from `source` to `target` static abilities prevent:
+    /// absorb (Lymph Sliver: "prevent N of it") and Plated Pegasus (1 of each spell's damage
+    /// to each recipient, per Pegasus).
+    fn static_partial_prevention(&self, source: ObjectId, target: Target) -> u32 {
+        let absorb = match target {
+            Target::Object(id) if self.has_keyword(id, Keyword::Absorb1) => 1,
+            _ => 0,
+        };
+        let pegasi: u32 = if self.source_is_spell(source) {
+            self.battlefield
                 .iter()
                 .flat_map(|&p| self.static_preventions(p))
                 .map(|p| match p {
                     StaticPrevention::SpellDamage(n) => n,
                     StaticPrevention::FromCreaturesToThis => 0,
                 })
-                .sum();
-            left = left.saturating_sub(pegasi);
-        }
-        left
+                .sum()
+        } else {
+            0
+        };
+        absorb + pegasi
     }
 
     /// Dralnu's question: damage about to be dealt to `target` would become sacrifices; its
