@@ -424,38 +424,26 @@ impl ser::SerializeSeq for &mut Fingerprint<'_> {
     }
 }
 
-impl ser::SerializeTuple for &mut Fingerprint<'_> {
-    type Ok = ();
-    type Error = FpError;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Res {
-        Ok(())
-    }
+/// Tuples carry no names and no length to mix in: each element is hashed in turn.
+macro_rules! hash_elements {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for &mut Fingerprint<'_> {
+            type Ok = ();
+            type Error = FpError;
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> Res {
+                Ok(())
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeTupleStruct for &mut Fingerprint<'_> {
-    type Ok = ();
-    type Error = FpError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Res {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Fingerprint<'_> {
-    type Ok = ();
-    type Error = FpError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Res {
-        Ok(())
-    }
-}
+hash_elements!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for &mut Fingerprint<'_> {
     type Ok = ();

@@ -264,6 +264,16 @@ fn random_games_with_combat_cards_terminate() {
     );
 }
 
+/// The first few answers listed for `player` are each accepted (tried on a copy).
+fn assert_first_listed_answers_accepted(g: &Game, player: engine::PlayerId, what: &str) {
+    for a in g.legal_answers(player).into_iter().take(6) {
+        let mut probe = g.clone();
+        if let Err(e) = probe.submit(player, a.clone()) {
+            panic!("{what}: listed answer {a:?} was refused: {e}");
+        }
+    }
+}
+
 #[test]
 fn random_games_with_morph_cards() {
     // The morph deck: cards cast face down and turned face up (special actions, also under
@@ -280,12 +290,7 @@ fn random_games_with_morph_cards() {
             let mut agent = RandomAgent::new(seed ^ 0x3077);
             for step in 0..30_000 {
                 let Some(p) = g.pending().cloned() else { break };
-                for a in g.legal_answers(p.player).into_iter().take(6) {
-                    let mut probe = g.clone();
-                    if let Err(e) = probe.submit(p.player, a.clone()) {
-                        panic!("seed {seed} {rs}: listed answer {a:?} was refused: {e}");
-                    }
-                }
+                assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
                 let a = agent.choose(&g, p.player);
                 let events = g
                     .submit(p.player, a.clone())
@@ -425,12 +430,7 @@ fn random_games_with_flashback_cards() {
             let mut agent = RandomAgent::new(seed ^ 0xF1A5);
             for step in 0..30_000 {
                 let Some(p) = g.pending().cloned() else { break };
-                for a in g.legal_answers(p.player).into_iter().take(6) {
-                    let mut probe = g.clone();
-                    if let Err(e) = probe.submit(p.player, a.clone()) {
-                        panic!("seed {seed} {rs}: listed answer {a:?} was refused: {e}");
-                    }
-                }
+                assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
                 if matches!(p.decision, engine::Decision::DivideDamage { .. }) {
                     divided += 1;
                 }
