@@ -39,7 +39,7 @@ impl RandomAgent {
             Decision::DeclareAttackers => {
                 let mut attacks = Vec::new();
                 for (id, defenders) in game.eligible_attackers(player) {
-                    let must = game.has_keyword(id, crate::cards::Keyword::AttacksEachCombat);
+                    let must = game.has_keyword(id, crate::keywords::Keyword::AttacksEachCombat);
                     if (self.rng.random_bool(0.5) || must) && !defenders.is_empty() {
                         let d = defenders[self.rng.random_range(0..defenders.len())];
                         attacks.push(Attack {
@@ -53,7 +53,7 @@ impl RandomAgent {
             Decision::DeclareBlockers => {
                 let mut blocks = Vec::new();
                 for (id, attackers) in game.eligible_blockers(player) {
-                    let must = game.has_keyword(id, crate::cards::Keyword::BlocksEachCombat);
+                    let must = game.has_keyword(id, crate::keywords::Keyword::BlocksEachCombat);
                     let k = if must {
                         self.rng.random_range(1..=attackers.len())
                     } else {
@@ -86,7 +86,7 @@ impl RandomAgent {
                 let lone: Vec<_> = blocks
                     .iter()
                     .filter(|b| {
-                        game.has_keyword(b.attacker, crate::cards::Keyword::Menace)
+                        game.has_keyword(b.attacker, crate::keywords::Keyword::Menace)
                             && blocks.iter().filter(|x| x.attacker == b.attacker).count() == 1
                     })
                     .map(|b| (b.blocker, b.attacker))

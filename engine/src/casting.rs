@@ -5,16 +5,19 @@
 //! the game changes until the last answer, when every cost is paid at once and the spell or
 //! ability goes on the stack (409.1h-i). `Answer::Cancel` abandons it without a trace.
 
-use crate::cards::{ActivatedAbility, CardType, Keyword, ManaProduce, Support};
+use crate::cards::{ActivatedAbility, ManaProduce, Support};
 use crate::costs::{Cost, CostPart};
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
+use crate::keywords::Keyword;
+pub use crate::keywords::flashback::FlashbackCost;
 use crate::mana::autopay::{self, ManaSource, PlannedActivation};
 use crate::mana::{Color, ManaType, PayableCost};
 use crate::stack::{StackItem, StackKind};
 use crate::targets::{Target, TargetSpec};
+use crate::types::CardType;
 use crate::zones::{Position, ZoneKind};
 use serde::{Deserialize, Serialize};
 
@@ -31,19 +34,6 @@ pub enum CastKind {
     /// cost (502.26d / 702.36e): the cost is collected like a spell's, but nothing goes on
     /// the stack.
     TurnFaceUp(ObjectId),
-}
-
-/// Which flashback cost a spell cast from its owner's graveyard is cast for (2006 502.22a;
-/// 702.34a): an alternative to its mana cost. The spell is exiled whenever it would leave
-/// the stack (`Object::flashback`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum FlashbackCost {
-    /// The card's own "Flashback [cost]" (mana plus any other parts, e.g. Conflagrate's
-    /// "{R}{R}, Discard X cards").
-    Printed,
-    /// Flashback an effect gave it "until end of turn" with "the flashback cost equal to its
-    /// mana cost" (Dralnu, Lich Lord; `Game::granted_flashback`).
-    ManaCost,
 }
 
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
@@ -408,52 +398,6 @@ impl Game {
         Ok(c)
     }
 
-    /// Whether `card` would be cast with flashback: `None` for a card elsewhere than a
-    /// graveyard (the hand checks follow), the flashback cost for a card in `player`'s own
-    /// graveyard that has flashback (printed, else granted), an error for any other card in a
-    /// graveyard. A card with both uses its printed flashback cost.
-    fn flashback_to_cast(
-        &self,
-        player: PlayerId,
-        card: ObjectId,
-    ) -> Result<Option<FlashbackCost>, RuleError> {
-        let o = self
-            .obj(card)
-            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
-        if o.zone != ZoneKind::Graveyard {
-            return Ok(None);
-        }
-        let def = self.catalog().get(o.face());
-        if o.owner != player {
-            return Err(RuleError::illegal(format!(
-                "{} is in another player's graveyard: only its owner may cast it with flashback",
-                def.name
-            )));
-        }
-        self.flashback_cost_of(card).map(Some).ok_or_else(|| {
-            RuleError::illegal(format!(
-                "{} is in your graveyard and has no flashback, so it can't be cast from there",
-                def.name
-            ))
-        })
-    }
-
-    /// The flashback a card in a graveyard has now: its printed one, else one granted until
-    /// end of turn (Dralnu, Lich Lord).
-    pub(crate) fn flashback_cost_of(&self, card: ObjectId) -> Option<FlashbackCost> {
-        let o = self.obj(card)?;
-        if o.zone != ZoneKind::Graveyard {
-            return None;
-        }
-        if self.catalog().get(o.face()).flashback.is_some() {
-            Some(FlashbackCost::Printed)
-        } else if self.granted_flashback.contains(&card) {
-            Some(FlashbackCost::ManaCost)
-        } else {
-            None
-        }
-    }
-
     /// A card's definition, if the engine supports it.
     fn supported(&self, card: ObjectId) -> Result<&'static crate::cards::CardDef, RuleError> {
         let o = self
@@ -517,7 +461,7 @@ impl Game {
     }
 
     /// The card `player` wants to cast from their hand, if it is there and supported.
-    fn supported_card_in_hand(
+    pub(crate) fn supported_card_in_hand(
         &self,
         player: PlayerId,
         card: ObjectId,
@@ -539,74 +483,6 @@ impl Game {
             )));
         }
         Ok(def)
-    }
-
-    /// Casting a card face down with morph (502.26b-c / 702.36c): from your hand, with the
-    /// timing of a creature spell (the face-down spell has no flash), paying {3}.
-    fn check_begin_cast_face_down(
-        &self,
-        player: PlayerId,
-        card: ObjectId,
-    ) -> Result<Casting, RuleError> {
-        let def = self.supported_card_in_hand(player, card)?;
-        if def.morph.is_none() {
-            return Err(RuleError::illegal(format!(
-                "{} doesn't have morph, so it can't be cast face down",
-                def.name
-            )));
-        }
-        self.check_split_second()?;
-        if let Some(why) = self.why_not_sorcery_timing(player) {
-            return Err(RuleError::illegal(format!(
-                "a face-down creature spell can be cast only when you could cast a sorcery (your main phase, empty stack): {why}"
-            )));
-        }
-        let c = Casting {
-            face_down: true,
-            ..Casting::new(player, CastKind::Spell(card))
-        };
-        self.check_castable(&c)?;
-        Ok(c)
-    }
-
-    /// Turning a face-down permanent face up (502.26d / 702.36e, 408.2h / 116.2b): any time
-    /// its controller has priority, even with a split second spell on the stack (502.58);
-    /// only for its morph cost, so a face-down card without morph (Ixidron) or one that
-    /// lost its abilities (R-sudden-spoiling-4) stays face down.
-    fn check_begin_turn_face_up(
-        &self,
-        player: PlayerId,
-        id: ObjectId,
-    ) -> Result<Casting, RuleError> {
-        let o = self
-            .obj(id)
-            .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        if o.zone != ZoneKind::Battlefield || !o.face_down {
-            return Err(RuleError::illegal(
-                "that is not a face-down permanent on the battlefield",
-            ));
-        }
-        if o.controller != player {
-            return Err(RuleError::illegal(
-                "only its controller can turn a face-down permanent face up",
-            ));
-        }
-        let real = self.catalog().get(o.face_up());
-        if real.morph.is_none() {
-            return Err(RuleError::illegal(format!(
-                "{} has no morph, so it can't be turned face up by paying a morph cost",
-                real.name
-            )));
-        }
-        if !self.has_own_abilities(id) {
-            return Err(RuleError::illegal(format!(
-                "{} has lost all its abilities, so it can't be turned face up for its morph cost",
-                real.name
-            )));
-        }
-        let c = Casting::new(player, CastKind::TurnFaceUp(id));
-        self.check_castable(&c)?;
-        Ok(c)
     }
 
     fn check_begin_activate(
@@ -667,7 +543,7 @@ impl Game {
         }
     }
 
-    fn check_castable(&self, c: &Casting) -> Result<(), RuleError> {
+    pub(crate) fn check_castable(&self, c: &Casting) -> Result<(), RuleError> {
         if let Some(modes) = self.modes_of(c)
             && c.mode.is_none()
         {
@@ -855,31 +731,6 @@ impl Game {
         self.check_begin_activate(player, source, index).is_ok()
     }
 
-    pub(crate) fn can_begin_cast_face_down(&self, player: PlayerId, card: ObjectId) -> bool {
-        self.check_begin_cast_face_down(player, card).is_ok()
-    }
-    pub(crate) fn can_begin_turn_face_up(&self, player: PlayerId, id: ObjectId) -> bool {
-        self.check_begin_turn_face_up(player, id).is_ok()
-    }
-    pub(crate) fn begin_cast_face_down(
-        &mut self,
-        player: PlayerId,
-        card: ObjectId,
-    ) -> Result<(), RuleError> {
-        let c = self.check_begin_cast_face_down(player, card)?;
-        self.continue_casting(c);
-        Ok(())
-    }
-    pub(crate) fn begin_turn_face_up(
-        &mut self,
-        player: PlayerId,
-        id: ObjectId,
-    ) -> Result<(), RuleError> {
-        let c = self.check_begin_turn_face_up(player, id)?;
-        self.continue_casting(c);
-        Ok(())
-    }
-
     pub(crate) fn begin_cast(&mut self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
         let c = self.check_begin_cast(player, card)?;
         self.continue_casting(c);
@@ -896,7 +747,7 @@ impl Game {
         Ok(())
     }
 
-    fn continue_casting(&mut self, mut c: Casting) {
+    pub(crate) fn continue_casting(&mut self, mut c: Casting) {
         // Single alternatives are not a choice.
         if let Some(shape) = self.shape_of(&c) {
             while c.cost_options.len() < shape.additional.len()

@@ -23,11 +23,11 @@
 //! puts the assignments on the stack as one object. Combat triggers (flanking, rampage,
 //! "blocks", "becomes blocked", damage to a player) are in `triggers.rs`.
 
-use crate::cards::Keyword;
 use crate::decision::{Answer, Attack, Block, Decision, Pending, RuleError};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
+use crate::keywords::Keyword;
 use crate::stack::{StackItem, StackKind};
 use crate::targets::Target;
 use crate::turn::StepFlow;
@@ -204,8 +204,9 @@ impl Game {
         // 502.8: shadow blocks and is blocked only by shadow. A blocker that "can block
         // creatures with shadow as though they didn't have shadow" treats the attacker's
         // shadow as absent (so with shadow itself it blocks nothing: R-aetherflame-wall-2).
-        let attacker_shadow = ak.contains(Keyword::Shadow) && !bk.contains(Keyword::BlocksShadow);
-        if attacker_shadow != bk.contains(Keyword::Shadow) {
+        if !crate::keywords::shadow::allows_block(&ak, &bk) {
+            let attacker_shadow =
+                ak.contains(Keyword::Shadow) && !bk.contains(Keyword::BlocksShadow);
             return Err(if attacker_shadow {
                 format!(
                     "{name} can't block {}: it has shadow",
@@ -244,7 +245,7 @@ impl Game {
         }
         // Fear (CR 702.36, seed silent): only artifact creatures and black creatures block it.
         if ak.contains(Keyword::Fear)
-            && !self.has_type(blocker, crate::cards::CardType::Artifact)
+            && !self.has_type(blocker, crate::types::CardType::Artifact)
             && !bcolors.contains(crate::mana::Color::B)
         {
             return Err(format!(
@@ -1197,7 +1198,7 @@ impl Game {
 mod tests {
     use super::*;
     use crate::ruleset::Ruleset;
-    use crate::turn::Step;
+    use crate::steps::Step;
     use crate::zones::ZoneKind;
 
     /// A board with `n` creatures a side in the declare blockers step, every attacker

@@ -19,35 +19,12 @@
 //! They end when the object leaves the battlefield, when Vesuvan Shapeshifter is turned
 //! face down (`CopyUntil::TurnedFaceDown`) or in the cleanup step (`CopyUntil::EndOfTurn`).
 
+pub use crate::abilities::{CopyCreature, CopyKind, CopyUntil};
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
 use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
-
-/// The copy ability a creature card has as it enters the battlefield.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CopyCreature {
-    /// "As ~ enters the battlefield, you may choose a creature on the battlefield. If you
-    /// do, ~ enters as a copy of that creature." (Clone)
-    Clone,
-    /// Vesuvan Shapeshifter: as it enters or is turned face up, it may copy another
-    /// creature until it is turned face down, with "At the beginning of your upkeep, you
-    /// may turn this creature face down."
-    Shapeshifter,
-}
-
-impl CopyCreature {
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "clone" => Ok(CopyCreature::Clone),
-            "shapeshifter" => Ok(CopyCreature::Shapeshifter),
-            other => Err(format!(
-                "copy_creature `{other}`: expected clone or shapeshifter"
-            )),
-        }
-    }
-}
 
 /// What a copy effect copies (706.2): a card's values, and whether Vesuvan Shapeshifter's
 /// upkeep trigger comes with them.
@@ -56,24 +33,6 @@ pub struct CopiableValues {
     pub card: CardId,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shapeshifter_trigger: bool,
-}
-
-/// How long a copy effect lasts (besides the object leaving the battlefield).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum CopyUntil {
-    /// It entered as a copy: for as long as it stays.
-    #[default]
-    AsEntered,
-    /// Vesuvan Shapeshifter: until it is turned face down.
-    TurnedFaceDown,
-    /// Scion of the Ur-Dragon: until end of turn (the cleanup step).
-    EndOfTurn,
-}
-
-impl CopyUntil {
-    pub fn is_as_entered(&self) -> bool {
-        *self == CopyUntil::AsEntered
-    }
 }
 
 /// A copy choice being asked: of what the object will copy as it enters the battlefield
@@ -93,14 +52,6 @@ pub enum CopyMoment {
     TurningFaceUp,
     /// As a resolving effect turns it face up (Break Open; the resolution waits).
     TurnedFaceUpByEffect,
-}
-
-/// What the chooser may copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum CopyKind {
-    #[default]
-    Land,
-    Creature,
 }
 
 impl Game {

@@ -73,7 +73,7 @@ pub enum Decision {
     ChooseCopy {
         card: String,
         #[serde(default)]
-        of: crate::copy::CopyKind,
+        of: crate::abilities::CopyKind,
     },
     /// Several replacement or prevention effects would apply to damage about to be dealt to
     /// `recipient` and their order matters (a redirection among them): its controller
@@ -233,8 +233,10 @@ impl Decision {
             }
             Decision::YesNo { question } => format!("{question} (yes or no)"),
             Decision::ChooseCopy { card, of } => match of {
-                crate::copy::CopyKind::Land => format!("choose a land for {card} to copy, or none"),
-                crate::copy::CopyKind::Creature => {
+                crate::abilities::CopyKind::Land => {
+                    format!("choose a land for {card} to copy, or none")
+                }
+                crate::abilities::CopyKind::Creature => {
                     format!("choose another creature for {card} to copy, or none")
                 }
             },

@@ -118,7 +118,7 @@ pub enum Effect {
         to: Recipient,
     },
     /// "Prevent all combat damage that would be dealt this turn" and the like.
-    PreventAll(crate::replacement::PreventScope),
+    PreventAll(PreventScope),
     /// "It can't be regenerated this turn" (only if it is a creature, as Disintegrate says).
     CantRegenerate(ObjRef),
     /// "If it would die this turn, exile it instead" (only if it is a creature).
@@ -234,14 +234,14 @@ pub enum Effect {
     /// no duration).
     ChangeText {
         what: ObjRef,
-        from: crate::layers::TextWord,
-        to: crate::layers::TextWord,
+        from: crate::types::TextWord,
+        to: crate::types::TextWord,
     },
     /// Exile it (from the battlefield).
     Exile(ObjRef),
     /// "<Who> skips their next <turn / untap step / upkeep / draw step>" (300.9).
     SkipNext {
-        what: crate::turn::SkipKind,
+        what: crate::steps::SkipKind,
         who: PlayerRef,
     },
     /// "Return it to the battlefield under its owner's control at the beginning of the next
@@ -307,7 +307,7 @@ pub enum Effect {
         toughness: i32,
         colors: crate::mana::ColorSet,
         subtypes: Vec<String>,
-        keywords: Vec<crate::cards::Keyword>,
+        keywords: Vec<crate::keywords::Keyword>,
     },
     /// "Counter target spell unless its controller pays {N}" (Mana Tithe).
     CounterUnlessPays {
@@ -331,8 +331,8 @@ pub enum Effect {
     /// The object gains a keyword until end of turn or until end of combat.
     Grant {
         what: ObjRef,
-        keyword: crate::cards::Keyword,
-        until: crate::layers::Duration,
+        keyword: crate::keywords::Keyword,
+        until: Duration,
     },
     /// +N·A/+M·A until end of turn, A counted on resolution and then locked (rampage,
     /// Strength in Numbers).
@@ -346,8 +346,8 @@ pub enum Effect {
     /// resolution, 418.3b).
     GrantAll {
         filter: ObjectFilter,
-        keyword: crate::cards::Keyword,
-        until: crate::layers::Duration,
+        keyword: crate::keywords::Keyword,
+        until: Duration,
     },
     /// +N·A/+M·A until end of turn for each permanent matching the filter now; A counted
     /// on resolution (Tromp the Domains).
@@ -613,7 +613,7 @@ impl Effect {
             },
             "exile" => Effect::Exile(objref(0)?),
             "skip_next" => Effect::SkipNext {
-                what: crate::turn::SkipKind::parse(
+                what: crate::steps::SkipKind::parse(
                     args.first()
                         .ok_or("`skip_next` needs turn, untap, upkeep or draw")?,
                 )?,
@@ -622,11 +622,11 @@ impl Effect {
             "return_at_next_end_step" => Effect::ReturnAtNextEndStep(objref(0)?),
             "change_text" => {
                 // `change_text Plains Island target`
-                let from: crate::layers::TextWord = args
+                let from: crate::types::TextWord = args
                     .first()
                     .ok_or("`change_text` needs FROM TO WHAT")?
                     .parse()?;
-                let to: crate::layers::TextWord = args
+                let to: crate::types::TextWord = args
                     .get(1)
                     .ok_or("`change_text` needs FROM TO WHAT")?
                     .parse()?;
@@ -647,9 +647,9 @@ impl Effect {
                     .ok_or("`redirect_next_from_this` needs a number")?,
                 to: parse_obj_ref(key("to").ok_or("`redirect_next_from_this` needs to=...")?)?,
             },
-            "prevent_all" => Effect::PreventAll(crate::replacement::PreventScope::parse(
-                args.first().copied().unwrap_or(""),
-            )?),
+            "prevent_all" => {
+                Effect::PreventAll(PreventScope::parse(args.first().copied().unwrap_or(""))?)
+            }
             "cant_regenerate" => Effect::CantRegenerate(objref(0)?),
             "exile_if_dies" => Effect::ExileIfDies(objref(0)?),
             "counter" => match key("unless_pays") {
@@ -694,7 +694,7 @@ impl Effect {
                     return Err("`become_land_type` needs at least one basic land type".into());
                 }
                 for t in types {
-                    if !crate::cards::BASIC_LAND_TYPES.iter().any(|(n, _)| n == t) {
+                    if !crate::types::BASIC_LAND_TYPES.iter().any(|(n, _)| n == t) {
                         return Err(format!("`{t}` is not a basic land type"));
                     }
                 }
@@ -773,7 +773,7 @@ impl Effect {
                     .map(|k| {
                         k.split(',')
                             .map(|w| w.replace('_', " ").parse())
-                            .collect::<Result<Vec<crate::cards::Keyword>, _>>()
+                            .collect::<Result<Vec<crate::keywords::Keyword>, _>>()
                     })
                     .transpose()?
                     .unwrap_or_default();
@@ -847,8 +847,8 @@ impl Effect {
                 // `grant_all trample creature you_control`
                 let keyword = args.first().ok_or("`grant` needs a keyword")?.parse()?;
                 let until = match key("until").unwrap_or("end_of_turn") {
-                    "end_of_turn" => crate::layers::Duration::EndOfTurn,
-                    "end_of_combat" => crate::layers::Duration::EndOfCombat,
+                    "end_of_turn" => Duration::EndOfTurn,
+                    "end_of_combat" => Duration::EndOfCombat,
                     other => {
                         return Err(format!(
                             "until `{other}`: expected end_of_turn or end_of_combat"
@@ -1175,7 +1175,7 @@ fn parse_recipient(s: &str) -> Result<Recipient, String> {
         return Ok(Recipient::Target(n));
     }
     if s == "each_creature_you_control" {
-        let mut f = ObjectFilter::of_type(crate::cards::CardType::Creature);
+        let mut f = ObjectFilter::of_type(crate::types::CardType::Creature);
         f.controller = Some(crate::targets::Relation::You);
         return Ok(Recipient::EachCreature(f));
     }
@@ -1184,15 +1184,53 @@ fn parse_recipient(s: &str) -> Result<Recipient, String> {
     }
     if s == "each_creature" {
         return Ok(Recipient::EachCreature(ObjectFilter::of_type(
-            crate::cards::CardType::Creature,
+            crate::types::CardType::Creature,
         )));
     }
     if let Some(k) = s.strip_prefix("each_creature_with:") {
-        let mut f = ObjectFilter::of_type(crate::cards::CardType::Creature);
+        let mut f = ObjectFilter::of_type(crate::types::CardType::Creature);
         f.keyword = Some(k.parse()?);
         return Ok(Recipient::EachCreature(f));
     }
     parse_player_ref(s).map(Recipient::Player)
+}
+
+/// How long a continuous effect of a resolved spell or ability lasts (418.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Duration {
+    /// Until end of turn (cleanup, 314.2).
+    EndOfTurn,
+    /// "For as long as you control <source>": ends when its source leaves the battlefield or
+    /// another player gains control of it.
+    WhileYouControlSource,
+    /// Until end of combat: ends as the end of combat step ends (311.2; modern 511.3).
+    EndOfCombat,
+    /// No duration: it lasts as long as its object stays (Mind Bend).
+    Indefinite,
+    /// "Until <source> leaves the battlefield" (Gaea's Liege).
+    WhileSourceOnBattlefield,
+}
+
+/// What a rule-changing prevention effect covers ("prevent all combat damage that would be
+/// dealt this turn").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PreventScope {
+    /// All combat damage (Darkness).
+    CombatDamage,
+    /// All damage creatures would deal to players (Chameleon Blur).
+    CreatureDamageToPlayers,
+}
+
+impl PreventScope {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "combat" => Ok(PreventScope::CombatDamage),
+            "creatures_to_players" => Ok(PreventScope::CreatureDamageToPlayers),
+            other => Err(format!(
+                "unknown prevention scope `{other}` (combat, creatures_to_players)"
+            )),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 use crate::ids::{CardId, ObjectId, PlayerId};
 use crate::mana::ManaType;
 use crate::object::CounterKind;
+use crate::steps::Step;
 use crate::targets::Target;
-use crate::turn::Step;
 use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
 
@@ -40,7 +40,7 @@ pub enum Event {
     /// A step or a turn that didn't happen (300.9 skipping: as if it didn't exist).
     Skipped {
         player: PlayerId,
-        what: crate::turn::SkipKind,
+        what: crate::steps::SkipKind,
     },
     /// `card` is hidden from everyone but the drawer (see [`Event::redacted_for`]).
     Drew {

@@ -4,7 +4,7 @@
 //! `resolve`, `sba`, `combat`, `layers`, `mana`); this file holds the state, the primitive
 //! actions every rule uses (zone changes, damage, life, draws), and the dispatch of answers.
 
-use crate::cards::{CardType, Catalog};
+use crate::cards::Catalog;
 use crate::casting::Casting;
 use crate::combat::Combat;
 use crate::decision::{Answer, Decision, Pending, RuleError};
@@ -16,8 +16,9 @@ use crate::object::{Counters, Object};
 use crate::resolve::Resolution;
 use crate::ruleset::Ruleset;
 use crate::stack::StackItem;
+use crate::steps::Step;
 use crate::targets::Target;
-use crate::turn::Step;
+use crate::types::CardType;
 use crate::zones::{Position, ZoneKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -170,7 +171,7 @@ pub struct Game {
     pub granted_flashback: Vec<ObjectId>,
     /// "Skip your next ..." effects waiting to be used, one skip each (300.9).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub skips: Vec<(PlayerId, crate::turn::SkipKind)>,
+    pub skips: Vec<(PlayerId, crate::steps::SkipKind)>,
     /// Continuous effects of resolved spells and abilities in layers 2-6 (`layers.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub char_effects: Vec<crate::layers::CharEffect>,
@@ -1072,70 +1073,6 @@ impl Game {
         }
     }
 
-    /// Turns a permanent face down (502.26e / 702.36, 707.2): it becomes a 2/2 with no
-    /// name, text, subtypes, colour or mana cost; it keeps its status and its identity
-    /// (R-morph-6). Already face down: nothing happens (R-ixidron-7).
-    pub(crate) fn turn_face_down(&mut self, id: ObjectId) {
-        if !self.is_on_battlefield(id) || self.obj(id).is_some_and(|o| o.face_down) {
-            return;
-        }
-        let card = self.objects[id.slot()].face();
-        // Vesuvan Shapeshifter's copy lasts "until it is turned face down".
-        if self.obj(id).is_some_and(|o| {
-            o.copy_of.is_some() && o.copy_until == crate::copy::CopyUntil::TurnedFaceDown
-        }) {
-            self.set_copy(id, None);
-        }
-        self.set_face_down(id, true);
-        self.emit(Event::TurnedFaceDown { object: id, card });
-    }
-
-    /// Turns a face-down permanent face up (502.26d / 702.36e): the same permanent with
-    /// its own characteristics again; it does not enter the battlefield.
-    pub(crate) fn turn_face_up(&mut self, id: ObjectId) {
-        self.turn_face_up_as(id, None);
-    }
-
-    /// Turns a face-down permanent face up, already a copy when `copy` says so (Vesuvan
-    /// Shapeshifter: it is never face up as itself first, R-vesuvan-shapeshifter-3).
-    pub(crate) fn turn_face_up_as(
-        &mut self,
-        id: ObjectId,
-        copy: Option<(crate::copy::CopiableValues, crate::copy::CopyUntil)>,
-    ) {
-        if !self.obj(id).is_some_and(|o| o.face_down) {
-            return;
-        }
-        if copy.is_some() {
-            self.set_copy(id, copy);
-        }
-        self.set_face_down(id, false);
-        let Some(o) = self.obj(id) else { return };
-        let (card, controller) = (o.face_up(), o.controller);
-        self.emit(Event::TurnedFaceUp {
-            object: id,
-            card,
-            controller,
-        });
-    }
-
-    fn set_face_down(&mut self, id: ObjectId, down: bool) {
-        // Modern 613.7f: a permanent gets a new timestamp when it turns face up or down;
-        // the 2006 rules (418.5e) give none. The counter moves either way, so the layer
-        // cache is recomputed.
-        let ts = self.new_timestamp();
-        let fresh = self.ruleset.timestamp_on_turning_face();
-        if let Some(o) = self.obj_mut(id) {
-            o.face_down = down;
-            if fresh {
-                o.timestamp = ts;
-            }
-        }
-        // Its face may have static abilities that change types or abilities.
-        let def = self.catalog().get(self.objects[id.slot()].face());
-        self.layered |= def.statics.iter().any(|s| s.is_layered());
-    }
-
     pub(crate) fn shuffle_library(&mut self, p: PlayerId) {
         let mut lib = std::mem::take(&mut self.players[p.index()].library);
         // Fisher-Yates with the game's own generator: deterministic for a seed.
@@ -1328,7 +1265,7 @@ impl Game {
                 // Modern deathtouch (702.2b, Δ16): the creature is destroyed by the next
                 // state-based check; classic deathtouch is a trigger (triggers.rs).
                 let deathtouch = self.ruleset.deathtouch_static()
-                    && self.has_keyword(source, crate::cards::Keyword::Deathtouch);
+                    && self.has_keyword(source, crate::keywords::Keyword::Deathtouch);
                 if let Some(o) = self.obj_mut(id) {
                     o.damage += amount;
                     o.deathtouch_damage |= deathtouch;
@@ -1357,7 +1294,7 @@ impl Game {
     /// Whether `id` has protection from any of `colors`.
     pub fn protected_from(&self, id: ObjectId, colors: crate::mana::ColorSet) -> bool {
         !colors.is_empty()
-            && crate::cards::Keyword::ALL.into_iter().any(|k| {
+            && crate::keywords::Keyword::ALL.into_iter().any(|k| {
                 k.protection_from().is_some_and(|c| colors.contains(c)) && self.has_keyword(id, k)
             })
     }

@@ -29,13 +29,15 @@
 //! types in layer 4 and take away the land's rules text; it then has the intrinsic mana
 //! ability of each basic land type it has (`Game::ability`, index `INTRINSIC_ABILITY + c`).
 
-use crate::cards::{
-    ActivatedAbility, BASIC_LAND_TYPES, CardType, CdaPt, INTRINSIC_ABILITY, Keyword, PtValue,
-};
+use crate::cards::{ActivatedAbility, CdaPt, INTRINSIC_ABILITY, PtValue};
+pub use crate::effects::Duration;
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
+use crate::keywords::Keyword;
 use crate::mana::{Color, ColorSet};
 use crate::object::CounterKind;
+use crate::types::{BASIC_LAND_TYPES, CardType};
+pub use crate::types::{TextWord, land_type_of};
 use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -599,52 +601,6 @@ impl CharChange {
     }
 }
 
-/// A word a text-changing effect replaces (layer 3): a colour word or a basic land type
-/// (named by its colour: Plains is W).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TextWord {
-    Color(Color),
-    LandType(Color),
-}
-
-impl std::fmt::Display for TextWord {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TextWord::Color(c) => f.write_str(c.name()),
-            TextWord::LandType(c) => f.write_str(land_type_of(*c)),
-        }
-    }
-}
-
-impl std::str::FromStr for TextWord {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if let Some((_, c)) = BASIC_LAND_TYPES
-            .iter()
-            .find(|(t, _)| t.eq_ignore_ascii_case(s))
-        {
-            return Ok(TextWord::LandType(*c));
-        }
-        match Color::ALL
-            .into_iter()
-            .find(|c| c.name().eq_ignore_ascii_case(s))
-        {
-            Some(c) => Ok(TextWord::Color(c)),
-            None => Err(format!(
-                "`{s}` is neither a colour word nor a basic land type"
-            )),
-        }
-    }
-}
-
-/// The basic land type of a colour (Plains for W).
-pub fn land_type_of(c: Color) -> &'static str {
-    BASIC_LAND_TYPES
-        .iter()
-        .find(|(_, col)| *col == c)
-        .map_or("", |(t, _)| t)
-}
-
 /// The text changes of one object, in timestamp order: (from, to).
 pub type TextChanges = Vec<(TextWord, TextWord)>;
 
@@ -742,22 +698,6 @@ pub(crate) fn static_with_text<'a>(
         s.cda_pt = Some(CdaPt::LandsOfTypeOrDefenders(map_land_type(t, tc)));
     }
     Cow::Owned(s)
-}
-
-/// How long a continuous effect of a resolved spell or ability lasts (418.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Duration {
-    /// Until end of turn (cleanup, 314.2).
-    EndOfTurn,
-    /// "For as long as you control <source>": ends when its source leaves the battlefield or
-    /// another player gains control of it.
-    WhileYouControlSource,
-    /// Until end of combat: ends as the end of combat step ends (311.2; modern 511.3).
-    EndOfCombat,
-    /// No duration: it lasts as long as its object stays (Mind Bend).
-    Indefinite,
-    /// "Until <source> leaves the battlefield" (Gaea's Liege).
-    WhileSourceOnBattlefield,
 }
 
 /// A continuous effect from a resolved spell or ability, locked to its objects (418.3b).

@@ -6,6 +6,7 @@
 //! runs until the next decision. [`Game::view`] is what one player may see.
 //! See `ARCHITECTURE.md` for the map of modules.
 
+pub mod abilities;
 pub mod agent;
 pub mod cards;
 pub mod casting;
@@ -17,6 +18,7 @@ pub mod effects;
 pub mod events;
 pub mod game;
 pub mod ids;
+pub mod keywords;
 pub mod layers;
 pub mod loops;
 pub mod mana;
@@ -28,9 +30,12 @@ pub mod ruleset;
 pub mod sba;
 pub mod scenario;
 pub mod stack;
+pub mod steps;
+pub mod targeting;
 pub mod targets;
 pub mod triggers;
 pub mod turn;
+pub mod types;
 pub mod view;
 pub mod zones;
 
@@ -41,6 +46,6 @@ pub use game::{Game, GameResult, GameSetup, PlayerSetup, SetupError};
 pub use ids::{CardId, ObjectId, PlayerId};
 pub use loops::DrawReason;
 pub use ruleset::Ruleset;
+pub use steps::Step;
 pub use targets::Target;
-pub use turn::Step;
 pub use view::View;

@@ -22,7 +22,7 @@ use crate::decision::{Answer, Decision, Pending};
 use crate::events::Event;
 use crate::game::{Game, GameResult};
 use crate::ruleset::Ruleset;
-use crate::turn::Step;
+use crate::steps::Step;
 use serde::ser::{self, Serialize};
 use serde::{Deserialize, Serialize as SerializeDerive};
 use std::fmt;

@@ -152,8 +152,11 @@ pub struct Object {
     #[serde(default, skip_serializing_if = "is_false")]
     pub copy_trigger: bool,
     /// How long its copy effect lasts.
-    #[serde(default, skip_serializing_if = "crate::copy::CopyUntil::is_as_entered")]
-    pub copy_until: crate::copy::CopyUntil,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::abilities::CopyUntil::is_as_entered"
+    )]
+    pub copy_until: crate::abilities::CopyUntil,
     /// Face down (502.26 / 702.36, 707): its copiable values are the face-down 2/2's
     /// (`Catalog::face_down`); only its controller may look at the card.
     #[serde(default, skip_serializing_if = "is_false")]

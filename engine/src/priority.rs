@@ -1,12 +1,13 @@
 //! Priority (rule 408.1; rules.md Section 2.1): state-based actions and triggers before a
 //! player receives priority, what a player with priority may do, and passing in succession.
 
-use crate::cards::{AbilityTiming, ActivationCondition, CardType, Keyword};
+use crate::cards::{AbilityTiming, ActivationCondition};
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
-use crate::turn::Step;
+use crate::steps::Step;
+use crate::types::CardType;
 use crate::zones::{Position, ZoneKind};
 
 impl Game {
@@ -241,9 +242,7 @@ impl Game {
                     out.push(Answer::PlayLand(card));
                 }
             } else if !split_second
-                && (sorcery_ok
-                    || def.has_type(CardType::Instant)
-                    || def.keywords.contains(&Keyword::Flash))
+                && (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
                 && (reducer
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
@@ -266,9 +265,7 @@ impl Game {
         if !split_second && (self.has_flashback || !self.granted_flashback.is_empty()) {
             for &card in &self.player(player).graveyard {
                 let Some(def) = self.def(card) else { continue };
-                if (sorcery_ok
-                    || def.has_type(CardType::Instant)
-                    || def.keywords.contains(&Keyword::Flash))
+                if (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
                     && self.flashback_cost_of(card).is_some()
                     && self.can_begin_cast(player, card)
                 {
@@ -368,8 +365,7 @@ impl Game {
             .def(card)
             .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
         self.check_split_second()?;
-        let instant_speed =
-            def.has_type(CardType::Instant) || def.keywords.contains(&Keyword::Flash);
+        let instant_speed = crate::keywords::flash::has_instant_timing(def);
         if !instant_speed && let Some(why) = self.why_not_sorcery_timing(player) {
             return Err(RuleError::illegal(format!(
                 "{} can be cast only when you could cast a sorcery (your main phase, empty stack): {why}",
@@ -510,26 +506,6 @@ impl Game {
                 ..
             }) if *p == player => Ok((*pay, *card)),
             _ => Err(RuleError::illegal("there is nothing of yours to pay for")),
-        }
-    }
-
-    /// Split second (502.58a): while a spell with split second is on the stack, players
-    /// can't cast spells or activate abilities that aren't mana abilities.
-    pub(crate) fn split_second_spell(&self) -> Option<&'static str> {
-        self.stack.iter().find_map(|s| match s.kind {
-            crate::stack::StackKind::Spell(id) if self.has_keyword(id, Keyword::SplitSecond) => {
-                Some(self.catalog().get(s.card).name.as_str())
-            }
-            _ => None,
-        })
-    }
-
-    pub(crate) fn check_split_second(&self) -> Result<(), RuleError> {
-        match self.split_second_spell() {
-            Some(name) => Err(RuleError::illegal(format!(
-                "{name} has split second: while it is on the stack, only mana abilities can be activated"
-            ))),
-            None => Ok(()),
         }
     }
 

@@ -44,35 +44,15 @@
 //!   once ([`Game::sacrifice_instead_of_damage`]); which ones is asked with the shield
 //!   orders, before any of the damage is dealt (`Decision::SacrificeForDamage`).
 
-use crate::cards::Keyword;
+pub use crate::abilities::StaticPrevention;
+pub use crate::effects::PreventScope;
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
+use crate::keywords::Keyword;
 use crate::targets::Target;
 use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
-
-/// What a rule-changing prevention effect covers ("prevent all combat damage that would be
-/// dealt this turn").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PreventScope {
-    /// All combat damage (Darkness).
-    CombatDamage,
-    /// All damage creatures would deal to players (Chameleon Blur).
-    CreatureDamageToPlayers,
-}
-
-impl PreventScope {
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "combat" => Ok(PreventScope::CombatDamage),
-            "creatures_to_players" => Ok(PreventScope::CreatureDamageToPlayers),
-            other => Err(format!(
-                "unknown prevention scope `{other}` (combat, creatures_to_players)"
-            )),
-        }
-    }
-}
 
 /// A replacement or prevention effect created by a resolved spell or ability; every one of
 /// them lasts until it is used up or the turn ends (cleanup, 314.2).
@@ -111,32 +91,6 @@ pub enum PlayerReplacement {
     Prevention,
     /// Weathered Bodyguards: the damage is dealt to this creature instead.
     RedirectTo(ObjectId),
-}
-
-/// A static prevention ability of a permanent (script key `prevent`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum StaticPrevention {
-    /// Plated Pegasus: prevent N of the damage each spell would deal to each permanent or
-    /// player.
-    SpellDamage(u32),
-    /// Uncle Istvan: prevent all damage creatures would deal to this permanent.
-    FromCreaturesToThis,
-}
-
-impl StaticPrevention {
-    pub fn parse(s: &str) -> Result<Self, String> {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        match words.as_slice() {
-            ["spell_damage", n] => n
-                .parse()
-                .map(StaticPrevention::SpellDamage)
-                .map_err(|_| format!("bad amount in `{s}`")),
-            ["from_creatures_to_this"] => Ok(StaticPrevention::FromCreaturesToThis),
-            _ => Err(format!(
-                "unknown prevention `{s}` (spell_damage N, from_creatures_to_this)"
-            )),
-        }
-    }
 }
 
 impl Game {
@@ -863,7 +817,7 @@ impl Game {
             None => self.objects.get(source.slot()).is_some_and(|o| {
                 self.catalog()
                     .get(o.face())
-                    .has_type(crate::cards::CardType::Creature)
+                    .has_type(crate::types::CardType::Creature)
             }),
         }
     }
@@ -968,7 +922,7 @@ impl Game {
             player: p,
             card: top,
         });
-        if self.has_type(top, crate::cards::CardType::Creature) {
+        if self.has_type(top, crate::types::CardType::Creature) {
             self.move_object(top, ZoneKind::Graveyard, crate::zones::Position::Top);
             Some(None)
         } else {

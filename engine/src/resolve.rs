@@ -2,7 +2,6 @@
 //! players for the choices an effect needs (413.2c-d: active player first, then the others,
 //! then the effect happens at once), and finishing (413.2h).
 
-use crate::cards::CardType;
 use crate::copy::CopyMoment;
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::effects::{Amount, Effect, ObjRef, PlayerRef, Recipient};
@@ -12,8 +11,10 @@ use crate::ids::{ObjectId, PlayerId};
 use crate::layers::{CharChange, Duration, PtChange, PtEffect};
 use crate::replacement::Shield;
 use crate::stack::{StackItem, StackKind};
+use crate::steps::Step;
 use crate::targets::{ObjectFilter, Target};
-use crate::turn::{Step, StepFlow};
+use crate::turn::StepFlow;
+use crate::types::CardType;
 use crate::zones::{Position, ZoneKind};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
@@ -536,7 +537,7 @@ impl Game {
                             source,
                             me,
                             vec![o],
-                            crate::cards::Keyword::FirstStrike,
+                            crate::keywords::Keyword::FirstStrike,
                             crate::layers::Duration::EndOfTurn,
                         );
                     }
@@ -554,7 +555,7 @@ impl Game {
                         source,
                         me,
                         others,
-                        crate::cards::Keyword::FirstStrike,
+                        crate::keywords::Keyword::FirstStrike,
                         crate::layers::Duration::EndOfTurn,
                     );
                 }
@@ -1771,7 +1772,7 @@ impl Game {
         };
         (f.types_any.is_empty() || f.types_any.iter().any(|t| def.has_type(*t)))
             && !f.types_none.iter().any(|t| def.has_type(*t))
-            && (!f.basic || def.supertypes.contains(&crate::cards::Supertype::Basic))
+            && (!f.basic || def.supertypes.contains(&crate::types::Supertype::Basic))
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| def.subtypes.iter().any(|x| x == s))

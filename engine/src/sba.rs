@@ -3,12 +3,12 @@
 //! Checked whenever a player would receive priority; every applicable action is performed
 //! at once as one event, then the check repeats (408.1b).
 
-use crate::cards::{CardType, Supertype};
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::events::LossReason;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
 use crate::object::CounterKind;
+use crate::types::{CardType, Supertype};
 use crate::zones::{Position, ZoneKind};
 
 impl Game {

@@ -11,8 +11,8 @@ use crate::ids::{ObjectId, PlayerId};
 use crate::mana::Color;
 use crate::object::CounterKind;
 use crate::ruleset::Ruleset;
+use crate::steps::Step;
 use crate::targets::Target;
-use crate::turn::Step;
 use crate::zones::ZoneKind;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -1115,7 +1115,7 @@ impl Runner {
             }
             if let Some(ks) = &pe.keywords {
                 for (name, want) in ks {
-                    match name.parse::<crate::cards::Keyword>() {
+                    match name.parse::<crate::keywords::Keyword>() {
                         Ok(k) => d(
                             &format!("keywords.{name}"),
                             want.to_string(),
@@ -1127,7 +1127,7 @@ impl Runner {
             }
             for (list, want) in [(&pe.has, true), (&pe.lacks, false)] {
                 for k in list.iter().flatten() {
-                    match k.parse::<crate::cards::Keyword>() {
+                    match k.parse::<crate::keywords::Keyword>() {
                         Ok(kw) => d(
                             &format!("has {k}"),
                             want.to_string(),

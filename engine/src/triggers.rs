@@ -18,143 +18,34 @@
 //! reads `Game::damage_record`; abilities granted by static abilities look back during a
 //! batch of permanents leaving together (`Game::lookback_grants`).
 
-use crate::cards::{CardType, Keyword};
+pub use crate::abilities::{
+    ObjectScope, PlayerScope, StateCondition, TriggerCondition, TriggerDef, TriggerEvent,
+};
 use crate::casting::{CastKind, Casting};
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::effects::Effect;
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
-use crate::object::CounterKind;
+use crate::keywords::Keyword;
+pub use crate::keywords::flanking::FLANKING_TRIGGER;
+pub use crate::keywords::rampage::{RAMPAGE1_TRIGGER, RAMPAGE2_TRIGGER};
 use crate::stack::{StackItem, StackKind};
-use crate::targets::{ObjectFilter, TargetSpec};
-use crate::turn::{Step, StepFlow};
+use crate::steps::Step;
+use crate::targets::ObjectFilter;
+use crate::turn::StepFlow;
+use crate::types::CardType;
 use crate::zones::ZoneKind;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TriggerEvent {
-    /// "When ~ enters the battlefield."
-    Enters,
-    /// "When ~ dies" (put into a graveyard from the battlefield).
-    Dies,
-    /// "Whenever another creature enters the battlefield."
-    AnotherCreatureEnters,
-    /// "Whenever another creature enters the battlefield under your control."
-    AnotherCreatureEntersYourControl,
-    /// "At the beginning of your upkeep."
-    YourUpkeep,
-    /// "At the beginning of the end step" (every turn's).
-    EachEndStep,
-    /// "Whenever ~ attacks."
-    Attacks,
-    /// "Whenever a creature you control with [keyword] attacks" (the subject is that creature).
-    YourCreatureWithKeywordAttacks(Keyword),
-    /// "Whenever ~ blocks."
-    Blocks,
-    /// "Whenever ~ becomes blocked."
-    BecomesBlocked,
-    /// "Whenever ~ blocks or becomes blocked."
-    BlocksOrBecomesBlocked,
-    /// "Whenever ~ deals combat damage to a player."
-    DealsCombatDamageToPlayer,
-    /// "Whenever ~ deals damage to a player" (any damage; "that player" is the subject
-    /// player).
-    DealsDamageToPlayer,
-    /// "Whenever ~ deals damage to an opponent."
-    DealsDamageToOpponent,
-    /// "When you cast a creature spell."
-    YouCastCreatureSpell,
-    /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
-    /// Renewal): any creature its controller owns.
-    CreatureToYourGraveyard,
-    /// "When ~ leaves the battlefield" (looks back: the object is gone when it triggers).
-    LeavesBattlefield,
-    /// "When ~ leaves the battlefield or becomes untapped" (Merieke Ri Berit).
-    LeavesOrBecomesUntapped,
-    /// "When a player casts a spell".
-    AnyPlayerCastsSpell,
-    /// "When a creature attacks" (any creature, once for each).
-    CreatureAttacks,
-    /// "Whenever ~ attacks and isn't blocked" (when blockers have been declared).
-    AttacksAndIsntBlocked,
-    /// "At the beginning of each upkeep".
-    EachUpkeep,
-    /// A card in its owner's graveyard: "whenever another creature is put into your
-    /// graveyard from the battlefield" (Nether Traitor).
-    InGraveyardAnotherCreatureToYourGraveyard,
-    /// "Whenever you cast an <type> spell".
-    YouCastSpellOfType(CardType),
-    /// "When ~ is turned face up" (morph, 502.26 / 702.36).
-    TurnedFaceUp,
-    /// "Whenever <scope> gains life" (once per life-gaining event; "that player" is them).
-    LifeGained(PlayerScope),
-    /// "Whenever <scope> loses life" (damage to a player included).
-    LifeLost(PlayerScope),
-    /// "Whenever <scope> draws a card" (once per card drawn).
-    CardDrawn(PlayerScope),
-    /// "Whenever <scope> discards a card" (once per card; the subject is the discarded card).
-    CardDiscarded(PlayerScope),
-    /// "Whenever one or more [kind] counters are put on <scope>" (once per event).
-    CountersPut {
-        on: ObjectScope,
-        kind: Option<CounterKind>,
-    },
-    /// "Whenever one or more [kind] counters are removed from <scope>" (once per event).
-    CountersRemoved {
-        on: ObjectScope,
-        kind: Option<CounterKind>,
-    },
-    /// "Whenever <scope> becomes tapped."
-    BecomesTapped(ObjectScope),
-    /// "Whenever <scope> becomes untapped."
-    BecomesUntapped(ObjectScope),
-    /// A state trigger (2006 410.11 / modern 603.8): "when <state>", checked whenever
-    /// state-based actions are; it doesn't trigger again while it waits or is on the stack.
-    State(StateCondition),
-    /// "Whenever a creature dealt damage by ~ this turn is put into a graveyard" (Vampiric
-    /// Sliver's granted ability; `Game::damage_record`, looking back for simultaneous deaths).
-    CreatureDealtDamageByThisDies,
-    /// "Whenever a creature enters the battlefield" (any creature, itself included).
-    CreatureEnters,
-    /// "Whenever another <subtype> you control becomes blocked" (Ib Halfheart).
-    AnotherOfSubtypeYouControlBecomesBlocked(String),
-    /// An Aura's "whenever enchanted creature deals damage" (Spirit Link): any damage, to a
-    /// player or a creature; the subject is the creature and `that_much` the damage dealt.
-    EnchantedDealsDamage,
-}
-
-/// Whose event a player trigger waits for, relative to the ability's controller.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PlayerScope {
-    You,
-    Opponent,
-    AnyPlayer,
-}
-
-impl PlayerScope {
-    fn holds(self, controller: PlayerId, player: PlayerId) -> bool {
-        match self {
-            PlayerScope::You => controller == player,
-            PlayerScope::Opponent => controller != player,
-            PlayerScope::AnyPlayer => true,
-        }
-    }
-}
-
-/// Which permanent a permanent trigger waits for, relative to the ability's source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ObjectScope {
-    /// "~" itself.
-    This,
-    /// "a creature".
-    AnyCreature,
-    /// "a creature you control".
-    CreatureYouControl,
-}
-
 impl ObjectScope {
-    fn holds(self, g: &Game, source: ObjectId, controller: PlayerId, object: ObjectId) -> bool {
+    pub(crate) fn holds(
+        self,
+        g: &Game,
+        source: ObjectId,
+        controller: PlayerId,
+        object: ObjectId,
+    ) -> bool {
         match self {
             ObjectScope::This => source == object,
             ObjectScope::AnyCreature => g.is_creature(object),
@@ -162,56 +53,6 @@ impl ObjectScope {
                 g.is_creature(object) && g.obj(object).is_some_and(|o| o.controller == controller)
             }
         }
-    }
-
-    fn parse(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "this" => ObjectScope::This,
-            "creature" => ObjectScope::AnyCreature,
-            "your_creature" => ObjectScope::CreatureYouControl,
-            other => {
-                return Err(format!(
-                    "unknown permanent `{other}` (this, creature, your_creature)"
-                ));
-            }
-        })
-    }
-}
-
-/// The game states state triggers wait for (410.11 / 603.8).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum StateCondition {
-    /// "When you control N or more <filter>" (Endrek Sahr: seven or more Thrulls).
-    YouControlAtLeast(u32, ObjectFilter),
-    /// "When you control no <filter>" (Pirate Ship: no Islands).
-    YouControlNo(ObjectFilter),
-    /// "When you have no cards in hand."
-    YouHaveNoCardsInHand,
-}
-
-impl StateCondition {
-    /// `you_control_at_least 7 type:Thrull`, `you_control_no land type:Island`,
-    /// `you_have_no_cards_in_hand`.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        Ok(match words.as_slice() {
-            ["you_control_at_least", n, rest @ ..] if !rest.is_empty() => {
-                StateCondition::YouControlAtLeast(
-                    n.parse()
-                        .map_err(|_| format!("you_control_at_least `{n}`: expected a number"))?,
-                    ObjectFilter::parse(rest)?,
-                )
-            }
-            ["you_control_no", rest @ ..] if !rest.is_empty() => {
-                StateCondition::YouControlNo(ObjectFilter::parse(rest)?)
-            }
-            ["you_have_no_cards_in_hand"] => StateCondition::YouHaveNoCardsInHand,
-            _ => {
-                return Err(format!(
-                    "unknown state `{s}` (you_control_at_least N FILTER, you_control_no FILTER, you_have_no_cards_in_hand)"
-                ));
-            }
-        })
     }
 }
 
@@ -284,136 +125,10 @@ fn delayed_return() -> &'static TriggerDef {
     })
 }
 
-impl TriggerEvent {
-    /// Script words: `enters`, `dies`, `another_creature_enters`,
-    /// `another_creature_enters_your_control`, `your_upkeep`, `each_end_step`, `attacks`,
-    /// `your_creature_with:trample_attacks`, `blocks`, `becomes_blocked`,
-    /// `deals_combat_damage_to_player`, `deals_damage_to_player`, `deals_damage_to_opponent`,
-    /// `you_cast_creature_spell`.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        Ok(match s.trim() {
-            "enters" => TriggerEvent::Enters,
-            "dies" => TriggerEvent::Dies,
-            "another_creature_enters" => TriggerEvent::AnotherCreatureEnters,
-            "another_creature_enters_your_control" => {
-                TriggerEvent::AnotherCreatureEntersYourControl
-            }
-            "your_upkeep" => TriggerEvent::YourUpkeep,
-            "each_end_step" => TriggerEvent::EachEndStep,
-            "each_upkeep" => TriggerEvent::EachUpkeep,
-            "in_graveyard_another_creature_to_your_graveyard" => {
-                TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard
-            }
-            "attacks" => TriggerEvent::Attacks,
-            "blocks" => TriggerEvent::Blocks,
-            "becomes_blocked" => TriggerEvent::BecomesBlocked,
-            "blocks_or_becomes_blocked" => TriggerEvent::BlocksOrBecomesBlocked,
-            "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
-            "deals_damage_to_player" => TriggerEvent::DealsDamageToPlayer,
-            "deals_damage_to_opponent" => TriggerEvent::DealsDamageToOpponent,
-            "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
-            "creature_to_your_graveyard" => TriggerEvent::CreatureToYourGraveyard,
-            "leaves" => TriggerEvent::LeavesBattlefield,
-            "leaves_or_becomes_untapped" => TriggerEvent::LeavesOrBecomesUntapped,
-            "any_player_casts_spell" => TriggerEvent::AnyPlayerCastsSpell,
-            "creature_attacks" => TriggerEvent::CreatureAttacks,
-            "attacks_and_isnt_blocked" => TriggerEvent::AttacksAndIsntBlocked,
-            "turned_face_up" => TriggerEvent::TurnedFaceUp,
-            "you_gain_life" => TriggerEvent::LifeGained(PlayerScope::You),
-            "opponent_gains_life" => TriggerEvent::LifeGained(PlayerScope::Opponent),
-            "any_player_gains_life" => TriggerEvent::LifeGained(PlayerScope::AnyPlayer),
-            "you_lose_life" => TriggerEvent::LifeLost(PlayerScope::You),
-            "opponent_loses_life" => TriggerEvent::LifeLost(PlayerScope::Opponent),
-            "any_player_loses_life" => TriggerEvent::LifeLost(PlayerScope::AnyPlayer),
-            "you_draw" => TriggerEvent::CardDrawn(PlayerScope::You),
-            "opponent_draws" => TriggerEvent::CardDrawn(PlayerScope::Opponent),
-            "any_player_draws" => TriggerEvent::CardDrawn(PlayerScope::AnyPlayer),
-            "you_discard" => TriggerEvent::CardDiscarded(PlayerScope::You),
-            "opponent_discards" => TriggerEvent::CardDiscarded(PlayerScope::Opponent),
-            "any_player_discards" => TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer),
-            "creature_dealt_damage_by_this_dies" => TriggerEvent::CreatureDealtDamageByThisDies,
-            "creature_enters" => TriggerEvent::CreatureEnters,
-            "enchanted_deals_damage" => TriggerEvent::EnchantedDealsDamage,
-            other if other.starts_with("state:") => {
-                TriggerEvent::State(StateCondition::parse(&other["state:".len()..])?)
-            }
-            other
-                if other.starts_with("another_your_creature_type:")
-                    && other.ends_with("_becomes_blocked") =>
-            {
-                // `another_your_creature_type:Goblin_becomes_blocked`
-                let t = &other
-                    ["another_your_creature_type:".len()..other.len() - "_becomes_blocked".len()];
-                if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
-                    return Err(format!(
-                        "`{other}`: expected another_your_creature_type:SUBTYPE_becomes_blocked"
-                    ));
-                }
-                TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t.to_string())
-            }
-            other
-                if other.starts_with("counters_put_on:")
-                    || other.starts_with("counters_removed_from:") =>
-            {
-                // `counters_put_on:this[:spore]`, `counters_removed_from:creature`
-                let (verb, rest) = other.split_once(':').unwrap_or((other, ""));
-                let (on, kind) = match rest.split_once(':') {
-                    Some((on, k)) => (on, Some(k.parse::<CounterKind>()?)),
-                    None => (rest, None),
-                };
-                let on = ObjectScope::parse(on)?;
-                if verb == "counters_put_on" {
-                    TriggerEvent::CountersPut { on, kind }
-                } else {
-                    TriggerEvent::CountersRemoved { on, kind }
-                }
-            }
-            other if other.starts_with("becomes_tapped:") => {
-                TriggerEvent::BecomesTapped(ObjectScope::parse(&other["becomes_tapped:".len()..])?)
-            }
-            other if other.starts_with("becomes_untapped:") => TriggerEvent::BecomesUntapped(
-                ObjectScope::parse(&other["becomes_untapped:".len()..])?,
-            ),
-            other if other.starts_with("you_cast_spell:") => {
-                TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
-            }
-            other => match other
-                .strip_prefix("your_creature_with:")
-                .and_then(|r| r.strip_suffix("_attacks"))
-            {
-                Some(k) => TriggerEvent::YourCreatureWithKeywordAttacks(k.parse()?),
-                None => return Err(format!("unknown trigger event `{other}`")),
-            },
-        })
-    }
-}
-
-/// Echo [cost] (502.19 / 702.30): "At the beginning of your upkeep, if this came under your
-/// control since the beginning of your last upkeep, sacrifice it unless you pay [cost]." The
-/// cost goes with the ability: turning the permanent face down later doesn't change it
-/// (R-vesuvan-shapeshifter-8).
-pub fn echo_trigger(cost: crate::mana::ManaCost) -> TriggerDef {
-    TriggerDef {
-        when: TriggerEvent::YourUpkeep,
-        condition: Some(TriggerCondition::CameUnderYourControlSinceLastUpkeep),
-        targets: Vec::new(),
-        text: format!(
-            "Echo {cost} (at the beginning of your upkeep, if this came under your control since the beginning of your last upkeep, sacrifice it unless you pay {cost})"
-        ),
-        effects: vec![Effect::SacrificeUnlessPays { cost }],
-        divided: None,
-    }
-}
-
-/// The index that names flanking's built-in trigger (502.3) instead of a card's own.
-pub const FLANKING_TRIGGER: u8 = u8::MAX;
 /// Trigger indices from here on name a triggered ability granted by a static ability of the
 /// card: `GRANTED_TRIGGER + 4 * static index + trigger index` (`WaitingTrigger::card` is then
 /// the granting card).
 pub const GRANTED_TRIGGER: u8 = 64;
-/// Rampage 1 and rampage 2's built-in triggers (502.12).
-pub const RAMPAGE1_TRIGGER: u8 = u8::MAX - 2;
-pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 3;
 /// Classic deathtouch's built-in trigger (2007 CR 502.32, Δ16).
 pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 /// Vesuvan Shapeshifter's copy exception (706.9b): "At the beginning of your upkeep, you
@@ -422,45 +137,6 @@ pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
 const FIRST_BUILTIN: u8 = DELAYED_LOSE_1;
-
-/// 502.3: "Whenever a creature without flanking blocks this creature, the blocking creature
-/// gets -1/-1 until end of turn." The subject is that blocker.
-fn flanking_trigger() -> &'static TriggerDef {
-    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
-        divided: None,
-        when: TriggerEvent::Blocks,
-        condition: None,
-        targets: Vec::new(),
-        effects: vec![Effect::Pump {
-            what: crate::effects::ObjRef::Subject,
-            power: -1,
-            toughness: -1,
-        }],
-        text: "Flanking: the blocking creature gets -1/-1 until end of turn.".into(),
-    })
-}
-
-/// 502.12a: "Whenever this creature becomes blocked, it gets +N/+N until end of turn for
-/// each creature blocking it beyond the first." The subject is the blocked creature; the
-/// count is made on resolution (502.12b).
-fn rampage_trigger(n: i32) -> TriggerDef {
-    TriggerDef {
-        divided: None,
-        when: TriggerEvent::BecomesBlocked,
-        targets: Vec::new(),
-        effects: vec![Effect::PumpCount {
-            what: crate::effects::ObjRef::Subject,
-            amount: crate::effects::Amount::BlockersBeyondFirst,
-            power: n,
-            toughness: n,
-        }],
-        text: format!(
-            "Rampage {n}: it gets +{n}/+{n} until end of turn for each creature blocking it beyond the first."
-        ),
-        condition: None,
-    }
-}
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -479,9 +155,9 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             text: "At the beginning of your upkeep, you may turn this creature face down.".into(),
             divided: None,
         })),
-        FLANKING_TRIGGER => Some(flanking_trigger()),
-        RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| rampage_trigger(1))),
-        RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| rampage_trigger(2))),
+        FLANKING_TRIGGER => Some(crate::keywords::flanking::definition()),
+        RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| crate::keywords::rampage::definition(1))),
+        RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| crate::keywords::rampage::definition(2))),
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
         // (classic deathtouch on damage dealt to a creature).
         DEATHTOUCH_TRIGGER => Some(DT.get_or_init(|| TriggerDef {
@@ -496,46 +172,6 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             condition: None,
         })),
         _ => None,
-    }
-}
-
-/// A triggered ability of a card.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TriggerDef {
-    pub when: TriggerEvent,
-    /// An intervening "if" clause (410.10e / 603.4): checked when the event happens (else
-    /// the ability doesn't trigger) and again as it resolves (else it does nothing).
-    pub condition: Option<TriggerCondition>,
-    pub targets: Vec<TargetSpec>,
-    pub effects: Vec<Effect>,
-    pub text: String,
-    /// "It deals N damage divided as you choose among any number of targets" (Bogardan
-    /// Hellkite): the division is chosen as it is put on the stack (410.4 / 603.3d).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub divided: Option<crate::cards::DividedDamage>,
-}
-
-/// The intervening "if" clauses the card scripts use (`if = "..."`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TriggerCondition {
-    /// "if no creatures are on the battlefield" (Pyrohemia).
-    NoCreaturesOnBattlefield,
-    /// "if you control no permanents other than ~ and have no cards in hand" (Barren Glory).
-    NothingElseAndEmptyHand,
-    /// Echo's "if this permanent came under your control since the beginning of your last
-    /// upkeep" (502.19a / 702.30a).
-    CameUnderYourControlSinceLastUpkeep,
-}
-
-impl TriggerCondition {
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "no_creatures_on_battlefield" => Ok(TriggerCondition::NoCreaturesOnBattlefield),
-            "nothing_else_and_empty_hand" => Ok(TriggerCondition::NothingElseAndEmptyHand),
-            other => Err(format!(
-                "unknown condition `{other}` (no_creatures_on_battlefield, nothing_else_and_empty_hand)"
-            )),
-        }
     }
 }
 
@@ -984,23 +620,7 @@ impl Game {
                         &[TriggerEvent::Blocks, TriggerEvent::BlocksOrBecomesBlocked],
                     ));
                 }
-                // 502.3: each instance of flanking triggers for each blocker without flanking
-                // (502.3b).
-                for (blocker, attacker) in blocks {
-                    if !self.has_keyword(*blocker, Keyword::Flanking)
-                        && let Some(a) = self.obj(*attacker)
-                    {
-                        for _ in 0..self.keyword_instances(*attacker, Keyword::Flanking) {
-                            v.push((
-                                a.id,
-                                a.card,
-                                a.controller,
-                                FLANKING_TRIGGER as usize,
-                                Some(*blocker),
-                            ));
-                        }
-                    }
-                }
+                v.extend(self.flanking_triggers(blocks));
                 let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
                 blocked.sort();
                 blocked.dedup();
@@ -1021,17 +641,7 @@ impl Game {
                             TriggerEvent::BlocksOrBecomesBlocked,
                         ],
                     ));
-                    // 502.12: each instance of rampage triggers separately (502.12c).
-                    if let Some(o) = self.obj(a) {
-                        for (k, index) in [
-                            (Keyword::Rampage1, RAMPAGE1_TRIGGER),
-                            (Keyword::Rampage2, RAMPAGE2_TRIGGER),
-                        ] {
-                            for _ in 0..self.keyword_instances(a, k) {
-                                v.push((o.id, o.card, o.controller, index as usize, Some(a)));
-                            }
-                        }
-                    }
+                    v.extend(self.rampage_triggers(a));
                 }
                 v
             }
@@ -1256,13 +866,8 @@ impl Game {
                 self.player(controller).hand.is_empty()
                     && self.battlefield_of(controller).all(|o| o.id == source)
             }
-            // "Your last upkeep" is the one before the upkeep now under way (it began first:
-            // `begin_step`), also when the ability resolves.
             TriggerCondition::CameUnderYourControlSinceLastUpkeep => {
-                self.obj(source).is_some_and(|o| {
-                    o.controller == controller
-                        && o.control_clock > self.player(controller).upkeeps_began[1]
-                })
+                self.came_under_control_since_last_upkeep(source, controller)
             }
         }
     }
@@ -1406,6 +1011,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::object::CounterKind;
 
     #[test]
     fn parses_event_and_state_trigger_words() {

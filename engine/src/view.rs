@@ -9,8 +9,8 @@ use crate::game::{Game, GameResult};
 use crate::ids::{CardId, ObjectId, PlayerId};
 use crate::ruleset::Ruleset;
 use crate::stack::StackKind;
+use crate::steps::Step;
 use crate::targets::Target;
-use crate::turn::Step;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,6 @@
 //! cannot play yet, is *unsupported*: it can be looked at but is refused in decks.
 
 mod script;
-pub use script::BASIC_LAND_TYPES;
 
 use crate::costs::Cost;
 use crate::effects::Effect;
@@ -18,282 +17,12 @@ use crate::targets::TargetSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
-use std::str::FromStr;
 use std::sync::OnceLock;
 
 pub use script::ScriptError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum CardType {
-    Artifact,
-    Creature,
-    Enchantment,
-    Instant,
-    Land,
-    Sorcery,
-    Tribal,
-    Planeswalker,
-}
-
-impl CardType {
-    pub fn name(self) -> &'static str {
-        match self {
-            CardType::Artifact => "Artifact",
-            CardType::Creature => "Creature",
-            CardType::Enchantment => "Enchantment",
-            CardType::Instant => "Instant",
-            CardType::Land => "Land",
-            CardType::Sorcery => "Sorcery",
-            CardType::Tribal => "Tribal",
-            CardType::Planeswalker => "Planeswalker",
-        }
-    }
-    /// Rule 214.1: the permanent types.
-    pub fn is_permanent_type(self) -> bool {
-        !matches!(
-            self,
-            CardType::Instant | CardType::Sorcery | CardType::Tribal
-        )
-    }
-}
-
-impl FromStr for CardType {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Ok(match s.to_ascii_lowercase().as_str() {
-            "artifact" => CardType::Artifact,
-            "creature" => CardType::Creature,
-            "enchantment" => CardType::Enchantment,
-            "instant" => CardType::Instant,
-            "land" => CardType::Land,
-            "sorcery" => CardType::Sorcery,
-            "tribal" => CardType::Tribal,
-            "planeswalker" => CardType::Planeswalker,
-            _ => return Err(format!("unknown card type `{s}`")),
-        })
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Supertype {
-    Basic,
-    Legendary,
-    Snow,
-    World,
-}
-
-impl FromStr for Supertype {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Ok(match s.to_ascii_lowercase().as_str() {
-            "basic" => Supertype::Basic,
-            "legendary" => Supertype::Legendary,
-            "snow" => Supertype::Snow,
-            "world" => Supertype::World,
-            _ => return Err(format!("unknown supertype `{s}`")),
-        })
-    }
-}
-
-/// Keyword abilities the engine plays. A card whose text has another keyword needs a script
-/// that the engine supports, or it stays unsupported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Keyword {
-    Flying,
-    Reach,
-    Vigilance,
-    Haste,
-    Flash,
-    FirstStrike,
-    DoubleStrike,
-    Trample,
-    Defender,
-    /// 502.8: blocks and is blocked only by creatures with shadow.
-    Shadow,
-    /// Protection from a colour (502.7 [GK]; modern "DEBT"): can't be damaged, blocked or
-    /// targeted by sources of that colour (enchant/equip: no such cards yet).
-    ProtectionFromWhite,
-    ProtectionFromBlue,
-    ProtectionFromBlack,
-    ProtectionFromRed,
-    ProtectionFromGreen,
-    /// Landwalk: unblockable while the defending player controls a land of the type.
-    Plainswalk,
-    Islandwalk,
-    Swampwalk,
-    Mountainwalk,
-    Forestwalk,
-    /// 502.3: blockers without flanking get -1/-1 (a built-in triggered ability).
-    Flanking,
-    /// Can't be blocked except by two or more creatures (Two-Headed Sliver's Oracle text).
-    Menace,
-    /// "~ attacks each combat if able": a requirement on the attack declaration.
-    AttacksEachCombat,
-    /// "~ can block only creatures with flying."
-    CanBlockOnlyFlyers,
-    /// Absorb 1 (Lymph Sliver): prevent 1 of the damage each source would deal to it.
-    Absorb1,
-    /// Split second (502.58): while this spell is on the stack, players can't cast spells or
-    /// activate abilities that aren't mana abilities.
-    SplitSecond,
-    /// Fear: can't be blocked except by artifact creatures and/or black creatures.
-    Fear,
-    /// "~ can't block" (402.3: an ability; a restriction on the block declaration).
-    CantBlock,
-    /// "~ can block an additional creature each combat" (each instance adds one).
-    CanBlockAdditional,
-    /// "~ can block creatures with shadow as though they didn't have shadow."
-    BlocksShadow,
-    /// "~ blocks each combat if able": a requirement on the block declaration.
-    BlocksEachCombat,
-    /// 502.12: rampage N, a built-in "becomes blocked" trigger (each instance separately).
-    Rampage1,
-    Rampage2,
-    /// "~ can't block creatures with power 2 or greater" (checked only as blockers are
-    /// declared: R-ironclaw-buzzardiers-1).
-    CantBlockPower2OrMore,
-    /// "~ can't block creatures with power 3 or greater" (Orgg).
-    CantBlockPower3OrMore,
-    /// "~ can't attack if defending player controls an untapped creature with power 3 or
-    /// greater" (Orgg): a restriction checked per defending player.
-    CantAttackIntoUntappedPower3,
-    /// Deathtouch (Δ16): modern 702.2 (static; any damage is lethal, also for trample
-    /// assignment); classic as printed in 2007 (Future Sight, 502.32): a triggered ability
-    /// "whenever this deals damage to a creature, destroy that creature".
-    Deathtouch,
-    /// "~ doesn't untap during your untap step."
-    DoesntUntap,
-}
-
-impl Keyword {
-    /// The colour of a protection keyword.
-    pub fn protection_from(self) -> Option<crate::mana::Color> {
-        use crate::mana::Color;
-        match self {
-            Keyword::ProtectionFromWhite => Some(Color::W),
-            Keyword::ProtectionFromBlue => Some(Color::U),
-            Keyword::ProtectionFromBlack => Some(Color::B),
-            Keyword::ProtectionFromRed => Some(Color::R),
-            Keyword::ProtectionFromGreen => Some(Color::G),
-            _ => None,
-        }
-    }
-    /// The land type of a landwalk keyword.
-    pub fn landwalk(self) -> Option<&'static str> {
-        match self {
-            Keyword::Plainswalk => Some("Plains"),
-            Keyword::Islandwalk => Some("Island"),
-            Keyword::Swampwalk => Some("Swamp"),
-            Keyword::Mountainwalk => Some("Mountain"),
-            Keyword::Forestwalk => Some("Forest"),
-            _ => None,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Keyword::Flying => "Flying",
-            Keyword::Reach => "Reach",
-            Keyword::Vigilance => "Vigilance",
-            Keyword::Haste => "Haste",
-            Keyword::Flash => "Flash",
-            Keyword::FirstStrike => "First strike",
-            Keyword::DoubleStrike => "Double strike",
-            Keyword::Trample => "Trample",
-            Keyword::Defender => "Defender",
-            Keyword::Shadow => "Shadow",
-            Keyword::ProtectionFromWhite => "Protection from white",
-            Keyword::ProtectionFromBlue => "Protection from blue",
-            Keyword::ProtectionFromBlack => "Protection from black",
-            Keyword::ProtectionFromRed => "Protection from red",
-            Keyword::ProtectionFromGreen => "Protection from green",
-            Keyword::Plainswalk => "Plainswalk",
-            Keyword::Islandwalk => "Islandwalk",
-            Keyword::Swampwalk => "Swampwalk",
-            Keyword::Mountainwalk => "Mountainwalk",
-            Keyword::Forestwalk => "Forestwalk",
-            Keyword::Flanking => "Flanking",
-            Keyword::Menace => "Menace",
-            Keyword::AttacksEachCombat => "attacks each combat if able",
-            Keyword::CanBlockOnlyFlyers => "can block only creatures with flying",
-            Keyword::Absorb1 => "Absorb 1",
-            Keyword::SplitSecond => "Split second",
-            Keyword::Fear => "Fear",
-            Keyword::CantBlock => "can't block",
-            Keyword::CanBlockAdditional => "can block an additional creature",
-            Keyword::BlocksShadow => {
-                "can block creatures with shadow as though they didn't have shadow"
-            }
-            Keyword::BlocksEachCombat => "blocks each combat if able",
-            Keyword::Rampage1 => "Rampage 1",
-            Keyword::Rampage2 => "Rampage 2",
-            Keyword::CantBlockPower2OrMore => "can't block creatures with power 2 or greater",
-            Keyword::CantBlockPower3OrMore => "can't block creatures with power 3 or greater",
-            Keyword::CantAttackIntoUntappedPower3 => {
-                "can't attack if defending player controls an untapped creature with power 3 or greater"
-            }
-            Keyword::Deathtouch => "Deathtouch",
-            Keyword::DoesntUntap => "doesn't untap during your untap step",
-        }
-    }
-    /// Keywords that are triggered abilities (the engine matches their events).
-    pub fn is_triggered(self) -> bool {
-        matches!(
-            self,
-            Keyword::Flanking | Keyword::Rampage1 | Keyword::Rampage2 | Keyword::Deathtouch
-        )
-    }
-    pub const ALL: [Keyword; 38] = [
-        Keyword::Flying,
-        Keyword::Reach,
-        Keyword::Vigilance,
-        Keyword::Haste,
-        Keyword::Flash,
-        Keyword::FirstStrike,
-        Keyword::DoubleStrike,
-        Keyword::Trample,
-        Keyword::Defender,
-        Keyword::Shadow,
-        Keyword::ProtectionFromWhite,
-        Keyword::ProtectionFromBlue,
-        Keyword::ProtectionFromBlack,
-        Keyword::ProtectionFromRed,
-        Keyword::ProtectionFromGreen,
-        Keyword::Plainswalk,
-        Keyword::Islandwalk,
-        Keyword::Swampwalk,
-        Keyword::Mountainwalk,
-        Keyword::Forestwalk,
-        Keyword::Flanking,
-        Keyword::Menace,
-        Keyword::AttacksEachCombat,
-        Keyword::CanBlockOnlyFlyers,
-        Keyword::Absorb1,
-        Keyword::SplitSecond,
-        Keyword::Fear,
-        Keyword::CantBlock,
-        Keyword::CanBlockAdditional,
-        Keyword::BlocksShadow,
-        Keyword::BlocksEachCombat,
-        Keyword::Rampage1,
-        Keyword::Rampage2,
-        Keyword::CantBlockPower2OrMore,
-        Keyword::CantBlockPower3OrMore,
-        Keyword::CantAttackIntoUntappedPower3,
-        Keyword::Deathtouch,
-        Keyword::DoesntUntap,
-    ];
-}
-
-impl FromStr for Keyword {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let norm = s.trim().to_ascii_lowercase().replace(['_', '-'], " ");
-        Keyword::ALL
-            .into_iter()
-            .find(|k| k.name().to_ascii_lowercase() == norm)
-            .ok_or_else(|| format!("unsupported keyword `{s}`"))
-    }
-}
+pub use crate::keywords::Keyword;
+pub use crate::types::{BASIC_LAND_TYPES, CardType, Supertype};
 
 /// Printed power or toughness: a number or `*` (a characteristic-defining ability).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -449,10 +178,10 @@ pub struct CardDef {
     pub abilities: Vec<ActivatedAbility>,
     pub enters_with_counters: Vec<(CounterKind, u32)>,
     pub enters_tapped: bool,
-    pub triggers: Vec<crate::triggers::TriggerDef>,
+    pub triggers: Vec<crate::abilities::TriggerDef>,
     pub statics: Vec<StaticAbility>,
     /// Static prevention abilities (`replacement.rs`).
-    pub preventions: Vec<crate::replacement::StaticPrevention>,
+    pub preventions: Vec<crate::abilities::StaticPrevention>,
     /// Enduring Renewal's draw replacement.
     pub draw_reveal_instead: bool,
     /// "Play with your hand revealed."
@@ -463,7 +192,7 @@ pub struct CardDef {
     pub copy_land_as_enters: bool,
     /// "As ~ enters the battlefield (or is turned face up), you may choose another creature
     /// on the battlefield; it becomes a copy of it" (Clone, Vesuvan Shapeshifter; `copy.rs`).
-    pub copy_creature: Option<crate::copy::CopyCreature>,
+    pub copy_creature: Option<crate::abilities::CopyCreature>,
     /// An Aura's "Enchant ..." (303.4): what it may be attached to; its spell targets that.
     pub enchant: Option<crate::targets::ObjectFilter>,
     /// A rule for spending its controller's mana (Celestial Dawn).
@@ -504,7 +233,7 @@ pub struct StaticAbility {
     pub toughness: i32,
     pub grants: Vec<Keyword>,
     /// Triggered abilities it grants ("All Slivers have 'At the beginning of ...'").
-    pub grant_triggers: Vec<crate::triggers::TriggerDef>,
+    pub grant_triggers: Vec<crate::abilities::TriggerDef>,
     /// Subtypes added "in addition to their other types" (Hivestone), layer 4.
     pub add_subtypes: Vec<String>,
     /// "Creatures you control are the chosen type" (Conspiracy), layer 4: the creature

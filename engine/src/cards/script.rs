@@ -524,22 +524,22 @@ fn parse_divided(
     Ok(divided)
 }
 
-fn parse_trigger(t: &TriggerScript) -> Result<crate::triggers::TriggerDef, String> {
-    let when = crate::triggers::TriggerEvent::parse(&t.when)?;
+fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, String> {
+    let when = crate::abilities::TriggerEvent::parse(&t.when)?;
     let targets = parse_targets(&t.targets)?;
     // A state trigger with no legal target would be removed and trigger again at once
     // (410.4 with 410.11): none is needed, so none is allowed.
-    if matches!(when, crate::triggers::TriggerEvent::State(_)) && !targets.is_empty() {
+    if matches!(when, crate::abilities::TriggerEvent::State(_)) && !targets.is_empty() {
         return Err("a state trigger (`state:...`) can't have targets".into());
     }
     let effects = parse_effects(&t.effects, targets.len())?;
     let condition = t
         .condition
         .as_deref()
-        .map(crate::triggers::TriggerCondition::parse)
+        .map(crate::abilities::TriggerCondition::parse)
         .transpose()?;
     let divided = parse_divided(t.divided_damage.as_deref(), &effects)?;
-    Ok(crate::triggers::TriggerDef {
+    Ok(crate::abilities::TriggerDef {
         divided,
         condition,
         text: t
@@ -657,7 +657,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     def.preventions = s
         .prevent
         .iter()
-        .map(|p| crate::replacement::StaticPrevention::parse(p))
+        .map(|p| crate::abilities::StaticPrevention::parse(p))
         .collect::<Result<_, _>>()?;
     def.draw_reveal_instead = s.draw_reveal_instead;
     def.hand_revealed = s.hand_revealed;
@@ -667,7 +667,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         if !def.types.contains(&CardType::Creature) {
             return Err("only a creature card is scripted with `copy_creature`".into());
         }
-        def.copy_creature = Some(crate::copy::CopyCreature::parse(c)?);
+        def.copy_creature = Some(crate::abilities::CopyCreature::parse(c)?);
     }
     def.skip_draw_step = s.skip_draw_step;
     def.damage_life_floor = s.damage_life_floor;
@@ -711,7 +711,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 "`echo = \"{e}\"`: the card's text has no `Echo {e}`"
             ));
         }
-        def.triggers.push(crate::triggers::echo_trigger(cost));
+        def.triggers.push(crate::abilities::TriggerDef::echo(cost));
     } else if def.support != Support::TestOnly
         && text_lower.lines().any(|l| l.starts_with("echo {"))
     {
@@ -979,15 +979,6 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
     }
     Ok(ManaProduce::Fixed(v))
 }
-
-/// The basic land types and their colours, in colour order (212.6d).
-pub const BASIC_LAND_TYPES: [(&str, Color); 5] = [
-    ("Plains", Color::W),
-    ("Island", Color::U),
-    ("Swamp", Color::B),
-    ("Mountain", Color::R),
-    ("Forest", Color::G),
-];
 
 /// "{T}: Add [colour]."
 fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {

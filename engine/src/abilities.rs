@@ -1,0 +1,407 @@
+//! The vocabulary of ability definitions (rules 402-405; 2014: 112, 603-605) that card
+//! scripts compile to and that the low floor of the engine names: triggered abilities
+//! ([`TriggerDef`], their events and intervening "if" clauses), static prevention, and the
+//! copy abilities of creature cards. A leaf module: matching, resolving and applying these
+//! are the rules procedures' work ([`crate::triggers`], [`crate::replacement`],
+//! [`crate::copy`]).
+
+use crate::effects::Effect;
+use crate::ids::PlayerId;
+use crate::keywords::Keyword;
+use crate::object::CounterKind;
+use crate::targets::{ObjectFilter, TargetSpec};
+use crate::types::CardType;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TriggerEvent {
+    /// "When ~ enters the battlefield."
+    Enters,
+    /// "When ~ dies" (put into a graveyard from the battlefield).
+    Dies,
+    /// "Whenever another creature enters the battlefield."
+    AnotherCreatureEnters,
+    /// "Whenever another creature enters the battlefield under your control."
+    AnotherCreatureEntersYourControl,
+    /// "At the beginning of your upkeep."
+    YourUpkeep,
+    /// "At the beginning of the end step" (every turn's).
+    EachEndStep,
+    /// "Whenever ~ attacks."
+    Attacks,
+    /// "Whenever a creature you control with [keyword] attacks" (the subject is that creature).
+    YourCreatureWithKeywordAttacks(Keyword),
+    /// "Whenever ~ blocks."
+    Blocks,
+    /// "Whenever ~ becomes blocked."
+    BecomesBlocked,
+    /// "Whenever ~ blocks or becomes blocked."
+    BlocksOrBecomesBlocked,
+    /// "Whenever ~ deals combat damage to a player."
+    DealsCombatDamageToPlayer,
+    /// "Whenever ~ deals damage to a player" (any damage; "that player" is the subject
+    /// player).
+    DealsDamageToPlayer,
+    /// "Whenever ~ deals damage to an opponent."
+    DealsDamageToOpponent,
+    /// "When you cast a creature spell."
+    YouCastCreatureSpell,
+    /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
+    /// Renewal): any creature its controller owns.
+    CreatureToYourGraveyard,
+    /// "When ~ leaves the battlefield" (looks back: the object is gone when it triggers).
+    LeavesBattlefield,
+    /// "When ~ leaves the battlefield or becomes untapped" (Merieke Ri Berit).
+    LeavesOrBecomesUntapped,
+    /// "When a player casts a spell".
+    AnyPlayerCastsSpell,
+    /// "When a creature attacks" (any creature, once for each).
+    CreatureAttacks,
+    /// "Whenever ~ attacks and isn't blocked" (when blockers have been declared).
+    AttacksAndIsntBlocked,
+    /// "At the beginning of each upkeep".
+    EachUpkeep,
+    /// A card in its owner's graveyard: "whenever another creature is put into your
+    /// graveyard from the battlefield" (Nether Traitor).
+    InGraveyardAnotherCreatureToYourGraveyard,
+    /// "Whenever you cast an <type> spell".
+    YouCastSpellOfType(CardType),
+    /// "When ~ is turned face up" (morph, 502.26 / 702.36).
+    TurnedFaceUp,
+    /// "Whenever <scope> gains life" (once per life-gaining event; "that player" is them).
+    LifeGained(PlayerScope),
+    /// "Whenever <scope> loses life" (damage to a player included).
+    LifeLost(PlayerScope),
+    /// "Whenever <scope> draws a card" (once per card drawn).
+    CardDrawn(PlayerScope),
+    /// "Whenever <scope> discards a card" (once per card; the subject is the discarded card).
+    CardDiscarded(PlayerScope),
+    /// "Whenever one or more [kind] counters are put on <scope>" (once per event).
+    CountersPut {
+        on: ObjectScope,
+        kind: Option<CounterKind>,
+    },
+    /// "Whenever one or more [kind] counters are removed from <scope>" (once per event).
+    CountersRemoved {
+        on: ObjectScope,
+        kind: Option<CounterKind>,
+    },
+    /// "Whenever <scope> becomes tapped."
+    BecomesTapped(ObjectScope),
+    /// "Whenever <scope> becomes untapped."
+    BecomesUntapped(ObjectScope),
+    /// A state trigger (2006 410.11 / modern 603.8): "when <state>", checked whenever
+    /// state-based actions are; it doesn't trigger again while it waits or is on the stack.
+    State(StateCondition),
+    /// "Whenever a creature dealt damage by ~ this turn is put into a graveyard" (Vampiric
+    /// Sliver's granted ability; `Game::damage_record`, looking back for simultaneous deaths).
+    CreatureDealtDamageByThisDies,
+    /// "Whenever a creature enters the battlefield" (any creature, itself included).
+    CreatureEnters,
+    /// "Whenever another <subtype> you control becomes blocked" (Ib Halfheart).
+    AnotherOfSubtypeYouControlBecomesBlocked(String),
+    /// An Aura's "whenever enchanted creature deals damage" (Spirit Link): any damage, to a
+    /// player or a creature; the subject is the creature and `that_much` the damage dealt.
+    EnchantedDealsDamage,
+}
+
+/// Whose event a player trigger waits for, relative to the ability's controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerScope {
+    You,
+    Opponent,
+    AnyPlayer,
+}
+
+impl PlayerScope {
+    pub(crate) fn holds(self, controller: PlayerId, player: PlayerId) -> bool {
+        match self {
+            PlayerScope::You => controller == player,
+            PlayerScope::Opponent => controller != player,
+            PlayerScope::AnyPlayer => true,
+        }
+    }
+}
+
+/// Which permanent a permanent trigger waits for, relative to the ability's source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObjectScope {
+    /// "~" itself.
+    This,
+    /// "a creature".
+    AnyCreature,
+    /// "a creature you control".
+    CreatureYouControl,
+}
+
+impl ObjectScope {
+    pub(crate) fn parse(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "this" => ObjectScope::This,
+            "creature" => ObjectScope::AnyCreature,
+            "your_creature" => ObjectScope::CreatureYouControl,
+            other => {
+                return Err(format!(
+                    "unknown permanent `{other}` (this, creature, your_creature)"
+                ));
+            }
+        })
+    }
+}
+
+/// The game states state triggers wait for (410.11 / 603.8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StateCondition {
+    /// "When you control N or more <filter>" (Endrek Sahr: seven or more Thrulls).
+    YouControlAtLeast(u32, ObjectFilter),
+    /// "When you control no <filter>" (Pirate Ship: no Islands).
+    YouControlNo(ObjectFilter),
+    /// "When you have no cards in hand."
+    YouHaveNoCardsInHand,
+}
+
+impl StateCondition {
+    /// `you_control_at_least 7 type:Thrull`, `you_control_no land type:Island`,
+    /// `you_have_no_cards_in_hand`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        Ok(match words.as_slice() {
+            ["you_control_at_least", n, rest @ ..] if !rest.is_empty() => {
+                StateCondition::YouControlAtLeast(
+                    n.parse()
+                        .map_err(|_| format!("you_control_at_least `{n}`: expected a number"))?,
+                    ObjectFilter::parse(rest)?,
+                )
+            }
+            ["you_control_no", rest @ ..] if !rest.is_empty() => {
+                StateCondition::YouControlNo(ObjectFilter::parse(rest)?)
+            }
+            ["you_have_no_cards_in_hand"] => StateCondition::YouHaveNoCardsInHand,
+            _ => {
+                return Err(format!(
+                    "unknown state `{s}` (you_control_at_least N FILTER, you_control_no FILTER, you_have_no_cards_in_hand)"
+                ));
+            }
+        })
+    }
+}
+
+impl TriggerEvent {
+    /// Script words: `enters`, `dies`, `another_creature_enters`,
+    /// `another_creature_enters_your_control`, `your_upkeep`, `each_end_step`, `attacks`,
+    /// `your_creature_with:trample_attacks`, `blocks`, `becomes_blocked`,
+    /// `deals_combat_damage_to_player`, `deals_damage_to_player`, `deals_damage_to_opponent`,
+    /// `you_cast_creature_spell`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        Ok(match s.trim() {
+            "enters" => TriggerEvent::Enters,
+            "dies" => TriggerEvent::Dies,
+            "another_creature_enters" => TriggerEvent::AnotherCreatureEnters,
+            "another_creature_enters_your_control" => {
+                TriggerEvent::AnotherCreatureEntersYourControl
+            }
+            "your_upkeep" => TriggerEvent::YourUpkeep,
+            "each_end_step" => TriggerEvent::EachEndStep,
+            "each_upkeep" => TriggerEvent::EachUpkeep,
+            "in_graveyard_another_creature_to_your_graveyard" => {
+                TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard
+            }
+            "attacks" => TriggerEvent::Attacks,
+            "blocks" => TriggerEvent::Blocks,
+            "becomes_blocked" => TriggerEvent::BecomesBlocked,
+            "blocks_or_becomes_blocked" => TriggerEvent::BlocksOrBecomesBlocked,
+            "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
+            "deals_damage_to_player" => TriggerEvent::DealsDamageToPlayer,
+            "deals_damage_to_opponent" => TriggerEvent::DealsDamageToOpponent,
+            "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
+            "creature_to_your_graveyard" => TriggerEvent::CreatureToYourGraveyard,
+            "leaves" => TriggerEvent::LeavesBattlefield,
+            "leaves_or_becomes_untapped" => TriggerEvent::LeavesOrBecomesUntapped,
+            "any_player_casts_spell" => TriggerEvent::AnyPlayerCastsSpell,
+            "creature_attacks" => TriggerEvent::CreatureAttacks,
+            "attacks_and_isnt_blocked" => TriggerEvent::AttacksAndIsntBlocked,
+            "turned_face_up" => TriggerEvent::TurnedFaceUp,
+            "you_gain_life" => TriggerEvent::LifeGained(PlayerScope::You),
+            "opponent_gains_life" => TriggerEvent::LifeGained(PlayerScope::Opponent),
+            "any_player_gains_life" => TriggerEvent::LifeGained(PlayerScope::AnyPlayer),
+            "you_lose_life" => TriggerEvent::LifeLost(PlayerScope::You),
+            "opponent_loses_life" => TriggerEvent::LifeLost(PlayerScope::Opponent),
+            "any_player_loses_life" => TriggerEvent::LifeLost(PlayerScope::AnyPlayer),
+            "you_draw" => TriggerEvent::CardDrawn(PlayerScope::You),
+            "opponent_draws" => TriggerEvent::CardDrawn(PlayerScope::Opponent),
+            "any_player_draws" => TriggerEvent::CardDrawn(PlayerScope::AnyPlayer),
+            "you_discard" => TriggerEvent::CardDiscarded(PlayerScope::You),
+            "opponent_discards" => TriggerEvent::CardDiscarded(PlayerScope::Opponent),
+            "any_player_discards" => TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer),
+            "creature_dealt_damage_by_this_dies" => TriggerEvent::CreatureDealtDamageByThisDies,
+            "creature_enters" => TriggerEvent::CreatureEnters,
+            "enchanted_deals_damage" => TriggerEvent::EnchantedDealsDamage,
+            other if other.starts_with("state:") => {
+                TriggerEvent::State(StateCondition::parse(&other["state:".len()..])?)
+            }
+            other
+                if other.starts_with("another_your_creature_type:")
+                    && other.ends_with("_becomes_blocked") =>
+            {
+                // `another_your_creature_type:Goblin_becomes_blocked`
+                let t = &other
+                    ["another_your_creature_type:".len()..other.len() - "_becomes_blocked".len()];
+                if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
+                    return Err(format!(
+                        "`{other}`: expected another_your_creature_type:SUBTYPE_becomes_blocked"
+                    ));
+                }
+                TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t.to_string())
+            }
+            other
+                if other.starts_with("counters_put_on:")
+                    || other.starts_with("counters_removed_from:") =>
+            {
+                // `counters_put_on:this[:spore]`, `counters_removed_from:creature`
+                let (verb, rest) = other.split_once(':').unwrap_or((other, ""));
+                let (on, kind) = match rest.split_once(':') {
+                    Some((on, k)) => (on, Some(k.parse::<CounterKind>()?)),
+                    None => (rest, None),
+                };
+                let on = ObjectScope::parse(on)?;
+                if verb == "counters_put_on" {
+                    TriggerEvent::CountersPut { on, kind }
+                } else {
+                    TriggerEvent::CountersRemoved { on, kind }
+                }
+            }
+            other if other.starts_with("becomes_tapped:") => {
+                TriggerEvent::BecomesTapped(ObjectScope::parse(&other["becomes_tapped:".len()..])?)
+            }
+            other if other.starts_with("becomes_untapped:") => TriggerEvent::BecomesUntapped(
+                ObjectScope::parse(&other["becomes_untapped:".len()..])?,
+            ),
+            other if other.starts_with("you_cast_spell:") => {
+                TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
+            }
+            other => match other
+                .strip_prefix("your_creature_with:")
+                .and_then(|r| r.strip_suffix("_attacks"))
+            {
+                Some(k) => TriggerEvent::YourCreatureWithKeywordAttacks(k.parse()?),
+                None => return Err(format!("unknown trigger event `{other}`")),
+            },
+        })
+    }
+}
+
+/// A triggered ability of a card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TriggerDef {
+    pub when: TriggerEvent,
+    /// An intervening "if" clause (410.10e / 603.4): checked when the event happens (else
+    /// the ability doesn't trigger) and again as it resolves (else it does nothing).
+    pub condition: Option<TriggerCondition>,
+    pub targets: Vec<TargetSpec>,
+    pub effects: Vec<Effect>,
+    pub text: String,
+    /// "It deals N damage divided as you choose among any number of targets" (Bogardan
+    /// Hellkite): the division is chosen as it is put on the stack (410.4 / 603.3d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divided: Option<crate::cards::DividedDamage>,
+}
+
+/// The intervening "if" clauses the card scripts use (`if = "..."`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TriggerCondition {
+    /// "if no creatures are on the battlefield" (Pyrohemia).
+    NoCreaturesOnBattlefield,
+    /// "if you control no permanents other than ~ and have no cards in hand" (Barren Glory).
+    NothingElseAndEmptyHand,
+    /// Echo's "if this permanent came under your control since the beginning of your last
+    /// upkeep" (502.19a / 702.30a).
+    CameUnderYourControlSinceLastUpkeep,
+}
+
+impl TriggerCondition {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "no_creatures_on_battlefield" => Ok(TriggerCondition::NoCreaturesOnBattlefield),
+            "nothing_else_and_empty_hand" => Ok(TriggerCondition::NothingElseAndEmptyHand),
+            other => Err(format!(
+                "unknown condition `{other}` (no_creatures_on_battlefield, nothing_else_and_empty_hand)"
+            )),
+        }
+    }
+}
+
+/// A static prevention ability of a permanent (script key `prevent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StaticPrevention {
+    /// Plated Pegasus: prevent N of the damage each spell would deal to each permanent or
+    /// player.
+    SpellDamage(u32),
+    /// Uncle Istvan: prevent all damage creatures would deal to this permanent.
+    FromCreaturesToThis,
+}
+
+impl StaticPrevention {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        match words.as_slice() {
+            ["spell_damage", n] => n
+                .parse()
+                .map(StaticPrevention::SpellDamage)
+                .map_err(|_| format!("bad amount in `{s}`")),
+            ["from_creatures_to_this"] => Ok(StaticPrevention::FromCreaturesToThis),
+            _ => Err(format!(
+                "unknown prevention `{s}` (spell_damage N, from_creatures_to_this)"
+            )),
+        }
+    }
+}
+
+/// The copy ability a creature card has as it enters the battlefield.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CopyCreature {
+    /// "As ~ enters the battlefield, you may choose a creature on the battlefield. If you
+    /// do, ~ enters as a copy of that creature." (Clone)
+    Clone,
+    /// Vesuvan Shapeshifter: as it enters or is turned face up, it may copy another
+    /// creature until it is turned face down, with "At the beginning of your upkeep, you
+    /// may turn this creature face down."
+    Shapeshifter,
+}
+
+impl CopyCreature {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "clone" => Ok(CopyCreature::Clone),
+            "shapeshifter" => Ok(CopyCreature::Shapeshifter),
+            other => Err(format!(
+                "copy_creature `{other}`: expected clone or shapeshifter"
+            )),
+        }
+    }
+}
+
+/// How long a copy effect lasts (besides the object leaving the battlefield).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum CopyUntil {
+    /// It entered as a copy: for as long as it stays.
+    #[default]
+    AsEntered,
+    /// Vesuvan Shapeshifter: until it is turned face down.
+    TurnedFaceDown,
+    /// Scion of the Ur-Dragon: until end of turn (the cleanup step).
+    EndOfTurn,
+}
+
+impl CopyUntil {
+    pub fn is_as_entered(&self) -> bool {
+        *self == CopyUntil::AsEntered
+    }
+}
+
+/// What the chooser may copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum CopyKind {
+    #[default]
+    Land,
+    Creature,
+}

@@ -1,0 +1,169 @@
+//! Target legality (rule 415 / 409.1c, 413.2a): whether an object or player matches a
+//! filter or target spec now, for the player controlling the spell or ability; used when a
+//! spell or ability is put on the stack and again as it resolves.
+
+use crate::ids::{ObjectId, PlayerId};
+use crate::targets::{ObjectFilter, Relation, Target, TargetKind, TargetSpec};
+
+impl crate::game::Game {
+    /// Whether the object matches the filter now, for a spell or ability controlled by `me`.
+    pub fn matches_filter(&self, id: ObjectId, f: &ObjectFilter, me: PlayerId) -> bool {
+        let Some(o) = self.obj(id) else { return false };
+        let types = self.types_of(id);
+        if !f.types_any.is_empty() && !f.types_any.iter().any(|t| types.contains(t)) {
+            return false;
+        }
+        if f.types_none.iter().any(|t| types.contains(t)) {
+            return false;
+        }
+        if let Some(s) = &f.subtype
+            && !self.has_subtype(id, s)
+        {
+            return false;
+        }
+        if f.not_colors.iter().any(|c| self.colors(id).contains(c)) {
+            return false;
+        }
+        if !f.colors_any.is_empty() && !f.colors_any.iter().any(|c| self.colors(id).contains(c)) {
+            return false;
+        }
+        if let Some(t) = f.tapped
+            && o.tapped != t
+        {
+            return false;
+        }
+        if let Some(max) = f.max_toughness
+            && self.toughness(id) > max
+        {
+            return false;
+        }
+        if let Some(k) = f.keyword
+            && !self.has_keyword(id, k)
+        {
+            return false;
+        }
+        if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
+            return false;
+        }
+        if f.token && !o.token {
+            return false;
+        }
+        if f.face_down && !o.face_down {
+            return false;
+        }
+        if f.basic
+            && !self
+                .def(id)
+                .is_some_and(|d| d.supertypes.contains(&crate::types::Supertype::Basic))
+        {
+            return false;
+        }
+        if let Some(w) = f.text_changeable
+            && !self.text_change_supported(id, w)
+        {
+            return false;
+        }
+        match f.controller {
+            Some(Relation::You) if o.controller != me => false,
+            Some(Relation::Opponent) if o.controller == me => false,
+            _ => true,
+        }
+    }
+
+    /// Whether `t` is a legal target for `spec` for a spell or ability controlled by `me`
+    /// (409.1c, 413.2a). The error says why not.
+    pub fn target_legal(&self, me: PlayerId, spec: &TargetSpec, t: Target) -> Result<(), String> {
+        use crate::zones::ZoneKind;
+        match (&spec.kind, t) {
+            (TargetKind::Any | TargetKind::Player, Target::Player(p)) => {
+                if self.target_exists(t) {
+                    Ok(())
+                } else {
+                    Err(format!("{p} is not in the game"))
+                }
+            }
+            (TargetKind::Opponent, Target::Player(p)) => {
+                if !self.target_exists(t) {
+                    Err(format!("{p} is not in the game"))
+                } else if p == me {
+                    Err("you must target an opponent".into())
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::Any, Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that object is gone".into());
+                };
+                if o.zone != ZoneKind::Battlefield || !self.is_creature(id) {
+                    Err(format!(
+                        "{} is not a creature on the battlefield",
+                        self.card_name(id)
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::Permanent(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that object is gone".into());
+                };
+                if o.zone != ZoneKind::Battlefield {
+                    Err(format!("{} is not on the battlefield", self.card_name(id)))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::Spell(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that spell is gone".into());
+                };
+                if o.zone != ZoneKind::Stack {
+                    Err(format!(
+                        "{} is not a spell on the stack",
+                        self.card_name(id)
+                    ))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::GraveyardCard(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that card is gone".into());
+                };
+                if o.zone != ZoneKind::Graveyard {
+                    Err(format!("{} is not in a graveyard", self.card_name(id)))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (TargetKind::CardInYourGraveyard(f), Target::Object(id)) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that card is gone".into());
+                };
+                if o.zone != ZoneKind::Graveyard || o.owner != me {
+                    Err(format!("{} is not in your graveyard", self.card_name(id)))
+                } else if !self.matches_filter(id, f, me) {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                } else {
+                    Ok(())
+                }
+            }
+            (_, Target::Player(p)) => Err(format!(
+                "{p} is a player, but this needs {}",
+                spec.describe()
+            )),
+            (_, Target::Object(id)) => Err(format!(
+                "{} is not a player, but this needs {}",
+                self.card_name(id),
+                spec.describe()
+            )),
+        }
+    }
+}
