@@ -378,6 +378,15 @@ pub enum Effect {
         count: Amount,
         what: ObjRef,
     },
+    /// "Remove N [kind] counters from it" (a permanent, or a card in exile: suspend).
+    RemoveCounters {
+        kind: CounterKind,
+        count: Amount,
+        what: ObjRef,
+    },
+    /// Suspend's last-counter trigger: its owner casts the source card without paying its
+    /// mana cost if able (`keywords/suspend.rs`).
+    CastSuspended,
     /// "<source> deals N damage to ...", where the source is not the ability's own source
     /// ("it deals damage equal to its power": the trigger's subject, by last known
     /// information if it has left).
@@ -571,6 +580,18 @@ impl Effect {
                     .ok_or("`put_counter` needs a counter kind")?
                     .parse()?;
                 Effect::PutCounters {
+                    kind,
+                    count: key("n").map_or(Ok(Amount::Fixed(1)), parse_amount)?,
+                    what: objref(1)?,
+                }
+            }
+            "remove_counter" => {
+                // `remove_counter time target [n=2]`
+                let kind = args
+                    .first()
+                    .ok_or("`remove_counter` needs a counter kind")?
+                    .parse()?;
+                Effect::RemoveCounters {
                     kind,
                     count: key("n").map_or(Ok(Amount::Fixed(1)), parse_amount)?,
                     what: objref(1)?,
@@ -981,6 +1002,10 @@ impl Effect {
                 }
             }
             Effect::PutCounters {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::RemoveCounters {
                 what: ObjRef::Target(n),
                 ..
             }
