@@ -1183,7 +1183,7 @@ impl Game {
                 if let Some(def) = self.catalog().by_name(token) {
                     for p in self.players_of(res, *who) {
                         for _ in 0..n {
-                            self.create_token(def.id, p);
+                            self.create_token(def.id, me, p);
                         }
                     }
                 }
