@@ -9,6 +9,7 @@ CREATE TABLE leagues (
     def        JSONB   NOT NULL,
     seed       BIGINT  NOT NULL,
     status     TEXT    NOT NULL,
+    closing_reminded BOOLEAN NOT NULL DEFAULT FALSE,
     created_at BIGINT  NOT NULL,
     UNIQUE (guild_id, name)
 );

@@ -9,6 +9,7 @@ CREATE TABLE leagues (
     def        TEXT    NOT NULL,
     seed       INTEGER NOT NULL,
     status     TEXT    NOT NULL,
+    closing_reminded BOOLEAN NOT NULL DEFAULT FALSE,
     created_at INTEGER NOT NULL,
     UNIQUE (guild_id, name)
 );

@@ -25,6 +25,9 @@ use serde::{Deserialize, Serialize};
 pub(crate) struct StoredClock {
     pub clock: GameClock,
     pub version: i64,
+    /// The running player was reminded of their clock (reset when the clock moves on).
+    #[serde(default)]
+    pub reminded: bool,
 }
 
 /// A member's record from the matches that count (finished; nullified ones do not).
@@ -798,6 +801,7 @@ impl Service {
             None => StoredClock {
                 clock: GameClock::new(&l.def.clock, now, pending),
                 version: loaded.row.version,
+                reminded: false,
             },
         };
         if stored.version != loaded.row.version || stored.clock.running != pending {
@@ -813,14 +817,89 @@ impl Service {
             let answered = stored.version != loaded.row.version;
             stored.clock.advance(now, pending, answered, &vac);
             stored.version = loaded.row.version;
+            stored.reminded = false;
         }
+        self.store_clock(&m, &stored).await?;
+        // The league clock times a league game, not the service's per-decision deadline
+        // (whose expiries answer for a player and forfeit after a few): no deadline is kept.
+        if loaded.row.deadline.is_some() {
+            self.db.clear_deadline(game_id).await?;
+        }
+        Ok(())
+    }
+
+    async fn store_clock(&self, m: &MatchRow, stored: &StoredClock) -> Result<()> {
         let mut after = m.clone();
         after.clock =
-            Some(serde_json::to_string(&stored).map_err(|e| ServiceError::Refused(e.to_string()))?);
+            Some(serde_json::to_string(stored).map_err(|e| ServiceError::Refused(e.to_string()))?);
         if after.clock != m.clock {
             self.db.update_match(&after, &m.status).await?;
         }
         Ok(())
+    }
+
+    /// Clock reminders of the league's games in progress: the running player when less than
+    /// a day is left, and the waiting player when the clock has run out (they may claim).
+    pub(crate) async fn clock_reminders(&self, l: &LeagueCtx) -> Result<Vec<LeagueReply>> {
+        let mut out = Vec::new();
+        for m in self.db.league_matches(l.row.id).await? {
+            let (Some(g), Some(b)) = (m.game_id, m.b_user) else {
+                continue;
+            };
+            if m.status != "active" {
+                continue;
+            }
+            self.league_touch_clock(l, m.id, g).await?;
+            let Some(m) = self.db.league_match(m.id).await? else {
+                continue;
+            };
+            let Some(mut stored) = m
+                .clock
+                .as_deref()
+                .and_then(|c| serde_json::from_str::<StoredClock>(c).ok())
+            else {
+                continue;
+            };
+            let Some(seat) = stored.clock.running else {
+                continue;
+            };
+            if stored.reminded {
+                continue;
+            }
+            let (runner, waiter) = if seat == 0 {
+                (m.a_user, b)
+            } else {
+                (b, m.a_user)
+            };
+            let vac = self.vacations_of(l.row.id, runner).await?;
+            let left = stored.clock.remaining_at(seat, self.now(), &vac);
+            let text = if left <= 0 {
+                format!(
+                    "{}: {}'s clock in game {g} has run out; {} may claim the game (`league claim`).",
+                    l.def.name,
+                    self.name_of(runner).await,
+                    self.name_of(waiter).await
+                )
+            } else if left <= crate::league::clocks::DAY {
+                format!(
+                    "{}: {} has {} left on their clock in game {g}.",
+                    l.def.name,
+                    self.name_of(runner).await,
+                    describe(left)
+                )
+            } else {
+                continue;
+            };
+            stored.reminded = true;
+            self.store_clock(&m, &stored).await?;
+            out.push(LeagueReply {
+                league_id: l.row.id,
+                text,
+                plans: Vec::new(),
+                pings: vec![if left <= 0 { waiter } else { runner }],
+            });
+        }
+        Ok(out)
     }
 
     /// The waiting player claims the game whose opponent's clock ran out: the flagged

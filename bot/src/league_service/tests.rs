@@ -428,3 +428,148 @@ async fn a_whole_sealed_league_matches_the_oracle() {
         assert!(rep.standings.text.contains("Agent"));
     }
 }
+
+#[tokio::test]
+async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let a = svc.user(&format!("h1-{t}"), "Hana").await.expect("user");
+        let b = svc.user(&format!("h2-{t}"), "Ivo").await.expect("user");
+        let setup = LeagueSetup {
+            name: format!("Clock {t}"),
+            product: Some("6 FUT".into()),
+            pack_triggers: vec!["loser".into()],
+            ..Default::default()
+        };
+        let league = svc
+            .league_create(a, &setup, 0, None)
+            .await
+            .expect("c")
+            .league_id;
+        svc.league_join(league, a, None).await.expect("join");
+        svc.league_join(league, b, None).await.expect("join");
+        let r = svc
+            .league_play(league, a, Some(b))
+            .await
+            .expect("challenge");
+        assert_eq!(r.plans.len(), 1);
+        let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+        let game = m.game_id.expect("game");
+        // The league clock times the game, not the service's decision deadline.
+        assert_eq!(
+            svc.db.game(game).await.expect("g").expect("row").deadline,
+            None
+        );
+        let loaded = svc.load(game).await.expect("load");
+        let decider = loaded.seats[loaded.game.pending().expect("pending").player.index()].user_id;
+        let waiter = if decider == a { b } else { a };
+        assert!(refusal(svc.league_claim(league, decider).await).contains("your decision"));
+        svc.clock.advance(86_400);
+        let e = refusal(svc.league_claim(league, waiter).await);
+        assert!(e.contains("still has 2 d"), "{e}");
+        let c = svc.league_clock(league, waiter).await.expect("clock");
+        assert!(c.text.contains("(running)"), "{}", c.text);
+        // Under a day left: one reminder to the player whose clock runs.
+        svc.clock.advance(86_400 + 3_600);
+        let ticks = svc.league_tick().await.expect("tick");
+        let rem: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
+        assert_eq!(rem.len(), 1, "{ticks:?}");
+        assert!(rem[0].text.contains("left on their clock") && rem[0].pings == vec![decider]);
+        assert!(
+            svc.league_tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+        // Out of time: nothing happens until the waiting player claims.
+        svc.clock.advance(86_400);
+        assert!(svc.load(game).await.expect("load").game.result.is_none());
+        let r = svc.league_claim(league, waiter).await.expect("claim");
+        assert!(
+            r.text.contains("ran out of time") && r.text.contains("claimed the game on time"),
+            "{}",
+            r.text
+        );
+        let games = svc.db.league_games(m.id).await.expect("games");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].winner, Some(waiter));
+        let m = svc.db.league_match(m.id).await.expect("m").expect("found");
+        assert_eq!(m.status, "active");
+        assert!(m.game_id.is_some_and(|g| g != game), "game 2 started");
+        assert_eq!(m.chooser, Some(decider), "the loser of game 1 chooses");
+        // The league ends; after the grace period the game in progress is a draw.
+        svc.clock.advance(32 * 86_400);
+        let ticks = svc.league_tick().await.expect("tick");
+        let texts: Vec<&str> = ticks
+            .iter()
+            .filter(|r| r.league_id == league)
+            .map(|r| r.text.as_str())
+            .collect();
+        assert!(texts.iter().any(|t| t.contains("draw")), "{texts:?}");
+        assert!(
+            texts.iter().any(|t| t.starts_with("Final standings")),
+            "{texts:?}"
+        );
+        let m = svc.db.league_match(m.id).await.expect("m").expect("found");
+        assert_eq!(m.status, "finished");
+        assert_eq!(m.draws, 1);
+        assert_eq!(
+            svc.db.league(league).await.expect("l").expect("row").status,
+            "final"
+        );
+        // The loser of the match got a pack from its own stored seed.
+        let loser = if m.a_wins > m.b_wins {
+            m.b_user.expect("b")
+        } else {
+            m.a_user
+        };
+        let (_, pool) = svc.league_pool(league, loser).await.expect("pool");
+        assert_eq!(pool.packs.len(), 7);
+        assert!(pool.verify().is_ok());
+        let (_, pool) = svc
+            .league_pool(league, if loser == a { b } else { a })
+            .await
+            .expect("pool");
+        assert_eq!(pool.packs.len(), 6);
+        // Nothing more happens once the league is final.
+        assert!(
+            svc.league_tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_queue_pairs_equal_records_and_ends_runs() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let o = SimOptions {
+            players: 4,
+            schedule: "queue".into(),
+            best_of: 1,
+            matches_per_run: Some(3),
+            tag: tag(),
+            ..SimOptions::default()
+        };
+        let rep = simulate(svc, &o).await.expect("simulation");
+        let matches = svc.db.league_matches(rep.league_id).await.expect("m");
+        // Four players, three matches each against everyone else: six matches, no repeats.
+        assert_eq!(matches.len(), 6, "{:#?}", rep.log);
+        for p in &rep.players {
+            let r = super::matches::record_of(*p, &matches);
+            assert_eq!(r.played, 3);
+            let mut met = r.met.clone();
+            met.sort();
+            met.dedup();
+            assert_eq!(met.len(), 3);
+        }
+        let e = refusal(svc.league_play(rep.league_id, rep.players[0], None).await);
+        assert!(e.contains("run is complete"), "{e}");
+        assert!(rep.games == 6, "best of one");
+    }
+}

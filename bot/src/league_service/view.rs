@@ -216,6 +216,15 @@ impl Service {
                 }
             }
             self.weekly_packs(&l, now, &mut out).await?;
+            if matches!(
+                l.phase(now),
+                Phase::Open | Phase::EntriesClosed | Phase::Grace
+            ) {
+                out.extend(self.clock_reminders(&l).await?);
+            }
+            if l.def.dates.closing_soon(now) && self.db.set_closing_reminded(row.id).await? {
+                out.extend(self.closing_reminder(&l).await?);
+            }
             if l.phase(now) == Phase::Over {
                 for m in self
                     .db
@@ -261,6 +270,42 @@ impl Service {
             }
         }
         Ok(out)
+    }
+
+    /// "The league closes in 48 h and you have N matches left", to each member with some.
+    async fn closing_reminder(&self, l: &LeagueCtx) -> Result<Option<LeagueReply>> {
+        let matches = self.db.league_matches(l.row.id).await?;
+        let mut lines = Vec::new();
+        let mut pings = Vec::new();
+        for m in self.db.members(l.row.id).await? {
+            if m.dropped_at.is_some() {
+                continue;
+            }
+            let r = record_of(m.user_id, &matches);
+            let left = match l.def.schedule {
+                crate::league::definition::Schedule::Queue => {
+                    l.def.matches_per_run.saturating_sub(r.played) + u32::from(r.busy)
+                }
+                _ => u32::from(r.busy),
+            };
+            if left > 0 {
+                lines.push(format!("{}: {left}", self.name_of(m.user_id).await));
+                pings.push(m.user_id);
+            }
+        }
+        if lines.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(LeagueReply {
+            league_id: l.row.id,
+            text: format!(
+                "{} closes in 48 hours. Matches left: {}.",
+                l.def.name,
+                lines.join(", ")
+            ),
+            plans: Vec::new(),
+            pings,
+        }))
     }
 
     /// `Weekly` pack trigger: by week N of the league every member has N extra packs.

@@ -570,6 +570,23 @@ impl Db {
         })
     }
 
+    /// A league game is timed by its league clock: the service's decision deadline is
+    /// cleared.
+    pub async fn clear_deadline(&self, game_id: Id) -> Result<()> {
+        const SQL: &str = "UPDATE games SET deadline = NULL WHERE id = $1";
+        on_pool!(self, p => {
+            sqlx::query(SQL).bind(game_id).execute(p).await?;
+            Ok(())
+        })
+    }
+
+    /// Marks the league's "closes in 48 hours" reminder sent; false if it was already.
+    pub async fn set_closing_reminded(&self, league_id: Id) -> Result<bool> {
+        const SQL: &str =
+            "UPDATE leagues SET closing_reminded = TRUE WHERE id = $1 AND closing_reminded = FALSE";
+        on_pool!(self, p => Ok(sqlx::query(SQL).bind(league_id).execute(p).await?.rows_affected() == 1))
+    }
+
     // ----- ratings ----------------------------------------------------------------------
 
     pub async fn rating(&self, user_id: Id, format: &str) -> Result<Option<RatingRow>> {
