@@ -9,6 +9,8 @@ pub mod db_bench;
 pub mod decks;
 pub mod discord;
 pub mod grammar;
+pub mod league;
+pub mod league_service;
 pub mod local;
 pub mod replay;
 pub mod scene;

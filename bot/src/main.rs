@@ -89,6 +89,41 @@ enum Command {
         #[arg(long)]
         db: Option<String>,
     },
+    /// One league command in the terminal (`create NAME product 6 TSP`, `join`, `pool`,
+    /// `deck save NAME: LIST`, `play`, `standings`, `me`, ...); `spellstack league help`.
+    League {
+        /// The command words.
+        #[arg(required = true)]
+        words: Vec<String>,
+        /// Your name (the local user).
+        #[arg(long, default_value = "Player")]
+        name: String,
+        /// The league (default: the newest open one).
+        #[arg(long)]
+        league: Option<String>,
+        #[arg(long, default_value = "config.toml")]
+        config: PathBuf,
+        #[arg(long)]
+        db: Option<String>,
+    },
+    /// Play a whole league between random agents through the service and print the final
+    /// standings (a fresh SQLite file in the temp folder unless --db is given).
+    LeagueSim {
+        #[arg(long, default_value_t = 8)]
+        players: usize,
+        /// Sealed product (`6 TSP`, `2 TSP + 2 PLC + 2 FUT`) or `constructed`.
+        #[arg(long, default_value = "6 TSP")]
+        product: String,
+        /// `swiss`, `swiss N`, `queue` or `round robin`.
+        #[arg(long, default_value = "swiss")]
+        schedule: String,
+        #[arg(long, default_value_t = 3)]
+        best_of: u32,
+        #[arg(long, default_value = "config.toml")]
+        config: PathBuf,
+        #[arg(long)]
+        db: Option<String>,
+    },
     /// Time one answer round trip (load, apply, save) on the database; prints p50/p99.
     DbBench {
         #[arg(long, default_value = "config.toml")]
@@ -267,6 +302,98 @@ fn run(command: Command) -> ExitCode {
                 Ok(ExitCode::SUCCESS)
             })())
         }
+        Command::League {
+            words,
+            name,
+            league,
+            config,
+            db,
+        } => {
+            init_tracing();
+            report((|| {
+                let cfg = load_config(&config, db)?;
+                runtime()?.block_on(async {
+                    let svc = service::Service::new(cfg).await?;
+                    let me = svc.user(&format!("local:{name}"), &name).await?;
+                    let r = svc
+                        .league_words(me, 0, league.as_deref(), &words.join(" "), false)
+                        .await;
+                    svc.db.close().await;
+                    match r {
+                        Ok(r) => {
+                            println!("{}", r.text.replace("```", ""));
+                            for p in &r.plans {
+                                for line in &p.public {
+                                    println!("{line}");
+                                }
+                            }
+                            Ok(ExitCode::SUCCESS)
+                        }
+                        Err(e) => {
+                            println!("{e}");
+                            Ok(ExitCode::FAILURE)
+                        }
+                    }
+                })
+            })())
+        }
+        Command::LeagueSim {
+            players,
+            product,
+            schedule,
+            best_of,
+            config,
+            db,
+        } => {
+            init_tracing();
+            report(league_sim(players, product, schedule, best_of, config, db))
+        }
         Command::Serve { config, db } => serve(config, db),
     }
+}
+
+fn league_sim(
+    players: usize,
+    product: String,
+    schedule: String,
+    best_of: u32,
+    config: PathBuf,
+    db: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    let dir = std::env::temp_dir().join(format!("spellstack-league-{}", std::process::id()));
+    let url = match db {
+        Some(u) => u,
+        None => {
+            std::fs::create_dir_all(&dir)?;
+            format!("sqlite://{}", dir.join("league.db").display())
+        }
+    };
+    let cfg = load_config(&config, Some(url))?;
+    let opts = spellstack::league_service::sim::SimOptions {
+        players,
+        product: (!product.trim().eq_ignore_ascii_case("constructed")).then_some(product),
+        schedule,
+        best_of,
+        matches_per_run: None,
+        tag: format!("{}", std::process::id()),
+    };
+    let r = runtime()?.block_on(async {
+        let svc = service::Service::new(cfg).await?;
+        let r = spellstack::league_service::sim::simulate(&svc, &opts).await;
+        svc.db.close().await;
+        r.map_err(anyhow::Error::from)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = r?;
+    for line in &r.log {
+        println!("{line}");
+    }
+    println!(
+        "\n{} players, {} matches, {} games\n{}",
+        r.players.len(),
+        r.matches,
+        r.games,
+        r.standings.text.replace("```", "")
+    );
+    Ok(ExitCode::SUCCESS)
 }

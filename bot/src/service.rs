@@ -766,6 +766,13 @@ impl Service {
     }
 
     async fn start(&self, game_id: Id) -> Result<Plan> {
+        self.start_with(game_id, None).await
+    }
+
+    /// Starts a game whose seats have all accepted; `first_player`: the seat that plays
+    /// first (None: the engine picks at random from the seed). League matches choose it
+    /// per the Magic Tournament Rules 2.2.
+    pub(crate) async fn start_with(&self, game_id: Id, first_player: Option<u8>) -> Result<Plan> {
         let row = self
             .db
             .game(game_id)
@@ -803,7 +810,7 @@ impl Service {
             ruleset,
             seed: row.seed,
             starting_life: 20,
-            first_player: None,
+            first_player,
             players,
         };
         let game = setup.new_game().map_err(ServiceError::Deck)?;

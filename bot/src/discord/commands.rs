@@ -63,7 +63,7 @@ pub enum RulesetChoice {
 }
 
 pub fn all() -> Vec<poise::Command<Shared, Error>> {
-    vec![mtg(), deck(), mtg_server()]
+    vec![mtg(), deck(), mtg_server(), super::league::league()]
 }
 
 pub async fn on_error(e: poise::FrameworkError<'_, Shared, Error>) {

@@ -205,6 +205,7 @@ pub async fn act(
                     Default::default()
                 }
             };
+            super::league::after_command(data, http, game_id).await;
             let mut done = format!("Done: `{}`.", words.trim());
             for t in plan.private_for(user) {
                 // Private lines that are not the board (the board is in the image/status).

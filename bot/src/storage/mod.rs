@@ -731,5 +731,11 @@ impl Db {
     }
 }
 
+mod league;
+pub use league::{
+    GameRecord, LeagueActionRow, LeagueDeckRow, LeagueGameRow, LeagueRow, MatchRow, MemberRow,
+    RatingRow,
+};
+
 #[cfg(test)]
 pub(crate) mod tests;
