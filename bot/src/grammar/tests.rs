@@ -175,7 +175,8 @@ fn malformed_commands_and_wrong_player_get_clear_errors() {
     assert_eq!(parse_answers(&g, p, "Keep!"), Ok(vec![Answer::Keep]));
     assert_eq!(parse_answers(&g, p, "yes"), Ok(vec![Answer::Keep]));
     assert_eq!(parse_answers(&g, p, "mulligan"), Ok(vec![Answer::Mulligan]));
-    assert_eq!(parse_command(&g, p, "concede"), Ok(Command::Concede));
+    assert_eq!(parse_command(&g, p, "concede"), Ok(Command::ConcedeAsk));
+    assert_eq!(parse_command(&g, p, "concede yes"), Ok(Command::Concede));
     assert_eq!(
         parse_command(&g, p, "pass until end of turn"),
         Ok(Command::PassTurn)
