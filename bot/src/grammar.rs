@@ -351,25 +351,26 @@ impl Qualifiers {
         true
     }
 
-    /// The words for an error ("your tapped").
-    fn words(&self, game: &Game) -> String {
+    /// `what` with these words, for an error: "tapped creature of yours".
+    fn phrase(&self, game: &Game, what: &str) -> String {
         let mut v = Vec::new();
-        match (self.mine, self.owner) {
-            (_, Some(p)) => v.push(format!("{}'s", game.player(p).name)),
-            (Some(true), _) => v.push("your".to_string()),
-            (Some(false), _) => v.push("an opponent's".to_string()),
-            _ => {}
-        }
         match self.tapped {
-            Some(true) => v.push("tapped".into()),
-            Some(false) => v.push("untapped".into()),
+            Some(true) => v.push("tapped".to_string()),
+            Some(false) => v.push("untapped".to_string()),
             None => {}
         }
-        if self.attacking {
+        if self.attacking && !what.starts_with("attacking") {
             v.push("attacking".into());
         }
         if self.blocking {
             v.push("blocking".into());
+        }
+        v.push(what.to_string());
+        match (self.mine, self.owner) {
+            (_, Some(p)) => v.push(format!("of {}'s", game.player(p).name)),
+            (Some(true), _) if !what.contains("of yours") => v.push("of yours".into()),
+            (Some(false), _) => v.push("of an opponent's".into()),
+            _ => {}
         }
         v.join(" ")
     }
@@ -460,12 +461,12 @@ fn pick_in<T: Clone + ObjectOf>(
         .collect();
     if fit.is_empty() {
         return Err(GrammarError::NoMatch {
-            what: format!("{} {what}", q.words(game)),
+            what: q.phrase(game, what),
             said: query.trim().into(),
             options: uniq(cands.iter().map(|c| c.0.clone())),
         });
     }
-    pick_or(&rest, &fit, &format!("{} {what}", q.words(game))).map_err(|e| match e {
+    pick_or(&rest, &fit, &q.phrase(game, what)).map_err(|e| match e {
         GrammarError::NoMatch { what, options, .. } => GrammarError::NoMatch {
             what,
             said: query.trim().into(),

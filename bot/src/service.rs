@@ -333,9 +333,8 @@ impl Settings {
             }
             _ => {}
         }
-        let (mine, theirs, steps) = parse_stop_words(&spec)?;
         let mut changed = Vec::new();
-        for step in steps {
+        for (step, mine, theirs) in parse_stop_words(&spec)? {
             for (turn, is_on, list) in [
                 ("your", mine, &mut self.my_turn),
                 ("their", theirs, &mut self.their_turn),
@@ -366,68 +365,53 @@ impl Settings {
     }
 }
 
-/// `my declare blockers`, `their end step`, `upkeep and end`: (my turn, their turn, steps).
-fn parse_stop_words(spec: &str) -> Result<(bool, bool, Vec<Step>), String> {
-    let mut rest = format!(" {} ", spec.replace([',', '.'], " "));
-    let (mut mine, mut theirs) = (false, false);
-    for (w, m) in [
-        (" my ", true),
-        (" mine ", true),
-        (" your ", true),
-        (" their ", false),
-        (" theirs ", false),
-        (" opponent's ", false),
-        (" opponents ", false),
-        (" opponent ", false),
-        (" his ", false),
-        (" her ", false),
-    ] {
-        while let Some(i) = rest.find(w) {
-            rest.replace_range(i..i + w.len(), " ");
-            if m {
-                mine = true;
-            } else {
-                theirs = true;
+/// `my declare blockers`, `their end step`, `my upkeep and their draw`: each step with
+/// whether it is meant in your turn and in theirs (`my`/`their` hold for the steps after
+/// them; neither: both turns).
+fn parse_stop_words(spec: &str) -> Result<Vec<(Step, bool, bool)>, String> {
+    const FILLER: &[&str] = &[
+        "in", "on", "the", "turn", "turns", "step", "steps", "phase", "and", "at",
+    ];
+    let text = spec.replace([',', '.'], " ");
+    let mut words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| !FILLER.contains(w))
+        .collect();
+    let mut whose = (true, true);
+    let mut out: Vec<(Step, bool, bool)> = Vec::new();
+    while let Some(first) = words.first().copied() {
+        match first {
+            "my" | "mine" | "your" => {
+                whose = (true, false);
+                words.remove(0);
+                continue;
             }
+            "their" | "theirs" | "opponent's" | "opponents" | "opponent" | "his" | "her" => {
+                whose = (false, true);
+                words.remove(0);
+                continue;
+            }
+            _ => {}
         }
-    }
-    if !mine && !theirs {
-        (mine, theirs) = (true, true);
-    }
-    for filler in [
-        " in ", " on ", " the ", " turn ", " turns ", " step ", " steps ", " phase ", " and ",
-        " at ",
-    ] {
-        while let Some(i) = rest.find(filler) {
-            rest.replace_range(i..i + filler.len(), " ");
-        }
-    }
-    let mut steps = Vec::new();
-    let mut words = rest.split_whitespace().collect::<Vec<_>>().join(" ");
-    while !words.is_empty() {
-        let hit = STEP_WORDS
+        let joined = words.join(" ");
+        let Some((w, step)) = STEP_WORDS
             .iter()
-            .find(|(w, _)| words == *w || words.starts_with(&format!("{w} ")));
-        match hit {
-            Some((w, step)) => {
-                if !steps.contains(step) {
-                    steps.push(*step);
-                }
-                words = words[w.len()..].trim_start().to_string();
-            }
-            None => {
-                let unknown = words.split(' ').next().unwrap_or_default().to_string();
-                return Err(format!(
-                    "`{}` is not a step I know: say `help stop` for the step names",
-                    crate::grammar::short(&unknown)
-                ));
-            }
+            .find(|(w, _)| joined == *w || joined.starts_with(&format!("{w} ")))
+        else {
+            return Err(format!(
+                "`{}` is not a step I know: say `help stop` for the step names",
+                crate::grammar::short(first)
+            ));
+        };
+        words.drain(..w.split(' ').count());
+        if !out.iter().any(|(s, m, t)| s == step && (*m, *t) == whose) {
+            out.push((*step, whose.0, whose.1));
         }
     }
-    if steps.is_empty() {
+    if out.is_empty() {
         return Err("name a step, e.g. `stop my declare blockers` (`help stop` lists them)".into());
     }
-    Ok((mine, theirs, steps))
+    Ok(out)
 }
 
 /// How often a player is mentioned (pinged) in a game's channel.
@@ -1422,6 +1406,58 @@ impl Service {
         self.commit(loaded, applied, plan, None).await
     }
 
+    /// Whether taking back `batch` (the last live command) would reveal hidden information:
+    /// the command drew a card, shuffled a library or took a card from one. Replays the log
+    /// up to the batch, then the batch's answers, looking at their events.
+    fn undo_would_reveal(
+        row: &GameRow,
+        actions: &[ActionRow],
+        batch: i64,
+    ) -> Result<Option<String>> {
+        let setup =
+            Self::stored_setup(row).map_err(|why| ServiceError::Corrupt { id: row.id, why })?;
+        let first = actions
+            .iter()
+            .position(|a| a.batch == batch && a.kind != "undo")
+            .unwrap_or(actions.len());
+        let mut game = replay::replay(&setup, &actions[..first], false).map_err(|d| {
+            ServiceError::Corrupt {
+                id: row.id,
+                why: d.to_string(),
+            }
+        })?;
+        for a in actions[first..].iter().filter(|a| a.batch == batch) {
+            let (Some(seat), Some(text)) = (a.seat, a.answer.as_deref()) else {
+                continue;
+            };
+            let Ok(answer) = serde_json::from_str::<Answer>(text) else {
+                continue;
+            };
+            let p = PlayerId(seat as u8);
+            let Ok(events) = game.submit(p, answer) else {
+                break;
+            };
+            for e in &events {
+                let why = match e {
+                    engine::Event::Drew { player, .. } => {
+                        format!("{} drew a card since", game.player(*player).name)
+                    }
+                    engine::Event::Shuffled(player) => {
+                        format!("{}'s library was shuffled since", game.player(*player).name)
+                    }
+                    engine::Event::ZoneChanged {
+                        from: engine::zones::ZoneKind::Library,
+                        owner,
+                        ..
+                    } => format!("a card left {}'s library since", game.player(*owner).name),
+                    _ => continue,
+                };
+                return Ok(Some(why));
+            }
+        }
+        Ok(None)
+    }
+
     async fn request_undo(
         &self,
         loaded: &Loaded,
@@ -1439,6 +1475,11 @@ impl Service {
             return Err(ServiceError::Refused(
                 "only your own last command can be undone, before anyone else has acted".into(),
             ));
+        }
+        if let Some(why) = Self::undo_would_reveal(&loaded.row, &actions, batch.0)? {
+            return Err(ServiceError::Refused(format!(
+                "your last command can't be taken back: {why}, and taking it back would let you see it again and choose differently"
+            )));
         }
         self.db
             .set_undo_request(loaded.row.id, loaded.row.version, Some(user), Some(batch.0))
