@@ -183,8 +183,7 @@ pub fn result_line(view: &View, r: &GameResult) -> String {
 /// One line per event worth telling, as `viewer` may see it (None: everyone).
 pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<String> {
     let cat = Catalog::builtin();
-    let view = game.view(viewer);
-    let pn = |p: PlayerId| player_name(&view, p);
+    let pn = |p: PlayerId| game.player(p).name.clone();
     // Face-down objects as `viewer` may see them (hidden information, 707.2).
     let obj = |id| game.seen_name(id, viewer);
     let tgt = |t: &Target| match t {
@@ -322,4 +321,98 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
         out.push(line);
     }
     out
+}
+
+/// "While you waited: ..." for `viewer`: what the other players did in `events` (lands,
+/// spells, abilities, attacks, blocks), the creatures that died and `viewer`'s life; None
+/// when fewer than two such things happened.
+pub fn summary(game: &Game, viewer: PlayerId, events: &[Event]) -> Option<String> {
+    use engine::zones::ZoneKind;
+    let cat = Catalog::builtin();
+    let mut acts: Vec<(PlayerId, Vec<String>)> = Vec::new();
+    let mut push = |p: PlayerId, s: String| match acts.iter_mut().find(|a| a.0 == p) {
+        Some(a) => a.1.push(s),
+        None => acts.push((p, vec![s])),
+    };
+    let mut died: Vec<String> = Vec::new();
+    let mut life: Option<(i32, i32)> = None;
+    let mut things = 0;
+    let obj = |id| game.seen_name(id, Some(viewer));
+    for e in events {
+        match e.redacted_for(Some(viewer)) {
+            Event::LandPlayed { player, land } if player != viewer => {
+                push(player, format!("played {}", obj(land)));
+            }
+            Event::SpellCast { player, card, .. } if player != viewer => {
+                push(player, format!("cast {}", cat.get(card).name));
+            }
+            Event::AbilityActivated { player, card, .. } if player != viewer => {
+                push(player, format!("activated {}", cat.get(card).name));
+            }
+            Event::AttackersDeclared { attackers } if !attackers.is_empty() => {
+                let by = attackers
+                    .first()
+                    .and_then(|(a, _)| game.obj(*a).map(|o| o.controller));
+                if let Some(by) = by.filter(|b| *b != viewer) {
+                    let names: Vec<String> = attackers.iter().map(|(a, _)| obj(*a)).collect();
+                    let at_you = attackers.iter().any(|(_, d)| *d == viewer);
+                    push(
+                        by,
+                        format!(
+                            "attacked{} with {}",
+                            if at_you { " you" } else { "" },
+                            names.join(", ")
+                        ),
+                    );
+                }
+            }
+            Event::BlockersDeclared { blocks } if !blocks.is_empty() => {
+                let by = blocks
+                    .first()
+                    .and_then(|(b, _)| game.obj(*b).map(|o| o.controller));
+                if let Some(by) = by.filter(|b| *b != viewer) {
+                    let names: Vec<String> = blocks
+                        .iter()
+                        .map(|(b, a)| format!("{} with {}", obj(*a), obj(*b)))
+                        .collect();
+                    push(by, format!("blocked {}", names.join(", ")));
+                }
+            }
+            Event::ZoneChanged {
+                card,
+                from: ZoneKind::Battlefield,
+                to: ZoneKind::Graveyard,
+                ..
+            } if cat.get(card).has_type(engine::cards::CardType::Creature) => {
+                died.push(cat.get(card).name.clone());
+                things += 1;
+                continue;
+            }
+            Event::LifeChanged { player, from, to } if player == viewer => {
+                life = Some((life.map_or(from, |l| l.0), to));
+                continue;
+            }
+            _ => continue,
+        }
+        things += 1;
+    }
+    if let Some((from, to)) = life
+        && from != to
+    {
+        things += 1;
+    }
+    if things < 2 {
+        return None;
+    }
+    let mut parts: Vec<String> = acts
+        .into_iter()
+        .map(|(p, v)| format!("{} {}", game.player(p).name, v.join(", ")))
+        .collect();
+    if !died.is_empty() {
+        parts.push(format!("died: {}", died.join(", ")));
+    }
+    if let Some((from, to)) = life.filter(|(f, t)| f != t) {
+        parts.push(format!("your life {from} → {to}"));
+    }
+    Some(format!("While you waited: {}.", parts.join("; ")))
 }

@@ -4,6 +4,7 @@
 //! puts it behind subcommands.
 
 pub mod board_text;
+pub mod card_text;
 pub mod config;
 pub mod db_bench;
 pub mod decks;

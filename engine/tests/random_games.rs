@@ -503,5 +503,8 @@ fn random_games_with_suspend_cards() {
     }
     assert!(finished >= 10, "most games finish: {finished}/20");
     assert!(suspended > 0, "some card was suspended");
-    assert!(cast_by_suspend > 0, "some suspended card was cast from exile");
+    assert!(
+        cast_by_suspend > 0,
+        "some suspended card was cast from exile"
+    );
 }
