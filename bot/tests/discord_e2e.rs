@@ -1815,6 +1815,14 @@ async fn a_league_through_a_fake_discord() {
         .slash(BOB, CHANNEL, "league", "pool", vec![], json!({}))
         .await;
     assert!(ephemeral(&r) && text(&r).contains("playable now"), "{r}");
+    let has_file = |name: &str| {
+        env.fake.calls().iter().any(|c| {
+            c.files
+                .iter()
+                .any(|(n, b)| n == name && b.starts_with(b"\x89PNG"))
+        })
+    };
+    assert!(has_file("pool.png"), "the pool comes as an image");
     let r = h
         .slash(MALLORY, CHANNEL, "league", "pool", vec![], json!({}))
         .await;
@@ -1928,6 +1936,10 @@ async fn a_league_through_a_fake_discord() {
         .unwrap_or("")
         .to_string();
     assert!(desc.contains("Alice") && desc.contains("1-0-0"), "{r}");
+    assert!(
+        has_file("standings.png"),
+        "the standings come as an image too"
+    );
     let r = h
         .slash(BOB, CHANNEL, "league", "me", vec![], json!({}))
         .await;

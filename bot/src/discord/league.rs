@@ -74,6 +74,16 @@ async fn answer(
     r: Result<LeagueReply, ServiceError>,
     public: bool,
 ) -> Result<(), Error> {
+    answer_with(ctx, r, public, Vec::new()).await
+}
+
+/// [`answer`] with images attached.
+async fn answer_with(
+    ctx: Context<'_>,
+    r: Result<LeagueReply, ServiceError>,
+    public: bool,
+    files: Vec<(Vec<u8>, String)>,
+) -> Result<(), Error> {
     match r {
         Ok(r) => {
             let data = ctx.data();
@@ -87,6 +97,7 @@ async fn answer(
             } else {
                 Reply::ephemeral(r.text)
             };
+            reply.files = files;
             if public {
                 for u in r.pings {
                     if let Some(d) = data.discord_of(u).await {
@@ -97,6 +108,30 @@ async fn answer(
             send(ctx, reply).await
         }
         Err(e) => send(ctx, Reply::ephemeral(e.to_string())).await,
+    }
+}
+
+/// The member's pool as an image, in the server's language (None: no pool or no renderer).
+async fn pool_image(
+    ctx: &Context<'_>,
+    league_id: crate::storage::Id,
+    user: crate::storage::Id,
+) -> Vec<(Vec<u8>, String)> {
+    let data = ctx.data();
+    let Ok((_, pool)) = data.svc.league_pool(league_id, user).await else {
+        return Vec::new();
+    };
+    let lang = data.language_of_guild(Some(guild(ctx))).await;
+    let Some(r) = data.renderer(lang) else {
+        return Vec::new();
+    };
+    let title = format!("{}'s pool", data.name_of(user).await);
+    match r.pool_png(&crate::league_service::view::pool_scene(&pool, &title)) {
+        Ok(png) => vec![(png, "pool.png".into())],
+        Err(e) => {
+            tracing::warn!(error = %e, "pool image failed");
+            Vec::new()
+        }
     }
 }
 
@@ -152,7 +187,12 @@ pub async fn join(
         None => None,
     };
     let r = data.svc.league_join(l.row.id, me, choice.as_ref()).await;
-    answer(ctx, r, false).await
+    let files = if r.is_ok() && l.is_sealed() {
+        pool_image(&ctx, l.row.id, me).await
+    } else {
+        Vec::new()
+    };
+    answer_with(ctx, r, false, files).await
 }
 
 /// Drop from a league (your record stays in the standings).
@@ -178,11 +218,14 @@ pub async fn pool(
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = ctx.data().user_of(ctx.author()).await?;
-    let r = match find(&ctx, league.as_deref()).await {
-        Ok(l) => ctx.data().svc.league_pool(l.row.id, me).await.map(|x| x.0),
-        Err(e) => Err(e),
+    let (r, files) = match find(&ctx, league.as_deref()).await {
+        Ok(l) => (
+            ctx.data().svc.league_pool(l.row.id, me).await.map(|x| x.0),
+            pool_image(&ctx, l.row.id, me).await,
+        ),
+        Err(e) => (Err(e), Vec::new()),
     };
-    answer(ctx, r, false).await
+    answer_with(ctx, r, false, files).await
 }
 
 /// Save a build of your pool (`20 Forest; 2 Durkwood Baloth; ...`), use one, or list them.
@@ -258,7 +301,18 @@ pub async fn standings(
                     v.text.trim_start_matches(&v.title).trim(),
                     4000,
                 ));
-            ctx.send(poise::CreateReply::default().embed(embed)).await?;
+            let mut reply = poise::CreateReply::default().embed(embed);
+            let lang = ctx.data().language_of_guild(Some(guild(&ctx))).await;
+            if let Some(r) = ctx.data().renderer(lang) {
+                match r.standings_png(&crate::league_service::view::standings_scene(&v)) {
+                    Ok(png) => {
+                        reply = reply
+                            .attachment(serenity::CreateAttachment::bytes(png, "standings.png"))
+                    }
+                    Err(e) => tracing::warn!(error = %e, "standings image failed"),
+                }
+            }
+            ctx.send(reply).await?;
             Ok(())
         }
         Err(e) => send(ctx, Reply::ephemeral(e.to_string())).await,

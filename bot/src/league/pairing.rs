@@ -58,7 +58,7 @@ pub fn swiss_round(players: &[SwissPlayer], seed: u64) -> (Vec<Pairing>, bool) {
     let mut order: Vec<&SwissPlayer> = players.iter().collect();
     // Shuffle first so that equal scores are in a random order, then sort by points.
     order.shuffle(&mut rng);
-    order.sort_by(|a, b| b.points.cmp(&a.points));
+    order.sort_by_key(|p| std::cmp::Reverse(p.points));
     let mut pairs = Vec::new();
     if order.len() % 2 == 1 {
         // The lowest score without a bye; ties among them by the shuffled order.
@@ -218,7 +218,7 @@ mod tests {
             "equal distance: longest wait"
         );
         assert_eq!(queue_opponent(&me, &[w(2, 2, 1, &[])]), None);
-        assert_eq!(queue_opponent(&me, &[me.clone()]), None);
+        assert_eq!(queue_opponent(&me, std::slice::from_ref(&me)), None);
     }
 
     fn sp(player: PlayerId, points: u32, had_bye: bool, opponents: &[PlayerId]) -> SwissPlayer {

@@ -531,7 +531,15 @@ impl Service {
             }
             Schedule::Queue => return Ok(LeagueReply::text(l.row.id, "")),
         };
-        let mut lines = vec![format!("{}: round {next} pairings", l.def.name)];
+        let deadline = l
+            .def
+            .dates
+            .round_deadline(u32::try_from(next - 1).unwrap_or(0), l.def.clock.round_days);
+        let mut lines = vec![format!(
+            "{}: round {next} pairings (play by {}):",
+            l.def.name,
+            super::in_days(self.now(), deadline)
+        )];
         let mut pings = Vec::new();
         for (a, b) in pairs {
             self.new_match(l, a, b, next).await?;
@@ -740,7 +748,7 @@ impl Service {
         let losses = record_of(loser, &matches).losses;
         let due = l.def.pack_triggers.iter().any(|t| match t {
             PackTrigger::Loser => true,
-            PackTrigger::PerLosses(n) => losses > 0 && losses % n == 0,
+            PackTrigger::PerLosses(n) => losses > 0 && losses.is_multiple_of(*n),
             PackTrigger::Weekly => false,
         });
         if !due {

@@ -70,8 +70,8 @@ pub(crate) fn is_agent_external(external_id: &str) -> bool {
     external_id == AGENT_ID || external_id.starts_with("agent:")
 }
 
-/// `Tue 3 Dec 14:00 UTC`-free date text: days from now, which needs no calendar.
-fn in_days(now: i64, t: i64) -> String {
+/// A time as days from now (`in 2.5 days`, `1.0 days ago`): no calendar needed.
+pub(crate) fn in_days(now: i64, t: i64) -> String {
     let d = (t - now) as f64 / 86_400.0;
     if d >= 0.0 {
         format!("in {d:.1} days")
@@ -502,15 +502,17 @@ impl Service {
     ) -> Result<LeagueReply> {
         use words::LeagueWords as W;
         let w = words::parse(text).map_err(ServiceError::Refused)?;
-        if let W::Create(setup) = &w {
-            return self.league_create(user, setup, guild, None).await;
+        match &w {
+            W::Create(setup) => return self.league_create(user, setup, guild, None).await,
+            W::Help => return Ok(LeagueReply::text(0, words::HELP)),
+            _ => {}
         }
         let l = self.league_find(guild, league).await?;
         let id = l.row.id;
         match w {
-            W::Create(_) => unreachable!("handled above"),
+            W::Create(_) | W::Help => refused("handled above"),
             W::Join { deck } => {
-                let choice = deck.map(|d| DeckChoice::Ready(d));
+                let choice = deck.map(DeckChoice::Ready);
                 self.league_join(id, user, choice.as_ref()).await
             }
             W::Drop => self.league_drop(id, user).await,

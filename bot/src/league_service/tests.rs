@@ -573,3 +573,66 @@ async fn the_queue_pairs_equal_records_and_ends_runs() {
         assert!(rep.games == 6, "best of one");
     }
 }
+
+#[tokio::test]
+async fn weekly_packs_grow_the_pools() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let a = svc.user(&format!("w1-{t}"), "Wes").await.expect("user");
+        let b = svc.user(&format!("w2-{t}"), "Xia").await.expect("user");
+        let setup = LeagueSetup {
+            name: format!("Weekly {t}"),
+            product: Some("3 PLC".into()),
+            pack_triggers: vec!["weekly".into()],
+            ..Default::default()
+        };
+        let league = svc
+            .league_create(a, &setup, 0, None)
+            .await
+            .expect("c")
+            .league_id;
+        svc.league_join(league, a, None).await.expect("join");
+        svc.league_join(league, b, None).await.expect("join");
+        svc.league_drop(league, b).await.expect("drop");
+        assert!(
+            svc.league_tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+        svc.clock.advance(8 * 86_400);
+        let ticks = svc.league_tick().await.expect("tick");
+        let packs: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
+        assert_eq!(
+            packs.len(),
+            1,
+            "only members who have not dropped: {ticks:?}"
+        );
+        assert!(
+            packs[0].text.contains("opens a PLC pack"),
+            "{}",
+            packs[0].text
+        );
+        let (_, pool) = svc.league_pool(league, a).await.expect("pool");
+        assert_eq!(pool.packs.len(), 4);
+        assert!(pool.verify().is_ok());
+        assert!(
+            svc.league_tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+        assert_eq!(
+            svc.league_pool(league, b)
+                .await
+                .expect("pool")
+                .1
+                .packs
+                .len(),
+            3
+        );
+    }
+}

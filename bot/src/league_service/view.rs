@@ -349,3 +349,59 @@ impl Service {
         Ok(())
     }
 }
+
+/// The renderer's scene of a sealed pool (`title`: e.g. "Ann's pool · 6 TSP").
+pub fn pool_scene(pool: &crate::league::pool::Pool, title: &str) -> render::league::PoolScene {
+    let cat = engine::Catalog::builtin();
+    render::league::PoolScene {
+        title: title.to_string(),
+        cards: pool
+            .cards()
+            .into_iter()
+            .map(|c| render::league::PoolEntry {
+                face: cat.by_name(&c.name).map_or_else(
+                    || render::CardFace {
+                        name: c.name.clone(),
+                        ..Default::default()
+                    },
+                    crate::scene::face_of_def,
+                ),
+                count: c.count,
+                playable: c.playable,
+            })
+            .collect(),
+    }
+}
+
+/// The renderer's scene of the standings.
+pub fn standings_scene(v: &StandingsView) -> render::league::StandingsScene {
+    render::league::StandingsScene {
+        title: v.title.clone(),
+        header: [
+            "#", "Player", "Pts", "W-L-D", "OMW%", "GW%", "OGW%", "Rating",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: v
+            .lines
+            .iter()
+            .map(|l| render::league::StandingsRow {
+                cells: vec![
+                    l.rank.to_string(),
+                    if l.dropped {
+                        format!("{} (dropped)", l.name)
+                    } else {
+                        l.name.clone()
+                    },
+                    l.points.to_string(),
+                    l.record.clone(),
+                    percent(l.omw).trim_end_matches('%').to_string(),
+                    percent(l.gwp).trim_end_matches('%').to_string(),
+                    percent(l.ogw).trim_end_matches('%').to_string(),
+                    l.rating.clone(),
+                ],
+                dimmed: l.dropped,
+            })
+            .collect(),
+    }
+}

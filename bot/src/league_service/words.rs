@@ -42,6 +42,7 @@ pub enum LeagueWords {
         reason: String,
     },
     Log,
+    Help,
 }
 
 /// An organiser action before the loser's name is resolved.
@@ -77,7 +78,7 @@ impl OrganiserWordsAction {
     }
 }
 
-const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [days N], join [deck NAME], drop, pool, decks, deck save NAME: LIST, deck use NAME, play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
+pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [days N], join [deck NAME], drop, pool, decks, deck save NAME: LIST, deck use NAME, play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
 
 fn number<T: std::str::FromStr>(w: Option<&str>, what: &str) -> Result<T, String> {
     w.and_then(|x| x.parse().ok())
@@ -223,6 +224,7 @@ pub fn parse(text: &str) -> Result<LeagueWords, String> {
         },
         "nullify" | "forfeit" | "fix" => parse_organise(&verb, rest)?,
         "log" => LeagueWords::Log,
+        "help" | "?" => LeagueWords::Help,
         _ => return Err(format!("unknown league command `{verb}`. {HELP}")),
     })
 }

@@ -531,6 +531,7 @@ impl Db {
 
     /// Applies an organiser's change to a match (if it still has `expected_status`) and
     /// records who did it and why, in one transaction.
+    #[allow(clippy::too_many_arguments)]
     pub async fn organiser_action(
         &self,
         m: &MatchRow,

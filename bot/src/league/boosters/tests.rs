@@ -95,7 +95,10 @@ fn expected_rarity(set: &SetBoosters, rarity: &str) -> f64 {
 
 /// Opens `PACKS` packs of a set and checks slot counts, rarity shares, every sheet's card
 /// frequencies and colour balance; `extra` checks set-specific slots per pack.
-fn check_set(code: &str, extra: &mut dyn FnMut(&SetBoosters, &[(usize, usize)])) {
+/// A set-specific check of one opened pack (as sheet and card indices).
+type PackCheck<'a> = &'a mut dyn FnMut(&SetBoosters, &[(usize, usize)]);
+
+fn check_set(code: &str, extra: PackCheck<'_>) {
     let set = Boosters::builtin().set(code).expect("set");
     let mut counts: Vec<Vec<f64>> = set
         .sheets
@@ -148,8 +151,8 @@ fn check_set(code: &str, extra: &mut dyn FnMut(&SetBoosters, &[(usize, usize)]))
             &format!("{code} {r} cards per pack"),
         );
     }
-    for s in 0..set.sheets.len() {
-        chi_square(set, s, &counts[s], PACKS);
+    for (s, c) in counts.iter().enumerate() {
+        chi_square(set, s, c, PACKS);
     }
 }
 
