@@ -144,11 +144,15 @@ pub fn summary(l: &Loaded) -> String {
         Some(p) => format!(", waiting for {}", g.player(p.player).name),
         None => String::new(),
     };
+    let turn = if g.turn == 0 {
+        "opening hands".to_string()
+    } else {
+        format!("turn {}", g.turn)
+    };
     format!(
-        "game {}: {} · turn {} · {} rules{waiting}",
+        "game {}: {} · {turn} · {} rules{waiting}",
         l.row.id,
         names.join(" vs "),
-        g.turn,
         g.ruleset
     )
 }

@@ -54,13 +54,16 @@ async fn quit_says_the_way_back_and_games_in_progress_are_offered() {
     assert_eq!(again, Some(id));
     assert!(text.contains("Games in progress:"), "{text}");
     assert!(
-        text.contains(&format!("game {id}: Player vs Random Agent · turn ")),
+        text.contains(&format!("game {id}: Player vs Random Agent · turn "))
+            || text.contains(&format!(
+                "game {id}: Player vs Random Agent · opening hands"
+            )),
         "{text}"
     );
     assert!(text.contains("modern rules"), "{text}");
     assert!(text.contains(&format!("Resuming game {id}")), "{text}");
     assert!(text.contains("Last actions:"), "{text}");
-    assert!(text.contains("Player keeps."), "{text}");
+    assert!(text.contains("You keep."), "{text}");
 
     // `new` at the list starts another game; both are listed next time and a number picks.
     let (second, text) = session(&o, b"new\nquit\n").await;
@@ -164,6 +167,13 @@ async fn hot_seat_hands_wait_for_the_keyboard_to_change_hands() {
     let ben_prompt = text.find("Ben> ").expect("Ben's turn to type");
     assert!(ben_prompt > ben, "{text}");
     assert!(text.contains("Ann> "), "{text}");
+    // Lines print in the order things happened: a draw after the turn that brought it.
+    if let Some(draw) = text.find("You draw ") {
+        let turn = text[..draw]
+            .rfind("— Turn ")
+            .expect("a turn began before the draw");
+        assert!(!text[turn..draw].contains("You may say"), "{text}");
+    }
     assert!(
         std::fs::read(&png)
             .expect("board image")
@@ -270,7 +280,7 @@ async fn bad_lines_are_refused_and_the_session_goes_on() {
     // The long line is echoed cut short.
     assert!(text.contains(&format!("`{}…`", "x".repeat(60))), "{text}");
     assert!(!text.contains(&"x".repeat(61)), "a long echo");
-    assert!(text.contains("Player keeps."), "{text}");
+    assert!(text.contains("You keep."), "{text}");
 }
 
 #[tokio::test]
@@ -296,5 +306,5 @@ async fn concede_asks_first() {
     assert!(text.contains("You are about to concede game"), "{text}");
     assert!(text.contains("Random Agent wins"), "{text}");
     // The first `concede` (answered `keep`) conceded nothing.
-    assert!(text.contains("Player keeps."), "{text}");
+    assert!(text.contains("You keep."), "{text}");
 }

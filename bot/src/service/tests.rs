@@ -927,13 +927,27 @@ library = ["Forest", "Forest"]
 async fn attack_with_x_in_the_main_phase_goes_to_combat() {
     let (svcs, _dir) = services().await;
     for svc in &svcs {
-        let (id, [alice, _bob]) = scenario_game(svc, ALICE_ATTACKS).await;
+        let (id, [alice, bob]) = scenario_game(svc, ALICE_ATTACKS).await;
         let plan = svc
             .command(alice, id, "attack with my treefolk", None)
             .await
             .expect("attack");
         let told = plan.told_to(alice).join("\n");
-        assert!(told.contains("Scarwood Treefolk"), "{told}");
+        assert!(
+            told.contains("You attack Bob with Scarwood Treefolk.\nYour Scarwood Treefolk deals 3 combat damage to Bob.\nBob's life: 20 → 17."),
+            "{told}"
+        );
+        let theirs = plan.told_to(bob).join("\n");
+        assert!(
+            theirs.contains("Alice attacks you with Scarwood Treefolk.\nAlice's Scarwood Treefolk deals 3 combat damage to you.\nYour life: 20 → 17."),
+            "{theirs}"
+        );
+        // Bob waited while several things happened: a summary for him, none for Alice.
+        assert_eq!(
+            plan.waited_for(bob),
+            Some("While you waited: Alice attacked you with Scarwood Treefolk; your life 20 → 17.")
+        );
+        assert_eq!(plan.waited_for(alice), None);
         let l = svc.load(id).await.expect("load");
         assert_eq!(l.game.player(PlayerId(1)).life, 17, "{told}");
         // `go to combat` alone stops at the declaration of attackers.
