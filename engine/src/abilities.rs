@@ -135,7 +135,8 @@ pub enum ObjectScope {
 }
 
 impl ObjectScope {
-    pub(crate) fn parse(s: &str) -> Result<Self, String> {
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         Ok(match s {
             "this" => ObjectScope::This,
             "creature" => ObjectScope::AnyCreature,
@@ -162,19 +163,25 @@ pub enum StateCondition {
 
 impl StateCondition {
     /// `you_control_at_least 7 type:Thrull`, `you_control_no land type:Island`,
-    /// `you_have_no_cards_in_hand`.
+    /// `you_have_no_cards_in_hand` (the grammar: [`crate::grammar::events`]).
     pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::events::state, s)
+    }
+
+    /// The hand-written parser the grammar replaced (kept to compare them).
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         let words: Vec<&str> = s.split_whitespace().collect();
         Ok(match words.as_slice() {
             ["you_control_at_least", n, rest @ ..] if !rest.is_empty() => {
                 StateCondition::YouControlAtLeast(
                     n.parse()
                         .map_err(|_| format!("you_control_at_least `{n}`: expected a number"))?,
-                    ObjectFilter::parse(rest)?,
+                    ObjectFilter::legacy_parse(rest)?,
                 )
             }
             ["you_control_no", rest @ ..] if !rest.is_empty() => {
-                StateCondition::YouControlNo(ObjectFilter::parse(rest)?)
+                StateCondition::YouControlNo(ObjectFilter::legacy_parse(rest)?)
             }
             ["you_have_no_cards_in_hand"] => StateCondition::YouHaveNoCardsInHand,
             _ => {
@@ -191,8 +198,14 @@ impl TriggerEvent {
     /// `another_creature_enters_your_control`, `your_upkeep`, `each_end_step`, `attacks`,
     /// `your_creature_with:trample_attacks`, `blocks`, `becomes_blocked`,
     /// `deals_combat_damage_to_player`, `deals_damage_to_player`, `deals_damage_to_opponent`,
-    /// `you_cast_creature_spell`.
+    /// `you_cast_creature_spell` (the grammar: [`crate::grammar::events`]).
     pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::events::event, s)
+    }
+
+    /// The hand-written parser the grammar replaced (kept to compare them).
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         Ok(match s.trim() {
             "enters" => TriggerEvent::Enters,
             "dies" => TriggerEvent::Dies,
@@ -237,7 +250,7 @@ impl TriggerEvent {
             "creature_enters" => TriggerEvent::CreatureEnters,
             "enchanted_deals_damage" => TriggerEvent::EnchantedDealsDamage,
             other if other.starts_with("state:") => {
-                TriggerEvent::State(StateCondition::parse(&other["state:".len()..])?)
+                TriggerEvent::State(StateCondition::legacy_parse(&other["state:".len()..])?)
             }
             other
                 if other.starts_with("another_your_creature_type:")
@@ -263,7 +276,7 @@ impl TriggerEvent {
                     Some((on, k)) => (on, Some(k.parse::<CounterKind>()?)),
                     None => (rest, None),
                 };
-                let on = ObjectScope::parse(on)?;
+                let on = ObjectScope::legacy_parse(on)?;
                 if verb == "counters_put_on" {
                     TriggerEvent::CountersPut { on, kind }
                 } else {
@@ -271,10 +284,10 @@ impl TriggerEvent {
                 }
             }
             other if other.starts_with("becomes_tapped:") => {
-                TriggerEvent::BecomesTapped(ObjectScope::parse(&other["becomes_tapped:".len()..])?)
+                TriggerEvent::BecomesTapped(ObjectScope::legacy_parse(&other["becomes_tapped:".len()..])?)
             }
             other if other.starts_with("becomes_untapped:") => TriggerEvent::BecomesUntapped(
-                ObjectScope::parse(&other["becomes_untapped:".len()..])?,
+                ObjectScope::legacy_parse(&other["becomes_untapped:".len()..])?,
             ),
             other if other.starts_with("you_cast_spell:") => {
                 TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
@@ -320,6 +333,11 @@ pub enum TriggerCondition {
 
 impl TriggerCondition {
     pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::events::condition, s)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         match s {
             "no_creatures_on_battlefield" => Ok(TriggerCondition::NoCreaturesOnBattlefield),
             "nothing_else_and_empty_hand" => Ok(TriggerCondition::NothingElseAndEmptyHand),
@@ -342,6 +360,11 @@ pub enum StaticPrevention {
 
 impl StaticPrevention {
     pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::events::static_prevention, s)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         let words: Vec<&str> = s.split_whitespace().collect();
         match words.as_slice() {
             ["spell_damage", n] => n
@@ -370,6 +393,11 @@ pub enum CopyCreature {
 
 impl CopyCreature {
     pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::events::copy_creature, s)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         match s {
             "clone" => Ok(CopyCreature::Clone),
             "shapeshifter" => Ok(CopyCreature::Shapeshifter),

@@ -401,8 +401,14 @@ pub enum Effect {
 }
 
 impl Effect {
-    /// Parses one effect line of a card script.
+    /// Parses one effect line of a card script (the grammar: [`crate::grammar::effects`]).
     pub fn parse(s: &str) -> Result<Effect, String> {
+        crate::grammar::parse_all(crate::grammar::effects::effect, s)
+    }
+
+    /// The hand-written parser the grammar replaced (kept to compare them).
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Effect, String> {
         if let Some(rest) = s.trim().strip_prefix("may_pay ") {
             // `may_pay {B} && return_to_battlefield this`
             let mut parts = rest.split("&&");
@@ -413,7 +419,7 @@ impl Effect {
                 .parse()
                 .map_err(|e| format!("may_pay: {e}"))?;
             let effects = parts
-                .map(|p| Effect::parse(p.trim()))
+                .map(|p| Effect::legacy_parse(p.trim()))
                 .collect::<Result<Vec<_>, _>>()?;
             if effects.is_empty() || effects.iter().any(|e| !e.is_choiceless()) {
                 return Err(
@@ -431,7 +437,7 @@ impl Effect {
                 .split("&&")
                 .map(str::trim)
                 .filter(|p| !p.is_empty())
-                .map(Effect::parse)
+                .map(Effect::legacy_parse)
                 .collect::<Result<Vec<_>, _>>()?;
             if then
                 .iter()
@@ -448,7 +454,7 @@ impl Effect {
         }
         if let Some(rest) = s.trim().strip_prefix("its_controller_may ") {
             // `its_controller_may damage its_power to=target from=it`
-            let Effect::May { effects, text } = Effect::parse(&format!("may {rest}"))? else {
+            let Effect::May { effects, text } = Effect::legacy_parse(&format!("may {rest}"))? else {
                 return Err("`its_controller_may` takes the same effects as `may`".into());
             };
             return Ok(Effect::ItsControllerMay { effects, text });
@@ -457,7 +463,7 @@ impl Effect {
             // `may A && B`: "you may A. If you do, B." (targets are chosen on the stack).
             let mut effects = Vec::new();
             for part in rest.split("&&") {
-                let inner = Effect::parse(part.trim())?;
+                let inner = Effect::legacy_parse(part.trim())?;
                 let no_choice = matches!(
                     inner,
                     Effect::Discard { random: false, .. }
@@ -485,8 +491,8 @@ impl Effect {
                 .split_once("||")
                 .ok_or("`if_cast_in_main_phase A || B`: B is what happens otherwise")?;
             return Ok(Effect::IfCastInMainPhase {
-                then: Box::new(Effect::parse(then.trim())?),
-                otherwise: Box::new(Effect::parse(otherwise.trim())?),
+                then: Box::new(Effect::legacy_parse(then.trim())?),
+                otherwise: Box::new(Effect::legacy_parse(otherwise.trim())?),
             });
         }
         if let Some((before, after)) = s.split_once(" if_spent=") {
@@ -494,7 +500,7 @@ impl Effect {
             let (letter, rest) = after.split_once(' ').unwrap_or((after, ""));
             let color = crate::mana::Color::from_name(letter)
                 .ok_or_else(|| format!("if_spent={letter}: expected a colour letter"))?;
-            let effect = Effect::parse(&format!("{before} {rest}"))?;
+            let effect = Effect::legacy_parse(&format!("{before} {rest}"))?;
             return Ok(Effect::IfSpent {
                 color,
                 effect: Box::new(effect),
@@ -602,18 +608,18 @@ impl Effect {
                 regen: !flags.contains(&"no_regen"),
             },
             "destroy_all" => Effect::DestroyAll {
-                filter: ObjectFilter::parse(args)?,
+                filter: ObjectFilter::legacy_parse(args)?,
                 regen: !flags.contains(&"no_regen"),
             },
             "regenerate" => Effect::Regenerate(objref(0)?),
-            "regenerate_all" => Effect::RegenerateAll(ObjectFilter::parse(args)?),
+            "regenerate_all" => Effect::RegenerateAll(ObjectFilter::legacy_parse(args)?),
             "prevent_next" => Effect::PreventNext {
                 amount: amount(0)?,
                 to: parse_recipient(key("to").ok_or("`prevent_next` needs to=...")?)?,
             },
             "exile" => Effect::Exile(objref(0)?),
             "skip_next" => Effect::SkipNext {
-                what: crate::steps::SkipKind::parse(
+                what: crate::steps::SkipKind::legacy_parse(
                     args.first()
                         .ok_or("`skip_next` needs turn, untap, upkeep or draw")?,
                 )?,
@@ -648,7 +654,7 @@ impl Effect {
                 to: parse_obj_ref(key("to").ok_or("`redirect_next_from_this` needs to=...")?)?,
             },
             "prevent_all" => {
-                Effect::PreventAll(PreventScope::parse(args.first().copied().unwrap_or(""))?)
+                Effect::PreventAll(PreventScope::legacy_parse(args.first().copied().unwrap_or(""))?)
             }
             "cant_regenerate" => Effect::CantRegenerate(objref(0)?),
             "exile_if_dies" => Effect::ExileIfDies(objref(0)?),
@@ -671,7 +677,7 @@ impl Effect {
             "exile_until_next_end_step" => Effect::ExileUntilNextEndStep(objref(0)?),
             "return_to_battlefield" => Effect::ReturnToBattlefield(objref(0)?),
             "return_if_dies_this_turn" => Effect::ReturnIfDiesThisTurn(objref(0)?),
-            "exile_all" => Effect::ExileAll(ObjectFilter::parse(args)?),
+            "exile_all" => Effect::ExileAll(ObjectFilter::legacy_parse(args)?),
             "become_creature_type" => {
                 // `become_creature_type Goblin target`
                 let (what, types) = args
@@ -710,7 +716,7 @@ impl Effect {
                 }
             }
             "lose_all_abilities" => Effect::LoseAllAbilities {
-                filter: ObjectFilter::parse(args)?,
+                filter: ObjectFilter::legacy_parse(args)?,
                 who: who(PlayerRef::EachPlayer)?,
                 base: key("base").map(|b| parse_pt_change(Some(b))).transpose()?,
             },
@@ -738,7 +744,7 @@ impl Effect {
                     .first()
                     .ok_or("`put_counter_each` needs a counter kind")?
                     .parse()?,
-                filter: ObjectFilter::parse(&args[1..])?,
+                filter: ObjectFilter::legacy_parse(&args[1..])?,
             },
             "lose_at_next_draw_unless_pays" => Effect::LoseAtNextDrawUnlessPays {
                 lose: match amount(0)? {
@@ -824,7 +830,7 @@ impl Effect {
             "pump_all" => {
                 let (power, toughness) = parse_pt_change(args.first().copied())?;
                 Effect::PumpAll {
-                    filter: ObjectFilter::parse(&args[1..])?,
+                    filter: ObjectFilter::legacy_parse(&args[1..])?,
                     power,
                     toughness,
                 }
@@ -834,7 +840,7 @@ impl Effect {
             },
             "sacrifice" => Effect::Sacrifice {
                 who: who(PlayerRef::You)?,
-                filter: ObjectFilter::parse(args)?,
+                filter: ObjectFilter::legacy_parse(args)?,
             },
             "exchange_life" => match objref(0)? {
                 ObjRef::Target(n) => Effect::ExchangeLife(n),
@@ -857,7 +863,7 @@ impl Effect {
                 };
                 if *verb == "grant_all" {
                     Effect::GrantAll {
-                        filter: ObjectFilter::parse(&args[1..])?,
+                        filter: ObjectFilter::legacy_parse(&args[1..])?,
                         keyword,
                         until,
                     }
@@ -873,7 +879,7 @@ impl Effect {
                 // `pump_all_count basic_land_types_you_control +1/+1 creature you_control`
                 let (power, toughness) = parse_pt_change(args.get(1).copied())?;
                 Effect::PumpAllCount {
-                    filter: ObjectFilter::parse(args.get(2..).unwrap_or(&[]))?,
+                    filter: ObjectFilter::legacy_parse(args.get(2..).unwrap_or(&[]))?,
                     amount: amount(0)?,
                     power,
                     toughness,
@@ -900,7 +906,7 @@ impl Effect {
             "spitting_slug" => Effect::SpittingSlug,
             "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
             "search" => Effect::Search {
-                filter: ObjectFilter::parse(args)?,
+                filter: ObjectFilter::legacy_parse(args)?,
                 to: match key("to").unwrap_or("hand") {
                     "hand" => ZoneKind::Hand,
                     "battlefield" => ZoneKind::Battlefield,
@@ -1101,6 +1107,7 @@ impl Effect {
 }
 
 /// `+2/+0`, `-3/+0`: a P/T change.
+#[cfg(test)]
 pub(crate) fn parse_pt_change(s: Option<&str>) -> Result<(i32, i32), String> {
     let pt = s.ok_or("a pump needs +P/+T")?;
     let (p, t) = pt
@@ -1114,6 +1121,7 @@ pub(crate) fn parse_pt_change(s: Option<&str>) -> Result<(i32, i32), String> {
     Ok((num(p)?, num(t)?))
 }
 
+#[cfg(test)]
 fn parse_amount(s: &str) -> Result<Amount, String> {
     match s {
         "X" | "x" => Ok(Amount::X),
@@ -1132,6 +1140,7 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
     }
 }
 
+#[cfg(test)]
 fn parse_target_slot(s: &str) -> Option<u8> {
     match s {
         "target" | "target1" => Some(0),
@@ -1141,6 +1150,7 @@ fn parse_target_slot(s: &str) -> Option<u8> {
     }
 }
 
+#[cfg(test)]
 fn parse_obj_ref(s: &str) -> Result<ObjRef, String> {
     if s == "this" {
         return Ok(ObjRef::This);
@@ -1156,6 +1166,7 @@ fn parse_obj_ref(s: &str) -> Result<ObjRef, String> {
         .ok_or_else(|| format!("expected `this` or `target`, found `{s}`"))
 }
 
+#[cfg(test)]
 fn parse_player_ref(s: &str) -> Result<PlayerRef, String> {
     Ok(match s {
         "you" => PlayerRef::You,
@@ -1170,6 +1181,7 @@ fn parse_player_ref(s: &str) -> Result<PlayerRef, String> {
     })
 }
 
+#[cfg(test)]
 fn parse_recipient(s: &str) -> Result<Recipient, String> {
     if let Some(n) = parse_target_slot(s) {
         return Ok(Recipient::Target(n));
@@ -1222,7 +1234,8 @@ pub enum PreventScope {
 }
 
 impl PreventScope {
-    pub fn parse(s: &str) -> Result<Self, String> {
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         match s {
             "combat" => Ok(PreventScope::CombatDamage),
             "creatures_to_players" => Ok(PreventScope::CreatureDamageToPlayers),

@@ -120,7 +120,8 @@ pub enum SkipKind {
 }
 
 impl SkipKind {
-    pub fn parse(s: &str) -> Result<Self, String> {
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         match s {
             "turn" => Ok(SkipKind::Turn),
             "untap" => Ok(SkipKind::UntapStep),

@@ -4,6 +4,7 @@
 
 use crate::ids::{ObjectId, PlayerId};
 use crate::keywords::Keyword;
+#[cfg_attr(not(test), allow(unused_imports))]
 use crate::mana::{Color, ColorSet};
 use crate::types::CardType;
 use serde::{Deserialize, Serialize};
@@ -85,10 +86,16 @@ impl ObjectFilter {
         }
     }
 
-    /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
-    /// `nonX` for a type or colour, `tapped`, `untapped`, `toughness<=N`, `type:Subtype`,
-    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`, `face_down`.
-    pub fn parse(words: &[&str]) -> Result<Self, String> {
+    /// Parses a filter of a card script: card types joined by `or`, `nonX` for a type or
+    /// colour, `tapped`, `toughness<=N`, `type:Subtype`, `you_control`, `with:Keyword`...
+    /// (the grammar: [`crate::grammar::filters`]).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::filters::filter, s)
+    }
+
+    /// The hand-written parser the grammar replaced (kept to compare them).
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(words: &[&str]) -> Result<Self, String> {
         let mut f = ObjectFilter::default();
         for w in words {
             let w = w.trim_end_matches(',');
@@ -227,8 +234,15 @@ pub struct TargetSpec {
 
 impl TargetSpec {
     /// Parses a target description from a card script: `any`, `player`, `opponent`,
-    /// `spell [filter]`, or an object filter (`creature nonwhite`, `artifact or enchantment`).
+    /// `spell [filter]`, or an object filter (`creature nonwhite`, `artifact or enchantment`)
+    /// (the grammar: [`crate::grammar::filters`]).
     pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::filters::target, s)
+    }
+
+    /// The hand-written parser the grammar replaced (kept to compare them).
+    #[cfg(test)]
+    pub(crate) fn legacy_parse(s: &str) -> Result<Self, String> {
         let mut words: Vec<&str> = s.split_whitespace().collect();
         let chosen_by_opponent = words.contains(&"chosen_by_opponent");
         words.retain(|w| *w != "chosen_by_opponent");
@@ -238,9 +252,9 @@ impl TargetSpec {
             ["any"] => TargetKind::Any,
             ["player"] => TargetKind::Player,
             ["opponent"] => TargetKind::Opponent,
-            ["spell", rest @ ..] => TargetKind::Spell(ObjectFilter::parse(rest)?),
+            ["spell", rest @ ..] => TargetKind::Spell(ObjectFilter::legacy_parse(rest)?),
             ["card_in_graveyard", rest @ ..] => {
-                let f = ObjectFilter::parse(rest)?;
+                let f = ObjectFilter::legacy_parse(rest)?;
                 if f.tapped.is_some()
                     || f.attacking
                     || f.controller.is_some()
@@ -255,10 +269,10 @@ impl TargetSpec {
                 TargetKind::GraveyardCard(f)
             }
             ["card_in_your_graveyard", rest @ ..] => {
-                TargetKind::CardInYourGraveyard(ObjectFilter::parse(rest)?)
+                TargetKind::CardInYourGraveyard(ObjectFilter::legacy_parse(rest)?)
             }
             [] => return Err("empty target description".into()),
-            rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
+            rest => TargetKind::Permanent(ObjectFilter::legacy_parse(rest)?),
         };
         Ok(TargetSpec {
             kind,
