@@ -523,9 +523,7 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
     let condition = t
         .condition
         .as_deref()
-        .map(|c| {
-            crate::abilities::TriggerCondition::parse(c).map_err(|e| format!("if `{c}`: {e}"))
-        })
+        .map(|c| crate::abilities::TriggerCondition::parse(c).map_err(|e| format!("if `{c}`: {e}")))
         .transpose()?;
     let divided = parse_divided(t.divided_damage.as_deref(), &effects)?;
     Ok(crate::abilities::TriggerDef {

@@ -85,7 +85,9 @@ fn cost_part(i: &mut &str, cost: &mut Cost) -> PResult<()> {
                 i,
                 &start,
                 format!("unknown cost part `{w}`"),
-                &["{MANA}, {T}, {Q}, sacrifice, exile, discard, tap, pay N life, remove N KIND counter"],
+                &[
+                    "{MANA}, {T}, {Q}, sacrifice, exile, discard, tap, pay N life, remove N KIND counter",
+                ],
             );
         }
     };

@@ -368,7 +368,12 @@ fn options(i: &mut &str, verb: &str, allowed: &[Opt]) -> PResult<Options> {
         let val = match (opt.value, has_value) {
             (Value::Flag, false) => Val::Flag,
             (Value::Flag, true) => {
-                return fail_at(i, &start, format!("`{key}` is a flag: no `=`"), &[opt.shape]);
+                return fail_at(
+                    i,
+                    &start,
+                    format!("`{key}` is a flag: no `=`"),
+                    &[opt.shape],
+                );
             }
             (_, false) => {
                 return fail_at(i, &start, format!("`{key}` needs a value"), &[opt.shape]);
@@ -421,7 +426,10 @@ pub const RULES: &[(&str, Rule)] = &[
     ("lose", player_amount),
     ("exchange_life", exchange_life),
     ("fight", fight),
-    ("lose_at_next_draw_unless_pays", lose_at_next_draw_unless_pays),
+    (
+        "lose_at_next_draw_unless_pays",
+        lose_at_next_draw_unless_pays,
+    ),
     // prevention and regeneration
     ("prevent_next", prevent_next),
     ("prevent_all", prevent_all),
@@ -679,7 +687,10 @@ fn prevent_next(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 
 const PREVENT_SCOPES: &[(&str, PreventScope)] = &[
     ("combat", PreventScope::CombatDamage),
-    ("creatures_to_players", PreventScope::CreatureDamageToPlayers),
+    (
+        "creatures_to_players",
+        PreventScope::CreatureDamageToPlayers,
+    ),
 ];
 
 /// `prevent_all combat|creatures_to_players`.
@@ -912,8 +923,7 @@ fn words_then_object<'a>(
     min: usize,
 ) -> PResult<(Vec<&'a str>, ObjRef)> {
     let mut words = Vec::new();
-    loop {
-        let Some(w) = next_word(i) else { break };
+    while let Some(w) = next_word(i) {
         if super::is_option_word(w) || is_line_word(w) {
             break;
         }
@@ -930,7 +940,10 @@ fn words_then_object<'a>(
     if words.len() < min {
         return fail_here(format!("missing {what}"), &[what]);
     }
-    fail_here("missing what it applies to", &["an object (this, it, linked, target)"])
+    fail_here(
+        "missing what it applies to",
+        &["an object (this, it, linked, target)"],
+    )
 }
 
 /// `become_creature_type SUBTYPE {SUBTYPE} OBJECT`.

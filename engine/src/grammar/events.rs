@@ -19,7 +19,10 @@ use winnow::token::{literal, take_while};
 const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ("enters", TriggerEvent::Enters),
     ("dies", TriggerEvent::Dies),
-    ("another_creature_enters", TriggerEvent::AnotherCreatureEnters),
+    (
+        "another_creature_enters",
+        TriggerEvent::AnotherCreatureEnters,
+    ),
     (
         "another_creature_enters_your_control",
         TriggerEvent::AnotherCreatureEntersYourControl,
@@ -30,20 +33,35 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ("each_end_step", TriggerEvent::EachEndStep),
     ("attacks", TriggerEvent::Attacks),
     ("creature_attacks", TriggerEvent::CreatureAttacks),
-    ("attacks_and_isnt_blocked", TriggerEvent::AttacksAndIsntBlocked),
+    (
+        "attacks_and_isnt_blocked",
+        TriggerEvent::AttacksAndIsntBlocked,
+    ),
     ("blocks", TriggerEvent::Blocks),
     ("becomes_blocked", TriggerEvent::BecomesBlocked),
-    ("blocks_or_becomes_blocked", TriggerEvent::BlocksOrBecomesBlocked),
+    (
+        "blocks_or_becomes_blocked",
+        TriggerEvent::BlocksOrBecomesBlocked,
+    ),
     (
         "deals_combat_damage_to_player",
         TriggerEvent::DealsCombatDamageToPlayer,
     ),
     ("deals_damage_to_player", TriggerEvent::DealsDamageToPlayer),
-    ("deals_damage_to_opponent", TriggerEvent::DealsDamageToOpponent),
+    (
+        "deals_damage_to_opponent",
+        TriggerEvent::DealsDamageToOpponent,
+    ),
     ("enchanted_deals_damage", TriggerEvent::EnchantedDealsDamage),
-    ("you_cast_creature_spell", TriggerEvent::YouCastCreatureSpell),
+    (
+        "you_cast_creature_spell",
+        TriggerEvent::YouCastCreatureSpell,
+    ),
     ("any_player_casts_spell", TriggerEvent::AnyPlayerCastsSpell),
-    ("creature_to_your_graveyard", TriggerEvent::CreatureToYourGraveyard),
+    (
+        "creature_to_your_graveyard",
+        TriggerEvent::CreatureToYourGraveyard,
+    ),
     (
         "in_graveyard_another_creature_to_your_graveyard",
         TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard,
@@ -53,27 +71,59 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::CreatureDealtDamageByThisDies,
     ),
     ("leaves", TriggerEvent::LeavesBattlefield),
-    ("leaves_or_becomes_untapped", TriggerEvent::LeavesOrBecomesUntapped),
+    (
+        "leaves_or_becomes_untapped",
+        TriggerEvent::LeavesOrBecomesUntapped,
+    ),
     ("turned_face_up", TriggerEvent::TurnedFaceUp),
     ("you_gain_life", TriggerEvent::LifeGained(PlayerScope::You)),
-    ("opponent_gains_life", TriggerEvent::LifeGained(PlayerScope::Opponent)),
-    ("any_player_gains_life", TriggerEvent::LifeGained(PlayerScope::AnyPlayer)),
+    (
+        "opponent_gains_life",
+        TriggerEvent::LifeGained(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_gains_life",
+        TriggerEvent::LifeGained(PlayerScope::AnyPlayer),
+    ),
     ("you_lose_life", TriggerEvent::LifeLost(PlayerScope::You)),
-    ("opponent_loses_life", TriggerEvent::LifeLost(PlayerScope::Opponent)),
-    ("any_player_loses_life", TriggerEvent::LifeLost(PlayerScope::AnyPlayer)),
+    (
+        "opponent_loses_life",
+        TriggerEvent::LifeLost(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_loses_life",
+        TriggerEvent::LifeLost(PlayerScope::AnyPlayer),
+    ),
     ("you_draw", TriggerEvent::CardDrawn(PlayerScope::You)),
-    ("opponent_draws", TriggerEvent::CardDrawn(PlayerScope::Opponent)),
-    ("any_player_draws", TriggerEvent::CardDrawn(PlayerScope::AnyPlayer)),
+    (
+        "opponent_draws",
+        TriggerEvent::CardDrawn(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_draws",
+        TriggerEvent::CardDrawn(PlayerScope::AnyPlayer),
+    ),
     ("you_discard", TriggerEvent::CardDiscarded(PlayerScope::You)),
-    ("opponent_discards", TriggerEvent::CardDiscarded(PlayerScope::Opponent)),
-    ("any_player_discards", TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer)),
+    (
+        "opponent_discards",
+        TriggerEvent::CardDiscarded(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_discards",
+        TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer),
+    ),
 ];
 
 /// The events that take a value after a colon, each with its rule.
-const EVENT_PREFIXES: &[(&str, fn(&mut &str) -> PResult<TriggerEvent>)] = &[
+/// A rule for the value of an event word.
+type EventRule = fn(&mut &str) -> PResult<TriggerEvent>;
+
+const EVENT_PREFIXES: &[(&str, EventRule)] = &[
     ("state:", |i| state.map(TriggerEvent::State).parse_next(i)),
     ("you_cast_spell:", |i| {
-        card_type.map(TriggerEvent::YouCastSpellOfType).parse_next(i)
+        card_type
+            .map(TriggerEvent::YouCastSpellOfType)
+            .parse_next(i)
     }),
     ("becomes_tapped:", |i| {
         scope.map(TriggerEvent::BecomesTapped).parse_next(i)
@@ -92,7 +142,10 @@ const EVENT_PREFIXES: &[(&str, fn(&mut &str) -> PResult<TriggerEvent>)] = &[
             .parse_next(i)
     }),
     ("your_creature_with:", your_creature_with_attacks),
-    ("another_your_creature_type:", another_of_subtype_becomes_blocked),
+    (
+        "another_your_creature_type:",
+        another_of_subtype_becomes_blocked,
+    ),
 ];
 
 /// `event`.
@@ -142,10 +195,7 @@ fn your_creature_with_attacks(i: &mut &str) -> PResult<TriggerEvent> {
         return fail_at(i, &start, "expected KEYWORD_attacks", &["KEYWORD_attacks"]);
     };
     let mut k = k;
-    let kw = keyword.parse_next(&mut k).map_err(|e| {
-        i.reset(&start);
-        e
-    })?;
+    let kw = keyword.parse_next(&mut k).inspect_err(|_| i.reset(&start))?;
     Ok(TriggerEvent::YourCreatureWithKeywordAttacks(kw))
 }
 

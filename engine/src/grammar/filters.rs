@@ -21,7 +21,9 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             i,
             &start,
             what,
-            &["a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls"],
+            &[
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+            ],
         )
     };
     if w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("permanent") {
@@ -91,7 +93,9 @@ fn filter_word_with_value<'a>(
             i,
             start,
             format!("unknown filter word `{w}`"),
-            &["a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls"],
+            &[
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+            ],
         );
     }
     Ok(())
@@ -99,7 +103,9 @@ fn filter_word_with_value<'a>(
 
 /// `{ SP filter_word }` after a verb: stops before an option, `&&`, `||`, `if_spent=`, one
 /// of `stop` or the end.
-pub fn filter_after<'s>(stop: &'s [&'s str]) -> impl FnMut(&mut &str) -> PResult<ObjectFilter> + 's {
+pub fn filter_after<'s>(
+    stop: &'s [&'s str],
+) -> impl FnMut(&mut &str) -> PResult<ObjectFilter> + 's {
     move |i: &mut &str| {
         let mut f = ObjectFilter::default();
         while let Some(w) = next_word(i) {
@@ -119,10 +125,14 @@ pub fn filter(i: &mut &str) -> PResult<ObjectFilter> {
 }
 
 /// `filter` as the first words of a text, stopping before one of `stop`.
-pub fn filter_until<'s>(stop: &'s [&'s str]) -> impl FnMut(&mut &str) -> PResult<ObjectFilter> + 's {
+pub fn filter_until<'s>(
+    stop: &'s [&'s str],
+) -> impl FnMut(&mut &str) -> PResult<ObjectFilter> + 's {
     move |i: &mut &str| {
         let mut f = ObjectFilter::default();
-        let first = take_while(0.., |c: char| !c.is_whitespace()).parse_peek(*i)?.1;
+        let first = take_while(0.., |c: char| !c.is_whitespace())
+            .parse_peek(*i)?
+            .1;
         if first.is_empty() || stop.contains(&first) {
             return Ok(f);
         }
@@ -165,7 +175,14 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
     let start = i.checkpoint();
     let first = take_while(0.., |c: char| !c.is_whitespace()).parse_next(i)?;
     let kind = match first {
-        "" => return fail_at(i, &start, "empty target description", &["a target description"]),
+        "" => {
+            return fail_at(
+                i,
+                &start,
+                "empty target description",
+                &["a target description"],
+            );
+        }
         "any" => TargetKind::Any,
         "player" => TargetKind::Player,
         "opponent" => TargetKind::Opponent,
@@ -225,7 +242,14 @@ pub fn divided(i: &mut &str) -> PResult<crate::cards::DividedDamage> {
             i.reset(&start);
             match words::integer.parse_next(i) {
                 Ok(n) if n > 0 => Amount::Fixed(n),
-                _ => return fail_at(i, &start, "a positive number or X", &["N TARGETS", "X TARGETS"]),
+                _ => {
+                    return fail_at(
+                        i,
+                        &start,
+                        "a positive number or X",
+                        &["N TARGETS", "X TARGETS"],
+                    );
+                }
             }
         }
     };

@@ -212,7 +212,11 @@ fn describe(src: &str, offset: usize, p: &Problem) -> String {
         text.push_str(w);
     }
     if !p.expected.is_empty() {
-        text.push_str(if p.what.is_some() { "; expected " } else { ": expected " });
+        text.push_str(if p.what.is_some() {
+            "; expected "
+        } else {
+            ": expected "
+        });
         text.push_str(&p.expected.join(" or "));
     }
     if p.what.is_none() && p.expected.is_empty() {

@@ -166,22 +166,37 @@ fn err_of<T: std::fmt::Debug>(r: Result<T, String>) -> String {
 #[test]
 fn an_unknown_word_is_named_with_its_column() {
     let e = err_of(Effect::parse("explode 3"));
-    assert!(e.starts_with("column 1, at `explode`: unknown effect `explode`"), "{e}");
+    assert!(
+        e.starts_with("column 1, at `explode`: unknown effect `explode`"),
+        "{e}"
+    );
     assert!(e.contains("damage"), "lists the effects: {e}");
     let e = err_of(Effect::parse("destroy_all creature dragons"));
-    assert!(e.starts_with("column 22, at `dragons`: unknown filter word `dragons`"), "{e}");
+    assert!(
+        e.starts_with("column 22, at `dragons`: unknown filter word `dragons`"),
+        "{e}"
+    );
     let e = err_of(Effect::parse("draw 2 whom=target"));
-    assert!(e.starts_with("column 8, at `whom=target`: `whom=target` is not an option of `draw`"), "{e}");
+    assert!(
+        e.starts_with("column 8, at `whom=target`: `whom=target` is not an option of `draw`"),
+        "{e}"
+    );
     assert!(e.contains("who=PLAYER"), "{e}");
     let e = err_of(Effect::parse("damage 2 to=target,the_moon"));
-    assert!(e.contains("at `the_moon`: unknown damage recipient `the_moon`"), "{e}");
+    assert!(
+        e.contains("at `the_moon`: unknown damage recipient `the_moon`"),
+        "{e}"
+    );
     let e = err_of(TriggerEvent::parse("becomes_tapped:everything"));
     assert!(e.starts_with("column 16, at `everything`"), "{e}");
     assert!(e.contains("this, creature or your_creature"), "{e}");
     let e = err_of(TriggerEvent::parse("the_moon_rises"));
     assert!(e.contains("unknown trigger event `the_moon_rises`"), "{e}");
     let e = err_of(Cost::parse("{T}, dance a jig"));
-    assert!(e.starts_with("column 6, at `dance`: unknown cost part `dance`"), "{e}");
+    assert!(
+        e.starts_with("column 6, at `dance`: unknown cost part `dance`"),
+        "{e}"
+    );
     let e = err_of(TargetSpec::parse("creature with:teleporting"));
     assert!(e.contains("at `with:teleporting`"), "{e}");
     assert!(e.contains("unsupported keyword"), "{e}");
@@ -192,9 +207,15 @@ fn a_missing_argument_is_named() {
     let e = err_of(Effect::parse("damage 3"));
     assert!(e.contains("at the end: `damage` needs to=RECIPIENT"), "{e}");
     let e = err_of(Effect::parse("draw"));
-    assert_eq!(e, "column 5, at the end: missing an amount; expected an amount");
+    assert_eq!(
+        e,
+        "column 5, at the end: missing an amount; expected an amount"
+    );
     let e = err_of(Effect::parse("damage to=target"));
-    assert!(e.starts_with("column 8, at `to=target`: missing an amount"), "{e}");
+    assert!(
+        e.starts_with("column 8, at `to=target`: missing an amount"),
+        "{e}"
+    );
     let e = err_of(Effect::parse("pump +1/+1"));
     assert!(e.contains("at the end: missing an object"), "{e}");
     let e = err_of(Effect::parse("may_pay {2} && search creature"));
@@ -214,8 +235,13 @@ fn a_bad_number_is_named() {
     assert!(e.starts_with("column 6, at `+one/+1`"), "{e}");
     assert!(e.contains("P/T"), "{e}");
     let e = err_of(TargetSpec::parse("creature toughness<=two"));
-    assert!(e.contains("at `toughness<=two`: bad number in `toughness<=two`"), "{e}");
-    let e = err_of(TriggerEvent::parse("state:you_control_at_least many type:Thrull"));
+    assert!(
+        e.contains("at `toughness<=two`: bad number in `toughness<=two`"),
+        "{e}"
+    );
+    let e = err_of(TriggerEvent::parse(
+        "state:you_control_at_least many type:Thrull",
+    ));
     assert!(e.contains("at `many`"), "{e}");
     let e = err_of(Cost::parse("pay lots life"));
     assert!(e.starts_with("column 5, at `lots`"), "{e}");
@@ -237,83 +263,4 @@ fn compound_lines_keep_their_parts() {
         matches!(&e, Ok(Effect::SacrificeThen { then, .. }) if then.len() == 1),
         "{e:?}"
     );
-}
-
-/// The value a string parsed to with the hand-written parsers the grammar replaces.
-fn parse_legacy(kind: &str, s: &str) -> String {
-    fn show<T: std::fmt::Debug>(r: Result<T, String>) -> String {
-        match r {
-            Ok(v) => format!("{v:?}"),
-            Err(_) => "ERROR".into(),
-        }
-    }
-    let words: Vec<&str> = s.split_whitespace().collect();
-    match kind {
-        "effect" => show(Effect::legacy_parse(s)),
-        "target" => show(TargetSpec::legacy_parse(s)),
-        "event" => show(TriggerEvent::legacy_parse(s)),
-        "condition" => show(TriggerCondition::legacy_parse(s)),
-        "cost" => show(Cost::legacy_parse(s)),
-        "additional_cost" => show(
-            s.split('|')
-                .map(|p| Cost::legacy_parse(p.trim()))
-                .collect::<Result<Vec<_>, _>>(),
-        ),
-        "filter" => show(ObjectFilter::legacy_parse(&words)),
-        "enchant" => show(
-            ObjectFilter::legacy_parse(&words).and_then(|f| Ok((f, TargetSpec::legacy_parse(s)?))),
-        ),
-        "pt" => show(crate::effects::parse_pt_change(Some(s))),
-        "counter" => show(s.parse::<crate::object::CounterKind>()),
-        "enters_with" => show((|| {
-            let (n, kind) = s.trim().split_once(' ').ok_or("no space")?;
-            let n: u32 = n.parse().map_err(|_| "bad number".to_string())?;
-            Ok::<_, String>((kind.parse::<crate::object::CounterKind>()?, n))
-        })()),
-        "prevention" => show(StaticPrevention::legacy_parse(s)),
-        "copy" => show(CopyCreature::legacy_parse(s)),
-        "divided" => show((|| {
-            let (amount, spec) = s.trim().split_once(' ').ok_or("no space")?;
-            let amount = match amount {
-                "X" | "x" => crate::effects::Amount::X,
-                n => crate::effects::Amount::Fixed(
-                    n.parse::<i32>().ok().filter(|n| *n > 0).ok_or("bad")?,
-                ),
-            };
-            Ok::<_, String>(crate::cards::DividedDamage {
-                amount,
-                spec: TargetSpec::legacy_parse(spec)?,
-            })
-        })()),
-        "activation_condition" => show(match words.as_slice() {
-            ["hand_size_exactly", n] => n.parse::<u32>().map_err(|e| e.to_string()),
-            _ => Err("unknown".to_string()),
-        }),
-        other => format!("unknown kind {other}"),
-    }
-}
-
-/// The grammar agrees with the hand-written parsers on every script string; with
-/// `SPELLSTACK_WRITE_SNAPSHOT=1`, the hand-written parsers' values are written to
-/// `snapshot.txt`.
-#[test]
-fn the_grammar_agrees_with_the_hand_written_parsers() {
-    let strings = script_strings();
-    let mut lines: Vec<String> = Vec::new();
-    let mut differ = Vec::new();
-    for (kind, s) in &strings {
-        let old = parse_legacy(kind, s);
-        let new = parse_new(kind, s);
-        if old != new {
-            differ.push(format!("{kind} | {s}\n  old {old}\n  new {new}"));
-        }
-        lines.push(format!("{kind} | {s} | {old}"));
-    }
-    lines.sort();
-    lines.dedup();
-    if std::env::var("SPELLSTACK_WRITE_SNAPSHOT").is_ok() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/grammar/snapshot.txt");
-        std::fs::write(path, lines.join("\n") + "\n").expect("write snapshot");
-    }
-    assert!(differ.is_empty(), "{} differ:\n{}", differ.len(), differ.join("\n"));
 }

@@ -34,7 +34,10 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
     ("x", Amount::X),
     ("creatures_you_control", Amount::CreaturesYouControl),
     ("attacking_creatures", Amount::AttackingCreatures),
-    ("basic_land_types_you_control", Amount::BasicLandTypesYouControl),
+    (
+        "basic_land_types_you_control",
+        Amount::BasicLandTypesYouControl,
+    ),
     ("blockers_beyond_first", Amount::BlockersBeyondFirst),
     ("its_power", Amount::SubjectPower),
     ("its_mana_value", Amount::SubjectManaValue),
@@ -56,7 +59,12 @@ pub fn amount(i: &mut &str) -> PResult<Amount> {
         .parse_next(i)
 }
 
-const SLOTS: &[(&str, u8)] = &[("target", 0), ("target1", 0), ("target2", 1), ("target3", 2)];
+const SLOTS: &[(&str, u8)] = &[
+    ("target", 0),
+    ("target1", 0),
+    ("target2", 1),
+    ("target3", 2),
+];
 
 /// `slot`: a target slot (0-based).
 pub fn slot(i: &mut &str) -> PResult<u8> {
@@ -157,9 +165,16 @@ pub fn recipients(i: &mut &str) -> PResult<Vec<Recipient>> {
 
 /// `signed`: an integer with an optional `+`.
 fn signed(i: &mut &str) -> PResult<i32> {
-    (opt(one_of(['+', '-'])), take_while(1.., |c: char| c.is_ascii_digit()))
+    (
+        opt(one_of(['+', '-'])),
+        take_while(1.., |c: char| c.is_ascii_digit()),
+    )
         .take()
-        .try_map(|s: &str| s.trim_start_matches('+').parse::<i32>().map_err(|e| e.to_string()))
+        .try_map(|s: &str| {
+            s.trim_start_matches('+')
+                .parse::<i32>()
+                .map_err(|e| e.to_string())
+        })
         .parse_next(i)
 }
 
