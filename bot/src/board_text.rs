@@ -137,7 +137,14 @@ pub fn board(view: &View) -> String {
     if !view.exile.is_empty() {
         s.push_str(&format!(
             "Exile: {}\n",
-            grouped(view.exile.iter().map(|c| c.name.clone()))
+            grouped(view.exile.iter().map(|c| match c.suspended {
+                Some(n) => format!(
+                    "{} (suspended, {n} time counter{})",
+                    c.name,
+                    if n == 1 { "" } else { "s" }
+                ),
+                None => c.name.clone(),
+            }))
         ));
     }
     if let Some(me) = view.viewer.and_then(|v| view.players.get(v.index()))
@@ -259,6 +266,23 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
             Event::TurnedFaceUp {
                 card, controller, ..
             } => format!("{} turns {} face up.", pn(*controller), cat.get(*card).name),
+            Event::Suspended {
+                player, card, time, ..
+            } => format!(
+                "{} suspends {} ({time} time counter{}).",
+                pn(*player),
+                cat.get(*card).name,
+                if *time == 1 { "" } else { "s" }
+            ),
+            Event::SuspendedCastImpossible {
+                player,
+                card,
+                reason,
+            } => format!(
+                "{}'s {} can't be cast ({reason}); it stays exiled.",
+                pn(*player),
+                cat.get(*card).name
+            ),
             Event::Revealed { player, card } => {
                 format!("{} reveals {}.", pn(*player), obj(*card))
             }

@@ -343,7 +343,8 @@ fn answer_objects(answers: &[Answer]) -> Vec<ObjectId> {
             Answer::PlayLand(id)
             | Answer::Cast(id)
             | Answer::CastFaceDown(id)
-            | Answer::TurnFaceUp(id) => push(*id),
+            | Answer::TurnFaceUp(id)
+            | Answer::Suspend(id) => push(*id),
             Answer::Activate { source, .. } | Answer::ActivateMana { source, .. } => push(*source),
             Answer::Target(Target::Object(id)) => push(*id),
             Answer::Objects(ids) => ids.iter().for_each(|i| push(*i)),
@@ -418,6 +419,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         Answer::TurnFaceUp(id) => {
             format!("turn {} face up", object_label(game, viewer, *id, &among))
         }
+        Answer::Suspend(id) => format!("suspend {}", object_label(game, viewer, *id, &among)),
         Answer::Activate { source, ability } => {
             let name = object_label(game, viewer, *source, &among);
             if abilities_of(*source) > 1 {
@@ -608,6 +610,30 @@ fn face_down_words(t: &str) -> Option<&str> {
 
 /// `turn X face up`, `turn face up X`, `turn up X`, `unmorph X` (and alone, for the only
 /// one): the permanent's words.
+/// Why `suspend NAME` can't be done now, in player words: the engine's own reason for the
+/// named card in hand, or that nothing in hand can be suspended.
+fn suspend_refusal(game: &Game, player: PlayerId, name: &str) -> String {
+    let hand = &game.player(player).hand;
+    let named = hand.iter().find(|id| {
+        game.def(**id)
+            .is_some_and(|d| !name.is_empty() && d.name.to_lowercase().starts_with(name))
+    });
+    if let Some(&id) = named {
+        let mut probe = game.clone();
+        if let Err(e) = probe.submit(player, Answer::Suspend(id)) {
+            return e.to_string();
+        }
+    }
+    if hand
+        .iter()
+        .any(|id| game.def(*id).is_some_and(|d| d.suspend.is_some()))
+    {
+        "you can't suspend a card now (suspending needs the timing you could cast it with, and its suspend cost)".into()
+    } else {
+        "no card in your hand has suspend".into()
+    }
+}
+
 fn face_up_words(t: &str) -> Option<&str> {
     if let Some(r) = strip_any(t, &["turn face up ", "turn up ", "unmorph ", "flip up "]) {
         return Some(r);
@@ -729,6 +755,17 @@ pub fn parse_answers(
                     &c,
                     "face-down permanent you can turn face up",
                 );
+            } else if let Some(rest) = strip_any(&t, &["suspend "]) {
+                // Suspend (502.59a / 702.61a): the special action from your hand, then its
+                // cost (`suspend Rift Bolt`, `suspend Aeon Chronicler x 2`).
+                let c = labeled(&|a| match a {
+                    Answer::Suspend(id) => Some(*id),
+                    _ => None,
+                });
+                if c.is_empty() {
+                    return Err(GrammarError::Refused(suspend_refusal(game, player, rest)));
+                }
+                return cast_sequence(game, player, rest, &c, "card you can suspend now");
             } else if let Some(rest) = strip_any(&t, &["play "]) {
                 let c = labeled(&|a| {
                     if let Answer::PlayLand(id) = a {
@@ -1408,6 +1445,7 @@ fn cast_sequence(
         Answer::Cast(id)
         | Answer::CastFaceDown(id)
         | Answer::TurnFaceUp(id)
+        | Answer::Suspend(id)
         | Answer::Activate { source: id, .. } => game.seen_name(*id, Some(player)),
         _ => "that".into(),
     };

@@ -109,7 +109,18 @@ fn area(p: &PlayerView, view: &View) -> PlayerArea {
     a.library_count = p.library_count as u32;
     a.graveyard_count = p.graveyard.len() as u32;
     a.graveyard_top = p.graveyard.last().map(|c| face(c.card));
-    a.exile_count = 0;
+    a.exile_count = view.exile.iter().filter(|c| c.owner == p.id).count() as u32;
+    a.suspended = view
+        .exile
+        .iter()
+        .filter(|c| c.owner == p.id)
+        .filter_map(|c| {
+            c.suspended.map(|n| render::scene::SuspendedCard {
+                face: face(c.card),
+                time_counters: n,
+            })
+        })
+        .collect();
     a.mana_pool = if p.mana_pool.trim().is_empty() || p.mana_pool.trim() == "{0}" {
         String::new()
     } else {

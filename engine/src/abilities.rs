@@ -190,6 +190,10 @@ pub enum TriggerCondition {
     /// Echo's "if this permanent came under your control since the beginning of your last
     /// upkeep" (502.19a / 702.30a).
     CameUnderYourControlSinceLastUpkeep,
+    /// Suspend's "if this card is suspended" (502.59b / 702.61b).
+    Suspended,
+    /// Suspend's "if it's exiled" (its last-counter trigger).
+    InExile,
 }
 
 impl TriggerCondition {

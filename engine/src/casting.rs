@@ -34,6 +34,9 @@ pub enum CastKind {
     /// cost (502.26d / 702.36e): the cost is collected like a spell's, but nothing goes on
     /// the stack.
     TurnFaceUp(ObjectId),
+    /// The special action of suspending a card from the hand (502.59a / 702.61a): its
+    /// suspend cost is collected like a spell's (X included), but nothing goes on the stack.
+    Suspend(ObjectId),
 }
 
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
@@ -61,6 +64,10 @@ pub struct Casting {
     /// one's share, announced after the other targets (409.1d / 601.2d).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub division: Option<Vec<(Target, u32)>>,
+    /// Cast by suspend's last-counter trigger (502.59a / 702.61a): from exile, without
+    /// paying its mana cost (an alternative cost: X is 0), timing ignored, mandatory.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suspend_cast: bool,
 }
 
 impl Casting {
@@ -78,6 +85,7 @@ impl Casting {
             face_down: false,
             flashback: None,
             division: None,
+            suspend_cast: false,
         }
     }
 }
@@ -106,6 +114,10 @@ impl Game {
             });
         }
         let mut shape = self.shape_with_mode(c.kind, c.mode)?;
+        if c.suspend_cast {
+            // Without paying its mana cost; additional costs stay (R-suspend-14).
+            shape.base.mana = None;
+        }
         if c.flashback == Some(FlashbackCost::Printed)
             && let CastKind::Spell(card) = c.kind
         {
@@ -160,6 +172,12 @@ impl Game {
                     divided: d.divided.as_ref(),
                 })
             }
+            CastKind::Suspend(card) => Some(Shape {
+                targets: &[],
+                base: self.def(card)?.suspend.as_ref()?.cost.clone(),
+                additional: &[],
+                divided: None,
+            }),
             CastKind::TurnFaceUp(id) => {
                 let o = self.obj(id)?;
                 Some(Shape {
@@ -218,7 +236,7 @@ impl Game {
             .collect()
     }
 
-    fn payable_mana(&self, c: &Casting) -> PayableCost {
+    pub(crate) fn payable_mana(&self, c: &Casting) -> PayableCost {
         let mut cost = self
             .total_cost(c)
             .and_then(|t| t.mana)
@@ -620,7 +638,10 @@ impl Game {
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
-            CastKind::Spell(_) | CastKind::Trigger(_) | CastKind::TurnFaceUp(_) => None,
+            CastKind::Spell(_)
+            | CastKind::Trigger(_)
+            | CastKind::TurnFaceUp(_)
+            | CastKind::Suspend(_) => None,
         };
         if let Some(src) = source {
             let o = self
@@ -813,6 +834,9 @@ impl Game {
                     "a triggered ability can't be cancelled: choose its target",
                 ));
             }
+            if c.suspend_cast {
+                return self.decline_suspend_cast(&c);
+            }
             self.casting = None;
             self.pending = Some(Pending {
                 player,
@@ -846,6 +870,15 @@ impl Game {
             (Decision::ChooseX, Answer::X(x)) => {
                 if x > 1000 {
                     return Err(RuleError::illegal("X is too large"));
+                }
+                if x == 0
+                    && let CastKind::Suspend(card) = c.kind
+                    && self
+                        .def(card)
+                        .and_then(|d| d.suspend.as_ref())
+                        .is_some_and(|s| s.x_not_zero)
+                {
+                    return Err(RuleError::illegal("X can't be 0"));
                 }
                 next.x = Some(x);
                 self.check_costs_payable(&next)
@@ -1002,7 +1035,10 @@ impl Game {
             _ => Vec::new(),
         };
         candidates.retain(|a| self.apply_casting_answer(c, a.clone()).is_ok());
-        if !matches!(c.kind, CastKind::Trigger(_)) && player == c.player {
+        if !matches!(c.kind, CastKind::Trigger(_))
+            && player == c.player
+            && (!c.suspend_cast || self.may_decline_suspend_cast(c))
+        {
             candidates.push(Answer::Cancel);
         }
         candidates
@@ -1013,7 +1049,10 @@ impl Game {
     fn casting_self(c: &Casting) -> Option<ObjectId> {
         match c.kind {
             CastKind::Spell(card) => Some(card),
-            CastKind::Ability { .. } | CastKind::Trigger(_) | CastKind::TurnFaceUp(_) => None,
+            CastKind::Ability { .. }
+            | CastKind::Trigger(_)
+            | CastKind::TurnFaceUp(_)
+            | CastKind::Suspend(_) => None,
         }
     }
 
@@ -1099,7 +1138,7 @@ impl Game {
             CastKind::Spell(card) => self.colors(card),
             CastKind::Ability { source, .. } => self.source_colors(source),
             CastKind::Trigger(t) => self.source_colors(t.source),
-            CastKind::TurnFaceUp(id) => self.colors(id),
+            CastKind::TurnFaceUp(id) | CastKind::Suspend(id) => self.colors(id),
         }
     }
 
@@ -1600,7 +1639,10 @@ impl Game {
             .collect();
         let source = match c.kind {
             CastKind::Ability { source, .. } => Some(source),
-            CastKind::Spell(_) | CastKind::Trigger(_) | CastKind::TurnFaceUp(_) => None,
+            CastKind::Spell(_)
+            | CastKind::Trigger(_)
+            | CastKind::TurnFaceUp(_)
+            | CastKind::Suspend(_) => None,
         };
         if let Some(src) = source {
             if total.tap {
@@ -1692,6 +1734,7 @@ impl Game {
                     o.controller = c.player;
                     // 502.22a / 702.34a: exiled whenever it would leave the stack.
                     o.flashback = c.flashback.is_some();
+                    o.suspend_cast = c.suspend_cast;
                 }
                 self.stack.push(StackItem {
                     kind: StackKind::Spell(on_stack),
@@ -1732,6 +1775,8 @@ impl Game {
             // Handled at the top of `commit_cast`.
             CastKind::Trigger(_) => return,
             // A special action: no stack; the player receives priority again (408.2h).
+            CastKind::Suspend(card) => self.commit_suspend(&c, card),
+            // A special action: no stack; the player receives priority again (408.2h).
             CastKind::TurnFaceUp(id) => {
                 // Vesuvan Shapeshifter: "as it is turned face up, you may choose another
                 // creature": asked now, and it turns face up already a copy (`copy.rs`).
@@ -1743,8 +1788,13 @@ impl Game {
                 self.turn_face_up(id)
             }
         }
-        // 409.1i: its controller receives priority again.
         self.passes = 0;
+        if c.suspend_cast {
+            // Cast as suspend's trigger resolved: the active player receives priority.
+            self.give_priority(self.active);
+            return;
+        }
+        // 409.1i: its controller receives priority again.
         self.give_priority(c.player);
     }
 }

@@ -152,6 +152,9 @@ pub enum Answer {
     /// A special action (no stack): begin turning a face-down permanent you control face
     /// up by paying its morph cost (502.26d / 702.36e); the payment follows.
     TurnFaceUp(ObjectId),
+    /// The special action suspending a card from the hand (502.59a / 702.61a): its suspend
+    /// cost is collected like a spell's, then it is exiled with its time counters.
+    Suspend(ObjectId),
 }
 
 impl Answer {
@@ -182,6 +185,7 @@ impl Answer {
             Answer::PayToAvoid(_) => "pay to stop a delayed ability",
             Answer::CastFaceDown(_) => "cast a card face down",
             Answer::TurnFaceUp(_) => "turn a permanent face up",
+            Answer::Suspend(_) => "suspend a card",
         }
     }
 }

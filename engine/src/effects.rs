@@ -378,6 +378,15 @@ pub enum Effect {
         count: Amount,
         what: ObjRef,
     },
+    /// "Remove N [kind] counters from it" (a permanent, or a card in exile: suspend).
+    RemoveCounters {
+        kind: CounterKind,
+        count: Amount,
+        what: ObjRef,
+    },
+    /// Suspend's last-counter trigger: its owner casts the source card without paying its
+    /// mana cost if able (`keywords/suspend.rs`).
+    CastSuspended,
     /// "<source> deals N damage to ...", where the source is not the ability's own source
     /// ("it deals damage equal to its power": the trigger's subject, by last known
     /// information if it has left).
@@ -460,6 +469,10 @@ impl Effect {
                 }
             }
             Effect::PutCounters {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::RemoveCounters {
                 what: ObjRef::Target(n),
                 ..
             }

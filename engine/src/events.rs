@@ -80,6 +80,22 @@ pub enum Event {
         card: CardId,
         targets: Vec<Target>,
     },
+    /// A card suspended (the special action, 502.59a / 702.61a): exiled face up with
+    /// `time` time counters.
+    Suspended {
+        player: PlayerId,
+        card: CardId,
+        object: ObjectId,
+        time: u32,
+    },
+    /// Suspend's last-counter trigger resolved but the card couldn't be cast (no legal
+    /// target, a cost that can't be paid, or its owner declined to make mana): it stays
+    /// exiled with no time counters.
+    SuspendedCastImpossible {
+        player: PlayerId,
+        card: CardId,
+        reason: String,
+    },
     AbilityActivated {
         player: PlayerId,
         source: ObjectId,

@@ -241,6 +241,12 @@ pub struct Game {
     /// Some card in the game reduces spell costs (Locket of Yesterdays).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_cost_reducers: bool,
+    /// Some card has been suspended: exile is looked at for suspend's upkeep triggers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_suspended_cards: bool,
+    /// A cast that suspend's last-counter trigger begins once it has finished resolving.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast_after_resolution: Option<crate::casting::Casting>,
     /// During a batch of permanents leaving together: the triggered abilities granted by
     /// static abilities as they were before the batch (holder, granting card, static index),
     /// so granted leaves-the-battlefield abilities look back too (410.10d / 603.10a).
@@ -406,6 +412,8 @@ impl Game {
             damage_record: Vec::new(),
             has_state_triggers: false,
             has_flashback: false,
+            has_suspended_cards: false,
+            cast_after_resolution: None,
             has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),
@@ -710,6 +718,7 @@ impl Game {
                 .any(|s| s.grants.iter().any(|k| k.is_triggered()));
         if !def.triggers.is_empty()
             || keyword_trigger
+            || def.suspend.is_some()
             || def.statics.iter().any(|s| !s.grant_triggers.is_empty())
         {
             self.has_triggers = true;
@@ -765,6 +774,7 @@ impl Game {
             copy_until: crate::copy::CopyUntil::AsEntered,
             face_down: false,
             flashback: false,
+            suspend_cast: false,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);

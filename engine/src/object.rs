@@ -152,6 +152,10 @@ pub struct Object {
     /// exiled instead (`Game::move_object_as`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub flashback: bool,
+    /// A spell cast by suspend's last-counter trigger: a creature gains haste as it
+    /// resolves (502.59a / 702.61a).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub suspend_cast: bool,
 }
 
 impl Object {

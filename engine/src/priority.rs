@@ -94,6 +94,7 @@ impl Game {
             Answer::Cast(card) => self.begin_cast(player, card),
             Answer::CastFaceDown(card) => self.begin_cast_face_down(player, card),
             Answer::TurnFaceUp(id) => self.begin_turn_face_up(player, id),
+            Answer::Suspend(card) => self.begin_suspend(player, card),
             Answer::Activate { source, ability } => self.begin_activate(player, source, ability),
             Answer::ActivateMana {
                 source,
@@ -259,6 +260,14 @@ impl Game {
             {
                 out.push(Answer::CastFaceDown(card));
             }
+            // Suspend: a special action with the card's own timing (502.59a / 702.61a).
+            if def.suspend.is_some()
+                && !split_second
+                && (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
+                && self.can_begin_suspend(player, card)
+            {
+                out.push(Answer::Suspend(card));
+            }
         }
         // Flashback (502.22a / 702.34a): cards in their graveyard with flashback, printed or
         // granted, with the card's normal timing.
@@ -355,6 +364,31 @@ impl Game {
         }
     }
 
+    /// Effects that forbid casting a spell (a fixture's Meddling Mage naming it).
+    pub(crate) fn check_cast_permission(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<(), RuleError> {
+        let Some(def) = self.def(card) else {
+            return Err(RuleError::illegal("that card is no longer there"));
+        };
+        for &id in &self.battlefield {
+            if let Some(o) = self.obj(id)
+                && o.controller != player
+                && self.has_own_abilities(id)
+                && self.catalog().get(o.face()).opponents_cant_cast.as_deref() == Some(&def.name)
+            {
+                return Err(RuleError::illegal(format!(
+                    "{} can't be cast: {} forbids it",
+                    def.name,
+                    self.card_name(id)
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Timing for casting `card` (408.1d, flash 502.57).
     pub(crate) fn check_cast_timing(
         &self,
@@ -365,6 +399,7 @@ impl Game {
             .def(card)
             .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
         self.check_split_second()?;
+        self.check_cast_permission(player, card)?;
         let instant_speed = crate::keywords::flash::has_instant_timing(def);
         if !instant_speed && let Some(why) = self.why_not_sorcery_timing(player) {
             return Err(RuleError::illegal(format!(

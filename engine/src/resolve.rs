@@ -101,6 +101,10 @@ impl Game {
                     return;
                 }
                 self.finish_resolution(&res.item);
+                // Suspend: the card is cast as its trigger finishes resolving.
+                if let Some(c) = self.cast_after_resolution.take() {
+                    self.continue_casting(c);
+                }
                 return;
             }
             let effect = effects[res.effect].clone();
@@ -129,7 +133,11 @@ impl Game {
             self.stack.retain(|s| s.object() != Some(card));
             let def = self.catalog().get(item.card);
             if def.is_permanent() {
+                let by_suspend = self.obj(card).is_some_and(|o| o.suspend_cast);
                 let new = self.put_onto_battlefield(card, item.controller, false);
+                if by_suspend && let Some(p) = new {
+                    self.grant_suspend_haste(p, item.controller);
+                }
                 // An Aura spell enters attached to the permanent it targeted (303.4f).
                 if def.enchant.is_some()
                     && let (Some(aura), Some(Target::Object(t))) = (new, item.targets.first())
@@ -600,6 +608,21 @@ impl Game {
                 {
                     self.add_counters(o, kind.clone(), n);
                 }
+            }
+            Effect::RemoveCounters { kind, count, what } => {
+                // From a permanent, or from a card in exile (a suspended card).
+                let n = self.amount(res, count).max(0) as u32;
+                if let Some(o) = self.object_of(res, *what)
+                    && self
+                        .obj(o)
+                        .is_some_and(|x| matches!(x.zone, ZoneKind::Battlefield | ZoneKind::Exile))
+                {
+                    self.remove_counters(o, kind, n);
+                }
+            }
+            Effect::CastSuspended => {
+                let card = Self::source_of(&res.item);
+                self.cast_suspended(card);
             }
             Effect::SacrificeThen { what, then } => {
                 // Shield orders for its damage are asked before anything happens (616.1).
@@ -1454,6 +1477,8 @@ impl Game {
             | Effect::DamageDivided
             | Effect::PutCounterEach { .. }
             | Effect::PutCounters { .. }
+            | Effect::RemoveCounters { .. }
+            | Effect::CastSuspended
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
             | Effect::ItsControllerMay { .. } => {}

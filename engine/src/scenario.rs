@@ -69,11 +69,24 @@ pub struct PlayerZones {
     #[serde(default)]
     pub graveyard: Vec<String>,
     #[serde(default)]
-    pub exile: Vec<String>,
+    pub exile: Vec<ExiledSetup>,
     #[serde(default)]
     pub battlefield: Vec<PermanentSetup>,
     pub mana_pool: Option<String>,
     pub lands_played: Option<u32>,
+}
+
+/// A card in exile: its name, or `{ card = "Rift Bolt", counters = { time = 1 } }` (a
+/// suspended card).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum ExiledSetup {
+    Name(String),
+    Full {
+        card: String,
+        #[serde(default)]
+        counters: BTreeMap<String, u32>,
+    },
 }
 
 #[derive(Debug, Deserialize)]
@@ -318,7 +331,18 @@ impl Runner {
                 g.create_object(card_id(c)?, p, ZoneKind::Graveyard);
             }
             for c in &z.exile {
-                g.create_object(card_id(c)?, p, ZoneKind::Exile);
+                let (name, counters) = match c {
+                    ExiledSetup::Name(n) => (n, None),
+                    ExiledSetup::Full { card, counters } => (card, Some(counters)),
+                };
+                let id = g.create_object(card_id(name)?, p, ZoneKind::Exile);
+                for (k, n) in counters.into_iter().flatten() {
+                    let kind: crate::object::CounterKind = k.parse()?;
+                    if let Some(o) = g.obj_mut(id) {
+                        o.counters.add(kind, *n);
+                    }
+                    g.has_suspended_cards = true;
+                }
             }
             for perm in &z.battlefield {
                 let (card, tapped, damage, counters, sick, attached, face_down) = match perm {
@@ -709,6 +733,7 @@ impl Runner {
                     Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?)
                 }
             }
+            "suspend" => Answer::Suspend(self.find(rest, &[Hand], Some(player))?),
             "turn" => match rest.strip_prefix("face up ") {
                 Some(card) => Answer::TurnFaceUp(self.find(card, &[Battlefield, Stack], None)?),
                 None => return Err(format!("`turn face up NAME`, not `turn {rest}`")),

@@ -30,6 +30,8 @@ use crate::ids::{CardId, ObjectId, PlayerId};
 use crate::keywords::Keyword;
 pub use crate::keywords::flanking::FLANKING_TRIGGER;
 pub use crate::keywords::rampage::{RAMPAGE1_TRIGGER, RAMPAGE2_TRIGGER};
+pub use crate::keywords::suspend::{SUSPEND_CAST_TRIGGER, SUSPEND_UPKEEP_TRIGGER};
+use crate::object::CounterKind;
 use crate::stack::{StackItem, StackKind};
 use crate::steps::Step;
 use crate::targets::ObjectFilter;
@@ -136,7 +138,7 @@ pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = DELAYED_LOSE_1;
+const FIRST_BUILTIN: u8 = SUSPEND_CAST_TRIGGER;
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -156,6 +158,8 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             divided: None,
         })),
         FLANKING_TRIGGER => Some(crate::keywords::flanking::definition()),
+        SUSPEND_UPKEEP_TRIGGER => Some(crate::keywords::suspend::upkeep_definition()),
+        SUSPEND_CAST_TRIGGER => Some(crate::keywords::suspend::cast_definition()),
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| crate::keywords::rampage::definition(1))),
         RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| crate::keywords::rampage::definition(2))),
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
@@ -561,15 +565,20 @@ impl Game {
             Event::StepBegan(step @ (Step::Upkeep | Step::End)) => {
                 let active = self.active;
                 let step = *step;
-                self.matching(|_, _, ctrl, w| match w {
-                    TriggerEvent::YourUpkeep => step == Step::Upkeep && ctrl == active,
-                    TriggerEvent::EachEndStep => step == Step::End,
-                    TriggerEvent::EachUpkeep => step == Step::Upkeep,
-                    _ => false,
-                })
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, None))
-                .collect()
+                let mut v: Vec<_> = self
+                    .matching(|_, _, ctrl, w| match w {
+                        TriggerEvent::YourUpkeep => step == Step::Upkeep && ctrl == active,
+                        TriggerEvent::EachEndStep => step == Step::End,
+                        TriggerEvent::EachUpkeep => step == Step::Upkeep,
+                        _ => false,
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, None))
+                    .collect();
+                if step == Step::Upkeep {
+                    v.extend(self.suspend_upkeep_triggers(active));
+                }
+                v
             }
             Event::AttackersDeclared { attackers } => {
                 let mut v = Vec::new();
@@ -734,17 +743,22 @@ impl Game {
                 delta,
             } if *delta != 0 => {
                 let (object, put) = (*object, *delta > 0);
-                self.matching(|g, id, ctrl, w| {
-                    let (on, k) = match w {
-                        TriggerEvent::CountersPut { on, kind } if put => (on, kind),
-                        TriggerEvent::CountersRemoved { on, kind } if !put => (on, kind),
-                        _ => return false,
-                    };
-                    k.as_ref().is_none_or(|k| k == kind) && on.holds(g, id, ctrl, object)
-                })
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(object)))
-                .collect()
+                let mut v: Vec<_> = self
+                    .matching(|g, id, ctrl, w| {
+                        let (on, k) = match w {
+                            TriggerEvent::CountersPut { on, kind } if put => (on, kind),
+                            TriggerEvent::CountersRemoved { on, kind } if !put => (on, kind),
+                            _ => return false,
+                        };
+                        k.as_ref().is_none_or(|k| k == kind) && on.holds(g, id, ctrl, object)
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(object)))
+                    .collect();
+                if !put && *kind == CounterKind::Time {
+                    v.extend(self.suspend_cast_trigger(object));
+                }
+                v
             }
             Event::Tapped(object) | Event::Untapped(object) => {
                 let (object, tapped) = (*object, matches!(e, Event::Tapped(_)));
@@ -868,6 +882,10 @@ impl Game {
             }
             TriggerCondition::CameUnderYourControlSinceLastUpkeep => {
                 self.came_under_control_since_last_upkeep(source, controller)
+            }
+            TriggerCondition::Suspended => self.is_suspended(source),
+            TriggerCondition::InExile => {
+                self.obj(source).is_some_and(|o| o.zone == ZoneKind::Exile)
             }
         }
     }

@@ -18,10 +18,14 @@ pub struct CardView {
     pub id: ObjectId,
     pub card: CardId,
     pub name: String,
+    pub owner: PlayerId,
     /// A card in a graveyard with flashback now (printed, or granted until end of turn):
     /// its flashback cost, which its owner may cast it for with the card's normal timing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flashback: Option<String>,
+    /// A suspended card in exile (502.59b / 702.61b): its time counters (public).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspended: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +129,7 @@ impl Game {
             id,
             card: o.card,
             name: def.name.clone(),
+            owner: o.owner,
             flashback: match self.flashback_cost_of(id) {
                 Some(crate::casting::FlashbackCost::Printed) => {
                     def.flashback.as_ref().map(|c| c.to_string())
@@ -135,6 +140,9 @@ impl Game {
                     .map(|m| format!("{m} (its mana cost, until end of turn)")),
                 None => None,
             },
+            suspended: self
+                .is_suspended(id)
+                .then(|| o.counters.get(&crate::object::CounterKind::Time)),
         }
     }
 

@@ -220,6 +220,20 @@ pub struct CardDef {
     /// Locket of Yesterdays: "Spells you cast cost {N} less to cast for each card with the
     /// same name as that spell in your graveyard" (generic mana only).
     pub reduce_per_same_name_in_graveyard: u32,
+    /// Suspend N—[cost] (502.59 / 702.61, `keywords/suspend.rs`).
+    pub suspend: Option<SuspendDef>,
+    /// A test fixture's "your opponents can't cast spells with this name" (Meddling Mage).
+    pub opponents_cant_cast: Option<String>,
+}
+
+/// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X
+/// paid) and the cost of the special action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuspendDef {
+    pub time: Option<u32>,
+    pub cost: Cost,
+    /// "X can't be 0."
+    pub x_not_zero: bool,
 }
 
 /// A static ability of a permanent that changes other objects' P/T or grants keywords
@@ -365,6 +379,8 @@ const FACTS: &str = include_str!("../../cards/facts.toml");
 const SCRIPTS: &[(&str, &str)] = &[
     ("basic.toml", include_str!("../../cards/scripts/basic.toml")),
     ("tsp.toml", include_str!("../../cards/scripts/tsp.toml")),
+    ("plc.toml", include_str!("../../cards/scripts/plc.toml")),
+    ("fut.toml", include_str!("../../cards/scripts/fut.toml")),
     (
         "effects.toml",
         include_str!("../../cards/scripts/effects.toml"),

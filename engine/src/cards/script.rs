@@ -86,6 +86,9 @@ struct Script {
     /// "Play with your hand revealed."
     #[serde(default)]
     hand_revealed: bool,
+    /// Test fixtures only (Meddling Mage, outside the block, with its name chosen):
+    /// "Spells with the chosen name can't be cast" by this card's opponents.
+    opponents_cant_cast: Option<String>,
     /// "As ~ enters the battlefield, choose a creature type."
     #[serde(default)]
     choose_creature_type: bool,
@@ -115,6 +118,8 @@ struct Script {
     morph: Option<String>,
     /// Echo (502.19 / 702.30): `echo = "{2}{R}"`, a triggered ability in its upkeep.
     echo: Option<String>,
+    /// Suspend (502.59 / 702.61): `suspend = "5 {B}"` or `"X {X}{3}{U}"`, as printed.
+    suspend: Option<String>,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -447,6 +452,8 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         flashback: None,
         damage_to_sacrifice: false,
         reduce_per_same_name_in_graveyard: 0,
+        suspend: None,
+        opponents_cant_cast: None,
     })
 }
 
@@ -645,6 +652,12 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         .collect::<Result<_, _>>()?;
     def.draw_reveal_instead = s.draw_reveal_instead;
     def.hand_revealed = s.hand_revealed;
+    if let Some(n) = &s.opponents_cant_cast {
+        if def.support != Support::TestOnly {
+            return Err("`opponents_cant_cast` is for test fixtures".into());
+        }
+        def.opponents_cant_cast = Some(n.clone());
+    }
     def.choose_creature_type = s.choose_creature_type;
     def.copy_land_as_enters = s.copy_land_as_enters;
     if let Some(c) = &s.copy_creature {
@@ -704,6 +717,11 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     {
         return Err("the card has echo: script it with `echo = \"{cost}\"`".into());
     }
+    def.suspend = parse_suspend(
+        s.suspend.as_deref(),
+        &text_lower,
+        def.support == Support::TestOnly,
+    )?;
     if let Some(m) = &s.morph {
         let cost = Cost::parse(m).map_err(|e| format!("morph `{m}`: {e}"))?;
         let printed = format!("morph {}", m.trim().to_lowercase());
@@ -995,4 +1013,49 @@ fn add_intrinsic_mana_abilities(def: &mut CardDef) {
             def.abilities.push(intrinsic_mana_ability(color));
         }
     }
+}
+
+/// `suspend = "5 {B}"`: checked against the card's text ("Suspend 5—{B}"); a card whose text
+/// has suspend must say so.
+fn parse_suspend(
+    script: Option<&str>,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<Option<crate::cards::SuspendDef>, String> {
+    let Some(v) = script else {
+        if !test_only && text_lower.lines().any(|l| l.starts_with("suspend ")) {
+            return Err("the card has suspend: script it with `suspend = \"N {cost}\"`".into());
+        }
+        return Ok(None);
+    };
+    let (n, cost) = v
+        .trim()
+        .split_once(' ')
+        .ok_or_else(|| format!("suspend `{v}`: expected `N {{cost}}`, e.g. `5 {{B}}`"))?;
+    let time = match n {
+        "X" | "x" => None,
+        n => Some(
+            n.parse::<u32>()
+                .map_err(|_| format!("suspend `{v}`: `{n}` is not a number of time counters"))?,
+        ),
+    };
+    let printed = format!(
+        "suspend {}—{}",
+        n.to_lowercase(),
+        cost.trim().to_lowercase()
+    );
+    if !test_only && !text_lower.contains(&printed) {
+        return Err(format!(
+            "`suspend = \"{v}\"`: the card's text has no `Suspend {n}—{cost}`"
+        ));
+    }
+    let cost = Cost::parse(cost)?;
+    if time.is_none() && !cost.mana.as_ref().is_some_and(|m| m.has_x()) {
+        return Err(format!("suspend `{v}`: suspend X needs an X in its cost"));
+    }
+    Ok(Some(crate::cards::SuspendDef {
+        time,
+        cost,
+        x_not_zero: text_lower.contains("x can't be 0"),
+    }))
 }

@@ -460,6 +460,7 @@ pub const RULES: &[(&str, Rule)] = &[
     // counters and tokens
     ("put_counter", put_counter),
     ("put_counter_each", put_counter_each),
+    ("remove_counter", remove_counter),
     ("create_token", create_token),
     // library and hand: draw, discard, mill, search
     ("draw", player_amount),
@@ -787,6 +788,18 @@ fn put_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let what = arg("an object", object).parse_next(i)?;
     let o = options(i, verb, &[N])?;
     Ok(Effect::PutCounters {
+        kind,
+        count: o.amount("n").unwrap_or(Amount::Fixed(1)),
+        what,
+    })
+}
+
+/// `remove_counter KIND OBJECT [n=AMOUNT]` (a permanent, or a card in exile: suspend).
+fn remove_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    let o = options(i, verb, &[N])?;
+    Ok(Effect::RemoveCounters {
         kind,
         count: o.amount("n").unwrap_or(Amount::Fixed(1)),
         what,

@@ -214,3 +214,4 @@ pub mod morph;
 pub mod rampage;
 pub mod shadow;
 pub mod split_second;
+pub mod suspend;
