@@ -242,14 +242,17 @@ impl Game {
             .and_then(|t| t.mana)
             .map(|m| m.to_payable(c.x.unwrap_or(0)))
             .unwrap_or_default();
-        if let CastKind::Spell(card) = c.kind
-            && !c.face_down
-        {
-            // Cost reductions apply to the total cost, flashback's too (R-flashback-3),
-            // and reduce only its generic part (R-locket-of-yesterdays-2).
-            cost.generic = cost
-                .generic
-                .saturating_sub(self.spell_cost_reduction(c.player, card));
+        if let CastKind::Spell(card) = c.kind {
+            // Cost increases apply to the total cost, also of a spell cast without paying
+            // its mana cost (R-suspend-14).
+            cost.generic += self.spell_cost_increase();
+            if !c.face_down {
+                // Cost reductions apply to the total cost, flashback's too (R-flashback-3),
+                // and reduce only its generic part (R-locket-of-yesterdays-2).
+                cost.generic = cost
+                    .generic
+                    .saturating_sub(self.spell_cost_reduction(c.player, card));
+            }
         }
         self.as_spendable(c.player, cost)
     }
@@ -261,6 +264,19 @@ impl Game {
                 self.def(o.id)
                     .is_some_and(|d| d.reduce_per_same_name_in_graveyard > 0)
             })
+    }
+
+    /// Generic mana every spell costs more (a fixture's "Spells cost {1} more to cast").
+    fn spell_cost_increase(&self) -> u32 {
+        if !self.has_cost_reducers {
+            return 0;
+        }
+        self.battlefield
+            .iter()
+            .filter(|id| self.has_own_abilities(**id))
+            .filter_map(|id| self.def(*id))
+            .map(|d| d.spells_cost_more)
+            .sum()
     }
 
     /// Generic mana `player`'s spell `card` costs less (Locket of Yesterdays: {1} for each

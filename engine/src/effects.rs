@@ -37,6 +37,9 @@ pub enum Amount {
     /// The converted mana cost of the spell chosen for target slot n, X included while it
     /// is on the stack (Draining Whelk: "where X is that spell's converted mana cost").
     TargetManaValue(u8),
+    /// The power plus the toughness of the creature chosen for target slot n, as it last
+    /// existed on the battlefield (Phthisis: "equal to its power plus its toughness").
+    TargetPowerPlusToughness(u8),
 }
 
 /// A player an effect acts on, relative to the controller.

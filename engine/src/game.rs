@@ -737,7 +737,8 @@ impl Game {
             self.layered = true;
         }
         self.has_flashback |= def.flashback.is_some();
-        self.has_cost_reducers |= def.reduce_per_same_name_in_graveyard > 0;
+        self.has_cost_reducers |=
+            def.reduce_per_same_name_in_graveyard > 0 || def.spells_cost_more > 0;
     }
 
     /// Creates a new object (a card at game start, or a token) in `zone`.

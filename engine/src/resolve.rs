@@ -35,6 +35,10 @@ pub struct Resolution {
     /// last known information once it is countered).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_mana_values: Vec<Option<u32>>,
+    /// The power and toughness of each target creature as the resolution began (last known
+    /// information once it has left: Phthisis).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_pts: Vec<Option<(i32, i32)>>,
     /// The current effect's optional payment: made (true) or declined (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid: Option<bool>,
@@ -52,6 +56,7 @@ impl Resolution {
             choices: Vec::new(),
             target_controllers: Vec::new(),
             target_mana_values: Vec::new(),
+            target_pts: Vec::new(),
             paid: None,
             may: None,
         }
@@ -290,6 +295,20 @@ impl Game {
                 .copied()
                 .flatten()
                 .unwrap_or(0) as i32,
+            Amount::TargetPowerPlusToughness(slot) => match Self::target_at(res, *slot) {
+                // A negative power or toughness counts as 0 (R-phthisis-2).
+                Some(Target::Object(o)) if self.is_on_battlefield(o) => {
+                    self.power(o).max(0) + self.toughness(o).max(0)
+                }
+                // Gone during this resolution: as it was as the resolution began, which is
+                // as it last existed (nothing before its leaving changed it).
+                _ => res
+                    .target_pts
+                    .get(*slot as usize)
+                    .copied()
+                    .flatten()
+                    .map_or(0, |(p, t)| p.max(0) + t.max(0)),
+            },
         }
     }
 

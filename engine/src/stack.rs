@@ -182,6 +182,15 @@ impl Game {
                 Target::Player(_) => None,
             })
             .collect();
+        res.target_pts = res
+            .item
+            .targets
+            .iter()
+            .map(|t| match t {
+                Target::Object(o) if self.is_on_battlefield(*o) => self.power_toughness(*o),
+                _ => None,
+            })
+            .collect();
         res.target_mana_values = res
             .item
             .targets

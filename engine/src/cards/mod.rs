@@ -224,6 +224,8 @@ pub struct CardDef {
     pub suspend: Option<SuspendDef>,
     /// A test fixture's "your opponents can't cast spells with this name" (Meddling Mage).
     pub opponents_cant_cast: Option<String>,
+    /// A test fixture's "Spells cost {N} more to cast" (every player's).
+    pub spells_cost_more: u32,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X

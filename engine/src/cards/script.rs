@@ -89,6 +89,9 @@ struct Script {
     /// Test fixtures only (Meddling Mage, outside the block, with its name chosen):
     /// "Spells with the chosen name can't be cast" by this card's opponents.
     opponents_cant_cast: Option<String>,
+    /// Test fixtures only: "Spells cost {N} more to cast."
+    #[serde(default)]
+    spells_cost_more: u32,
     /// "As ~ enters the battlefield, choose a creature type."
     #[serde(default)]
     choose_creature_type: bool,
@@ -454,6 +457,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         reduce_per_same_name_in_graveyard: 0,
         suspend: None,
         opponents_cant_cast: None,
+        spells_cost_more: 0,
     })
 }
 
@@ -657,6 +661,12 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err("`opponents_cant_cast` is for test fixtures".into());
         }
         def.opponents_cant_cast = Some(n.clone());
+    }
+    if s.spells_cost_more > 0 {
+        if def.support != Support::TestOnly {
+            return Err("`spells_cost_more` is for test fixtures".into());
+        }
+        def.spells_cost_more = s.spells_cost_more;
     }
     def.choose_creature_type = s.choose_creature_type;
     def.copy_land_as_enters = s.copy_land_as_enters;
