@@ -195,7 +195,9 @@ fn your_creature_with_attacks(i: &mut &str) -> PResult<TriggerEvent> {
         return fail_at(i, &start, "expected KEYWORD_attacks", &["KEYWORD_attacks"]);
     };
     let mut k = k;
-    let kw = keyword.parse_next(&mut k).inspect_err(|_| i.reset(&start))?;
+    let kw = keyword
+        .parse_next(&mut k)
+        .inspect_err(|_| i.reset(&start))?;
     Ok(TriggerEvent::YourCreatureWithKeywordAttacks(kw))
 }
 
