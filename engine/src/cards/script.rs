@@ -551,6 +551,14 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
 }
 
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    apply_spell(def, s)?;
+    apply_card_keys(def, s)?;
+    apply_statics(def, s)?;
+    apply_abilities(def, s)
+}
+
+/// Keywords, colours, and the spell's targets, effects, modes and additional costs.
+fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let text_lower = def.text.to_lowercase();
     for k in &s.keywords {
         let kw: Keyword = k.parse()?;
@@ -618,6 +626,14 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         divided,
     };
 
+    Ok(())
+}
+
+/// The card-level keys: flashback, replacement and prevention keys, copy abilities, enchant,
+/// echo, suspend, morph.
+fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    let text_lower = def.text.to_lowercase();
+    let is_spell_with_effect = def.has_type(CardType::Instant) || def.has_type(CardType::Sorcery);
     if let Some(f) = &s.flashback {
         if !text_lower.contains("flashback") {
             return Err("`flashback`: the card's text has no flashback".into());
@@ -759,6 +775,11 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     {
         return Err("`turn_others_face_down`: the card's text doesn't say so".into());
     }
+    Ok(())
+}
+
+/// The static abilities (`[[card.static]]`).
+fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for st in &s.statics {
         let affects = crate::targets::ObjectFilter::parse(&st.affects)
             .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
@@ -887,6 +908,11 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
             },
         });
     }
+    Ok(())
+}
+
+/// The triggered and activated abilities (`[[card.trigger]]`, `[[card.ability]]`).
+fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for t in &s.trigger {
         def.triggers.push(parse_trigger(t)?);
     }
