@@ -506,6 +506,26 @@ impl Effect {
             | Effect::CreateToken { who, .. }
             | Effect::SkipNext { who, .. }
             | Effect::LoseAllAbilities { who, .. } => p(who, &mut v),
+            Effect::May { effects, .. } => {
+                for e in effects {
+                    v.extend(e.target_slots());
+                }
+            }
+            Effect::Fight { a, b } => {
+                for r in [a, b] {
+                    if let ObjRef::Target(n) = r {
+                        v.push(*n);
+                    }
+                }
+            }
+            _ => v.extend(self.object_target_slot()),
+        }
+        v
+    }
+
+    /// The target slot named by an effect that acts on one object (or player), if any.
+    fn object_target_slot(&self) -> Option<u8> {
+        match self {
             Effect::Destroy {
                 what: ObjRef::Target(n),
                 ..
@@ -576,22 +596,9 @@ impl Effect {
                 what: ObjRef::Target(n),
                 ..
             }
-            | Effect::ExchangeLife(n) => v.push(*n),
-            Effect::May { effects, .. } => {
-                for e in effects {
-                    v.extend(e.target_slots());
-                }
-            }
-            Effect::Fight { a, b } => {
-                for r in [a, b] {
-                    if let ObjRef::Target(n) = r {
-                        v.push(*n);
-                    }
-                }
-            }
-            _ => {}
+            | Effect::ExchangeLife(n) => Some(*n),
+            _ => None,
         }
-        v
     }
 }
 
