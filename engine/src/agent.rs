@@ -148,9 +148,34 @@ fn free_repeat(game: &Game, a: &Answer) -> bool {
     })
 }
 
+/// The `suspend` bench deck: suspend cards of every kind (creatures that gain haste, spells
+/// that target when cast, no-mana-cost cards) with a few cards cast normally.
+const SUSPEND_DECK: &[(&str, usize)] = &[
+    ("Swamp", 6),
+    ("Mountain", 6),
+    ("Island", 6),
+    ("Forest", 2),
+    ("Plains", 2),
+    ("Rift Bolt", 4),
+    ("Corpulent Corpse", 3),
+    ("Keldon Halberdier", 3),
+    ("Errant Ephemeron", 2),
+    ("Viscerid Deepwalker", 3),
+    ("Ancestral Vision", 2),
+    ("Mindstab", 2),
+    ("Phthisis", 2),
+    ("Living End", 2),
+    ("Plunder", 2),
+    ("Search for Tomorrow", 2),
+    ("Durkwood Baloth", 2),
+    ("Shivan Meteor", 2),
+    ("Prodigal Pyromancer", 3),
+    ("Lightning Axe", 2),
+];
+
 /// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
-/// `combat` or `flashback` (supported cards; `combat` holds the combat keywords and cards of
-/// issue #3, `flashback` flashback, divided damage and Dralnu):
+/// `combat`, `flashback` or `suspend` (supported cards; `combat` holds the combat keywords and
+/// cards of issue #3, `flashback` flashback, divided damage and Dralnu, `suspend` suspend):
 /// the decks of `spellstack bench` and of the random-game tests.
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
     let spec: &[(&str, usize)] = match name {
@@ -273,28 +298,7 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Psionic Blast", 2),
             ("Lightning Axe", 3),
         ],
-        "suspend" => &[
-            ("Swamp", 6),
-            ("Mountain", 6),
-            ("Island", 6),
-            ("Forest", 2),
-            ("Plains", 2),
-            ("Rift Bolt", 4),
-            ("Corpulent Corpse", 3),
-            ("Keldon Halberdier", 3),
-            ("Errant Ephemeron", 2),
-            ("Viscerid Deepwalker", 3),
-            ("Ancestral Vision", 2),
-            ("Mindstab", 2),
-            ("Phthisis", 2),
-            ("Living End", 2),
-            ("Plunder", 2),
-            ("Search for Tomorrow", 2),
-            ("Durkwood Baloth", 2),
-            ("Shivan Meteor", 2),
-            ("Prodigal Pyromancer", 3),
-            ("Lightning Axe", 2),
-        ],
+        "suspend" => SUSPEND_DECK,
         other => {
             return Err(format!(
                 "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects, morph, combat, flashback or suspend"
