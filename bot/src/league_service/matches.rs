@@ -248,6 +248,12 @@ impl Service {
         }
         let rec = record_of(user, &matches);
         if let Some(o) = opponent {
+            if !matches!(l.def.schedule, Schedule::Queue) {
+                return refused(format!(
+                    "{} pairs its rounds itself: `play` without an opponent starts your pairing",
+                    l.def.name
+                ));
+            }
             return self.league_challenge(&l, user, o, &rec).await;
         }
         match l.def.schedule {

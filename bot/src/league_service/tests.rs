@@ -425,6 +425,12 @@ async fn a_whole_sealed_league_matches_the_oracle() {
             );
         }
         assert!(rep.standings.text.len() < 4096);
+        // A Swiss league pairs its rounds: no challenges.
+        let e = refusal(
+            svc.league_play(rep.league_id, rep.players[0], Some(rep.players[1]))
+                .await,
+        );
+        assert!(e.contains("pairs its rounds"), "{e}");
         assert!(rep.standings.text.contains("Agent"));
     }
 }
@@ -472,12 +478,12 @@ async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period
         assert!(c.text.contains("(running)"), "{}", c.text);
         // Under a day left: one reminder to the player whose clock runs.
         svc.clock.advance(86_400 + 3_600);
-        let ticks = svc.league_tick().await.expect("tick");
+        let ticks = svc.league_tick_one(league).await.expect("tick");
         let rem: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
         assert_eq!(rem.len(), 1, "{ticks:?}");
         assert!(rem[0].text.contains("left on their clock") && rem[0].pings == vec![decider]);
         assert!(
-            svc.league_tick()
+            svc.league_tick_one(league)
                 .await
                 .expect("tick")
                 .iter()
@@ -501,7 +507,7 @@ async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period
         assert_eq!(m.chooser, Some(decider), "the loser of game 1 chooses");
         // The league ends; after the grace period the game in progress is a draw.
         svc.clock.advance(32 * 86_400);
-        let ticks = svc.league_tick().await.expect("tick");
+        let ticks = svc.league_tick_one(league).await.expect("tick");
         let texts: Vec<&str> = ticks
             .iter()
             .filter(|r| r.league_id == league)
@@ -535,7 +541,7 @@ async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period
         assert_eq!(pool.packs.len(), 6);
         // Nothing more happens once the league is final.
         assert!(
-            svc.league_tick()
+            svc.league_tick_one(league)
                 .await
                 .expect("tick")
                 .iter()
@@ -596,14 +602,14 @@ async fn weekly_packs_grow_the_pools() {
         svc.league_join(league, b, None).await.expect("join");
         svc.league_drop(league, b).await.expect("drop");
         assert!(
-            svc.league_tick()
+            svc.league_tick_one(league)
                 .await
                 .expect("tick")
                 .iter()
                 .all(|r| r.league_id != league)
         );
         svc.clock.advance(8 * 86_400);
-        let ticks = svc.league_tick().await.expect("tick");
+        let ticks = svc.league_tick_one(league).await.expect("tick");
         let packs: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
         assert_eq!(
             packs.len(),
@@ -619,7 +625,7 @@ async fn weekly_packs_grow_the_pools() {
         assert_eq!(pool.packs.len(), 4);
         assert!(pool.verify().is_ok());
         assert!(
-            svc.league_tick()
+            svc.league_tick_one(league)
                 .await
                 .expect("tick")
                 .iter()
@@ -635,4 +641,81 @@ async fn weekly_packs_grow_the_pools() {
             3
         );
     }
+}
+
+#[tokio::test]
+async fn an_odd_swiss_field_gets_one_bye_a_round() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let o = SimOptions {
+            players: 5,
+            best_of: 1,
+            tag: tag(),
+            ..SimOptions::default()
+        };
+        let rep = simulate(svc, &o).await.expect("simulation");
+        let matches = svc.db.league_matches(rep.league_id).await.expect("m");
+        let byes: Vec<&crate::storage::MatchRow> =
+            matches.iter().filter(|m| m.b_user.is_none()).collect();
+        // ceil(log2 5) = 3 rounds, each with two matches and a bye.
+        assert_eq!(matches.len(), 9, "{:#?}", rep.log);
+        assert_eq!(byes.len(), 3);
+        let mut who: Vec<Id> = byes.iter().map(|m| m.a_user).collect();
+        who.sort();
+        who.dedup();
+        assert_eq!(who.len(), 3, "nobody has two byes");
+        assert!(byes.iter().all(|m| m.a_wins == 1 && m.status == "finished"));
+        for m in &byes {
+            let line = rep
+                .standings
+                .lines
+                .iter()
+                .find(|l| l.user == m.a_user)
+                .expect("line");
+            assert!(line.points >= 3, "a bye is a match win");
+        }
+        assert!(
+            svc.db
+                .league_games_of(rep.league_id)
+                .await
+                .expect("g")
+                .len()
+                == 6
+        );
+    }
+}
+
+#[tokio::test]
+async fn one_unreadable_league_does_not_stop_the_sweep() {
+    let (svcs, _dir) = services().await;
+    // SQLite only: the sweep of every league would touch other tests' leagues on a shared
+    // PostgreSQL database.
+    let svc = &svcs[0];
+    let t = tag();
+    let u = svc.user(&format!("z-{t}"), "Zed").await.expect("user");
+    let bad = svc
+        .db
+        .create_league(&format!("bad {t}"), 0, None, u, "{}", 1, 1)
+        .await
+        .expect("create")
+        .expect("new");
+    let setup = LeagueSetup {
+        name: format!("good {t}"),
+        product: Some("1 TSP".into()),
+        pack_triggers: vec!["weekly".into()],
+        ..Default::default()
+    };
+    let good = svc
+        .league_create(u, &setup, 0, None)
+        .await
+        .expect("c")
+        .league_id;
+    svc.league_join(good, u, None).await.expect("join");
+    svc.clock.advance(7 * 86_400 + 1);
+    let r = svc.league_tick().await.expect("the sweep goes on");
+    assert!(r.iter().any(|x| x.league_id == good), "{r:?}");
+    assert!(matches!(
+        svc.league_ctx(bad).await,
+        Err(ServiceError::Corrupt { .. })
+    ));
 }

@@ -205,68 +205,77 @@ impl Service {
     pub async fn league_tick(&self) -> Result<Vec<LeagueReply>> {
         let mut out = Vec::new();
         for row in self.db.open_leagues().await? {
-            let l = self.league_ctx(row.id).await?;
-            let now = self.now();
-            let matches = self.db.league_matches(row.id).await?;
-            for m in matches.iter().filter(|m| m.status == "active") {
-                let Some(g) = m.game_id else { continue };
-                let r = self.league_after(g).await?;
-                if !r.text.is_empty() || !r.plans.is_empty() {
-                    out.push(r);
-                }
+            // One unreadable league does not stop the others.
+            match self.league_tick_one(row.id).await {
+                Ok(mut r) => out.append(&mut r),
+                Err(e) => tracing::warn!(league_id = row.id, error = %e, "league sweep failed"),
             }
-            self.weekly_packs(&l, now, &mut out).await?;
-            if matches!(
-                l.phase(now),
-                Phase::Open | Phase::EntriesClosed | Phase::Grace
-            ) {
-                out.extend(self.clock_reminders(&l).await?);
+        }
+        Ok(out)
+    }
+
+    /// The sweep of one league (see [`Service::league_tick`]).
+    pub async fn league_tick_one(&self, league_id: Id) -> Result<Vec<LeagueReply>> {
+        let mut out = Vec::new();
+        let l = self.league_ctx(league_id).await?;
+        let row = l.row.clone();
+        if row.status != "open" {
+            return Ok(out);
+        }
+        let now = self.now();
+        let matches = self.db.league_matches(row.id).await?;
+        for m in matches.iter().filter(|m| m.status == "active") {
+            let Some(g) = m.game_id else { continue };
+            let r = self.league_after(g).await?;
+            if !r.text.is_empty() || !r.plans.is_empty() {
+                out.push(r);
             }
-            if l.def.dates.closing_soon(now) && self.db.set_closing_reminded(row.id).await? {
-                out.extend(self.closing_reminder(&l).await?);
-            }
-            if l.phase(now) == Phase::Over {
-                for m in self
-                    .db
-                    .league_matches(row.id)
-                    .await?
-                    .iter()
-                    .filter(|m| m.status == "active")
-                {
-                    if let Some(g) = m.game_id {
-                        let (text, _, pings) = self
-                            .record_result(
-                                &l,
-                                m,
-                                g,
-                                GameResult::Draw,
-                                "unfinished at the league's end",
-                            )
-                            .await?;
-                        out.push(LeagueReply {
-                            league_id: row.id,
-                            text,
-                            plans: Vec::new(),
-                            pings,
-                        });
-                    } else {
-                        let mut after = m.clone();
-                        after.status = "finished".into();
-                        after.finished_at = Some(now);
-                        after.note = Some("unfinished at the league's end".into());
-                        self.db.update_match(&after, "active").await?;
-                    }
-                }
-                if self.db.set_league_status(row.id, "open", "final").await? {
-                    let v = self.league_standings(row.id).await?;
-                    let pings = v.lines.iter().map(|x| x.user).collect();
+        }
+        self.weekly_packs(&l, now, &mut out).await?;
+        if matches!(
+            l.phase(now),
+            Phase::Open | Phase::EntriesClosed | Phase::Grace
+        ) {
+            out.extend(self.clock_reminders(&l).await?);
+        }
+        if l.def.dates.closing_soon(now) && self.db.set_closing_reminded(row.id).await? {
+            out.extend(self.closing_reminder(&l).await?);
+        }
+        if l.phase(now) == Phase::Over {
+            for m in self
+                .db
+                .league_matches(row.id)
+                .await?
+                .iter()
+                .filter(|m| m.status == "active")
+            {
+                if let Some(g) = m.game_id {
+                    let (text, _, pings) = self
+                        .record_result(&l, m, g, GameResult::Draw, "unfinished at the league's end")
+                        .await?;
                     out.push(LeagueReply {
                         league_id: row.id,
-                        text: format!("Final standings:\n{}", v.text),
+                        text,
                         plans: Vec::new(),
                         pings,
                     });
+                } else {
+                    let mut after = m.clone();
+                    after.status = "finished".into();
+                    after.finished_at = Some(now);
+                    after.note = Some("unfinished at the league's end".into());
+                    self.db.update_match(&after, "active").await?;
                 }
+            }
+            if self.db.set_league_status(row.id, "open", "final").await? {
+                let v = self.league_standings(row.id).await?;
+                let pings = v.lines.iter().map(|x| x.user).collect();
+                out.push(LeagueReply {
+                    league_id: row.id,
+                    text: format!("Final standings:\n{}", v.text),
+                    plans: Vec::new(),
+                    pings,
+                });
             }
         }
         Ok(out)
