@@ -273,9 +273,31 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Psionic Blast", 2),
             ("Lightning Axe", 3),
         ],
+        "suspend" => &[
+            ("Swamp", 6),
+            ("Mountain", 6),
+            ("Island", 6),
+            ("Forest", 2),
+            ("Plains", 2),
+            ("Rift Bolt", 4),
+            ("Corpulent Corpse", 3),
+            ("Keldon Halberdier", 3),
+            ("Errant Ephemeron", 2),
+            ("Viscerid Deepwalker", 3),
+            ("Ancestral Vision", 2),
+            ("Mindstab", 2),
+            ("Phthisis", 2),
+            ("Living End", 2),
+            ("Plunder", 2),
+            ("Search for Tomorrow", 2),
+            ("Durkwood Baloth", 2),
+            ("Shivan Meteor", 2),
+            ("Prodigal Pyromancer", 3),
+            ("Lightning Axe", 2),
+        ],
         other => {
             return Err(format!(
-                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects, morph, combat or flashback"
+                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects, morph, combat, flashback or suspend"
             ));
         }
     };

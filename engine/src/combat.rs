@@ -81,6 +81,11 @@ pub struct Combat {
     /// takes the combat damage "unblocked creatures" would deal.
     #[serde(default)]
     pub unblocked_dealers: Vec<ObjectId>,
+    /// The attackers and blockers that had first strike or double strike as the
+    /// first-strike combat damage step began (modern 510.4: only double strike lets them
+    /// deal damage again in the regular step).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_strikers: Vec<ObjectId>,
 }
 
 impl Combat {
@@ -815,15 +820,24 @@ impl Game {
             })
     }
 
-    /// 310.5: who deals damage in this step.
+    /// Who deals damage in this step (310.5 / 510.4): in the first-strike step, creatures
+    /// with first strike or double strike; in the regular step, creatures with double
+    /// strike and those that didn't assign damage in the first step (classic) or had
+    /// neither keyword as it began (modern, `Combat::first_strikers`).
     fn deals_damage_now(&self, id: ObjectId, first_strike_step: bool, dealt_first: bool) -> bool {
         let fs = self.has_keyword(id, Keyword::FirstStrike);
         let ds = self.has_keyword(id, Keyword::DoubleStrike);
         if first_strike_step {
-            fs || ds
-        } else {
-            ds || !dealt_first
+            return fs || ds;
         }
+        let struck_first = if self.ruleset.regular_damage_step_by_first_strike_at_start() {
+            self.combat
+                .as_ref()
+                .is_some_and(|c| c.first_strikers.contains(&id))
+        } else {
+            dealt_first
+        };
+        ds || !struck_first
     }
 
     /// Lethal damage for a creature from `source`, counting damage already marked (modern
@@ -975,10 +989,32 @@ impl Game {
         Ok(())
     }
 
+    /// As the first-strike combat damage step begins: which attackers and blockers have
+    /// first strike or double strike (modern 510.4 asks it in the regular step).
+    fn note_first_strikers(&mut self) {
+        let Some(c) = &self.combat else { return };
+        let strikers: Vec<ObjectId> = c
+            .attackers
+            .iter()
+            .map(|a| a.id)
+            .chain(c.blockers.iter().map(|b| b.id))
+            .filter(|id| {
+                self.has_keyword(*id, Keyword::FirstStrike)
+                    || self.has_keyword(*id, Keyword::DoubleStrike)
+            })
+            .collect();
+        if let Some(c) = &mut self.combat {
+            c.first_strikers = strikers;
+        }
+    }
+
     /// Starts a combat damage step: assignments that need no choice are made; creatures
     /// whose damage their controller must divide are asked about one at a time (attackers
     /// first, then blockers blocking several attackers).
     pub(crate) fn combat_damage_step(&mut self, first_strike_step: bool) -> StepFlow {
+        if first_strike_step {
+            self.note_first_strikers();
+        }
         let Some(c) = self.combat.clone() else {
             return StepFlow::Continue;
         };

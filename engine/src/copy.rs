@@ -109,7 +109,9 @@ impl Game {
     /// its choice has not been made yet.
     pub(crate) fn copy_choice_due(&self, id: ObjectId) -> Option<CopyCreature> {
         let o = self.obj(id)?;
-        if o.face_down && o.zone == ZoneKind::Stack {
+        // A token never enters the battlefield again once it leaves (216.3 / 110.5f): an
+        // effect returning it asks nothing.
+        if (o.face_down && o.zone == ZoneKind::Stack) || o.token {
             return None;
         }
         // A permanent about to leave and return (Momentary Blink): it returns face up as

@@ -826,6 +826,9 @@ impl Game {
             let o = self.obj(id)?;
             (o.zone, o.owner, o.controller, o.face_down)
         };
+        if !self.token_may_move(id, to) {
+            return None;
+        }
         // The event names the object as it last existed, or the face-down characteristics
         // when it is face down on either side (hidden information, 707.2).
         let card = if was_face_down || face_down {
@@ -927,14 +930,39 @@ impl Game {
         Some(new_id)
     }
 
-    /// Creates a token on the battlefield under `controller`'s control (216; Δ23: the modern
-    /// owner is that controller; classic, the controller of the effect, who is the same here).
-    pub(crate) fn create_token(&mut self, card: CardId, controller: PlayerId) -> ObjectId {
+    /// Whether `id` may move to `to`: a token that has left the battlefield never returns
+    /// to it (216.3 / 110.5f, every path: blinks, "return it", delayed returns, linked
+    /// returns), and under modern rules it can't change zones at all (110.5f: it stays
+    /// where it is until it ceases to exist).
+    pub(crate) fn token_may_move(&self, id: ObjectId, to: ZoneKind) -> bool {
+        let Some(o) = self.obj(id) else { return false };
+        !o.token
+            || o.zone == ZoneKind::Battlefield
+            || (to != ZoneKind::Battlefield && self.ruleset.token_moves_after_leaving())
+    }
+
+    /// Creates a token on the battlefield under `controller`'s control, made by a spell or
+    /// ability `creator` controls (216.1, Δ23): classic, `creator` owns it (200.4a); modern,
+    /// `controller` does (110.5a). Owner and controller may differ (Pongify).
+    pub(crate) fn create_token(
+        &mut self,
+        card: CardId,
+        creator: PlayerId,
+        controller: PlayerId,
+    ) -> ObjectId {
         self.tokens_created = true;
-        let id = self.create_object(card, controller, ZoneKind::Battlefield);
+        let owner = if self.ruleset.token_owned_by_creator() {
+            creator
+        } else {
+            controller
+        };
+        let id = self.create_object(card, owner, ZoneKind::Battlefield);
         let turn = self.turn;
         if let Some(o) = self.obj_mut(id) {
             o.token = true;
+            o.controller = controller;
+            // Control effects ending leave it with the player who put it there (layer 2).
+            o.entered_under = (controller != owner).then_some(controller);
             o.controlled_since = turn;
         }
         self.emit(Event::EnteredBattlefield {
@@ -1441,5 +1469,100 @@ battlefield = ["Pandemonium", "Test Bear"]
                 .expect("back");
         }
         assert!(g.lki_power.len() <= 65, "{}", g.lki_power.len());
+    }
+}
+
+#[cfg(test)]
+mod token_tests {
+    use super::*;
+
+    fn board(ruleset: &str) -> Game {
+        crate::scenario::game_from_str(&format!(
+            r#"
+name = "tokens"
+description = ""
+ruleset = "{ruleset}"
+script = []
+[setup]
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Saproling"]
+"#
+        ))
+        .expect("board")
+    }
+
+    fn saproling(g: &Game) -> ObjectId {
+        g.objects
+            .iter()
+            .find(|o| g.catalog().get(o.card).name == "Saproling")
+            .map(|o| o.id)
+            .expect("saproling")
+    }
+
+    /// 216.3 / 110.5f: a token that left the battlefield never moves back onto it; under
+    /// modern rules it can't change zones at all, under classic rules it still may.
+    #[test]
+    fn a_token_that_left_never_returns() {
+        for (ruleset, moves) in [("modern", false), ("classic", true)] {
+            let mut g = board(ruleset);
+            let token = saproling(&g);
+            let dead = g
+                .move_object(token, ZoneKind::Graveyard, Position::Top)
+                .expect("it dies");
+            assert_eq!(
+                g.move_object(dead, ZoneKind::Battlefield, Position::Top),
+                None
+            );
+            assert!(g.battlefield.is_empty(), "{ruleset}");
+            let moved = g.move_object(dead, ZoneKind::Hand, Position::Top);
+            assert_eq!(moved.is_some(), moves, "{ruleset}");
+            let zone = if moves {
+                ZoneKind::Hand
+            } else {
+                ZoneKind::Graveyard
+            };
+            let now = moved.unwrap_or(dead);
+            assert_eq!(g.obj(now).map(|o| o.zone), Some(zone), "{ruleset}");
+            // Nor from the hand or exile, by any path (put_onto_battlefield included).
+            assert_eq!(g.put_onto_battlefield(now, PlayerId(0), false), None);
+            assert_eq!(
+                g.put_onto_battlefield_together(&[(now, PlayerId(0))]),
+                Vec::new()
+            );
+            assert!(g.battlefield.is_empty(), "{ruleset}");
+            // It ceases to exist at the next state-based check.
+            g.check_state_based_actions();
+            assert_eq!(g.obj(now), None, "{ruleset}");
+        }
+    }
+
+    /// A nontoken card moves freely; a token on the battlefield may leave it.
+    #[test]
+    fn only_tokens_that_left_are_held() {
+        let g = board("modern");
+        let token = saproling(&g);
+        assert!(g.token_may_move(token, ZoneKind::Exile));
+        assert!(!g.token_may_move(ObjectId::new(999, 0), ZoneKind::Exile));
+    }
+
+    /// Δ23: Alice's effect gives Bob a token. Classic 200.4a: Alice owns it; modern 110.5a:
+    /// Bob does. Bob controls it either way, also once control effects end.
+    #[test]
+    fn token_owner_per_ruleset() {
+        for (ruleset, owner) in [("classic", PlayerId(0)), ("modern", PlayerId(1))] {
+            let mut g = board(ruleset);
+            let ape = g.catalog().by_name("Ape").map(|d| d.id).expect("Ape");
+            let id = g.create_token(ape, PlayerId(0), PlayerId(1));
+            let o = g.obj(id).expect("token");
+            assert_eq!((o.owner, o.controller), (owner, PlayerId(1)), "{ruleset}");
+            g.refresh_control();
+            assert_eq!(g.obj(id).map(|o| o.controller), Some(PlayerId(1)));
+            let dead = g
+                .move_object(id, ZoneKind::Graveyard, Position::Top)
+                .expect("dies");
+            assert_eq!(g.player(owner).graveyard, vec![dead], "{ruleset}");
+        }
     }
 }

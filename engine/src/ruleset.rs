@@ -63,6 +63,26 @@ impl Ruleset {
     pub fn pt_cda_everywhere(self) -> bool {
         self == Ruleset::Modern
     }
+    /// Δ23: a token's owner is the controller of the spell or ability that created it
+    /// (classic 200.4a, 216.1) rather than the player under whose control it entered the
+    /// battlefield (modern 110.5a); either way its controller is the player who put it there.
+    pub fn token_owned_by_creator(self) -> bool {
+        self == Ruleset::Classic
+    }
+    /// A token that has left the battlefield never comes back to it (both rulesets); it may
+    /// still move between other zones until it ceases to exist (classic 216.3) or it can't
+    /// change zones at all and stays where it is (modern 110.5f).
+    pub fn token_moves_after_leaving(self) -> bool {
+        self == Ruleset::Classic
+    }
+    /// Who deals damage in the regular combat damage step after a first-strike step, apart
+    /// from creatures with double strike: modern 510.4 / 702.7c, the creatures that had
+    /// neither first strike nor double strike as the first-strike step began; classic 310.5,
+    /// the creatures that didn't assign combat damage in the first step (a first striker
+    /// with 0 power then, pumped since, deals damage in the second).
+    pub fn regular_damage_step_by_first_strike_at_start(self) -> bool {
+        self == Ruleset::Modern
+    }
     pub fn name(self) -> &'static str {
         match self {
             Ruleset::Modern => "modern",

@@ -180,6 +180,8 @@ pub struct PermanentExpect {
     pub face_down: Option<bool>,
     /// The card it really is (`printed = "Vesuvan Shapeshifter"`), whatever it copies.
     pub printed: Option<String>,
+    /// The player who owns it (`owner = "alice"`; a token's owner, Δ23).
+    pub owner: Option<String>,
     /// Its name in each player's view (hidden information): `{ bob = "face-down creature 1" }`.
     pub seen_as: Option<BTreeMap<String, String>>,
 }
@@ -1043,6 +1045,10 @@ impl Runner {
             }
             if let Some(p) = &pe.printed {
                 d("printed", p.clone(), g.catalog().get(o.card).name.clone());
+            }
+            if let Some(w) = &pe.owner {
+                let got = self.names.get(o.owner.index()).cloned().unwrap_or_default();
+                d("owner", w.trim().to_lowercase(), got);
             }
             for (who, want) in pe.seen_as.iter().flatten() {
                 let got = match self.player(who) {

@@ -43,9 +43,12 @@ impl Game {
             Effect::CreateToken { token, count, who } => {
                 let n = self.amount(res, count).max(0);
                 if let Some(def) = self.catalog().by_name(token) {
+                    // The creator is the effect's controller; the token's owner follows
+                    // the ruleset (Δ23, `create_token`).
+                    let me = res.item.controller;
                     for p in self.players_of(res, *who) {
                         for _ in 0..n {
-                            self.create_token(def.id, p);
+                            self.create_token(def.id, me, p);
                         }
                     }
                 }
