@@ -15,13 +15,43 @@ pub(crate) async fn test_dbs() -> (Vec<Db>, tempfile::TempDir) {
     if let Ok(url) = std::env::var("TEST_DATABASE_URL")
         && !url.trim().is_empty()
     {
+        let own = fresh_postgres_database(&url).await;
         dbs.push(
-            Db::connect(&url)
+            Db::connect(&own)
                 .await
-                .expect("TEST_DATABASE_URL must be reachable"),
+                .expect("the fresh test database must be reachable"),
         );
     }
     (dbs, dir)
+}
+
+/// A new, empty PostgreSQL database for one test, on the server `TEST_DATABASE_URL` names
+/// (its role needs CREATEDB), and its URL. Tests running at once then never see each
+/// other's games: a test that moves its clock past every deadline and expires what is due
+/// (`Service::tick`) expires only its own.
+async fn fresh_postgres_database(url: &str) -> String {
+    use sqlx::Connection;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let name = format!(
+        "spellstack_t{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let mut admin = sqlx::PgConnection::connect(url)
+        .await
+        .expect("TEST_DATABASE_URL must be reachable");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .expect("TEST_DATABASE_URL's role may create databases");
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let server = base.rsplit_once('/').map_or(base, |(s, _)| s);
+    if query.is_empty() {
+        format!("{server}/{name}")
+    } else {
+        format!("{server}/{name}?{query}")
+    }
 }
 
 fn uniq(tag: &str) -> String {
