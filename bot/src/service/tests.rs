@@ -1157,9 +1157,11 @@ async fn a_changed_snapshot_is_detected_and_rebuilt() {
         let row = svc.db.game(id).await.expect("row").expect("game");
         let text = row.snapshot.clone().expect("readable").expect("snapshot");
         // PostgreSQL keeps the snapshot as jsonb, which writes `"life": 20` with a space.
-        let changed = text
-            .replacen("\"life\":20", "\"life\":21", 1)
-            .replacen("\"life\": 20", "\"life\": 21", 1);
+        let changed = text.replacen("\"life\":20", "\"life\":21", 1).replacen(
+            "\"life\": 20",
+            "\"life\": 21",
+            1,
+        );
         assert_ne!(changed, text, "a life total to change");
         assert!(Game::from_json(&changed).is_ok(), "still parses");
         svc.db
