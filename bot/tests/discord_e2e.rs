@@ -1908,7 +1908,8 @@ async fn a_league_through_a_fake_discord() {
                 CHANNEL,
                 "mtg",
                 "concede",
-                vec![opt("game", 4, json!(game))],
+                // Conceding asks for confirmation unless `confirm` is given.
+                vec![opt("game", 4, json!(game)), opt("confirm", 5, json!(true))],
                 json!({}),
             )
             .await;
