@@ -384,6 +384,11 @@ pub const READY: &[ReadyDeck] = &[
         title: "Black-White Rebels",
         list: include_str!("../decks/black.txt"),
     },
+    ReadyDeck {
+        key: "morph",
+        title: "Blue-Red Morph",
+        list: include_str!("../decks/morph.txt"),
+    },
 ];
 
 /// A ready-made deck by key or title (case-insensitive, prefix allowed).

@@ -1122,9 +1122,7 @@ pub fn parse_answers(
             } else if t == "cancel" {
                 Answer::Cancel
             } else if let Some(rest) = strip_any(&t, &["tap "]) {
-                let c = mana_choices(game, player, &legal);
-                let rest = rest.strip_suffix(" for mana").unwrap_or(rest);
-                pick_in(game, player, rest, &c, "mana source")?
+                mana_pick(game, player, rest, &legal, "mana source")?
             } else {
                 return Err(unknown(
                     "say `pay` (automatic), `tap Forest for G` or `cancel`".into(),
@@ -1447,18 +1445,7 @@ fn priority_words(
             .collect();
         return cast_sequence(game, player, rest, &c, "ability you can activate");
     } else if let Some(rest) = strip_any(t, &["tap ", "mana "]) {
-        let rest = rest.strip_suffix(" for mana").unwrap_or(rest);
-        let c = mana_choices(game, player, legal);
-        let names: Vec<(String, Answer)> = c
-            .iter()
-            .map(|(l, a)| (l.split(" for ").next().unwrap_or(l).to_string(), a.clone()))
-            .collect();
-        return match pick(rest, &c) {
-            Ok(a) => Ok(vec![a]),
-            Err(_) => {
-                pick_in(game, player, rest, &names, "mana source you can tap").map(|a| vec![a])
-            }
-        };
+        return mana_pick(game, player, rest, legal, "mana source you can tap").map(|a| vec![a]);
     }
     // A bare card name: play it if it is a land, cast it otherwise.
     let c: Vec<(String, Answer)> = labeled(&|a| match a {
@@ -1471,6 +1458,39 @@ fn priority_words(
         Err(_) => Err(why_not(game, player, t, Verb::Bare)
             .unwrap_or_else(|| unknown(format!("you may say: {}", opts())))),
     }
+}
+
+/// A mana ability by the words `Forest`, `Forest for G`, `Gemstone Mine for red`,
+/// `Mountain for mana` (the colour only where the source has a choice).
+fn mana_pick(
+    game: &Game,
+    player: PlayerId,
+    rest: &str,
+    legal: &[Answer],
+    what: &str,
+) -> Result<Answer, GrammarError> {
+    let mut rest = rest.strip_suffix(" for mana").unwrap_or(rest).to_string();
+    for (w, l) in [
+        ("white", "w"),
+        ("blue", "u"),
+        ("black", "b"),
+        ("red", "r"),
+        ("green", "g"),
+    ] {
+        if let Some(r) = rest.strip_suffix(&format!(" for {w}")) {
+            rest = format!("{r} for {l}");
+        }
+    }
+    let c = mana_choices(game, player, legal);
+    if let Ok(a) = pick(&rest, &c) {
+        return Ok(a);
+    }
+    let names: Vec<(String, Answer)> = c
+        .iter()
+        .map(|(l, a)| (l.split(" for ").next().unwrap_or(l).to_string(), a.clone()))
+        .collect();
+    let name = rest.rsplit_once(" for ").map_or(rest.as_str(), |x| x.0);
+    pick_in(game, player, name, &names, what)
 }
 
 /// How a refused card was named.

@@ -593,7 +593,7 @@ impl<'a> Session<'a> {
                     // The board comes at the next decision and draws are among the told
                     // lines: print what comes before the board.
                     for l in t.lines() {
-                        if l.starts_with("Turn ") {
+                        if l.starts_with("Turn ") && l.ends_with(" rules") {
                             break;
                         }
                         if !l.starts_with("You draw") {

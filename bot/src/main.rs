@@ -65,7 +65,7 @@ enum Command {
         /// The second hot-seat player's name (default Opponent).
         #[arg(long)]
         opponent: Option<String>,
-        /// Your deck: a ready-made one (red, green, white, blue, black; default red) or a
+        /// Your deck: a ready-made one (red, green, white, blue, black, morph; default red) or a
         /// deck list file (`4 Lightning Axe` lines).
         #[arg(long)]
         deck: Option<String>,

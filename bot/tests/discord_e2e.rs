@@ -1145,7 +1145,9 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
         )
         .await;
     assert!(
-        !ephemeral(&r) && text(&r).contains("**Lightning Axe**"),
+        !ephemeral(&r)
+            && text(&r).contains("**Lightning Axe** · {R} · Instant")
+            && text(&r).contains("Rulings:"),
         "{r}"
     );
     let english_card = fake
@@ -1165,7 +1167,24 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
             json!({}),
         )
         .await;
-    assert!(ephemeral(&r) && text(&r).contains("Did you mean"), "{r}");
+    assert!(
+        !ephemeral(&r) && text(&r).contains("**Lightning Axe**"),
+        "a typo finds the card: {r}"
+    );
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "mtg",
+            "card",
+            vec![opt("name", 3, json!("Frobnicator"))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        ephemeral(&r) && text(&r).contains("no card called `Frobnicator`"),
+        "{r}"
+    );
 
     // Settings: Alice turns DMs off and mentions off; Bob is mentioned by reminders only.
     let r = h
@@ -1209,6 +1228,29 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
         text(&r).contains("is not a step I know"),
         "bad stops are refused: {r}"
     );
+    // The same stop words in `/mtg play` as in the terminal.
+    for (words, said) in [
+        ("stops", "Their turn: declare attackers step, end step."),
+        (
+            "stop my upkeep and their draw step",
+            "stops changed: +your upkeep, +their draw step",
+        ),
+        ("unstop my upkeep", "stops changed: -your upkeep"),
+        ("help stop", "declare blockers"),
+        ("card Cavalry Master", "Rulings:"),
+    ] {
+        let r = h
+            .slash(
+                BOB,
+                CHANNEL,
+                "mtg",
+                "play",
+                vec![opt("what", 3, json!(words))],
+                json!({}),
+            )
+            .await;
+        assert!(ephemeral(&r) && text(&r).contains(said), "{words}: {r}");
+    }
     let bob = svc
         .user(&format!("discord:{BOB}"), "Bob")
         .await
@@ -1456,6 +1498,12 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
         let me = discord_of(l.seats[p.index()].user_id);
         let opts = spellstack::grammar::options(&l.game, p, false);
         if let Some(land) = opts.iter().find(|o| o.starts_with("play ")) {
+            // The natural words when only one land can be played.
+            let land = if opts.iter().filter(|o| o.starts_with("play ")).count() == 1 {
+                "play land"
+            } else {
+                land.as_str()
+            };
             let before = serde_json::to_value(&l.game).expect("json");
             let r = h
                 .slash(

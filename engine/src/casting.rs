@@ -1348,7 +1348,12 @@ impl Game {
     ) -> Option<Vec<autopay::PlannedActivation>> {
         let pool = self.player(player).pool.clone();
         let sources = self.mana_sources(player, &[]);
-        autopay::solve(&pool, &sources, &self.as_spendable(player, cost.clone()))
+        autopay::solve_keeping(
+            &pool,
+            &sources,
+            &self.as_spendable(player, cost.clone()),
+            &self.hand_demand(player, None),
+        )
     }
 
     /// Pays `cost` now by the solver's plan (activating those mana abilities, then paying
@@ -1384,6 +1389,12 @@ impl Game {
             pool.add(*t, 1);
             excluded.push(*src);
         }
+        // Generic mana from the colours the cards left in hand need least.
+        let casting = match c.kind {
+            CastKind::Spell(card) => Some(card),
+            _ => None,
+        };
+        let demand = self.hand_demand(c.player, casting);
         // The ability's own source is tapped for mana only when nothing else pays: a
         // player activating Foriysian Totem's animation keeps it untapped to block.
         if let CastKind::Ability { source, .. } = c.kind
@@ -1392,12 +1403,12 @@ impl Game {
             let mut without = excluded.clone();
             without.push(source);
             let sources = self.mana_sources(c.player, &without);
-            if let Some(plan) = autopay::solve(&pool, &sources, cost) {
+            if let Some(plan) = autopay::solve_keeping(&pool, &sources, cost, &demand) {
                 return Some(plan);
             }
         }
         let sources = self.mana_sources(c.player, &excluded);
-        autopay::solve(&pool, &sources, cost)
+        autopay::solve_keeping(&pool, &sources, cost, &demand)
     }
 
     fn check_mana_ability_cost(
@@ -1563,7 +1574,10 @@ impl Game {
     ) -> bool {
         let pool = self.player(player).pool.clone();
         let cost = self.as_spendable(player, cost.clone());
-        let Some(plan) = autopay::solve(&pool, &self.mana_sources(player, &[]), &cost) else {
+        let sources = self.mana_sources(player, &[]);
+        let Some(plan) =
+            autopay::solve_keeping(&pool, &sources, &cost, &self.hand_demand(player, None))
+        else {
             return false;
         };
         for p in plan {

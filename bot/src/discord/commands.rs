@@ -505,6 +505,18 @@ async fn game_words(ctx: Context<'_>, game: Option<i64>, words: &str) -> Result<
     ctx.defer_ephemeral().await?;
     let data = ctx.data();
     let me = data.user_of(ctx.author()).await?;
+    // Words about the player (stops, a card's text) need no game.
+    use crate::grammar::Command;
+    if let Some(
+        cmd @ (Command::Stops(_) | Command::ListStops | Command::HelpStops | Command::Card(_)),
+    ) = crate::grammar::fixed_command(words)
+    {
+        let text = match data.svc.player_words(me, &cmd).await {
+            Ok(m) => m,
+            Err(e) => e.to_string(),
+        };
+        return send(ctx, Reply::ephemeral(super::delivery::head(&text, 1900))).await;
+    }
     let g = match interact::resolve_game(data, me, ctx.channel_id(), game).await {
         Ok(g) => g,
         Err(m) => return send(ctx, Reply::ephemeral(m)).await,
@@ -800,37 +812,16 @@ pub async fn card(
     name: String,
 ) -> Result<(), Error> {
     ctx.defer().await?;
-    let cat = Catalog::builtin();
-    let def = match cat.by_name(&name) {
-        Some(d) => d,
-        None => {
-            let s: Vec<String> = cat
-                .suggest(&name, 5)
-                .into_iter()
-                .map(|c| c.name.clone())
-                .collect();
-            return send(
-                ctx,
-                Reply::ephemeral(if s.is_empty() {
-                    format!("No card called `{name}`.")
-                } else {
-                    format!("No card called `{name}`. Did you mean {}?", s.join(", "))
-                }),
-            )
-            .await;
-        }
+    let def = match crate::card_text::find(&name) {
+        Ok(d) => d,
+        Err(why) => return send(ctx, Reply::ephemeral(why)).await,
     };
     let face = crate::scene::face_of_def(def);
-    let mut text = format!(
-        "**{}** {}\n{}\n{}",
-        def.name, face.mana_cost, face.type_line, def.text
+    // The facts and rulings (as `card NAME` says them), within a Discord message.
+    let text = super::delivery::head(
+        &crate::card_text::describe(def, 6).replacen(&def.name, &format!("**{}**", def.name), 1),
+        1900,
     );
-    if let (Some(p), Some(t)) = (&face.power, &face.toughness) {
-        text.push_str(&format!("\n{p}/{t}"));
-    }
-    if !def.is_supported() {
-        text.push_str("\n*Not yet supported by the rules engine: it cannot be put in a deck.*");
-    }
     let mut r = Reply::public(text);
     let guild = ctx.guild_id().map(|g| g.get() as i64);
     let language = ctx.data().language_of_guild(guild).await;

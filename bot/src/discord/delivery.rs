@@ -482,6 +482,9 @@ pub async fn deliver(
             if !drew.is_empty() {
                 text = format!("{}\n{text}", drew.join("\n"));
             }
+            if let Some(w) = plan.waited_for(s.user_id) {
+                text = format!("{w}\n{text}");
+            }
             let mut msg = CreateMessage::new().content(head(&text, MAX_CONTENT));
             if let Some(png) = hand_png(data, plan.game_id, &l.game, p).await {
                 msg = msg.add_file(CreateAttachment::bytes(png, "hand.png"));

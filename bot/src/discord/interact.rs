@@ -211,6 +211,10 @@ pub async fn act(
                     }
                 }
             }
+            if let Some(w) = plan.waited_for(user) {
+                done.push('\n');
+                done.push_str(w);
+            }
             let still_mine = plan.choices.iter().any(|c| c.user_id == user);
             let dm_failed = delivered.dm_failed.contains(&user);
             if still_mine || dm_failed {

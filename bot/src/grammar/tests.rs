@@ -996,3 +996,51 @@ library = ["Forest"]
     let e = parse_command(&g, alice, "attack with my treefolk").unwrap_err();
     assert_eq!(e.to_string(), "you attack only in your own turn");
 }
+
+/// Autopay keeps the coloured source the hand still needs: {1}{R}{R} with three Mountains
+/// and two Forests, Lightning Axe left in hand, leaves a Mountain untapped.
+#[test]
+fn autopay_keeps_a_mountain_for_the_red_card_in_hand() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "keep red"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Orcish Cannonade", "Lightning Axe"]
+library = ["Forest", "Forest"]
+battlefield = ["Mountain", "Mountain", "Mountain", "Forest", "Forest"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    let seq = parse_answers(&g, alice, "cast Orcish Cannonade on Bob").expect("cast");
+    let mut after = g.clone();
+    for a in seq {
+        after.submit(alice, a).expect("answer");
+    }
+    let untapped: Vec<String> = after
+        .battlefield
+        .iter()
+        .filter(|id| after.obj(**id).is_some_and(|o| !o.tapped))
+        .map(|id| after.card_name(*id).to_string())
+        .collect();
+    assert_eq!(untapped, vec!["Mountain".to_string(), "Forest".to_string()]);
+    // Manual payment stays available: `tap Mountain for R` while paying.
+    let mut manual = g.clone();
+    let seq = parse_answers(&g, alice, "cast Orcish Cannonade on Bob").expect("cast");
+    for a in seq.into_iter().filter(|a| *a != Answer::AutoPay) {
+        manual.submit(alice, a).expect("answer");
+    }
+    let r = parse_answers(&manual, alice, "tap Mountain for R");
+    assert!(
+        matches!(r.as_deref(), Ok([Answer::ActivateMana { .. }])),
+        "{r:?} at {:?}: {:?}",
+        manual.pending().map(|p| p.decision.describe()),
+        options(&manual, alice, true)
+    );
+}

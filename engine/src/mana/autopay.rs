@@ -5,10 +5,45 @@
 //! first, then hybrid, then generic, each trying sources in preference order (no drawback
 //! first, then the least flexible), with augmenting paths (Kuhn's algorithm) so that a
 //! payment is always found when one exists. It taps exactly as many sources as there are
-//! symbols left to pay, and keeps the most flexible sources free.
+//! symbols left to pay, and keeps the most flexible sources free. Generic symbols are
+//! paid first from the sources whose colours the cards left in hand need least
+//! ([`Game::hand_demand`]): a player paying {1}{R}{R} with three Mountains and two Forests
+//! keeps a Mountain for the red spell still in hand.
 
 use super::{Color, ManaPool, ManaType, PayableCost};
-use crate::ids::ObjectId;
+use crate::game::Game;
+use crate::ids::{ObjectId, PlayerId};
+
+/// How much each colour (indexed by `Color as usize`) is wanted by cards a player still
+/// holds: the coloured symbols of their mana costs.
+pub type Demand = [u32; 5];
+
+impl Game {
+    /// The colours the cards in `player`'s hand ask for (see [`Demand`]), leaving out
+    /// `except` (the card being cast, still in hand while it is paid for).
+    pub(crate) fn hand_demand(&self, player: PlayerId, except: Option<ObjectId>) -> Demand {
+        let mut d = [0u32; 5];
+        for id in self
+            .player(player)
+            .hand
+            .iter()
+            .filter(|id| Some(**id) != except)
+        {
+            let Some(cost) = self.def(*id).and_then(|def| def.mana_cost.as_ref()) else {
+                continue;
+            };
+            let p = cost.to_payable(0);
+            for c in Color::ALL {
+                d[c as usize] += p.colored[c as usize];
+            }
+            for (a, b) in &p.hybrid {
+                d[*a as usize] += 1;
+                d[*b as usize] += 1;
+            }
+        }
+        d
+    }
+}
 
 /// One permanent that can make mana, with the abilities it could use.
 #[derive(Debug, Clone)]
@@ -25,6 +60,17 @@ impl ManaSource {
             .copied()
             .filter(|(_, t, _)| allowed(*t))
             .min_by_key(|(_, _, p)| *p)
+    }
+    /// How much the cards in hand want the colours this source makes (the most wanted).
+    fn wanted(&self, demand: &Demand) -> u32 {
+        self.choices
+            .iter()
+            .map(|(_, t, _)| match t {
+                ManaType::Colored(c) => demand[*c as usize],
+                ManaType::Colorless => 0,
+            })
+            .max()
+            .unwrap_or(0)
     }
     fn flexibility(&self) -> usize {
         let mut types: Vec<ManaType> = self.choices.iter().map(|c| c.1).collect();
@@ -95,6 +141,17 @@ pub fn solve(
     sources: &[ManaSource],
     cost: &PayableCost,
 ) -> Option<Vec<PlannedActivation>> {
+    solve_keeping(pool, sources, cost, &[0; 5])
+}
+
+/// [`solve`], paying generic symbols with the sources `demand` (the cards left in hand)
+/// wants least, so that coloured sources stay for what the player still holds.
+pub fn solve_keeping(
+    pool: &ManaPool,
+    sources: &[ManaSource],
+    cost: &PayableCost,
+    demand: &Demand,
+) -> Option<Vec<PlannedActivation>> {
     let rest = remaining_after_pool(pool, cost);
     let mut syms: Vec<Sym> = Vec::new();
     for c in Color::ALL {
@@ -121,10 +178,30 @@ pub fn solve(
             .unwrap_or(u32::MAX);
         (min_pen, sources[i].flexibility(), i)
     });
+    // Generic symbols: the sources the hand wants least first, then as above.
+    let mut generic_order = order.clone();
+    generic_order.sort_by_key(|&i| {
+        let min_pen = sources[i]
+            .choices
+            .iter()
+            .map(|c| c.2)
+            .min()
+            .unwrap_or(u32::MAX);
+        (
+            min_pen,
+            sources[i].wanted(demand),
+            sources[i].flexibility(),
+            i,
+        )
+    });
+    let orders = Orders {
+        colored: &order,
+        generic: &generic_order,
+    };
     let mut owner: Vec<Option<usize>> = vec![None; sources.len()]; // source -> symbol
     for s in 0..syms.len() {
         let mut seen = vec![false; sources.len()];
-        if !augment(s, &syms, sources, &order, &mut owner, &mut seen) {
+        if !augment(s, &syms, sources, &orders, &mut owner, &mut seen) {
             return None;
         }
     }
@@ -143,15 +220,25 @@ pub fn solve(
     Some(plan)
 }
 
+/// The preference orders of sources: for coloured and hybrid symbols, and for generic ones.
+struct Orders<'a> {
+    colored: &'a [usize],
+    generic: &'a [usize],
+}
+
 fn augment(
     s: usize,
     syms: &[Sym],
     sources: &[ManaSource],
-    order: &[usize],
+    orders: &Orders,
     owner: &mut [Option<usize>],
     seen: &mut [bool],
 ) -> bool {
     let sym = syms[s];
+    let order = match sym {
+        Sym::Generic => orders.generic,
+        _ => orders.colored,
+    };
     let fits = |src: usize| sources[src].best_for(&|t| sym.allows(t)).is_some();
     // A free source first (in preference order), so that nothing is moved needlessly...
     for &src in order {
@@ -167,7 +254,7 @@ fn augment(
         }
         seen[src] = true;
         if let Some(other) = owner[src]
-            && augment(other, syms, sources, order, owner, seen)
+            && augment(other, syms, sources, orders, owner, seen)
         {
             owner[src] = Some(s);
             return true;
@@ -222,6 +309,31 @@ mod tests {
         let cost = "{G}".parse::<ManaCost>().unwrap().to_payable(0);
         let plan = solve(&ManaPool::default(), &sources, &cost).unwrap();
         assert_eq!(plan[0].permanent, ObjectId::new(1, 0));
+    }
+
+    #[test]
+    fn generic_mana_comes_from_the_colours_the_hand_needs_least() {
+        // {1}{R}{R} with three Mountains and two Forests, a red card left in hand: the
+        // generic is paid by a Forest and a Mountain stays untapped.
+        let sources = vec![
+            src(0, &[R], 0),
+            src(1, &[R], 0),
+            src(2, &[R], 0),
+            src(3, &[G], 0),
+            src(4, &[G], 0),
+        ];
+        let cost = "{1}{R}{R}".parse::<ManaCost>().unwrap().to_payable(0);
+        let mut red_in_hand = [0; 5];
+        red_in_hand[Color::R as usize] = 1;
+        let plan = solve_keeping(&ManaPool::default(), &sources, &cost, &red_in_hand).unwrap();
+        let tapped: Vec<u16> = plan.iter().map(|p| p.permanent.slot() as u16).collect();
+        assert_eq!(plan.len(), 3);
+        assert!(tapped.contains(&3) || tapped.contains(&4), "{tapped:?}");
+        // With green wanted instead, the Mountains pay.
+        let mut green_in_hand = [0; 5];
+        green_in_hand[Color::G as usize] = 2;
+        let plan = solve_keeping(&ManaPool::default(), &sources, &cost, &green_in_hand).unwrap();
+        assert!(plan.iter().all(|p| p.permanent.slot() < 3), "{plan:?}");
     }
 
     #[test]
