@@ -1594,6 +1594,28 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
         )
         .await;
     assert!(ephemeral(&r) && text(&r).contains("Did you mean"), "{r}");
+    // `/mtg card` defers publicly: the strict fake makes the first followup public, so the
+    // private answer must not be it. The placeholder that took the deferral is removed.
+    assert!(
+        fake.calls().iter().any(|c| c.method == "DELETE"
+            && c.path.contains("/messages/@original")),
+        "the public placeholder is removed"
+    );
+    // A deck that cannot be used is said privately too (the challenge defers publicly).
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![
+                opt("opponent", 6, json!(ALICE.to_string())),
+                opt("deck", 3, json!("no such deck")),
+            ],
+            json!({ALICE.to_string(): h.user(ALICE)}),
+        )
+        .await;
+    assert!(ephemeral(&r), "a deck error is private: {r}");
 
     // Settings: Alice turns DMs off and mentions off; Bob is mentioned by reminders only.
     let r = h

@@ -183,6 +183,8 @@ async fn ac_deck(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse 
     names
         .into_iter()
         .filter(|n| n.to_lowercase().contains(&p))
+        // Discord refuses choices over 100 characters (the rest are typed).
+        .filter(|n| !n.is_empty() && n.chars().count() <= 100)
         .take(25)
         .fold(CreateAutocompleteResponse::new(), |r, n| {
             r.add_string_choice(n.clone(), n)
