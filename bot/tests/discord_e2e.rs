@@ -1597,8 +1597,9 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
     // `/mtg card` defers publicly: the strict fake makes the first followup public, so the
     // private answer must not be it. The placeholder that took the deferral is removed.
     assert!(
-        fake.calls().iter().any(|c| c.method == "DELETE"
-            && c.path.contains("/messages/@original")),
+        fake.calls()
+            .iter()
+            .any(|c| c.method == "DELETE" && c.path.contains("/messages/@original")),
         "the public placeholder is removed"
     );
     // A deck that cannot be used is said privately too (the challenge defers publicly).
@@ -2258,6 +2259,21 @@ async fn a_failed_thread_post_drops_nothing_else() {
             .await
             .expect("keep or pass");
     };
+    // The scan has something to look for: the libraries and hands are hidden now.
+    let hidden = hidden_names(svc).await;
+    assert!(!hidden.is_empty(), "hidden cards during a game");
+    assert!(names_card("Alice plays Forest.", "Forest") && !names_card("Forestwalk", "Forest"));
+    // The fake refuses what Discord refuses: 2001 characters, a sixth button in a row.
+    let mut errors = Vec::new();
+    form_errors_message(&json!({"content": "x".repeat(2001)}), &mut errors);
+    let buttons: Vec<Value> = (0..6)
+        .map(|i| json!({"type": 2, "custom_id": format!("b{i}"), "label": "ok"}))
+        .collect();
+    form_errors_message(
+        &json!({"components": [{"type": 1, "components": buttons}]}),
+        &mut errors,
+    );
+    assert_eq!(errors.len(), 2, "{errors:?}");
     fake.fail_posts.lock().unwrap().insert(thread, 50013);
     fake.expected.lock().unwrap().insert(50013);
     let from = fake.calls().len();
