@@ -1,9 +1,9 @@
 //! Plain-text rendering of what one player may see: the board (from an engine [`View`]) and
 //! the events of an answer (redacted for the viewer). Used by every front end.
 
-use engine::events::Event;
+use engine::events::{Event, LossReason};
 use engine::view::View;
-use engine::{Catalog, Game, GameResult, PlayerId, Target};
+use engine::{CardId, Catalog, Game, GameResult, ObjectId, PlayerId, Target};
 
 fn player_name(view: &View, p: PlayerId) -> String {
     view.players
@@ -119,10 +119,22 @@ pub fn board(view: &View) -> String {
             if !it.division.is_empty() {
                 targets.push_str(&format!(" (damage: {})", it.division.join(", ")));
             }
+            if it.is_ability && it.name == "Combat damage" && it.division.is_empty() {
+                // Classic: combat damage waits on the stack; who deals what to whom.
+                s.push_str(&format!(
+                    "  Combat damage: {}\n",
+                    if it.targets.is_empty() {
+                        "none".to_string()
+                    } else {
+                        it.targets.join("; ")
+                    }
+                ));
+                continue;
+            }
             s.push_str(&format!(
                 "  {}{}{} ({}){targets}\n",
                 it.name,
-                if it.is_ability { " ability" } else { "" },
+                if it.is_ability { "'s ability" } else { "" },
                 if it.flashback { " (flashback)" } else { "" },
                 player_name(view, it.controller)
             ));
@@ -180,14 +192,65 @@ pub fn result_line(view: &View, r: &GameResult) -> String {
     }
 }
 
-/// One line per event worth telling, as `viewer` may see it (None: everyone).
+/// `line` with a capital first letter ("your Bear deals ..." → "Your Bear deals ...").
+fn capitalised(line: String) -> String {
+    let mut c = line.chars();
+    match c.next() {
+        Some(f) if f.is_lowercase() => f.to_uppercase().chain(c).collect(),
+        _ => line,
+    }
+}
+
+/// Why a player lost, in player words (`you`: said to that player).
+pub fn loss_words(reason: &LossReason, you: bool) -> &'static str {
+    match (reason, you) {
+        (LossReason::ZeroLife, false) => "has 0 or less life and loses the game",
+        (LossReason::ZeroLife, true) => "have 0 or less life and lose the game",
+        (LossReason::DrewFromEmptyLibrary, false) => {
+            "had to draw from an empty library and loses the game"
+        }
+        (LossReason::DrewFromEmptyLibrary, true) => {
+            "had to draw from an empty library and lose the game"
+        }
+        (LossReason::Poison, false) => "has ten or more poison counters and loses the game",
+        (LossReason::Poison, true) => "have ten or more poison counters and lose the game",
+        (LossReason::Conceded, false) => "concedes",
+        (LossReason::Conceded, true) => "concede",
+        (LossReason::CardEffect, false) => "loses the game (a card says so)",
+        (LossReason::CardEffect, true) => "lose the game (a card says so)",
+    }
+}
+
+/// One line per event worth telling, as `viewer` may see it (None: everyone): `you` for
+/// the viewer, whose creature is whose in combat, "X's ability" for abilities.
 pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<String> {
     let cat = Catalog::builtin();
-    let view = game.view(viewer);
-    let pn = |p: PlayerId| player_name(&view, p);
+    let pn = |p: PlayerId| game.player(p).name.clone();
+    // The subject of a sentence: "You" for the viewer.
+    let who = |p: PlayerId| {
+        if Some(p) == viewer {
+            "You".to_string()
+        } else {
+            pn(p)
+        }
+    };
+    let verb = |p: PlayerId, you: &str, them: &str| {
+        if Some(p) == viewer {
+            you.to_string()
+        } else {
+            them.to_string()
+        }
+    };
     // Face-down objects as `viewer` may see them (hidden information, 707.2).
     let obj = |id| game.seen_name(id, viewer);
+    // "your Scarwood Treefolk", "Bob's Scarwood Treefolk".
+    let whose = |id: ObjectId| match game.obj(id).map(|o| o.controller) {
+        Some(c) if Some(c) == viewer => format!("your {}", obj(id)),
+        Some(c) => format!("{}'s {}", pn(c), obj(id)),
+        None => obj(id),
+    };
     let tgt = |t: &Target| match t {
+        Target::Player(p) if Some(*p) == viewer => "you".to_string(),
         Target::Player(p) => pn(*p),
         Target::Object(id) => obj(*id),
     };
@@ -202,21 +265,44 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
         }
     };
     let mut out = Vec::new();
+    // Cards that left the stack since the last resolution: a spell resolving leaves it, an
+    // ability's card does not.
+    let mut left_stack: Vec<CardId> = Vec::new();
+    // Where the lines of the object now resolving begin: "X resolves." goes before what it
+    // did (the engine tells the resolution after its effects).
+    let mut mark = 0;
     for e in events {
         let e = e.redacted_for(viewer);
+        if matches!(e, Event::StepBegan(_)) {
+            mark = out.len();
+        }
         let line = match &e {
             Event::TurnBegan { turn, player } => format!("— Turn {turn}: {} —", pn(*player)),
-            Event::Skipped { player, what } => format!("{} skips {}.", pn(*player), what.name()),
+            Event::Skipped { player, what } => format!(
+                "{} {} {}.",
+                who(*player),
+                verb(*player, "skip", "skips"),
+                what.name()
+            ),
             Event::Mulliganed {
                 player,
                 new_hand_size,
-            } => format!("{} mulligans to {new_hand_size}.", pn(*player)),
-            Event::Kept(p) => format!("{} keeps.", pn(*p)),
+            } => format!(
+                "{} {} to {new_hand_size}.",
+                who(*player),
+                verb(*player, "mulligan", "mulligans")
+            ),
+            Event::Kept(p) => format!("{} {}.", who(*p), verb(*p, "keep", "keeps")),
             Event::Drew {
                 player,
                 card: Some(c),
             } if Some(*player) == viewer => format!("You draw {}.", obj(*c)),
-            Event::LandPlayed { player, land } => format!("{} plays {}.", pn(*player), obj(*land)),
+            Event::LandPlayed { player, land } => format!(
+                "{} {} {}.",
+                who(*player),
+                verb(*player, "play", "plays"),
+                obj(*land)
+            ),
             Event::SpellCast {
                 player,
                 card,
@@ -224,7 +310,12 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 ..
             } => {
                 let t = targeting(targets);
-                format!("{} casts {}{t}.", pn(*player), cat.get(*card).name)
+                format!(
+                    "{} {} {}{t}.",
+                    who(*player),
+                    verb(*player, "cast", "casts"),
+                    cat.get(*card).name
+                )
             }
             Event::AbilityActivated {
                 player,
@@ -233,10 +324,43 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 ..
             } => {
                 let t = targeting(targets);
-                format!("{} activates {}{t}.", pn(*player), cat.get(*card).name)
+                format!(
+                    "{} {} {}'s ability{t}.",
+                    who(*player),
+                    verb(*player, "activate", "activates"),
+                    cat.get(*card).name
+                )
             }
-            Event::Resolved { card, .. } => format!("{} resolves.", cat.get(*card).name),
+            Event::TriggerPut { card, targets, .. } if !targets.is_empty() => {
+                format!(
+                    "{}'s ability triggers{}.",
+                    cat.get(*card).name,
+                    targeting(targets)
+                )
+            }
+            Event::ZoneChanged {
+                card,
+                from: engine::zones::ZoneKind::Stack,
+                ..
+            } => {
+                left_stack.push(*card);
+                continue;
+            }
+            Event::Resolved { card, .. } => {
+                let name = &cat.get(*card).name;
+                let spell = left_stack.contains(card);
+                left_stack.clear();
+                let line = if spell {
+                    format!("{name} resolves.")
+                } else {
+                    format!("{name}'s ability resolves.")
+                };
+                out.insert(mark.min(out.len()), line);
+                mark = out.len();
+                continue;
+            }
             Event::Countered { card, by_rules } => {
+                left_stack.clear();
                 format!(
                     "{} is countered{}.",
                     cat.get(*card).name,
@@ -251,26 +375,50 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 source,
                 target,
                 amount,
-                ..
-            } => format!("{} deals {amount} damage to {}.", obj(*source), tgt(target)),
+                combat,
+            } => format!(
+                "{} deals {amount}{} damage to {}.",
+                if *combat {
+                    whose(*source)
+                } else {
+                    obj(*source)
+                },
+                if *combat { " combat" } else { "" },
+                match target {
+                    Target::Object(id) if *combat => whose(*id),
+                    t => tgt(t),
+                }
+            ),
             Event::LifeChanged { player, from, to } => {
-                format!("{}: {from} → {to} life.", pn(*player))
+                if Some(*player) == viewer {
+                    format!("Your life: {from} → {to}.")
+                } else {
+                    format!("{}'s life: {from} → {to}.", pn(*player))
+                }
             }
-            Event::ManaBurn { player, amount } => {
-                format!("{} takes {amount} mana burn.", pn(*player))
-            }
-            Event::Destroyed(id) => format!("{} is destroyed.", obj(*id)),
+            Event::ManaBurn { player, amount } => format!(
+                "{} {} {amount} mana burn.",
+                who(*player),
+                verb(*player, "take", "takes")
+            ),
+            Event::Destroyed(id) => format!("{} is destroyed.", whose(*id)),
             Event::TurnedFaceDown { card, .. } => {
                 format!("{} is turned face down.", cat.get(*card).name)
             }
             Event::TurnedFaceUp {
                 card, controller, ..
-            } => format!("{} turns {} face up.", pn(*controller), cat.get(*card).name),
+            } => format!(
+                "{} {} {} face up.",
+                who(*controller),
+                verb(*controller, "turn", "turns"),
+                cat.get(*card).name
+            ),
             Event::Suspended {
                 player, card, time, ..
             } => format!(
-                "{} suspends {} ({time} time counter{}).",
-                pn(*player),
+                "{} {} {} ({time} time counter{}).",
+                who(*player),
+                verb(*player, "suspend", "suspends"),
                 cat.get(*card).name,
                 if *time == 1 { "" } else { "s" }
             ),
@@ -279,39 +427,76 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 card,
                 reason,
             } => format!(
-                "{}'s {} can't be cast ({reason}); it stays exiled.",
-                pn(*player),
+                "{} {} can't be cast ({reason}); it stays exiled.",
+                if Some(*player) == viewer {
+                    "Your".to_string()
+                } else {
+                    format!("{}'s", pn(*player))
+                },
                 cat.get(*card).name
             ),
-            Event::Revealed { player, card } => {
-                format!("{} reveals {}.", pn(*player), obj(*card))
-            }
-            Event::Sacrificed(id) => format!("{} is sacrificed.", obj(*id)),
-            Event::Discarded { player, card } => {
-                format!("{} discards {}.", pn(*player), obj(*card))
-            }
+            Event::Revealed { player, card } => format!(
+                "{} {} {}.",
+                who(*player),
+                verb(*player, "reveal", "reveals"),
+                obj(*card)
+            ),
+            Event::Sacrificed(id) => format!("{} is sacrificed.", whose(*id)),
+            Event::Discarded { player, card } => format!(
+                "{} {} {}.",
+                who(*player),
+                verb(*player, "discard", "discards"),
+                obj(*card)
+            ),
             Event::AttackersDeclared { attackers } if !attackers.is_empty() => {
-                format!(
-                    "Attacking: {}.",
-                    attackers
-                        .iter()
-                        .map(|(a, d)| format!("{} → {}", obj(*a), pn(*d)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                let by = attackers
+                    .first()
+                    .and_then(|(a, _)| game.obj(*a).map(|o| o.controller));
+                let names: Vec<String> = attackers
+                    .iter()
+                    .map(|(a, d)| {
+                        if game.opponents(by.unwrap_or(*d)).len() > 1 {
+                            format!("{} (at {})", obj(*a), tgt(&Target::Player(*d)))
+                        } else {
+                            obj(*a)
+                        }
+                    })
+                    .collect();
+                let at = match attackers.first().map(|x| x.1) {
+                    Some(d) if game.opponents(by.unwrap_or(d)).len() == 1 => {
+                        format!(" {}", tgt(&Target::Player(d)))
+                    }
+                    _ => String::new(),
+                };
+                match by {
+                    Some(p) => format!(
+                        "{} {}{at} with {}.",
+                        who(p),
+                        verb(p, "attack", "attacks"),
+                        names.join(", ")
+                    ),
+                    None => format!("Attacking: {}.", names.join(", ")),
+                }
             }
             Event::BlockersDeclared { blocks } if !blocks.is_empty() => {
-                format!(
-                    "Blocking: {}.",
-                    blocks
-                        .iter()
-                        .map(|(b, a)| format!("{} blocks {}", obj(*b), obj(*a)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                let parts: Vec<String> = blocks
+                    .iter()
+                    .map(|(b, a)| format!("{} blocks {}", whose(*b), whose(*a)))
+                    .collect();
+                format!("{}.", parts.join(", "))
             }
-            Event::PlayerLost { player, reason } => format!("{} loses ({reason:?}).", pn(*player)),
-            Event::GameOver { winner: Some(w) } => format!("{} wins the game!", pn(*w)),
+            Event::PlayerLost { player, reason } => format!(
+                "{} {}.",
+                who(*player),
+                loss_words(reason, Some(*player) == viewer)
+            ),
+            Event::GameOver { winner: Some(w) } => {
+                if Some(*w) == viewer {
+                    "You win the game!".into()
+                } else {
+                    format!("{} wins the game!", pn(*w))
+                }
+            }
             Event::EndlessLoop => format!(
                 "Nobody can stop this loop of mandatory actions: {}.",
                 engine::DrawReason::MandatoryLoop.describe(game.ruleset)
@@ -319,7 +504,241 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
             Event::GameOver { winner: None } => "The game is a draw.".into(),
             _ => continue,
         };
-        out.push(line);
+        let boundary = matches!(
+            e,
+            Event::SpellCast { .. }
+                | Event::AbilityActivated { .. }
+                | Event::TriggerPut { .. }
+                | Event::Countered { .. }
+                | Event::TurnBegan { .. }
+        );
+        out.push(capitalised(line));
+        if boundary {
+            mark = out.len();
+        }
     }
     out
+}
+
+/// "While you waited: ..." for `viewer`: what the other players did in `events` (lands,
+/// spells, abilities, attacks, blocks), the creatures that died and `viewer`'s life; None
+/// when fewer than two such things happened.
+pub fn summary(game: &Game, viewer: PlayerId, events: &[Event]) -> Option<String> {
+    use engine::zones::ZoneKind;
+    let cat = Catalog::builtin();
+    let mut acts: Vec<(PlayerId, Vec<String>)> = Vec::new();
+    let mut push = |p: PlayerId, s: String| match acts.iter_mut().find(|a| a.0 == p) {
+        Some(a) => a.1.push(s),
+        None => acts.push((p, vec![s])),
+    };
+    let mut died: Vec<String> = Vec::new();
+    let mut life: Option<(i32, i32)> = None;
+    let mut things = 0;
+    let obj = |id| game.seen_name(id, Some(viewer));
+    for e in events {
+        match e.redacted_for(Some(viewer)) {
+            Event::LandPlayed { player, land } if player != viewer => {
+                push(player, format!("played {}", obj(land)));
+            }
+            Event::SpellCast { player, card, .. } if player != viewer => {
+                push(player, format!("cast {}", cat.get(card).name));
+            }
+            Event::AbilityActivated { player, card, .. } if player != viewer => {
+                push(player, format!("activated {}", cat.get(card).name));
+            }
+            Event::AttackersDeclared { attackers } if !attackers.is_empty() => {
+                let by = attackers
+                    .first()
+                    .and_then(|(a, _)| game.obj(*a).map(|o| o.controller));
+                if let Some(by) = by.filter(|b| *b != viewer) {
+                    let names: Vec<String> = attackers.iter().map(|(a, _)| obj(*a)).collect();
+                    let at_you = attackers.iter().any(|(_, d)| *d == viewer);
+                    push(
+                        by,
+                        format!(
+                            "attacked{} with {}",
+                            if at_you { " you" } else { "" },
+                            names.join(", ")
+                        ),
+                    );
+                }
+            }
+            Event::BlockersDeclared { blocks } if !blocks.is_empty() => {
+                let by = blocks
+                    .first()
+                    .and_then(|(b, _)| game.obj(*b).map(|o| o.controller));
+                if let Some(by) = by.filter(|b| *b != viewer) {
+                    let names: Vec<String> = blocks
+                        .iter()
+                        .map(|(b, a)| format!("{} with {}", obj(*a), obj(*b)))
+                        .collect();
+                    push(by, format!("blocked {}", names.join(", ")));
+                }
+            }
+            Event::ZoneChanged {
+                card,
+                from: ZoneKind::Battlefield,
+                to: ZoneKind::Graveyard,
+                ..
+            } if cat.get(card).has_type(engine::cards::CardType::Creature) => {
+                died.push(cat.get(card).name.clone());
+                things += 1;
+                continue;
+            }
+            Event::LifeChanged { player, from, to } if player == viewer => {
+                life = Some((life.map_or(from, |l| l.0), to));
+                continue;
+            }
+            _ => continue,
+        }
+        things += 1;
+    }
+    if let Some((from, to)) = life
+        && from != to
+    {
+        things += 1;
+    }
+    if things < 2 {
+        return None;
+    }
+    let mut parts: Vec<String> = acts
+        .into_iter()
+        .map(|(p, v)| format!("{} {}", game.player(p).name, v.join(", ")))
+        .collect();
+    if !died.is_empty() {
+        parts.push(format!("died: {}", died.join(", ")));
+    }
+    if let Some((from, to)) = life.filter(|(f, t)| f != t) {
+        parts.push(format!("your life {from} → {to}"));
+    }
+    Some(format!("While you waited: {}.", parts.join("; ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Answer;
+
+    /// Every player passes until the stack is empty; the events on the way.
+    fn pass_until_empty(g: &mut Game) -> Vec<Event> {
+        let mut out = Vec::new();
+        for _ in 0..20 {
+            if g.stack.is_empty() {
+                break;
+            }
+            let p = g.pending().expect("pending").player;
+            out.extend(g.submit(p, Answer::Pass).expect("pass"));
+        }
+        out
+    }
+
+    #[test]
+    fn abilities_losses_and_combat_in_player_words() {
+        let mut g = engine::scenario::game_from_str(
+            r#"
+name = "ping"
+script = ["alice: activate Prodigal Pyromancer", "alice: target bob"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = ["Prodigal Pyromancer"]
+[setup.bob]
+life = 1
+library = ["Forest"]
+"#,
+        )
+        .expect("scenario runs");
+        let events = pass_until_empty(&mut g);
+        let alice = super::events(&g, Some(PlayerId(0)), &events);
+        let all = alice.join("\n");
+        assert!(
+            all.starts_with(
+                "Prodigal Pyromancer's ability resolves.\nProdigal Pyromancer deals 1 damage to Bob.\n"
+            ),
+            "in the order things happened: {all}"
+        );
+        assert!(
+            all.contains("Bob has 0 or less life and loses the game."),
+            "{all}"
+        );
+        assert!(all.contains("You win the game!"), "{all}");
+        assert!(!all.contains("ZeroLife"), "{all}");
+        let bob = super::events(&g, Some(PlayerId(1)), &events).join("\n");
+        assert!(
+            bob.contains("You have 0 or less life and lose the game."),
+            "{bob}"
+        );
+        assert!(bob.contains("Your life: 1 → 0."), "{bob}");
+    }
+
+    #[test]
+    fn blocks_say_whose_creature_and_classic_damage_on_the_stack_says_who_deals_what() {
+        let mut g = engine::scenario::game_from_str(
+            r#"
+name = "blocks"
+ruleset = "classic"
+script = ["goto declare_attackers", "bob: attack Scarwood Treefolk@bob", "goto declare_blockers"]
+[setup]
+active = "bob"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = ["Scarwood Treefolk"]
+[setup.bob]
+library = ["Forest"]
+battlefield = ["Scarwood Treefolk"]
+"#,
+        )
+        .expect("scenario runs");
+        let (alice, bob) = (PlayerId(0), PlayerId(1));
+        let [mine, his] = [alice, bob].map(|p| {
+            g.battlefield
+                .iter()
+                .copied()
+                .find(|id| g.obj(*id).is_some_and(|o| o.controller == p))
+                .expect("treefolk")
+        });
+        let ev = g
+            .submit(
+                alice,
+                Answer::Block(vec![engine::Block {
+                    blocker: mine,
+                    attacker: his,
+                }]),
+            )
+            .expect("block");
+        assert_eq!(
+            events(&g, Some(alice), &ev),
+            vec!["Your Scarwood Treefolk blocks Bob's Scarwood Treefolk.".to_string()]
+        );
+        assert_eq!(
+            events(&g, None, &ev),
+            vec!["Alice's Scarwood Treefolk blocks Bob's Scarwood Treefolk.".to_string()]
+        );
+        // Pass to the combat damage step: the damage waits on the stack (classic).
+        for _ in 0..10 {
+            if !g.stack.is_empty() {
+                break;
+            }
+            let p = g.pending().expect("pending").player;
+            g.submit(p, Answer::Pass).expect("pass");
+        }
+        let text = board(&g.view(Some(alice)));
+        assert!(
+            text.contains("Combat damage: Bob's Scarwood Treefolk deals 3 to Alice's Scarwood Treefolk; Alice's Scarwood Treefolk deals 3 to Bob's Scarwood Treefolk")
+                || text.contains("Combat damage: Alice's Scarwood Treefolk deals 3 to Bob's Scarwood Treefolk; Bob's Scarwood Treefolk deals 3 to Alice's Scarwood Treefolk"),
+            "{text}"
+        );
+        let ev = pass_until_empty(&mut g);
+        let lines = events(&g, Some(alice), &ev).join("\n");
+        assert!(
+            lines.contains(
+                "Bob's Scarwood Treefolk deals 3 combat damage to your Scarwood Treefolk."
+            ),
+            "{lines}"
+        );
+    }
 }

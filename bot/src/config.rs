@@ -146,6 +146,23 @@ impl Config {
         Ok(cfg)
     }
 
+    /// The configuration for a command line: `path` given with `--config` must exist (a
+    /// missing file is an error, not silently the defaults); without it, `config.toml` in the
+    /// current folder is read when it exists.
+    pub fn load_from(path: Option<&Path>) -> anyhow::Result<Config> {
+        match path {
+            Some(p) => {
+                anyhow::ensure!(
+                    p.exists(),
+                    "the configuration file {} does not exist (leave out --config to use ./config.toml or the defaults)",
+                    p.display()
+                );
+                Config::load(p)
+            }
+            None => Config::load(Path::new("config.toml")),
+        }
+    }
+
     pub fn apply_env(&mut self, get: impl Fn(&str) -> Option<String>) {
         if let Some(url) = get("DATABASE_URL").filter(|u| !u.trim().is_empty()) {
             self.database_url = url;
@@ -154,6 +171,7 @@ impl Config {
 
     pub fn validate(&self) -> anyhow::Result<()> {
         self.ruleset()?;
+        crate::storage::describe_url(&self.database_url).context("database_url")?;
         self.images.render_options()?;
         let d = &self.deadlines;
         anyhow::ensure!(
@@ -215,6 +233,17 @@ mod tests {
         let e = Config::parse("[deadlines]\ndecision_hours = 2\nreminder_hours = 5").unwrap_err();
         assert!(format!("{e:#}").contains("reminder_hours"), "{e:#}");
         assert!(Config::parse("colour = 1").is_err());
+    }
+
+    #[test]
+    fn a_missing_explicit_config_file_is_an_error() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let missing = dir.path().join("nope.toml");
+        let e = Config::load_from(Some(&missing)).unwrap_err();
+        assert!(format!("{e:#}").contains("nope.toml"), "{e:#}");
+        std::fs::write(&missing, "default_ruleset = \"classic\"\n").expect("write");
+        let cfg = Config::load_from(Some(&missing)).expect("now it exists");
+        assert_eq!(cfg.ruleset().ok(), Some(Ruleset::Classic));
     }
 
     #[test]

@@ -20,6 +20,9 @@ use std::fmt;
 pub enum Command {
     /// Answers to submit in order.
     Answers(Vec<Answer>),
+    /// `concede`: asks for confirmation first.
+    ConcedeAsk,
+    /// `concede yes`: concedes the game.
     Concede,
     /// Ask the opponents to take back your last command.
     Undo,
@@ -32,8 +35,18 @@ pub enum Command {
     Board,
     /// List what you can say now.
     Help,
-    /// Change your stops: `stop upkeep`, `stop none`, `stop default`.
+    /// Change your stops: `stop my upkeep`, `unstop their end step`, `stop none`,
+    /// `stop default` (the words after `stop`; `unstop ...` comes as `-...`).
     Stops(String),
+    /// List your stops (`stops`).
+    ListStops,
+    /// `help stop`: the step names and how stops work.
+    HelpStops,
+    /// A card's text, type, cost, P/T and rulings (`card NAME`).
+    Card(String),
+    /// `go to combat` or `attack with X` at priority in your precombat main phase: pass
+    /// to combat and (with the words) declare those attackers.
+    ToCombat(Option<String>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,13 +88,14 @@ impl fmt::Display for GrammarError {
                 write!(f, "nothing is waiting for an answer (the game may be over)")
             }
             GrammarError::Unknown { said, hint } => {
-                write!(f, "I did not understand `{said}`: {hint}")
+                write!(f, "I did not understand `{}`: {hint}", short(said))
             }
             GrammarError::NoMatch {
                 what,
                 said,
                 options,
             } => {
+                let said = short(said);
                 if options.is_empty() {
                     write!(f, "no {what} matches `{said}`, and there is none to choose")
                 } else {
@@ -89,7 +103,12 @@ impl fmt::Display for GrammarError {
                 }
             }
             GrammarError::Ambiguous { said, options } => {
-                write!(f, "`{said}` could be {}: say which", join_or(options))
+                write!(
+                    f,
+                    "`{}` could be {}: say which",
+                    short(said),
+                    join_or(options)
+                )
             }
             GrammarError::Needs {
                 card,
@@ -127,6 +146,17 @@ fn join_or(v: &[String]) -> String {
     }
 }
 
+/// `s` cut to 60 characters (with `…`) for echoing what a player typed.
+pub fn short(s: &str) -> String {
+    const MAX: usize = 60;
+    let s = s.trim();
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(MAX).collect::<String>())
+    }
+}
+
 /// Lower case, straight apostrophes, single spaces, no trailing punctuation.
 pub fn norm(s: &str) -> String {
     let s = s
@@ -138,7 +168,7 @@ pub fn norm(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -236,6 +266,213 @@ fn pick_or<T: Clone>(query: &str, cands: &[(String, T)], what: &str) -> Result<T
             said: query.trim().into(),
             options,
         },
+    })
+}
+
+/// A candidate's object, for words that say whose it is or what state it is in.
+pub trait ObjectOf {
+    fn object_of(&self) -> Option<ObjectId>;
+}
+
+impl ObjectOf for ObjectId {
+    fn object_of(&self) -> Option<ObjectId> {
+        Some(*self)
+    }
+}
+
+impl ObjectOf for Target {
+    fn object_of(&self) -> Option<ObjectId> {
+        match self {
+            Target::Object(id) => Some(*id),
+            Target::Player(_) => None,
+        }
+    }
+}
+
+impl ObjectOf for Answer {
+    fn object_of(&self) -> Option<ObjectId> {
+        match self {
+            Answer::PlayLand(id)
+            | Answer::Cast(id)
+            | Answer::CastFaceDown(id)
+            | Answer::TurnFaceUp(id)
+            | Answer::Activate { source: id, .. }
+            | Answer::ActivateMana { source: id, .. } => Some(*id),
+            Answer::Target(t) => t.object_of(),
+            _ => None,
+        }
+    }
+}
+
+/// What words before a name say of the object: whose it is (`my`, `his`, `their`,
+/// `opponent's`, `Bob's`) and its state (`tapped`, `untapped`, `attacking`, `blocking`).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Qualifiers {
+    /// Some(true): the speaker's; Some(false): another player's.
+    mine: Option<bool>,
+    /// A particular other player's (`Bob's`).
+    owner: Option<PlayerId>,
+    tapped: Option<bool>,
+    attacking: bool,
+    blocking: bool,
+}
+
+impl Qualifiers {
+    fn is_empty(&self) -> bool {
+        *self == Qualifiers::default()
+    }
+
+    fn accepts(&self, game: &Game, viewer: PlayerId, id: ObjectId) -> bool {
+        let Some(o) = game.obj(id) else {
+            return false;
+        };
+        if let Some(mine) = self.mine
+            && (o.controller == viewer) != mine
+        {
+            return false;
+        }
+        if self.owner.is_some_and(|p| o.controller != p) {
+            return false;
+        }
+        if self.tapped.is_some_and(|t| o.tapped != t) {
+            return false;
+        }
+        if !self.attacking && !self.blocking {
+            return true;
+        }
+        let combat = game.view(Some(viewer));
+        let seen = combat.battlefield.iter().find(|x| x.id == id);
+        if self.attacking && seen.is_none_or(|x| x.attacking.is_none()) {
+            return false;
+        }
+        if self.blocking && seen.is_none_or(|x| x.blocking.is_none()) {
+            return false;
+        }
+        true
+    }
+
+    /// `what` with these words, for an error: "tapped creature of yours".
+    fn phrase(&self, game: &Game, what: &str) -> String {
+        let mut v = Vec::new();
+        match self.tapped {
+            Some(true) => v.push("tapped".to_string()),
+            Some(false) => v.push("untapped".to_string()),
+            None => {}
+        }
+        if self.attacking && !what.starts_with("attacking") {
+            v.push("attacking".into());
+        }
+        if self.blocking {
+            v.push("blocking".into());
+        }
+        v.push(what.to_string());
+        match (self.mine, self.owner) {
+            (_, Some(p)) => v.push(format!("of {}'s", game.player(p).name)),
+            (Some(true), _) if !what.contains("of yours") => v.push("of yours".into()),
+            (Some(false), _) => v.push("of an opponent's".into()),
+            _ => {}
+        }
+        v.join(" ")
+    }
+}
+
+/// Strips the qualifying words at the start of `query` (normalised); the rest is the name.
+fn qualifiers(game: &Game, viewer: PlayerId, query: &str) -> (Qualifiers, String) {
+    let mut q = Qualifiers::default();
+    let mut rest = norm(query);
+    let others: Vec<(String, PlayerId)> = game
+        .player_ids()
+        .map(|p| (format!("{}'s ", norm(&game.player(p).name)), p))
+        .collect();
+    loop {
+        let before = rest.clone();
+        for (w, f) in [
+            ("my ", 0u8),
+            ("mine ", 0),
+            ("his ", 1),
+            ("her ", 1),
+            ("their ", 1),
+            ("the opponent's ", 1),
+            ("opponent's ", 1),
+            ("opponents ", 1),
+            ("opponent ", 1),
+            ("enemy ", 1),
+            ("tapped ", 2),
+            ("untapped ", 3),
+            ("attacking ", 4),
+            ("blocking ", 5),
+            ("the ", 6),
+            ("a ", 6),
+            ("an ", 6),
+        ] {
+            if let Some(r) = rest.strip_prefix(w) {
+                match f {
+                    0 => q.mine = Some(true),
+                    1 => q.mine = Some(false),
+                    2 => q.tapped = Some(true),
+                    3 => q.tapped = Some(false),
+                    4 => q.attacking = true,
+                    5 => q.blocking = true,
+                    _ => {}
+                }
+                rest = r.to_string();
+            }
+        }
+        for (w, p) in &others {
+            if let Some(r) = rest.strip_prefix(w.as_str()) {
+                if *p == viewer {
+                    q.mine = Some(true);
+                } else {
+                    q.owner = Some(*p);
+                }
+                rest = r.to_string();
+            }
+        }
+        if rest == before {
+            break;
+        }
+    }
+    (q, rest)
+}
+
+/// [`pick_or`] for candidates that are objects, understanding `my bear`, `his tapped
+/// magus`, `Bob's treefolk`, `attacking bear`. A name that itself starts with such a word
+/// is matched as written first.
+fn pick_in<T: Clone + ObjectOf>(
+    game: &Game,
+    viewer: PlayerId,
+    query: &str,
+    cands: &[(String, T)],
+    what: &str,
+) -> Result<T, GrammarError> {
+    let (q, rest) = qualifiers(game, viewer, query);
+    let literal = norm(query);
+    if rest.is_empty() || rest == literal || cands.iter().any(|(l, _)| norm(l) == literal) {
+        return pick_or(query, cands, what);
+    }
+    if q.is_empty() {
+        // Only articles: `the bear`, `a forest`.
+        return pick_or(query, cands, what).or_else(|e| pick_or(&rest, cands, what).map_err(|_| e));
+    }
+    let fit: Vec<(String, T)> = cands
+        .iter()
+        .filter(|(_, t)| t.object_of().is_some_and(|id| q.accepts(game, viewer, id)))
+        .cloned()
+        .collect();
+    if fit.is_empty() {
+        return Err(GrammarError::NoMatch {
+            what: q.phrase(game, what),
+            said: query.trim().into(),
+            options: uniq(cands.iter().map(|c| c.0.clone())),
+        });
+    }
+    pick_or(&rest, &fit, &q.phrase(game, what)).map_err(|e| match e {
+        GrammarError::NoMatch { what, options, .. } => GrammarError::NoMatch {
+            what,
+            said: query.trim().into(),
+            options,
+        },
+        other => other,
     })
 }
 
@@ -575,24 +812,125 @@ pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
 /// The phrase that accepts the default order or damage assignment.
 pub const DEFAULT: &str = "default";
 
+/// The commands that are fixed words (not game answers): `concede`, `undo`, `board`,
+/// `help`, `stop ...`; None for anything else.
+pub fn fixed_command(text: &str) -> Option<Command> {
+    let t = norm(text);
+    Some(match t.as_str() {
+        "concede" | "i concede" | "resign" | "forfeit" | "gg" => Command::ConcedeAsk,
+        "concede yes" | "yes concede" | "concede confirm" | "confirm concede" | "concede now"
+        | "yes, concede" | "concede, yes" | "resign yes" | "forfeit yes" => Command::Concede,
+        "undo" | "take back" | "undo please" => Command::Undo,
+        "allow undo" | "accept undo" | "ok undo" => Command::AllowUndo(true),
+        "deny undo" | "refuse undo" | "no undo" => Command::AllowUndo(false),
+        "pass turn" | "pass until end of turn" | "pass to end of turn" | "f6" | "end turn" => {
+            Command::PassTurn
+        }
+        "board" | "show" | "state" | "look" => Command::Board,
+        "help" | "?" | "options" | "what can i do" => Command::Help,
+        "stops" | "my stops" | "show stops" | "list stops" => Command::ListStops,
+        "help stop" | "help stops" | "stop help" | "stops help" | "help step" | "help steps" => {
+            Command::HelpStops
+        }
+        _ => {
+            if let Some(rest) = strip_any(&t, &["card ", "show card ", "what is ", "what does "])
+                && !rest.is_empty()
+            {
+                let rest = rest.strip_suffix(" do").unwrap_or(rest);
+                return Some(Command::Card(rest.to_string()));
+            }
+            if let Some(rest) = t
+                .strip_prefix("unstop ")
+                .or_else(|| t.strip_prefix("no stop "))
+            {
+                return Some(Command::Stops(format!("-{rest}")));
+            }
+            let rest = t
+                .strip_prefix("stops ")
+                .or_else(|| t.strip_prefix("stop "))?;
+            Command::Stops(rest.to_string())
+        }
+    })
+}
+
+/// `go to combat`, `combat`, `attack`, `attack with X` at priority in your precombat main
+/// phase (or beginning of combat) with an empty stack; the names are checked against your
+/// creatures before anything moves. None: not such words or not at priority.
+fn combat_words(game: &Game, player: PlayerId, t: &str) -> Option<Result<Command, GrammarError>> {
+    let pending = game.pending()?;
+    if pending.player != player || !matches!(pending.decision, Decision::Priority) {
+        return None;
+    }
+    let attack = match t {
+        "go to combat" | "to combat" | "combat" | "move to combat" | "attack" | "go to attack" => {
+            None
+        }
+        _ => Some(strip_any(t, &["attack with ", "attack "])?.to_string()),
+    };
+    let refuse = |m: &str| Some(Err(GrammarError::Refused(m.to_string())));
+    if game.active != player {
+        return refuse("you attack only in your own turn");
+    }
+    if !game.stack.is_empty() {
+        return refuse(
+            "the stack must be empty before you move to combat: pass to let it resolve, or respond",
+        );
+    }
+    if !matches!(
+        game.step,
+        engine::Step::PrecombatMain | engine::Step::BeginCombat
+    ) {
+        return refuse(
+            if matches!(
+                game.step,
+                engine::Step::Untap | engine::Step::Upkeep | engine::Step::Draw
+            ) {
+                "your main phase comes first: pass until it, then move to combat"
+            } else {
+                "combat is over for this turn"
+            },
+        );
+    }
+    if let Some(words) = &attack
+        && !matches!(
+            words.as_str(),
+            "all" | "everything" | "everyone" | "all creatures"
+        )
+    {
+        let mine: Vec<ObjectId> = game
+            .battlefield
+            .iter()
+            .copied()
+            .filter(|id| {
+                game.obj(*id)
+                    .is_some_and(|o| o.controller == player && !o.tapped)
+                    && game.is_creature(*id)
+            })
+            .collect();
+        let cands: Vec<(String, ObjectId)> = object_labels(game, player, &mine)
+            .into_iter()
+            .zip(mine.iter().copied())
+            .collect();
+        for part in split_list(words) {
+            let who = part.rsplit_once(" at ").map_or(part.as_str(), |x| x.0);
+            if let Err(e) = pick_in(game, player, who, &cands, "untapped creature of yours") {
+                return Some(Err(e));
+            }
+        }
+    }
+    Some(Ok(Command::ToCombat(attack)))
+}
+
 /// Parses a line into a [`Command`] for `player` (answers are checked on a copy of `game`).
 pub fn parse_command(game: &Game, player: PlayerId, text: &str) -> Result<Command, GrammarError> {
-    let t = norm(text);
-    match t.as_str() {
-        "" => return Err(GrammarError::Empty),
-        "concede" | "i concede" | "resign" | "forfeit" | "gg" => return Ok(Command::Concede),
-        "undo" | "take back" | "undo please" => return Ok(Command::Undo),
-        "allow undo" | "accept undo" | "ok undo" => return Ok(Command::AllowUndo(true)),
-        "deny undo" | "refuse undo" | "no undo" => return Ok(Command::AllowUndo(false)),
-        "pass turn" | "pass until end of turn" | "pass to end of turn" | "f6" | "end turn" => {
-            return Ok(Command::PassTurn);
-        }
-        "board" | "show" | "state" | "look" => return Ok(Command::Board),
-        "help" | "?" | "options" | "what can i do" => return Ok(Command::Help),
-        _ => {}
+    if norm(text).is_empty() {
+        return Err(GrammarError::Empty);
     }
-    if let Some(rest) = t.strip_prefix("stops ").or_else(|| t.strip_prefix("stop ")) {
-        return Ok(Command::Stops(rest.to_string()));
+    if let Some(c) = fixed_command(text) {
+        return Ok(c);
+    }
+    if let Some(c) = combat_words(game, player, &norm(text)) {
+        return c;
     }
     parse_answers(game, player, text).map(Command::Answers)
 }
@@ -683,13 +1021,15 @@ pub fn parse_answers(
         )));
     }
     let legal = game.legal_answers(player);
-    let among = answer_objects(&legal);
-    let labeled = |f: &dyn Fn(&Answer) -> Option<ObjectId>| -> Vec<(String, Answer)> {
-        legal
-            .iter()
-            .filter_map(|a| f(a).map(|id| (object_label(game, player, id, &among), a.clone())))
-            .collect()
-    };
+    if !matches!(pending.decision, Decision::Priority)
+        && strip_any(&t, &["cast ", "play ", "activate ", "flashback "])
+            .is_some_and(|r| !r.is_empty())
+    {
+        return Err(GrammarError::Refused(format!(
+            "not now: first {} (spells and abilities wait until you have priority)",
+            pending.decision.describe()
+        )));
+    }
     let unknown = |hint: String| GrammarError::Unknown {
         said: text.trim().to_string(),
         hint,
@@ -711,130 +1051,8 @@ pub fn parse_answers(
         Decision::Priority => {
             if is_no(&t) {
                 Answer::Pass
-            } else if t == "pay" || t.starts_with("pay ") {
-                // A special action: pay what a delayed ability asks (Glass Asp).
-                let c: Vec<(String, Answer)> = legal
-                    .iter()
-                    .filter(|a| matches!(a, Answer::PayToAvoid(_)))
-                    .map(|a| (describe_among(game, player, a, &legal), a.clone()))
-                    .collect();
-                if c.is_empty() {
-                    return Err(GrammarError::Refused(
-                        "there is nothing you can pay for now".into(),
-                    ));
-                }
-                if t == "pay" && c.len() == 1 {
-                    return Ok(vec![c[0].1.clone()]);
-                }
-                return pick_or(&t, &c, "payment").map(|a| vec![a]);
-            } else if let Some(rest) = face_down_words(&t) {
-                // Morph: `cast X face down`, `cast face down X`, `morph X`.
-                let c = labeled(&|a| match a {
-                    Answer::CastFaceDown(id) => Some(*id),
-                    _ => None,
-                });
-                return cast_sequence(game, player, rest, &c, "card you can cast face down");
-            } else if let Some(rest) = face_up_words(&t) {
-                // The special action: `turn X face up`, `turn face up X`, `unmorph X`.
-                let c = labeled(&|a| match a {
-                    Answer::TurnFaceUp(id) => Some(*id),
-                    _ => None,
-                });
-                if c.is_empty() {
-                    return Err(GrammarError::Refused(
-                        "you control no face-down permanent you can turn face up now".into(),
-                    ));
-                }
-                if rest.is_empty() && c.len() == 1 {
-                    return cast_sequence(game, player, &c[0].0.clone(), &c, "face-down permanent");
-                }
-                return cast_sequence(
-                    game,
-                    player,
-                    rest,
-                    &c,
-                    "face-down permanent you can turn face up",
-                );
-            } else if let Some(rest) = strip_any(&t, &["suspend "]) {
-                // Suspend (502.59a / 702.61a): the special action from your hand, then its
-                // cost (`suspend Rift Bolt`, `suspend Aeon Chronicler x 2`).
-                let c = labeled(&|a| match a {
-                    Answer::Suspend(id) => Some(*id),
-                    _ => None,
-                });
-                if c.is_empty() {
-                    return Err(GrammarError::Refused(suspend_refusal(game, player, rest)));
-                }
-                return cast_sequence(game, player, rest, &c, "card you can suspend now");
-            } else if let Some(rest) = strip_any(&t, &["play "]) {
-                let c = labeled(&|a| {
-                    if let Answer::PlayLand(id) = a {
-                        Some(*id)
-                    } else {
-                        None
-                    }
-                });
-                if c.is_empty() {
-                    return Err(GrammarError::Refused(land_refusal(game, player)));
-                }
-                return pick_or(rest, &c, "land you can play").map(|a| vec![a]);
-            } else if let Some(rest) = strip_any(&t, &["flashback ", "cast flashback "]) {
-                // Flashback: a card in your graveyard (`flashback Ancient Grudge`).
-                let c = labeled(&|a| match a {
-                    Answer::Cast(id) if is_in_graveyard(game, *id) => Some(*id),
-                    _ => None,
-                });
-                return cast_sequence(
-                    game,
-                    player,
-                    rest,
-                    &c,
-                    "card in your graveyard you can cast with flashback",
-                );
-            } else if let Some(rest) = strip_any(&t, &["cast "]) {
-                let c = labeled(&|a| {
-                    if let Answer::Cast(id) = a {
-                        Some(*id)
-                    } else {
-                        None
-                    }
-                });
-                return cast_sequence(game, player, rest, &c, "spell you can cast");
-            } else if let Some(rest) = strip_any(&t, &["activate ", "use "]) {
-                let c: Vec<(String, Answer)> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Answer::Activate { .. } => Some((
-                            describe_among(game, player, a, &legal)
-                                .trim_start_matches("activate ")
-                                .to_string(),
-                            a.clone(),
-                        )),
-                        _ => None,
-                    })
-                    .collect();
-                return cast_sequence(game, player, rest, &c, "ability you can activate");
-            } else if let Some(rest) = strip_any(&t, &["tap ", "mana "]) {
-                let c = mana_choices(game, player, &legal);
-                let names: Vec<(String, Answer)> = c
-                    .iter()
-                    .map(|(l, a)| (l.split(" for ").next().unwrap_or(l).to_string(), a.clone()))
-                    .collect();
-                return match pick(rest, &c) {
-                    Ok(a) => Ok(vec![a]),
-                    Err(_) => pick_or(rest, &names, "mana source you can tap").map(|a| vec![a]),
-                };
             } else {
-                // A bare card name: play it if it is a land, cast it otherwise.
-                let c: Vec<(String, Answer)> = labeled(&|a| match a {
-                    Answer::PlayLand(id) | Answer::Cast(id) => Some(*id),
-                    _ => None,
-                });
-                match pick(&t, &c) {
-                    Ok(Answer::PlayLand(id)) => return Ok(vec![Answer::PlayLand(id)]),
-                    Ok(_) => return cast_sequence(game, player, &t, &c, "card"),
-                    Err(_) => return Err(unknown(format!("you may say: {}", opts()))),
-                }
+                return priority_words(game, player, &t, text, &legal);
             }
         }
         Decision::ChooseX => {
@@ -889,7 +1107,13 @@ pub fn parse_answers(
                 Answer::Cancel
             } else {
                 let rest = strip_any(&t, &["target ", "on ", "at "]).unwrap_or(&t);
-                pick_or(rest, &target_cands(game, player, &legal), "target")?
+                pick_in(
+                    game,
+                    player,
+                    rest,
+                    &target_cands(game, player, &legal),
+                    "target",
+                )?
             }
         }
         Decision::PayMana { .. } => {
@@ -899,7 +1123,8 @@ pub fn parse_answers(
                 Answer::Cancel
             } else if let Some(rest) = strip_any(&t, &["tap "]) {
                 let c = mana_choices(game, player, &legal);
-                pick_or(rest, &c, "mana source")?
+                let rest = rest.strip_suffix(" for mana").unwrap_or(rest);
+                pick_in(game, player, rest, &c, "mana source")?
             } else {
                 return Err(unknown(
                     "say `pay` (automatic), `tap Forest for G` or `cancel`".into(),
@@ -947,7 +1172,11 @@ pub fn parse_answers(
                     ],
                 )
                 .unwrap_or(&t);
-                Answer::Objects(objects_from(game, player, rest, &legal)?)
+                Answer::Objects(
+                    objects_from(game, player, rest, &legal).map_err(|e| {
+                        needs_objects(game, player, &pending.decision, text, &legal, e)
+                    })?,
+                )
             }
         }
         Decision::DeclareAttackers => {
@@ -1070,6 +1299,377 @@ pub fn parse_answers(
     Ok(vec![first])
 }
 
+/// Words at priority other than `pass`: play, cast, activate, tap for mana, a special
+/// action, or a bare card name; a refusal says why in player words.
+fn priority_words(
+    game: &Game,
+    player: PlayerId,
+    t: &str,
+    text: &str,
+    legal: &[Answer],
+) -> Result<Vec<Answer>, GrammarError> {
+    let among = answer_objects(legal);
+    let labeled = |f: &dyn Fn(&Answer) -> Option<ObjectId>| -> Vec<(String, Answer)> {
+        legal
+            .iter()
+            .filter_map(|a| f(a).map(|id| (object_label(game, player, id, &among), a.clone())))
+            .collect()
+    };
+    let unknown = |hint: String| GrammarError::Unknown {
+        said: text.trim().to_string(),
+        hint,
+    };
+    let opts = || options(game, player, false).join(", ");
+    if t == "pay" || t.starts_with("pay ") {
+        // A special action: pay what a delayed ability asks (Glass Asp).
+        let c: Vec<(String, Answer)> = legal
+            .iter()
+            .filter(|a| matches!(a, Answer::PayToAvoid(_)))
+            .map(|a| (describe_among(game, player, a, legal), a.clone()))
+            .collect();
+        if c.is_empty() {
+            return Err(GrammarError::Refused(
+                "there is nothing you can pay for now".into(),
+            ));
+        }
+        if t == "pay" && c.len() == 1 {
+            return Ok(vec![c[0].1.clone()]);
+        }
+        return pick_or(t, &c, "payment").map(|a| vec![a]);
+    } else if let Some(rest) = face_down_words(t) {
+        // Morph: `cast X face down`, `cast face down X`, `morph X`.
+        let c = labeled(&|a| match a {
+            Answer::CastFaceDown(id) => Some(*id),
+            _ => None,
+        });
+        return cast_sequence(game, player, rest, &c, "card you can cast face down");
+    } else if let Some(rest) = face_up_words(t) {
+        // The special action: `turn X face up`, `turn face up X`, `unmorph X`.
+        let c = labeled(&|a| match a {
+            Answer::TurnFaceUp(id) => Some(*id),
+            _ => None,
+        });
+        if c.is_empty() {
+            return Err(GrammarError::Refused(
+                "you control no face-down permanent you can turn face up now".into(),
+            ));
+        }
+        if rest.is_empty() && c.len() == 1 {
+            return cast_sequence(game, player, &c[0].0.clone(), &c, "face-down permanent");
+        }
+        return cast_sequence(
+            game,
+            player,
+            rest,
+            &c,
+            "face-down permanent you can turn face up",
+        );
+    } else if let Some(rest) = strip_any(t, &["suspend "]) {
+        // Suspend (502.59a / 702.61a): the special action from your hand, then its cost
+        // (`suspend Rift Bolt`).
+        let c = labeled(&|a| match a {
+            Answer::Suspend(id) => Some(*id),
+            _ => None,
+        });
+        if c.is_empty() {
+            return Err(GrammarError::Refused(suspend_refusal(game, player, rest)));
+        }
+        return cast_sequence(game, player, rest, &c, "card you can suspend now");
+    } else if let Some(rest) = strip_any(t, &["play "]) {
+        let lands = labeled(&|a| match a {
+            Answer::PlayLand(id) => Some(*id),
+            _ => None,
+        });
+        let casts = labeled(&|a| match a {
+            Answer::Cast(id) if !is_in_graveyard(game, *id) => Some(*id),
+            _ => None,
+        });
+        if matches!(rest, "land" | "a land" | "my land" | "") && !lands.is_empty() {
+            // `play land`: the only land you can play (one name), else say which.
+            let names = uniq(lands.iter().map(|c| c.0.clone()));
+            if names.len() == 1 {
+                return Ok(vec![lands[0].1.clone()]);
+            }
+            return Err(GrammarError::Ambiguous {
+                said: text.trim().into(),
+                options: names.into_iter().map(|n| format!("play {n}")).collect(),
+            });
+        }
+        // `play` a spell is casting it.
+        if !casts.is_empty() && pick_in(game, player, &split_clauses(rest).0, &casts, "").is_ok() {
+            return cast_sequence(game, player, rest, &casts, "spell you can cast");
+        }
+        if lands.is_empty() {
+            return Err(why_not(game, player, rest, Verb::Play)
+                .unwrap_or_else(|| GrammarError::Refused(land_refusal(game, player))));
+        }
+        return pick_in(game, player, rest, &lands, "land you can play")
+            .map(|a| vec![a])
+            .map_err(|e| why_not(game, player, rest, Verb::Play).unwrap_or(e));
+    } else if let Some(rest) = strip_any(t, &["flashback ", "cast flashback "]) {
+        // Flashback: a card in your graveyard (`flashback Ancient Grudge`).
+        let c = labeled(&|a| match a {
+            Answer::Cast(id) if is_in_graveyard(game, *id) => Some(*id),
+            _ => None,
+        });
+        return cast_sequence(
+            game,
+            player,
+            rest,
+            &c,
+            "card in your graveyard you can cast with flashback",
+        );
+    } else if let Some(rest) = strip_any(t, &["cast "]) {
+        let c = labeled(&|a| match a {
+            Answer::Cast(id) => Some(*id),
+            _ => None,
+        });
+        return cast_sequence(game, player, rest, &c, "spell you can cast").map_err(|e| match e {
+            GrammarError::NoMatch { .. } | GrammarError::Refused(_)
+                if !names_a_candidate(game, player, rest, &c) =>
+            {
+                why_not(game, player, rest, Verb::Cast).unwrap_or(e)
+            }
+            e => e,
+        });
+    } else if let Some(rest) = strip_any(t, &["activate ", "use "]) {
+        let c: Vec<(String, Answer)> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Answer::Activate { .. } => Some((
+                    describe_among(game, player, a, legal)
+                        .trim_start_matches("activate ")
+                        .to_string(),
+                    a.clone(),
+                )),
+                _ => None,
+            })
+            .collect();
+        return cast_sequence(game, player, rest, &c, "ability you can activate");
+    } else if let Some(rest) = strip_any(t, &["tap ", "mana "]) {
+        let rest = rest.strip_suffix(" for mana").unwrap_or(rest);
+        let c = mana_choices(game, player, legal);
+        let names: Vec<(String, Answer)> = c
+            .iter()
+            .map(|(l, a)| (l.split(" for ").next().unwrap_or(l).to_string(), a.clone()))
+            .collect();
+        return match pick(rest, &c) {
+            Ok(a) => Ok(vec![a]),
+            Err(_) => {
+                pick_in(game, player, rest, &names, "mana source you can tap").map(|a| vec![a])
+            }
+        };
+    }
+    // A bare card name: play it if it is a land, cast it otherwise.
+    let c: Vec<(String, Answer)> = labeled(&|a| match a {
+        Answer::PlayLand(id) | Answer::Cast(id) => Some(*id),
+        _ => None,
+    });
+    match pick_in(game, player, &split_clauses(t).0, &c, "card") {
+        Ok(Answer::PlayLand(id)) => Ok(vec![Answer::PlayLand(id)]),
+        Ok(_) => cast_sequence(game, player, t, &c, "card"),
+        Err(_) => Err(why_not(game, player, t, Verb::Bare)
+            .unwrap_or_else(|| unknown(format!("you may say: {}", opts())))),
+    }
+}
+
+/// How a refused card was named.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Play,
+    Cast,
+    Bare,
+}
+
+/// Whether `text`'s name part names one of `cands`.
+fn names_a_candidate(
+    game: &Game,
+    player: PlayerId,
+    text: &str,
+    cands: &[(String, Answer)],
+) -> bool {
+    !cands.is_empty() && pick_in(game, player, &split_clauses(text).0, cands, "").is_ok()
+}
+
+/// Why the card `text` names can't be played or cast now, in player words: not a card of
+/// the block, not playable yet, not in your hand (and where it is), or the engine's reason
+/// for a card in your hand (timing, no legal target, mana: with what is missing). None
+/// when `text` names no card at all (a bare word that is no card: not understood).
+fn why_not(game: &Game, player: PlayerId, text: &str, verb: Verb) -> Option<GrammarError> {
+    let (name, _) = split_clauses(text);
+    let (_, name) = qualifiers(game, player, &name);
+    if name.is_empty() {
+        return None;
+    }
+    let refused = |m: String| Some(GrammarError::Refused(m));
+    // A card in your hand: the engine says why it can't be cast or played.
+    let hand: Vec<(String, ObjectId)> = game
+        .player(player)
+        .hand
+        .iter()
+        .map(|id| (game.seen_name(*id, Some(player)), *id))
+        .collect();
+    if let Ok(id) = pick(&name, &hand) {
+        let card = game.card_name(id).to_string();
+        let is_land = game
+            .def(id)
+            .is_some_and(|d| d.has_type(engine::cards::CardType::Land));
+        if is_land {
+            return refused(format!(
+                "you can't play {card} now: {}",
+                land_refusal(game, player)
+            ));
+        }
+        let mut probe = game.clone();
+        return match probe.submit(player, Answer::Cast(id)) {
+            Err(e) => {
+                let e = e.to_string();
+                let short = if e.contains("can't pay") {
+                    game.def(id)
+                        .and_then(|d| d.mana_cost.as_ref())
+                        .map(|c| format!(" ({})", mana_shortfall(game, player, &c.to_payable(0))))
+                        .unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                refused(format!("you can't cast {card} now: {e}{short}"))
+            }
+            Ok(_) => None,
+        };
+    }
+    let cat = game.catalog();
+    let def = cat.by_name(&name).or_else(|| {
+        cat.suggest(&name, 1)
+            .into_iter()
+            .find(|d| edit_distance(&norm(&d.name), &name) <= 1 + name.chars().count() / 5)
+    });
+    let Some(def) = def else {
+        if verb == Verb::Bare {
+            return None;
+        }
+        let near: Vec<String> = cat
+            .suggest(&name, 3)
+            .into_iter()
+            .map(|d| d.name.clone())
+            .collect();
+        return refused(if near.is_empty() {
+            format!(
+                "there is no card called `{}` in the Time Spiral block",
+                short(&name)
+            )
+        } else {
+            format!(
+                "there is no card called `{}` in the Time Spiral block (did you mean {}?)",
+                short(&name),
+                join_or(&near)
+            )
+        });
+    };
+    if let engine::cards::Support::Unsupported(why) = &def.support {
+        return refused(format!(
+            "{} is not playable yet: the rules engine does not support it ({why})",
+            def.name
+        ));
+    }
+    // Where your copy is, when it is not in your hand.
+    let mine = |ids: &[ObjectId]| ids.iter().any(|id| game.card_name(*id) == def.name);
+    let p = game.player(player);
+    let mut where_ = "";
+    if game.battlefield.iter().any(|id| {
+        game.obj(*id).is_some_and(|o| o.controller == player) && game.card_name(*id) == def.name
+    }) {
+        where_ = " (yours is on the battlefield)";
+    } else if mine(&p.graveyard) {
+        where_ = " (it is in your graveyard)";
+    }
+    refused(format!("{} is not in your hand{where_}", def.name))
+}
+
+/// What mana is missing for `cost`: the mana you could make now (pool and each untapped
+/// source, tried on a copy of the game) against what the cost asks.
+fn mana_shortfall(game: &Game, player: PlayerId, cost: &engine::mana::PayableCost) -> String {
+    use engine::mana::ManaType;
+    let pool = game.player(player).pool.clone();
+    let mut sources: Vec<(ObjectId, Vec<ManaType>)> = Vec::new();
+    for a in game.legal_answers(player) {
+        let Answer::ActivateMana { source, .. } = a else {
+            continue;
+        };
+        let mut g = game.clone();
+        if g.submit(player, a.clone()).is_err() {
+            continue;
+        }
+        let after = &g.player(player).pool;
+        let made: Vec<ManaType> = Color::ALL
+            .iter()
+            .map(|c| ManaType::Colored(*c))
+            .chain([ManaType::Colorless])
+            .filter(|t| after.get(*t) > pool.get(*t))
+            .collect();
+        match sources.iter_mut().find(|s| s.0 == source) {
+            Some(s) => s.1.extend(made),
+            None => sources.push((source, made)),
+        }
+    }
+    let have = sources.len() as u32 + pool.total();
+    let mut short = Vec::new();
+    if cost.total() > have {
+        short.push(format!("{} mana short", cost.total() - have));
+    }
+    for c in Color::ALL {
+        let need = cost.colored[c as usize];
+        let t = ManaType::Colored(c);
+        let can = sources.iter().filter(|s| s.1.contains(&t)).count() as u32 + pool.get(t);
+        if need > can {
+            short.push(format!("{} {} short", need - can, c.name()));
+        }
+    }
+    let mut s = format!(
+        "it costs {cost}; you have {have} mana available ({} untapped source{}{})",
+        sources.len(),
+        if sources.len() == 1 { "" } else { "s" },
+        if pool.total() > 0 {
+            format!(" and {} in your pool", pool.total())
+        } else {
+            String::new()
+        }
+    );
+    if !short.is_empty() {
+        s.push_str(&format!(": {}", short.join(", ")));
+    }
+    s
+}
+
+/// A choice of cards or permanents given something else: what the decision needs, the
+/// words for it and what may be chosen.
+fn needs_objects(
+    game: &Game,
+    player: PlayerId,
+    decision: &Decision,
+    text: &str,
+    legal: &[Answer],
+    e: GrammarError,
+) -> GrammarError {
+    let GrammarError::NoMatch { options, .. } = &e else {
+        return e;
+    };
+    let example = legal
+        .iter()
+        .find(|a| matches!(a, Answer::Objects(v) if !v.is_empty()))
+        .map(|a| describe_among(game, player, a, legal));
+    let mut hint = format!("you need to {}", decision.describe());
+    if let Some(x) = example {
+        hint.push_str(&format!(", for example `{x}`"));
+    }
+    if !options.is_empty() {
+        hint.push_str(&format!(" (from {})", join_or(options)));
+    }
+    GrammarError::Unknown {
+        said: text.trim().to_string(),
+        hint,
+    }
+}
+
 fn land_refusal(game: &Game, player: PlayerId) -> String {
     let p = game.player(player);
     if game.active != player {
@@ -1130,7 +1730,7 @@ fn objects_from(
     let mut cands: Vec<(String, ObjectId)> = labels.into_iter().zip(ids.iter().copied()).collect();
     let mut out = Vec::new();
     for part in split_list(rest) {
-        let id = pick_or(&part, &cands, "card")?;
+        let id = pick_in(game, player, &part, &cands, "card")?;
         out.push(id);
         // Each object once: the next mention of the same name takes the next copy.
         if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
@@ -1195,7 +1795,7 @@ fn attack_from(
             Some((w, p)) => (w.to_string(), Some(p.to_string())),
             None => (part.clone(), None),
         };
-        let id = pick_or(&who, &cands, "creature that can attack")?;
+        let id = pick_in(game, player, &who, &cands, "creature that can attack")?;
         let defender = match at {
             None => default_defender(id),
             Some(p) => {
@@ -1283,8 +1883,8 @@ fn blocks_from(
                 hint: "say `block ATTACKER with BLOCKER` or `no blocks`".into(),
             });
         };
-        let attacker = pick_or(&a, &att, "attacking creature")?;
-        let blocker = pick_or(&b, &blk, "creature that can block")?;
+        let attacker = pick_in(game, player, &a, &att, "attacking creature")?;
+        let blocker = pick_in(game, player, &b, &blk, "creature that can block")?;
         if !pairs.contains(&Block { blocker, attacker }) {
             return Err(GrammarError::Refused(format!(
                 "{} cannot block {}",
@@ -1345,7 +1945,13 @@ fn damage_from(
             hint: "each share starts with a number".into(),
         })?;
         out.push((
-            pick_or(who, &cands, "creature or player receiving damage")?,
+            pick_in(
+                game,
+                player,
+                who,
+                &cands,
+                "creature or player receiving damage",
+            )?,
             n,
         ));
     }
@@ -1484,7 +2090,7 @@ fn cast_sequence(
                         ),
                     });
                 };
-                pick_or(&said, &c, "legal target")?
+                pick_in(&probe, player, &said, &c, "legal target")?
             }
             Decision::ChooseX => {
                 let Some(x) = cl.x.take() else {
@@ -1645,7 +2251,7 @@ fn cast_sequence(
                 let mut chosen = Vec::new();
                 for _ in 0..n {
                     let said = cl.objects.pop().unwrap_or_default();
-                    let id = pick_or(&said, &cands, "card")?;
+                    let id = pick_in(&probe, player, &said, &cands, "card")?;
                     chosen.push(id);
                     if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
                         cands.remove(i);

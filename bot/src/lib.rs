@@ -4,11 +4,14 @@
 //! puts it behind subcommands.
 
 pub mod board_text;
+pub mod card_text;
 pub mod config;
 pub mod db_bench;
 pub mod decks;
 pub mod discord;
 pub mod grammar;
+pub mod league;
+pub mod league_service;
 pub mod local;
 pub mod replay;
 pub mod scene;

@@ -41,42 +41,49 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         max_decisions: u64,
     },
-    /// Play in the terminal against the random agent (or hot-seat); the game is saved and
-    /// resumed on the next run.
+    /// Play in the terminal against the random agent (or hot-seat). Games are saved: without
+    /// --game or --new, the games in progress are listed and offered.
     Local {
-        #[arg(long, default_value = "config.toml")]
-        config: PathBuf,
+        /// Configuration file (default: ./config.toml when it exists).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Database URL (overrides config.toml and DATABASE_URL).
         #[arg(long)]
         db: Option<String>,
-        /// Your name.
-        #[arg(long, default_value = "Player")]
-        name: String,
+        /// Resume game N (its ruleset, players and decks are the game's own).
+        #[arg(long)]
+        game: Option<i64>,
+        /// Start a new game even if some are in progress.
+        #[arg(long)]
+        new: bool,
+        /// Your name, for a new game (default Player).
+        #[arg(long)]
+        name: Option<String>,
         /// Two people at one terminal instead of the random agent.
         #[arg(long)]
         hotseat: bool,
-        /// The second hot-seat player's name.
-        #[arg(long, default_value = "Opponent")]
-        opponent: String,
-        /// Your ready-made deck (red, green, white, blue, black).
-        #[arg(long, default_value = "red")]
-        deck: String,
-        #[arg(long, default_value = "green")]
-        opponent_deck: String,
+        /// The second hot-seat player's name (default Opponent).
+        #[arg(long)]
+        opponent: Option<String>,
+        /// Your deck: a ready-made one (red, green, white, blue, black; default red) or a
+        /// deck list file (`4 Lightning Axe` lines).
+        #[arg(long)]
+        deck: Option<String>,
+        /// The second hot-seat player's deck (default green), or a deck list file.
+        #[arg(long)]
+        opponent_deck: Option<String>,
         /// modern (2014 rules) or classic (2006 rules); default from config.toml.
         #[arg(long)]
         ruleset: Option<String>,
-        /// Start a new game even if one is in progress.
-        #[arg(long)]
-        new: bool,
         /// Write the board image (PNG) to this file at each decision.
         #[arg(long)]
         image: Option<PathBuf>,
     },
     /// Run the Discord bot (token from the DISCORD_TOKEN environment variable).
     Serve {
-        #[arg(long, default_value = "config.toml")]
-        config: PathBuf,
+        /// Configuration file (default: ./config.toml when it exists).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Database URL (overrides config.toml and DATABASE_URL).
         #[arg(long)]
         db: Option<String>,
@@ -84,15 +91,54 @@ enum Command {
     /// Replay a stored game's log from its seed and report the first divergence.
     Replay {
         game: i64,
-        #[arg(long, default_value = "config.toml")]
-        config: PathBuf,
+        /// Configuration file (default: ./config.toml when it exists).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long)]
+        db: Option<String>,
+    },
+    /// One league command in the terminal (`create NAME product 6 TSP`, `join`, `pool`,
+    /// `deck save NAME: LIST`, `play`, `standings`, `me`, ...); `spellstack league help`.
+    League {
+        /// The command words.
+        #[arg(required = true)]
+        words: Vec<String>,
+        /// Your name (the local user).
+        #[arg(long, default_value = "Player")]
+        name: String,
+        /// The league (default: the newest open one).
+        #[arg(long)]
+        league: Option<String>,
+        /// Configuration file (default: ./config.toml when it exists).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long)]
+        db: Option<String>,
+    },
+    /// Play a whole league between random agents through the service and print the final
+    /// standings (a fresh SQLite file in the temp folder unless --db is given).
+    LeagueSim {
+        #[arg(long, default_value_t = 8)]
+        players: usize,
+        /// Sealed product (`6 TSP`, `2 TSP + 2 PLC + 2 FUT`) or `constructed`.
+        #[arg(long, default_value = "6 TSP")]
+        product: String,
+        /// `swiss`, `swiss N`, `queue` or `round robin`.
+        #[arg(long, default_value = "swiss")]
+        schedule: String,
+        #[arg(long, default_value_t = 3)]
+        best_of: u32,
+        /// Configuration file (default: ./config.toml when it exists).
+        #[arg(long)]
+        config: Option<PathBuf>,
         #[arg(long)]
         db: Option<String>,
     },
     /// Time one answer round trip (load, apply, save) on the database; prints p50/p99.
     DbBench {
-        #[arg(long, default_value = "config.toml")]
-        config: PathBuf,
+        /// Configuration file (default: ./config.toml when it exists).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Database URL (default: a fresh SQLite file in the temp folder).
         #[arg(long)]
         db: Option<String>,
@@ -113,10 +159,13 @@ fn init_tracing() {
 }
 
 fn init_tracing_at(default: &str) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    // Colours only on a terminal: a log file or a pipe gets plain text.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .try_init();
 }
@@ -131,20 +180,23 @@ fn report(r: anyhow::Result<ExitCode>) -> ExitCode {
     }
 }
 
-fn load_config(path: &std::path::Path, db: Option<String>) -> anyhow::Result<config::Config> {
-    let mut cfg = config::Config::load(path)?;
+fn load_config(
+    path: Option<&std::path::Path>,
+    db: Option<String>,
+) -> anyhow::Result<config::Config> {
+    let mut cfg = config::Config::load_from(path)?;
     if let Some(db) = db {
         cfg.database_url = db;
     }
     Ok(cfg)
 }
 
-fn serve(config: PathBuf, db: Option<String>) -> ExitCode {
+fn serve(config: Option<PathBuf>, db: Option<String>) -> ExitCode {
     init_tracing_at("info");
     report((|| {
         // Checked before anything else so that a missing token is the first thing said.
         spellstack::discord::token_from_env()?;
-        let cfg = load_config(&config, db)?;
+        let cfg = load_config(config.as_deref(), db)?;
         runtime()?.block_on(spellstack::discord::serve(cfg))?;
         Ok(ExitCode::SUCCESS)
     })())
@@ -160,7 +212,7 @@ fn main() -> ExitCode {
 
 fn run_default() -> ExitCode {
     if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.trim().is_empty()) {
-        return serve(PathBuf::from("config.toml"), None);
+        return serve(None, None);
     }
     match Cli::parse_from(["spellstack", "local"]).command {
         Some(c) => run(c),
@@ -180,13 +232,14 @@ fn run(command: Command) -> ExitCode {
         Command::Local {
             config,
             db,
+            game,
+            new,
             name,
             hotseat,
             opponent,
             deck,
             opponent_deck,
             ruleset,
-            new,
             image,
         } => {
             init_tracing();
@@ -204,6 +257,7 @@ fn run(command: Command) -> ExitCode {
                     opponent_deck,
                     ruleset,
                     new,
+                    game,
                     image,
                 };
                 let stdin = std::io::stdin();
@@ -216,7 +270,7 @@ fn run(command: Command) -> ExitCode {
         Command::Replay { game, config, db } => {
             init_tracing();
             report((|| {
-                let cfg = load_config(&config, db)?;
+                let cfg = load_config(config.as_deref(), db)?;
                 runtime()?.block_on(async {
                     let svc = service::Service::new(cfg).await?;
                     let r = svc.check_replay(game).await?;
@@ -251,7 +305,7 @@ fn run(command: Command) -> ExitCode {
                         format!("sqlite://{}", path.display())
                     }
                 };
-                let cfg = load_config(&config, Some(url))?;
+                let cfg = load_config(config.as_deref(), Some(url))?;
                 let r = runtime()?.block_on(async {
                     let svc = service::Service::new(cfg).await?;
                     let r = db_bench::run(&svc, answers.max(1)).await;
@@ -267,6 +321,98 @@ fn run(command: Command) -> ExitCode {
                 Ok(ExitCode::SUCCESS)
             })())
         }
+        Command::League {
+            words,
+            name,
+            league,
+            config,
+            db,
+        } => {
+            init_tracing();
+            report((|| {
+                let cfg = load_config(config.as_deref(), db)?;
+                runtime()?.block_on(async {
+                    let svc = service::Service::new(cfg).await?;
+                    let me = svc.user(&format!("local:{name}"), &name).await?;
+                    let r = svc
+                        .league_words(me, 0, league.as_deref(), &words.join(" "), false)
+                        .await;
+                    svc.db.close().await;
+                    match r {
+                        Ok(r) => {
+                            println!("{}", r.text.replace("```", ""));
+                            for p in &r.plans {
+                                for line in &p.public {
+                                    println!("{line}");
+                                }
+                            }
+                            Ok(ExitCode::SUCCESS)
+                        }
+                        Err(e) => {
+                            println!("{e}");
+                            Ok(ExitCode::FAILURE)
+                        }
+                    }
+                })
+            })())
+        }
+        Command::LeagueSim {
+            players,
+            product,
+            schedule,
+            best_of,
+            config,
+            db,
+        } => {
+            init_tracing();
+            report(league_sim(players, product, schedule, best_of, config, db))
+        }
         Command::Serve { config, db } => serve(config, db),
     }
+}
+
+fn league_sim(
+    players: usize,
+    product: String,
+    schedule: String,
+    best_of: u32,
+    config: Option<PathBuf>,
+    db: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    let dir = std::env::temp_dir().join(format!("spellstack-league-{}", std::process::id()));
+    let url = match db {
+        Some(u) => u,
+        None => {
+            std::fs::create_dir_all(&dir)?;
+            format!("sqlite://{}", dir.join("league.db").display())
+        }
+    };
+    let cfg = load_config(config.as_deref(), Some(url))?;
+    let opts = spellstack::league_service::sim::SimOptions {
+        players,
+        product: (!product.trim().eq_ignore_ascii_case("constructed")).then_some(product),
+        schedule,
+        best_of,
+        matches_per_run: None,
+        tag: format!("{}", std::process::id()),
+    };
+    let r = runtime()?.block_on(async {
+        let svc = service::Service::new(cfg).await?;
+        let r = spellstack::league_service::sim::simulate(&svc, &opts).await;
+        svc.db.close().await;
+        r.map_err(anyhow::Error::from)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = r?;
+    for line in &r.log {
+        println!("{line}");
+    }
+    println!(
+        "\n{} players, {} matches, {} games\n{}",
+        r.players.len(),
+        r.matches,
+        r.games,
+        r.standings.text.replace("```", "")
+    );
+    Ok(ExitCode::SUCCESS)
 }

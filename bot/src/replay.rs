@@ -88,6 +88,17 @@ pub fn replay(
     actions: &[ActionRow],
     check_hashes: bool,
 ) -> Result<Game, Divergence> {
+    replay_with(setup, actions, check_hashes, &mut |_, _| {})
+}
+
+/// [`replay`], calling `seen` with the game and the events of every answer submitted (after
+/// an undo the answers still live are submitted again from the setup, and seen again).
+pub fn replay_with(
+    setup: &StoredSetup,
+    actions: &[ActionRow],
+    check_hashes: bool,
+    seen: &mut dyn FnMut(&Game, &[engine::Event]),
+) -> Result<Game, Divergence> {
     let fresh = || {
         setup
             .new_game()
@@ -109,8 +120,10 @@ pub fn replay(
             live.retain(|l| l.0 != rec.undo_batch);
             game = fresh()?;
             for (_, p, ans) in &live {
-                game.submit(*p, ans.clone())
+                let events = game
+                    .submit(*p, ans.clone())
                     .map_err(|e| bad(format!("replaying after undo: {e}")))?;
+                seen(&game, &events);
             }
         } else {
             let seat = a
@@ -123,8 +136,10 @@ pub fn replay(
                 .ok_or_else(|| bad("an answer row without an answer".into()))?;
             let ans: Answer = serde_json::from_str(text)
                 .map_err(|e| bad(format!("unreadable answer {text}: {e}")))?;
-            game.submit(p, ans.clone())
+            let events = game
+                .submit(p, ans.clone())
                 .map_err(|e| bad(format!("the engine refused {text} from {p}: {e}")))?;
+            seen(&game, &events);
             live.push((a.batch, p, ans));
         }
         if check_hashes && hash_i64(&game) != a.state_hash {

@@ -74,8 +74,14 @@ pub struct Plan {
     pub finished: bool,
     /// A deadline reminder (players whose ping cadence is "reminders" are mentioned).
     pub reminder: bool,
-    /// Raw events of this call (for each player's private lines, e.g. what they drew).
-    events: Vec<engine::Event>,
+    /// The event lines and notices as each human player sees them, in the order things
+    /// happened: their own draws named, "you" for themselves, whose creature is whose.
+    pub told: Vec<Private>,
+    /// "While you waited: ..." for each human player for whom others did several things.
+    pub waited: Vec<Private>,
+    /// Raw events of this call, each with the seat whose own command caused it (None:
+    /// automatic answers, agents, timeouts).
+    events: Vec<(Option<PlayerId>, engine::Event)>,
 }
 
 impl Plan {
@@ -85,6 +91,55 @@ impl Plan {
             .filter(|p| p.user_id == user)
             .map(|p| p.text.as_str())
             .collect()
+    }
+
+    /// The lines `user` is told, in order (see [`Plan::told`]).
+    pub fn told_to(&self, user: Id) -> Vec<&str> {
+        self.told
+            .iter()
+            .filter(|p| p.user_id == user)
+            .map(|p| p.text.as_str())
+            .collect()
+    }
+
+    /// The "while you waited" summary for `user`, if any.
+    pub fn waited_for(&self, user: Id) -> Option<&str> {
+        self.waited
+            .iter()
+            .find(|p| p.user_id == user)
+            .map(|p| p.text.as_str())
+    }
+
+    /// Records the events of one answer: the public lines, each human's own lines.
+    fn tell(
+        &mut self,
+        game: &Game,
+        seats: &[SeatRow],
+        by: Option<PlayerId>,
+        events: &[engine::Event],
+    ) {
+        self.public.extend(board_text::events(game, None, events));
+        for s in seats.iter().filter(|s| !s.is_agent) {
+            let p = PlayerId(s.seat as u8);
+            for text in board_text::events(game, Some(p), events) {
+                self.told.push(Private {
+                    user_id: s.user_id,
+                    text,
+                });
+            }
+        }
+        self.events.extend(events.iter().map(|e| (by, e.clone())));
+    }
+
+    /// A notice for everyone (the channel and each human player's lines).
+    fn notice(&mut self, seats: &[SeatRow], text: String) {
+        for s in seats.iter().filter(|s| !s.is_agent) {
+            self.told.push(Private {
+                user_id: s.user_id,
+                text: text.clone(),
+            });
+        }
+        self.public.push(text);
     }
 }
 
@@ -134,14 +189,74 @@ pub struct Settings {
 }
 
 impl Default for Settings {
+    /// Smart stops: your main phases, your own combat after attackers and after blockers,
+    /// their declare attackers and end steps; in each only when you could do something
+    /// (an instant-speed play with the mana for it), and whenever something is on the stack
+    /// you could respond to.
     fn default() -> Self {
         Settings {
-            my_turn: vec!["precombat_main".into(), "postcombat_main".into()],
+            my_turn: vec![
+                "precombat_main".into(),
+                "declare_attackers".into(),
+                "declare_blockers".into(),
+                "postcombat_main".into(),
+            ],
             their_turn: vec!["declare_attackers".into(), "end".into()],
             stop_on_stack: true,
         }
     }
 }
+
+/// The steps a player may stop in, with the words that name them (longest first).
+const STEP_WORDS: &[(&str, Step)] = &[
+    ("first strike combat damage", Step::FirstStrikeDamage),
+    ("first-strike combat damage", Step::FirstStrikeDamage),
+    ("first strike damage", Step::FirstStrikeDamage),
+    ("first-strike damage", Step::FirstStrikeDamage),
+    ("first_strike_damage", Step::FirstStrikeDamage),
+    ("beginning of combat", Step::BeginCombat),
+    ("declare attackers", Step::DeclareAttackers),
+    ("declare blockers", Step::DeclareBlockers),
+    ("precombat main", Step::PrecombatMain),
+    ("postcombat main", Step::PostcombatMain),
+    ("combat damage", Step::CombatDamage),
+    ("end of combat", Step::EndCombat),
+    ("begin combat", Step::BeginCombat),
+    ("first main", Step::PrecombatMain),
+    ("second main", Step::PostcombatMain),
+    ("main 1", Step::PrecombatMain),
+    ("main 2", Step::PostcombatMain),
+    ("end step", Step::End),
+    ("draw step", Step::Draw),
+    ("declare_attackers", Step::DeclareAttackers),
+    ("declare_blockers", Step::DeclareBlockers),
+    ("precombat_main", Step::PrecombatMain),
+    ("postcombat_main", Step::PostcombatMain),
+    ("combat_damage", Step::CombatDamage),
+    ("begin_combat", Step::BeginCombat),
+    ("end_combat", Step::EndCombat),
+    ("end_step", Step::End),
+    ("attackers", Step::DeclareAttackers),
+    ("blockers", Step::DeclareBlockers),
+    ("attack", Step::DeclareAttackers),
+    ("block", Step::DeclareBlockers),
+    ("damage", Step::CombatDamage),
+    ("upkeep", Step::Upkeep),
+    ("combat", Step::BeginCombat),
+    ("main1", Step::PrecombatMain),
+    ("main2", Step::PostcombatMain),
+    ("main", Step::PrecombatMain),
+    ("draw", Step::Draw),
+    ("end", Step::End),
+];
+
+/// `help stop`: what stops are and the names of the steps.
+pub const STOPS_HELP: &str = "Stops are the steps where you want to be asked for priority when you could do something; \
+everywhere else the game passes for you (you are always asked when something is on the stack you could respond to). \
+The steps of a turn: upkeep, draw, main 1 (precombat main), beginning of combat, declare attackers, declare blockers, \
+combat damage (first-strike damage first when it applies), end of combat, main 2 (postcombat main), end step. \
+Say `stop my declare blockers`, `stop their end step`, `unstop their declare attackers` (without `my` or `their`: both turns), \
+`stop default`, `stop none` or `stop all`; `stops` lists yours.";
 
 impl Settings {
     fn stops_at(&self, mine: bool, step: Step) -> bool {
@@ -153,12 +268,52 @@ impl Settings {
         list.iter().any(|k| k == step.key())
     }
 
+    /// `stops`: the current stops, your turn and theirs.
+    pub fn describe(&self) -> String {
+        let names = |list: &[String]| -> String {
+            let v: Vec<&str> = Step::ALL
+                .iter()
+                .filter(|s| list.iter().any(|k| k == s.key()))
+                .map(|s| s.name())
+                .collect();
+            if v.is_empty() {
+                "none".into()
+            } else {
+                v.join(", ")
+            }
+        };
+        format!(
+            "Your stops. Your turn: {}. Their turn: {}. {} (`help stop` explains.)",
+            names(&self.my_turn),
+            names(&self.their_turn),
+            if self.stop_on_stack {
+                "Also whenever something is on the stack you could respond to."
+            } else {
+                "Not when something is on the stack."
+            }
+        )
+    }
+
     /// `stop none`, `stop default`, `stop all`, `stop upkeep end` (toggles), `stop my upkeep`,
-    /// `stop their end`.
+    /// `stop their end` (Discord's settings option).
     pub fn apply(&mut self, spec: &str) -> Result<String, String> {
-        let words: Vec<&str> = spec.split_whitespace().collect();
-        match words.as_slice() {
-            ["none"] | ["off"] => {
+        self.change(spec, None)
+    }
+
+    /// Typed stop words: `stop my declare blockers` adds, `-their end step` (from `unstop
+    /// ...`) removes; `none`, `default`, `all` as in [`Settings::apply`].
+    pub fn apply_words(&mut self, spec: &str) -> Result<String, String> {
+        match spec.strip_prefix('-') {
+            Some(rest) => self.change(rest, Some(false)),
+            None => self.change(spec, Some(true)),
+        }
+    }
+
+    /// Changes stops: `on` Some(true) adds, Some(false) removes, None toggles.
+    fn change(&mut self, spec: &str, on: Option<bool>) -> Result<String, String> {
+        let spec = crate::grammar::norm(spec);
+        match spec.as_str() {
+            "none" | "off" | "nothing" => {
                 self.my_turn.clear();
                 self.their_turn.clear();
                 return Ok(
@@ -166,11 +321,11 @@ impl Settings {
                         .into(),
                 );
             }
-            ["default"] | ["reset"] => {
+            "default" | "defaults" | "reset" | "smart" => {
                 *self = Settings::default();
-                return Ok("stops reset to the defaults".into());
+                return Ok(format!("stops reset to the defaults. {}", self.describe()));
             }
-            ["all"] => {
+            "all" | "everything" | "every step" => {
                 let all: Vec<String> = Step::ALL.iter().map(|s| s.key().to_string()).collect();
                 self.my_turn = all.clone();
                 self.their_turn = all;
@@ -178,47 +333,85 @@ impl Settings {
             }
             _ => {}
         }
-        let (mine, theirs, rest) = match words.first() {
-            Some(&"my") | Some(&"mine") => (true, false, &words[1..]),
-            Some(&"their") | Some(&"theirs") | Some(&"opponent") => (false, true, &words[1..]),
-            _ => (true, true, &words[..]),
-        };
-        if rest.is_empty() {
-            return Err(
-                "name a step: upkeep, draw, main1, combat, attackers, blockers, damage, main2, end"
-                    .into(),
-            );
-        }
         let mut changed = Vec::new();
-        for w in rest {
-            let step = match *w {
-                "upkeep" => Step::Upkeep,
-                "draw" => Step::Draw,
-                "main" | "main1" | "precombat_main" => Step::PrecombatMain,
-                "combat" | "begin_combat" => Step::BeginCombat,
-                "attackers" | "attack" | "declare_attackers" => Step::DeclareAttackers,
-                "blockers" | "block" | "declare_blockers" => Step::DeclareBlockers,
-                "damage" | "combat_damage" => Step::CombatDamage,
-                "main2" | "postcombat_main" => Step::PostcombatMain,
-                "end" | "end_step" => Step::End,
-                other => return Err(format!("unknown step `{other}`")),
-            };
-            for (on, list) in [(mine, &mut self.my_turn), (theirs, &mut self.their_turn)] {
-                if !on {
+        for (step, mine, theirs) in parse_stop_words(&spec)? {
+            for (turn, is_on, list) in [
+                ("your", mine, &mut self.my_turn),
+                ("their", theirs, &mut self.their_turn),
+            ] {
+                if !is_on {
                     continue;
                 }
                 let k = step.key().to_string();
-                if let Some(i) = list.iter().position(|x| *x == k) {
-                    list.remove(i);
-                    changed.push(format!("-{}", step.name()));
-                } else {
-                    list.push(k);
-                    changed.push(format!("+{}", step.name()));
+                let has = list.iter().position(|x| *x == k);
+                let add = on.unwrap_or(has.is_none());
+                match (add, has) {
+                    (true, None) => {
+                        list.push(k);
+                        changed.push(format!("+{turn} {}", step.name()));
+                    }
+                    (false, Some(i)) => {
+                        list.remove(i);
+                        changed.push(format!("-{turn} {}", step.name()));
+                    }
+                    (true, Some(_)) => changed.push(format!("{turn} {} (already)", step.name())),
+                    (false, None) => {
+                        changed.push(format!("{turn} {} (was not a stop)", step.name()))
+                    }
                 }
             }
         }
         Ok(format!("stops changed: {}", changed.join(", ")))
     }
+}
+
+/// `my declare blockers`, `their end step`, `my upkeep and their draw`: each step with
+/// whether it is meant in your turn and in theirs (`my`/`their` hold for the steps after
+/// them; neither: both turns).
+fn parse_stop_words(spec: &str) -> Result<Vec<(Step, bool, bool)>, String> {
+    const FILLER: &[&str] = &[
+        "in", "on", "the", "turn", "turns", "step", "steps", "phase", "and", "at",
+    ];
+    let text = spec.replace([',', '.'], " ");
+    let mut words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| !FILLER.contains(w))
+        .collect();
+    let mut whose = (true, true);
+    let mut out: Vec<(Step, bool, bool)> = Vec::new();
+    while let Some(first) = words.first().copied() {
+        match first {
+            "my" | "mine" | "your" => {
+                whose = (true, false);
+                words.remove(0);
+                continue;
+            }
+            "their" | "theirs" | "opponent's" | "opponents" | "opponent" | "his" | "her" => {
+                whose = (false, true);
+                words.remove(0);
+                continue;
+            }
+            _ => {}
+        }
+        let joined = words.join(" ");
+        let Some((w, step)) = STEP_WORDS
+            .iter()
+            .find(|(w, _)| joined == *w || joined.starts_with(&format!("{w} ")))
+        else {
+            return Err(format!(
+                "`{}` is not a step I know: say `help stop` for the step names",
+                crate::grammar::short(first)
+            ));
+        };
+        words.drain(..w.split(' ').count());
+        if !out.iter().any(|(s, m, t)| s == step && (*m, *t) == whose) {
+            out.push((*step, whose.0, whose.1));
+        }
+    }
+    if out.is_empty() {
+        return Err("name a step, e.g. `stop my declare blockers` (`help stop` lists them)".into());
+    }
+    Ok(out)
 }
 
 /// How often a player is mentioned (pinged) in a game's channel.
@@ -766,6 +959,13 @@ impl Service {
     }
 
     async fn start(&self, game_id: Id) -> Result<Plan> {
+        self.start_with(game_id, None).await
+    }
+
+    /// Starts a game whose seats have all accepted; `first_player`: the seat that plays
+    /// first (None: the engine picks at random from the seed). League matches choose it
+    /// per the Magic Tournament Rules 2.2.
+    pub(crate) async fn start_with(&self, game_id: Id, first_player: Option<u8>) -> Result<Plan> {
         let row = self
             .db
             .game(game_id)
@@ -803,7 +1003,7 @@ impl Service {
             ruleset,
             seed: row.seed,
             starting_life: 20,
-            first_player: None,
+            first_player,
             players,
         };
         let game = setup.new_game().map_err(ServiceError::Deck)?;
@@ -833,9 +1033,12 @@ impl Service {
         };
         let mut plan = Plan {
             game_id,
-            public: vec![format!("Game {game_id} begins ({ruleset} rules).")],
             ..Default::default()
         };
+        plan.notice(
+            &loaded.seats,
+            format!("Game {game_id} begins ({ruleset} rules)."),
+        );
         self.run_and_commit(&mut loaded, Vec::new(), &mut plan)
             .await?;
         Ok(plan)
@@ -851,13 +1054,27 @@ impl Service {
             .await?
             .ok_or(ServiceError::NoGame(game_id))?;
         let seats = self.db.seats(game_id).await?;
-        let parsed = match &row.snapshot {
+        let mut parsed = match &row.snapshot {
             Ok(Some(text)) => {
                 Game::from_json(text).map_err(|e| format!("the snapshot is not a game: {e}"))
             }
             Ok(None) => Err("there is no snapshot".to_string()),
             Err(e) => Err(format!("the snapshot is unreadable: {e}")),
         };
+        // A snapshot that parses may still not be the state its log reached (a changed
+        // byte): the state hash recorded with the action of its version says what it must
+        // be (that action, not the newest: a racing writer may have moved on since the row
+        // was read).
+        if let Ok(game) = &parsed
+            && let Some(recorded) = self.db.state_hash_at(game_id, row.version).await?
+            && replay::hash_i64(game) != recorded
+        {
+            parsed = Err(format!(
+                "the snapshot differs from its action log (state hash {:016x}, the log recorded {:016x})",
+                replay::hash_i64(game) as u64,
+                recorded as u64
+            ));
+        }
         match parsed {
             Ok(game) => Ok(Loaded {
                 row,
@@ -929,6 +1146,38 @@ impl Service {
         }))
     }
 
+    /// The last `n` lines of a game's log as `viewer` sees them (None: everyone), rebuilt by
+    /// replaying the action log (shown when a game is resumed).
+    pub async fn recent_lines(
+        &self,
+        game_id: Id,
+        viewer: Option<PlayerId>,
+        n: usize,
+    ) -> Result<Vec<String>> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let setup =
+            Self::stored_setup(&row).map_err(|why| ServiceError::Corrupt { id: game_id, why })?;
+        let actions = self.db.actions(game_id).await?;
+        let mut lines: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+        replay::replay_with(&setup, &actions, false, &mut |g, events| {
+            for l in board_text::events(g, viewer, events) {
+                if lines.len() == n {
+                    lines.pop_front();
+                }
+                lines.push_back(l);
+            }
+        })
+        .map_err(|d| ServiceError::Corrupt {
+            id: game_id,
+            why: d.to_string(),
+        })?;
+        Ok(lines.into_iter().collect())
+    }
+
     pub async fn actions(&self, game_id: Id) -> Result<Vec<ActionRow>> {
         Ok(self.db.actions(game_id).await?)
     }
@@ -960,7 +1209,7 @@ impl Service {
             ..Default::default()
         };
         if let Some(note) = loaded.rebuilt.take() {
-            plan.public.push(note);
+            plan.notice(&loaded.seats, note);
         }
         if let Some(v) = expected_version
             && v != loaded.row.version
@@ -974,7 +1223,7 @@ impl Service {
             });
         }
         let cmd = grammar::parse_command(&loaded.game, seat, text)?;
-        match cmd {
+        match cmd.clone() {
             Command::Answers(answers) => {
                 let mut applied = Vec::new();
                 let mut game = loaded.game.clone();
@@ -983,8 +1232,7 @@ impl Service {
                     let events = game
                         .submit(seat, a.clone())
                         .map_err(|e| ServiceError::Refused(e.to_string()))?;
-                    plan.public.extend(board_text::events(&game, None, &events));
-                    plan.events.extend(events.iter().cloned());
+                    plan.tell(&game, &loaded.seats, Some(seat), &events);
                     applied.push(Applied {
                         seat,
                         answer: a,
@@ -995,13 +1243,21 @@ impl Service {
                 loaded.game = game;
                 self.run_and_commit(&mut loaded, applied, &mut plan).await?;
             }
+            Command::ConcedeAsk => {
+                plan.version = loaded.row.version;
+                plan.private.push(Private {
+                    user_id: user,
+                    text: format!(
+                        "You are about to concede game {game_id}: say `concede yes` to concede (on Discord, `/mtg concede confirm:True`); anything else goes on with the game."
+                    ),
+                });
+            }
             Command::Concede => {
                 let mut game = loaded.game.clone();
                 let events = game
                     .submit(seat, Answer::Concede)
                     .map_err(|e| ServiceError::Refused(e.to_string()))?;
-                plan.public.extend(board_text::events(&game, None, &events));
-                plan.events.extend(events.iter().cloned());
+                plan.tell(&game, &loaded.seats, Some(seat), &events);
                 let applied = vec![Applied {
                     seat,
                     answer: Answer::Concede,
@@ -1033,13 +1289,11 @@ impl Service {
             }
             Command::Help => {
                 let opts = grammar::options(&loaded.game, seat, true);
+                let also = "Also: `board`, `card NAME`, `stops`, `stop ...` (`help stop`), `pass turn`, `undo`, `concede`.";
                 let text = if opts.is_empty() {
-                    "Nothing to decide for you now. You can say `board`, `concede`, `undo`, `pass turn`, `stop ...`.".to_string()
+                    format!("Nothing to decide for you now. {also}")
                 } else {
-                    format!(
-                        "You may say: {}. Also: `board`, `concede`, `undo`, `pass turn`, `stop ...`.",
-                        opts.join(" · ")
-                    )
+                    format!("You may say: {}. {also}", opts.join(" · "))
                 };
                 plan.version = loaded.row.version;
                 plan.private.push(Private {
@@ -1047,17 +1301,16 @@ impl Service {
                     text,
                 });
             }
-            Command::Stops(spec) => {
-                let mut s = self.settings(user).await?;
-                let msg = s.apply(&spec).map_err(ServiceError::Refused)?;
-                let json =
-                    serde_json::to_string(&s).map_err(|e| ServiceError::Refused(e.to_string()))?;
-                self.db.set_settings(user, &json).await?;
+            Command::Stops(_) | Command::ListStops | Command::HelpStops | Command::Card(_) => {
+                let text = self.player_words(user, &cmd).await?;
                 plan.version = loaded.row.version;
                 plan.private.push(Private {
                     user_id: user,
-                    text: msg,
+                    text,
                 });
+            }
+            Command::ToCombat(attack) => {
+                self.to_combat(&mut loaded, seat, attack, &mut plan).await?
             }
             Command::Undo => self.request_undo(&loaded, user, seat, &mut plan).await?,
             Command::AllowUndo(yes) => {
@@ -1066,6 +1319,150 @@ impl Service {
             }
         }
         Ok(plan)
+    }
+
+    /// The commands about a player rather than a game: stops (`stops`, `stop ...`,
+    /// `unstop ...`, `help stop`) and `card NAME`; the answer to show them.
+    pub async fn player_words(&self, user: Id, cmd: &Command) -> Result<String> {
+        match cmd {
+            Command::ListStops => Ok(self.settings(user).await?.describe()),
+            Command::HelpStops => Ok(STOPS_HELP.to_string()),
+            Command::Card(name) => crate::card_text::find(name)
+                .map(|d| crate::card_text::describe(d, 8))
+                .map_err(ServiceError::Refused),
+            Command::Stops(spec) => {
+                let mut prefs = self.prefs(user).await?;
+                let msg = prefs
+                    .stops
+                    .apply_words(spec)
+                    .map_err(ServiceError::Refused)?;
+                self.set_prefs(user, &prefs).await?;
+                Ok(msg)
+            }
+            _ => Err(ServiceError::Refused(
+                "that is a game command: say it in a game".into(),
+            )),
+        }
+    }
+
+    /// `go to combat` / `attack with X` from the precombat main phase: passes priority
+    /// (and the player's own priority in the beginning of combat while the stack stays
+    /// empty), then, at this player's declaration of attackers this turn, declares `attack`.
+    /// If anything else happens first (an opponent casts a spell), it stops there and says so.
+    async fn to_combat(
+        &self,
+        loaded: &mut Loaded,
+        seat: PlayerId,
+        attack: Option<String>,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let turn = loaded.game.turn;
+        let mut game = loaded.game.clone();
+        let events = game
+            .submit(seat, Answer::Pass)
+            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+        plan.tell(&game, &loaded.seats, Some(seat), &events);
+        let mut applied = vec![Applied {
+            seat,
+            answer: Answer::Pass,
+            kind: "answer",
+            hash: replay::hash_i64(&game),
+        }];
+        loaded.game = game;
+        let settings = self.seat_settings(loaded).await?;
+        self.run_auto(loaded, &mut applied, plan, &settings, Some((seat, turn)));
+        let at_attack = loaded.game.turn == turn
+            && loaded.game.pending().is_some_and(|p| {
+                p.player == seat && matches!(p.decision, Decision::DeclareAttackers)
+            });
+        let user = loaded.user_of(seat).unwrap_or_default();
+        if !at_attack {
+            plan.private.push(Private {
+                user_id: user,
+                text: "You did not get to declare attackers: the game stopped first (see above)."
+                    .into(),
+            });
+        } else if let Some(words) = attack {
+            let said = format!("attack with {words}");
+            match grammar::parse_answers(&loaded.game, seat, &said) {
+                Ok(answers) => {
+                    let mut game = loaded.game.clone();
+                    for a in answers {
+                        let events = game
+                            .submit(seat, a.clone())
+                            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+                        plan.tell(&game, &loaded.seats, Some(seat), &events);
+                        applied.push(Applied {
+                            seat,
+                            answer: a,
+                            kind: "answer",
+                            hash: replay::hash_i64(&game),
+                        });
+                    }
+                    loaded.game = game;
+                    self.run_auto(loaded, &mut applied, plan, &settings, None);
+                }
+                Err(e) => plan.private.push(Private {
+                    user_id: user,
+                    text: format!(
+                        "You are in the declare attackers step, but the attack was not declared: {e}"
+                    ),
+                }),
+            }
+        }
+        self.commit(loaded, applied, plan, None).await
+    }
+
+    /// Whether taking back `batch` (the last live command) would reveal hidden information:
+    /// the command drew a card, shuffled a library or took a card from one. Replays the log
+    /// up to the batch, then the batch's answers, looking at their events.
+    fn undo_would_reveal(
+        row: &GameRow,
+        actions: &[ActionRow],
+        batch: i64,
+    ) -> Result<Option<String>> {
+        let setup =
+            Self::stored_setup(row).map_err(|why| ServiceError::Corrupt { id: row.id, why })?;
+        let first = actions
+            .iter()
+            .position(|a| a.batch == batch && a.kind != "undo")
+            .unwrap_or(actions.len());
+        let mut game = replay::replay(&setup, &actions[..first], false).map_err(|d| {
+            ServiceError::Corrupt {
+                id: row.id,
+                why: d.to_string(),
+            }
+        })?;
+        for a in actions[first..].iter().filter(|a| a.batch == batch) {
+            let (Some(seat), Some(text)) = (a.seat, a.answer.as_deref()) else {
+                continue;
+            };
+            let Ok(answer) = serde_json::from_str::<Answer>(text) else {
+                continue;
+            };
+            let p = PlayerId(seat as u8);
+            let Ok(events) = game.submit(p, answer) else {
+                break;
+            };
+            for e in &events {
+                let why = match e {
+                    engine::Event::Drew { player, .. } => {
+                        format!("{} drew a card since", game.player(*player).name)
+                    }
+                    engine::Event::Shuffled(player) => {
+                        format!("{}'s library was shuffled since", game.player(*player).name)
+                    }
+                    engine::Event::ZoneChanged {
+                        from: engine::zones::ZoneKind::Library,
+                        owner,
+                        ..
+                    } => format!("a card left {}'s library since", game.player(*owner).name),
+                    _ => continue,
+                };
+                return Ok(Some(why));
+            }
+        }
+        Ok(None)
     }
 
     async fn request_undo(
@@ -1086,20 +1483,28 @@ impl Service {
                 "only your own last command can be undone, before anyone else has acted".into(),
             ));
         }
+        if let Some(why) = Self::undo_would_reveal(&loaded.row, &actions, batch.0)? {
+            return Err(ServiceError::Refused(format!(
+                "your last command can't be taken back: {why}, and taking it back would let you see it again and choose differently"
+            )));
+        }
         self.db
             .set_undo_request(loaded.row.id, loaded.row.version, Some(user), Some(batch.0))
             .await?;
         let others: Vec<&SeatRow> = loaded.seats.iter().filter(|s| s.user_id != user).collect();
         let name = loaded.game.player(seat).name.clone();
         plan.version = loaded.row.version;
-        plan.public.push(format!(
-            "{name} asks to take back their last command. {}: `allow undo` or `deny undo`.",
-            if others.len() > 1 {
-                "Every opponent"
-            } else {
-                "Opponent"
-            }
-        ));
+        plan.notice(
+            &loaded.seats,
+            format!(
+                "{name} asks to take back their last command. {}: `allow undo` or `deny undo`.",
+                if others.len() > 1 {
+                    "Every opponent"
+                } else {
+                    "Opponent"
+                }
+            ),
+        );
         let mut l = loaded.clone();
         l.row.undo_by = Some(user);
         l.row.undo_batch = Some(batch.0);
@@ -1148,7 +1553,7 @@ impl Service {
                 .await?;
             loaded.row.undo_by = None;
             plan.version = loaded.row.version;
-            plan.public.push("Undo refused.".into());
+            plan.notice(&loaded.seats, "Undo refused.".into());
             plan.pings.push(by);
             return Ok(());
         }
@@ -1205,8 +1610,10 @@ impl Service {
             kind: "undo",
             hash: replay::hash_i64(&loaded.game),
         }];
-        plan.public
-            .push("Undo accepted: the last command was taken back.".into());
+        plan.notice(
+            &loaded.seats,
+            "Undo accepted: the last command was taken back.".into(),
+        );
         self.run_and_commit_with(loaded, applied, plan, Some(payload))
             .await
     }
@@ -1277,13 +1684,15 @@ impl Service {
         let events = game
             .submit(p, answer.clone())
             .map_err(|e| ServiceError::Refused(e.to_string()))?;
-        plan.public.push(if forfeit {
-            format!("{name} ran out of time {timeouts} times and forfeits.")
-        } else {
-            timeout_message(&loaded.game, p, &answer)
-        });
-        plan.public.extend(board_text::events(&game, None, &events));
-        plan.events.extend(events.iter().cloned());
+        plan.notice(
+            &loaded.seats,
+            if forfeit {
+                format!("{name} ran out of time {timeouts} times and forfeits.")
+            } else {
+                timeout_message(&loaded.game, p, &answer)
+            },
+        );
+        plan.tell(&game, &loaded.seats, None, &events);
         loaded.game = game;
         loaded.seats[p.index()].timeouts = timeouts;
         let applied = vec![Applied {
@@ -1314,6 +1723,13 @@ impl Service {
         plan: &mut Plan,
         undo_payload: Option<String>,
     ) -> Result<()> {
+        let settings = self.seat_settings(loaded).await?;
+        self.run_auto(loaded, &mut applied, plan, &settings, None);
+        self.commit(loaded, applied, plan, undo_payload).await
+    }
+
+    /// Each seat's stops (the defaults for agents).
+    async fn seat_settings(&self, loaded: &Loaded) -> Result<Vec<Settings>> {
         let mut settings = Vec::new();
         for s in &loaded.seats {
             settings.push(if s.is_agent {
@@ -1322,12 +1738,35 @@ impl Service {
                 self.settings(s.user_id).await?
             });
         }
+        Ok(settings)
+    }
+
+    /// Runs automatic answers (agents, auto-pass, stops) until a human must decide.
+    /// `to_combat` (seat, turn): that seat is on its way to declaring attackers this turn,
+    /// so its priority with an empty stack in the main phase and the beginning of combat
+    /// is passed.
+    fn run_auto(
+        &self,
+        loaded: &mut Loaded,
+        applied: &mut Vec<Applied>,
+        plan: &mut Plan,
+        settings: &[Settings],
+        to_combat: Option<(PlayerId, u32)>,
+    ) {
         let mut guard = 0;
         while loaded.game.result.is_none() && guard < 100_000 {
             guard += 1;
-            let Some(p) = loaded.game.pending().map(|p| p.player) else {
+            let Some(pending) = loaded.game.pending() else {
                 break;
             };
+            let p = pending.player;
+            let on_the_way = to_combat.is_some_and(|(seat, turn)| {
+                seat == p
+                    && loaded.game.turn == turn
+                    && matches!(pending.decision, Decision::Priority)
+                    && loaded.game.stack.is_empty()
+                    && matches!(loaded.game.step, Step::PrecombatMain | Step::BeginCombat)
+            });
             let (answer, kind) = if loaded.is_agent(p) {
                 (
                     agent_answer(
@@ -1337,18 +1776,19 @@ impl Service {
                     ),
                     "agent",
                 )
+            } else if on_the_way {
+                (Answer::Pass, "auto")
             } else {
                 let pass_until = loaded.seats.get(p.index()).and_then(|s| s.pass_until_turn);
-                match auto_answer(&loaded.game, p, &settings[p.index()], pass_until) {
+                let stops = settings.get(p.index()).cloned().unwrap_or_default();
+                match auto_answer(&loaded.game, p, &stops, pass_until) {
                     Some(a) => (a, "auto"),
                     None => break,
                 }
             };
             match loaded.game.submit(p, answer.clone()) {
                 Ok(events) => {
-                    plan.public
-                        .extend(board_text::events(&loaded.game, None, &events));
-                    plan.events.extend(events.iter().cloned());
+                    plan.tell(&loaded.game, &loaded.seats, None, &events);
                     applied.push(Applied {
                         seat: p,
                         answer,
@@ -1362,6 +1802,16 @@ impl Service {
                 }
             }
         }
+    }
+
+    /// Commits everything applied in one transaction and describes the new state.
+    async fn commit(
+        &self,
+        loaded: &mut Loaded,
+        applied: Vec<Applied>,
+        plan: &mut Plan,
+        undo_payload: Option<String>,
+    ) -> Result<()> {
         let now = self.now();
         let status = if loaded.game.result.is_some() {
             "finished"
@@ -1457,11 +1907,24 @@ impl Service {
             }
             let p = PlayerId(s.seat as u8);
             let mut text = String::new();
-            for line in board_text::events(game, Some(p), &plan.events) {
+            let events: Vec<engine::Event> = plan.events.iter().map(|e| e.1.clone()).collect();
+            for line in board_text::events(game, Some(p), &events) {
                 if line.starts_with("You draw") {
                     text.push_str(&line);
                     text.push('\n');
                 }
+            }
+            let waited: Vec<engine::Event> = plan
+                .events
+                .iter()
+                .filter(|(by, _)| *by != Some(p))
+                .map(|e| e.1.clone())
+                .collect();
+            if let Some(w) = board_text::summary(game, p, &waited) {
+                plan.waited.push(Private {
+                    user_id: s.user_id,
+                    text: w,
+                });
             }
             text.push_str(&board_text::board(&game.view(Some(p))));
             if game.pending().is_some_and(|x| x.player == p) && game.result.is_none() {

@@ -29,6 +29,8 @@ fn main() {
     let (mut dec, mut turns) = (0u64, 0u64);
     let (mut damage, mut decking, mut other, mut capped, mut errors) = (0, 0, 0, 0, 0);
     let mut loop_draws = 0;
+    // FNV-1a over every final state's JSON: equal hashes, equal games (behaviour checks).
+    let mut state_hash: u64 = 0xcbf2_9ce4_8422_2325;
     for i in 0..games {
         let s = seed.wrapping_add(i);
         let setup = GameSetup::two_player(Ruleset::Modern, s, deck.clone(), deck.clone());
@@ -56,6 +58,9 @@ fn main() {
         }
         dec += n;
         turns += g.turn as u64;
+        for b in serde_json::to_vec(&g).unwrap_or_default() {
+            state_hash = (state_hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
         if failed {
             errors += 1;
         } else if g.result.is_none() {
@@ -90,4 +95,5 @@ fn main() {
         share(capped),
         share(errors),
     );
+    println!("{name}: decisions {dec}, turns {turns}, final_state_hash {state_hash:016x}");
 }

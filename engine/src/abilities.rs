@@ -134,21 +134,6 @@ pub enum ObjectScope {
     CreatureYouControl,
 }
 
-impl ObjectScope {
-    pub(crate) fn parse(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "this" => ObjectScope::This,
-            "creature" => ObjectScope::AnyCreature,
-            "your_creature" => ObjectScope::CreatureYouControl,
-            other => {
-                return Err(format!(
-                    "unknown permanent `{other}` (this, creature, your_creature)"
-                ));
-            }
-        })
-    }
-}
-
 /// The game states state triggers wait for (410.11 / 603.8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StateCondition {
@@ -162,27 +147,9 @@ pub enum StateCondition {
 
 impl StateCondition {
     /// `you_control_at_least 7 type:Thrull`, `you_control_no land type:Island`,
-    /// `you_have_no_cards_in_hand`.
+    /// `you_have_no_cards_in_hand` (the grammar: [`crate::grammar::events`]).
     pub fn parse(s: &str) -> Result<Self, String> {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        Ok(match words.as_slice() {
-            ["you_control_at_least", n, rest @ ..] if !rest.is_empty() => {
-                StateCondition::YouControlAtLeast(
-                    n.parse()
-                        .map_err(|_| format!("you_control_at_least `{n}`: expected a number"))?,
-                    ObjectFilter::parse(rest)?,
-                )
-            }
-            ["you_control_no", rest @ ..] if !rest.is_empty() => {
-                StateCondition::YouControlNo(ObjectFilter::parse(rest)?)
-            }
-            ["you_have_no_cards_in_hand"] => StateCondition::YouHaveNoCardsInHand,
-            _ => {
-                return Err(format!(
-                    "unknown state `{s}` (you_control_at_least N FILTER, you_control_no FILTER, you_have_no_cards_in_hand)"
-                ));
-            }
-        })
+        crate::grammar::parse_all(crate::grammar::events::state, s)
     }
 }
 
@@ -191,102 +158,9 @@ impl TriggerEvent {
     /// `another_creature_enters_your_control`, `your_upkeep`, `each_end_step`, `attacks`,
     /// `your_creature_with:trample_attacks`, `blocks`, `becomes_blocked`,
     /// `deals_combat_damage_to_player`, `deals_damage_to_player`, `deals_damage_to_opponent`,
-    /// `you_cast_creature_spell`.
+    /// `you_cast_creature_spell` (the grammar: [`crate::grammar::events`]).
     pub fn parse(s: &str) -> Result<Self, String> {
-        Ok(match s.trim() {
-            "enters" => TriggerEvent::Enters,
-            "dies" => TriggerEvent::Dies,
-            "another_creature_enters" => TriggerEvent::AnotherCreatureEnters,
-            "another_creature_enters_your_control" => {
-                TriggerEvent::AnotherCreatureEntersYourControl
-            }
-            "your_upkeep" => TriggerEvent::YourUpkeep,
-            "each_end_step" => TriggerEvent::EachEndStep,
-            "each_upkeep" => TriggerEvent::EachUpkeep,
-            "in_graveyard_another_creature_to_your_graveyard" => {
-                TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard
-            }
-            "attacks" => TriggerEvent::Attacks,
-            "blocks" => TriggerEvent::Blocks,
-            "becomes_blocked" => TriggerEvent::BecomesBlocked,
-            "blocks_or_becomes_blocked" => TriggerEvent::BlocksOrBecomesBlocked,
-            "deals_combat_damage_to_player" => TriggerEvent::DealsCombatDamageToPlayer,
-            "deals_damage_to_player" => TriggerEvent::DealsDamageToPlayer,
-            "deals_damage_to_opponent" => TriggerEvent::DealsDamageToOpponent,
-            "you_cast_creature_spell" => TriggerEvent::YouCastCreatureSpell,
-            "creature_to_your_graveyard" => TriggerEvent::CreatureToYourGraveyard,
-            "leaves" => TriggerEvent::LeavesBattlefield,
-            "leaves_or_becomes_untapped" => TriggerEvent::LeavesOrBecomesUntapped,
-            "any_player_casts_spell" => TriggerEvent::AnyPlayerCastsSpell,
-            "creature_attacks" => TriggerEvent::CreatureAttacks,
-            "attacks_and_isnt_blocked" => TriggerEvent::AttacksAndIsntBlocked,
-            "turned_face_up" => TriggerEvent::TurnedFaceUp,
-            "you_gain_life" => TriggerEvent::LifeGained(PlayerScope::You),
-            "opponent_gains_life" => TriggerEvent::LifeGained(PlayerScope::Opponent),
-            "any_player_gains_life" => TriggerEvent::LifeGained(PlayerScope::AnyPlayer),
-            "you_lose_life" => TriggerEvent::LifeLost(PlayerScope::You),
-            "opponent_loses_life" => TriggerEvent::LifeLost(PlayerScope::Opponent),
-            "any_player_loses_life" => TriggerEvent::LifeLost(PlayerScope::AnyPlayer),
-            "you_draw" => TriggerEvent::CardDrawn(PlayerScope::You),
-            "opponent_draws" => TriggerEvent::CardDrawn(PlayerScope::Opponent),
-            "any_player_draws" => TriggerEvent::CardDrawn(PlayerScope::AnyPlayer),
-            "you_discard" => TriggerEvent::CardDiscarded(PlayerScope::You),
-            "opponent_discards" => TriggerEvent::CardDiscarded(PlayerScope::Opponent),
-            "any_player_discards" => TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer),
-            "creature_dealt_damage_by_this_dies" => TriggerEvent::CreatureDealtDamageByThisDies,
-            "creature_enters" => TriggerEvent::CreatureEnters,
-            "enchanted_deals_damage" => TriggerEvent::EnchantedDealsDamage,
-            other if other.starts_with("state:") => {
-                TriggerEvent::State(StateCondition::parse(&other["state:".len()..])?)
-            }
-            other
-                if other.starts_with("another_your_creature_type:")
-                    && other.ends_with("_becomes_blocked") =>
-            {
-                // `another_your_creature_type:Goblin_becomes_blocked`
-                let t = &other
-                    ["another_your_creature_type:".len()..other.len() - "_becomes_blocked".len()];
-                if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
-                    return Err(format!(
-                        "`{other}`: expected another_your_creature_type:SUBTYPE_becomes_blocked"
-                    ));
-                }
-                TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t.to_string())
-            }
-            other
-                if other.starts_with("counters_put_on:")
-                    || other.starts_with("counters_removed_from:") =>
-            {
-                // `counters_put_on:this[:spore]`, `counters_removed_from:creature`
-                let (verb, rest) = other.split_once(':').unwrap_or((other, ""));
-                let (on, kind) = match rest.split_once(':') {
-                    Some((on, k)) => (on, Some(k.parse::<CounterKind>()?)),
-                    None => (rest, None),
-                };
-                let on = ObjectScope::parse(on)?;
-                if verb == "counters_put_on" {
-                    TriggerEvent::CountersPut { on, kind }
-                } else {
-                    TriggerEvent::CountersRemoved { on, kind }
-                }
-            }
-            other if other.starts_with("becomes_tapped:") => {
-                TriggerEvent::BecomesTapped(ObjectScope::parse(&other["becomes_tapped:".len()..])?)
-            }
-            other if other.starts_with("becomes_untapped:") => TriggerEvent::BecomesUntapped(
-                ObjectScope::parse(&other["becomes_untapped:".len()..])?,
-            ),
-            other if other.starts_with("you_cast_spell:") => {
-                TriggerEvent::YouCastSpellOfType(other["you_cast_spell:".len()..].parse()?)
-            }
-            other => match other
-                .strip_prefix("your_creature_with:")
-                .and_then(|r| r.strip_suffix("_attacks"))
-            {
-                Some(k) => TriggerEvent::YourCreatureWithKeywordAttacks(k.parse()?),
-                None => return Err(format!("unknown trigger event `{other}`")),
-            },
-        })
+        crate::grammar::parse_all(crate::grammar::events::event, s)
     }
 }
 
@@ -324,13 +198,7 @@ pub enum TriggerCondition {
 
 impl TriggerCondition {
     pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "no_creatures_on_battlefield" => Ok(TriggerCondition::NoCreaturesOnBattlefield),
-            "nothing_else_and_empty_hand" => Ok(TriggerCondition::NothingElseAndEmptyHand),
-            other => Err(format!(
-                "unknown condition `{other}` (no_creatures_on_battlefield, nothing_else_and_empty_hand)"
-            )),
-        }
+        crate::grammar::parse_all(crate::grammar::events::condition, s)
     }
 }
 
@@ -346,17 +214,7 @@ pub enum StaticPrevention {
 
 impl StaticPrevention {
     pub fn parse(s: &str) -> Result<Self, String> {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        match words.as_slice() {
-            ["spell_damage", n] => n
-                .parse()
-                .map(StaticPrevention::SpellDamage)
-                .map_err(|_| format!("bad amount in `{s}`")),
-            ["from_creatures_to_this"] => Ok(StaticPrevention::FromCreaturesToThis),
-            _ => Err(format!(
-                "unknown prevention `{s}` (spell_damage N, from_creatures_to_this)"
-            )),
-        }
+        crate::grammar::parse_all(crate::grammar::events::static_prevention, s)
     }
 }
 
@@ -374,13 +232,7 @@ pub enum CopyCreature {
 
 impl CopyCreature {
     pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "clone" => Ok(CopyCreature::Clone),
-            "shapeshifter" => Ok(CopyCreature::Shapeshifter),
-            other => Err(format!(
-                "copy_creature `{other}`: expected clone or shapeshifter"
-            )),
-        }
+        crate::grammar::parse_all(crate::grammar::events::copy_creature, s)
     }
 }
 

@@ -148,21 +148,22 @@ fn free_repeat(game: &Game, a: &Answer) -> bool {
     })
 }
 
-/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
-/// `combat` or `flashback` (supported cards; `combat` holds the combat keywords and cards of
-/// issue #3, `flashback` flashback, divided damage and Dralnu):
-/// the decks of `spellstack bench` and of the random-game tests.
-pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
-    let spec: &[(&str, usize)] = match name {
-        "bolt" => &[("Mountain", 20), ("Test Bolt", 40)],
-        "bears" => &[("Forest", 20), ("Test Bear", 40)],
-        "rg" => &[
+/// The bench decks: each card name with its count.
+const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
+    ("bolt", &[("Mountain", 20), ("Test Bolt", 40)]),
+    ("bears", &[("Forest", 20), ("Test Bear", 40)]),
+    (
+        "rg",
+        &[
             ("Mountain", 10),
             ("Forest", 10),
             ("Test Bolt", 20),
             ("Test Bear", 20),
         ],
-        "combat" => &[
+    ),
+    (
+        "combat",
+        &[
             ("Plains", 6),
             ("Arena", 1),
             ("Forest", 8),
@@ -185,7 +186,10 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Orgg", 2),
             ("Spitting Slug", 2),
         ],
-        "tsp" => &[
+    ),
+    (
+        "tsp",
+        &[
             ("Mountain", 9),
             ("Forest", 6),
             ("Swamp", 3),
@@ -207,8 +211,11 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Rathi Trapper", 2),
             ("Magus of the Bazaar", 2),
         ],
-        // Replacement, prevention, layers and linked/delayed triggers (issue "Effects").
-        "effects" => &[
+    ),
+    // Replacement, prevention, layers and linked/delayed triggers (issue "Effects").
+    (
+        "effects",
+        &[
             ("Swamp", 7),
             ("Mountain", 5),
             ("Plains", 5),
@@ -234,8 +241,11 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Sudden Spoiling", 2),
             ("Darkness", 2),
         ],
-        // Morph: cast face down, turned face up, turned face down by Ixidron; copies.
-        "morph" => &[
+    ),
+    // Morph: cast face down, turned face up, turned face down by Ixidron; copies.
+    (
+        "morph",
+        &[
             ("Island", 12),
             ("Mountain", 4),
             ("Forest", 4),
@@ -256,7 +266,10 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Vorosh, the Hunter", 1),
             ("Basalt Gargoyle", 2),
         ],
-        "flashback" => &[
+    ),
+    (
+        "flashback",
+        &[
             ("Island", 8),
             ("Mountain", 8),
             ("Forest", 4),
@@ -273,11 +286,45 @@ pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
             ("Psionic Blast", 2),
             ("Lightning Axe", 3),
         ],
-        other => {
-            return Err(format!(
-                "unknown bench deck `{other}`: choose bolt, bears, rg, tsp, effects, morph, combat or flashback"
-            ));
-        }
+    ),
+    (
+        "suspend",
+        &[
+            ("Swamp", 6),
+            ("Mountain", 6),
+            ("Island", 6),
+            ("Forest", 2),
+            ("Plains", 2),
+            ("Rift Bolt", 4),
+            ("Corpulent Corpse", 3),
+            ("Keldon Halberdier", 3),
+            ("Errant Ephemeron", 2),
+            ("Viscerid Deepwalker", 3),
+            ("Ancestral Vision", 2),
+            ("Mindstab", 2),
+            ("Phthisis", 2),
+            ("Living End", 2),
+            ("Plunder", 2),
+            ("Search for Tomorrow", 2),
+            ("Durkwood Baloth", 2),
+            ("Shivan Meteor", 2),
+            ("Prodigal Pyromancer", 3),
+            ("Lightning Axe", 2),
+        ],
+    ),
+];
+
+/// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
+/// `combat` or `flashback` (supported cards; `combat` holds the combat keywords and cards of
+/// issue #3, `flashback` flashback, divided damage and Dralnu):
+/// the decks of `spellstack bench` and of the random-game tests.
+pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
+    let Some((_, spec)) = BENCH_DECKS.iter().find(|(n, _)| *n == name) else {
+        let names: Vec<&str> = BENCH_DECKS.iter().map(|(n, _)| *n).collect();
+        return Err(format!(
+            "unknown bench deck `{name}`: choose {}",
+            names.join(", ")
+        ));
     };
     let c = Catalog::builtin();
     spec.iter()

@@ -1668,66 +1668,7 @@ impl Game {
                 self.untap(src);
             }
         }
-        let mut chosen = c.cost_objects.iter();
-        for part in &total.parts {
-            match part {
-                CostPart::PayLife(n) => self.lose_life(c.player, *n as i32),
-                CostPart::RemoveCounters(k, n) => {
-                    if let Some(src) = source {
-                        self.remove_counters(src, k, *n);
-                    }
-                }
-                CostPart::Discard(_) => {
-                    for o in chosen.next().cloned().unwrap_or_default() {
-                        self.discard(c.player, o);
-                    }
-                }
-                CostPart::DiscardRandom(n) => {
-                    for _ in 0..*n {
-                        let me = Self::casting_self(&c);
-                        let hand: Vec<ObjectId> = self
-                            .player(c.player)
-                            .hand
-                            .iter()
-                            .copied()
-                            .filter(|h| Some(*h) != me)
-                            .collect();
-                        if hand.is_empty() {
-                            break;
-                        }
-                        let i = rand::RngExt::random_range(&mut self.rng, 0..hand.len());
-                        self.discard(c.player, hand[i]);
-                    }
-                }
-                CostPart::Sacrifice(..) => {
-                    for o in chosen.next().cloned().unwrap_or_default() {
-                        self.sacrifice(o);
-                    }
-                }
-                CostPart::SacrificeThis => {
-                    if let Some(src) = source {
-                        self.sacrifice(src);
-                    }
-                }
-                CostPart::ExileThis => {
-                    if let Some(src) = source {
-                        self.move_object(src, ZoneKind::Exile, Position::Top);
-                    }
-                }
-                CostPart::ExileFromGraveyard(..) => {
-                    for o in chosen.next().cloned().unwrap_or_default() {
-                        self.move_object(o, ZoneKind::Exile, Position::Top);
-                    }
-                }
-                CostPart::TapUntapped(..) => {
-                    for o in chosen.next().cloned().unwrap_or_default() {
-                        self.tap(o);
-                    }
-                }
-                // `total_cost` turned it into `Discard(X)`.
-                CostPart::DiscardX => {}
-            }
-        }
+        self.pay_cost_parts(&c, &total.parts, source);
         match c.kind {
             CastKind::Spell(card) => {
                 // A card cast face down is a face-down spell from the start (502.26b): the
@@ -1812,6 +1753,71 @@ impl Game {
         }
         // 409.1i: its controller receives priority again.
         self.give_priority(c.player);
+    }
+
+    /// Pays the cost's other parts (409.1h): life, counters, discards, sacrifices, exile,
+    /// tapping; objects chosen while casting are taken in order.
+    fn pay_cost_parts(&mut self, c: &Casting, parts: &[CostPart], source: Option<ObjectId>) {
+        let mut chosen = c.cost_objects.iter();
+        for part in parts {
+            match part {
+                CostPart::PayLife(n) => self.lose_life(c.player, *n as i32),
+                CostPart::RemoveCounters(k, n) => {
+                    if let Some(src) = source {
+                        self.remove_counters(src, k, *n);
+                    }
+                }
+                CostPart::Discard(_) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.discard(c.player, o);
+                    }
+                }
+                CostPart::DiscardRandom(n) => {
+                    for _ in 0..*n {
+                        let me = Self::casting_self(c);
+                        let hand: Vec<ObjectId> = self
+                            .player(c.player)
+                            .hand
+                            .iter()
+                            .copied()
+                            .filter(|h| Some(*h) != me)
+                            .collect();
+                        if hand.is_empty() {
+                            break;
+                        }
+                        let i = rand::RngExt::random_range(&mut self.rng, 0..hand.len());
+                        self.discard(c.player, hand[i]);
+                    }
+                }
+                CostPart::Sacrifice(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.sacrifice(o);
+                    }
+                }
+                CostPart::SacrificeThis => {
+                    if let Some(src) = source {
+                        self.sacrifice(src);
+                    }
+                }
+                CostPart::ExileThis => {
+                    if let Some(src) = source {
+                        self.move_object(src, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::ExileFromGraveyard(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.move_object(o, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::TapUntapped(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.tap(o);
+                    }
+                }
+                // `total_cost` turned it into `Discard(X)`.
+                CostPart::DiscardX => {}
+            }
+        }
     }
 }
 

@@ -42,73 +42,10 @@ pub enum CostPart {
 }
 
 impl Cost {
+    /// Parses a cost of a card script, in any case (the grammar: [`crate::grammar::costs`]).
     pub fn parse(s: &str) -> Result<Self, String> {
-        let mut cost = Cost::default();
-        for raw in s.split(',') {
-            let part = raw.trim();
-            let lower = part.to_ascii_lowercase();
-            let words: Vec<&str> = lower.split_whitespace().collect();
-            match words.as_slice() {
-                [] => return Err(format!("empty part in cost `{s}`")),
-                ["{t}"] => cost.tap = true,
-                ["{q}"] => cost.untap = true,
-                ["sacrifice", "this"] => cost.parts.push(CostPart::SacrificeThis),
-                ["exile", "this"] => cost.parts.push(CostPart::ExileThis),
-                [
-                    "exile",
-                    n,
-                    rest @ ..,
-                    "card" | "cards",
-                    "from",
-                    "a",
-                    "graveyard",
-                ] => {
-                    // `exile a type:fungus card from a graveyard`
-                    cost.parts.push(CostPart::ExileFromGraveyard(
-                        ObjectFilter::parse(rest)?,
-                        count_word(n)?,
-                    ))
-                }
-                ["sacrifice", n, rest @ ..] => {
-                    let count = count_word(n)?;
-                    cost.parts
-                        .push(CostPart::Sacrifice(ObjectFilter::parse(rest)?, count))
-                }
-                ["discard", "x", "cards"] => cost.parts.push(CostPart::DiscardX),
-                ["discard", n, "card" | "cards"] => {
-                    cost.parts.push(CostPart::Discard(count_word(n)?))
-                }
-                ["tap", n, "untapped", rest @ ..] => {
-                    // `tap three untapped white creature`: ones you control.
-                    let mut f = ObjectFilter::parse(rest)?;
-                    f.tapped = Some(false);
-                    f.controller = Some(crate::targets::Relation::You);
-                    cost.parts.push(CostPart::TapUntapped(f, count_word(n)?))
-                }
-                ["discard", n, "card" | "cards", "at", "random"] => {
-                    cost.parts.push(CostPart::DiscardRandom(count_word(n)?))
-                }
-                ["pay", n, "life"] => cost.parts.push(CostPart::PayLife(
-                    n.parse()
-                        .map_err(|_| format!("bad life amount in `{part}`"))?,
-                )),
-                ["remove", n, kind, "counter" | "counters"] => {
-                    cost.parts.push(CostPart::RemoveCounters(
-                        kind.parse().map_err(|e| format!("`{part}`: {e}"))?,
-                        count_word(n)?,
-                    ))
-                }
-                _ if part.starts_with('{') => {
-                    let m: ManaCost = part.parse()?;
-                    match &mut cost.mana {
-                        Some(existing) => existing.symbols.extend(m.symbols),
-                        None => cost.mana = Some(m),
-                    }
-                }
-                _ => return Err(format!("unknown cost part `{part}`")),
-            }
-        }
-        Ok(cost)
+        let lower = s.to_ascii_lowercase();
+        crate::grammar::parse_all(crate::grammar::costs::cost, &lower)
     }
 
     pub fn mana_value(&self) -> u32 {
@@ -133,17 +70,6 @@ pub fn card_filter_words(f: &ObjectFilter) -> String {
         text = text.replace(sub.as_str(), &cap);
     }
     text.trim_end_matches(" permanent").to_string()
-}
-
-fn count_word(w: &str) -> Result<u32, String> {
-    match w {
-        "a" | "an" | "one" => Ok(1),
-        "two" => Ok(2),
-        "three" => Ok(3),
-        n => n
-            .parse()
-            .map_err(|_| format!("expected a number, found `{w}`")),
-    }
 }
 
 impl fmt::Display for Cost {

@@ -17,6 +17,7 @@ pub mod decision;
 pub mod effects;
 pub mod events;
 pub mod game;
+pub mod grammar;
 pub mod ids;
 pub mod keywords;
 pub mod layers;

@@ -35,22 +35,9 @@ impl fmt::Display for CounterKind {
 
 impl FromStr for CounterKind {
     type Err = String;
+    /// `+1/+1`, `time`, `spore`... (the grammar: [`crate::grammar::words::counter_kind`]).
     fn from_str(s: &str) -> Result<Self, String> {
-        let s = s.trim().to_ascii_lowercase();
-        Ok(match s.as_str() {
-            "+1/+1" | "plus1" => CounterKind::PlusOnePlusOne,
-            "-1/-1" | "minus1" => CounterKind::MinusOneMinusOne,
-            "time" => CounterKind::Time,
-            "mining" => CounterKind::Mining,
-            "charge" => CounterKind::Charge,
-            "age" => CounterKind::Age,
-            "fade" => CounterKind::Fade,
-            "" => return Err("empty counter kind".into()),
-            other if other.chars().all(|c| c.is_ascii_alphabetic()) => {
-                CounterKind::Named(other.to_string())
-            }
-            other => return Err(format!("unknown counter kind `{other}`")),
-        })
+        crate::grammar::parse_all(crate::grammar::words::counter_kind, s)
     }
 }
 

@@ -19,6 +19,15 @@ use crate::zones::{Position, ZoneKind};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+// The effects, one family a module: each resolves the effects of one kind of rule.
+mod choices;
+mod continuous;
+mod control;
+mod counters;
+mod damage;
+mod library;
+mod zones;
+
 /// A resolution in progress, kept while a player makes a choice it needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resolution {
@@ -527,7 +536,6 @@ impl Game {
 
     fn execute(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;
-        let source = Self::source_of(&res.item);
         if let Some(p) = self.entering_copy_question(res, e) {
             return Progress::Ask(p);
         }
@@ -542,360 +550,30 @@ impl Game {
                     && matches!(self.step, Step::PrecombatMain | Step::PostcombatMain);
                 return self.execute(res, if main { then } else { otherwise });
             }
-            Effect::SpittingSlug => {
-                let this = self.object_of(res, ObjRef::This);
-                let paid = match res.paid {
-                    Some(p) => p,
-                    None => {
-                        let cost = spitting_slug_cost();
-                        if self.plan_payment_now(me, &cost).is_some() {
-                            return Progress::Ask(Pending {
-                                player: me,
-                                decision: Decision::PayMana { cost },
-                            });
-                        }
-                        // A cost that can't be paid is declined.
-                        false
-                    }
-                };
-                if paid {
-                    if let Some(o) = this.filter(|o| self.is_on_battlefield(*o)) {
-                        self.add_keyword_effect(
-                            source,
-                            me,
-                            vec![o],
-                            crate::keywords::Keyword::FirstStrike,
-                            crate::layers::Duration::EndOfTurn,
-                        );
-                    }
-                } else if let (Some(o), Some(c)) = (this, &self.combat) {
-                    // Each creature blocking or blocked by it (none if it left combat).
-                    let others: Vec<ObjectId> = c
-                        .blockers
-                        .iter()
-                        .filter(|b| b.attacker == o)
-                        .map(|b| b.id)
-                        .chain(c.blockers.iter().filter(|b| b.id == o).map(|b| b.attacker))
-                        .filter(|x| self.is_on_battlefield(*x))
-                        .collect();
-                    self.add_keyword_effect(
-                        source,
-                        me,
-                        others,
-                        crate::keywords::Keyword::FirstStrike,
-                        crate::layers::Duration::EndOfTurn,
-                    );
-                }
-            }
-            Effect::Damage { amount, to } => {
-                let n = self.amount(res, amount).max(0) as u32;
-                let recipients = self.recipients_of(res, to);
-                return self.deal_damage_asking(source, recipients, n);
-            }
-            Effect::DamageDivided => {
-                // 413.2a / 608.2b: a target illegal now gets no damage; its share is not
-                // given to the others.
-                let legal: Vec<(Target, u32)> = res
-                    .item
-                    .division
-                    .iter()
-                    .copied()
-                    .filter(|(t, _)| self.division_target_legal(&res.item, *t))
-                    .collect();
-                return self.deal_divided_damage_asking(source, legal);
-            }
-            Effect::DamageFrom {
-                source: from,
-                amount,
-                to,
-            } => {
-                // "It deals damage": the object, as it last existed if it has left.
-                let from = match from {
-                    ObjRef::Subject => Self::subject_id(res),
-                    other => self.object_of(res, *other),
-                };
-                if let Some(from) = from {
-                    let n = self.amount(res, amount).max(0) as u32;
-                    let recipients = self.recipients_of(res, to);
-                    return self.deal_damage_asking(from, recipients, n);
-                }
-            }
-            Effect::PutCounters { kind, count, what } => {
-                let n = self.amount(res, count).max(0) as u32;
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    self.add_counters(o, kind.clone(), n);
-                }
-            }
-            Effect::RemoveCounters { kind, count, what } => {
-                // From a permanent, or from a card in exile (a suspended card).
-                let n = self.amount(res, count).max(0) as u32;
-                if let Some(o) = self.object_of(res, *what)
-                    && self
-                        .obj(o)
-                        .is_some_and(|x| matches!(x.zone, ZoneKind::Battlefield | ZoneKind::Exile))
-                {
-                    self.remove_counters(o, kind, n);
-                }
-            }
             Effect::CastSuspended => {
                 let card = Self::source_of(&res.item);
                 self.cast_suspended(card);
             }
-            Effect::SacrificeThen { what, then } => {
-                // Shield orders for its damage are asked before anything happens (616.1).
-                if let Some(p) = self.shield_question_for(res, then) {
-                    return Progress::Ask(p);
-                }
-                // "Sacrifice it. If you do, ...": only a permanent you control now.
-                let sacrificed = self
-                    .object_of(res, *what)
-                    .filter(|o| self.obj(*o).is_some_and(|x| x.controller == me))
-                    .filter(|o| self.is_on_battlefield(*o))
-                    .and_then(|o| self.sacrifice(o))
-                    .is_some();
-                if sacrificed {
-                    for e in then {
-                        if let Progress::Ask(p) = self.execute(res, e) {
-                            // Loading refuses effects that ask anything more here.
-                            debug_assert!(false, "a sacrifice-then effect asked {p:?}");
-                        }
-                    }
-                }
-            }
-            Effect::Draw { amount, who } => {
-                let n = self.amount(res, amount).max(0) as u32;
-                for p in self.players_of(res, *who) {
-                    self.draw_cards(p, n);
-                }
-            }
-            Effect::GainLife { amount, who } => {
-                let n = self.amount(res, amount);
-                for p in self.players_of(res, *who) {
-                    self.gain_life(p, n);
-                }
-            }
-            Effect::LoseLife { amount, who } => {
-                let n = self.amount(res, amount);
-                for p in self.players_of(res, *who) {
-                    self.lose_life(p, n);
-                }
-            }
-            Effect::Mill { amount, who } => {
-                let n = self.amount(res, amount).max(0);
-                for p in self.players_of(res, *who) {
-                    for _ in 0..n {
-                        if let Some(&top) = self.player(p).library.last() {
-                            self.move_object(top, ZoneKind::Graveyard, Position::Top);
-                        }
-                    }
-                }
-            }
-            Effect::Discard {
-                amount,
-                who,
-                random,
-            } => {
-                let n = self.amount(res, amount).max(0) as usize;
-                let players = self.players_of(res, *who);
-                if *random {
-                    for p in players {
-                        for _ in 0..n {
-                            let hand = self.player(p).hand.clone();
-                            if hand.is_empty() {
-                                break;
-                            }
-                            let i = self.rng.random_range(0..hand.len());
-                            self.discard(p, hand[i]);
-                        }
-                    }
-                } else {
-                    // 413.2d: each player chooses in APNAP order; then all discard at once.
-                    for p in players {
-                        if res.choices.iter().any(|(q, _)| *q == p) {
-                            continue;
-                        }
-                        let hand = &self.player(p).hand;
-                        if hand.len() <= n {
-                            res.choices.push((p, hand.clone()));
-                        } else {
-                            return Progress::Ask(Pending {
-                                player: p,
-                                decision: Decision::Discard { count: n as u32 },
-                            });
-                        }
-                    }
-                    for (p, cards) in std::mem::take(&mut res.choices) {
-                        for c in cards {
-                            self.discard(p, c);
-                        }
-                    }
-                }
-            }
-            Effect::Sacrifice { who, filter } => {
-                for p in self.players_of(res, *who) {
-                    if res.choices.iter().any(|(q, _)| *q == p) {
-                        continue;
-                    }
-                    let cands: Vec<ObjectId> = self
-                        .battlefield_of(p)
-                        .map(|o| o.id)
-                        .filter(|id| self.matches_filter(*id, filter, p))
-                        .collect();
-                    match cands.len() {
-                        0 => res.choices.push((p, Vec::new())),
-                        1 => res.choices.push((p, cands)),
-                        _ => {
-                            return Progress::Ask(Pending {
-                                player: p,
-                                decision: Decision::Sacrifice {
-                                    filter: filter.clone(),
-                                },
-                            });
-                        }
-                    }
-                }
-                let chosen = std::mem::take(&mut res.choices);
-                let all: Vec<ObjectId> = chosen.iter().flat_map(|(_, v)| v.clone()).collect();
-                self.begin_batch(&all);
-                for o in all {
-                    self.sacrifice(o);
-                }
-                self.end_batch();
-            }
-            Effect::Search {
-                filter,
-                to,
-                tapped,
-                then_copy,
-            } => {
-                if res.choices.is_empty() {
-                    return Progress::Ask(Pending {
-                        player: me,
-                        decision: Decision::Search {
-                            filter: filter.clone(),
-                        },
-                    });
-                }
-                let found = std::mem::take(&mut res.choices);
-                let mut moved = Vec::new();
-                for (_, objs) in found {
-                    for o in objs {
-                        let new = match to {
-                            ZoneKind::Battlefield => self.put_onto_battlefield(o, me, *tapped),
-                            _ => self.move_object(o, *to, Position::Top),
-                        };
-                        moved.extend(new);
-                    }
-                }
-                // Scion of the Ur-Dragon: "If you do, ~ becomes a copy of that card until end
-                // of turn" (the card's own values: it is not a copy of anything).
-                if *then_copy
-                    && let [card] = moved.as_slice()
-                    && self.is_on_battlefield(source)
-                {
-                    let values = crate::copy::CopiableValues {
-                        card: self.objects[card.slot()].card,
-                        shapeshifter_trigger: false,
-                    };
-                    self.set_copy(source, Some((values, crate::copy::CopyUntil::EndOfTurn)));
-                }
-                self.shuffle_library(me);
-            }
-            Effect::PutCounterEach { kind, filter } => {
-                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
-                for o in all {
-                    self.add_counters(o, kind.clone(), 1);
-                }
-            }
-            Effect::MayPay { cost, effects } => {
-                let payable = cost.to_payable(0);
-                match res.may {
-                    None if self.can_pay_now(me, &payable) => {
-                        let card = &self.catalog().get(res.item.card).name;
-                        return Self::ask_yes_no(me, format!("{card}: pay {cost}?"));
-                    }
-                    Some(true) if let Some(p) = self.shield_question_for(res, effects) => {
-                        return Progress::Ask(p);
-                    }
-                    Some(true) if self.pay_automatically(me, &payable) => {
-                        for e in effects {
-                            if let Progress::Ask(p) = self.execute(res, e) {
-                                debug_assert!(false, "a may_pay effect asked {p:?}");
-                            }
-                        }
-                    }
-                    // Declined, or can't pay: nothing happens.
-                    _ => {}
-                }
-            }
-            Effect::SacrificeUnlessPays { cost } => {
-                // "Sacrifice it": only if it is still the same permanent and still its
-                // controller's (R-vesuvan-shapeshifter-8: face down, it is the same one).
-                let this = source;
-                let mine = self
-                    .obj(this)
-                    .is_some_and(|o| o.zone == ZoneKind::Battlefield && o.controller == me);
-                if !mine {
-                    return Progress::Done;
-                }
-                let payable = cost.to_payable(0);
-                match res.may {
-                    None if self.can_pay_now(me, &payable) => {
-                        let name = self.seen_name(this, Some(me));
-                        return Self::ask_yes_no(
-                            me,
-                            format!("pay {cost}, or sacrifice {name}? Pay?"),
-                        );
-                    }
-                    Some(true) if self.pay_automatically(me, &payable) => {}
-                    _ => {
-                        self.sacrifice(this);
-                    }
-                }
-            }
-            Effect::CounterUnlessPays { what, generic } => {
-                let Some(o) = self.object_of(res, *what) else {
-                    return Progress::Done;
-                };
-                let Some(item) = self.stack.iter().find(|s| s.object() == Some(o)).cloned() else {
-                    return Progress::Done;
-                };
-                let payer = item.controller;
-                let cost = crate::mana::ManaCost::generic(*generic).to_payable(0);
-                match res.may {
-                    // 413.2 / 608.2: the player chooses as it resolves; one who can't pay
-                    // isn't asked.
-                    None if self.can_pay_now(payer, &cost) => {
-                        return Progress::Ask(Pending {
-                            player: payer,
-                            decision: Decision::YesNo {
-                                question: format!(
-                                    "{}: pay {{{generic}}}, or {} is countered. Pay?",
-                                    self.catalog().get(res.item.card).name,
-                                    self.catalog().get(item.card).name
-                                ),
-                            },
-                        });
-                    }
-                    Some(true) if self.pay_automatically(payer, &cost) => {}
-                    _ => self.counter_item(&item, false),
-                }
-            }
-            Effect::ItsControllerMay { effects, text } => {
-                // "That creature's controller": now, or as it last existed (the player the
-                // trigger recorded as it entered).
-                let chooser = Self::subject_id(res)
-                    .and_then(|s| self.obj(s).map(|o| o.controller))
-                    .or(match res.item.kind {
-                        StackKind::Trigger { player, .. } => player,
-                        _ => None,
-                    })
-                    .unwrap_or(me);
-                return self.execute_may(res, chooser, effects, text);
-            }
             Effect::May { effects, text } => return self.execute_may(res, me, effects, text),
+            Effect::Damage { .. }
+            | Effect::DamageDivided
+            | Effect::DamageFrom { .. }
+            | Effect::GainLife { .. }
+            | Effect::LoseLife { .. } => return self.execute_damage(res, e),
+            Effect::Draw { .. }
+            | Effect::Mill { .. }
+            | Effect::Discard { .. }
+            | Effect::Search { .. } => return self.execute_library(res, e),
+            Effect::PutCounters { .. }
+            | Effect::PutCounterEach { .. }
+            | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
+            Effect::SpittingSlug | Effect::SacrificeThen { .. } | Effect::Sacrifice { .. } => {
+                return self.execute_choices(res, e);
+            }
+            Effect::MayPay { .. }
+            | Effect::SacrificeUnlessPays { .. }
+            | Effect::CounterUnlessPays { .. }
+            | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
@@ -903,580 +581,62 @@ impl Game {
 
     /// Effects that need no choice.
     fn apply_simple_effect(&mut self, res: &Resolution, e: &Effect) {
-        let me = res.item.controller;
-        let source = Self::source_of(&res.item);
         match e {
-            Effect::Destroy { what, regen } => {
-                if let Some(o) = self.object_of(res, *what) {
-                    self.destroy_with(o, *regen);
-                }
+            Effect::Fight { .. }
+            | Effect::ExchangeLife(..)
+            | Effect::LoseAtNextDrawUnlessPays { .. }
+            | Effect::RedirectNextFromThis { .. }
+            | Effect::PreventNext { .. }
+            | Effect::PreventAll(..)
+            | Effect::PreventCombatDamageFrom(..)
+            | Effect::Regenerate(..)
+            | Effect::RegenerateAll(..)
+            | Effect::CantRegenerate(..) => self.apply_damage(res, e),
+            Effect::Destroy { .. }
+            | Effect::DestroyAll { .. }
+            | Effect::LivingEnd
+            | Effect::Exile(..)
+            | Effect::ExileAll(..)
+            | Effect::ExileLinked(..)
+            | Effect::PutOnTop(..)
+            | Effect::SacrificeThis { .. }
+            | Effect::ExileIfDies(..)
+            | Effect::Counter(..) => self.apply_zones(res, e),
+            Effect::ReturnLinkedToBattlefield
+            | Effect::ExileUntilNextEndStep(..)
+            | Effect::ReturnIfDiesThisTurn(..)
+            | Effect::ExileAndReturn(..)
+            | Effect::ReturnToBattlefield(..)
+            | Effect::ReturnToHand(..)
+            | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
+            Effect::CreateToken { .. } => self.apply_counters(res, e),
+            Effect::DiscardHandDrawThatMany { .. } | Effect::DrawRevealDiscardNonland => {
+                self.apply_library(res, e)
             }
-            Effect::DestroyAll { filter, regen } => {
-                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
-                // All at once (the regeneration shields are checked one by one, which is the
-                // same thing: each replaces only its own creature's destruction).
-                self.begin_batch(&all);
-                for o in all {
-                    self.destroy_with(o, *regen);
-                }
-                self.end_batch();
-            }
-            Effect::Regenerate(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                {
-                    self.add_shield(Shield::Regenerate(o));
-                }
-            }
-            Effect::RegenerateAll(f) => {
-                let all: Vec<ObjectId> = self.permanents_matching(f, me);
-                for o in all {
-                    self.add_shield(Shield::Regenerate(o));
-                }
-            }
-            Effect::LivingEnd => {
-                let mut exiled = Vec::new();
-                for p in self.apnap() {
-                    let cards: Vec<ObjectId> = self
-                        .player(p)
-                        .graveyard
-                        .iter()
-                        .copied()
-                        .filter(|c| self.has_type(*c, CardType::Creature))
-                        .collect();
-                    for c in cards {
-                        exiled.extend(self.move_object(c, ZoneKind::Exile, Position::Top));
-                    }
-                }
-                let creatures: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|o| self.is_creature(*o))
-                    .collect();
-                self.begin_batch(&creatures);
-                for o in creatures {
-                    self.sacrifice(o);
-                }
-                self.end_batch();
-                let back: Vec<(ObjectId, PlayerId)> = exiled
-                    .into_iter()
-                    .filter(|o| self.obj(*o).is_some_and(|x| x.zone == ZoneKind::Exile))
-                    .map(|o| (o, self.objects[o.slot()].owner))
-                    .collect();
-                self.put_onto_battlefield_together(&back);
-            }
-            Effect::TurnFaceDown(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.turn_face_down(o);
-                }
-            }
-            Effect::Exile(r) => {
-                // From the battlefield, or a card in a graveyard: the card a dies trigger is
-                // about (Cyclopean Giant: only if it is still that object there) or a targeted
-                // card (Withered Wretch).
-                if let Some(o) = self.object_of(res, *r)
-                    && matches!(
-                        self.obj(o).map(|x| x.zone),
-                        Some(ZoneKind::Battlefield | ZoneKind::Graveyard)
-                    )
-                {
-                    self.move_object(o, ZoneKind::Exile, Position::Top);
-                }
-            }
-            Effect::SkipNext { what, who } => {
-                for p in self.players_of(res, *who) {
-                    self.skips.push((p, *what));
-                }
-            }
-            Effect::ReturnAtNextEndStep(r) => {
-                // The card in the graveyard (or exile): if it is still there then, it returns.
-                if let Some(o) = self.object_of(res, *r)
-                    && self
-                        .obj(o)
-                        .is_some_and(|x| matches!(x.zone, ZoneKind::Graveyard | ZoneKind::Exile))
-                {
-                    let card = self.objects[o.slot()].card;
-                    self.has_triggers = true;
-                    self.delayed.push(crate::triggers::DelayedTrigger {
-                        when: crate::triggers::DelayedWhen::NextEndStep,
-                        source: o,
-                        card,
-                        controller: me,
-                        subject: Some(o),
-                    });
-                }
-            }
-            Effect::ChangeText { what, from, to } => self.char_effect_on(
-                res,
-                *what,
-                CharChange::ChangeText {
-                    from: *from,
-                    to: *to,
-                },
-                Duration::Indefinite,
-            ),
-            Effect::RedirectNextFromThis { amount, to } => {
-                let this = self.object_of(res, ObjRef::This);
-                if let (Some(from), Some(to)) = (this, self.object_of(res, *to))
-                    && self.is_on_battlefield(from)
-                    && self.is_on_battlefield(to)
-                {
-                    self.add_shield(Shield::RedirectNext {
-                        from,
-                        to,
-                        remaining: *amount,
-                    });
-                }
-            }
-            Effect::PreventNext { amount, to } => {
-                let n = self.amount(res, amount).max(0) as u32;
-                let recipients: Vec<Target> = match to {
-                    Recipient::Target(slot) => Self::target_at(res, *slot).into_iter().collect(),
-                    Recipient::Player(p) => self
-                        .players_of(res, *p)
-                        .into_iter()
-                        .map(Target::Player)
-                        .collect(),
-                    r => self.recipients_of(res, std::slice::from_ref(r)),
-                };
-                for t in recipients {
-                    if n > 0 && self.target_exists(t) {
-                        self.add_shield(Shield::PreventNext {
-                            target: t,
-                            remaining: n,
-                        });
-                    }
-                }
-            }
-            Effect::PreventAll(scope) => self.add_shield(Shield::PreventAll(*scope)),
-            Effect::CantRegenerate(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                    && self.is_creature(o)
-                {
-                    self.add_shield(Shield::CantRegenerate(o));
-                }
-            }
-            Effect::ExileIfDies(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                    && self.is_creature(o)
-                {
-                    self.add_shield(Shield::ExileIfDies(o));
-                }
-            }
-            Effect::Counter(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && let Some(item) = self.stack.iter().find(|s| s.object() == Some(o)).cloned()
-                {
-                    self.counter_item(&item, false);
-                }
-            }
-            Effect::Tap(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.tap(o);
-                }
-            }
-            Effect::Untap(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.untap(o);
-                }
-            }
-            Effect::TurnFaceUp(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                {
-                    let copy = self.take_copy_choice(o);
-                    self.turn_face_up_as(o, copy);
-                }
-            }
-            Effect::Pump {
-                what,
-                power,
-                toughness,
-            } => self.pt_effect_on(res, *what, PtChange::Modify(*power, *toughness)),
-            Effect::Grant {
-                what,
-                keyword,
-                until,
-            } => {
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    self.add_keyword_effect(source, me, vec![o], *keyword, *until);
-                }
-            }
-            Effect::PumpCount {
-                what,
-                amount,
-                power,
-                toughness,
-            } => {
-                // 502.12b: counted once, as the ability resolves; the result is locked in.
-                let n = self.amount(res, amount).max(0);
-                if n > 0 {
-                    self.pt_effect_on(res, *what, PtChange::Modify(power * n, toughness * n));
-                }
-            }
-            Effect::GrantAll {
-                filter,
-                keyword,
-                until,
-            } => {
-                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
-                self.add_keyword_effect(source, me, all, *keyword, *until);
-            }
-            Effect::PumpAllCount {
-                filter,
-                amount,
-                power,
-                toughness,
-            } => {
-                let n = self.amount(res, amount).max(0);
-                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
-                if n > 0 {
-                    for o in all {
-                        self.add_pt_effect(o, PtChange::Modify(power * n, toughness * n));
-                    }
-                }
-            }
-            Effect::Fight { a, b } => {
-                let a = self
-                    .object_of(res, *a)
-                    .filter(|o| self.is_on_battlefield(*o));
-                let b = self
-                    .object_of(res, *b)
-                    .filter(|o| self.is_on_battlefield(*o));
-                if let (Some(a), Some(b)) = (a, b)
-                    && self.is_creature(a)
-                    && self.is_creature(b)
-                {
-                    // Both deal their damage at the same time, by their power now.
-                    let (pa, pb) = (self.power(a).max(0) as u32, self.power(b).max(0) as u32);
-                    self.deal_damage(a, Target::Object(b), pa, false);
-                    self.deal_damage(b, Target::Object(a), pb, false);
-                }
-            }
-            Effect::DiscardHandDrawThatMany { who } => {
-                for p in self.players_of(res, *who) {
-                    let hand = self.player(p).hand.clone();
-                    let n = hand.len() as u32;
-                    for c in hand {
-                        self.discard(p, c);
-                    }
-                    self.draw_cards(p, n);
-                }
-            }
-            Effect::PumpAll {
-                filter,
-                power,
-                toughness,
-            } => {
-                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
-                for o in all {
-                    self.add_pt_effect(o, PtChange::Modify(*power, *toughness));
-                }
-            }
-            Effect::CreateToken { token, count, who } => {
-                let n = self.amount(res, count).max(0);
-                if let Some(def) = self.catalog().by_name(token) {
-                    for p in self.players_of(res, *who) {
-                        for _ in 0..n {
-                            self.create_token(def.id, me, p);
-                        }
-                    }
-                }
-            }
-            Effect::SetPt {
-                what,
-                power,
-                toughness,
-            } => self.pt_effect_on(res, *what, PtChange::Set(*power, *toughness)),
-            Effect::SwitchPt(what) => self.pt_effect_on(res, *what, PtChange::Switch),
-            Effect::SacrificeThis { unless_counters } => {
-                if let Some(o) = self.object_of(res, ObjRef::This) {
-                    let keep = unless_counters
-                        .as_ref()
-                        .is_some_and(|k| self.obj(o).is_some_and(|x| x.counters.get(k) > 0));
-                    if !keep {
-                        self.sacrifice(o);
-                    }
-                }
-            }
-            Effect::ExchangeLife(slot) => {
-                if let Some(Target::Player(other)) = Self::target_at(res, *slot) {
-                    // 2006 ruling (R-magus-of-the-mirror-1): each player gains or loses the
-                    // difference, simultaneously.
-                    let (a, b) = (self.player(me).life, self.player(other).life);
-                    self.set_life(me, b);
-                    self.set_life(other, a);
-                }
-            }
-            Effect::CoalitionVictory => {
-                let lands = ["Plains", "Island", "Swamp", "Mountain", "Forest"];
-                let mine: Vec<ObjectId> = self.battlefield_of(me).map(|o| o.id).collect();
-                let has_land = |sub: &str| {
-                    mine.iter()
-                        .any(|id| self.has_type(*id, CardType::Land) && self.has_subtype(*id, sub))
-                };
-                let has_color = |c| {
-                    mine.iter()
-                        .any(|id| self.is_creature(*id) && self.colors(*id).contains(c))
-                };
-                if lands.iter().all(|l| has_land(l))
-                    && crate::mana::Color::ALL.into_iter().all(has_color)
-                {
-                    self.win_game(me);
-                }
-            }
-            Effect::ReturnToHand(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.move_object(o, ZoneKind::Hand, Position::Top);
-                }
-            }
-            Effect::BecomeCreatureType { what, types } => self.char_effect_on(
-                res,
-                *what,
-                CharChange::SetCreatureTypes(types.clone()),
-                Duration::EndOfTurn,
-            ),
-            Effect::LoseAllAbilities { filter, who, base } => {
-                let players = self.players_of(res, *who);
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| {
-                        self.obj(*id)
-                            .is_some_and(|o| players.contains(&o.controller))
-                            && self.matches_filter(*id, filter, me)
-                    })
-                    .collect();
-                let source = Self::source_of(&res.item);
-                self.add_char_effect(
-                    source,
-                    me,
-                    all.clone(),
-                    CharChange::LoseAllAbilities,
-                    Duration::EndOfTurn,
-                );
-                if let Some((p, t)) = base {
-                    for o in all {
-                        self.add_pt_effect(o, PtChange::Set(*p, *t));
-                    }
-                }
-            }
-            Effect::BecomeLandType {
-                what,
-                types,
-                until_source_leaves,
-            } => {
-                let source = Self::source_of(&res.item);
-                // "Until ~ leaves the battlefield": if it already has, the effect does
-                // nothing (611.2b style: a duration that has already ended).
-                let duration = if *until_source_leaves {
-                    Duration::WhileSourceOnBattlefield
-                } else {
-                    Duration::EndOfTurn
-                };
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                    && (!*until_source_leaves || self.is_on_battlefield(source))
-                {
-                    self.add_char_effect(
-                        source,
-                        me,
-                        vec![o],
-                        CharChange::SetLandTypes(types.clone()),
-                        duration,
-                    );
-                }
-            }
-            Effect::BecomeColor { what, colors } => self.char_effect_on(
-                res,
-                *what,
-                CharChange::SetColors(*colors),
-                Duration::EndOfTurn,
-            ),
-            Effect::WinGame => self.win_game(me),
-            Effect::LoseAtNextDrawUnlessPays { lose, pay, who } => {
-                let source = Self::source_of(&res.item);
-                for p in self.players_of(res, *who) {
-                    self.has_triggers = true;
-                    self.delayed.push(crate::triggers::DelayedTrigger {
-                        when: crate::triggers::DelayedWhen::NextDrawStepUnlessPaid {
-                            player: p,
-                            pay: *pay,
-                            lose: *lose,
-                        },
-                        source,
-                        card: res.item.card,
-                        controller: me,
-                        subject: None,
-                    });
-                }
-            }
-            Effect::PreventCombatDamageFrom(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.add_shield(Shield::PreventCombatDamageFrom(o));
-                }
-            }
-            Effect::BecomeCreature {
-                what,
-                power,
-                toughness,
-                colors,
-                subtypes,
-                keywords,
-            } => {
-                let source = Self::source_of(&res.item);
-                if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
-                {
-                    for change in [
-                        CharChange::BecomeCreature(subtypes.clone()),
-                        CharChange::SetColors(*colors),
-                        CharChange::AddKeywords(crate::layers::KeywordSet::of(keywords)),
-                    ] {
-                        self.add_char_effect(source, me, vec![o], change, Duration::EndOfTurn);
-                    }
-                    self.add_pt_effect(o, PtChange::Set(*power, *toughness));
-                }
-            }
-            Effect::GainControlUntilEndOfTurn(r) => {
-                self.char_effect_on(res, *r, CharChange::Control(me), Duration::EndOfTurn)
-            }
-            Effect::GainControlWhileYouControlThis(r) => {
-                let source = Self::source_of(&res.item);
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                    && self
-                        .obj(source)
-                        .is_some_and(|s| s.zone == ZoneKind::Battlefield && s.controller == me)
-                {
-                    self.add_char_effect(
-                        source,
-                        me,
-                        vec![o],
-                        CharChange::Control(me),
-                        Duration::WhileYouControlSource,
-                    );
-                    self.links.push((source, o));
-                }
-            }
-            Effect::ExileLinked(r) => {
-                let source = Self::source_of(&res.item);
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                    && let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top)
-                {
-                    self.links.push((source, new));
-                }
-            }
-            Effect::ReturnLinkedToBattlefield => {
-                let source = Self::source_of(&res.item);
-                let linked: Vec<ObjectId> = self
-                    .links
-                    .iter()
-                    .filter(|(s, _)| *s == source)
-                    .map(|(_, o)| *o)
-                    .collect();
-                self.links.retain(|(s, _)| *s != source);
-                for o in linked {
-                    if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
-                        let owner = self.objects[o.slot()].owner;
-                        self.put_onto_battlefield(o, owner, false);
-                    }
-                }
-            }
-            Effect::ExileUntilNextEndStep(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                    && let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top)
-                {
-                    let card = self.objects[new.slot()].card;
-                    self.has_triggers = true;
-                    self.delayed.push(crate::triggers::DelayedTrigger {
-                        when: crate::triggers::DelayedWhen::NextEndStep,
-                        source: new,
-                        card,
-                        controller: me,
-                        subject: Some(new),
-                    });
-                }
-            }
-            Effect::ReturnIfDiesThisTurn(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                {
-                    let card = self.objects[o.slot()].card;
-                    self.has_triggers = true;
-                    self.delayed.push(crate::triggers::DelayedTrigger {
-                        when: crate::triggers::DelayedWhen::PutIntoYourGraveyardThisTurn(o),
-                        source: Self::source_of(&res.item),
-                        card,
-                        controller: me,
-                        subject: None,
-                    });
-                }
-            }
-            Effect::GrantFlashback(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.obj(o).is_some_and(|x| x.zone == ZoneKind::Graveyard)
-                    && !self.granted_flashback.contains(&o)
-                {
-                    self.granted_flashback.push(o);
-                }
-            }
-            Effect::ExileAndReturn(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                    && let Some(exiled) = self.move_object(o, ZoneKind::Exile, Position::Top)
-                    && self.obj(exiled).is_some_and(|x| x.zone == ZoneKind::Exile)
-                {
-                    // Its copy choice was asked before it left; it returns as that card.
-                    for (c, _) in &mut self.copy_chosen {
-                        if *c == o {
-                            *c = exiled;
-                        }
-                    }
-                    let owner = self.objects[exiled.slot()].owner;
-                    self.put_onto_battlefield(exiled, owner, false);
-                }
-            }
-            Effect::ReturnToBattlefield(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && matches!(
-                        self.obj(o).map(|x| x.zone),
-                        Some(ZoneKind::Exile | ZoneKind::Graveyard)
-                    )
-                {
-                    let owner = self.objects[o.slot()].owner;
-                    self.put_onto_battlefield(o, owner, false);
-                }
-            }
-            Effect::ExileAll(f) => {
-                let all: Vec<ObjectId> = self.permanents_matching(f, me);
-                self.begin_batch(&all);
-                for o in all {
-                    self.move_object(o, ZoneKind::Exile, Position::Top);
-                }
-                self.end_batch();
-            }
-            Effect::PutOnTop(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.move_object(o, ZoneKind::Library, Position::Top);
-                }
-            }
-            Effect::DrawRevealDiscardNonland => {
-                for card in self.draw_cards(me, 1) {
-                    self.emit(Event::Revealed { player: me, card });
-                    if !self.has_type(card, CardType::Land) {
-                        self.discard(me, card);
-                    }
-                }
-            }
+            Effect::Pump { .. }
+            | Effect::PumpCount { .. }
+            | Effect::PumpAllCount { .. }
+            | Effect::PumpAll { .. }
+            | Effect::SetPt { .. }
+            | Effect::SwitchPt(..)
+            | Effect::Grant { .. }
+            | Effect::GrantAll { .. }
+            | Effect::GrantFlashback(..) => self.apply_pt(res, e),
+            Effect::ChangeText { .. }
+            | Effect::BecomeCreatureType { .. }
+            | Effect::LoseAllAbilities { .. }
+            | Effect::BecomeLandType { .. }
+            | Effect::BecomeColor { .. }
+            | Effect::BecomeCreature { .. } => self.apply_continuous(res, e),
+            Effect::GainControlUntilEndOfTurn(..)
+            | Effect::GainControlWhileYouControlThis(..)
+            | Effect::Tap(..)
+            | Effect::Untap(..)
+            | Effect::TurnFaceUp(..)
+            | Effect::TurnFaceDown(..)
+            | Effect::SkipNext { .. }
+            | Effect::WinGame
+            | Effect::CoalitionVictory => self.apply_control(res, e),
             // Effects with choices are handled in `execute`.
             Effect::Damage { .. }
             | Effect::Draw { .. }

@@ -347,64 +347,7 @@ impl Runner {
                 }
             }
             for perm in &z.battlefield {
-                let (card, tapped, damage, counters, sick, attached, face_down) = match perm {
-                    PermanentSetup::Name(n) => {
-                        (n.as_str(), false, 0, BTreeMap::new(), false, None, false)
-                    }
-                    PermanentSetup::Full {
-                        card,
-                        tapped,
-                        damage,
-                        counters,
-                        sick,
-                        attached_to,
-                        face_down,
-                    } => (
-                        card.as_str(),
-                        *tapped,
-                        *damage,
-                        counters.clone(),
-                        *sick,
-                        attached_to.clone(),
-                        *face_down,
-                    ),
-                };
-                let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
-                if let Some(t) = attached {
-                    attachments.push((id, t));
-                }
-                let def = g.catalog().get(g.objects[id.slot()].card);
-                g.objects[id.slot()].face_down = face_down;
-                // A permanent set up face down entered face down: no "enters with".
-                let enters_with = if face_down {
-                    Vec::new()
-                } else {
-                    def.enters_with_counters.clone()
-                };
-                let is_token = def.support == crate::cards::Support::Token;
-                if is_token {
-                    g.tokens_created = true;
-                }
-                let o = &mut g.objects[id.slot()];
-                // A token definition on the battlefield is a token (it ceases to exist
-                // elsewhere, 216.3 / S8).
-                o.token = is_token;
-                o.tapped = tapped;
-                o.damage = damage;
-                o.controlled_since = if sick { turn } else { 0 };
-                // A permanent set up "sick" came under its controller's control this turn
-                // (after every earlier upkeep); any other, long before.
-                if !sick {
-                    o.control_clock = 0;
-                }
-                if counters.is_empty() {
-                    for (k, n) in enters_with {
-                        o.counters.add(k, n);
-                    }
-                }
-                for (k, n) in counters {
-                    o.counters.add(k.parse::<CounterKind>()?, n);
-                }
+                set_up_permanent(&mut g, perm, p, turn, &mut attachments)?;
             }
             if let Some(pool) = &z.mana_pool {
                 let cost: crate::mana::ManaCost = pool.parse()?;
@@ -681,32 +624,6 @@ impl Runner {
         let (verb, rest) = text
             .split_once(' ')
             .map_or((text, ""), |(a, b)| (a, b.trim()));
-        let list = |s: &str| -> Vec<String> {
-            // A card name with a comma ("Dralnu, Lich Lord") stays one item.
-            let bare = |x: &str| -> String {
-                // In `Blocker -> Attacker`, the name being read is the last one.
-                let x = x.rsplit("->").next().unwrap_or(x);
-                let x = x.split(['@', '#']).next().unwrap_or(x).trim();
-                x.rsplit_once(' ')
-                    .filter(|(_, n)| n.parse::<u32>().is_ok())
-                    .map_or(x, |(b, _)| b)
-                    .to_string()
-            };
-            let known = |x: &str| Catalog::builtin().by_name(&bare(x)).is_some();
-            let mut out: Vec<String> = Vec::new();
-            for piece in s.split(',').map(str::trim) {
-                if let Some(last) = out.last_mut() {
-                    let joined = format!("{last}, {piece}");
-                    if !known(last) && known(&joined) {
-                        *last = joined;
-                        continue;
-                    }
-                }
-                out.push(piece.to_string());
-            }
-            out.retain(|x| !x.is_empty() && x != "nothing");
-            out
-        };
         use ZoneKind::*;
         Ok(match verb {
             "keep" => Answer::Keep,
@@ -789,6 +706,20 @@ impl Runner {
                     color,
                 }
             }
+            _ => return self.parse_object_answer(player, verb, rest),
+        })
+    }
+
+    /// The answers that name objects or players: targets, orders, assignments, choices,
+    /// attacks and blocks.
+    fn parse_object_answer(
+        &self,
+        player: PlayerId,
+        verb: &str,
+        rest: &str,
+    ) -> Result<Answer, String> {
+        use ZoneKind::*;
+        Ok(match verb {
             "target" => Answer::Target(match self.player(rest) {
                 Ok(p) => Target::Player(p),
                 Err(_) => Target::Object(self.find(
@@ -805,7 +736,7 @@ impl Runner {
             {
                 // `order 2, 1`: the triggers as numbered in the decision, first on the stack first.
                 let mut v = Vec::new();
-                for item in list(rest) {
+                for item in answer_list(rest) {
                     let n: u8 = item
                         .parse()
                         .map_err(|_| format!("order triggers by number, found `{item}`"))?;
@@ -816,7 +747,7 @@ impl Runner {
             "assign" => {
                 // `assign Squire 2, Ashcoat Bear 1, bob 1`
                 let mut v = Vec::new();
-                for item in list(rest) {
+                for item in answer_list(rest) {
                     let (who, n) = item
                         .rsplit_once(' ')
                         .ok_or_else(|| format!("assign as `Recipient N`, found `{item}`"))?;
@@ -857,14 +788,14 @@ impl Runner {
                     _ => Some(player),
                 };
                 let mut v = Vec::new();
-                for item in list(rest) {
+                for item in answer_list(rest) {
                     v.push(self.find(&item, zones, owner)?);
                 }
                 Answer::Objects(v)
             }
             "attack" => {
                 let mut v = Vec::new();
-                for item in list(rest) {
+                for item in answer_list(rest) {
                     let (who, at) = match item.split_once("->") {
                         Some((a, d)) => (a.trim().to_string(), Some(self.player(d)?)),
                         None => (item.clone(), None),
@@ -877,7 +808,7 @@ impl Runner {
             }
             "block" => {
                 let mut v = Vec::new();
-                for item in list(rest) {
+                for item in answer_list(rest) {
                     let (b, a) = item
                         .split_once("->")
                         .ok_or_else(|| format!("block as `Blocker -> Attacker`, found `{item}`"))?;
@@ -906,13 +837,16 @@ impl Runner {
     }
 
     fn check(&self, e: &Expect) -> Vec<String> {
-        let g = &self.game;
         let mut out = Vec::new();
-        fn diff_into(out: &mut Vec<String>, what: String, want: String, got: String) {
-            if want != got {
-                out.push(format!("{what}: expected {want}, got {got}"));
-            }
-        }
+        self.check_game(e, &mut out);
+        self.check_players(e, &mut out);
+        self.check_permanents(e, &mut out);
+        out
+    }
+
+    /// The game-wide expectations: the decision pending, the result, step, turn, stack.
+    fn check_game(&self, e: &Expect, out: &mut Vec<String>) {
+        let g = &self.game;
         if let Some(p) = &e.pending {
             let got = match g.pending() {
                 Some(x) => format!(
@@ -922,7 +856,7 @@ impl Runner {
                 ),
                 None => "none".into(),
             };
-            diff_into(&mut out, "pending decision".into(), p.to_lowercase(), got);
+            diff_into(out, "pending decision".into(), p.to_lowercase(), got);
         }
         if let Some(r) = &e.result {
             let got = match &g.result {
@@ -937,23 +871,28 @@ impl Runner {
                 Some(GameResult::Draw) => "draw".into(),
                 None => "none".into(),
             };
-            diff_into(&mut out, "result".into(), r.to_lowercase(), got);
+            diff_into(out, "result".into(), r.to_lowercase(), got);
         }
         if let Some(s) = &e.step {
-            diff_into(&mut out, "step".into(), s.clone(), g.step.key().to_string());
+            diff_into(out, "step".into(), s.clone(), g.step.key().to_string());
         }
         if let Some(t) = e.turn {
-            diff_into(&mut out, "turn".into(), t.to_string(), g.turn.to_string());
+            diff_into(out, "turn".into(), t.to_string(), g.turn.to_string());
         }
         if let Some(st) = &e.stack {
             let got: Vec<String> = g.view(None).stack.into_iter().map(|s| s.name).collect();
             diff_into(
-                &mut out,
+                out,
                 "stack (top first)".into(),
                 format!("{st:?}"),
                 format!("{got:?}"),
             );
         }
+    }
+
+    /// The expectations about each player.
+    fn check_players(&self, e: &Expect, out: &mut Vec<String>) {
+        let g = &self.game;
         for (name, pe) in &e.players {
             let Ok(p) = self.player(name) else {
                 out.push(format!("expectation for unknown player `{name}`"));
@@ -967,7 +906,7 @@ impl Runner {
             };
             if let Some(l) = pe.life {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.life"),
                     l.to_string(),
                     pl.life.to_string(),
@@ -975,7 +914,7 @@ impl Runner {
             }
             if let Some(h) = &pe.hand {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.hand"),
                     sorted(h),
                     format!("{:?}", self.names_of(&pl.hand)),
@@ -983,7 +922,7 @@ impl Runner {
             }
             if let Some(n) = pe.hand_count {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.hand_count"),
                     n.to_string(),
                     pl.hand.len().to_string(),
@@ -991,7 +930,7 @@ impl Runner {
             }
             if let Some(n) = pe.library_count {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.library_count"),
                     n.to_string(),
                     pl.library.len().to_string(),
@@ -1006,7 +945,7 @@ impl Runner {
                     .map(|id| g.card_name(*id).to_string())
                     .collect();
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.library_top"),
                     format!("{top:?}"),
                     format!("{got:?}"),
@@ -1014,7 +953,7 @@ impl Runner {
             }
             if let Some(gy) = &pe.graveyard {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.graveyard"),
                     sorted(gy),
                     format!("{:?}", self.names_of(&pl.graveyard)),
@@ -1028,7 +967,7 @@ impl Runner {
                     .filter(|id| g.obj(*id).is_some_and(|o| o.owner == p))
                     .collect();
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.exile"),
                     sorted(ex),
                     format!("{:?}", self.names_of(&mine)),
@@ -1037,7 +976,7 @@ impl Runner {
             if let Some(bf) = &pe.battlefield {
                 let mine: Vec<ObjectId> = g.battlefield_of(p).map(|o| o.id).collect();
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.battlefield"),
                     sorted(bf),
                     format!("{:?}", self.names_of(&mine)),
@@ -1045,7 +984,7 @@ impl Runner {
             }
             if let Some(m) = &pe.mana_pool {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.mana_pool"),
                     m.clone(),
                     pl.pool.to_string(),
@@ -1053,7 +992,7 @@ impl Runner {
             }
             if let Some(l) = pe.lost {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.lost"),
                     l.to_string(),
                     pl.lost.is_some().to_string(),
@@ -1061,13 +1000,18 @@ impl Runner {
             }
             if let Some(n) = pe.lands_played {
                 diff_into(
-                    &mut out,
+                    out,
                     format!("{name}.lands_played"),
                     n.to_string(),
                     pl.lands_played.to_string(),
                 );
             }
         }
+    }
+
+    /// The expectations about each object named.
+    fn check_permanents(&self, e: &Expect, out: &mut Vec<String>) {
+        let g = &self.game;
         for pe in &e.permanent {
             let zone = match pe.zone.as_deref() {
                 None | Some("battlefield") => ZoneKind::Battlefield,
@@ -1091,7 +1035,7 @@ impl Runner {
             let Some(o) = g.obj(id) else { continue };
             let c = &pe.card;
             let mut d = |what: &str, want: String, got: String| {
-                diff_into(&mut out, format!("{c}.{what}"), want, got)
+                diff_into(out, format!("{c}.{what}"), want, got)
             };
             if let Some(t) = pe.tapped {
                 d("tapped", t.to_string(), o.tapped.to_string());
@@ -1201,7 +1145,12 @@ impl Runner {
                 d("counters", format!("{want:?}"), format!("{got:?}"));
             }
         }
-        out
+    }
+}
+
+fn diff_into(out: &mut Vec<String>, what: String, want: String, got: String) {
+    if want != got {
+        out.push(format!("{what}: expected {want}, got {got}"));
     }
 }
 
@@ -1225,4 +1174,101 @@ fn capitalise(s: &str) -> String {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }
+}
+
+/// The items of a list answer, split at commas; a card name with a comma ("Dralnu, Lich
+/// Lord") stays one item.
+fn answer_list(s: &str) -> Vec<String> {
+    // A card name with a comma ("Dralnu, Lich Lord") stays one item.
+    let bare = |x: &str| -> String {
+        // In `Blocker -> Attacker`, the name being read is the last one.
+        let x = x.rsplit("->").next().unwrap_or(x);
+        let x = x.split(['@', '#']).next().unwrap_or(x).trim();
+        x.rsplit_once(' ')
+            .filter(|(_, n)| n.parse::<u32>().is_ok())
+            .map_or(x, |(b, _)| b)
+            .to_string()
+    };
+    let known = |x: &str| Catalog::builtin().by_name(&bare(x)).is_some();
+    let mut out: Vec<String> = Vec::new();
+    for piece in s.split(',').map(str::trim) {
+        if let Some(last) = out.last_mut() {
+            let joined = format!("{last}, {piece}");
+            if !known(last) && known(&joined) {
+                *last = joined;
+                continue;
+            }
+        }
+        out.push(piece.to_string());
+    }
+    out.retain(|x| !x.is_empty() && x != "nothing");
+    out
+}
+
+/// One permanent of a scenario's setup, on the battlefield under `p` (its Aura attachment
+/// noted for when every permanent exists).
+fn set_up_permanent(
+    g: &mut Game,
+    perm: &PermanentSetup,
+    p: PlayerId,
+    turn: u32,
+    attachments: &mut Vec<(ObjectId, String)>,
+) -> Result<(), String> {
+    let (card, tapped, damage, counters, sick, attached, face_down) = match perm {
+        PermanentSetup::Name(n) => (n.as_str(), false, 0, BTreeMap::new(), false, None, false),
+        PermanentSetup::Full {
+            card,
+            tapped,
+            damage,
+            counters,
+            sick,
+            attached_to,
+            face_down,
+        } => (
+            card.as_str(),
+            *tapped,
+            *damage,
+            counters.clone(),
+            *sick,
+            attached_to.clone(),
+            *face_down,
+        ),
+    };
+    let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
+    if let Some(t) = attached {
+        attachments.push((id, t));
+    }
+    let def = g.catalog().get(g.objects[id.slot()].card);
+    g.objects[id.slot()].face_down = face_down;
+    // A permanent set up face down entered face down: no "enters with".
+    let enters_with = if face_down {
+        Vec::new()
+    } else {
+        def.enters_with_counters.clone()
+    };
+    let is_token = def.support == crate::cards::Support::Token;
+    if is_token {
+        g.tokens_created = true;
+    }
+    let o = &mut g.objects[id.slot()];
+    // A token definition on the battlefield is a token (it ceases to exist
+    // elsewhere, 216.3 / S8).
+    o.token = is_token;
+    o.tapped = tapped;
+    o.damage = damage;
+    o.controlled_since = if sick { turn } else { 0 };
+    // A permanent set up "sick" came under its controller's control this turn
+    // (after every earlier upkeep); any other, long before.
+    if !sick {
+        o.control_clock = 0;
+    }
+    if counters.is_empty() {
+        for (k, n) in enters_with {
+            o.counters.add(k, n);
+        }
+    }
+    for (k, n) in counters {
+        o.counters.add(k.parse::<CounterKind>()?, n);
+    }
+    Ok(())
 }

@@ -120,15 +120,6 @@ pub enum SkipKind {
 }
 
 impl SkipKind {
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "turn" => Ok(SkipKind::Turn),
-            "untap" => Ok(SkipKind::UntapStep),
-            "upkeep" => Ok(SkipKind::UpkeepStep),
-            "draw" => Ok(SkipKind::DrawStep),
-            o => Err(format!("skip `{o}`: expected turn, untap, upkeep or draw")),
-        }
-    }
     pub fn name(self) -> &'static str {
         match self {
             SkipKind::Turn => "a turn",

@@ -4,7 +4,7 @@
 
 use crate::ids::{ObjectId, PlayerId};
 use crate::keywords::Keyword;
-use crate::mana::{Color, ColorSet};
+use crate::mana::ColorSet;
 use crate::types::CardType;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -85,61 +85,11 @@ impl ObjectFilter {
         }
     }
 
-    /// Parses the filter vocabulary used in card scripts: card types joined by `or`,
-    /// `nonX` for a type or colour, `tapped`, `untapped`, `toughness<=N`, `type:Subtype`,
-    /// `you_control`, `opponent_controls`, `with:Keyword`, `basic`, `attacking`, `face_down`.
-    pub fn parse(words: &[&str]) -> Result<Self, String> {
-        let mut f = ObjectFilter::default();
-        for w in words {
-            let w = w.trim_end_matches(',');
-            if w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("permanent") {
-                continue;
-            }
-            if let Some(c) = Color::ALL.into_iter().find(|c| c.name() == w) {
-                f.colors_any.insert(c);
-                continue;
-            }
-            if let Ok(t) = w.parse::<CardType>() {
-                f.types_any.push(t);
-            } else if let Some(rest) = w.strip_prefix("non") {
-                if let Ok(t) = rest.parse::<CardType>() {
-                    f.types_none.push(t);
-                } else if let Some(c) = Color::from_name(rest) {
-                    f.not_colors.insert(c);
-                } else {
-                    return Err(format!("unknown filter word `{w}`"));
-                }
-            } else if w == "tapped" {
-                f.tapped = Some(true);
-            } else if w == "untapped" {
-                f.tapped = Some(false);
-            } else if w == "basic" {
-                f.basic = true;
-            } else if w == "attacking" {
-                f.attacking = true;
-            } else if w == "token" {
-                f.token = true;
-            } else if w == "other" {
-                f.other = true;
-            } else if w == "face_down" {
-                f.face_down = true;
-            } else if let Some(n) = w.strip_prefix("toughness<=") {
-                f.max_toughness = Some(n.parse().map_err(|_| format!("bad number in `{w}`"))?);
-            } else if let Some(s) = w.strip_prefix("type:") {
-                f.subtype = Some(s.to_string());
-            } else if let Some(k) = w.strip_prefix("with:") {
-                f.keyword = Some(k.parse().map_err(|e| format!("`{w}`: {e}"))?);
-            } else if let Some(word) = w.strip_prefix("text_changeable:") {
-                f.text_changeable = Some(word.parse()?);
-            } else if w == "you_control" {
-                f.controller = Some(Relation::You);
-            } else if w == "opponent_controls" {
-                f.controller = Some(Relation::Opponent);
-            } else {
-                return Err(format!("unknown filter word `{w}`"));
-            }
-        }
-        Ok(f)
+    /// Parses a filter of a card script: card types joined by `or`, `nonX` for a type or
+    /// colour, `tapped`, `toughness<=N`, `type:Subtype`, `you_control`, `with:Keyword`...
+    /// (the grammar: [`crate::grammar::filters`]).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        crate::grammar::parse_all(crate::grammar::filters::filter, s)
     }
 }
 
@@ -227,44 +177,10 @@ pub struct TargetSpec {
 
 impl TargetSpec {
     /// Parses a target description from a card script: `any`, `player`, `opponent`,
-    /// `spell [filter]`, or an object filter (`creature nonwhite`, `artifact or enchantment`).
+    /// `spell [filter]`, or an object filter (`creature nonwhite`, `artifact or enchantment`)
+    /// (the grammar: [`crate::grammar::filters`]).
     pub fn parse(s: &str) -> Result<Self, String> {
-        let mut words: Vec<&str> = s.split_whitespace().collect();
-        let chosen_by_opponent = words.contains(&"chosen_by_opponent");
-        words.retain(|w| *w != "chosen_by_opponent");
-        let chosen_by_its_controller = words.contains(&"chosen_by_its_controller");
-        words.retain(|w| *w != "chosen_by_its_controller");
-        let kind = match words.as_slice() {
-            ["any"] => TargetKind::Any,
-            ["player"] => TargetKind::Player,
-            ["opponent"] => TargetKind::Opponent,
-            ["spell", rest @ ..] => TargetKind::Spell(ObjectFilter::parse(rest)?),
-            ["card_in_graveyard", rest @ ..] => {
-                let f = ObjectFilter::parse(rest)?;
-                if f.tapped.is_some()
-                    || f.attacking
-                    || f.controller.is_some()
-                    || f.face_down
-                    || f.token
-                    || f.other
-                {
-                    return Err(format!(
-                        "`{s}`: a card in a graveyard is only filtered by its characteristics"
-                    ));
-                }
-                TargetKind::GraveyardCard(f)
-            }
-            ["card_in_your_graveyard", rest @ ..] => {
-                TargetKind::CardInYourGraveyard(ObjectFilter::parse(rest)?)
-            }
-            [] => return Err("empty target description".into()),
-            rest => TargetKind::Permanent(ObjectFilter::parse(rest)?),
-        };
-        Ok(TargetSpec {
-            kind,
-            chosen_by_opponent,
-            chosen_by_its_controller,
-        })
+        crate::grammar::parse_all(crate::grammar::filters::target, s)
     }
 
     pub fn describe(&self) -> String {

@@ -359,6 +359,27 @@ impl Game {
 
     /// 410.2: an event happened; note every ability it triggers.
     pub(crate) fn collect_triggers(&mut self, e: &Event) {
+        self.collect_leaves_triggers(e);
+        self.collect_delayed_triggers(e);
+        self.collect_enchanted_damage_triggers(e);
+        let found = match e {
+            Event::EnteredBattlefield { .. }
+            | Event::ZoneChanged { .. }
+            | Event::StepBegan(_)
+            | Event::AttackersDeclared { .. }
+            | Event::BlockersDeclared { .. } => self.zone_and_combat_triggers(e),
+            _ => self.player_and_status_triggers(e),
+        };
+        for (s, c, p, i, subject) in found {
+            // An intervening "if" must be true for the ability to trigger at all.
+            if self.trigger_condition_holds(c, i, p, s) {
+                self.queue(s, c, p, i, subject, None);
+            }
+        }
+    }
+
+    /// Leaves-the-battlefield (and "or becomes untapped") abilities, looked back on (410.10d).
+    fn collect_leaves_triggers(&mut self, e: &Event) {
         // Leaves-the-battlefield abilities of the object itself, as it last existed (410.10d).
         if let Event::ZoneChanged {
             card,
@@ -387,6 +408,10 @@ impl Game {
                 self.queue(s, c, p, i, Some(id), None);
             }
         }
+    }
+
+    /// Delayed triggered abilities that are due: "when it is put into your graveyard this turn", the next draw step, the next end step.
+    fn collect_delayed_triggers(&mut self, e: &Event) {
         if let Event::ZoneChanged {
             old,
             new,
@@ -464,6 +489,10 @@ impl Game {
                 );
             }
         }
+    }
+
+    /// "Whenever enchanted creature deals damage" (Spirit Link).
+    fn collect_enchanted_damage_triggers(&mut self, e: &Event) {
         if let Event::Damage { source, amount, .. } = e
             && *amount > 0
         {
@@ -482,7 +511,14 @@ impl Game {
                 }
             }
         }
-        let found: Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> = match e {
+    }
+
+    /// Abilities triggered by entering, dying, a step beginning, attacks and blocks.
+    fn zone_and_combat_triggers(
+        &mut self,
+        e: &Event,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        match e {
             Event::EnteredBattlefield {
                 object, controller, ..
             } => {
@@ -508,60 +544,7 @@ impl Game {
                 to: ZoneKind::Graveyard,
                 controller,
                 ..
-            } => {
-                // The dying object's own "when ~ dies" abilities, looked up as it last existed.
-                let def = self.catalog().get(*card);
-                if !def.has_type(CardType::Creature) {
-                    Vec::new()
-                } else {
-                    let mut v: Vec<_> = def
-                        .triggers
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, t)| t.when == TriggerEvent::Dies)
-                        .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
-                        .collect();
-                    let owner = self.objects[new.slot()].owner;
-                    v.extend(
-                        self.matching(|_, _, ctrl, w| {
-                            *w == TriggerEvent::CreatureToYourGraveyard && ctrl == owner
-                        })
-                        .into_iter()
-                        .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
-                    );
-                    // "A creature dealt damage by ~ this turn is put into a graveyard": each
-                    // source that damaged it, looking back if it left too (R-vampiric-sliver-3).
-                    let sources: Vec<ObjectId> = self
-                        .damage_record
-                        .iter()
-                        .filter(|(victim, _)| victim == old)
-                        .map(|(_, s)| *s)
-                        .collect();
-                    for src in sources {
-                        v.extend(
-                            self.matching(|_, id, _, w| {
-                                id == src && *w == TriggerEvent::CreatureDealtDamageByThisDies
-                            })
-                            .into_iter()
-                            .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
-                        );
-                    }
-                    // Cards already in that graveyard (not ones that left the battlefield in
-                    // the same event: R-nether-traitor-1).
-                    for &g in &self.player(owner).graveyard {
-                        if g == *new || self.lookback.iter().any(|(o, _, _)| o.slot() == g.slot()) {
-                            continue;
-                        }
-                        let Some(o) = self.obj(g) else { continue };
-                        for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
-                            if t.when == TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard {
-                                v.push((g, o.card, owner, i, Some(*new)));
-                            }
-                        }
-                    }
-                    v
-                }
-            }
+            } => self.dies_triggers(card, old, new, controller),
             Event::StepBegan(step @ (Step::Upkeep | Step::End)) => {
                 let active = self.active;
                 let step = *step;
@@ -654,6 +637,80 @@ impl Game {
                 }
                 v
             }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A creature put into a graveyard from the battlefield: its own "when ~ dies", "a
+    /// creature is put into your graveyard", "a creature dealt damage by ~ this turn dies" and
+    /// the abilities of cards already in that graveyard.
+    fn dies_triggers(
+        &mut self,
+        card: &CardId,
+        old: &ObjectId,
+        new: &ObjectId,
+        controller: &PlayerId,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        // The dying object's own "when ~ dies" abilities, looked up as it last existed.
+        let def = self.catalog().get(*card);
+        if !def.has_type(CardType::Creature) {
+            Vec::new()
+        } else {
+            let mut v: Vec<_> = def
+                .triggers
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.when == TriggerEvent::Dies)
+                .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
+                .collect();
+            let owner = self.objects[new.slot()].owner;
+            v.extend(
+                self.matching(|_, _, ctrl, w| {
+                    *w == TriggerEvent::CreatureToYourGraveyard && ctrl == owner
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
+            );
+            // "A creature dealt damage by ~ this turn is put into a graveyard": each
+            // source that damaged it, looking back if it left too (R-vampiric-sliver-3).
+            let sources: Vec<ObjectId> = self
+                .damage_record
+                .iter()
+                .filter(|(victim, _)| victim == old)
+                .map(|(_, s)| *s)
+                .collect();
+            for src in sources {
+                v.extend(
+                    self.matching(|_, id, _, w| {
+                        id == src && *w == TriggerEvent::CreatureDealtDamageByThisDies
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
+                );
+            }
+            // Cards already in that graveyard (not ones that left the battlefield in
+            // the same event: R-nether-traitor-1).
+            for &g in &self.player(owner).graveyard {
+                if g == *new || self.lookback.iter().any(|(o, _, _)| o.slot() == g.slot()) {
+                    continue;
+                }
+                let Some(o) = self.obj(g) else { continue };
+                for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
+                    if t.when == TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard {
+                        v.push((g, o.card, owner, i, Some(*new)));
+                    }
+                }
+            }
+            v
+        }
+    }
+
+    /// Abilities triggered by damage, life, draws, discards, counters, tapping, casting, turning face up.
+    fn player_and_status_triggers(
+        &mut self,
+        e: &Event,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        match e {
             Event::Damage {
                 source,
                 target: crate::targets::Target::Player(damaged),
@@ -792,12 +849,6 @@ impl Game {
                 .collect()
             }
             _ => Vec::new(),
-        };
-        for (s, c, p, i, subject) in found {
-            // An intervening "if" must be true for the ability to trigger at all.
-            if self.trigger_condition_holds(c, i, p, s) {
-                self.queue(s, c, p, i, subject, None);
-            }
         }
     }
 

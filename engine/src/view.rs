@@ -206,6 +206,34 @@ impl Game {
         }
     }
 
+    /// The combat damage assigned and waiting (classic: on the stack), one line each as
+    /// `viewer` sees it: "Alice's Grizzly Bears deals 2 to Bob".
+    fn combat_damage_lines(&self, viewer: Option<PlayerId>) -> Vec<String> {
+        let Some(c) = &self.combat else {
+            return Vec::new();
+        };
+        c.assigned
+            .iter()
+            .map(|(src, t, n)| {
+                let whose = self
+                    .obj(*src)
+                    .map(|o| format!("{}'s ", self.player(o.controller).name))
+                    .unwrap_or_default();
+                let to = match t {
+                    Target::Player(p) => self.player(*p).name.clone(),
+                    Target::Object(id) => {
+                        let owner = self
+                            .obj(*id)
+                            .map(|o| format!("{}'s ", self.player(o.controller).name))
+                            .unwrap_or_default();
+                        format!("{owner}{}", self.seen_name(*id, viewer))
+                    }
+                };
+                format!("{whose}{} deals {n} to {to}", self.seen_name(*src, viewer))
+            })
+            .collect()
+    }
+
     /// The continuing effects `viewer` can see, one line each (names as that viewer sees
     /// them: a face-down permanent stays unnamed).
     pub fn effect_lines(&self, viewer: Option<PlayerId>) -> Vec<String> {
@@ -436,7 +464,11 @@ impl Game {
                         },
                         controller: s.controller,
                         is_ability: !s.is_spell(),
-                        targets: s.targets.iter().map(|t| self.describe_target(*t)).collect(),
+                        targets: match s.kind {
+                            // Classic combat damage on the stack: who deals what to whom.
+                            StackKind::CombatDamage { .. } => self.combat_damage_lines(viewer),
+                            _ => s.targets.iter().map(|t| self.describe_target(*t)).collect(),
+                        },
                         face_down,
                         flashback: s
                             .object()

@@ -22,6 +22,12 @@ const LOW: &[&str] = &[
     "ruleset.rs",
     "cards/mod.rs",
     "cards/script.rs",
+    "grammar/mod.rs",
+    "grammar/words.rs",
+    "grammar/filters.rs",
+    "grammar/effects.rs",
+    "grammar/events.rs",
+    "grammar/costs.rs",
 ];
 
 /// Everything above floor 1.

@@ -459,3 +459,52 @@ fn random_games_with_flashback_cards() {
     assert!(flashbacks > 0, "some spell was cast with flashback");
     assert!(divided > 0, "some damage was divided");
 }
+
+#[test]
+fn random_games_with_suspend_cards() {
+    // The suspend deck: cards suspended from the hand, ticking down in exile and cast for
+    // free (targets chosen then, or stranded without one), in both rulesets. Every listed
+    // answer is accepted, suspended cards are cast from exile, and the game round-trips
+    // through JSON.
+    let deck = engine::agent::bench_deck("suspend").expect("the suspend bench deck");
+    let (mut suspended, mut cast_by_suspend, mut finished) = (0, 0, 0);
+    for seed in 0..10u64 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let setup = GameSetup::two_player(rs, seed, deck.clone(), deck.clone());
+            let mut g = Game::new(&setup).expect("setup");
+            let mut agent = RandomAgent::new(seed ^ 0x5005);
+            for step in 0..30_000 {
+                let Some(p) = g.pending().cloned() else { break };
+                assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
+                let a = agent.choose(&g, p.player);
+                let events = g
+                    .submit(p.player, a.clone())
+                    .unwrap_or_else(|e| panic!("seed {seed} {rs}: {a:?} refused: {e}"));
+                for e in &events {
+                    match e {
+                        engine::Event::Suspended { .. } => suspended += 1,
+                        engine::Event::SpellCast { spell, .. }
+                            if g.obj(*spell).is_some_and(|o| o.suspend_cast) =>
+                        {
+                            cast_by_suspend += 1
+                        }
+                        _ => {}
+                    }
+                }
+                if step % 97 == 0 {
+                    let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
+                    assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
+                }
+            }
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(suspended > 0, "some card was suspended");
+    assert!(
+        cast_by_suspend > 0,
+        "some suspended card was cast from exile"
+    );
+}

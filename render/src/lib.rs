@@ -3,7 +3,7 @@
 //! The input is the plain-data [`scene`] model (what one viewer may see); the output is PNG bytes.
 //! This crate knows nothing of the rules engine, Discord or storage.
 //!
-//! Entry points: [`board_png`], [`hand_png`], [`card_png`] (one-shot, fonts cached per
+//! Entry points: [`board_png`], [`hand_png`], [`card_png`], [`pool_png`], [`standings_png`] (one-shot, fonts cached per
 //! process), or a [`Renderer`] kept by the caller and reused.
 //!
 //! Module map: `scene` (input model), `layout` (pure geometry of the board), `draw` (shapes on
@@ -16,6 +16,7 @@ mod card;
 mod draw;
 mod hand;
 pub mod layout;
+pub mod league;
 mod mana;
 pub mod samples;
 pub mod scene;
@@ -139,6 +140,20 @@ impl Renderer {
         let pixmap = card::render(face, &mut fonts, self.options.language)?;
         draw::encode_png(&pixmap)
     }
+
+    /// A sealed pool (league), cards not playable yet marked.
+    pub fn pool_png(&self, pool: &league::PoolScene) -> Result<Vec<u8>, RenderError> {
+        let mut fonts = self.fonts.lock().map_err(|_| RenderError::Poisoned)?;
+        let pixmap = league::render_pool(pool, &mut fonts, self.options.language)?;
+        draw::encode_png(&pixmap)
+    }
+
+    /// A league's standings table.
+    pub fn standings_png(&self, s: &league::StandingsScene) -> Result<Vec<u8>, RenderError> {
+        let mut fonts = self.fonts.lock().map_err(|_| RenderError::Poisoned)?;
+        let pixmap = league::render_standings(s, &mut fonts, self.options.language)?;
+        draw::encode_png(&pixmap)
+    }
 }
 
 /// Process-wide renderers, one per distinct options value (font loading is the slow part).
@@ -167,4 +182,17 @@ pub fn hand_png(hand: &HandScene, options: &RenderOptions) -> Result<Vec<u8>, Re
 /// Draws one card large with its full text and encodes it as PNG.
 pub fn card_png(face: &CardFace, options: &RenderOptions) -> Result<Vec<u8>, RenderError> {
     shared_renderer(options)?.card_png(face)
+}
+
+/// Draws a sealed pool and encodes it as PNG.
+pub fn pool_png(pool: &league::PoolScene, options: &RenderOptions) -> Result<Vec<u8>, RenderError> {
+    shared_renderer(options)?.pool_png(pool)
+}
+
+/// Draws a standings table and encodes it as PNG.
+pub fn standings_png(
+    s: &league::StandingsScene,
+    options: &RenderOptions,
+) -> Result<Vec<u8>, RenderError> {
+    shared_renderer(options)?.standings_png(s)
 }

@@ -63,7 +63,7 @@ pub enum RulesetChoice {
 }
 
 pub fn all() -> Vec<poise::Command<Shared, Error>> {
-    vec![mtg(), deck(), mtg_server()]
+    vec![mtg(), deck(), mtg_server(), super::league::league()]
 }
 
 pub async fn on_error(e: poise::FrameworkError<'_, Shared, Error>) {
@@ -512,13 +512,21 @@ pub async fn pass(
     game_words(ctx, game, "pass").await
 }
 
-/// Concede the game.
+/// Concede the game (asks for confirmation unless `confirm` is true).
 #[poise::command(slash_command)]
 pub async fn concede(
     ctx: Context<'_>,
     #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+    #[description = "True to concede now (without it you are asked to confirm)"] confirm: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
-    game_words(ctx, game, "concede").await
+    let words = if confirm == Some(true) {
+        "concede yes"
+    } else {
+        "concede"
+    };
+    game_words(ctx, game, words).await
 }
 
 /// Ask your opponent to take back your last command.

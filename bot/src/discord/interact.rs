@@ -3,7 +3,7 @@
 use super::components::{self, Custom, PUBLIC_PHRASES, PickKind};
 use super::delivery::{self, head};
 use super::{Data, Error, Shared, commands};
-use crate::grammar::GrammarError;
+use crate::grammar::{Command, GrammarError};
 use crate::service::ServiceError;
 use crate::storage::Id;
 use poise::serenity_prelude as serenity;
@@ -175,19 +175,14 @@ pub async fn act(
     words: &str,
     version: Option<i64>,
 ) -> Reply {
-    // Stops: answered here with what changed (the service would only record them).
-    let w = words.trim().to_lowercase();
-    if let Some(spec) = w.strip_prefix("stops ").or_else(|| w.strip_prefix("stop ")) {
-        let mut p = match data.svc.prefs(user).await {
-            Ok(p) => p,
-            Err(e) => return Reply::ephemeral(e.to_string()),
-        };
-        return match p.stops.apply(spec) {
-            Ok(m) => match data.svc.set_prefs(user, &p).await {
-                Ok(()) => Reply::ephemeral(m),
-                Err(e) => Reply::ephemeral(e.to_string()),
-            },
-            Err(m) => Reply::ephemeral(m),
+    // Stops and card texts: about the player, answered here (the same words as in a game).
+    if let Some(
+        cmd @ (Command::Stops(_) | Command::ListStops | Command::HelpStops | Command::Card(_)),
+    ) = crate::grammar::fixed_command(words)
+    {
+        return match data.svc.player_words(user, &cmd).await {
+            Ok(m) => Reply::ephemeral(m),
+            Err(e) => Reply::ephemeral(e.to_string()),
         };
     }
     match data.svc.command(user, game_id, words, version).await {
@@ -199,6 +194,7 @@ pub async fn act(
                     Default::default()
                 }
             };
+            super::league::after_command(data, http, game_id).await;
             let mut done = format!("Done: `{}`.", words.trim());
             if let Some(why) = &delivered.thread_failed {
                 done.push('\n');

@@ -16,6 +16,7 @@ pub mod commands;
 pub mod components;
 pub mod delivery;
 pub mod interact;
+pub mod league;
 pub mod scheduler;
 
 use crate::config::Config;

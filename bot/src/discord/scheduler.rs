@@ -10,6 +10,7 @@ use std::time::Duration;
 
 /// One scan: every plan the service produced is delivered. Returns how many.
 pub async fn tick_once(data: &Data, http: &Http) -> usize {
+    super::league::tick(data, http).await;
     match data.svc.tick().await {
         Ok(plans) => {
             for p in &plans {

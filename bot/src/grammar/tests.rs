@@ -175,7 +175,8 @@ fn malformed_commands_and_wrong_player_get_clear_errors() {
     assert_eq!(parse_answers(&g, p, "Keep!"), Ok(vec![Answer::Keep]));
     assert_eq!(parse_answers(&g, p, "yes"), Ok(vec![Answer::Keep]));
     assert_eq!(parse_answers(&g, p, "mulligan"), Ok(vec![Answer::Mulligan]));
-    assert_eq!(parse_command(&g, p, "concede"), Ok(Command::Concede));
+    assert_eq!(parse_command(&g, p, "concede"), Ok(Command::ConcedeAsk));
+    assert_eq!(parse_command(&g, p, "concede yes"), Ok(Command::Concede));
     assert_eq!(
         parse_command(&g, p, "pass until end of turn"),
         Ok(Command::PassTurn)
@@ -671,4 +672,327 @@ graveyard = ["Thallid"]
         );
     }
     assert!(parse_answers(&g, p, "exile Forest").is_err());
+}
+
+/// Bob attacks with one of his two Scarwood Treefolk; Alice has one too and an Ashcoat Bear.
+const TWO_TREEFOLK_BLOCKS: &str = r#"
+name = "whose"
+script = ["goto declare_attackers", "bob: attack Scarwood Treefolk@bob", "goto declare_blockers"]
+[setup]
+active = "bob"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = ["Scarwood Treefolk", "Ashcoat Bear"]
+[setup.bob]
+library = ["Forest"]
+battlefield = ["Scarwood Treefolk", { card = "Scarwood Treefolk", tapped = true }]
+"#;
+
+/// Whose and in what state: `my`, `his`, `their`, `opponent's`, `Bob's`, `attacking`,
+/// `tapped` pick among cards of the same name; a description that fits nothing says so.
+#[test]
+fn possessives_and_descriptions_pick_among_same_names() {
+    let g = engine::scenario::game_from_str(TWO_TREEFOLK_BLOCKS).expect("scenario runs");
+    let alice = PlayerId(0);
+    let treefolk = |ctl: PlayerId, attacking: bool| {
+        g.view(Some(alice))
+            .battlefield
+            .iter()
+            .find(|x| {
+                x.name == "Scarwood Treefolk"
+                    && x.controller == ctl
+                    && x.attacking.is_some() == attacking
+            })
+            .map(|x| x.id)
+            .expect("treefolk")
+    };
+    let (mine, his) = (treefolk(alice, false), treefolk(PlayerId(1), true));
+    let block = |b| {
+        Answer::Block(vec![Block {
+            blocker: b,
+            attacker: his,
+        }])
+    };
+    for words in [
+        "block his treefolk with my treefolk",
+        "block their attacking treefolk with my untapped treefolk",
+        "block the opponent's scarwood treefolk with my scarwood treefolk",
+        "block Bob's treefolk with my treefolk",
+        "my treefolk blocks his treefolk",
+    ] {
+        assert_eq!(
+            parse_answers(&g, alice, words).ok(),
+            Some(vec![block(mine)]),
+            "{words}"
+        );
+    }
+    let bear = g
+        .view(Some(alice))
+        .battlefield
+        .iter()
+        .find(|x| x.name == "Ashcoat Bear")
+        .map(|x| x.id)
+        .expect("bear");
+    assert_eq!(
+        parse_answers(&g, alice, "block opponent's treefolk with my bear").ok(),
+        Some(vec![block(bear)])
+    );
+    let e = parse_answers(&g, alice, "block my treefolk with my bear").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("no attacking creature of yours matches `my treefolk`"),
+        "{e}"
+    );
+}
+
+/// Alice in her main phase: Lightning Axe, a Forest and a Mountain in hand, a Mountain out;
+/// Bob has an untapped and a tapped Scarwood Treefolk.
+const AXE_AT_HIS_TREEFOLK: &str = r#"
+name = "axe"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Lightning Axe", "Forest", "Mountain"]
+library = ["Forest"]
+battlefield = ["Mountain", "Scarwood Treefolk"]
+[setup.bob]
+library = ["Forest"]
+battlefield = ["Scarwood Treefolk", { card = "Scarwood Treefolk", tapped = true }]
+"#;
+
+#[test]
+fn targets_land_and_mana_in_natural_words() {
+    let g = engine::scenario::game_from_str(AXE_AT_HIS_TREEFOLK).expect("scenario runs");
+    let alice = PlayerId(0);
+    let bobs_tapped = g
+        .battlefield
+        .iter()
+        .copied()
+        .find(|id| {
+            g.obj(*id)
+                .is_some_and(|o| o.controller == PlayerId(1) && o.tapped)
+        })
+        .expect("tapped treefolk");
+    let seq = parse_answers(
+        &g,
+        alice,
+        "cast Lightning Axe on his tapped treefolk discarding Forest",
+    )
+    .expect("cast");
+    assert!(
+        seq.contains(&Answer::Target(Target::Object(bobs_tapped))),
+        "{seq:?}"
+    );
+    let mine = g
+        .battlefield
+        .iter()
+        .copied()
+        .find(|id| {
+            g.card_name(*id) == "Scarwood Treefolk"
+                && g.obj(*id).is_some_and(|o| o.controller == alice)
+        })
+        .expect("my treefolk");
+    let seq = parse_answers(
+        &g,
+        alice,
+        "cast Lightning Axe on my treefolk discarding Forest",
+    )
+    .expect("cast at my own");
+    assert!(
+        seq.contains(&Answer::Target(Target::Object(mine))),
+        "{seq:?}"
+    );
+    // `play land` with two different lands asks which; `tap Mountain for mana`.
+    let e = parse_answers(&g, alice, "play land")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("play Forest or play Mountain"), "{e}");
+    assert!(matches!(
+        parse_answers(&g, alice, "tap Mountain for mana").as_deref(),
+        Ok([Answer::ActivateMana { .. }])
+    ));
+    assert!(matches!(
+        parse_answers(&g, alice, "play a forest").as_deref(),
+        Ok([Answer::PlayLand(_)])
+    ));
+}
+
+#[test]
+fn play_land_plays_the_only_land() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "one land"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Forest", "Forest", "Lightning Axe"]
+library = ["Forest"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    assert!(matches!(
+        parse_answers(&g, PlayerId(0), "play land").as_deref(),
+        Ok([Answer::PlayLand(_)])
+    ));
+}
+
+/// Refused casts say why in player words.
+#[test]
+fn refused_casts_say_why() {
+    let g = engine::scenario::game_from_str(AXE_AT_HIS_TREEFOLK).expect("scenario runs");
+    let alice = PlayerId(0);
+    let why = |words: &str| {
+        parse_answers(&g, alice, words)
+            .expect_err(words)
+            .to_string()
+    };
+    assert_eq!(why("cast Ghostfire"), "Ghostfire is not in your hand");
+    assert!(
+        why("cast Frobnicator")
+            .contains("there is no card called `frobnicator` in the Time Spiral block")
+    );
+    let unsupported = engine::Catalog::builtin()
+        .cards()
+        .iter()
+        .find(|d| matches!(d.support, engine::cards::Support::Unsupported(_)))
+        .map(|d| d.name.clone());
+    if let Some(name) = unsupported {
+        let e = why(&format!("cast {name}"));
+        assert!(e.contains("is not playable yet"), "{e}");
+    }
+    assert_eq!(
+        why("cast Scarwood Treefolk"),
+        "Scarwood Treefolk is not in your hand (yours is on the battlefield)"
+    );
+    // Mana: what it costs and what is missing.
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "short"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Scarwood Treefolk", "Lightning Axe", "Sulfurous Blast"]
+library = ["Forest"]
+battlefield = ["Mountain"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let e = parse_answers(&g, alice, "cast Scarwood Treefolk")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("you can't cast Scarwood Treefolk now: "),
+        "{e}"
+    );
+    assert!(
+        e.contains("it costs {3}{G}; you have 1 mana available (1 untapped source): 3 mana short, 1 green short"),
+        "{e}"
+    );
+    // No legal target.
+    let e = parse_answers(&g, alice, "cast Lightning Axe")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no legal target"), "{e}");
+    // Timing: a sorcery-speed card in the opponent's turn, a spell at another decision.
+    let g = engine::scenario::game_from_str(TWO_TREEFOLK_BLOCKS).expect("scenario runs");
+    let e = parse_answers(&g, alice, "cast Lightning Axe")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("not now: first declare blockers"), "{e}");
+}
+
+/// A decision that needs a particular answer says what it needs.
+#[test]
+fn a_discard_given_something_else_says_what_it_needs() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "hand size"
+script = ["goto cleanup"]
+[setup]
+active = "alice"
+step = "postcombat_main"
+turn = 3
+[setup.alice]
+hand = ["Forest", "Forest", "Forest", "Forest", "Forest", "Forest", "Forest", "Mountain"]
+library = ["Forest"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    assert!(matches!(
+        g.pending().map(|p| &p.decision),
+        Some(Decision::Discard { .. })
+    ));
+    let e = parse_answers(&g, alice, "pass").unwrap_err().to_string();
+    assert!(
+        e.contains("you need to discard 1 card(s), for example `discard "),
+        "{e}"
+    );
+    assert!(e.contains("(from Forest or Mountain)"), "{e}");
+    assert!(parse_answers(&g, alice, "discard Mountain").is_ok());
+}
+
+#[test]
+fn commands_about_the_player_and_combat_words() {
+    let g = engine::scenario::game_from_str(AXE_AT_HIS_TREEFOLK).expect("scenario runs");
+    let alice = PlayerId(0);
+    assert_eq!(
+        parse_command(&g, alice, "card Lightning Axe"),
+        Ok(Command::Card("lightning axe".into()))
+    );
+    assert_eq!(parse_command(&g, alice, "stops"), Ok(Command::ListStops));
+    assert_eq!(
+        parse_command(&g, alice, "help stop"),
+        Ok(Command::HelpStops)
+    );
+    assert_eq!(
+        parse_command(&g, alice, "unstop their end step"),
+        Ok(Command::Stops("-their end step".into()))
+    );
+    assert_eq!(
+        parse_command(&g, alice, "go to combat"),
+        Ok(Command::ToCombat(None))
+    );
+    assert_eq!(
+        parse_command(&g, alice, "attack with my treefolk"),
+        Ok(Command::ToCombat(Some("my treefolk".into())))
+    );
+    let e = parse_command(&g, alice, "attack with Havenwood Wurm").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("no untapped creature of yours matches `havenwood wurm`"),
+        "{e}"
+    );
+    // In the opponent's turn: refused with the reason.
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "their turn"
+[setup]
+active = "bob"
+priority = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = ["Scarwood Treefolk"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let e = parse_command(&g, alice, "attack with my treefolk").unwrap_err();
+    assert_eq!(e.to_string(), "you attack only in your own turn");
 }

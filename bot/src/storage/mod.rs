@@ -34,9 +34,44 @@ pub enum StorageError {
     Db(#[from] sqlx::Error),
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database could not be opened: where (host and database, or file) and why.
+    #[error("cannot open the database {target}: {cause}")]
+    Connect { target: String, cause: String },
+    #[error(
+        "the database URL `{0}` is not understood: use sqlite://PATH.db, sqlite::memory: or postgres://USER@HOST/DB"
+    )]
+    UnknownScheme(String),
 }
 
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// Where a database URL points, for error messages: `host:port/database` (no user or
+/// password) or the SQLite file. Unknown schemes are an error.
+pub fn describe_url(url: &str) -> Result<String> {
+    let url = url.trim();
+    if is_postgres(url) {
+        let rest = url.split_once("://").map_or(url, |x| x.1);
+        let rest = rest.rsplit_once('@').map_or(rest, |x| x.1);
+        let rest = rest.split('?').next().unwrap_or(rest);
+        return Ok(format!("at {rest} (PostgreSQL)"));
+    }
+    if let Some(rest) = url.strip_prefix("sqlite:") {
+        if rest.contains(":memory:") {
+            return Ok("in memory (SQLite)".into());
+        }
+        let path = rest.trim_start_matches("//");
+        let path = path.split('?').next().unwrap_or(path);
+        if path.is_empty() {
+            return Err(StorageError::UnknownScheme(url.to_string()));
+        }
+        return Ok(format!("file {path} (SQLite)"));
+    }
+    Err(StorageError::UnknownScheme(url.to_string()))
+}
 
 /// A typed pool for one backend.
 #[derive(Debug, Clone)]
@@ -256,16 +291,34 @@ impl Db {
     /// Connects to `url` (`sqlite://file.db`, `sqlite::memory:`, `postgres://...`) and runs
     /// the embedded migrations.
     pub async fn connect(url: &str) -> Result<Db> {
-        let db = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let target = describe_url(url)?;
+        let fail = |e: &dyn std::fmt::Display| StorageError::Connect {
+            target: target.clone(),
+            cause: e.to_string(),
+        };
+        let db = if is_postgres(url) {
+            let opts = sqlx::postgres::PgConnectOptions::from_str(url).map_err(|e| fail(&e))?;
+            // One direct attempt first: a refused connection or a bad password is said at
+            // once, instead of after the pool's acquire timeout ("pool timed out").
+            let probe = tokio::time::timeout(
+                Duration::from_secs(10),
+                sqlx::ConnectOptions::connect(&opts),
+            )
+            .await
+            .map_err(|_| fail(&"no answer within 10 seconds"))?
+            .map_err(|e| fail(&e))?;
+            let _ = sqlx::Connection::close(probe).await;
             let pool = PgPoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(Duration::from_secs(10))
-                .connect(url)
-                .await?;
+                .connect_with(opts)
+                .await
+                .map_err(|e| fail(&e))?;
             Db::Postgres(pool)
         } else {
             let memory = url.contains(":memory:");
-            let opts = SqliteConnectOptions::from_str(url)?
+            let opts = SqliteConnectOptions::from_str(url)
+                .map_err(|e| fail(&e))?
                 .create_if_missing(true)
                 .journal_mode(if memory {
                     SqliteJournalMode::Memory
@@ -291,7 +344,8 @@ impl Db {
                     Some(Duration::from_secs(3600))
                 })
                 .connect_with(opts)
-                .await?;
+                .await
+                .map_err(|e| fail(&e))?;
             Db::Sqlite(pool)
         };
         db.migrate().await?;
@@ -706,6 +760,39 @@ impl Db {
         })
     }
 
+    /// The state hash recorded with action `seq` of a game (the snapshot at version `seq`
+    /// must have it); None when there is no such action (version 0).
+    pub async fn state_hash_at(&self, game_id: Id, seq: i64) -> Result<Option<i64>> {
+        const SQL: &str = "SELECT state_hash FROM actions WHERE game_id = $1 AND seq = $2";
+        on_pool!(self, p => {
+            let row = sqlx::query(SQL).bind(game_id).bind(seq).fetch_optional(p).await?;
+            Ok(match row { Some(r) => Some(r.try_get("state_hash")?), None => None })
+        })
+    }
+
+    /// Active games outside Discord whose every seat is a local player or an agent (the
+    /// games `spellstack local` can resume), most recently played first.
+    pub async fn local_games(&self) -> Result<Vec<Id>> {
+        const SQL: &str = "SELECT g.id FROM games g WHERE g.status = 'active' AND g.guild_id IS NULL \
+             AND NOT EXISTS (SELECT 1 FROM game_players gp JOIN users u ON u.id = gp.user_id \
+             WHERE gp.game_id = g.id AND u.external_id NOT LIKE 'local:%' AND u.external_id <> 'agent:random') \
+             ORDER BY g.updated_at DESC, g.id DESC";
+        on_pool!(self, p => {
+            let rows = sqlx::query(SQL).fetch_all(p).await?;
+            rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+        })
+    }
+
+    /// Test hook: overwrite a snapshot with any JSON text (both backends).
+    #[cfg(test)]
+    pub async fn set_snapshot_text(&self, game_id: Id, text: &str) -> Result<()> {
+        let j = json(text)?;
+        on_pool!(self, p => {
+            sqlx::query("UPDATE games SET snapshot = $2 WHERE id = $1").bind(game_id).bind(j).execute(p).await?;
+            Ok(())
+        })
+    }
+
     /// Test and repair hook: overwrite a snapshot with arbitrary text (SQLite only; on
     /// PostgreSQL the JSONB column rejects non-JSON, so valid JSON of the wrong shape is used).
     #[cfg(test)]
@@ -730,6 +817,12 @@ impl Db {
         Ok(())
     }
 }
+
+mod league;
+pub use league::{
+    GameRecord, LeagueActionRow, LeagueDeckRow, LeagueGameRow, LeagueRow, MatchRow, MemberRow,
+    RatingRow,
+};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -455,3 +455,30 @@ async fn racing_commits_exactly_one_applies() {
         }
     }
 }
+
+#[tokio::test]
+async fn connection_errors_name_the_database_and_the_cause_fast() {
+    let start = std::time::Instant::now();
+    let e = Db::connect("postgres://someone:secret@127.0.0.1:1/games")
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "a refused connection is said at once, not after the pool's timeout"
+    );
+    assert!(e.contains("at 127.0.0.1:1/games (PostgreSQL)"), "{e}");
+    assert!(e.to_lowercase().contains("refused"), "{e}");
+    assert!(!e.contains("secret"), "no password in messages: {e}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("no-such-folder").join("x.db");
+    let e = Db::connect(&format!("sqlite://{}", missing.display()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&format!("file {}", missing.display())), "{e}");
+    for url in ["mysql://localhost/x", "spellstack.db", "sqlite:"] {
+        let e = Db::connect(url).await.unwrap_err().to_string();
+        assert!(e.contains("is not understood"), "{url}: {e}");
+    }
+}

@@ -510,24 +510,10 @@ fn parse_divided(
 ) -> Result<Option<crate::cards::DividedDamage>, String> {
     let divided = match d {
         None => None,
-        Some(d) => {
-            let (amount, spec) = d.trim().split_once(' ').ok_or_else(|| {
-                format!("divided_damage `{d}`: expected `N TARGETS` or `X TARGETS`")
-            })?;
-            let amount = match amount {
-                "X" | "x" => crate::effects::Amount::X,
-                n => crate::effects::Amount::Fixed(
-                    n.parse::<i32>()
-                        .ok()
-                        .filter(|n| *n > 0)
-                        .ok_or_else(|| format!("divided_damage `{d}`: a positive number or X"))?,
-                ),
-            };
-            Some(crate::cards::DividedDamage {
-                amount,
-                spec: crate::targets::TargetSpec::parse(spec)?,
-            })
-        }
+        Some(d) => Some(
+            crate::grammar::parse_all(crate::grammar::filters::divided, d)
+                .map_err(|e| format!("divided_damage `{d}`: {e}"))?,
+        ),
     };
     if divided.is_some() != effects.contains(&Effect::DamageDivided) {
         return Err("`divided_damage` and the effect `damage_divided` go together".into());
@@ -536,7 +522,8 @@ fn parse_divided(
 }
 
 fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, String> {
-    let when = crate::abilities::TriggerEvent::parse(&t.when)?;
+    let when = crate::abilities::TriggerEvent::parse(&t.when)
+        .map_err(|e| format!("when `{}`: {e}", t.when))?;
     let targets = parse_targets(&t.targets)?;
     // A state trigger with no legal target would be removed and trigger again at once
     // (410.4 with 410.11): none is needed, so none is allowed.
@@ -547,7 +534,7 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
     let condition = t
         .condition
         .as_deref()
-        .map(crate::abilities::TriggerCondition::parse)
+        .map(|c| crate::abilities::TriggerCondition::parse(c).map_err(|e| format!("if `{c}`: {e}")))
         .transpose()?;
     let divided = parse_divided(t.divided_damage.as_deref(), &effects)?;
     Ok(crate::abilities::TriggerDef {
@@ -564,6 +551,14 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
 }
 
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    apply_spell(def, s)?;
+    apply_card_keys(def, s)?;
+    apply_statics(def, s)?;
+    apply_abilities(def, s)
+}
+
+/// Keywords, colours, and the spell's targets, effects, modes and additional costs.
+fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let text_lower = def.text.to_lowercase();
     for k in &s.keywords {
         let kw: Keyword = k.parse()?;
@@ -615,7 +610,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for a in &s.additional_cost {
         let alts = a
             .split('|')
-            .map(|p| Cost::parse(p.trim()))
+            .map(|p| Cost::parse(p.trim()).map_err(|e| format!("additional_cost `{a}`: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
         additional_costs.push(alts);
     }
@@ -631,6 +626,14 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         divided,
     };
 
+    Ok(())
+}
+
+/// The card-level keys: flashback, replacement and prevention keys, copy abilities, enchant,
+/// echo, suspend, morph.
+fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    let text_lower = def.text.to_lowercase();
+    let is_spell_with_effect = def.has_type(CardType::Instant) || def.has_type(CardType::Sorcery);
     if let Some(f) = &s.flashback {
         if !text_lower.contains("flashback") {
             return Err("`flashback`: the card's text has no flashback".into());
@@ -638,7 +641,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         if !is_spell_with_effect {
             return Err("only instants and sorceries are scripted with flashback".into());
         }
-        def.flashback = Some(Cost::parse(f)?);
+        def.flashback = Some(Cost::parse(f).map_err(|e| format!("flashback `{f}`: {e}"))?);
     } else if def.support == Support::Supported
         && text_lower.lines().any(|l| l.starts_with("flashback"))
     {
@@ -655,20 +658,17 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
     }
     for e in &s.enters_with {
-        let (n, kind) = e
-            .trim()
-            .split_once(' ')
-            .ok_or_else(|| format!("enters_with `{e}`: expected `N kind`"))?;
-        let n: u32 = n
-            .parse()
-            .map_err(|_| format!("enters_with `{e}`: bad number"))?;
-        def.enters_with_counters.push((kind.parse()?, n));
+        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+            .map_err(|err| format!("enters_with `{e}`: {err}"))?;
+        def.enters_with_counters.push(counters);
     }
     def.enters_tapped = s.enters_tapped;
     def.preventions = s
         .prevent
         .iter()
-        .map(|p| crate::abilities::StaticPrevention::parse(p))
+        .map(|p| {
+            crate::abilities::StaticPrevention::parse(p).map_err(|e| format!("prevent `{p}`: {e}"))
+        })
         .collect::<Result<_, _>>()?;
     def.draw_reveal_instead = s.draw_reveal_instead;
     def.hand_revealed = s.hand_revealed;
@@ -690,7 +690,10 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         if !def.types.contains(&CardType::Creature) {
             return Err("only a creature card is scripted with `copy_creature`".into());
         }
-        def.copy_creature = Some(crate::abilities::CopyCreature::parse(c)?);
+        def.copy_creature = Some(
+            crate::abilities::CopyCreature::parse(c)
+                .map_err(|e| format!("copy_creature `{c}`: {e}"))?,
+        );
     }
     def.skip_draw_step = s.skip_draw_step;
     def.damage_life_floor = s.damage_life_floor;
@@ -716,8 +719,8 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         if !def.subtypes.iter().any(|t| t == "Aura") {
             return Err("only an Aura has `enchant`".into());
         }
-        let words: Vec<&str> = e.split_whitespace().collect();
-        let filter = crate::targets::ObjectFilter::parse(&words)?;
+        let filter = crate::targets::ObjectFilter::parse(e)
+            .map_err(|err| format!("enchant `{e}`: {err}"))?;
         def.spell.targets = vec![crate::targets::TargetSpec::parse(e)?];
         def.enchant = Some(filter);
     } else if def.subtypes.iter().any(|t| t == "Aura") && def.is_supported() {
@@ -746,7 +749,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.support == Support::TestOnly,
     )?;
     if let Some(m) = &s.morph {
-        let cost = Cost::parse(m)?;
+        let cost = Cost::parse(m).map_err(|e| format!("morph `{m}`: {e}"))?;
         let printed = format!("morph {}", m.trim().to_lowercase());
         if !text_lower.contains(&printed)
             && !text_lower.contains(&format!("morph—{}", m.trim().to_lowercase()))
@@ -772,14 +775,20 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     {
         return Err("`turn_others_face_down`: the card's text doesn't say so".into());
     }
+    Ok(())
+}
+
+/// The static abilities (`[[card.static]]`).
+fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for st in &s.statics {
-        let words: Vec<&str> = st.affects.split_whitespace().collect();
-        let affects = crate::targets::ObjectFilter::parse(&words)?;
+        let affects = crate::targets::ObjectFilter::parse(&st.affects)
+            .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
         if affects.max_toughness.is_some() || affects.tapped.is_some() || affects.attacking {
             return Err("a static ability's `affects` may name only types, subtypes, colours, controllers and (see below) a keyword".into());
         }
         let (power, toughness) = match &st.pump {
-            Some(p) => crate::effects::parse_pt_change(Some(p))?,
+            Some(p) => crate::grammar::parse_all(crate::grammar::words::pt_change, p)
+                .map_err(|e| format!("pump `{p}`: {e}"))?,
             None => (0, 0),
         };
         let grants = st
@@ -891,11 +900,19 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 Some(_) if power == 0 && toughness == 0 => {
                     return Err("`per_counter` needs a `pump`".into());
                 }
-                Some(k) => Some(k.parse()?),
+                Some(k) => Some(
+                    crate::grammar::parse_all(crate::grammar::words::counter_kind, k)
+                        .map_err(|e| format!("per_counter `{k}`: {e}"))?,
+                ),
                 None => None,
             },
         });
     }
+    Ok(())
+}
+
+/// The triggered and activated abilities (`[[card.trigger]]`, `[[card.ability]]`).
+fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for t in &s.trigger {
         def.triggers.push(parse_trigger(t)?);
     }
@@ -903,7 +920,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("at most 64 triggered abilities".into());
     }
     for a in &s.ability {
-        let cost = Cost::parse(&a.cost)?;
+        let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
         if let Some(add) = &a.add {
             if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
                 return Err(
@@ -946,12 +963,10 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         };
         let condition = match a.condition.as_deref() {
             None => None,
-            Some(c) => match c.split_whitespace().collect::<Vec<_>>().as_slice() {
-                ["hand_size_exactly", n] => Some(ActivationCondition::HandSizeExactly(
-                    n.parse().map_err(|_| format!("bad condition `{c}`"))?,
-                )),
-                _ => return Err(format!("unknown condition `{c}`")),
-            },
+            Some(c) => Some(ActivationCondition::HandSizeExactly(
+                crate::grammar::parse_all(crate::grammar::events::activation_condition, c)
+                    .map_err(|e| format!("condition `{c}`: {e}"))?,
+            )),
         };
         def.abilities.push(ActivatedAbility {
             text: a

@@ -1,0 +1,503 @@
+//! `/league ...`: the league commands of the service in Discord. Every subcommand takes an
+//! optional league name (default: the server's newest open league). Organiser commands are
+//! for the league's creator and members with Manage Server. Games a league command starts
+//! are delivered in the league's channel like any game.
+
+use super::commands::send;
+use super::delivery;
+use super::interact::Reply;
+use super::{Context, Error};
+use crate::league::definition::LeagueSetup;
+use crate::league_service::organiser::OrganiserAction;
+use crate::league_service::{LeagueCtx, LeagueReply};
+use crate::service::ServiceError;
+use poise::serenity_prelude as serenity;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum BestOf {
+    #[name = "best of three"]
+    Three,
+    #[name = "best of one"]
+    One,
+}
+
+/// Leagues between friends: sealed pools, standings, ratings.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "create",
+        "join",
+        "drop",
+        "pool",
+        "deck",
+        "play",
+        "standings",
+        "me",
+        "clock",
+        "claim",
+        "vacation",
+        "nullify",
+        "forfeit",
+        "fix"
+    ),
+    subcommand_required
+)]
+pub async fn league(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+fn guild(ctx: &Context<'_>) -> i64 {
+    ctx.guild_id().map_or(0, |g| g.get() as i64)
+}
+
+/// Whether the author may manage the server (Discord's resolved permissions).
+fn is_admin(ctx: &Context<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
+        poise::Context::Prefix(_) => false,
+    }
+}
+
+async fn find(ctx: &Context<'_>, name: Option<&str>) -> Result<LeagueCtx, ServiceError> {
+    ctx.data().svc.league_find(guild(ctx), name).await
+}
+
+/// Sends a league reply (public when `public`), delivering the plans of games it started.
+async fn answer(
+    ctx: Context<'_>,
+    r: Result<LeagueReply, ServiceError>,
+    public: bool,
+) -> Result<(), Error> {
+    answer_with(ctx, r, public, Vec::new()).await
+}
+
+/// [`answer`] with images attached.
+async fn answer_with(
+    ctx: Context<'_>,
+    r: Result<LeagueReply, ServiceError>,
+    public: bool,
+    files: Vec<(Vec<u8>, String)>,
+) -> Result<(), Error> {
+    match r {
+        Ok(r) => {
+            let data = ctx.data();
+            for p in &r.plans {
+                if let Err(e) = delivery::deliver(data, ctx.http(), p, None).await {
+                    tracing::warn!(game_id = p.game_id, error = %e, "league game delivery failed");
+                }
+            }
+            let mut reply = if public {
+                Reply::public(r.text)
+            } else {
+                Reply::ephemeral(r.text)
+            };
+            reply.files = files;
+            if public {
+                for u in r.pings {
+                    if let Some(d) = data.discord_of(u).await {
+                        reply.mentions.push(serenity::UserId::new(d));
+                    }
+                }
+            }
+            send(ctx, reply).await
+        }
+        Err(e) => send(ctx, Reply::ephemeral(e.to_string())).await,
+    }
+}
+
+/// The member's pool as an image, in the server's language (None: no pool or no renderer).
+async fn pool_image(
+    ctx: &Context<'_>,
+    league_id: crate::storage::Id,
+    user: crate::storage::Id,
+) -> Vec<(Vec<u8>, String)> {
+    let data = ctx.data();
+    let Ok((_, pool)) = data.svc.league_pool(league_id, user).await else {
+        return Vec::new();
+    };
+    let lang = data.language_of_guild(Some(guild(ctx))).await;
+    let Some(r) = data.renderer(lang) else {
+        return Vec::new();
+    };
+    let title = format!("{}'s pool", data.name_of(user).await);
+    match r.pool_png(&crate::league_service::view::pool_scene(&pool, &title)) {
+        Ok(png) => vec![(png, "pool.png".into())],
+        Err(e) => {
+            tracing::warn!(error = %e, "pool image failed");
+            Vec::new()
+        }
+    }
+}
+
+/// Create a league (sealed with a product such as `6 TSP`, or constructed).
+#[poise::command(slash_command)]
+pub async fn create(
+    ctx: Context<'_>,
+    #[description = "League name"] name: String,
+    #[description = "Sealed product (`6 TSP`, `2 TSP + 2 PLC + 2 FUT`); empty: constructed"]
+    product: Option<String>,
+    #[description = "Match length (default best of three)"] best_of: Option<BestOf>,
+    #[description = "queue (default), swiss, swiss N, round robin"] schedule: Option<String>,
+    #[description = "Matches per run (default 5)"] matches: Option<u32>,
+    #[description = "Days the league lasts (default 28)"] days: Option<u32>,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let setup = LeagueSetup {
+        name,
+        product,
+        best_of: best_of.map(|b| if b == BestOf::One { 1 } else { 3 }),
+        schedule,
+        matches_per_run: matches,
+        length_days: days,
+        ..Default::default()
+    };
+    let channel = Some(ctx.channel_id().get() as i64);
+    let r = data
+        .svc
+        .league_create(me, &setup, guild(&ctx), channel)
+        .await;
+    answer(ctx, r, true).await
+}
+
+/// Join a league (constructed: with your deck, locked for the run).
+#[poise::command(slash_command)]
+pub async fn join(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+    #[description = "Constructed: your deck (saved deck or red, green, white, blue, black)"]
+    deck: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let l = match find(&ctx, league.as_deref()).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let choice = match deck.as_deref() {
+        Some(d) => Some(super::commands::deck_choice(data, me, Some(d)).await),
+        None => None,
+    };
+    let r = data.svc.league_join(l.row.id, me, choice.as_ref()).await;
+    let files = if r.is_ok() && l.is_sealed() {
+        pool_image(&ctx, l.row.id, me).await
+    } else {
+        Vec::new()
+    };
+    answer_with(ctx, r, false, files).await
+}
+
+/// Drop from a league (your record stays in the standings).
+#[poise::command(slash_command)]
+pub async fn drop(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_drop(l.row.id, me).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
+}
+
+/// Your sealed pool (cards not playable yet are marked).
+#[poise::command(slash_command)]
+pub async fn pool(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let (r, files) = match find(&ctx, league.as_deref()).await {
+        Ok(l) => (
+            ctx.data().svc.league_pool(l.row.id, me).await.map(|x| x.0),
+            pool_image(&ctx, l.row.id, me).await,
+        ),
+        Err(e) => (Err(e), Vec::new()),
+    };
+    answer_with(ctx, r, false, files).await
+}
+
+/// Save a build of your pool (`20 Forest; 2 Durkwood Baloth; ...`), use one, or list them.
+#[poise::command(slash_command)]
+pub async fn deck(
+    ctx: Context<'_>,
+    #[description = "save, use or list"] action: String,
+    #[description = "Build name (save, use)"] name: Option<String>,
+    #[description = "save: the list, `;` between lines"] list: Option<String>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let l = match find(&ctx, league.as_deref()).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let name = name.unwrap_or_default();
+    let r = match action.trim().to_ascii_lowercase().as_str() {
+        "save" => {
+            let text = list.unwrap_or_default().replace([';', '|'], "\n");
+            data.svc.league_deck_save(l.row.id, me, &name, &text).await
+        }
+        "use" => data.svc.league_deck_use(l.row.id, me, &name).await,
+        "list" => data.svc.league_decks(l.row.id, me).await,
+        other => Err(ServiceError::Refused(format!(
+            "`{other}`: choose save, use or list"
+        ))),
+    };
+    answer(ctx, r, false).await
+}
+
+/// Play your next league match (or challenge a member you have not met this run).
+#[poise::command(slash_command)]
+pub async fn play(
+    ctx: Context<'_>,
+    #[description = "A member to challenge (default: the queue or your pairing)"] opponent: Option<
+        serenity::User,
+    >,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let opp = match &opponent {
+        Some(u) => Some(data.user_of(u).await?),
+        None => None,
+    };
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => data.svc.league_play(l.row.id, me, opp).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, true).await
+}
+
+/// The standings (Magic Tournament Rules tiebreakers) with ratings.
+#[poise::command(slash_command)]
+pub async fn standings(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_standings(l.row.id).await,
+        Err(e) => Err(e),
+    };
+    match r {
+        Ok(v) => {
+            let embed = serenity::CreateEmbed::new()
+                .title(delivery::head(&v.title, 250))
+                .description(delivery::head(
+                    v.text.trim_start_matches(&v.title).trim(),
+                    4000,
+                ));
+            let mut reply = poise::CreateReply::default().embed(embed);
+            let lang = ctx.data().language_of_guild(Some(guild(&ctx))).await;
+            if let Some(r) = ctx.data().renderer(lang) {
+                match r.standings_png(&crate::league_service::view::standings_scene(&v)) {
+                    Ok(png) => {
+                        reply = reply
+                            .attachment(serenity::CreateAttachment::bytes(png, "standings.png"))
+                    }
+                    Err(e) => tracing::warn!(error = %e, "standings image failed"),
+                }
+            }
+            ctx.send(reply).await?;
+            Ok(())
+        }
+        Err(e) => send(ctx, Reply::ephemeral(e.to_string())).await,
+    }
+}
+
+/// Your league: record, rating, build, every match and game.
+#[poise::command(slash_command)]
+pub async fn me(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_me(l.row.id, me).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
+}
+
+/// The clocks of your league game.
+#[poise::command(slash_command)]
+pub async fn clock(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_clock(l.row.id, me).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
+}
+
+/// Claim the game when your opponent's clock has run out.
+#[poise::command(slash_command)]
+pub async fn claim(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_claim(l.row.id, me).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, true).await
+}
+
+/// Take vacation days: your game clocks stop.
+#[poise::command(slash_command)]
+pub async fn vacation(
+    ctx: Context<'_>,
+    #[description = "Days"] days: u32,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_vacation(l.row.id, me, days).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
+}
+
+async fn organise(
+    ctx: Context<'_>,
+    league: Option<String>,
+    match_id: i64,
+    action: OrganiserAction,
+    reason: String,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let admin = is_admin(&ctx);
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => {
+            ctx.data()
+                .svc
+                .league_organise(l.row.id, me, admin, match_id, action, &reason)
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, true).await
+}
+
+/// Organisers: nullify a match (it no longer counts).
+#[poise::command(slash_command)]
+pub async fn nullify(
+    ctx: Context<'_>,
+    #[description = "Match number (see /league me)"]
+    #[rename = "match"]
+    match_id: i64,
+    #[description = "Why (recorded)"] reason: String,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    organise(ctx, league, match_id, OrganiserAction::Nullify, reason).await
+}
+
+/// Organisers: award a match by forfeit.
+#[poise::command(slash_command)]
+pub async fn forfeit(
+    ctx: Context<'_>,
+    #[description = "Match number"]
+    #[rename = "match"]
+    match_id: i64,
+    #[description = "Who forfeits"] loser: serenity::User,
+    #[description = "Why (recorded)"] reason: String,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    let loser = ctx.data().user_of(&loser).await?;
+    organise(
+        ctx,
+        league,
+        match_id,
+        OrganiserAction::Forfeit { loser },
+        reason,
+    )
+    .await
+}
+
+/// Organisers: fix a match result (game wins of the first-named player, of the second, draws).
+#[poise::command(slash_command)]
+pub async fn fix(
+    ctx: Context<'_>,
+    #[description = "Match number"]
+    #[rename = "match"]
+    match_id: i64,
+    #[description = "Games won by the match's first player"] first: u32,
+    #[description = "Games won by the second player"] second: u32,
+    #[description = "Why (recorded)"] reason: String,
+    #[description = "Drawn games"] draws: Option<u32>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    let action = OrganiserAction::Fix {
+        a_wins: first,
+        b_wins: second,
+        draws: draws.unwrap_or(0),
+    };
+    organise(ctx, league, match_id, action, reason).await
+}
+
+/// Posts what a league says after a game command (its result, the next game of the match).
+async fn post(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
+    for p in &r.plans {
+        if let Err(e) = delivery::deliver(data, http, p, None).await {
+            tracing::warn!(game_id = p.game_id, error = %e, "league game delivery failed");
+        }
+    }
+    if r.text.is_empty() {
+        return;
+    }
+    let channel = match data.svc.league_ctx(r.league_id).await {
+        Ok(l) => l.row.channel_id.and_then(|c| u64::try_from(c).ok()),
+        Err(_) => None,
+    };
+    if let Some(c) = channel.filter(|c| *c != 0) {
+        let msg = serenity::CreateMessage::new()
+            .content(delivery::head(&r.text, 1900))
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        if let Err(e) = serenity::ChannelId::new(c).send_message(http, msg).await {
+            tracing::warn!(error = %e, "league message failed");
+        }
+    }
+}
+
+/// After any command in a game: a league game's clock and result (see `Service::league_after`).
+pub async fn after_command(data: &super::Data, http: &serenity::Http, game_id: crate::storage::Id) {
+    match data.svc.league_after(game_id).await {
+        Ok(r) => post(data, http, &r).await,
+        Err(e) => tracing::warn!(game_id, error = %e, "league bookkeeping failed"),
+    }
+}
+
+/// The scheduler's league sweep (ended games, grace periods, final standings).
+pub async fn tick(data: &super::Data, http: &serenity::Http) {
+    match data.svc.league_tick().await {
+        Ok(rs) => {
+            for r in &rs {
+                post(data, http, r).await;
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "league sweep failed"),
+    }
+}

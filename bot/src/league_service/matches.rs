@@ -1,0 +1,1028 @@
+//! Matches: finding the next opponent (queue, Swiss, round robin, challenge), starting each
+//! game of a match with the right player going first, recording the engine's results,
+//! ratings, pack triggers, clocks and claims.
+
+use super::{LeagueCtx, LeagueReply, is_agent_external, refused};
+use crate::decks;
+use crate::league::boosters;
+use crate::league::clocks::{GameClock, Phase, Span, describe};
+use crate::league::definition::{LeagueFormat, PackTrigger, Schedule, swiss_rounds_for};
+use crate::league::pairing::{self, ChallengeCheck, SwissPlayer, Waiting};
+use crate::league::pool::{self, Pool};
+use crate::league::ratings::{self, Outcome, Rating};
+use crate::replay::StoredSetup;
+use crate::service::{Plan, Result, Service, ServiceError};
+use crate::storage::{
+    GameRecord, Id, LeagueGameRow, MatchRow, MemberRow, NewGame, NewSeat, RatingRow,
+};
+use engine::{GameResult, PlayerId};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// The clock of a match's current game, with the game version it was last brought up to.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub(crate) struct StoredClock {
+    pub clock: GameClock,
+    pub version: i64,
+    /// The running player was reminded of their clock (reset when the clock moves on).
+    #[serde(default)]
+    pub reminded: bool,
+}
+
+/// A member's record from the matches that count (finished; nullified ones do not).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Record {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    /// Matches begun or finished (not nullified): what counts toward the run's length.
+    pub played: u32,
+    /// Opponents met (not nullified).
+    pub met: Vec<Id>,
+    pub busy: bool,
+}
+
+pub(crate) fn record_of(user: Id, matches: &[MatchRow]) -> Record {
+    let mut r = Record::default();
+    for m in matches.iter().filter(|m| m.status != "nullified") {
+        let (me_a, opp) = if m.a_user == user {
+            (true, m.b_user)
+        } else if m.b_user == Some(user) {
+            (false, Some(m.a_user))
+        } else {
+            continue;
+        };
+        r.played += 1;
+        if let Some(o) = opp {
+            r.met.push(o);
+        }
+        if m.status == "active" {
+            r.busy = true;
+            continue;
+        }
+        let (mine, theirs) = if me_a {
+            (m.a_wins, m.b_wins)
+        } else {
+            (m.b_wins, m.a_wins)
+        };
+        if opp.is_none() || mine > theirs {
+            r.wins += 1;
+        } else if mine < theirs {
+            r.losses += 1;
+        } else {
+            r.draws += 1;
+        }
+    }
+    r
+}
+
+#[derive(Serialize, Deserialize)]
+struct SeatDeckJson {
+    name: String,
+    cards: Vec<String>,
+}
+
+fn game_seed(league_seed: u64, match_id: Id, game_no: i64) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        league_seed ^ (match_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_no as u64,
+    );
+    rng.random()
+}
+
+impl Service {
+    /// The member's deck for the next game: the build in use, checked against the pool.
+    async fn member_deck(&self, l: &LeagueCtx, m: &MemberRow) -> Result<SeatDeckJson> {
+        let who = self.name_of(m.user_id).await;
+        let name = m
+            .deck_name
+            .clone()
+            .ok_or_else(|| ServiceError::Deck(format!("{who} has no deck chosen yet")))?;
+        let builds = self.db.league_decks(l.row.id, m.user_id).await?;
+        let b = builds
+            .iter()
+            .find(|b| b.name == name)
+            .ok_or_else(|| ServiceError::Deck(format!("{who}'s build `{name}` is gone")))?;
+        let deck = decks::parse(&b.name, &b.list)
+            .map_err(|e| ServiceError::Deck(format!("{who}: {e}")))?;
+        if matches!(l.def.format, LeagueFormat::Sealed { .. }) {
+            let pool = self.member_pool(l, m).await?;
+            pool::check_deck(&pool, &deck).map_err(|p| {
+                ServiceError::Deck(format!("{who}'s build `{name}`: {}", p.join("; ")))
+            })?;
+        }
+        Ok(SeatDeckJson {
+            name: deck.name.clone(),
+            cards: deck.flat_names(),
+        })
+    }
+
+    /// Starts the next game of an active match: the chooser (a random player in game 1, the
+    /// loser of the previous game after) plays first unless they prefer to draw.
+    async fn start_match_game(&self, l: &LeagueCtx, m: &mut MatchRow) -> Result<Plan> {
+        let b = m
+            .b_user
+            .ok_or_else(|| ServiceError::Refused("a bye has no games".into()))?;
+        let players = [m.a_user, b];
+        let played = self.db.league_games(m.id).await?.len() as i64;
+        let game_no = played + 1;
+        let chooser = m.chooser.unwrap_or(m.a_user);
+        let chooser_m = self
+            .db
+            .member(l.row.id, chooser)
+            .await?
+            .ok_or_else(|| ServiceError::Refused("the chooser left the league".into()))?;
+        let other = if chooser == m.a_user { b } else { m.a_user };
+        let first = if chooser_m.prefer_draw {
+            other
+        } else {
+            chooser
+        };
+        let mut seats = Vec::new();
+        for u in players {
+            let mem = self
+                .db
+                .member(l.row.id, u)
+                .await?
+                .ok_or_else(|| ServiceError::Refused("a player left the league".into()))?;
+            let deck = self.member_deck(l, &mem).await?;
+            let ext = self
+                .db
+                .user(u)
+                .await?
+                .map(|x| x.external_id)
+                .unwrap_or_default();
+            seats.push(NewSeat {
+                user_id: u,
+                deck: Some(
+                    serde_json::to_string(&deck)
+                        .map_err(|e| ServiceError::Refused(e.to_string()))?,
+                ),
+                accepted: true,
+                is_agent: is_agent_external(&ext),
+            });
+        }
+        let now = self.now();
+        let game_id = self
+            .db
+            .create_game(
+                &NewGame {
+                    status: "challenge".into(),
+                    ruleset: l.def.ruleset.name().into(),
+                    seed: game_seed(l.row.seed, m.id, game_no),
+                    created_by: chooser,
+                    guild_id: (l.row.guild_id != 0).then_some(l.row.guild_id),
+                    channel_id: l.row.channel_id,
+                    thread_id: None,
+                    now,
+                },
+                &seats,
+            )
+            .await?;
+        let before = m.status.clone();
+        m.game_id = Some(game_id);
+        m.clock = None;
+        if !self.db.update_match(m, &before).await? {
+            return refused("the match changed meanwhile; try again");
+        }
+        let first_seat = u8::from(first == b);
+        let mut plan = self.start_with(game_id, Some(first_seat)).await?;
+        let (ca, cb) = (self.name_of(m.a_user).await, self.name_of(b).await);
+        let chooser_name = self.name_of(chooser).await;
+        plan.public.insert(
+            0,
+            format!(
+                "{}: game {game_no} of {ca} vs {cb} ({ca} {}-{} {cb}); {chooser_name} chose to {} first.",
+                l.def.name,
+                m.a_wins,
+                m.b_wins,
+                if first == chooser { "play" } else { "draw" }
+            ),
+        );
+        if !plan.finished {
+            self.league_touch_clock(l, m.id, game_id).await?;
+        }
+        Ok(plan)
+    }
+
+    /// `play`: the member's next league match. With `opponent`: a challenge to a member not
+    /// met this run. Without: the scheduled pairing (Swiss, round robin) or the queue.
+    pub async fn league_play(
+        &self,
+        league_id: Id,
+        user: Id,
+        opponent: Option<Id>,
+    ) -> Result<LeagueReply> {
+        let l = self.league_ctx(league_id).await?;
+        let me = self.db.member(league_id, user).await?.ok_or_else(|| {
+            ServiceError::Refused(format!("you are not playing in league {}", l.def.name))
+        })?;
+        let matches = self.db.league_matches(league_id).await?;
+        // A match of mine that has no game running (a new pairing, or between games).
+        if let Some(m) = matches
+            .iter()
+            .find(|m| m.status == "active" && (m.a_user == user || m.b_user == Some(user)))
+        {
+            if let Some(g) = m.game_id {
+                return refused(format!("your league match is in progress: game {g}"));
+            }
+            if opponent.is_some() {
+                return refused("finish your league match in progress first");
+            }
+            let mut m = m.clone();
+            let plan = self.start_match_game(&l, &mut m).await?;
+            return self.after_start(&l, plan).await;
+        }
+        if me.dropped_at.is_some() {
+            return refused(format!("you dropped from {}", l.def.name));
+        }
+        match l.phase(self.now()) {
+            Phase::Open | Phase::EntriesClosed => {}
+            Phase::NotStarted => return refused(format!("{} has not started yet", l.def.name)),
+            Phase::Grace | Phase::Over => {
+                return refused(format!(
+                    "{} has ended; only matches in progress can be finished",
+                    l.def.name
+                ));
+            }
+        }
+        let rec = record_of(user, &matches);
+        if let Some(o) = opponent {
+            if !matches!(l.def.schedule, Schedule::Queue) {
+                return refused(format!(
+                    "{} pairs its rounds itself: `play` without an opponent starts your pairing",
+                    l.def.name
+                ));
+            }
+            return self.league_challenge(&l, user, o, &rec).await;
+        }
+        match l.def.schedule {
+            Schedule::Queue => self.league_queue(&l, &me, &rec, &matches).await,
+            Schedule::Swiss { .. } | Schedule::RoundRobin => {
+                let reply = self.league_pair_round(&l).await?;
+                if reply.text.is_empty() {
+                    return refused(
+                        "your next pairing is not out yet: the round is still being played",
+                    );
+                }
+                // Paired now: start my match if I have one.
+                let matches = self.db.league_matches(league_id).await?;
+                if matches.iter().any(|m| {
+                    m.status == "active"
+                        && m.game_id.is_none()
+                        && (m.a_user == user || m.b_user == Some(user))
+                }) {
+                    let mut r = Box::pin(self.league_play(league_id, user, None)).await?;
+                    r.text = format!("{}\n{}", reply.text, r.text);
+                    return Ok(r);
+                }
+                Ok(reply)
+            }
+        }
+    }
+
+    async fn after_start(&self, l: &LeagueCtx, plan: Plan) -> Result<LeagueReply> {
+        let mut reply =
+            LeagueReply::text(l.row.id, plan.public.first().cloned().unwrap_or_default());
+        let finished = plan.finished.then_some(plan.game_id);
+        reply.plans.push(plan);
+        if let Some(g) = finished {
+            let more = self.league_after(g).await?;
+            reply.text = format!("{}\n{}", reply.text, more.text).trim().to_string();
+            reply.plans.extend(more.plans);
+            reply.pings.extend(more.pings);
+        }
+        Ok(reply)
+    }
+
+    async fn new_match(&self, l: &LeagueCtx, a: Id, b: Option<Id>, round: i64) -> Result<MatchRow> {
+        let now = self.now();
+        // MTR 2.2: a random player chooses play or draw for game 1.
+        let mut rng = ChaCha8Rng::seed_from_u64(
+            l.row.seed ^ (now as u64) ^ (a as u64) << 20 ^ b.unwrap_or(0) as u64,
+        );
+        let chooser = match b {
+            Some(b) if rng.random::<bool>() => b,
+            _ => a,
+        };
+        let bye = b.is_none();
+        let mut m = MatchRow {
+            id: 0,
+            league_id: l.row.id,
+            round,
+            a_user: a,
+            b_user: b,
+            status: if bye {
+                "finished".into()
+            } else {
+                "active".into()
+            },
+            a_wins: if bye {
+                i64::from(l.def.games_to_win())
+            } else {
+                0
+            },
+            b_wins: 0,
+            draws: 0,
+            game_id: None,
+            chooser: Some(chooser),
+            clock: None,
+            note: bye.then(|| "bye".to_string()),
+            created_at: now,
+            finished_at: bye.then_some(now),
+        };
+        m.id = self.db.create_match(&m).await?;
+        Ok(m)
+    }
+
+    async fn league_challenge(
+        &self,
+        l: &LeagueCtx,
+        user: Id,
+        opp: Id,
+        rec: &Record,
+    ) -> Result<LeagueReply> {
+        let members = self.db.members(l.row.id).await?;
+        let active: Vec<Id> = members
+            .iter()
+            .filter(|m| m.dropped_at.is_none())
+            .map(|m| m.user_id)
+            .collect();
+        let matches = self.db.league_matches(l.row.id).await?;
+        let busy: Vec<Id> = active
+            .iter()
+            .copied()
+            .filter(|u| record_of(*u, &matches).busy)
+            .collect();
+        let name = self.name_of(opp).await;
+        pairing::check_challenge(
+            &ChallengeCheck {
+                me: user,
+                opponent: opp,
+                members: &active,
+                met: &rec.met,
+                no_rematch: l.def.no_rematch,
+                busy: &busy,
+            },
+            &name,
+        )
+        .map_err(ServiceError::Refused)?;
+        if rec.played >= l.def.matches_per_run {
+            return refused(format!(
+                "your run is complete ({} matches)",
+                l.def.matches_per_run
+            ));
+        }
+        let orec = record_of(opp, &matches);
+        if orec.played >= l.def.matches_per_run {
+            return refused(format!("{name}'s run is complete"));
+        }
+        let mut m = self.new_match(l, user, Some(opp), 0).await?;
+        let plan = self.start_match_game(l, &mut m).await?;
+        let mut r = self.after_start(l, plan).await?;
+        r.pings.push(opp);
+        Ok(r)
+    }
+
+    async fn league_queue(
+        &self,
+        l: &LeagueCtx,
+        me: &MemberRow,
+        rec: &Record,
+        matches: &[MatchRow],
+    ) -> Result<LeagueReply> {
+        if rec.played >= l.def.matches_per_run {
+            return refused(format!(
+                "your run is complete ({} matches: {}-{}-{})",
+                l.def.matches_per_run, rec.wins, rec.losses, rec.draws
+            ));
+        }
+        let members = self.db.members(l.row.id).await?;
+        let mut waiting: Vec<&MemberRow> = members
+            .iter()
+            .filter(|m| m.user_id != me.user_id && m.dropped_at.is_none() && m.queued_at.is_some())
+            .collect();
+        waiting.sort_by_key(|m| (m.queued_at, m.user_id));
+        let others: Vec<Waiting> = waiting
+            .iter()
+            .map(|m| {
+                let r = record_of(m.user_id, matches);
+                Waiting {
+                    player: m.user_id,
+                    wins: r.wins,
+                    losses: r.losses,
+                    met: r.met,
+                }
+            })
+            .filter(|w| !record_of(w.player, matches).busy)
+            .collect();
+        let mine = Waiting {
+            player: me.user_id,
+            wins: rec.wins,
+            losses: rec.losses,
+            met: if l.def.no_rematch {
+                rec.met.clone()
+            } else {
+                Vec::new()
+            },
+        };
+        match pairing::queue_opponent(&mine, &others) {
+            Some(o) => {
+                let mut m = self.new_match(l, o, Some(me.user_id), 0).await?;
+                let plan = self.start_match_game(l, &mut m).await?;
+                let mut r = self.after_start(l, plan).await?;
+                r.pings.push(o);
+                Ok(r)
+            }
+            None => {
+                if me.queued_at.is_none() {
+                    self.db
+                        .set_queued(l.row.id, me.user_id, Some(self.now()))
+                        .await?;
+                }
+                Ok(LeagueReply::text(
+                    l.row.id,
+                    format!(
+                        "You are in the queue of {} ({}-{}); your match starts when an opponent you have not met asks to play.",
+                        l.def.name, rec.wins, rec.losses
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Pairs the next Swiss or round-robin round when the last one is over (byes finished at
+    /// once). Returns an empty text when the round in progress is not over or all rounds are
+    /// played.
+    pub async fn league_pair_round(&self, l: &LeagueCtx) -> Result<LeagueReply> {
+        let matches = self.db.league_matches(l.row.id).await?;
+        let last = matches.iter().map(|m| m.round).max().unwrap_or(0);
+        if matches
+            .iter()
+            .any(|m| m.round == last && m.status == "active")
+        {
+            return Ok(LeagueReply::text(l.row.id, ""));
+        }
+        let members = self.db.members(l.row.id).await?;
+        let active: Vec<Id> = members
+            .iter()
+            .filter(|m| m.dropped_at.is_none())
+            .map(|m| m.user_id)
+            .collect();
+        let first_round: Vec<Id> = {
+            let mut v: Vec<Id> = matches
+                .iter()
+                .filter(|m| m.round == 1)
+                .flat_map(|m| std::iter::once(m.a_user).chain(m.b_user))
+                .collect();
+            v.sort();
+            v
+        };
+        let next = last + 1;
+        let pairs: Vec<(Id, Option<Id>)> = match l.def.schedule {
+            Schedule::Swiss { rounds } => {
+                let total = if rounds == 0 {
+                    swiss_rounds_for(if last == 0 {
+                        active.len()
+                    } else {
+                        first_round.len()
+                    })
+                } else {
+                    rounds
+                };
+                if next > i64::from(total) || active.len() < 2 {
+                    return Ok(LeagueReply::text(l.row.id, ""));
+                }
+                let players: Vec<SwissPlayer> = active
+                    .iter()
+                    .map(|u| {
+                        let r = record_of(*u, &matches);
+                        let had_bye = matches.iter().any(|m| {
+                            m.a_user == *u && m.b_user.is_none() && m.status != "nullified"
+                        });
+                        SwissPlayer {
+                            player: *u,
+                            points: 3 * r.wins + r.draws,
+                            had_bye,
+                            opponents: r.met,
+                        }
+                    })
+                    .collect();
+                pairing::swiss_round(&players, l.row.seed ^ next as u64).0
+            }
+            Schedule::RoundRobin => {
+                let base = if last == 0 {
+                    active.clone()
+                } else {
+                    first_round.clone()
+                };
+                let rounds = pairing::round_robin(&base);
+                let Some(round) = rounds.get(last as usize) else {
+                    return Ok(LeagueReply::text(l.row.id, ""));
+                };
+                // A dropped player's opponent has a bye.
+                round
+                    .iter()
+                    .filter_map(|(a, b)| {
+                        let (a_in, b_in) =
+                            (active.contains(a), b.is_some_and(|b| active.contains(&b)));
+                        match (a_in, b_in) {
+                            (true, true) => Some((*a, *b)),
+                            (true, false) => Some((*a, None)),
+                            (false, true) => b.map(|b| (b, None)),
+                            (false, false) => None,
+                        }
+                    })
+                    .collect()
+            }
+            Schedule::Queue => return Ok(LeagueReply::text(l.row.id, "")),
+        };
+        let deadline = l
+            .def
+            .dates
+            .round_deadline(u32::try_from(next - 1).unwrap_or(0), l.def.clock.round_days);
+        let mut lines = vec![format!(
+            "{}: round {next} pairings (play by {}):",
+            l.def.name,
+            super::in_days(self.now(), deadline)
+        )];
+        let mut pings = Vec::new();
+        for (a, b) in pairs {
+            self.new_match(l, a, b, next).await?;
+            let an = self.name_of(a).await;
+            match b {
+                Some(b) => {
+                    lines.push(format!("{an} vs {}", self.name_of(b).await));
+                    pings.extend([a, b]);
+                }
+                None => lines.push(format!("{an} has a bye")),
+            }
+        }
+        Ok(LeagueReply {
+            league_id: l.row.id,
+            text: lines.join("\n"),
+            plans: Vec::new(),
+            pings,
+        })
+    }
+
+    /// After a command in a game: if it is a league game, bring its clock up to date, and
+    /// when it has ended record the result and go on with the match (its next game, or its
+    /// end). Games played out by agents are followed to the end of the match.
+    pub async fn league_after(&self, game_id: Id) -> Result<LeagueReply> {
+        let mut reply = LeagueReply::default();
+        let mut next = Some(game_id);
+        while let Some(g) = next.take() {
+            let Some(m) = self.db.match_of_game(g).await? else {
+                break;
+            };
+            let l = self.league_ctx(m.league_id).await?;
+            reply.league_id = l.row.id;
+            let loaded = self.load(g).await?;
+            let Some(result) = loaded.game.result else {
+                self.league_touch_clock(&l, m.id, g).await?;
+                break;
+            };
+            let step = self.record_result(&l, &m, g, result, "won").await?;
+            if !step.0.is_empty() {
+                reply.text = format!("{}\n{}", reply.text, step.0).trim().to_string();
+            }
+            reply.pings.extend(step.2);
+            if let Some(plan) = step.1 {
+                if plan.finished {
+                    next = Some(plan.game_id);
+                }
+                reply.plans.push(plan);
+            }
+        }
+        Ok(reply)
+    }
+
+    /// Records one ended game of `m` and goes on: (text, the next game's plan, pings).
+    pub(crate) async fn record_result(
+        &self,
+        l: &LeagueCtx,
+        m: &MatchRow,
+        game_id: Id,
+        result: GameResult,
+        how: &str,
+    ) -> Result<(String, Option<Plan>, Vec<Id>)> {
+        let b = m
+            .b_user
+            .ok_or_else(|| ServiceError::Refused("a bye has no games".into()))?;
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let setup: Option<StoredSetup> = row
+            .setup
+            .as_deref()
+            .and_then(|s| serde_json::from_str(s).ok());
+        let seat_user = |p: PlayerId| if p.0 == 0 { m.a_user } else { b };
+        let first_user = setup
+            .and_then(|s| s.first_player)
+            .map_or(m.a_user, |p| seat_user(PlayerId(p)));
+        let winner = match result {
+            GameResult::Won(p) => Some(seat_user(p)),
+            GameResult::Draw => None,
+        };
+        let games = self.db.league_games(m.id).await?;
+        let game_no = games.len() as i64 + 1;
+        let now = self.now();
+        let mut after = m.clone();
+        match winner {
+            Some(w) if w == m.a_user => after.a_wins += 1,
+            Some(_) => after.b_wins += 1,
+            None => after.draws += 1,
+        }
+        let gtw = i64::from(l.def.games_to_win());
+        // After the grace period no new game begins: the match ends with its score.
+        let decided = after.a_wins >= gtw
+            || after.b_wins >= gtw
+            || game_no >= i64::from(l.def.best_of)
+            || l.phase(now) == Phase::Over;
+        after.game_id = None;
+        after.clock = None;
+        // MTR 2.2: the loser of the game chooses for the next; after a draw, the same player.
+        after.chooser = match winner {
+            Some(w) => Some(if w == m.a_user { b } else { m.a_user }),
+            None => m.chooser,
+        };
+        if decided {
+            after.status = "finished".into();
+            after.finished_at = Some(now);
+        }
+        let format = l.def.format.rating_key();
+        let ra = self.rating_of(m.a_user, format).await?;
+        let rb = self.rating_of(b, format).await?;
+        let outcome = match winner {
+            Some(w) if w == m.a_user => Outcome::Win,
+            Some(_) => Outcome::Loss,
+            None => Outcome::Draw,
+        };
+        let (na, nb) = ratings::rate_game(&ra, &rb, outcome, now);
+        let row_of = |u: Id, r: &Rating| RatingRow {
+            user_id: u,
+            format: format.into(),
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+            games: i64::from(r.games),
+            last_played: r.last_played,
+        };
+        let reason = match winner {
+            Some(w) => format!("{} {how}", self.name_of(w).await),
+            None => "draw".to_string(),
+        };
+        let rec = GameRecord {
+            game: LeagueGameRow {
+                match_id: m.id,
+                game_no,
+                game_id,
+                first_user,
+                winner,
+                draw: winner.is_none(),
+                reason: reason.clone(),
+                finished_at: now,
+            },
+            after: after.clone(),
+            expected_status: "active".into(),
+            ratings: vec![row_of(m.a_user, &na), row_of(b, &nb)],
+        };
+        if !self.db.record_game(&rec).await? {
+            return Ok((String::new(), None, Vec::new()));
+        }
+        let (an, bn) = (self.name_of(m.a_user).await, self.name_of(b).await);
+        let mut text = format!(
+            "{}: game {game_no}: {reason} ({an} {} - {} {bn}{}).",
+            l.def.name,
+            after.a_wins,
+            after.b_wins,
+            if after.draws > 0 {
+                format!(", {} drawn", after.draws)
+            } else {
+                String::new()
+            }
+        );
+        if !decided {
+            let mut next = after.clone();
+            let plan = self.start_match_game(l, &mut next).await?;
+            return Ok((text, Some(plan), vec![m.a_user, b]));
+        }
+        text.push_str(&format!(
+            " Match over: {an} {}-{} {bn}.",
+            after.a_wins, after.b_wins
+        ));
+        let loser = match after.a_wins.cmp(&after.b_wins) {
+            std::cmp::Ordering::Greater => Some(b),
+            std::cmp::Ordering::Less => Some(m.a_user),
+            std::cmp::Ordering::Equal => None,
+        };
+        if let Some(line) = self.pack_triggers(l, loser).await? {
+            text.push_str(&format!(" {line}"));
+        }
+        if !matches!(l.def.schedule, Schedule::Queue) {
+            let r = self.league_pair_round(l).await?;
+            if !r.text.is_empty() {
+                text.push_str(&format!("\n{}", r.text));
+            }
+        }
+        Ok((text, None, vec![m.a_user, b]))
+    }
+
+    pub(crate) async fn rating_of(&self, user: Id, format: &str) -> Result<Rating> {
+        Ok(match self.db.rating(user, format).await? {
+            Some(r) => Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+                games: u32::try_from(r.games).unwrap_or(0),
+                last_played: r.last_played,
+            },
+            None => Rating::default(),
+        })
+    }
+
+    /// The loser's pack (`Loser`, `PerLosses`): a new pack opened from its own stored seed.
+    async fn pack_triggers(&self, l: &LeagueCtx, loser: Option<Id>) -> Result<Option<String>> {
+        let LeagueFormat::Sealed { product } = &l.def.format else {
+            return Ok(None);
+        };
+        let Some(loser) = loser else { return Ok(None) };
+        let matches = self.db.league_matches(l.row.id).await?;
+        let losses = record_of(loser, &matches).losses;
+        let due = l.def.pack_triggers.iter().any(|t| match t {
+            PackTrigger::Loser => true,
+            PackTrigger::PerLosses(n) => losses > 0 && losses.is_multiple_of(*n),
+            PackTrigger::Weekly => false,
+        });
+        if !due {
+            return Ok(None);
+        }
+        self.grant_pack(
+            l,
+            loser,
+            product.pack_sets().first().copied().unwrap_or("TSP"),
+        )
+        .await
+        .map(Some)
+    }
+
+    pub(crate) async fn grant_pack(&self, l: &LeagueCtx, user: Id, set: &str) -> Result<String> {
+        let m = self
+            .db
+            .member(l.row.id, user)
+            .await?
+            .ok_or_else(|| ServiceError::Refused("not a member".into()))?;
+        let mut pool: Pool = self.member_pool(l, &m).await?;
+        let seed = boosters::pack_seed(l.row.seed, user as u64, pool.packs.len() as u64);
+        let pack = pool.add(set, seed).map_err(ServiceError::Refused)?.clone();
+        let json =
+            serde_json::to_string(&pool).map_err(|e| ServiceError::Refused(e.to_string()))?;
+        self.db.set_member_pool(l.row.id, user, &json).await?;
+        let names: Vec<&str> = pack.cards.iter().map(|c| c.name.as_str()).collect();
+        Ok(format!(
+            "{} opens a {set} pack: {}.",
+            self.name_of(user).await,
+            names.join(", ")
+        ))
+    }
+
+    async fn vacations_of(&self, league: Id, user: Id) -> Result<Vec<Span>> {
+        Ok(self
+            .db
+            .member(league, user)
+            .await?
+            .and_then(|m| serde_json::from_str(&m.vacations).ok())
+            .unwrap_or_default())
+    }
+
+    /// Brings the game clock of a match up to the game's current version.
+    async fn league_touch_clock(&self, l: &LeagueCtx, match_id: Id, game_id: Id) -> Result<()> {
+        let Some(m) = self.db.league_match(match_id).await? else {
+            return Ok(());
+        };
+        let loaded = self.load(game_id).await?;
+        let pending = loaded.game.pending().map(|p| p.player.index());
+        let now = self.now();
+        let mut stored = match m
+            .clock
+            .as_deref()
+            .and_then(|c| serde_json::from_str::<StoredClock>(c).ok())
+        {
+            Some(s) => s,
+            None => StoredClock {
+                clock: GameClock::new(&l.def.clock, now, pending),
+                version: loaded.row.version,
+                reminded: false,
+            },
+        };
+        if stored.version != loaded.row.version || stored.clock.running != pending {
+            let running_user = stored
+                .clock
+                .running
+                .and_then(|s| loaded.seats.get(s))
+                .map(|s| s.user_id);
+            let vac = match running_user {
+                Some(u) => self.vacations_of(l.row.id, u).await?,
+                None => Vec::new(),
+            };
+            let answered = stored.version != loaded.row.version;
+            stored.clock.advance(now, pending, answered, &vac);
+            stored.version = loaded.row.version;
+            stored.reminded = false;
+        }
+        self.store_clock(&m, &stored).await?;
+        // The league clock times a league game, not the service's per-decision deadline
+        // (whose expiries answer for a player and forfeit after a few): no deadline is kept.
+        if loaded.row.deadline.is_some() {
+            self.db.clear_deadline(game_id).await?;
+        }
+        Ok(())
+    }
+
+    async fn store_clock(&self, m: &MatchRow, stored: &StoredClock) -> Result<()> {
+        let mut after = m.clone();
+        after.clock =
+            Some(serde_json::to_string(stored).map_err(|e| ServiceError::Refused(e.to_string()))?);
+        if after.clock != m.clock {
+            self.db.update_match(&after, &m.status).await?;
+        }
+        Ok(())
+    }
+
+    /// Clock reminders of the league's games in progress: the running player when less than
+    /// a day is left, and the waiting player when the clock has run out (they may claim).
+    pub(crate) async fn clock_reminders(&self, l: &LeagueCtx) -> Result<Vec<LeagueReply>> {
+        let mut out = Vec::new();
+        for m in self.db.league_matches(l.row.id).await? {
+            let (Some(g), Some(b)) = (m.game_id, m.b_user) else {
+                continue;
+            };
+            if m.status != "active" {
+                continue;
+            }
+            self.league_touch_clock(l, m.id, g).await?;
+            let Some(m) = self.db.league_match(m.id).await? else {
+                continue;
+            };
+            let Some(mut stored) = m
+                .clock
+                .as_deref()
+                .and_then(|c| serde_json::from_str::<StoredClock>(c).ok())
+            else {
+                continue;
+            };
+            let Some(seat) = stored.clock.running else {
+                continue;
+            };
+            if stored.reminded {
+                continue;
+            }
+            let (runner, waiter) = if seat == 0 {
+                (m.a_user, b)
+            } else {
+                (b, m.a_user)
+            };
+            let vac = self.vacations_of(l.row.id, runner).await?;
+            let left = stored.clock.remaining_at(seat, self.now(), &vac);
+            let text = if left <= 0 {
+                format!(
+                    "{}: {}'s clock in game {g} has run out; {} may claim the game (`league claim`).",
+                    l.def.name,
+                    self.name_of(runner).await,
+                    self.name_of(waiter).await
+                )
+            } else if left <= crate::league::clocks::DAY {
+                format!(
+                    "{}: {} has {} left on their clock in game {g}.",
+                    l.def.name,
+                    self.name_of(runner).await,
+                    describe(left)
+                )
+            } else {
+                continue;
+            };
+            stored.reminded = true;
+            self.store_clock(&m, &stored).await?;
+            out.push(LeagueReply {
+                league_id: l.row.id,
+                text,
+                plans: Vec::new(),
+                pings: vec![if left <= 0 { waiter } else { runner }],
+            });
+        }
+        Ok(out)
+    }
+
+    /// The waiting player claims the game whose opponent's clock ran out: the flagged
+    /// player forfeits the game (never silently: only on this claim).
+    pub async fn league_claim(&self, league_id: Id, user: Id) -> Result<LeagueReply> {
+        let l = self.league_ctx(league_id).await?;
+        let matches = self.db.league_matches(league_id).await?;
+        let Some(m) = matches
+            .iter()
+            .find(|m| m.status == "active" && (m.a_user == user || m.b_user == Some(user)))
+        else {
+            return refused("you have no league match in progress");
+        };
+        let Some(g) = m.game_id else {
+            return refused("no game of your match is being played");
+        };
+        self.league_touch_clock(&l, m.id, g).await?;
+        let m = self
+            .db
+            .league_match(m.id)
+            .await?
+            .ok_or_else(|| ServiceError::Refused("the match is gone".into()))?;
+        let stored: StoredClock = m
+            .clock
+            .as_deref()
+            .and_then(|c| serde_json::from_str(c).ok())
+            .ok_or_else(|| ServiceError::Refused("this game has no clock".into()))?;
+        let my_seat = usize::from(m.b_user == Some(user));
+        let other = if my_seat == 0 {
+            m.b_user.unwrap_or(m.a_user)
+        } else {
+            m.a_user
+        };
+        let vac = self.vacations_of(league_id, other).await?;
+        let loser_seat = stored
+            .clock
+            .claim(my_seat, self.now(), &vac)
+            .map_err(ServiceError::Refused)?;
+        let loaded = self.load(g).await?;
+        let mut game = loaded.game.clone();
+        game.submit(PlayerId(loser_seat as u8), engine::Answer::Concede)
+            .map_err(|e| ServiceError::Refused(e.to_string()))?;
+        let result = game
+            .result
+            .ok_or_else(|| ServiceError::Refused("the claim did not end the game".into()))?;
+        // The game is ended in the service as the flagged player's concession.
+        let loser_user = if loser_seat == 0 {
+            m.a_user
+        } else {
+            m.b_user.unwrap_or(m.a_user)
+        };
+        self.command(loser_user, g, "concede", None).await?;
+        let (text, plan, pings) = self
+            .record_result(&l, &m, g, result, "claimed the game on time")
+            .await?;
+        let mut reply = LeagueReply::text(
+            league_id,
+            format!("{} ran out of time: {text}", self.name_of(loser_user).await),
+        );
+        reply.pings = pings;
+        if let Some(p) = plan {
+            reply.plans.push(p);
+        }
+        Ok(reply)
+    }
+
+    /// Time remaining on both clocks of the member's current game.
+    pub async fn league_clock(&self, league_id: Id, user: Id) -> Result<LeagueReply> {
+        let l = self.league_ctx(league_id).await?;
+        let matches = self.db.league_matches(league_id).await?;
+        let Some(m) = matches
+            .iter()
+            .find(|m| m.status == "active" && (m.a_user == user || m.b_user == Some(user)))
+        else {
+            return refused("you have no league match in progress");
+        };
+        let Some(g) = m.game_id else {
+            return refused("no game of your match is being played");
+        };
+        self.league_touch_clock(&l, m.id, g).await?;
+        let m = self
+            .db
+            .league_match(m.id)
+            .await?
+            .ok_or_else(|| ServiceError::Refused("the match is gone".into()))?;
+        let Some(stored) = m
+            .clock
+            .as_deref()
+            .and_then(|c| serde_json::from_str::<StoredClock>(c).ok())
+        else {
+            return refused("this game has no clock");
+        };
+        let now = self.now();
+        let mut parts = Vec::new();
+        for (seat, u) in [(0, Some(m.a_user)), (1, m.b_user)] {
+            let Some(u) = u else { continue };
+            let vac = self.vacations_of(league_id, u).await?;
+            let left = stored.clock.remaining_at(seat, now, &vac);
+            let run = if stored.clock.running == Some(seat) {
+                " (running)"
+            } else {
+                ""
+            };
+            parts.push(format!(
+                "{}: {}{run}",
+                self.name_of(u).await,
+                describe(left)
+            ));
+        }
+        Ok(LeagueReply::text(league_id, parts.join(" · ")))
+    }
+}

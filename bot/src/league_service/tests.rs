@@ -1,0 +1,721 @@
+//! League commands through the service on SQLite (and PostgreSQL when `TEST_DATABASE_URL`
+//! is set): bad input is refused with a message and changes nothing; a whole simulated
+//! league is checked against an oracle computed by hand from the recorded games.
+
+use super::organiser::OrganiserAction;
+use super::sim::{SimOptions, simulate};
+use super::*;
+use crate::config::Config;
+use crate::service::Clock;
+use crate::storage::tests::test_dbs;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+
+async fn services() -> (Vec<Service>, tempfile::TempDir) {
+    let (dbs, dir) = test_dbs().await;
+    (
+        dbs.into_iter()
+            .map(|db| Service {
+                db,
+                cfg: Config::default(),
+                clock: Clock::Fixed(Arc::new(AtomicI64::new(1_000_000))),
+            })
+            .collect(),
+        dir,
+    )
+}
+
+fn tag() -> String {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{t}-{}", N.fetch_add(1, Ordering::SeqCst))
+}
+
+fn refusal<T: std::fmt::Debug>(r: Result<T>) -> String {
+    match r {
+        Err(ServiceError::Refused(m)) | Err(ServiceError::Deck(m)) => m,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+async fn sealed_league(svc: &Service, t: &str) -> (Id, Vec<Id>) {
+    let mut users = Vec::new();
+    for n in ["Ann", "Ben", "Cat", "Dan"] {
+        users.push(svc.user(&format!("{n}-{t}"), n).await.expect("user"));
+    }
+    let setup = LeagueSetup {
+        name: format!("Sealed {t}"),
+        product: Some("2 TSP + 2 PLC + 2 FUT".into()),
+        ..Default::default()
+    };
+    let r = svc
+        .league_create(users[0], &setup, 7, Some(8))
+        .await
+        .expect("create");
+    assert!(r.text.contains("playable now"), "{}", r.text);
+    (r.league_id, users)
+}
+
+#[tokio::test]
+async fn joining_pools_builds_and_bad_input() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let (league, u) = sealed_league(svc, &t).await;
+        let r = svc.league_join(league, u[1], None).await.expect("join");
+        assert!(r.text.contains("6 packs, 90 cards"), "{}", r.text);
+        // Joining twice changes nothing.
+        let e = refusal(svc.league_join(league, u[1], None).await);
+        assert!(e.contains("already playing"), "{e}");
+        assert_eq!(svc.db.members(league).await.expect("members").len(), 1);
+        // The pool replays from its stored seeds.
+        let (_, pool) = svc.league_pool(league, u[1]).await.expect("pool");
+        assert!(pool.verify().is_ok());
+        assert_eq!(
+            pool.packs
+                .iter()
+                .map(|p| p.set.as_str())
+                .collect::<Vec<_>>(),
+            vec!["TSP", "TSP", "PLC", "PLC", "FUT", "FUT"]
+        );
+        // A non-member has no pool.
+        assert!(refusal(svc.league_pool(league, u[2]).await).contains("not playing"));
+        // A build with a card outside the pool, then one too small: refused, nothing saved.
+        let outside = engine::Catalog::builtin()
+            .supported()
+            .find(|d| {
+                !d.supertypes.contains(&engine::cards::Supertype::Basic)
+                    && pool.count_of(&d.name) == 0
+            })
+            .expect("a card outside the pool")
+            .name
+            .clone();
+        let e = refusal(
+            svc.league_deck_save(league, u[1], "mine", &format!("39 Forest\n1 {outside}"))
+                .await,
+        );
+        assert!(e.contains(&format!("{outside} is not in your pool")), "{e}");
+        let e = refusal(
+            svc.league_deck_save(league, u[1], "mine", "20 Forest")
+                .await,
+        );
+        assert!(e.contains("at least 40"), "{e}");
+        if let Some(c) = pool.cards().into_iter().find(|c| !c.playable) {
+            let e = refusal(
+                svc.league_deck_save(league, u[1], "mine", &format!("40 Forest\n1 {}", c.name))
+                    .await,
+            );
+            assert!(
+                e.contains("not playable yet") || e.contains("not supported"),
+                "{e}"
+            );
+        }
+        let builds = svc.db.league_decks(league, u[1]).await.expect("builds");
+        assert_eq!(builds.len(), 1, "only the automatic build");
+        let r = svc
+            .league_deck_save(league, u[1], "mine", "20 Forest\n20 Island")
+            .await
+            .expect("a legal build");
+        assert!(r.text.contains("40 cards"), "{}", r.text);
+        let m = svc
+            .db
+            .member(league, u[1])
+            .await
+            .expect("m")
+            .expect("member");
+        assert_eq!(m.deck_name.as_deref(), Some("mine"));
+        svc.league_deck_use(league, u[1], "AUTO")
+            .await
+            .expect("use");
+        assert!(refusal(svc.league_deck_use(league, u[1], "nope").await).contains("auto"));
+        // Playing against a non-member, then oneself.
+        svc.league_join(league, u[2], None).await.expect("join");
+        let e = refusal(svc.league_play(league, u[1], Some(u[3])).await);
+        assert!(e.contains("Dan is not playing"), "{e}");
+        assert!(refusal(svc.league_play(league, u[1], Some(u[1])).await).contains("yourself"));
+        assert!(svc.db.league_matches(league).await.expect("m").is_empty());
+        // Organiser commands from a non-organiser.
+        let e = refusal(
+            svc.league_organise(league, u[2], false, 1, OrganiserAction::Nullify, "x")
+                .await,
+        );
+        assert!(e.contains("only the organisers"), "{e}");
+        // Drops: once, and then neither again nor a new join.
+        svc.league_drop(league, u[2]).await.expect("drop");
+        assert!(refusal(svc.league_drop(league, u[2]).await).contains("already dropped"));
+        assert!(refusal(svc.league_join(league, u[2], None).await).contains("cannot rejoin"));
+        assert!(refusal(svc.league_play(league, u[2], None).await).contains("dropped"));
+        // Vacation days are counted.
+        svc.league_vacation(league, u[1], 3)
+            .await
+            .expect("vacation");
+        assert!(refusal(svc.league_vacation(league, u[1], 5).await).contains("4 vacation days"));
+        // After the entries close, joining is refused; after the end, dropping is too.
+        svc.clock.advance(27 * 86_400);
+        assert!(refusal(svc.league_join(league, u[3], None).await).contains("closed"));
+        svc.clock.advance(2 * 86_400);
+        assert!(refusal(svc.league_drop(league, u[1]).await).contains("has ended"));
+        assert!(refusal(svc.league_play(league, u[1], None).await).contains("has ended"));
+        assert!(svc.db.member(league, u[3]).await.expect("m").is_none());
+    }
+}
+
+#[tokio::test]
+async fn a_challenge_is_played_out_and_organisers_fix_it() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let org = svc.user(&format!("org-{t}"), "Org").await.expect("user");
+        let a = svc
+            .user(&format!("agent:a-{t}"), "Agent A")
+            .await
+            .expect("user");
+        let b = svc
+            .user(&format!("agent:b-{t}"), "Agent B")
+            .await
+            .expect("user");
+        let setup = LeagueSetup {
+            name: format!("C {t}"),
+            product: Some("6 TSP".into()),
+            ..Default::default()
+        };
+        let league = svc
+            .league_create(org, &setup, 0, None)
+            .await
+            .expect("c")
+            .league_id;
+        svc.league_join(league, a, None).await.expect("join");
+        svc.league_join(league, b, None).await.expect("join");
+        let r = svc
+            .league_play(league, a, Some(b))
+            .await
+            .expect("challenge");
+        assert!(r.text.contains("Match over"), "{}", r.text);
+        let ms = svc.db.league_matches(league).await.expect("matches");
+        assert_eq!(ms.len(), 1);
+        let m = &ms[0];
+        assert_eq!(m.status, "finished");
+        assert!(m.a_wins == 2 || m.b_wins == 2 || m.a_wins + m.b_wins + m.draws == 3);
+        // A repeat opponent within the run is refused.
+        let e = refusal(svc.league_play(league, b, Some(a)).await);
+        assert!(e.contains("already played"), "{e}");
+        // Each game is an engine game with its result recorded; game 2's chooser was game 1's loser.
+        let games = svc.db.league_games(m.id).await.expect("games");
+        assert!(games.len() >= 2);
+        for g in &games {
+            let loaded = svc.load(g.game_id).await.expect("game");
+            match loaded.game.result {
+                Some(engine::GameResult::Won(p)) => {
+                    assert_eq!(g.winner, Some(loaded.seats[p.index()].user_id));
+                }
+                Some(engine::GameResult::Draw) => assert!(g.draw),
+                None => panic!("an unfinished game was recorded"),
+            }
+        }
+        if let Some(w) = games[0].winner {
+            let loser = if w == a { b } else { a };
+            let second = svc.load(games[1].game_id).await.expect("game 2");
+            let seat = second
+                .seats
+                .iter()
+                .find(|s| s.user_id == loser)
+                .map(|s| s.seat as u8);
+            let setup: crate::replay::StoredSetup =
+                serde_json::from_str(second.row.setup.as_deref().expect("setup")).expect("setup");
+            // The loser of game 1 chose, and plays first (no draw preference).
+            assert_eq!(setup.first_player, seat);
+            assert_eq!(games[1].first_user, loser);
+        }
+        // The organiser fixes the result, recorded with who and why.
+        let fix = OrganiserAction::Fix {
+            a_wins: 2,
+            b_wins: 1,
+            draws: 0,
+        };
+        let e = refusal(
+            svc.league_organise(league, org, false, m.id, fix, " ")
+                .await,
+        );
+        assert!(e.contains("say why"), "{e}");
+        let bad = OrganiserAction::Fix {
+            a_wins: 5,
+            b_wins: 0,
+            draws: 0,
+        };
+        assert!(
+            refusal(
+                svc.league_organise(league, org, false, m.id, bad, "typo")
+                    .await
+            )
+            .contains("not a result")
+        );
+        let r = svc
+            .league_organise(league, org, false, m.id, fix, "scorekeeper error")
+            .await
+            .expect("fix");
+        assert!(r.text.contains("fixed to 2-1-0 by Org"), "{}", r.text);
+        let after = svc.db.league_match(m.id).await.expect("m").expect("found");
+        assert_eq!((after.a_wins, after.b_wins), (2, 1));
+        let v = svc.league_standings(league).await.expect("standings");
+        assert_eq!(v.lines[0].user, m.a_user);
+        assert_eq!(v.lines[0].points, 3);
+        // A member with Manage Server may nullify; the match then no longer counts.
+        svc.league_organise(league, b, true, m.id, OrganiserAction::Nullify, "collusion")
+            .await
+            .expect("nullify");
+        let v = svc.league_standings(league).await.expect("standings");
+        assert!(v.lines.iter().all(|l| l.points == 0));
+        let log = svc.db.league_actions(league).await.expect("log");
+        assert_eq!(
+            log.iter().map(|x| x.kind.as_str()).collect::<Vec<_>>(),
+            vec!["fix", "nullify"]
+        );
+        assert_eq!(log[1].by_user, b);
+        assert!(
+            svc.league_me(league, a)
+                .await
+                .expect("me")
+                .text
+                .contains("nullified")
+        );
+        // Ratings moved with every game and stay even after the nullify.
+        let ra = svc.rating_of(a, "sealed").await.expect("rating");
+        assert_eq!(ra.games as usize, games.len());
+    }
+}
+
+/// The oracle: Appendix C computed by hand from the match rows, and Glicko-2 folded over the
+/// recorded games in order with `skillratings` directly.
+fn oracle_points(matches: &[crate::storage::MatchRow], user: Id) -> (u32, f64) {
+    let mut pts = 0;
+    let mut rounds = 0;
+    for m in matches.iter().filter(|m| m.status == "finished") {
+        let (mine, theirs) = if m.a_user == user {
+            (m.a_wins, if m.b_user.is_none() { -1 } else { m.b_wins })
+        } else if m.b_user == Some(user) {
+            (m.b_wins, m.a_wins)
+        } else {
+            continue;
+        };
+        rounds += 1;
+        pts += match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => 3,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 0,
+        };
+    }
+    let mwp = if rounds == 0 {
+        1.0 / 3.0
+    } else {
+        (f64::from(pts) / f64::from(3 * rounds)).max(1.0 / 3.0)
+    };
+    (pts, mwp)
+}
+
+#[tokio::test]
+async fn a_whole_sealed_league_matches_the_oracle() {
+    use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let o = SimOptions {
+            tag: tag(),
+            ..SimOptions::default()
+        };
+        let rep = simulate(svc, &o).await.expect("simulation");
+        assert_eq!(rep.players.len(), 8);
+        let matches = svc.db.league_matches(rep.league_id).await.expect("matches");
+        // Three Swiss rounds of four matches, all played out.
+        assert_eq!(matches.len(), 12, "{:#?}", rep.log);
+        assert!(matches.iter().all(|m| m.status == "finished"));
+        for r in 1..=3 {
+            assert_eq!(matches.iter().filter(|m| m.round == r).count(), 4);
+        }
+        // Nobody meets the same opponent twice.
+        let mut pairs: Vec<(Id, Id)> = matches
+            .iter()
+            .filter_map(|m| m.b_user.map(|b| (m.a_user.min(b), m.a_user.max(b))))
+            .collect();
+        pairs.sort();
+        let n = pairs.len();
+        pairs.dedup();
+        assert_eq!(pairs.len(), n);
+        // Every match's score is its recorded games, and every game the engine's result.
+        let mut games_total = 0;
+        for m in &matches {
+            let games = svc.db.league_games(m.id).await.expect("games");
+            games_total += games.len();
+            let aw = games.iter().filter(|g| g.winner == Some(m.a_user)).count() as i64;
+            let bw = games
+                .iter()
+                .filter(|g| g.winner.is_some() && g.winner != Some(m.a_user))
+                .count() as i64;
+            let dr = games.iter().filter(|g| g.draw).count() as i64;
+            assert_eq!((m.a_wins, m.b_wins, m.draws), (aw, bw, dr));
+            assert!(
+                aw == 2 || bw == 2 || aw + bw + dr == 3,
+                "a best-of-three ends at two wins or three games"
+            );
+        }
+        assert_eq!(rep.games, games_total);
+        // Standings: points, and OMW% as the average of floored opponents' percentages.
+        for line in &rep.standings.lines {
+            let (pts, _) = oracle_points(&matches, line.user);
+            assert_eq!(line.points, pts, "{}", line.name);
+            let opps: Vec<Id> = matches
+                .iter()
+                .filter_map(|m| {
+                    if m.a_user == line.user {
+                        m.b_user
+                    } else if m.b_user == Some(line.user) {
+                        Some(m.a_user)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            let omw = opps
+                .iter()
+                .map(|o| oracle_points(&matches, *o).1)
+                .sum::<f64>()
+                / opps.len() as f64;
+            assert!(
+                (line.omw - omw).abs() < 1e-9,
+                "{}: {} vs {omw}",
+                line.name,
+                line.omw
+            );
+        }
+        let pts: Vec<u32> = rep.standings.lines.iter().map(|l| l.points).collect();
+        assert!(pts.windows(2).all(|w| w[0] >= w[1]), "{pts:?}");
+        assert_eq!(
+            pts.iter().sum::<u32>(),
+            12 * 3 - matches.iter().filter(|m| m.a_wins == m.b_wins).count() as u32
+        );
+        // Ratings: Glicko-2 over every game in order (one fixed time: no idle growth).
+        let mut r: std::collections::HashMap<Id, Glicko2Rating> = Default::default();
+        for g in svc.db.league_games_of(rep.league_id).await.expect("games") {
+            let m = matches.iter().find(|m| m.id == g.match_id).expect("match");
+            let (a, b) = (m.a_user, m.b_user.expect("no byes"));
+            let out = match g.winner {
+                Some(w) if w == a => skillratings::Outcomes::WIN,
+                Some(_) => skillratings::Outcomes::LOSS,
+                None => skillratings::Outcomes::DRAW,
+            };
+            let (ra, rb) = (
+                r.get(&a).copied().unwrap_or_default(),
+                r.get(&b).copied().unwrap_or_default(),
+            );
+            let (na, nb) = glicko2(&ra, &rb, &out, &Glicko2Config::new());
+            r.insert(a, na);
+            r.insert(b, nb);
+        }
+        for p in &rep.players {
+            let stored = svc
+                .db
+                .rating(*p, "sealed")
+                .await
+                .expect("rating")
+                .expect("rated");
+            let want = r[p];
+            assert!(
+                (stored.rating - want.rating).abs() < 1e-6
+                    && (stored.deviation - want.deviation).abs() < 1e-6
+            );
+        }
+        assert!(rep.standings.text.len() < 4096);
+        // A Swiss league pairs its rounds: no challenges.
+        let e = refusal(
+            svc.league_play(rep.league_id, rep.players[0], Some(rep.players[1]))
+                .await,
+        );
+        assert!(e.contains("pairs its rounds"), "{e}");
+        assert!(rep.standings.text.contains("Agent"));
+    }
+}
+
+#[tokio::test]
+async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let a = svc.user(&format!("h1-{t}"), "Hana").await.expect("user");
+        let b = svc.user(&format!("h2-{t}"), "Ivo").await.expect("user");
+        let setup = LeagueSetup {
+            name: format!("Clock {t}"),
+            product: Some("6 FUT".into()),
+            pack_triggers: vec!["loser".into()],
+            ..Default::default()
+        };
+        let league = svc
+            .league_create(a, &setup, 0, None)
+            .await
+            .expect("c")
+            .league_id;
+        svc.league_join(league, a, None).await.expect("join");
+        svc.league_join(league, b, None).await.expect("join");
+        let r = svc
+            .league_play(league, a, Some(b))
+            .await
+            .expect("challenge");
+        assert_eq!(r.plans.len(), 1);
+        let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+        let game = m.game_id.expect("game");
+        // The league clock times the game, not the service's decision deadline.
+        assert_eq!(
+            svc.db.game(game).await.expect("g").expect("row").deadline,
+            None
+        );
+        let loaded = svc.load(game).await.expect("load");
+        let decider = loaded.seats[loaded.game.pending().expect("pending").player.index()].user_id;
+        let waiter = if decider == a { b } else { a };
+        assert!(refusal(svc.league_claim(league, decider).await).contains("your decision"));
+        svc.clock.advance(86_400);
+        let e = refusal(svc.league_claim(league, waiter).await);
+        assert!(e.contains("still has 2 d"), "{e}");
+        let c = svc.league_clock(league, waiter).await.expect("clock");
+        assert!(c.text.contains("(running)"), "{}", c.text);
+        // Under a day left: one reminder to the player whose clock runs.
+        svc.clock.advance(86_400 + 3_600);
+        let ticks = svc.league_tick_one(league).await.expect("tick");
+        let rem: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
+        assert_eq!(rem.len(), 1, "{ticks:?}");
+        assert!(rem[0].text.contains("left on their clock") && rem[0].pings == vec![decider]);
+        assert!(
+            svc.league_tick_one(league)
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+        // Out of time: nothing happens until the waiting player claims.
+        svc.clock.advance(86_400);
+        assert!(svc.load(game).await.expect("load").game.result.is_none());
+        let r = svc.league_claim(league, waiter).await.expect("claim");
+        assert!(
+            r.text.contains("ran out of time") && r.text.contains("claimed the game on time"),
+            "{}",
+            r.text
+        );
+        let games = svc.db.league_games(m.id).await.expect("games");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].winner, Some(waiter));
+        let m = svc.db.league_match(m.id).await.expect("m").expect("found");
+        assert_eq!(m.status, "active");
+        assert!(m.game_id.is_some_and(|g| g != game), "game 2 started");
+        assert_eq!(m.chooser, Some(decider), "the loser of game 1 chooses");
+        // The league ends; after the grace period the game in progress is a draw.
+        svc.clock.advance(32 * 86_400);
+        let ticks = svc.league_tick_one(league).await.expect("tick");
+        let texts: Vec<&str> = ticks
+            .iter()
+            .filter(|r| r.league_id == league)
+            .map(|r| r.text.as_str())
+            .collect();
+        assert!(texts.iter().any(|t| t.contains("draw")), "{texts:?}");
+        assert!(
+            texts.iter().any(|t| t.starts_with("Final standings")),
+            "{texts:?}"
+        );
+        let m = svc.db.league_match(m.id).await.expect("m").expect("found");
+        assert_eq!(m.status, "finished");
+        assert_eq!(m.draws, 1);
+        assert_eq!(
+            svc.db.league(league).await.expect("l").expect("row").status,
+            "final"
+        );
+        // The loser of the match got a pack from its own stored seed.
+        let loser = if m.a_wins > m.b_wins {
+            m.b_user.expect("b")
+        } else {
+            m.a_user
+        };
+        let (_, pool) = svc.league_pool(league, loser).await.expect("pool");
+        assert_eq!(pool.packs.len(), 7);
+        assert!(pool.verify().is_ok());
+        let (_, pool) = svc
+            .league_pool(league, if loser == a { b } else { a })
+            .await
+            .expect("pool");
+        assert_eq!(pool.packs.len(), 6);
+        // Nothing more happens once the league is final.
+        assert!(
+            svc.league_tick_one(league)
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_queue_pairs_equal_records_and_ends_runs() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let o = SimOptions {
+            players: 4,
+            schedule: "queue".into(),
+            best_of: 1,
+            matches_per_run: Some(3),
+            tag: tag(),
+            ..SimOptions::default()
+        };
+        let rep = simulate(svc, &o).await.expect("simulation");
+        let matches = svc.db.league_matches(rep.league_id).await.expect("m");
+        // Four players, three matches each against everyone else: six matches, no repeats.
+        assert_eq!(matches.len(), 6, "{:#?}", rep.log);
+        for p in &rep.players {
+            let r = super::matches::record_of(*p, &matches);
+            assert_eq!(r.played, 3);
+            let mut met = r.met.clone();
+            met.sort();
+            met.dedup();
+            assert_eq!(met.len(), 3);
+        }
+        let e = refusal(svc.league_play(rep.league_id, rep.players[0], None).await);
+        assert!(e.contains("run is complete"), "{e}");
+        assert!(rep.games == 6, "best of one");
+    }
+}
+
+#[tokio::test]
+async fn weekly_packs_grow_the_pools() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let a = svc.user(&format!("w1-{t}"), "Wes").await.expect("user");
+        let b = svc.user(&format!("w2-{t}"), "Xia").await.expect("user");
+        let setup = LeagueSetup {
+            name: format!("Weekly {t}"),
+            product: Some("3 PLC".into()),
+            pack_triggers: vec!["weekly".into()],
+            ..Default::default()
+        };
+        let league = svc
+            .league_create(a, &setup, 0, None)
+            .await
+            .expect("c")
+            .league_id;
+        svc.league_join(league, a, None).await.expect("join");
+        svc.league_join(league, b, None).await.expect("join");
+        svc.league_drop(league, b).await.expect("drop");
+        assert!(
+            svc.league_tick_one(league)
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+        svc.clock.advance(8 * 86_400);
+        let ticks = svc.league_tick_one(league).await.expect("tick");
+        let packs: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
+        assert_eq!(
+            packs.len(),
+            1,
+            "only members who have not dropped: {ticks:?}"
+        );
+        assert!(
+            packs[0].text.contains("opens a PLC pack"),
+            "{}",
+            packs[0].text
+        );
+        let (_, pool) = svc.league_pool(league, a).await.expect("pool");
+        assert_eq!(pool.packs.len(), 4);
+        assert!(pool.verify().is_ok());
+        assert!(
+            svc.league_tick_one(league)
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league)
+        );
+        assert_eq!(
+            svc.league_pool(league, b)
+                .await
+                .expect("pool")
+                .1
+                .packs
+                .len(),
+            3
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_odd_swiss_field_gets_one_bye_a_round() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let o = SimOptions {
+            players: 5,
+            best_of: 1,
+            tag: tag(),
+            ..SimOptions::default()
+        };
+        let rep = simulate(svc, &o).await.expect("simulation");
+        let matches = svc.db.league_matches(rep.league_id).await.expect("m");
+        let byes: Vec<&crate::storage::MatchRow> =
+            matches.iter().filter(|m| m.b_user.is_none()).collect();
+        // ceil(log2 5) = 3 rounds, each with two matches and a bye.
+        assert_eq!(matches.len(), 9, "{:#?}", rep.log);
+        assert_eq!(byes.len(), 3);
+        let mut who: Vec<Id> = byes.iter().map(|m| m.a_user).collect();
+        who.sort();
+        who.dedup();
+        assert_eq!(who.len(), 3, "nobody has two byes");
+        assert!(byes.iter().all(|m| m.a_wins == 1 && m.status == "finished"));
+        for m in &byes {
+            let line = rep
+                .standings
+                .lines
+                .iter()
+                .find(|l| l.user == m.a_user)
+                .expect("line");
+            assert!(line.points >= 3, "a bye is a match win");
+        }
+        assert!(
+            svc.db
+                .league_games_of(rep.league_id)
+                .await
+                .expect("g")
+                .len()
+                == 6
+        );
+    }
+}
+
+#[tokio::test]
+async fn one_unreadable_league_does_not_stop_the_sweep() {
+    let (svcs, _dir) = services().await;
+    // SQLite only: the sweep of every league would touch other tests' leagues on a shared
+    // PostgreSQL database.
+    let svc = &svcs[0];
+    let t = tag();
+    let u = svc.user(&format!("z-{t}"), "Zed").await.expect("user");
+    let bad = svc
+        .db
+        .create_league(&format!("bad {t}"), 0, None, u, "{}", 1, 1)
+        .await
+        .expect("create")
+        .expect("new");
+    let setup = LeagueSetup {
+        name: format!("good {t}"),
+        product: Some("1 TSP".into()),
+        pack_triggers: vec!["weekly".into()],
+        ..Default::default()
+    };
+    let good = svc
+        .league_create(u, &setup, 0, None)
+        .await
+        .expect("c")
+        .league_id;
+    svc.league_join(good, u, None).await.expect("join");
+    svc.clock.advance(7 * 86_400 + 1);
+    let r = svc.league_tick().await.expect("the sweep goes on");
+    assert!(r.iter().any(|x| x.league_id == good), "{r:?}");
+    assert!(matches!(
+        svc.league_ctx(bad).await,
+        Err(ServiceError::Corrupt { .. })
+    ));
+}

@@ -1,0 +1,285 @@
+//! League commands as typed words (the terminal's `spellstack league ...`), the same
+//! commands Discord's `/league` offers:
+//!
+//! `create NAME [product 6 TSP] [best of 1] [schedule swiss 3] [matches 5] [days 28]`,
+//! `join [deck red]`, `drop`, `pool`, `decks`, `deck save NAME: 20 Forest; 2 ...`,
+//! `deck use NAME`, `play [OPPONENT]`, `standings`, `me`, `clock`, `claim`, `vacation N`,
+//! `prefer play|draw`, `nullify MATCH REASON`, `forfeit MATCH LOSER REASON`,
+//! `fix MATCH A-B[-D] REASON`, `log`.
+
+use super::organiser::OrganiserAction;
+use crate::league::definition::LeagueSetup;
+
+/// A parsed league command; names of players are resolved by the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeagueWords {
+    Create(LeagueSetup),
+    Join {
+        deck: Option<String>,
+    },
+    Drop,
+    Pool,
+    Decks,
+    DeckSave {
+        name: String,
+        list: String,
+    },
+    DeckUse(String),
+    Play {
+        opponent: Option<String>,
+    },
+    Standings,
+    Me,
+    Clock,
+    Claim,
+    Vacation(u32),
+    Prefer {
+        draw: bool,
+    },
+    Organise {
+        match_id: i64,
+        action: OrganiserWordsAction,
+        reason: String,
+    },
+    Log,
+    Help,
+}
+
+/// An organiser action before the loser's name is resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrganiserWordsAction {
+    Nullify,
+    Forfeit {
+        loser: String,
+    },
+    Fix {
+        a_wins: u32,
+        b_wins: u32,
+        draws: u32,
+    },
+}
+
+impl OrganiserWordsAction {
+    /// With the loser resolved to a user id.
+    pub fn resolve(&self, loser: Option<i64>) -> Option<OrganiserAction> {
+        Some(match self {
+            OrganiserWordsAction::Nullify => OrganiserAction::Nullify,
+            OrganiserWordsAction::Forfeit { .. } => OrganiserAction::Forfeit { loser: loser? },
+            OrganiserWordsAction::Fix {
+                a_wins,
+                b_wins,
+                draws,
+            } => OrganiserAction::Fix {
+                a_wins: *a_wins,
+                b_wins: *b_wins,
+                draws: *draws,
+            },
+        })
+    }
+}
+
+pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [days N], join [deck NAME], drop, pool, decks, deck save NAME: LIST, deck use NAME, play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
+
+fn number<T: std::str::FromStr>(w: Option<&str>, what: &str) -> Result<T, String> {
+    w.and_then(|x| x.parse().ok())
+        .ok_or_else(|| format!("{what}: give a number"))
+}
+
+fn parse_create(rest: &str) -> Result<LeagueSetup, String> {
+    // NAME runs up to the first keyword.
+    let keys = ["product", "best", "schedule", "matches", "days"];
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let cut = words
+        .iter()
+        .position(|w| keys.contains(&w.to_ascii_lowercase().as_str()))
+        .unwrap_or(words.len());
+    let mut s = LeagueSetup {
+        name: words[..cut].join(" "),
+        ..Default::default()
+    };
+    let mut i = cut;
+    while i < words.len() {
+        let key = words[i].to_ascii_lowercase();
+        let end = words[i + 1..]
+            .iter()
+            .position(|w| keys.contains(&w.to_ascii_lowercase().as_str()))
+            .map_or(words.len(), |p| i + 1 + p);
+        let value = words[i + 1..end].join(" ");
+        match key.as_str() {
+            "product" => s.product = Some(value),
+            "best" => {
+                let v = value.trim_start_matches("of").trim();
+                s.best_of = Some(number(Some(v), "best of")?);
+            }
+            "schedule" => s.schedule = Some(value),
+            "matches" => s.matches_per_run = Some(number(Some(&value), "matches")?),
+            "days" => s.length_days = Some(number(Some(&value), "days")?),
+            _ => {}
+        }
+        i = end;
+    }
+    if s.name.trim().is_empty() {
+        return Err("create NAME ...: the league needs a name".into());
+    }
+    Ok(s)
+}
+
+fn parse_organise(verb: &str, rest: &str) -> Result<LeagueWords, String> {
+    let mut it = rest.splitn(2, char::is_whitespace);
+    let match_id: i64 = number(it.next(), &format!("{verb} MATCH"))?;
+    let rest = it.next().unwrap_or("").trim();
+    let (action, reason) = match verb {
+        "nullify" => (OrganiserWordsAction::Nullify, rest.to_string()),
+        "forfeit" => {
+            let mut it = rest.splitn(2, char::is_whitespace);
+            let loser = it.next().unwrap_or("").to_string();
+            if loser.is_empty() {
+                return Err("forfeit MATCH LOSER REASON: name who forfeits".into());
+            }
+            (
+                OrganiserWordsAction::Forfeit { loser },
+                it.next().unwrap_or("").to_string(),
+            )
+        }
+        _ => {
+            let mut it = rest.splitn(2, char::is_whitespace);
+            let score = it.next().unwrap_or("");
+            let n: Vec<u32> = score
+                .split('-')
+                .map(|x| {
+                    x.parse()
+                        .map_err(|_| format!("`{score}`: a score like 2-1 or 1-1-1"))
+                })
+                .collect::<Result<_, _>>()?;
+            let (a, b, d) = match n.as_slice() {
+                [a, b] => (*a, *b, 0),
+                [a, b, d] => (*a, *b, *d),
+                _ => return Err(format!("`{score}`: a score like 2-1 or 1-1-1")),
+            };
+            (
+                OrganiserWordsAction::Fix {
+                    a_wins: a,
+                    b_wins: b,
+                    draws: d,
+                },
+                it.next().unwrap_or("").to_string(),
+            )
+        }
+    };
+    Ok(LeagueWords::Organise {
+        match_id,
+        action,
+        reason,
+    })
+}
+
+/// Parses league words; the error explains what was expected.
+pub fn parse(text: &str) -> Result<LeagueWords, String> {
+    let text = text.trim();
+    let (verb, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let rest = rest.trim();
+    let verb = verb.to_ascii_lowercase();
+    Ok(match verb.as_str() {
+        "create" => LeagueWords::Create(parse_create(rest)?),
+        "join" => LeagueWords::Join {
+            deck: rest
+                .strip_prefix("deck")
+                .map(|d| d.trim().to_string())
+                .filter(|d| !d.is_empty()),
+        },
+        "drop" => LeagueWords::Drop,
+        "pool" => LeagueWords::Pool,
+        "decks" => LeagueWords::Decks,
+        "deck" => {
+            let (sub, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            match sub.to_ascii_lowercase().as_str() {
+                "save" => {
+                    let (name, list) = args.split_once(':').ok_or(
+                        "deck save NAME: LIST (a colon after the name, `;` between lines)",
+                    )?;
+                    LeagueWords::DeckSave {
+                        name: name.trim().to_string(),
+                        list: list.trim().replace([';', '|'], "\n"),
+                    }
+                }
+                "use" => LeagueWords::DeckUse(args.trim().to_string()),
+                "list" | "" => LeagueWords::Decks,
+                other => return Err(format!("deck {other}: say deck save, deck use or decks")),
+            }
+        }
+        "play" => LeagueWords::Play {
+            opponent: (!rest.is_empty()).then(|| rest.to_string()),
+        },
+        "standings" => LeagueWords::Standings,
+        "me" => LeagueWords::Me,
+        "clock" => LeagueWords::Clock,
+        "claim" => LeagueWords::Claim,
+        "vacation" => {
+            LeagueWords::Vacation(number(rest.split_whitespace().next(), "vacation DAYS")?)
+        }
+        "prefer" => match rest.to_ascii_lowercase().as_str() {
+            "play" => LeagueWords::Prefer { draw: false },
+            "draw" => LeagueWords::Prefer { draw: true },
+            _ => return Err("prefer play or prefer draw".into()),
+        },
+        "nullify" | "forfeit" | "fix" => parse_organise(&verb, rest)?,
+        "log" => LeagueWords::Log,
+        "help" | "?" => LeagueWords::Help,
+        _ => return Err(format!("unknown league command `{verb}`. {HELP}")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn league_words_parse() {
+        let LeagueWords::Create(s) = parse(
+            "create Friday Sealed product 2 TSP + 2 PLC + 2 FUT best of 1 schedule swiss 3 days 14",
+        )
+        .expect("create") else {
+            panic!("not a create");
+        };
+        assert_eq!(s.name, "Friday Sealed");
+        assert_eq!(s.product.as_deref(), Some("2 TSP + 2 PLC + 2 FUT"));
+        assert_eq!((s.best_of, s.length_days), (Some(1), Some(14)));
+        assert_eq!(s.schedule.as_deref(), Some("swiss 3"));
+        assert_eq!(
+            parse("join deck red"),
+            Ok(LeagueWords::Join {
+                deck: Some("red".into())
+            })
+        );
+        assert_eq!(
+            parse("deck save mine: 20 Forest; 20 Island"),
+            Ok(LeagueWords::DeckSave {
+                name: "mine".into(),
+                list: "20 Forest\n 20 Island".into()
+            })
+        );
+        assert_eq!(
+            parse("play Bob"),
+            Ok(LeagueWords::Play {
+                opponent: Some("Bob".into())
+            })
+        );
+        assert_eq!(
+            parse("fix 3 2-1 scorekeeper error"),
+            Ok(LeagueWords::Organise {
+                match_id: 3,
+                action: OrganiserWordsAction::Fix {
+                    a_wins: 2,
+                    b_wins: 1,
+                    draws: 0
+                },
+                reason: "scorekeeper error".into()
+            })
+        );
+        assert!(parse("fix 3 two-one x").is_err());
+        assert!(parse("forfeit 3").unwrap_err().contains("who forfeits"));
+        assert!(parse("vacation lots").is_err());
+        assert!(parse("create").is_err());
+        assert!(parse("dance").unwrap_err().contains("league commands"));
+    }
+}

@@ -1,0 +1,1097 @@
+//! Effect lines: `damage 3 to=target`, `may draw 1`, `sacrifice it && damage 4 to=...`.
+//!
+//! A line is a compound form or one `step`: a verb, its arguments in order, then options
+//! (`key=value` words and flags, in any order). Each verb is one rule, listed in
+//! [`RULES`] by family; the options a verb takes are listed with it.
+
+use super::filters::filter_after;
+use super::words::{
+    amount, colour_letter, colour_name, counter_kind, is_object_word, keyword, natural, object,
+    player, pt_change, recipient, recipients,
+};
+use super::{PResult, Problem, arg, fail_at, fail_here, is_line_word, item, next_word, word};
+use crate::effects::{Amount, Duration, Effect, ObjRef, PlayerRef, PreventScope, Recipient};
+use crate::keywords::Keyword;
+use crate::mana::{ColorSet, ManaCost};
+use crate::object::CounterKind;
+use crate::steps::SkipKind;
+use crate::types::TextWord;
+use crate::zones::ZoneKind;
+use winnow::ascii::space1;
+use winnow::combinator::{cut_err, separated};
+use winnow::error::ErrMode;
+use winnow::prelude::*;
+use winnow::stream::Stream;
+use winnow::token::{literal, one_of, take_while};
+
+// ---------------------------------------------------------------------------------------
+// Lines.
+
+/// `effect`: one effect line.
+pub fn effect(i: &mut &str) -> PResult<Effect> {
+    let start = i.checkpoint();
+    match word.parse_next(i)? {
+        "may_pay" => may_pay(i),
+        "may" => may(i).map(|(effects, text)| Effect::May { effects, text }),
+        "its_controller_may" => {
+            may(i).map(|(effects, text)| Effect::ItsControllerMay { effects, text })
+        }
+        "if_cast_in_main_phase" => if_cast_in_main_phase(i),
+        _ => {
+            i.reset(&start);
+            sacrifice_then(i)
+        }
+    }
+}
+
+/// `may_pay`: "you may pay {B}. If you do, ...".
+fn may_pay(i: &mut &str) -> PResult<Effect> {
+    let cost = arg("a mana cost", mana_cost).parse_next(i)?;
+    let at = after_spaces(i);
+    let effects = chain(i)?;
+    if effects.is_empty() || effects.iter().any(|e| !e.is_choiceless()) {
+        *i = at;
+        return fail_here(
+            "`may_pay COST && EFFECT...` takes effects that ask nothing more",
+            &["&& EFFECT"],
+        );
+    }
+    Ok(Effect::MayPay { cost, effects })
+}
+
+/// `may` (and `its_controller_may`): the effects and the question's text (the first
+/// effect as written, `_` as spaces).
+fn may(i: &mut &str) -> PResult<(Vec<Effect>, String)> {
+    let (first, text) = arg("an effect", step.with_taken()).parse_next(i)?;
+    let mut effects = vec![first];
+    effects.extend(chain(i)?);
+    let asks = |e: &Effect| {
+        matches!(
+            e,
+            Effect::Discard { random: false, .. }
+                | Effect::Sacrifice { .. }
+                | Effect::Search { .. }
+                | Effect::May { .. }
+                | Effect::CounterUnlessPays { .. }
+        )
+    };
+    if effects.iter().any(asks) {
+        return fail_here("`may` takes effects that ask nothing more", &[]);
+    }
+    Ok((effects, text.trim().replace('_', " ")))
+}
+
+/// `if_main`: `A || B`, B what happens otherwise.
+fn if_cast_in_main_phase(i: &mut &str) -> PResult<Effect> {
+    let then = arg("an effect", effect).parse_next(i)?;
+    if next_word(i) != Some("||") {
+        let _ = space1::<_, ErrMode<Problem>>.parse_next(i);
+        return fail_here(
+            "`if_cast_in_main_phase A || B`: B is what happens otherwise",
+            &["|| EFFECT"],
+        );
+    }
+    (space1, literal("||")).parse_next(i)?;
+    let otherwise = arg("an effect", effect).parse_next(i)?;
+    Ok(Effect::IfCastInMainPhase {
+        then: Box::new(then),
+        otherwise: Box::new(otherwise),
+    })
+}
+
+/// `sacrifice_then`, or a `step` alone: "sacrifice it. If you do, ...".
+fn sacrifice_then(i: &mut &str) -> PResult<Effect> {
+    let e = step.parse_next(i)?;
+    let Effect::SacrificeThen { what, then } = e else {
+        return Ok(e);
+    };
+    let at = after_spaces(i);
+    let mut then = then;
+    then.extend(chain(i)?);
+    if then
+        .iter()
+        .any(|e| !e.is_choiceless() && e.target_slots().is_empty())
+    {
+        *i = at;
+        return fail_here(
+            "`sacrifice it && EFFECT...` takes effects that ask nothing more",
+            &[],
+        );
+    }
+    Ok(Effect::SacrificeThen { what, then })
+}
+
+/// `{ SP "&&" SP step }`.
+fn chain(i: &mut &str) -> PResult<Vec<Effect>> {
+    let mut out = Vec::new();
+    while next_word(i) == Some("&&") {
+        (space1, literal("&&")).parse_next(i)?;
+        out.push(arg("an effect", step).parse_next(i)?);
+    }
+    Ok(out)
+}
+
+/// `step`: one verb with its arguments and options, maybe `if_spent=C`.
+pub fn step(i: &mut &str) -> PResult<Effect> {
+    let start = i.checkpoint();
+    let verb = word.parse_next(i)?;
+    let Some((verb, rule)) = RULES.iter().find(|(v, _)| *v == verb) else {
+        let mut known: Vec<&str> = RULES.iter().map(|(v, _)| *v).collect();
+        known.sort_unstable();
+        return fail_at(i, &start, format!("unknown effect `{verb}`"), &known);
+    };
+    let e = rule(i, verb)?;
+    match next_word(i) {
+        Some(w) if w.starts_with("if_spent=") => {
+            (space1, literal("if_spent=")).parse_next(i)?;
+            let color = cut_err(colour_name).parse_next(i)?;
+            Ok(Effect::IfSpent {
+                color,
+                effect: Box::new(e),
+            })
+        }
+        _ => Ok(e),
+    }
+}
+
+/// `mana_cost` in a line: `{2}{G}`.
+fn mana_cost(i: &mut &str) -> PResult<ManaCost> {
+    take_while(1.., |c: char| !c.is_whitespace())
+        .try_map(str::parse::<ManaCost>)
+        .parse_next(i)
+}
+
+// ---------------------------------------------------------------------------------------
+// Options: `key=value` words and flags after a verb's arguments.
+
+/// What an option's value is.
+#[derive(Clone, Copy)]
+enum Value {
+    Flag,
+    Player,
+    Recipients,
+    Recipient,
+    Object,
+    Amount,
+    Number,
+    Pt,
+    Keywords,
+    Counter,
+    /// One of these words.
+    Word(&'static [&'static str]),
+}
+
+/// An option a verb takes: its key and its value (`shape` is how the README writes it).
+#[derive(Clone, Copy)]
+struct Opt {
+    key: &'static str,
+    shape: &'static str,
+    value: Value,
+}
+
+const WHO: Opt = Opt {
+    key: "who",
+    shape: "who=PLAYER",
+    value: Value::Player,
+};
+const RANDOM: Opt = Opt {
+    key: "random",
+    shape: "random",
+    value: Value::Flag,
+};
+const NO_REGEN: Opt = Opt {
+    key: "no_regen",
+    shape: "no_regen",
+    value: Value::Flag,
+};
+const TAPPED: Opt = Opt {
+    key: "tapped",
+    shape: "tapped",
+    value: Value::Flag,
+};
+const TO_RECIPIENTS: Opt = Opt {
+    key: "to",
+    shape: "to=RECIPIENT[,RECIPIENT]",
+    value: Value::Recipients,
+};
+const TO_RECIPIENT: Opt = Opt {
+    key: "to",
+    shape: "to=RECIPIENT",
+    value: Value::Recipient,
+};
+const TO_OBJECT: Opt = Opt {
+    key: "to",
+    shape: "to=OBJECT",
+    value: Value::Object,
+};
+const TO_ZONE: Opt = Opt {
+    key: "to",
+    shape: "to=hand|battlefield|graveyard",
+    value: Value::Word(&["hand", "battlefield", "graveyard"]),
+};
+const FROM: Opt = Opt {
+    key: "from",
+    shape: "from=OBJECT",
+    value: Value::Object,
+};
+const N: Opt = Opt {
+    key: "n",
+    shape: "n=AMOUNT",
+    value: Value::Amount,
+};
+const PAY: Opt = Opt {
+    key: "pay",
+    shape: "pay=N",
+    value: Value::Number,
+};
+const UNLESS_PAYS: Opt = Opt {
+    key: "unless_pays",
+    shape: "unless_pays=N",
+    value: Value::Number,
+};
+const UNLESS_COUNTERS: Opt = Opt {
+    key: "unless_counters",
+    shape: "unless_counters=KIND",
+    value: Value::Counter,
+};
+const BASE: Opt = Opt {
+    key: "base",
+    shape: "base=P/T",
+    value: Value::Pt,
+};
+const KEYWORDS: Opt = Opt {
+    key: "keywords",
+    shape: "keywords=KEYWORD[,KEYWORD]",
+    value: Value::Keywords,
+};
+const UNTIL_TURN_OR_COMBAT: Opt = Opt {
+    key: "until",
+    shape: "until=end_of_turn|end_of_combat",
+    value: Value::Word(&["end_of_turn", "end_of_combat"]),
+};
+const UNTIL_THIS_LEAVES: Opt = Opt {
+    key: "until",
+    shape: "until=this_leaves",
+    value: Value::Word(&["this_leaves"]),
+};
+const THEN: Opt = Opt {
+    key: "then",
+    shape: "then=become_copy",
+    value: Value::Word(&["become_copy"]),
+};
+
+/// A parsed option value.
+enum Val {
+    Flag,
+    Player(PlayerRef),
+    Recipients(Vec<Recipient>),
+    Recipient(Recipient),
+    Object(ObjRef),
+    Amount(Amount),
+    Number(u32),
+    Pt((i32, i32)),
+    Keywords(Vec<Keyword>),
+    Counter(CounterKind),
+    Word(&'static str),
+}
+
+/// The options given to one verb.
+#[derive(Default)]
+struct Options(Vec<(&'static str, Val)>);
+
+impl Options {
+    fn get(&self, key: &str) -> Option<&Val> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+    fn flag(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+    fn player(&self, key: &str) -> Option<PlayerRef> {
+        match self.get(key) {
+            Some(Val::Player(p)) => Some(*p),
+            _ => None,
+        }
+    }
+    fn object(&self, key: &str) -> Option<ObjRef> {
+        match self.get(key) {
+            Some(Val::Object(o)) => Some(*o),
+            _ => None,
+        }
+    }
+    fn amount(&self, key: &str) -> Option<Amount> {
+        match self.get(key) {
+            Some(Val::Amount(a)) => Some(a.clone()),
+            _ => None,
+        }
+    }
+    fn number(&self, key: &str) -> Option<u32> {
+        match self.get(key) {
+            Some(Val::Number(n)) => Some(*n),
+            _ => None,
+        }
+    }
+    fn word(&self, key: &str) -> Option<&'static str> {
+        match self.get(key) {
+            Some(Val::Word(w)) => Some(w),
+            _ => None,
+        }
+    }
+    fn take(&mut self, key: &str) -> Option<Val> {
+        let at = self.0.iter().position(|(k, _)| *k == key)?;
+        Some(self.0.remove(at).1)
+    }
+}
+
+/// `{ SP option }` for `verb`, which takes the options `allowed`.
+fn options(i: &mut &str, verb: &str, allowed: &[Opt]) -> PResult<Options> {
+    let mut out = Options::default();
+    let shapes: Vec<&str> = allowed.iter().map(|o| o.shape).collect();
+    while let Some(w) = next_word(i) {
+        if is_line_word(w) {
+            break;
+        }
+        space1.parse_next(i)?;
+        let start = i.checkpoint();
+        let key = take_while(1.., |c: char| c != '=' && !c.is_whitespace()).parse_next(i)?;
+        let has_value = i.starts_with('=');
+        let Some(opt) = allowed.iter().find(|o| o.key == key) else {
+            let what = if shapes.is_empty() {
+                format!("`{verb}` takes nothing more, found `{w}`")
+            } else {
+                format!("`{w}` is not an option of `{verb}`")
+            };
+            return fail_at(i, &start, what, &shapes);
+        };
+        if out.get(key).is_some() {
+            return fail_at(i, &start, format!("`{key}` is given twice"), &[]);
+        }
+        let val = match (opt.value, has_value) {
+            (Value::Flag, false) => Val::Flag,
+            (Value::Flag, true) => {
+                return fail_at(
+                    i,
+                    &start,
+                    format!("`{key}` is a flag: no `=`"),
+                    &[opt.shape],
+                );
+            }
+            (_, false) => {
+                return fail_at(i, &start, format!("`{key}` needs a value"), &[opt.shape]);
+            }
+            (value, true) => {
+                '='.parse_next(i)?;
+                cut_err(option_value(value).context(opt.shape)).parse_next(i)?
+            }
+        };
+        out.0.push((opt.key, val));
+    }
+    Ok(out)
+}
+
+/// The value of an option, by its kind.
+fn option_value(value: Value) -> impl FnMut(&mut &str) -> PResult<Val> {
+    move |i: &mut &str| {
+        Ok(match value {
+            Value::Flag => Val::Flag,
+            Value::Player => Val::Player(player(i)?),
+            Value::Recipients => Val::Recipients(recipients(i)?),
+            Value::Recipient => Val::Recipient(recipient(i)?),
+            Value::Object => Val::Object(object(i)?),
+            Value::Amount => Val::Amount(amount(i)?),
+            Value::Number => Val::Number(natural(i)?),
+            Value::Pt => Val::Pt(pt_change(i)?),
+            Value::Keywords => Val::Keywords(separated(1.., cut_err(keyword), ',').parse_next(i)?),
+            Value::Counter => Val::Counter(counter_kind(i)?),
+            Value::Word(words) => {
+                let start = i.checkpoint();
+                let w = item.parse_next(i)?;
+                match words.iter().find(|x| **x == w) {
+                    Some(x) => Val::Word(x),
+                    None => return fail_at(i, &start, format!("unknown value `{w}`"), words),
+                }
+            }
+        })
+    }
+}
+
+/// A verb's rule: the verb has been read; the rule reads its arguments and options.
+type Rule = fn(&mut &str, &'static str) -> PResult<Effect>;
+
+/// Every verb, by family. A new verb is one line here and one rule below.
+pub const RULES: &[(&str, Rule)] = &[
+    // damage and life
+    ("damage", damage),
+    ("damage_divided", no_args),
+    ("gain", player_amount),
+    ("lose", player_amount),
+    ("exchange_life", exchange_life),
+    ("fight", fight),
+    (
+        "lose_at_next_draw_unless_pays",
+        lose_at_next_draw_unless_pays,
+    ),
+    // prevention and regeneration
+    ("prevent_next", prevent_next),
+    ("prevent_all", prevent_all),
+    ("prevent_combat_damage_from", one_object),
+    ("redirect_next_from_this", redirect_next_from_this),
+    ("regenerate", one_object),
+    ("regenerate_all", one_filter),
+    ("cant_regenerate", one_object),
+    // zones: destroy, exile, return, bounce, sacrifice
+    ("destroy", destroy),
+    ("destroy_all", destroy_all),
+    ("exile", one_object),
+    ("exile_all", one_filter),
+    ("exile_if_dies", one_object),
+    ("exile_linked", one_object),
+    ("exile_until_next_end_step", one_object),
+    ("exile_and_return", one_object),
+    ("return_to_hand", one_object),
+    ("return_to_battlefield", one_object),
+    ("return_linked_to_battlefield", no_args),
+    ("return_at_next_end_step", one_object),
+    ("return_if_dies_this_turn", one_object),
+    ("put_on_top", one_object),
+    ("sacrifice", sacrifice),
+    ("living_end", no_args),
+    // the stack
+    ("counter", counter),
+    // counters and tokens
+    ("put_counter", put_counter),
+    ("put_counter_each", put_counter_each),
+    ("remove_counter", remove_counter),
+    ("create_token", create_token),
+    // library and hand: draw, discard, mill, search
+    ("draw", player_amount),
+    ("discard", player_amount),
+    ("mill", player_amount),
+    ("search", search),
+    ("discard_hand_draw_that_many", who_only),
+    ("draw_reveal_discard_nonland", no_args),
+    // continuous effects: pump, set, grant, become (layers)
+    ("pump", pt_object),
+    ("set_pt", pt_object),
+    ("switch_pt", one_object),
+    ("pump_all", pump_all),
+    ("pump_count", pump_count),
+    ("pump_all_count", pump_all_count),
+    ("grant", grant),
+    ("grant_all", grant),
+    ("grant_flashback", one_object),
+    ("become_creature_type", become_creature_type),
+    ("become_land_type", become_land_type),
+    ("become_color", become_color),
+    ("become_creature", become_creature),
+    ("lose_all_abilities", lose_all_abilities),
+    ("change_text", change_text),
+    // control and status
+    ("gain_control_until_end_of_turn", one_object),
+    ("gain_control_while_you_control_this", one_object),
+    ("tap", one_object),
+    ("untap", one_object),
+    ("turn_face_up", one_object),
+    ("turn_face_down", one_object),
+    // turns and the game
+    ("skip_next", skip_next),
+    ("win", no_args),
+    ("coalition_victory", no_args),
+    ("spitting_slug", no_args),
+];
+
+// ---------------------------------------------------------------------------------------
+// Shapes shared by several verbs.
+
+/// `VERB` alone.
+fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    options(i, verb, &[])?;
+    Ok(match verb {
+        "damage_divided" => Effect::DamageDivided,
+        "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
+        "living_end" => Effect::LivingEnd,
+        "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
+        "win" => Effect::WinGame,
+        "coalition_victory" => Effect::CoalitionVictory,
+        _ => Effect::SpittingSlug,
+    })
+}
+
+/// `VERB OBJECT`.
+fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("an object (this, it, linked, target)", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    let make: fn(ObjRef) -> Effect = match verb {
+        "prevent_combat_damage_from" => Effect::PreventCombatDamageFrom,
+        "regenerate" => Effect::Regenerate,
+        "cant_regenerate" => Effect::CantRegenerate,
+        "exile" => Effect::Exile,
+        "exile_if_dies" => Effect::ExileIfDies,
+        "exile_linked" => Effect::ExileLinked,
+        "exile_until_next_end_step" => Effect::ExileUntilNextEndStep,
+        "exile_and_return" => Effect::ExileAndReturn,
+        "return_to_hand" => Effect::ReturnToHand,
+        "return_to_battlefield" => Effect::ReturnToBattlefield,
+        "return_at_next_end_step" => Effect::ReturnAtNextEndStep,
+        "return_if_dies_this_turn" => Effect::ReturnIfDiesThisTurn,
+        "put_on_top" => Effect::PutOnTop,
+        "switch_pt" => Effect::SwitchPt,
+        "grant_flashback" => Effect::GrantFlashback,
+        "gain_control_until_end_of_turn" => Effect::GainControlUntilEndOfTurn,
+        "gain_control_while_you_control_this" => Effect::GainControlWhileYouControlThis,
+        "tap" => Effect::Tap,
+        "untap" => Effect::Untap,
+        "turn_face_up" => Effect::TurnFaceUp,
+        _ => Effect::TurnFaceDown,
+    };
+    Ok(make(what))
+}
+
+/// `VERB FILTER`.
+fn one_filter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(match verb {
+        "regenerate_all" => Effect::RegenerateAll(filter),
+        _ => Effect::ExileAll(filter),
+    })
+}
+
+/// `VERB AMOUNT [who=PLAYER]` (+ `random` for discard): draw, discard, gain, lose, mill.
+fn player_amount(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("an amount", amount).parse_next(i)?;
+    let allowed: &[Opt] = if verb == "discard" {
+        &[WHO, RANDOM]
+    } else {
+        &[WHO]
+    };
+    let o = options(i, verb, allowed)?;
+    let who = o.player("who").unwrap_or(PlayerRef::You);
+    Ok(match verb {
+        "draw" => Effect::Draw { amount, who },
+        "discard" => Effect::Discard {
+            amount,
+            who,
+            random: o.flag("random"),
+        },
+        "gain" => Effect::GainLife { amount, who },
+        "lose" => Effect::LoseLife { amount, who },
+        _ => Effect::Mill { amount, who },
+    })
+}
+
+/// `VERB [who=PLAYER]`.
+fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let o = options(i, verb, &[WHO])?;
+    Ok(Effect::DiscardHandDrawThatMany {
+        who: o.player("who").unwrap_or(PlayerRef::You),
+    })
+}
+
+/// `VERB P/T OBJECT`: pump, set_pt.
+fn pt_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let (power, toughness) = arg("a P/T change", pt_change).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(if verb == "pump" {
+        Effect::Pump {
+            what,
+            power,
+            toughness,
+        }
+    } else {
+        Effect::SetPt {
+            what,
+            power,
+            toughness,
+        }
+    })
+}
+
+/// The input past the spaces ahead (where the next word starts), to report a problem at
+/// that word once it has been read.
+fn after_spaces<'a>(i: &&'a str) -> &'a str {
+    i.trim_start()
+}
+
+/// A required option that is missing, reported where the options ended.
+fn missing<O>(verb: &str, opt: Opt) -> PResult<O> {
+    fail_here(format!("`{verb}` needs {}", opt.shape), &[opt.shape])
+}
+
+// ---------------------------------------------------------------------------------------
+// Damage and life.
+
+/// `damage AMOUNT to=RECIPIENTS [from=OBJECT]`.
+fn damage(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("an amount", amount).parse_next(i)?;
+    let mut o = options(i, verb, &[TO_RECIPIENTS, FROM])?;
+    let Some(Val::Recipients(to)) = o.take("to") else {
+        return missing(verb, TO_RECIPIENTS);
+    };
+    Ok(match o.object("from") {
+        None => Effect::Damage { amount, to },
+        Some(source) => Effect::DamageFrom { source, amount, to },
+    })
+}
+
+/// `exchange_life SLOT` (a target player).
+fn exchange_life(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let at = after_spaces(i);
+    let what = arg("a target player", object).parse_next(i)?;
+    let ObjRef::Target(n) = what else {
+        *i = at;
+        return fail_here("exchange_life needs a target player", &["target"]);
+    };
+    options(i, verb, &[])?;
+    Ok(Effect::ExchangeLife(n))
+}
+
+/// `fight OBJECT OBJECT`.
+fn fight(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let a = arg("an object", object).parse_next(i)?;
+    let b = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::Fight { a, b })
+}
+
+/// `lose_at_next_draw_unless_pays 1..4 pay=N [who=PLAYER]` (Glass Asp).
+fn lose_at_next_draw_unless_pays(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let at = after_spaces(i);
+    let lose = arg("an amount of life (1 to 4)", amount).parse_next(i)?;
+    let Amount::Fixed(lose @ 1..=4) = lose else {
+        *i = at;
+        return fail_here("lose 1 to 4 life", &["1, 2, 3 or 4"]);
+    };
+    let o = options(i, verb, &[PAY, WHO])?;
+    let Some(pay) = o.number("pay") else {
+        return missing(verb, PAY);
+    };
+    Ok(Effect::LoseAtNextDrawUnlessPays {
+        lose: lose as u32,
+        pay,
+        who: o.player("who").unwrap_or(PlayerRef::SubjectPlayer),
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Prevention.
+
+/// `prevent_next AMOUNT to=RECIPIENT`.
+fn prevent_next(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("an amount", amount).parse_next(i)?;
+    let mut o = options(i, verb, &[TO_RECIPIENT])?;
+    let Some(Val::Recipient(to)) = o.take("to") else {
+        return missing(verb, TO_RECIPIENT);
+    };
+    Ok(Effect::PreventNext { amount, to })
+}
+
+const PREVENT_SCOPES: &[(&str, PreventScope)] = &[
+    ("combat", PreventScope::CombatDamage),
+    (
+        "creatures_to_players",
+        PreventScope::CreatureDamageToPlayers,
+    ),
+];
+
+/// `prevent_all combat|creatures_to_players`.
+fn prevent_all(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let scope = arg(
+        "a prevention scope",
+        super::table("prevention scope", PREVENT_SCOPES),
+    )
+    .parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::PreventAll(scope))
+}
+
+/// `redirect_next_from_this N to=OBJECT`.
+fn redirect_next_from_this(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("a number", natural).parse_next(i)?;
+    let o = options(i, verb, &[TO_OBJECT])?;
+    let Some(to) = o.object("to") else {
+        return missing(verb, TO_OBJECT);
+    };
+    Ok(Effect::RedirectNextFromThis { amount, to })
+}
+
+// ---------------------------------------------------------------------------------------
+// Zones.
+
+/// `destroy OBJECT [no_regen]`.
+fn destroy(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("an object", object).parse_next(i)?;
+    let o = options(i, verb, &[NO_REGEN])?;
+    Ok(Effect::Destroy {
+        what,
+        regen: !o.flag("no_regen"),
+    })
+}
+
+/// `destroy_all FILTER [no_regen]`.
+fn destroy_all(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let filter = filter_after(&["no_regen"]).parse_next(i)?;
+    let o = options(i, verb, &[NO_REGEN])?;
+    Ok(Effect::DestroyAll {
+        filter,
+        regen: !o.flag("no_regen"),
+    })
+}
+
+/// `sacrifice this [unless_counters=KIND]` | `sacrifice it|target` | `sacrifice FILTER
+/// [who=PLAYER]`.
+fn sacrifice(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    match next_word(i) {
+        Some("this") => {
+            (space1, literal("this")).parse_next(i)?;
+            let mut o = options(i, verb, &[UNLESS_COUNTERS])?;
+            let unless_counters = match o.take("unless_counters") {
+                Some(Val::Counter(k)) => Some(k),
+                _ => None,
+            };
+            Ok(Effect::SacrificeThis { unless_counters })
+        }
+        Some("it" | "target") => {
+            let what = arg("an object", object).parse_next(i)?;
+            Ok(Effect::SacrificeThen {
+                what,
+                then: Vec::new(),
+            })
+        }
+        _ => {
+            let filter = filter_after(&[]).parse_next(i)?;
+            let o = options(i, verb, &[WHO])?;
+            Ok(Effect::Sacrifice {
+                who: o.player("who").unwrap_or(PlayerRef::You),
+                filter,
+            })
+        }
+    }
+}
+
+/// `counter OBJECT [unless_pays=N]`.
+fn counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("an object", object).parse_next(i)?;
+    let o = options(i, verb, &[UNLESS_PAYS])?;
+    Ok(match o.number("unless_pays") {
+        None => Effect::Counter(what),
+        Some(generic) => Effect::CounterUnlessPays { what, generic },
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Counters and tokens.
+
+/// `put_counter KIND OBJECT [n=AMOUNT]`.
+fn put_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    let o = options(i, verb, &[N])?;
+    Ok(Effect::PutCounters {
+        kind,
+        count: o.amount("n").unwrap_or(Amount::Fixed(1)),
+        what,
+    })
+}
+
+/// `remove_counter KIND OBJECT [n=AMOUNT]` (a permanent, or a card in exile: suspend).
+fn remove_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    let o = options(i, verb, &[N])?;
+    Ok(Effect::RemoveCounters {
+        kind,
+        count: o.amount("n").unwrap_or(Amount::Fixed(1)),
+        what,
+    })
+}
+
+/// `put_counter_each KIND FILTER`.
+fn put_counter_each(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::PutCounterEach { kind, filter })
+}
+
+/// `create_token AMOUNT NAME [who=PLAYER]`: the token's name may have spaces.
+fn create_token(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let count = arg("an amount", amount).parse_next(i)?;
+    let name = arg("a token name", plain_words).parse_next(i)?;
+    let o = options(i, verb, &[WHO])?;
+    Ok(Effect::CreateToken {
+        token: name.join(" "),
+        count,
+        who: o.player("who").unwrap_or(PlayerRef::You),
+    })
+}
+
+/// Words up to the first option, `&&`, `||`, `if_spent=` or the end (at least one).
+fn plain_words<'a>(i: &mut &'a str) -> PResult<Vec<&'a str>> {
+    let mut out = vec![word.parse_next(i)?];
+    while let Some(w) = next_word(i) {
+        if super::is_option_word(w) || is_line_word(w) {
+            break;
+        }
+        space1.parse_next(i)?;
+        out.push(word.parse_next(i)?);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Library.
+
+/// `search FILTER [to=hand|battlefield|graveyard] [tapped] [then=become_copy]`.
+fn search(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let filter = filter_after(&["tapped"]).parse_next(i)?;
+    let o = options(i, verb, &[TO_ZONE, TAPPED, THEN])?;
+    Ok(Effect::Search {
+        filter,
+        to: match o.word("to") {
+            Some("battlefield") => ZoneKind::Battlefield,
+            Some("graveyard") => ZoneKind::Graveyard,
+            _ => ZoneKind::Hand,
+        },
+        tapped: o.flag("tapped"),
+        then_copy: o.word("then").is_some(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Continuous effects.
+
+/// `pump_all P/T FILTER`.
+fn pump_all(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let (power, toughness) = arg("a P/T change", pt_change).parse_next(i)?;
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::PumpAll {
+        filter,
+        power,
+        toughness,
+    })
+}
+
+/// `pump_count AMOUNT P/T OBJECT`.
+fn pump_count(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("an amount", amount).parse_next(i)?;
+    let (power, toughness) = arg("a P/T change", pt_change).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::PumpCount {
+        what,
+        amount,
+        power,
+        toughness,
+    })
+}
+
+/// `pump_all_count AMOUNT P/T FILTER`.
+fn pump_all_count(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("an amount", amount).parse_next(i)?;
+    let (power, toughness) = arg("a P/T change", pt_change).parse_next(i)?;
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::PumpAllCount {
+        filter,
+        amount,
+        power,
+        toughness,
+    })
+}
+
+/// `grant KEYWORD OBJECT [until=...]`, `grant_all KEYWORD FILTER [until=...]`.
+fn grant(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let keyword = arg("a keyword", keyword).parse_next(i)?;
+    if verb == "grant_all" {
+        let filter = filter_after(&[]).parse_next(i)?;
+        let o = options(i, verb, &[UNTIL_TURN_OR_COMBAT])?;
+        return Ok(Effect::GrantAll {
+            filter,
+            keyword,
+            until: turn_or_combat(&o),
+        });
+    }
+    let what = arg("an object", object).parse_next(i)?;
+    let o = options(i, verb, &[UNTIL_TURN_OR_COMBAT])?;
+    Ok(Effect::Grant {
+        what,
+        keyword,
+        until: turn_or_combat(&o),
+    })
+}
+
+fn turn_or_combat(o: &Options) -> Duration {
+    match o.word("until") {
+        Some("end_of_combat") => Duration::EndOfCombat,
+        _ => Duration::EndOfTurn,
+    }
+}
+
+/// `{ SP word } SP object`: words (at least `min`) and then the object they apply to.
+fn words_then_object<'a>(
+    i: &mut &'a str,
+    what: &'static str,
+    min: usize,
+) -> PResult<(Vec<&'a str>, ObjRef)> {
+    let mut words = Vec::new();
+    while let Some(w) = next_word(i) {
+        if super::is_option_word(w) || is_line_word(w) {
+            break;
+        }
+        let mut probe = *i;
+        (space1, word).parse_next(&mut probe)?;
+        let last = next_word(&probe).is_none_or(|n| super::is_option_word(n) || is_line_word(n));
+        if is_object_word(w) && last && words.len() >= min {
+            let what = arg("an object", object).parse_next(i)?;
+            return Ok((words, what));
+        }
+        space1.parse_next(i)?;
+        words.push(word.parse_next(i)?);
+    }
+    if words.len() < min {
+        return fail_here(format!("missing {what}"), &[what]);
+    }
+    fail_here(
+        "missing what it applies to",
+        &["an object (this, it, linked, target)"],
+    )
+}
+
+/// `become_creature_type SUBTYPE {SUBTYPE} OBJECT`.
+fn become_creature_type(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let (types, what) = words_then_object(i, "a creature type", 1)?;
+    options(i, verb, &[])?;
+    Ok(Effect::BecomeCreatureType {
+        what,
+        types: types.iter().map(|t| t.to_string()).collect(),
+    })
+}
+
+/// `become_land_type BASIC_LAND_TYPE {..} OBJECT [until=this_leaves]`.
+fn become_land_type(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let start = *i;
+    let (types, what) = words_then_object(i, "a basic land type", 1)?;
+    if let Some(t) = types
+        .iter()
+        .find(|t| !crate::types::BASIC_LAND_TYPES.iter().any(|(n, _)| n == *t))
+    {
+        // `t` is a slice of the line: the problem is reported at it.
+        *i = &start[(t.as_ptr() as usize - start.as_ptr() as usize)..];
+        return fail_here(
+            format!("`{t}` is not a basic land type"),
+            &["Plains, Island, Swamp, Mountain or Forest"],
+        );
+    }
+    let o = options(i, verb, &[UNTIL_THIS_LEAVES])?;
+    Ok(Effect::BecomeLandType {
+        what,
+        types: types.iter().map(|t| t.to_string()).collect(),
+        until_source_leaves: o.word("until").is_some(),
+    })
+}
+
+/// `become_color COLOURS OBJECT`.
+fn become_color(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let colors = arg("colours, e.g. W", super::words::colours).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::BecomeColor { what, colors })
+}
+
+/// Colour letters for a creature, `C` for colourless.
+fn creature_colours(i: &mut &str) -> PResult<ColorSet> {
+    let letter = winnow::combinator::alt((one_of('C').map(|_| None), colour_letter.map(Some)));
+    (
+        winnow::combinator::repeat(1.., letter).fold(
+            || ColorSet::NONE,
+            |mut s, c| {
+                if let Some(c) = c {
+                    s.insert(c);
+                }
+                s
+            },
+        ),
+        super::word_end,
+    )
+        .map(|(s, _)| s)
+        .parse_next(i)
+}
+
+/// `become_creature P/T COLOURS {SUBTYPE} OBJECT [keywords=K,K]`.
+fn become_creature(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let (power, toughness) = arg("a P/T", pt_change).parse_next(i)?;
+    let colors = arg("colours (or C)", creature_colours).parse_next(i)?;
+    let (subtypes, what) = words_then_object(i, "a creature type", 0)?;
+    let mut o = options(i, verb, &[KEYWORDS])?;
+    let keywords = match o.take("keywords") {
+        Some(Val::Keywords(k)) => k,
+        _ => Vec::new(),
+    };
+    Ok(Effect::BecomeCreature {
+        what,
+        power,
+        toughness,
+        colors,
+        subtypes: subtypes.iter().map(|s| s.to_string()).collect(),
+        keywords,
+    })
+}
+
+/// `lose_all_abilities FILTER [who=PLAYER] [base=P/T]`.
+fn lose_all_abilities(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    let mut o = options(i, verb, &[WHO, BASE])?;
+    let base = match o.take("base") {
+        Some(Val::Pt(pt)) => Some(pt),
+        _ => None,
+    };
+    Ok(Effect::LoseAllAbilities {
+        filter,
+        who: o.player("who").unwrap_or(PlayerRef::EachPlayer),
+        base,
+    })
+}
+
+/// `text_word`: a colour word or a basic land type.
+fn text_word(i: &mut &str) -> PResult<TextWord> {
+    item.try_map(str::parse::<TextWord>).parse_next(i)
+}
+
+/// `change_text FROM TO OBJECT` (colour word for colour word, land type for land type).
+fn change_text(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let from = arg("a colour word or basic land type", text_word).parse_next(i)?;
+    let at = after_spaces(i);
+    let to = arg("a colour word or basic land type", text_word).parse_next(i)?;
+    if std::mem::discriminant(&from) != std::mem::discriminant(&to) {
+        *i = at;
+        return fail_here(
+            "`change_text` replaces a colour word with a colour word, or a basic land type with a basic land type",
+            &[],
+        );
+    }
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::ChangeText { what, from, to })
+}
+
+// ---------------------------------------------------------------------------------------
+// Turns.
+
+const SKIPS: &[(&str, SkipKind)] = &[
+    ("turn", SkipKind::Turn),
+    ("untap", SkipKind::UntapStep),
+    ("upkeep", SkipKind::UpkeepStep),
+    ("draw", SkipKind::DrawStep),
+];
+
+/// `skip_next turn|untap|upkeep|draw [who=PLAYER]`.
+fn skip_next(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("turn, untap, upkeep or draw", super::table("step", SKIPS)).parse_next(i)?;
+    let o = options(i, verb, &[WHO])?;
+    Ok(Effect::SkipNext {
+        what,
+        who: o.player("who").unwrap_or(PlayerRef::You),
+    })
+}

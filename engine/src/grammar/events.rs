@@ -1,0 +1,317 @@
+//! Trigger events (`when`), state triggers, intervening "if" conditions, and the other
+//! small ability words: static prevention, copy abilities, activation conditions, the
+//! counters a permanent enters with.
+
+use super::filters::filter_after;
+use super::words::{card_type, counter_kind, keyword, natural};
+use super::{PResult, arg, fail_at, fail_here, item, table, word};
+use crate::abilities::{
+    CopyCreature, ObjectScope, PlayerScope, StateCondition, StaticPrevention, TriggerCondition,
+    TriggerEvent,
+};
+use crate::object::CounterKind;
+use winnow::combinator::{opt, preceded};
+use winnow::prelude::*;
+use winnow::stream::Stream;
+use winnow::token::{literal, take_while};
+
+/// The events that are one word.
+const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
+    ("enters", TriggerEvent::Enters),
+    ("dies", TriggerEvent::Dies),
+    (
+        "another_creature_enters",
+        TriggerEvent::AnotherCreatureEnters,
+    ),
+    (
+        "another_creature_enters_your_control",
+        TriggerEvent::AnotherCreatureEntersYourControl,
+    ),
+    ("creature_enters", TriggerEvent::CreatureEnters),
+    ("your_upkeep", TriggerEvent::YourUpkeep),
+    ("each_upkeep", TriggerEvent::EachUpkeep),
+    ("each_end_step", TriggerEvent::EachEndStep),
+    ("attacks", TriggerEvent::Attacks),
+    ("creature_attacks", TriggerEvent::CreatureAttacks),
+    (
+        "attacks_and_isnt_blocked",
+        TriggerEvent::AttacksAndIsntBlocked,
+    ),
+    ("blocks", TriggerEvent::Blocks),
+    ("becomes_blocked", TriggerEvent::BecomesBlocked),
+    (
+        "blocks_or_becomes_blocked",
+        TriggerEvent::BlocksOrBecomesBlocked,
+    ),
+    (
+        "deals_combat_damage_to_player",
+        TriggerEvent::DealsCombatDamageToPlayer,
+    ),
+    ("deals_damage_to_player", TriggerEvent::DealsDamageToPlayer),
+    (
+        "deals_damage_to_opponent",
+        TriggerEvent::DealsDamageToOpponent,
+    ),
+    ("enchanted_deals_damage", TriggerEvent::EnchantedDealsDamage),
+    (
+        "you_cast_creature_spell",
+        TriggerEvent::YouCastCreatureSpell,
+    ),
+    ("any_player_casts_spell", TriggerEvent::AnyPlayerCastsSpell),
+    (
+        "creature_to_your_graveyard",
+        TriggerEvent::CreatureToYourGraveyard,
+    ),
+    (
+        "in_graveyard_another_creature_to_your_graveyard",
+        TriggerEvent::InGraveyardAnotherCreatureToYourGraveyard,
+    ),
+    (
+        "creature_dealt_damage_by_this_dies",
+        TriggerEvent::CreatureDealtDamageByThisDies,
+    ),
+    ("leaves", TriggerEvent::LeavesBattlefield),
+    (
+        "leaves_or_becomes_untapped",
+        TriggerEvent::LeavesOrBecomesUntapped,
+    ),
+    ("turned_face_up", TriggerEvent::TurnedFaceUp),
+    ("you_gain_life", TriggerEvent::LifeGained(PlayerScope::You)),
+    (
+        "opponent_gains_life",
+        TriggerEvent::LifeGained(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_gains_life",
+        TriggerEvent::LifeGained(PlayerScope::AnyPlayer),
+    ),
+    ("you_lose_life", TriggerEvent::LifeLost(PlayerScope::You)),
+    (
+        "opponent_loses_life",
+        TriggerEvent::LifeLost(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_loses_life",
+        TriggerEvent::LifeLost(PlayerScope::AnyPlayer),
+    ),
+    ("you_draw", TriggerEvent::CardDrawn(PlayerScope::You)),
+    (
+        "opponent_draws",
+        TriggerEvent::CardDrawn(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_draws",
+        TriggerEvent::CardDrawn(PlayerScope::AnyPlayer),
+    ),
+    ("you_discard", TriggerEvent::CardDiscarded(PlayerScope::You)),
+    (
+        "opponent_discards",
+        TriggerEvent::CardDiscarded(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_discards",
+        TriggerEvent::CardDiscarded(PlayerScope::AnyPlayer),
+    ),
+];
+
+/// The events that take a value after a colon, each with its rule.
+/// A rule for the value of an event word.
+type EventRule = fn(&mut &str) -> PResult<TriggerEvent>;
+
+const EVENT_PREFIXES: &[(&str, EventRule)] = &[
+    ("state:", |i| state.map(TriggerEvent::State).parse_next(i)),
+    ("you_cast_spell:", |i| {
+        card_type
+            .map(TriggerEvent::YouCastSpellOfType)
+            .parse_next(i)
+    }),
+    ("becomes_tapped:", |i| {
+        scope.map(TriggerEvent::BecomesTapped).parse_next(i)
+    }),
+    ("becomes_untapped:", |i| {
+        scope.map(TriggerEvent::BecomesUntapped).parse_next(i)
+    }),
+    ("counters_put_on:", |i| {
+        counters_on
+            .map(|(on, kind)| TriggerEvent::CountersPut { on, kind })
+            .parse_next(i)
+    }),
+    ("counters_removed_from:", |i| {
+        counters_on
+            .map(|(on, kind)| TriggerEvent::CountersRemoved { on, kind })
+            .parse_next(i)
+    }),
+    ("your_creature_with:", your_creature_with_attacks),
+    (
+        "another_your_creature_type:",
+        another_of_subtype_becomes_blocked,
+    ),
+];
+
+/// `event`.
+pub fn event(i: &mut &str) -> PResult<TriggerEvent> {
+    let start = i.checkpoint();
+    for (prefix, rule) in EVENT_PREFIXES {
+        if i.starts_with(prefix) {
+            literal(*prefix).parse_next(i)?;
+            return winnow::combinator::cut_err(rule).parse_next(i);
+        }
+    }
+    let w = word.parse_next(i)?;
+    match EVENT_WORDS.iter().find(|(k, _)| *k == w) {
+        Some((_, e)) => Ok(e.clone()),
+        None => {
+            let mut known: Vec<&str> = EVENT_WORDS.iter().map(|(k, _)| *k).collect();
+            known.extend(EVENT_PREFIXES.iter().map(|(p, _)| *p));
+            fail_at(i, &start, format!("unknown trigger event `{w}`"), &known)
+        }
+    }
+}
+
+const SCOPES: &[(&str, ObjectScope)] = &[
+    ("this", ObjectScope::This),
+    ("creature", ObjectScope::AnyCreature),
+    ("your_creature", ObjectScope::CreatureYouControl),
+];
+
+/// `scope`: this, creature, your_creature.
+fn scope(i: &mut &str) -> PResult<ObjectScope> {
+    take_while(1.., |c: char| c != ':' && !c.is_whitespace())
+        .verify_map(|w: &str| SCOPES.iter().find(|(k, _)| *k == w).map(|(_, s)| *s))
+        .context("this, creature or your_creature")
+        .parse_next(i)
+}
+
+/// `scope [":" counter_kind]`.
+fn counters_on(i: &mut &str) -> PResult<(ObjectScope, Option<CounterKind>)> {
+    (scope, opt(preceded(':', counter_kind))).parse_next(i)
+}
+
+/// `keyword "_attacks"`.
+fn your_creature_with_attacks(i: &mut &str) -> PResult<TriggerEvent> {
+    let start = i.checkpoint();
+    let w = word.parse_next(i)?;
+    let Some(k) = w.strip_suffix("_attacks") else {
+        return fail_at(i, &start, "expected KEYWORD_attacks", &["KEYWORD_attacks"]);
+    };
+    let mut k = k;
+    let kw = keyword
+        .parse_next(&mut k)
+        .inspect_err(|_| i.reset(&start))?;
+    Ok(TriggerEvent::YourCreatureWithKeywordAttacks(kw))
+}
+
+/// `subtype "_becomes_blocked"`.
+fn another_of_subtype_becomes_blocked(i: &mut &str) -> PResult<TriggerEvent> {
+    let start = i.checkpoint();
+    let t = take_while(0.., |c: char| c.is_ascii_alphabetic() || c == '-').parse_next(i)?;
+    if t.is_empty() || !i.starts_with("_becomes_blocked") {
+        return fail_at(
+            i,
+            &start,
+            "expected another_your_creature_type:SUBTYPE_becomes_blocked",
+            &["SUBTYPE_becomes_blocked"],
+        );
+    }
+    literal("_becomes_blocked").parse_next(i)?;
+    Ok(TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(
+        t.to_string(),
+    ))
+}
+
+/// `state`.
+pub fn state(i: &mut &str) -> PResult<StateCondition> {
+    let start = i.checkpoint();
+    match word.parse_next(i)? {
+        "you_control_at_least" => {
+            let n = arg("a number", natural).parse_next(i)?;
+            let f = filter_after(&[]).parse_next(i)?;
+            if f == Default::default() {
+                return fail_here("missing what you control", &["a filter"]);
+            }
+            Ok(StateCondition::YouControlAtLeast(n, f))
+        }
+        "you_control_no" => {
+            let f = filter_after(&[]).parse_next(i)?;
+            if f == Default::default() {
+                return fail_here("missing what you control", &["a filter"]);
+            }
+            Ok(StateCondition::YouControlNo(f))
+        }
+        "you_have_no_cards_in_hand" => Ok(StateCondition::YouHaveNoCardsInHand),
+        w => fail_at(
+            i,
+            &start,
+            format!("unknown state `{w}`"),
+            &[
+                "you_control_at_least N FILTER",
+                "you_control_no FILTER",
+                "you_have_no_cards_in_hand",
+            ],
+        ),
+    }
+}
+
+const CONDITIONS: &[(&str, TriggerCondition)] = &[
+    (
+        "no_creatures_on_battlefield",
+        TriggerCondition::NoCreaturesOnBattlefield,
+    ),
+    (
+        "nothing_else_and_empty_hand",
+        TriggerCondition::NothingElseAndEmptyHand,
+    ),
+];
+
+/// `condition`: an intervening "if" clause.
+pub fn condition(i: &mut &str) -> PResult<TriggerCondition> {
+    winnow::combinator::cut_err(table("condition", CONDITIONS)).parse_next(i)
+}
+
+/// `prevention = "spell_damage" SP integer | "from_creatures_to_this"`.
+pub fn static_prevention(i: &mut &str) -> PResult<StaticPrevention> {
+    let start = i.checkpoint();
+    match word.parse_next(i)? {
+        "spell_damage" => arg("a number", natural)
+            .map(StaticPrevention::SpellDamage)
+            .parse_next(i),
+        "from_creatures_to_this" => Ok(StaticPrevention::FromCreaturesToThis),
+        w => fail_at(
+            i,
+            &start,
+            format!("unknown prevention `{w}`"),
+            &["spell_damage N", "from_creatures_to_this"],
+        ),
+    }
+}
+
+const COPIES: &[(&str, CopyCreature)] = &[
+    ("clone", CopyCreature::Clone),
+    ("shapeshifter", CopyCreature::Shapeshifter),
+];
+
+/// `copy_creature = "clone" | "shapeshifter"`.
+pub fn copy_creature(i: &mut &str) -> PResult<CopyCreature> {
+    winnow::combinator::cut_err(table("copy ability", COPIES)).parse_next(i)
+}
+
+/// `enters_with = integer SP counter_kind`: `3 mining`.
+pub fn enters_with(i: &mut &str) -> PResult<(CounterKind, u32)> {
+    let n = winnow::combinator::cut_err(natural).parse_next(i)?;
+    let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+    Ok((kind, n))
+}
+
+/// `activation_condition = "hand_size_exactly" SP integer`.
+pub fn activation_condition(i: &mut &str) -> PResult<u32> {
+    let start = i.checkpoint();
+    match item.parse_next(i)? {
+        "hand_size_exactly" => arg("a number", natural).parse_next(i),
+        w => fail_at(
+            i,
+            &start,
+            format!("unknown condition `{w}`"),
+            &["hand_size_exactly N"],
+        ),
+    }
+}

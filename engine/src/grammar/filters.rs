@@ -1,0 +1,259 @@
+//! Object filters (`creature nonwhite you_control`) and target descriptions (`any`,
+//! `spell`, `card_in_graveyard`, a permanent filter, with a chooser).
+
+use super::{PResult, fail_at, is_line_word, is_option_word, next_word, words};
+use crate::mana::Color;
+use crate::targets::{ObjectFilter, Relation, TargetKind, TargetSpec};
+use crate::types::CardType;
+use winnow::ascii::space1;
+use winnow::combinator::cut_err;
+use winnow::prelude::*;
+use winnow::stream::Stream;
+use winnow::token::take_while;
+
+/// `filter_word`, added to `f`.
+pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
+    let start = i.checkpoint();
+    let w = take_while(1.., |c: char| !c.is_whitespace() && c != ',').parse_next(i)?;
+    take_while(0.., ',').parse_next(i)?;
+    let bad = |i: &mut &'a str, what: String| -> PResult<()> {
+        fail_at(
+            i,
+            &start,
+            what,
+            &[
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+            ],
+        )
+    };
+    if w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("permanent") {
+        return Ok(());
+    }
+    if let Some(c) = Color::ALL.into_iter().find(|c| c.name() == w) {
+        f.colors_any.insert(c);
+        return Ok(());
+    }
+    if let Ok(t) = w.parse::<CardType>() {
+        f.types_any.push(t);
+        return Ok(());
+    }
+    if let Some(rest) = w.strip_prefix("non") {
+        if let Ok(t) = rest.parse::<CardType>() {
+            f.types_none.push(t);
+        } else if let Some(c) = Color::from_name(rest) {
+            f.not_colors.insert(c);
+        } else {
+            return bad(i, format!("unknown filter word `{w}`"));
+        }
+        return Ok(());
+    }
+    match w {
+        "tapped" => f.tapped = Some(true),
+        "untapped" => f.tapped = Some(false),
+        "basic" => f.basic = true,
+        "attacking" => f.attacking = true,
+        "token" => f.token = true,
+        "other" => f.other = true,
+        "face_down" => f.face_down = true,
+        "you_control" => f.controller = Some(Relation::You),
+        "opponent_controls" => f.controller = Some(Relation::Opponent),
+        _ => return filter_word_with_value(i, &start, w, f),
+    }
+    Ok(())
+}
+
+/// The filter words with a value: `toughness<=N`, `type:S`, `with:K`, `text_changeable:W`.
+fn filter_word_with_value<'a>(
+    i: &mut &'a str,
+    start: &<&'a str as Stream>::Checkpoint,
+    w: &'a str,
+    f: &mut ObjectFilter,
+) -> PResult<()> {
+    let value = |prefix: &str| w.strip_prefix(prefix);
+    if let Some(n) = value("toughness<=") {
+        let mut rest = n;
+        match words::integer.parse_next(&mut rest) {
+            Ok(n) if rest.is_empty() => f.max_toughness = Some(n),
+            _ => return fail_at(i, start, format!("bad number in `{w}`"), &["toughness<=N"]),
+        }
+    } else if let Some(s) = value("type:") {
+        f.subtype = Some(s.to_string());
+    } else if let Some(k) = value("with:") {
+        match k.parse() {
+            Ok(k) => f.keyword = Some(k),
+            Err(e) => return fail_at(i, start, format!("`{w}`: {e}"), &["with:KEYWORD"]),
+        }
+    } else if let Some(word) = value("text_changeable:") {
+        match word.parse() {
+            Ok(t) => f.text_changeable = Some(t),
+            Err(e) => return fail_at(i, start, e, &["text_changeable:WORD"]),
+        }
+    } else {
+        return fail_at(
+            i,
+            start,
+            format!("unknown filter word `{w}`"),
+            &[
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+            ],
+        );
+    }
+    Ok(())
+}
+
+/// `{ SP filter_word }` after a verb: stops before an option, `&&`, `||`, `if_spent=`, one
+/// of `stop` or the end.
+pub fn filter_after<'s>(
+    stop: &'s [&'s str],
+) -> impl FnMut(&mut &str) -> PResult<ObjectFilter> + 's {
+    move |i: &mut &str| {
+        let mut f = ObjectFilter::default();
+        while let Some(w) = next_word(i) {
+            if is_option_word(w) || is_line_word(w) || stop.contains(&w) {
+                break;
+            }
+            space1.parse_next(i)?;
+            cut_err(|i: &mut &str| filter_word(i, &mut f)).parse_next(i)?;
+        }
+        Ok(f)
+    }
+}
+
+/// `filter`: a whole text of filter words (`affects`, `enchant`), maybe empty.
+pub fn filter(i: &mut &str) -> PResult<ObjectFilter> {
+    filter_until(&[]).parse_next(i)
+}
+
+/// `filter` as the first words of a text, stopping before one of `stop`.
+pub fn filter_until<'s>(
+    stop: &'s [&'s str],
+) -> impl FnMut(&mut &str) -> PResult<ObjectFilter> + 's {
+    move |i: &mut &str| {
+        let mut f = ObjectFilter::default();
+        let first = take_while(0.., |c: char| !c.is_whitespace())
+            .parse_peek(*i)?
+            .1;
+        if first.is_empty() || stop.contains(&first) {
+            return Ok(f);
+        }
+        cut_err(|i: &mut &str| filter_word(i, &mut f)).parse_next(i)?;
+        let more = filter_after(stop).parse_next(i)?;
+        merge(&mut f, more);
+        Ok(f)
+    }
+}
+
+/// The words of `b` added to `a` (as if they had followed in one list).
+fn merge(a: &mut ObjectFilter, b: ObjectFilter) {
+    a.types_any.extend(b.types_any);
+    a.types_none.extend(b.types_none);
+    if b.subtype.is_some() {
+        a.subtype = b.subtype;
+    }
+    for c in b.not_colors.iter() {
+        a.not_colors.insert(c);
+    }
+    for c in b.colors_any.iter() {
+        a.colors_any.insert(c);
+    }
+    a.tapped = b.tapped.or(a.tapped);
+    a.max_toughness = b.max_toughness.or(a.max_toughness);
+    a.controller = b.controller.or(a.controller);
+    a.keyword = b.keyword.or(a.keyword);
+    a.basic |= b.basic;
+    a.attacking |= b.attacking;
+    a.token |= b.token;
+    a.other |= b.other;
+    a.face_down |= b.face_down;
+    a.text_changeable = b.text_changeable.or(a.text_changeable);
+}
+
+const CHOOSERS: &[&str] = &["chosen_by_opponent", "chosen_by_its_controller"];
+
+/// `target`.
+pub fn target(i: &mut &str) -> PResult<TargetSpec> {
+    let start = i.checkpoint();
+    let first = take_while(0.., |c: char| !c.is_whitespace()).parse_next(i)?;
+    let kind = match first {
+        "" => {
+            return fail_at(
+                i,
+                &start,
+                "empty target description",
+                &["a target description"],
+            );
+        }
+        "any" => TargetKind::Any,
+        "player" => TargetKind::Player,
+        "opponent" => TargetKind::Opponent,
+        "spell" => TargetKind::Spell(filter_after(CHOOSERS).parse_next(i)?),
+        "card_in_graveyard" => {
+            let at = i.checkpoint();
+            let f = filter_after(CHOOSERS).parse_next(i)?;
+            if f.tapped.is_some()
+                || f.attacking
+                || f.controller.is_some()
+                || f.face_down
+                || f.token
+                || f.other
+            {
+                return fail_at(
+                    i,
+                    &at,
+                    "a card in a graveyard is only filtered by its characteristics",
+                    &["card types, colours, type:SUBTYPE, with:KEYWORD"],
+                );
+            }
+            TargetKind::GraveyardCard(f)
+        }
+        "card_in_your_graveyard" => {
+            TargetKind::CardInYourGraveyard(filter_after(CHOOSERS).parse_next(i)?)
+        }
+        _ => {
+            i.reset(&start);
+            TargetKind::Permanent(filter_until(CHOOSERS).parse_next(i)?)
+        }
+    };
+    let mut spec = TargetSpec {
+        kind,
+        chosen_by_opponent: false,
+        chosen_by_its_controller: false,
+    };
+    while next_word(i).is_some() {
+        space1.parse_next(i)?;
+        let at = i.checkpoint();
+        match super::word.parse_next(i)? {
+            "chosen_by_opponent" => spec.chosen_by_opponent = true,
+            "chosen_by_its_controller" => spec.chosen_by_its_controller = true,
+            w => return fail_at(i, &at, format!("unexpected `{w}`"), CHOOSERS),
+        }
+    }
+    Ok(spec)
+}
+
+/// `divided = ("X" | positive integer) SP target`: "N damage divided as you choose among
+/// any number of <targets>".
+pub fn divided(i: &mut &str) -> PResult<crate::cards::DividedDamage> {
+    use crate::effects::Amount;
+    let start = i.checkpoint();
+    let amount = match super::item.parse_next(i)? {
+        "X" | "x" => Amount::X,
+        _ => {
+            i.reset(&start);
+            match words::integer.parse_next(i) {
+                Ok(n) if n > 0 => Amount::Fixed(n),
+                _ => {
+                    return fail_at(
+                        i,
+                        &start,
+                        "a positive number or X",
+                        &["N TARGETS", "X TARGETS"],
+                    );
+                }
+            }
+        }
+    };
+    space1.parse_next(i)?;
+    let spec = cut_err(target).parse_next(i)?;
+    Ok(crate::cards::DividedDamage { amount, spec })
+}

@@ -1,0 +1,211 @@
+//! Effects whose player chooses as they resolve (413.2d / 608.2d): sacrifices, "unless pays", "you may pay", Spitting Slug's payment.
+
+use super::*;
+
+impl Game {
+    /// Resolves one effect of choices that may ask a player something first.
+    pub(super) fn execute_choices(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
+        let me = res.item.controller;
+        let source = Self::source_of(&res.item);
+        match e {
+            Effect::SpittingSlug => {
+                let this = self.object_of(res, ObjRef::This);
+                let paid = match res.paid {
+                    Some(p) => p,
+                    None => {
+                        let cost = spitting_slug_cost();
+                        if self.plan_payment_now(me, &cost).is_some() {
+                            return Progress::Ask(Pending {
+                                player: me,
+                                decision: Decision::PayMana { cost },
+                            });
+                        }
+                        // A cost that can't be paid is declined.
+                        false
+                    }
+                };
+                if paid {
+                    if let Some(o) = this.filter(|o| self.is_on_battlefield(*o)) {
+                        self.add_keyword_effect(
+                            source,
+                            me,
+                            vec![o],
+                            crate::keywords::Keyword::FirstStrike,
+                            crate::layers::Duration::EndOfTurn,
+                        );
+                    }
+                } else if let (Some(o), Some(c)) = (this, &self.combat) {
+                    // Each creature blocking or blocked by it (none if it left combat).
+                    let others: Vec<ObjectId> = c
+                        .blockers
+                        .iter()
+                        .filter(|b| b.attacker == o)
+                        .map(|b| b.id)
+                        .chain(c.blockers.iter().filter(|b| b.id == o).map(|b| b.attacker))
+                        .filter(|x| self.is_on_battlefield(*x))
+                        .collect();
+                    self.add_keyword_effect(
+                        source,
+                        me,
+                        others,
+                        crate::keywords::Keyword::FirstStrike,
+                        crate::layers::Duration::EndOfTurn,
+                    );
+                }
+            }
+            Effect::SacrificeThen { what, then } => {
+                // Shield orders for its damage are asked before anything happens (616.1).
+                if let Some(p) = self.shield_question_for(res, then) {
+                    return Progress::Ask(p);
+                }
+                // "Sacrifice it. If you do, ...": only a permanent you control now.
+                let sacrificed = self
+                    .object_of(res, *what)
+                    .filter(|o| self.obj(*o).is_some_and(|x| x.controller == me))
+                    .filter(|o| self.is_on_battlefield(*o))
+                    .and_then(|o| self.sacrifice(o))
+                    .is_some();
+                if sacrificed {
+                    for e in then {
+                        if let Progress::Ask(p) = self.execute(res, e) {
+                            // Loading refuses effects that ask anything more here.
+                            debug_assert!(false, "a sacrifice-then effect asked {p:?}");
+                        }
+                    }
+                }
+            }
+            Effect::Sacrifice { who, filter } => {
+                for p in self.players_of(res, *who) {
+                    if res.choices.iter().any(|(q, _)| *q == p) {
+                        continue;
+                    }
+                    let cands: Vec<ObjectId> = self
+                        .battlefield_of(p)
+                        .map(|o| o.id)
+                        .filter(|id| self.matches_filter(*id, filter, p))
+                        .collect();
+                    match cands.len() {
+                        0 => res.choices.push((p, Vec::new())),
+                        1 => res.choices.push((p, cands)),
+                        _ => {
+                            return Progress::Ask(Pending {
+                                player: p,
+                                decision: Decision::Sacrifice {
+                                    filter: filter.clone(),
+                                },
+                            });
+                        }
+                    }
+                }
+                let chosen = std::mem::take(&mut res.choices);
+                let all: Vec<ObjectId> = chosen.iter().flat_map(|(_, v)| v.clone()).collect();
+                self.begin_batch(&all);
+                for o in all {
+                    self.sacrifice(o);
+                }
+                self.end_batch();
+            }
+            _ => debug_assert!(false, "not an effect of choices: {e:?}"),
+        }
+        Progress::Done
+    }
+
+    /// Resolves one effect of payments and yes/no questions that may ask a player something first.
+    pub(super) fn execute_payments(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
+        let me = res.item.controller;
+        let source = Self::source_of(&res.item);
+        match e {
+            Effect::MayPay { cost, effects } => {
+                let payable = cost.to_payable(0);
+                match res.may {
+                    None if self.can_pay_now(me, &payable) => {
+                        let card = &self.catalog().get(res.item.card).name;
+                        return Self::ask_yes_no(me, format!("{card}: pay {cost}?"));
+                    }
+                    Some(true) if let Some(p) = self.shield_question_for(res, effects) => {
+                        return Progress::Ask(p);
+                    }
+                    Some(true) if self.pay_automatically(me, &payable) => {
+                        for e in effects {
+                            if let Progress::Ask(p) = self.execute(res, e) {
+                                debug_assert!(false, "a may_pay effect asked {p:?}");
+                            }
+                        }
+                    }
+                    // Declined, or can't pay: nothing happens.
+                    _ => {}
+                }
+            }
+            Effect::SacrificeUnlessPays { cost } => {
+                // "Sacrifice it": only if it is still the same permanent and still its
+                // controller's (R-vesuvan-shapeshifter-8: face down, it is the same one).
+                let this = source;
+                let mine = self
+                    .obj(this)
+                    .is_some_and(|o| o.zone == ZoneKind::Battlefield && o.controller == me);
+                if !mine {
+                    return Progress::Done;
+                }
+                let payable = cost.to_payable(0);
+                match res.may {
+                    None if self.can_pay_now(me, &payable) => {
+                        let name = self.seen_name(this, Some(me));
+                        return Self::ask_yes_no(
+                            me,
+                            format!("pay {cost}, or sacrifice {name}? Pay?"),
+                        );
+                    }
+                    Some(true) if self.pay_automatically(me, &payable) => {}
+                    _ => {
+                        self.sacrifice(this);
+                    }
+                }
+            }
+            Effect::CounterUnlessPays { what, generic } => {
+                let Some(o) = self.object_of(res, *what) else {
+                    return Progress::Done;
+                };
+                let Some(item) = self.stack.iter().find(|s| s.object() == Some(o)).cloned() else {
+                    return Progress::Done;
+                };
+                let payer = item.controller;
+                let cost = crate::mana::ManaCost::generic(*generic).to_payable(0);
+                match res.may {
+                    // 413.2 / 608.2: the player chooses as it resolves; one who can't pay
+                    // isn't asked.
+                    None if self.can_pay_now(payer, &cost) => {
+                        return Progress::Ask(Pending {
+                            player: payer,
+                            decision: Decision::YesNo {
+                                question: format!(
+                                    "{}: pay {{{generic}}}, or {} is countered. Pay?",
+                                    self.catalog().get(res.item.card).name,
+                                    self.catalog().get(item.card).name
+                                ),
+                            },
+                        });
+                    }
+                    Some(true) if self.pay_automatically(payer, &cost) => {}
+                    _ => self.counter_item(&item, false),
+                }
+            }
+            Effect::ItsControllerMay { effects, text } => {
+                // "That creature's controller": now, or as it last existed (the player the
+                // trigger recorded as it entered).
+                let chooser = Self::subject_id(res)
+                    .and_then(|s| self.obj(s).map(|o| o.controller))
+                    .or(match res.item.kind {
+                        StackKind::Trigger { player, .. } => player,
+                        _ => None,
+                    })
+                    .unwrap_or(me);
+                return self.execute_may(res, chooser, effects, text);
+            }
+            _ => debug_assert!(
+                false,
+                "not an effect of payments and yes/no questions: {e:?}"
+            ),
+        }
+        Progress::Done
+    }
+}

@@ -1,0 +1,197 @@
+//! Continuous effects of resolved spells and abilities (418.3 / 611, layers 3-7): pump, set and switch P/T, keywords, types, colours, text, flashback granted.
+
+use super::*;
+
+impl Game {
+    /// Applies one effect of P/T changes and granted abilities that needs no choice.
+    pub(super) fn apply_pt(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        let source = Self::source_of(&res.item);
+        match e {
+            Effect::Pump {
+                what,
+                power,
+                toughness,
+            } => self.pt_effect_on(res, *what, PtChange::Modify(*power, *toughness)),
+            Effect::Grant {
+                what,
+                keyword,
+                until,
+            } => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_keyword_effect(source, me, vec![o], *keyword, *until);
+                }
+            }
+            Effect::PumpCount {
+                what,
+                amount,
+                power,
+                toughness,
+            } => {
+                // 502.12b: counted once, as the ability resolves; the result is locked in.
+                let n = self.amount(res, amount).max(0);
+                if n > 0 {
+                    self.pt_effect_on(res, *what, PtChange::Modify(power * n, toughness * n));
+                }
+            }
+            Effect::GrantAll {
+                filter,
+                keyword,
+                until,
+            } => {
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                self.add_keyword_effect(source, me, all, *keyword, *until);
+            }
+            Effect::PumpAllCount {
+                filter,
+                amount,
+                power,
+                toughness,
+            } => {
+                let n = self.amount(res, amount).max(0);
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                if n > 0 {
+                    for o in all {
+                        self.add_pt_effect(o, PtChange::Modify(power * n, toughness * n));
+                    }
+                }
+            }
+            Effect::PumpAll {
+                filter,
+                power,
+                toughness,
+            } => {
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                for o in all {
+                    self.add_pt_effect(o, PtChange::Modify(*power, *toughness));
+                }
+            }
+            Effect::SetPt {
+                what,
+                power,
+                toughness,
+            } => self.pt_effect_on(res, *what, PtChange::Set(*power, *toughness)),
+            Effect::SwitchPt(what) => self.pt_effect_on(res, *what, PtChange::Switch),
+            Effect::GrantFlashback(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.obj(o).is_some_and(|x| x.zone == ZoneKind::Graveyard)
+                    && !self.granted_flashback.contains(&o)
+                {
+                    self.granted_flashback.push(o);
+                }
+            }
+            _ => debug_assert!(
+                false,
+                "not an effect of P/T changes and granted abilities: {e:?}"
+            ),
+        }
+    }
+
+    /// Applies one effect of characteristics (types, colours, text, abilities) that needs no choice.
+    pub(super) fn apply_continuous(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::ChangeText { what, from, to } => self.char_effect_on(
+                res,
+                *what,
+                CharChange::ChangeText {
+                    from: *from,
+                    to: *to,
+                },
+                Duration::Indefinite,
+            ),
+            Effect::BecomeCreatureType { what, types } => self.char_effect_on(
+                res,
+                *what,
+                CharChange::SetCreatureTypes(types.clone()),
+                Duration::EndOfTurn,
+            ),
+            Effect::LoseAllAbilities { filter, who, base } => {
+                let players = self.players_of(res, *who);
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| {
+                        self.obj(*id)
+                            .is_some_and(|o| players.contains(&o.controller))
+                            && self.matches_filter(*id, filter, me)
+                    })
+                    .collect();
+                let source = Self::source_of(&res.item);
+                self.add_char_effect(
+                    source,
+                    me,
+                    all.clone(),
+                    CharChange::LoseAllAbilities,
+                    Duration::EndOfTurn,
+                );
+                if let Some((p, t)) = base {
+                    for o in all {
+                        self.add_pt_effect(o, PtChange::Set(*p, *t));
+                    }
+                }
+            }
+            Effect::BecomeLandType {
+                what,
+                types,
+                until_source_leaves,
+            } => {
+                let source = Self::source_of(&res.item);
+                // "Until ~ leaves the battlefield": if it already has, the effect does
+                // nothing (611.2b style: a duration that has already ended).
+                let duration = if *until_source_leaves {
+                    Duration::WhileSourceOnBattlefield
+                } else {
+                    Duration::EndOfTurn
+                };
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                    && (!*until_source_leaves || self.is_on_battlefield(source))
+                {
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::SetLandTypes(types.clone()),
+                        duration,
+                    );
+                }
+            }
+            Effect::BecomeColor { what, colors } => self.char_effect_on(
+                res,
+                *what,
+                CharChange::SetColors(*colors),
+                Duration::EndOfTurn,
+            ),
+            Effect::BecomeCreature {
+                what,
+                power,
+                toughness,
+                colors,
+                subtypes,
+                keywords,
+            } => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    for change in [
+                        CharChange::BecomeCreature(subtypes.clone()),
+                        CharChange::SetColors(*colors),
+                        CharChange::AddKeywords(crate::layers::KeywordSet::of(keywords)),
+                    ] {
+                        self.add_char_effect(source, me, vec![o], change, Duration::EndOfTurn);
+                    }
+                    self.add_pt_effect(o, PtChange::Set(*power, *toughness));
+                }
+            }
+            _ => debug_assert!(
+                false,
+                "not an effect of characteristics (types, colours, text, abilities): {e:?}"
+            ),
+        }
+    }
+}

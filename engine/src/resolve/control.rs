@@ -1,0 +1,80 @@
+//! Control and status (layer 2, 502 / 701): gaining control, tapping and untapping, turning face up or down, skipped turns and steps, winning the game.
+
+use super::*;
+
+impl Game {
+    /// Applies one effect of control and status that needs no choice.
+    pub(super) fn apply_control(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::TurnFaceDown(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.turn_face_down(o);
+                }
+            }
+            Effect::SkipNext { what, who } => {
+                for p in self.players_of(res, *who) {
+                    self.skips.push((p, *what));
+                }
+            }
+            Effect::Tap(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.tap(o);
+                }
+            }
+            Effect::Untap(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.untap(o);
+                }
+            }
+            Effect::TurnFaceUp(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    let copy = self.take_copy_choice(o);
+                    self.turn_face_up_as(o, copy);
+                }
+            }
+            Effect::CoalitionVictory => {
+                let lands = ["Plains", "Island", "Swamp", "Mountain", "Forest"];
+                let mine: Vec<ObjectId> = self.battlefield_of(me).map(|o| o.id).collect();
+                let has_land = |sub: &str| {
+                    mine.iter()
+                        .any(|id| self.has_type(*id, CardType::Land) && self.has_subtype(*id, sub))
+                };
+                let has_color = |c| {
+                    mine.iter()
+                        .any(|id| self.is_creature(*id) && self.colors(*id).contains(c))
+                };
+                if lands.iter().all(|l| has_land(l))
+                    && crate::mana::Color::ALL.into_iter().all(has_color)
+                {
+                    self.win_game(me);
+                }
+            }
+            Effect::WinGame => self.win_game(me),
+            Effect::GainControlUntilEndOfTurn(r) => {
+                self.char_effect_on(res, *r, CharChange::Control(me), Duration::EndOfTurn)
+            }
+            Effect::GainControlWhileYouControlThis(r) => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && self
+                        .obj(source)
+                        .is_some_and(|s| s.zone == ZoneKind::Battlefield && s.controller == me)
+                {
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![o],
+                        CharChange::Control(me),
+                        Duration::WhileYouControlSource,
+                    );
+                    self.links.push((source, o));
+                }
+            }
+            _ => debug_assert!(false, "not an effect of control and status: {e:?}"),
+        }
+    }
+}

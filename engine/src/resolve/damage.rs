@@ -1,0 +1,170 @@
+//! Damage and life, prevention and regeneration shields (119-120, 419.6, 615): the effects that deal, prevent or redirect damage and change life totals.
+
+use super::*;
+
+impl Game {
+    /// Resolves one effect of damage and life that may ask a player something first.
+    pub(super) fn execute_damage(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
+        let source = Self::source_of(&res.item);
+        match e {
+            Effect::Damage { amount, to } => {
+                let n = self.amount(res, amount).max(0) as u32;
+                let recipients = self.recipients_of(res, to);
+                return self.deal_damage_asking(source, recipients, n);
+            }
+            Effect::DamageDivided => {
+                // 413.2a / 608.2b: a target illegal now gets no damage; its share is not
+                // given to the others.
+                let legal: Vec<(Target, u32)> = res
+                    .item
+                    .division
+                    .iter()
+                    .copied()
+                    .filter(|(t, _)| self.division_target_legal(&res.item, *t))
+                    .collect();
+                return self.deal_divided_damage_asking(source, legal);
+            }
+            Effect::DamageFrom {
+                source: from,
+                amount,
+                to,
+            } => {
+                // "It deals damage": the object, as it last existed if it has left.
+                let from = match from {
+                    ObjRef::Subject => Self::subject_id(res),
+                    other => self.object_of(res, *other),
+                };
+                if let Some(from) = from {
+                    let n = self.amount(res, amount).max(0) as u32;
+                    let recipients = self.recipients_of(res, to);
+                    return self.deal_damage_asking(from, recipients, n);
+                }
+            }
+            Effect::GainLife { amount, who } => {
+                let n = self.amount(res, amount);
+                for p in self.players_of(res, *who) {
+                    self.gain_life(p, n);
+                }
+            }
+            Effect::LoseLife { amount, who } => {
+                let n = self.amount(res, amount);
+                for p in self.players_of(res, *who) {
+                    self.lose_life(p, n);
+                }
+            }
+            _ => debug_assert!(false, "not an effect of damage and life: {e:?}"),
+        }
+        Progress::Done
+    }
+
+    /// Applies one effect of damage and life that needs no choice.
+    pub(super) fn apply_damage(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::Regenerate(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    self.add_shield(Shield::Regenerate(o));
+                }
+            }
+            Effect::RegenerateAll(f) => {
+                let all: Vec<ObjectId> = self.permanents_matching(f, me);
+                for o in all {
+                    self.add_shield(Shield::Regenerate(o));
+                }
+            }
+            Effect::RedirectNextFromThis { amount, to } => {
+                let this = self.object_of(res, ObjRef::This);
+                if let (Some(from), Some(to)) = (this, self.object_of(res, *to))
+                    && self.is_on_battlefield(from)
+                    && self.is_on_battlefield(to)
+                {
+                    self.add_shield(Shield::RedirectNext {
+                        from,
+                        to,
+                        remaining: *amount,
+                    });
+                }
+            }
+            Effect::PreventNext { amount, to } => {
+                let n = self.amount(res, amount).max(0) as u32;
+                let recipients: Vec<Target> = match to {
+                    Recipient::Target(slot) => Self::target_at(res, *slot).into_iter().collect(),
+                    Recipient::Player(p) => self
+                        .players_of(res, *p)
+                        .into_iter()
+                        .map(Target::Player)
+                        .collect(),
+                    r => self.recipients_of(res, std::slice::from_ref(r)),
+                };
+                for t in recipients {
+                    if n > 0 && self.target_exists(t) {
+                        self.add_shield(Shield::PreventNext {
+                            target: t,
+                            remaining: n,
+                        });
+                    }
+                }
+            }
+            Effect::PreventAll(scope) => self.add_shield(Shield::PreventAll(*scope)),
+            Effect::CantRegenerate(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && self.is_creature(o)
+                {
+                    self.add_shield(Shield::CantRegenerate(o));
+                }
+            }
+            Effect::Fight { a, b } => {
+                let a = self
+                    .object_of(res, *a)
+                    .filter(|o| self.is_on_battlefield(*o));
+                let b = self
+                    .object_of(res, *b)
+                    .filter(|o| self.is_on_battlefield(*o));
+                if let (Some(a), Some(b)) = (a, b)
+                    && self.is_creature(a)
+                    && self.is_creature(b)
+                {
+                    // Both deal their damage at the same time, by their power now.
+                    let (pa, pb) = (self.power(a).max(0) as u32, self.power(b).max(0) as u32);
+                    self.deal_damage(a, Target::Object(b), pa, false);
+                    self.deal_damage(b, Target::Object(a), pb, false);
+                }
+            }
+            Effect::ExchangeLife(slot) => {
+                if let Some(Target::Player(other)) = Self::target_at(res, *slot) {
+                    // 2006 ruling (R-magus-of-the-mirror-1): each player gains or loses the
+                    // difference, simultaneously.
+                    let (a, b) = (self.player(me).life, self.player(other).life);
+                    self.set_life(me, b);
+                    self.set_life(other, a);
+                }
+            }
+            Effect::LoseAtNextDrawUnlessPays { lose, pay, who } => {
+                let source = Self::source_of(&res.item);
+                for p in self.players_of(res, *who) {
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::NextDrawStepUnlessPaid {
+                            player: p,
+                            pay: *pay,
+                            lose: *lose,
+                        },
+                        source,
+                        card: res.item.card,
+                        controller: me,
+                        subject: None,
+                    });
+                }
+            }
+            Effect::PreventCombatDamageFrom(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.add_shield(Shield::PreventCombatDamageFrom(o));
+                }
+            }
+            _ => debug_assert!(false, "not an effect of damage and life: {e:?}"),
+        }
+    }
+}

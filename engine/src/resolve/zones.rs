@@ -1,0 +1,228 @@
+//! Zone changes (217 / 400): destroy, exile, return, bounce, sacrifice, counter a spell, linked and delayed returns.
+
+use super::*;
+
+impl Game {
+    /// Applies one effect of zones that needs no choice.
+    pub(super) fn apply_zones(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::Destroy { what, regen } => {
+                if let Some(o) = self.object_of(res, *what) {
+                    self.destroy_with(o, *regen);
+                }
+            }
+            Effect::DestroyAll { filter, regen } => {
+                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                // All at once (the regeneration shields are checked one by one, which is the
+                // same thing: each replaces only its own creature's destruction).
+                self.begin_batch(&all);
+                for o in all {
+                    self.destroy_with(o, *regen);
+                }
+                self.end_batch();
+            }
+            Effect::LivingEnd => {
+                let mut exiled = Vec::new();
+                for p in self.apnap() {
+                    let cards: Vec<ObjectId> = self
+                        .player(p)
+                        .graveyard
+                        .iter()
+                        .copied()
+                        .filter(|c| self.has_type(*c, CardType::Creature))
+                        .collect();
+                    for c in cards {
+                        exiled.extend(self.move_object(c, ZoneKind::Exile, Position::Top));
+                    }
+                }
+                let creatures: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|o| self.is_creature(*o))
+                    .collect();
+                self.begin_batch(&creatures);
+                for o in creatures {
+                    self.sacrifice(o);
+                }
+                self.end_batch();
+                let back: Vec<(ObjectId, PlayerId)> = exiled
+                    .into_iter()
+                    .filter(|o| self.obj(*o).is_some_and(|x| x.zone == ZoneKind::Exile))
+                    .map(|o| (o, self.objects[o.slot()].owner))
+                    .collect();
+                self.put_onto_battlefield_together(&back);
+            }
+            Effect::Exile(r) => {
+                // From the battlefield, or a card in a graveyard: the card a dies trigger is
+                // about (Cyclopean Giant: only if it is still that object there) or a targeted
+                // card (Withered Wretch).
+                if let Some(o) = self.object_of(res, *r)
+                    && matches!(
+                        self.obj(o).map(|x| x.zone),
+                        Some(ZoneKind::Battlefield | ZoneKind::Graveyard)
+                    )
+                {
+                    self.move_object(o, ZoneKind::Exile, Position::Top);
+                }
+            }
+            Effect::ExileIfDies(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && self.is_creature(o)
+                {
+                    self.add_shield(Shield::ExileIfDies(o));
+                }
+            }
+            Effect::Counter(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && let Some(item) = self.stack.iter().find(|s| s.object() == Some(o)).cloned()
+                {
+                    self.counter_item(&item, false);
+                }
+            }
+            Effect::SacrificeThis { unless_counters } => {
+                if let Some(o) = self.object_of(res, ObjRef::This) {
+                    let keep = unless_counters
+                        .as_ref()
+                        .is_some_and(|k| self.obj(o).is_some_and(|x| x.counters.get(k) > 0));
+                    if !keep {
+                        self.sacrifice(o);
+                    }
+                }
+            }
+            Effect::ExileLinked(r) => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top)
+                {
+                    self.links.push((source, new));
+                }
+            }
+            Effect::ExileAll(f) => {
+                let all: Vec<ObjectId> = self.permanents_matching(f, me);
+                self.begin_batch(&all);
+                for o in all {
+                    self.move_object(o, ZoneKind::Exile, Position::Top);
+                }
+                self.end_batch();
+            }
+            Effect::PutOnTop(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.move_object(o, ZoneKind::Library, Position::Top);
+                }
+            }
+            _ => debug_assert!(false, "not an effect of zones: {e:?}"),
+        }
+    }
+
+    /// Applies one effect of returns to the battlefield or hand that needs no choice.
+    pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::ReturnAtNextEndStep(r) => {
+                // The card in the graveyard (or exile): if it is still there then, it returns.
+                if let Some(o) = self.object_of(res, *r)
+                    && self
+                        .obj(o)
+                        .is_some_and(|x| matches!(x.zone, ZoneKind::Graveyard | ZoneKind::Exile))
+                {
+                    let card = self.objects[o.slot()].card;
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::NextEndStep,
+                        source: o,
+                        card,
+                        controller: me,
+                        subject: Some(o),
+                    });
+                }
+            }
+            Effect::ReturnToHand(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.move_object(o, ZoneKind::Hand, Position::Top);
+                }
+            }
+            Effect::ReturnLinkedToBattlefield => {
+                let source = Self::source_of(&res.item);
+                let linked: Vec<ObjectId> = self
+                    .links
+                    .iter()
+                    .filter(|(s, _)| *s == source)
+                    .map(|(_, o)| *o)
+                    .collect();
+                self.links.retain(|(s, _)| *s != source);
+                for o in linked {
+                    if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
+                        let owner = self.objects[o.slot()].owner;
+                        self.put_onto_battlefield(o, owner, false);
+                    }
+                }
+            }
+            Effect::ExileUntilNextEndStep(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top)
+                {
+                    let card = self.objects[new.slot()].card;
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::NextEndStep,
+                        source: new,
+                        card,
+                        controller: me,
+                        subject: Some(new),
+                    });
+                }
+            }
+            Effect::ReturnIfDiesThisTurn(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    let card = self.objects[o.slot()].card;
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::PutIntoYourGraveyardThisTurn(o),
+                        source: Self::source_of(&res.item),
+                        card,
+                        controller: me,
+                        subject: None,
+                    });
+                }
+            }
+            Effect::ExileAndReturn(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && let Some(exiled) = self.move_object(o, ZoneKind::Exile, Position::Top)
+                    && self.obj(exiled).is_some_and(|x| x.zone == ZoneKind::Exile)
+                {
+                    // Its copy choice was asked before it left; it returns as that card.
+                    for (c, _) in &mut self.copy_chosen {
+                        if *c == o {
+                            *c = exiled;
+                        }
+                    }
+                    let owner = self.objects[exiled.slot()].owner;
+                    self.put_onto_battlefield(exiled, owner, false);
+                }
+            }
+            Effect::ReturnToBattlefield(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && matches!(
+                        self.obj(o).map(|x| x.zone),
+                        Some(ZoneKind::Exile | ZoneKind::Graveyard)
+                    )
+                {
+                    let owner = self.objects[o.slot()].owner;
+                    self.put_onto_battlefield(o, owner, false);
+                }
+            }
+            _ => debug_assert!(
+                false,
+                "not an effect of returns to the battlefield or hand: {e:?}"
+            ),
+        }
+    }
+}
