@@ -48,6 +48,8 @@ struct Call {
     json: Value,
     /// Attached files: name and bytes.
     files: Vec<(String, Vec<u8>)>,
+    /// The HTTP status the fake answered.
+    status: u16,
 }
 
 #[derive(Default)]
@@ -62,6 +64,22 @@ struct Fake {
     dm_channels: Mutex<HashMap<u64, u64>>,
     /// Messages per channel (id, json).
     messages: Mutex<HashMap<u64, Vec<Value>>>,
+    /// The bot's service, to know which card names are hidden when something is posted.
+    svc: Mutex<Option<Service>>,
+    /// Every error answered: path, status, Discord code, message.
+    errors: Mutex<Vec<(String, u16, u64, String)>>,
+    /// Discord error codes the running test expects (e.g. 50007 for closed DMs).
+    expected: Mutex<HashSet<u64>>,
+    /// Deferred interactions: token -> (the deferral's flags, whether its first followup
+    /// already came).
+    deferred: Mutex<HashMap<String, (u64, bool)>>,
+    /// Public posts and replies that named a hidden card: (card, text).
+    leaks: Mutex<Vec<(String, String)>>,
+    /// Interactions that look a card up by name (`/mtg card`): the answer names the card
+    /// asked for, which reveals nothing about any game.
+    lookups: Mutex<HashSet<String>>,
+    /// Channels where posting fails (a locked or deleted thread): the Discord code to answer.
+    fail_posts: Mutex<HashMap<u64, u64>>,
 }
 
 fn user_json(id: u64, name: &str, bot: bool) -> Value {
@@ -101,15 +119,441 @@ impl Fake {
         m
     }
 
+    /// Answers an error as Discord does, and records it.
+    fn refuse(
+        &self,
+        path: &str,
+        status: StatusCode,
+        code: u64,
+        message: &str,
+        errors: &[String],
+    ) -> Response {
+        self.errors.lock().unwrap().push((
+            path.to_string(),
+            status.as_u16(),
+            code,
+            format!("{message} {errors:?}"),
+        ));
+        (
+            status,
+            axum::Json(json!({"code": code, "message": message, "errors": {"_errors": errors}})),
+        )
+            .into_response()
+    }
+
+    /// Asserts that no request got an error the test did not expect, and that no public
+    /// post or reply named a hidden card.
+    fn assert_clean(&self) {
+        let expected = self.expected.lock().unwrap().clone();
+        let bad: Vec<_> = self
+            .errors
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|e| !expected.contains(&e.2))
+            .cloned()
+            .collect();
+        assert!(bad.is_empty(), "requests Discord would refuse: {bad:#?}");
+        let leaks = self.leaks.lock().unwrap().clone();
+        assert!(leaks.is_empty(), "hidden cards named in public: {leaks:#?}");
+    }
+
     fn calls(&self) -> Vec<Call> {
         self.calls.lock().unwrap().clone()
     }
 
     fn send_event(&self, t: &str, d: Value) {
+        if d["data"]["options"][0]["name"] == "card"
+            && let Some(token) = d["token"].as_str()
+        {
+            self.lookups.lock().unwrap().insert(token.to_string());
+        }
         let s = self.seq.fetch_add(1, Ordering::SeqCst) + 2;
         let text = json!({"op": 0, "t": t, "s": s, "d": d}).to_string();
         if let Some(tx) = self.ws.lock().unwrap().as_ref() {
             let _ = tx.send(text);
+        }
+    }
+}
+
+/// Discord's limits, as the real API enforces them (discord.com/developers/docs: message
+/// content 2000 characters; 5 action rows, 5 buttons a row, a select menu alone in its row;
+/// custom ids 100; button labels 80; select menus 1-25 options with distinct values, labels,
+/// values and descriptions 100, placeholder 150; autocomplete 25 choices, names and values
+/// 100; embeds: title 256, description 4096, 25 fields, field name 256, value 1024, footer
+/// 2048, author 256, 6000 in all, 10 embeds; thread names 1-100). Characters are counted,
+/// not bytes. Each broken rule is one line of the 50035 "Invalid Form Body" answer.
+fn form_errors_message(m: &Value, out: &mut Vec<String>) {
+    let chars = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    if chars(&m["content"]) > 2000 {
+        out.push(format!(
+            "content: Must be 2000 or fewer in length (was {}).",
+            chars(&m["content"])
+        ));
+    }
+    let rows = m["components"].as_array().cloned().unwrap_or_default();
+    if rows.len() > 5 {
+        out.push(format!(
+            "components: Must be 5 or fewer in length (was {}).",
+            rows.len()
+        ));
+    }
+    let mut ids = HashSet::new();
+    for (i, r) in rows.iter().enumerate() {
+        let comps = r["components"].as_array().cloned().unwrap_or_default();
+        if comps.is_empty() || comps.len() > 5 {
+            out.push(format!(
+                "components.{i}.components: Must be between 1 and 5 in length."
+            ));
+        }
+        let menus = comps.iter().filter(|c| c["type"] != 2).count();
+        if menus > 0 && comps.len() > 1 {
+            out.push(format!(
+                "components.{i}: A select menu must be alone in its row."
+            ));
+        }
+        for (j, c) in comps.iter().enumerate() {
+            let at = format!("components.{i}.components.{j}");
+            if let Some(id) = c["custom_id"].as_str() {
+                if id.chars().count() > 100 || id.is_empty() {
+                    out.push(format!(
+                        "{at}.custom_id: Must be between 1 and 100 in length."
+                    ));
+                }
+                if !ids.insert(id.to_string()) {
+                    out.push(format!(
+                        "{at}.custom_id: Component custom id cannot be duplicated."
+                    ));
+                }
+            } else if c["url"].is_null() {
+                out.push(format!("{at}.custom_id: This field is required."));
+            }
+            if chars(&c["label"]) > 80 {
+                out.push(format!("{at}.label: Must be 80 or fewer in length."));
+            }
+            if chars(&c["placeholder"]) > 150 {
+                out.push(format!("{at}.placeholder: Must be 150 or fewer in length."));
+            }
+            if c["type"] == 3 {
+                let opts = c["options"].as_array().cloned().unwrap_or_default();
+                if opts.is_empty() || opts.len() > 25 {
+                    out.push(format!(
+                        "{at}.options: Must be between 1 and 25 in length (was {}).",
+                        opts.len()
+                    ));
+                }
+                let mut values = HashSet::new();
+                for (k, o) in opts.iter().enumerate() {
+                    for f in ["label", "value", "description"] {
+                        if chars(&o[f]) > 100 {
+                            out.push(format!(
+                                "{at}.options.{k}.{f}: Must be 100 or fewer in length."
+                            ));
+                        }
+                    }
+                    if !values.insert(o["value"].as_str().unwrap_or("").to_string()) {
+                        out.push(format!(
+                            "{at}.options.{k}.value: Select component option values must be unique."
+                        ));
+                    }
+                }
+                let max = c["max_values"].as_u64().unwrap_or(1);
+                let min = c["min_values"].as_u64().unwrap_or(1);
+                if max > 25 || max as usize > opts.len().max(1) || min > max {
+                    out.push(format!("{at}.max_values: Must be between min_values and the number of options (25 at most)."));
+                }
+            }
+        }
+    }
+    let embeds = m["embeds"].as_array().cloned().unwrap_or_default();
+    if embeds.len() > 10 {
+        out.push("embeds: Must be 10 or fewer in length.".into());
+    }
+    let mut total = 0;
+    for (i, e) in embeds.iter().enumerate() {
+        let mut limit = |field: &str, v: &Value, n: usize| {
+            let c = chars(v);
+            total += c;
+            if c > n {
+                out.push(format!(
+                    "embeds.{i}.{field}: Must be {n} or fewer in length."
+                ));
+            }
+        };
+        limit("title", &e["title"], 256);
+        limit("description", &e["description"], 4096);
+        limit("footer.text", &e["footer"]["text"], 2048);
+        limit("author.name", &e["author"]["name"], 256);
+        let fields = e["fields"].as_array().cloned().unwrap_or_default();
+        for (k, f) in fields.iter().enumerate() {
+            limit(&format!("fields.{k}.name"), &f["name"], 256);
+            limit(&format!("fields.{k}.value"), &f["value"], 1024);
+        }
+        if fields.len() > 25 {
+            out.push(format!("embeds.{i}.fields: Must be 25 or fewer in length."));
+        }
+    }
+    if total > 6000 {
+        out.push(format!(
+            "embeds: Embed size exceeds maximum size of 6000 (was {total})."
+        ));
+    }
+}
+
+fn form_errors_choices(d: &Value, out: &mut Vec<String>) {
+    let choices = d["choices"].as_array().cloned().unwrap_or_default();
+    if choices.len() > 25 {
+        out.push(format!(
+            "data.choices: Must be 25 or fewer in length (was {}).",
+            choices.len()
+        ));
+    }
+    for (i, c) in choices.iter().enumerate() {
+        let name = c["name"].as_str().map_or(0, |s| s.chars().count());
+        let value = c["value"].as_str().map_or(0, |s| s.chars().count());
+        if name == 0 || name > 100 {
+            out.push(format!(
+                "data.choices.{i}.name: Must be between 1 and 100 in length."
+            ));
+        }
+        if value > 100 {
+            out.push(format!(
+                "data.choices.{i}.value: Must be 100 or fewer in length."
+            ));
+        }
+    }
+}
+
+/// The words of `hay` contain `name` as a whole (not part of a longer word).
+fn names_card(hay: &str, name: &str) -> bool {
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(name) {
+        let start = from + i;
+        let end = start + name.len();
+        let before = hay[..start].chars().next_back();
+        let after = hay[end..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '\'');
+        if !word(before) && !word(after) {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// The names of cards that are hidden now in any game: in a hand, a library, or face down,
+/// and not also visible somewhere (a same-named card on the battlefield, in a graveyard,
+/// in exile or on the stack is public, so its name says nothing).
+async fn hidden_names(svc: &Service) -> HashSet<String> {
+    let mut hidden = HashSet::new();
+    let mut public = HashSet::new();
+    for id in 1..=12 {
+        let Ok(l) = svc.load(id).await else { continue };
+        let cat = l.game.catalog();
+        for o in &l.game.objects {
+            if o.token {
+                continue;
+            }
+            let name = cat.get(o.card).name.clone();
+            let secret = o.face_down
+                || matches!(
+                    o.zone,
+                    engine::zones::ZoneKind::Hand | engine::zones::ZoneKind::Library
+                );
+            if secret {
+                hidden.insert(name);
+            } else {
+                public.insert(name);
+            }
+        }
+    }
+    hidden.retain(|n| !public.contains(n));
+    hidden
+}
+
+/// All the text of a message others can read: content, embeds, button and option labels.
+fn readable(m: &Value) -> String {
+    let mut s = m["content"].as_str().unwrap_or("").to_string();
+    for e in m["embeds"].as_array().into_iter().flatten() {
+        for f in [&e["title"], &e["description"], &e["footer"]["text"]] {
+            s.push('\n');
+            s.push_str(f.as_str().unwrap_or(""));
+        }
+        for f in e["fields"].as_array().into_iter().flatten() {
+            s.push('\n');
+            s.push_str(f["name"].as_str().unwrap_or(""));
+            s.push('\n');
+            s.push_str(f["value"].as_str().unwrap_or(""));
+        }
+    }
+    for r in m["components"].as_array().into_iter().flatten() {
+        for c in r["components"].as_array().into_iter().flatten() {
+            s.push('\n');
+            s.push_str(c["label"].as_str().unwrap_or(""));
+            for o in c["options"].as_array().into_iter().flatten() {
+                s.push('\n');
+                s.push_str(o["label"].as_str().unwrap_or(""));
+            }
+        }
+    }
+    s
+}
+
+/// Applies Discord's visibility rules to an interaction answer: an immediate message is
+/// ephemeral by its own flags; the first followup after a deferral takes the deferral's
+/// visibility whatever its own flags say (a public defer makes an "ephemeral" followup
+/// public), later followups their own. The recorded JSON gets the flags Discord would apply;
+/// the second value is Some(()) when the result is public.
+fn visibility(fake: &Fake, method: &str, parts: &[&str], mut json: Value) -> (Value, Option<()>) {
+    let flags = |v: &Value| v["flags"].as_u64().unwrap_or(0);
+    let public = match (method, parts) {
+        ("POST", ["interactions", _, token, "callback"]) => match json["type"].as_u64() {
+            Some(5) => {
+                let f = flags(&json["data"]) & 64;
+                fake.deferred
+                    .lock()
+                    .unwrap()
+                    .insert(token.to_string(), (f, false));
+                None
+            }
+            Some(4) => (flags(&json["data"]) & 64 == 0).then_some(()),
+            Some(7) => Some(()),
+            _ => None,
+        },
+        ("POST", ["webhooks", _, token]) => {
+            let mut d = fake.deferred.lock().unwrap();
+            let f = match d.get_mut(*token) {
+                Some((f, used)) if !*used => {
+                    *used = true;
+                    *f
+                }
+                _ => flags(&json) & 64,
+            };
+            let other = flags(&json) & !64;
+            json["flags"] = json!(other | f);
+            (f == 0).then_some(())
+        }
+        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+            let mut d = fake.deferred.lock().unwrap();
+            match d.get_mut(*token) {
+                Some((f, used)) => {
+                    *used = true;
+                    (*f == 0).then_some(())
+                }
+                None => Some(()),
+            }
+        }
+        ("POST", ["channels", c, "messages"]) | ("PATCH", ["channels", c, "messages", _]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            (!fake.dm_channels.lock().unwrap().contains_key(&c)).then_some(())
+        }
+        _ => None,
+    };
+    (json, public)
+}
+
+/// What Discord would refuse, answered as Discord answers (status and JSON code).
+fn refusal(
+    fake: &Fake,
+    method: &str,
+    parts: &[&str],
+    json: &Value,
+    files: &[(String, Vec<u8>)],
+) -> Option<Response> {
+    let path = parts.join("/");
+    let mut errors = Vec::new();
+    match (method, parts) {
+        ("POST", ["channels", c, "messages"]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            let to = fake.dm_channels.lock().unwrap().get(&c).copied();
+            if to.is_some_and(|u| fake.dm_closed.lock().unwrap().contains(&u)) {
+                return Some(fake.refuse(
+                    &path,
+                    StatusCode::FORBIDDEN,
+                    50007,
+                    "Cannot send messages to this user",
+                    &[],
+                ));
+            }
+            if let Some(code) = fake.fail_posts.lock().unwrap().get(&c).copied() {
+                let (status, msg) = match code {
+                    10003 => (StatusCode::NOT_FOUND, "Unknown Channel"),
+                    50083 => (StatusCode::BAD_REQUEST, "Thread is archived"),
+                    _ => (StatusCode::FORBIDDEN, "Missing Permissions"),
+                };
+                return Some(fake.refuse(&path, status, code, msg, &[]));
+            }
+            let empty = json["content"].as_str().is_none_or(|s| s.is_empty())
+                && json["embeds"].as_array().is_none_or(|e| e.is_empty())
+                && json["components"].as_array().is_none_or(|e| e.is_empty())
+                && files.is_empty();
+            if empty {
+                return Some(fake.refuse(
+                    &path,
+                    StatusCode::BAD_REQUEST,
+                    50006,
+                    "Cannot send an empty message",
+                    &[],
+                ));
+            }
+            form_errors_message(json, &mut errors);
+        }
+        ("PATCH", ["channels", _, "messages", _])
+        | ("POST", ["webhooks", _, _])
+        | ("PATCH", ["webhooks", _, _, "messages", _]) => form_errors_message(json, &mut errors),
+        ("POST", ["interactions", _, _, "callback"]) => match json["type"].as_u64() {
+            Some(4) | Some(7) => form_errors_message(&json["data"], &mut errors),
+            Some(8) => form_errors_choices(&json["data"], &mut errors),
+            _ => {}
+        },
+        ("POST", ["channels", _, "threads"]) => {
+            let n = json["name"].as_str().map_or(0, |s| s.chars().count());
+            if n == 0 || n > 100 {
+                errors.push(format!(
+                    "name: Must be between 1 and 100 in length (was {n})."
+                ));
+            }
+        }
+        _ => {}
+    }
+    (!errors.is_empty()).then(|| {
+        fake.refuse(
+            &path,
+            StatusCode::BAD_REQUEST,
+            50035,
+            "Invalid Form Body",
+            &errors,
+        )
+    })
+}
+
+/// Records a public post or reply that names a card hidden now.
+async fn scan_public(fake: &Fake, path: &str, json: &Value) {
+    let svc = fake.svc.lock().unwrap().clone();
+    let Some(svc) = svc else { return };
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let token = match parts.as_slice() {
+        ["webhooks", _, t, ..] | ["interactions", _, t, "callback"] => Some(t.to_string()),
+        _ => None,
+    };
+    if token.is_some_and(|t| fake.lookups.lock().unwrap().contains(&t)) {
+        return;
+    }
+    let msg = if parts.first() == Some(&"interactions") {
+        &json["data"]
+    } else {
+        json
+    };
+    let text = readable(msg);
+    if text.trim().is_empty() {
+        return;
+    }
+    for name in hidden_names(&svc).await {
+        if names_card(&text, &name) {
+            fake.leaks
+                .lock()
+                .unwrap()
+                .push((name, format!("{path}: {text}")));
         }
     }
 }
@@ -171,14 +615,24 @@ async fn rest(
             Vec::new(),
         )
     };
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let (json, public) = visibility(&fake, method.as_str(), &parts, json);
+    let refused = refusal(&fake, method.as_str(), &parts, &json, &files);
+    if public.is_some() && refused.is_none() {
+        scan_public(&fake, &path, &json).await;
+    }
+    let status = refused.as_ref().map_or(200, |r| r.status().as_u16());
     fake.calls.lock().unwrap().push(Call {
         method: method.to_string(),
         path: path.clone(),
         json: json.clone(),
         files,
+        status,
     });
+    if let Some(r) = refused {
+        return r;
+    }
     let port = fake.port.load(Ordering::SeqCst);
-    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     let ok = |v: Value| (StatusCode::OK, axum::Json(v)).into_response();
     match (method.as_str(), parts.as_slice()) {
         ("GET", ["gateway"]) => ok(json!({"url": format!("ws://127.0.0.1:{port}/ws")})),
@@ -191,6 +645,7 @@ async fn rest(
         ("POST", ["interactions", _, _, "callback"]) => StatusCode::NO_CONTENT.into_response(),
         ("POST", ["webhooks", _, _]) => ok(fake.message(CHANNEL, &json)),
         ("PATCH", ["webhooks", _, _, "messages", _]) => ok(fake.message(CHANNEL, &json)),
+        ("DELETE", ["webhooks", _, _, "messages", _]) => StatusCode::NO_CONTENT.into_response(),
         ("POST", ["channels", c, "threads"]) => {
             let id = fake.id();
             ok(
@@ -216,18 +671,6 @@ async fn rest(
         }
         ("POST", ["channels", c, "messages"]) => {
             let c: u64 = c.parse().unwrap_or(0);
-            let to = fake.dm_channels.lock().unwrap().get(&c).copied();
-            if let Some(u) = to
-                && fake.dm_closed.lock().unwrap().contains(&u)
-            {
-                return (
-                    StatusCode::FORBIDDEN,
-                    axum::Json(
-                        json!({"code": 50007, "message": "Cannot send messages to this user"}),
-                    ),
-                )
-                    .into_response();
-            }
             ok(fake.message(c, &json))
         }
         ("PATCH", ["channels", c, "messages", m]) => {
@@ -524,6 +967,10 @@ async fn start(dm_closed: &[u64], clock: Option<Clock>, scheduler: Duration) -> 
     }
     let fake = Arc::new(Fake::default());
     fake.dm_closed.lock().unwrap().extend(dm_closed);
+    if !dm_closed.is_empty() {
+        fake.expected.lock().unwrap().insert(50007);
+    }
+    *fake.svc.lock().unwrap() = Some(svc.clone());
 
     let app = Router::new()
         .route("/ws", get(gateway))
@@ -575,6 +1022,7 @@ async fn start(dm_closed: &[u64], clock: Option<Clock>, scheduler: Duration) -> 
 
 impl Env {
     async fn stop(self) {
+        self.fake.assert_clean();
         let _ = self.stop_tx.send(());
         let _ = tokio::time::timeout(Duration::from_secs(5), self.bot).await;
         self.server.abort();
@@ -1185,6 +1633,29 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
         ephemeral(&r) && text(&r).contains("no card called `Frobnicator`"),
         "{r}"
     );
+    // `/mtg card` defers publicly: the strict fake makes the first followup public, so the
+    // private answer must not be it. The placeholder that took the deferral is removed.
+    assert!(
+        fake.calls()
+            .iter()
+            .any(|c| c.method == "DELETE" && c.path.contains("/messages/@original")),
+        "the public placeholder is removed"
+    );
+    // A deck that cannot be used is said privately too (the challenge defers publicly).
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![
+                opt("opponent", 6, json!(ALICE.to_string())),
+                opt("deck", 3, json!("no such deck")),
+            ],
+            json!({ALICE.to_string(): h.user(ALICE)}),
+        )
+        .await;
+    assert!(ephemeral(&r), "a deck error is private: {r}");
 
     // Settings: Alice turns DMs off and mentions off; Bob is mentioned by reminders only.
     let r = h
@@ -1800,6 +2271,129 @@ async fn accept_default_button_for_a_blocker_order() {
         "the decision moved on"
     );
     eprintln!("accepted the default for {decision:?} after {steps} service commands");
+    env.stop().await;
+}
+
+/// One failed post in the game's thread (here: the bot lost its permission, 50013) does not
+/// drop the rest of the delivery: the status message is edited, the hand goes by DM, and the
+/// player who acted is told in their reply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_thread_post_drops_nothing_else() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![
+                opt("opponent", 6, json!(BOB.to_string())),
+                opt("deck", 3, json!("green")),
+            ],
+            json!({BOB.to_string(): h.user(BOB)}),
+        )
+        .await;
+    let menu = custom_ids(&r)
+        .into_iter()
+        .find(|i| i.starts_with("ss:Y:"))
+        .expect("deck menu");
+    let game: i64 = menu
+        .split(':')
+        .nth(2)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let r = h
+        .click(BOB, CHANNEL, &menu, Some(vec!["green".into()]))
+        .await;
+    assert!(text(&r).contains("accepted"), "{r}");
+    let thread = svc
+        .db
+        .game(game)
+        .await
+        .expect("db")
+        .expect("row")
+        .thread_id
+        .expect("thread") as u64;
+    let alice = svc
+        .user(&format!("discord:{ALICE}"), "Alice")
+        .await
+        .expect("user");
+    // Keep and pass through the service until someone may play a land.
+    let (who, land) = loop {
+        let l = svc.load(game).await.expect("load");
+        let pend = l.game.pending().expect("pending").clone();
+        let user = l.seats[pend.player.index()].user_id;
+        let opts = spellstack::grammar::options(&l.game, pend.player, false);
+        if let Some(land) = opts.iter().find(|o| o.starts_with("play ")) {
+            break (if user == alice { ALICE } else { BOB }, land.clone());
+        }
+        let words = if matches!(pend.decision, Decision::Mulligan { .. }) {
+            "keep"
+        } else {
+            "pass"
+        };
+        svc.command(user, game, words, Some(l.row.version))
+            .await
+            .expect("keep or pass");
+    };
+    // The scan has something to look for: the libraries and hands are hidden now.
+    let hidden = hidden_names(svc).await;
+    assert!(!hidden.is_empty(), "hidden cards during a game");
+    assert!(names_card("Alice plays Forest.", "Forest") && !names_card("Forestwalk", "Forest"));
+    // The fake refuses what Discord refuses: 2001 characters, a sixth button in a row.
+    let mut errors = Vec::new();
+    form_errors_message(&json!({"content": "x".repeat(2001)}), &mut errors);
+    let buttons: Vec<Value> = (0..6)
+        .map(|i| json!({"type": 2, "custom_id": format!("b{i}"), "label": "ok"}))
+        .collect();
+    form_errors_message(
+        &json!({"components": [{"type": 1, "components": buttons}]}),
+        &mut errors,
+    );
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    fake.fail_posts.lock().unwrap().insert(thread, 50013);
+    fake.expected.lock().unwrap().insert(50013);
+    let from = fake.calls().len();
+    let r = h
+        .slash(
+            who,
+            thread,
+            "mtg",
+            "play",
+            vec![opt("what", 3, json!(land))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(
+        text(&r).contains("could not be updated") && text(&r).contains("Missing Permissions"),
+        "the player is told: {r}"
+    );
+    let after: Vec<Call> = fake.calls().into_iter().skip(from).collect();
+    assert!(
+        after.iter().any(|c| c.method == "POST"
+            && c.path == format!("/channels/{thread}/messages")
+            && c.status == 403),
+        "the thread post was tried and refused"
+    );
+    assert!(
+        after.iter().any(|c| c.method == "PATCH"
+            && c.path.starts_with(&format!("/channels/{thread}/messages/"))
+            && c.status == 200
+            && text(&c.json).contains(&format!("**Game {game}**"))),
+        "the status message is still edited"
+    );
+    let dms: Vec<u64> = fake.dm_channels.lock().unwrap().keys().copied().collect();
+    assert!(
+        after.iter().any(|c| c.method == "POST"
+            && c.status == 200
+            && dms
+                .iter()
+                .any(|d| c.path == format!("/channels/{d}/messages"))
+            && text(&c.json).contains("your hand (")),
+        "the new hand still goes by DM"
+    );
     env.stop().await;
 }
 

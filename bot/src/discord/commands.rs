@@ -70,13 +70,10 @@ pub async fn on_error(e: poise::FrameworkError<'_, Shared, Error>) {
     match e {
         poise::FrameworkError::Command { error, ctx, .. } => {
             tracing::warn!(command = %ctx.command().qualified_name, error = %error, "command failed");
-            let _ = ctx
-                .send(
-                    poise::CreateReply::default()
-                        .content(format!("Something went wrong: {error}"))
-                        .ephemeral(true),
-                )
-                .await;
+            let r = poise::CreateReply::default()
+                .content(head(&format!("Something went wrong: {error}"), 1900))
+                .ephemeral(true);
+            let _ = finish(ctx, r, true).await;
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
@@ -92,13 +89,51 @@ pub async fn send(ctx: Context<'_>, r: Reply) -> Result<(), Error> {
         .content(if r.content.trim().is_empty() {
             "\u{200b}".to_string()
         } else {
-            head(&r.content, 1900)
+            delivery::head_with(&r.content, delivery::MAX_CONTENT, delivery::MORE_REPLY)
         })
         .ephemeral(r.ephemeral)
         .components(r.rows)
         .allowed_mentions(CreateAllowedMentions::new().users(r.mentions));
     for (bytes, name) in r.files {
         b = b.attachment(serenity::CreateAttachment::bytes(bytes, name));
+    }
+    finish(ctx, b, r.ephemeral).await
+}
+
+/// Set by [`defer_public`]: whether the deferral's message has been answered yet.
+struct PublicDefer {
+    answered: bool,
+}
+
+/// Defers publicly. Discord makes the first followup after a deferral take the deferral's
+/// visibility, whatever its own flags say: [`finish`] then keeps private answers private.
+pub async fn defer_public(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer().await?;
+    ctx.set_invocation_data(PublicDefer { answered: false })
+        .await;
+    Ok(())
+}
+
+/// Sends `b`. After a public deferral a private answer does not go in the deferred (public)
+/// message: that message is filled with a neutral line, the answer follows ephemerally, and
+/// the neutral line is deleted.
+pub async fn finish(ctx: Context<'_>, b: poise::CreateReply, ephemeral: bool) -> Result<(), Error> {
+    let first_after_public = match ctx.invocation_data::<PublicDefer>().await {
+        Some(mut d) => !std::mem::replace(&mut d.answered, true),
+        None => false,
+    };
+    if let (true, true, poise::Context::Application(a)) = (ephemeral, first_after_public, ctx) {
+        a.interaction
+            .edit_response(
+                ctx.http(),
+                serenity::EditInteractionResponse::new().content("Answered privately."),
+            )
+            .await?;
+        ctx.send(b).await?;
+        if let Err(e) = a.interaction.delete_response(ctx.http()).await {
+            tracing::debug!(error = %e, "could not delete the placeholder");
+        }
+        return Ok(());
     }
     ctx.send(b).await?;
     Ok(())
@@ -148,6 +183,8 @@ async fn ac_deck(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse 
     names
         .into_iter()
         .filter(|n| n.to_lowercase().contains(&p))
+        // Discord refuses choices over 100 characters (the rest are typed).
+        .filter(|n| !n.is_empty() && n.chars().count() <= 100)
         .take(25)
         .fold(CreateAutocompleteResponse::new(), |r, n| {
             r.add_string_choice(n.clone(), n)
@@ -177,7 +214,7 @@ pub async fn challenge(
     deck: Option<String>,
     #[description = "Rules (default from the server config)"] ruleset: Option<RulesetChoice>,
 ) -> Result<(), Error> {
-    ctx.defer().await?;
+    defer_public(ctx).await?;
     let data = ctx.data();
     let http = ctx.http();
     let me = data.user_of(ctx.author()).await?;
@@ -811,7 +848,7 @@ pub async fn card(
     #[autocomplete = "ac_card"]
     name: String,
 ) -> Result<(), Error> {
-    ctx.defer().await?;
+    defer_public(ctx).await?;
     let def = match crate::card_text::find(&name) {
         Ok(d) => d,
         Err(why) => return send(ctx, Reply::ephemeral(why)).await,

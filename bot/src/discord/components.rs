@@ -160,7 +160,11 @@ impl Custom {
                     phrase,
                 })
             }
-            "p" => {
+            // "p" is the first page of a menu, "p2", "p3"... the next (the same pick).
+            t if t
+                .strip_prefix('p')
+                .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit())) =>
+            {
                 let mut it = rest.splitn(5, ':');
                 let game = num(it.next()?)?;
                 let version = num(it.next()?)?;
@@ -309,7 +313,7 @@ pub fn options_button(game: i64, version: i64, user: u64) -> Option<CreateButton
     )
 }
 
-/// A select menu over `(label, value)` pairs (at most 25) completing `text`.
+/// A select menu over `(label, value)` pairs (the first 25) completing `text`.
 #[allow(clippy::too_many_arguments)]
 pub fn pick_menu(
     game: i64,
@@ -321,42 +325,90 @@ pub fn pick_menu(
     items: &[(String, String)],
     max_values: u8,
 ) -> Option<CreateActionRow> {
-    if items.is_empty() {
-        return None;
-    }
-    let id = Custom::Pick {
+    let pick = Pick {
         game,
         version,
         user,
         kind,
-        text: text.to_string(),
-    }
-    .id()?;
-    let mut seen = Vec::new();
-    let options: Vec<CreateSelectMenuOption> = items
+        text,
+        placeholder,
+    };
+    pick_menus(&pick, items, max_values, 1).into_iter().next()
+}
+
+/// What a menu completes.
+pub struct Pick<'a> {
+    pub game: i64,
+    pub version: i64,
+    pub user: u64,
+    pub kind: PickKind,
+    pub text: &'a str,
+    pub placeholder: &'a str,
+}
+
+/// Options per menu (Discord's limit).
+pub const MENU_OPTIONS: usize = 25;
+
+/// Select menus over `(label, value)` pairs, 25 options a menu, at most `menus` menus: past
+/// 25 options the answers are paged over several menus (ids `ss:p:`, `ss:p2:`, ...), each
+/// placeholder saying which of how many it holds. Values over 100 characters or repeated are
+/// left out (Discord refuses them).
+pub fn pick_menus(
+    pick: &Pick<'_>,
+    items: &[(String, String)],
+    max_values: u8,
+    menus: usize,
+) -> Vec<CreateActionRow> {
+    let Some(id) = (Custom::Pick {
+        game: pick.game,
+        version: pick.version,
+        user: pick.user,
+        kind: pick.kind,
+        text: pick.text.to_string(),
+    })
+    .id() else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    let items: Vec<&(String, String)> = items
         .iter()
-        .filter(|(_, v)| v.len() <= 100 && !v.is_empty())
-        .filter(|(_, v)| {
-            if seen.contains(v) {
-                false
-            } else {
-                seen.push(v.clone());
-                true
-            }
-        })
-        .take(25)
-        .map(|(l, v)| CreateSelectMenuOption::new(cut(l, 100), v.clone()))
+        .filter(|(_, v)| v.chars().count() <= 100 && !v.is_empty())
+        .filter(|(_, v)| seen.insert(v.clone()))
         .collect();
-    if options.is_empty() {
-        return None;
+    let total = items.len();
+    let mut rows = Vec::new();
+    for (n, page) in items.chunks(MENU_OPTIONS).take(menus).enumerate() {
+        let id = if n == 0 {
+            id.clone()
+        } else {
+            format!("ss:p{}:{}", n + 1, &id["ss:p:".len()..])
+        };
+        if id.chars().count() > MAX_ID {
+            break;
+        }
+        let placeholder = if total > MENU_OPTIONS {
+            let first = n * MENU_OPTIONS + 1;
+            format!(
+                "{} ({first}-{} of {total})",
+                cut(pick.placeholder, 120),
+                first + page.len() - 1
+            )
+        } else {
+            cut(pick.placeholder, 150)
+        };
+        let options: Vec<CreateSelectMenuOption> = page
+            .iter()
+            .map(|(l, v)| CreateSelectMenuOption::new(cut(l, 100), v.clone()))
+            .collect();
+        let k = page.len() as u8;
+        rows.push(CreateActionRow::SelectMenu(
+            CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
+                .placeholder(placeholder)
+                .min_values(1)
+                .max_values(max_values.clamp(1, k)),
+        ));
     }
-    let n = options.len() as u8;
-    Some(CreateActionRow::SelectMenu(
-        CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
-            .placeholder(cut(placeholder, 150))
-            .min_values(1)
-            .max_values(max_values.clamp(1, n)),
-    ))
+    rows
 }
 
 #[cfg(test)]
@@ -469,5 +521,65 @@ mod tests {
             };
             assert_eq!(Custom::decode(&c.encode()), Some(c));
         }
+    }
+
+    #[test]
+    fn menus_page_past_25_options() {
+        let items: Vec<(String, String)> = (0..60)
+            .map(|i| (format!("Saproling {i}"), format!("target Saproling {i}")))
+            .chain(std::iter::once(("dup".into(), "target Saproling 0".into())))
+            .chain(std::iter::once(("long".into(), "x".repeat(101))))
+            .collect();
+        let pick = Pick {
+            game: 7,
+            version: 3,
+            user: 42,
+            kind: PickKind::Target,
+            text: "cast Shock",
+            placeholder: "Shock: a target",
+        };
+        let rows = pick_menus(&pick, &items, 1, 5);
+        assert_eq!(rows.len(), 3, "60 distinct values in pages of 25");
+        let json: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| serde_json::to_value(r).expect("json"))
+            .collect();
+        let ids: Vec<&str> = json
+            .iter()
+            .map(|r| r["components"][0]["custom_id"].as_str().expect("id"))
+            .collect();
+        assert!(
+            ids[0].starts_with("ss:p:") && ids[1].starts_with("ss:p2:"),
+            "{ids:?}"
+        );
+        for id in &ids {
+            assert!(
+                matches!(
+                    Custom::decode(id),
+                    Some(Custom::Pick {
+                        game: 7,
+                        version: 3,
+                        user: 42,
+                        ..
+                    })
+                ),
+                "{id}"
+            );
+        }
+        let counts: Vec<usize> = json
+            .iter()
+            .map(|r| {
+                r["components"][0]["options"]
+                    .as_array()
+                    .map_or(0, |a| a.len())
+            })
+            .collect();
+        assert_eq!(counts, vec![25, 25, 10]);
+        assert_eq!(
+            json[2]["components"][0]["placeholder"],
+            "Shock: a target (51-60 of 60)"
+        );
+        // One menu only: the first page.
+        assert_eq!(pick_menus(&pick, &items, 1, 1).len(), 1);
     }
 }

@@ -20,8 +20,14 @@ use serenity::{
 };
 use std::hash::{Hash, Hasher};
 
-/// Discord's message length limit, with room to spare.
-const MAX_CONTENT: usize = 1900;
+/// Discord's message length limit (2000 characters), with room to spare.
+pub const MAX_CONTENT: usize = 1900;
+
+/// Where the rest of a cut private reply can be read.
+pub const MORE_REPLY: &str = "(cut at Discord's limit; `/mtg hand` and `/mtg board` show the rest)";
+
+/// Where the rest of a cut thread post can be read.
+pub const MORE_PUBLIC: &str = "(earlier lines cut; `/mtg board` shows the whole state)";
 
 /// What happened to the private deliveries.
 #[derive(Debug, Default)]
@@ -29,6 +35,18 @@ pub struct Delivered {
     /// Users whose hand could not be sent by DM (closed DMs); the caller may show it
     /// ephemerally to the one who is interacting.
     pub dm_failed: Vec<Id>,
+    /// Why the post in the game's thread failed (a locked or deleted thread, a missing
+    /// permission), when it did: the rest of the delivery still went out, and the caller tells
+    /// the player who acted.
+    pub thread_failed: Option<String>,
+}
+
+/// What a player is told when the game's thread could not be posted in.
+pub fn thread_failed_note(why: &str) -> String {
+    format!(
+        "The game's thread could not be updated ({why}): the move counted. \
+         Ask a server admin to check the thread and my permissions; `/mtg board` shows the game."
+    )
 }
 
 /// Error code Discord answers when a user does not accept DMs from the bot.
@@ -48,28 +66,46 @@ fn hash_of(v: &impl serde::Serialize) -> u64 {
     h.finish()
 }
 
-/// Cuts `s` to at most `n` bytes on a char boundary, keeping the end (the newest lines).
+/// Cuts `s` to at most `n` characters (Discord counts characters, not bytes), keeping the
+/// end (the newest lines), with `…` where it was cut.
 pub fn tail(s: &str, n: usize) -> String {
-    if s.len() <= n {
+    let count = s.chars().count();
+    if count <= n {
         return s.to_string();
     }
-    let mut start = s.len() - n;
-    while !s.is_char_boundary(start) {
-        start += 1;
-    }
-    format!("…{}", &s[start..])
+    let rest: String = s.chars().skip(count - n.saturating_sub(1)).collect();
+    format!("…{rest}")
 }
 
-/// Cuts `s` to at most `n` bytes on a char boundary, keeping the start.
+/// Cuts `s` to at most `n` characters, keeping the start, with `…` where it was cut.
 pub fn head(s: &str, n: usize) -> String {
-    if s.len() <= n {
+    head_with(s, n, "")
+}
+
+/// Cuts `s` to at most `n` characters keeping the start; when cut, `more` (where the rest
+/// can be read) follows the `…`, within the `n`.
+pub fn head_with(s: &str, n: usize, more: &str) -> String {
+    if s.chars().count() <= n {
         return s.to_string();
     }
-    let mut end = n;
-    while !s.is_char_boundary(end) {
-        end -= 1;
+    let tail = if more.is_empty() {
+        "…".to_string()
+    } else {
+        format!("…\n{more}")
+    };
+    let keep = n.saturating_sub(tail.chars().count());
+    let kept: String = s.chars().take(keep).collect();
+    format!("{kept}{tail}")
+}
+
+/// Cuts `s` to at most `n` characters keeping the end; when cut, `more` comes first.
+pub fn tail_with(s: &str, n: usize, more: &str) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
     }
-    format!("{}…", &s[..end])
+    let lead = format!("{more}\n");
+    let kept = tail(s, n.saturating_sub(lead.chars().count()));
+    format!("{lead}{kept}")
 }
 
 /// The game's thread (or channel).
@@ -372,13 +408,13 @@ pub async fn deliver(
         });
     }
     if !ping_lines.is_empty() {
-        content = tail(&content, MAX_CONTENT - 200);
+        content = tail_with(&content, MAX_CONTENT - 400, MORE_PUBLIC);
         if !content.is_empty() {
             content.push('\n');
         }
-        content.push_str(&ping_lines.join("\n"));
+        content.push_str(&head(&ping_lines.join("\n"), 390));
     } else {
-        content = tail(&content, MAX_CONTENT);
+        content = tail_with(&content, MAX_CONTENT, MORE_PUBLIC);
     }
 
     // Public-safe buttons for whoever must decide, and their private panel.
@@ -427,7 +463,11 @@ pub async fn deliver(
         for f in files {
             msg = msg.add_file(f);
         }
-        thread.send_message(http, msg).await?;
+        // A failed post does not stop the status message or the hands by DM.
+        if let Err(e) = thread.send_message(http, msg).await {
+            tracing::warn!(game_id = plan.game_id, error = %e, "thread post failed");
+            out.thread_failed = Some(e.to_string());
+        }
     }
 
     // The status message, edited in place.
@@ -485,7 +525,11 @@ pub async fn deliver(
             if let Some(w) = plan.waited_for(s.user_id) {
                 text = format!("{w}\n{text}");
             }
-            let mut msg = CreateMessage::new().content(head(&text, MAX_CONTENT));
+            let mut msg = CreateMessage::new().content(head_with(
+                &text,
+                MAX_CONTENT,
+                "(the rest: `/mtg hand` in the game's thread)",
+            ));
             if let Some(png) = hand_png(data, plan.game_id, &l.game, p).await {
                 msg = msg.add_file(CreateAttachment::bytes(png, "hand.png"));
             }
@@ -519,4 +563,26 @@ pub async fn deliver(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_count_characters_and_say_where_the_rest_is() {
+        // 3 bytes a character: a byte count would cut far too early or split a character.
+        let s = "語".repeat(3000);
+        let h = head_with(&s, 2000, "(more: `/mtg hand`)");
+        assert_eq!(h.chars().count(), 2000);
+        assert!(h.ends_with("…\n(more: `/mtg hand`)"), "{h}");
+        let t = tail_with(&s, 2000, MORE_PUBLIC);
+        assert_eq!(t.chars().count(), 2000);
+        assert!(t.starts_with(MORE_PUBLIC));
+        assert_eq!(tail("abcdef", 4), "…def");
+        assert_eq!(head("abcdef", 4), "abc…");
+        assert_eq!(head("abc", 4), "abc");
+        let short = "a".repeat(1900);
+        assert_eq!(head_with(&short, 1900, "x"), short);
+    }
 }

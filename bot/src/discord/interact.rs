@@ -43,7 +43,7 @@ impl Reply {
             .content(if self.content.trim().is_empty() {
                 "\u{200b}".to_string()
             } else {
-                head(&self.content, 1900)
+                delivery::head_with(&self.content, delivery::MAX_CONTENT, delivery::MORE_REPLY)
             })
             .ephemeral(self.ephemeral)
             .components(self.rows)
@@ -124,39 +124,33 @@ pub async fn panel(
         if p.player == seat {
             text.push_str(&format!("You must {}.", p.decision.describe()));
             let opts = crate::grammar::options(&l.game, seat, false);
-            if opts.len() > 25 {
-                // A menu holds 25 (e.g. the creature types): the rest by name.
-                text.push_str(&format!(
-                    "\nThe menu shows the first 25 of {} answers; say any with `/mtg play` (autocompleted).",
-                    opts.len()
-                ));
-            }
             let quick: Vec<String> = opts
                 .iter()
                 .filter(|o| PUBLIC_PHRASES.contains(&o.as_str()))
                 .cloned()
                 .collect();
+            let buttons =
+                components::answer_buttons(game_id, l.row.version, discord, &quick, Vec::new());
+            let room = 5usize.saturating_sub(buttons.len()).max(1);
+            if opts.len() > components::MENU_OPTIONS {
+                let shown = opts.len().min(room * components::MENU_OPTIONS);
+                text.push_str(&format!(
+                    "\nThe menus hold answers 1-{shown} of {}; say any answer with `/mtg play` (autocompleted).",
+                    opts.len()
+                ));
+            }
             let items: Vec<(String, String)> =
                 opts.iter().map(|o| (o.clone(), o.clone())).collect();
-            if let Some(m) = components::pick_menu(
-                game_id,
-                l.row.version,
-                discord,
-                PickKind::Phrase,
-                "",
-                "Everything you may do now",
-                &items,
-                1,
-            ) {
-                r.rows.push(m);
-            }
-            r.rows.extend(components::answer_buttons(
-                game_id,
-                l.row.version,
-                discord,
-                &quick,
-                Vec::new(),
-            ));
+            let pick = components::Pick {
+                game: game_id,
+                version: l.row.version,
+                user: discord,
+                kind: PickKind::Phrase,
+                text: "",
+                placeholder: "Everything you may do now",
+            };
+            r.rows = components::pick_menus(&pick, &items, 1, room);
+            r.rows.extend(buttons);
             r.rows.truncate(5);
         } else {
             let who = l.game.player(p.player).name.clone();
@@ -202,6 +196,10 @@ pub async fn act(
             };
             super::league::after_command(data, http, game_id).await;
             let mut done = format!("Done: `{}`.", words.trim());
+            if let Some(why) = &delivered.thread_failed {
+                done.push('\n');
+                done.push_str(&delivery::thread_failed_note(why));
+            }
             for t in plan.private_for(user) {
                 // Private lines that are not the board (the board is in the image/status).
                 for line in t.lines().filter(|l| l.starts_with("You ")) {
@@ -270,24 +268,28 @@ async fn needs_menu(
     let items = needs_items(kind, options);
     let max = 1;
     let mut r = Reply::ephemeral(format!("**{card}** needs {what}: choose below."));
-    match components::pick_menu(
-        game_id,
+    let placeholder = format!("{card}: {what}");
+    let pick = components::Pick {
+        game: game_id,
         version,
-        discord,
+        user: discord,
         kind,
-        words.trim(),
-        &format!("{card}: {what}"),
-        &items,
-        max,
-    ) {
-        Some(m) => r.rows.push(m),
-        None => {
-            r.content = format!(
-                "{card} needs {what}: say it in one command, e.g. `{} on {}`.",
-                words.trim(),
-                options.first().map_or("...", |s| s.as_str())
-            )
-        }
+        text: words.trim(),
+        placeholder: &placeholder,
+    };
+    r.rows = components::pick_menus(&pick, &items, max, 5);
+    if r.rows.is_empty() {
+        r.content = format!(
+            "{card} needs {what}: say it in one command, e.g. `{} on {}`.",
+            words.trim(),
+            options.first().map_or("...", |s| s.as_str())
+        );
+    } else if items.len() > components::MENU_OPTIONS {
+        r.content.push_str(&format!(
+            " ({} choices, in pages of {}; past the last menu say it with `/mtg play`.)",
+            items.len(),
+            components::MENU_OPTIONS
+        ));
     }
     r
 }
