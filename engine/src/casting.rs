@@ -1835,6 +1835,37 @@ impl Game {
     }
 }
 
+impl Game {
+    /// The colours the cards in `player`'s hand ask for (see [`autopay::Demand`]), leaving out
+    /// `except` (the card being cast, still in hand while it is paid for).
+    pub(crate) fn hand_demand(
+        &self,
+        player: PlayerId,
+        except: Option<ObjectId>,
+    ) -> autopay::Demand {
+        let mut d = [0u32; 5];
+        for id in self
+            .player(player)
+            .hand
+            .iter()
+            .filter(|id| Some(**id) != except)
+        {
+            let Some(cost) = self.def(*id).and_then(|def| def.mana_cost.as_ref()) else {
+                continue;
+            };
+            let p = cost.to_payable(0);
+            for c in crate::mana::Color::ALL {
+                d[c as usize] += p.colored[c as usize];
+            }
+            for (a, b) in &p.hybrid {
+                d[*a as usize] += 1;
+                d[*b as usize] += 1;
+            }
+        }
+        d
+    }
+}
+
 #[cfg(test)]
 mod flashback_and_division_tests {
     use crate::decision::{Answer, Decision};

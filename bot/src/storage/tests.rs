@@ -41,6 +41,10 @@ async fn fresh_postgres_database(url: &str) -> String {
     let mut admin = sqlx::PgConnection::connect(url)
         .await
         .expect("TEST_DATABASE_URL must be reachable");
+    static SWEPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SWEPT.swap(true, Ordering::SeqCst) {
+        drop_left_over_databases(&mut admin).await;
+    }
     // The name is made here of digits and a fixed prefix: nothing outside goes into it.
     let create = format!("CREATE DATABASE {name}");
     sqlx::query(sqlx::AssertSqlSafe(create.as_str()))
@@ -54,6 +58,52 @@ async fn fresh_postgres_database(url: &str) -> String {
     } else {
         format!("{server}/{name}?{query}")
     }
+}
+
+/// The databases earlier test runs left behind (`spellstack_t<pid>_<n>` of a process that
+/// no longer runs), dropped once per test process, so they don't pile up on the server. A
+/// database still in use can't be dropped (PostgreSQL refuses), so a run at the same time
+/// loses nothing.
+async fn drop_left_over_databases(admin: &mut sqlx::PgConnection) {
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'spellstack\\_t%'")
+            .fetch_all(&mut *admin)
+            .await
+            .unwrap_or_default();
+    for name in names {
+        let Some(pid) = left_over_pid(&name) else {
+            continue;
+        };
+        let alive = std::path::Path::new(&format!("/proc/{pid}")).exists();
+        if pid == std::process::id() || alive {
+            continue;
+        }
+        // Only names made of the prefix and digits reach here (left_over_pid).
+        let drop = format!("DROP DATABASE IF EXISTS {name}");
+        let _ = sqlx::query(sqlx::AssertSqlSafe(drop.as_str()))
+            .execute(&mut *admin)
+            .await;
+    }
+}
+
+/// The process id in a test database's name `spellstack_t<pid>_<n>`, when the name is
+/// exactly that shape.
+fn left_over_pid(name: &str) -> Option<u32> {
+    let (pid, n) = name.strip_prefix("spellstack_t")?.split_once('_')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !digits(n) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+#[test]
+fn left_over_test_databases_are_recognised_by_their_exact_shape() {
+    assert_eq!(left_over_pid("spellstack_t123_4"), Some(123));
+    assert_eq!(left_over_pid("spellstack_test"), None);
+    assert_eq!(left_over_pid("spellstack_t12_x"), None);
+    assert_eq!(left_over_pid("spellstack_t_1"), None);
+    assert_eq!(left_over_pid("spellstack_t1_2; DROP"), None);
 }
 
 fn uniq(tag: &str) -> String {

@@ -7,43 +7,15 @@
 //! payment is always found when one exists. It taps exactly as many sources as there are
 //! symbols left to pay, and keeps the most flexible sources free. Generic symbols are
 //! paid first from the sources whose colours the cards left in hand need least
-//! ([`Game::hand_demand`]): a player paying {1}{R}{R} with three Mountains and two Forests
+//! (`Game::hand_demand` in casting): a player paying {1}{R}{R} with three Mountains and two Forests
 //! keeps a Mountain for the red spell still in hand.
 
 use super::{Color, ManaPool, ManaType, PayableCost};
-use crate::game::Game;
-use crate::ids::{ObjectId, PlayerId};
+use crate::ids::ObjectId;
 
 /// How much each colour (indexed by `Color as usize`) is wanted by cards a player still
 /// holds: the coloured symbols of their mana costs.
 pub type Demand = [u32; 5];
-
-impl Game {
-    /// The colours the cards in `player`'s hand ask for (see [`Demand`]), leaving out
-    /// `except` (the card being cast, still in hand while it is paid for).
-    pub(crate) fn hand_demand(&self, player: PlayerId, except: Option<ObjectId>) -> Demand {
-        let mut d = [0u32; 5];
-        for id in self
-            .player(player)
-            .hand
-            .iter()
-            .filter(|id| Some(**id) != except)
-        {
-            let Some(cost) = self.def(*id).and_then(|def| def.mana_cost.as_ref()) else {
-                continue;
-            };
-            let p = cost.to_payable(0);
-            for c in Color::ALL {
-                d[c as usize] += p.colored[c as usize];
-            }
-            for (a, b) in &p.hybrid {
-                d[*a as usize] += 1;
-                d[*b as usize] += 1;
-            }
-        }
-        d
-    }
-}
 
 /// One permanent that can make mana, with the abilities it could use.
 #[derive(Debug, Clone)]
