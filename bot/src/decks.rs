@@ -389,6 +389,11 @@ pub const READY: &[ReadyDeck] = &[
         title: "Blue-Red Morph",
         list: include_str!("../decks/morph.txt"),
     },
+    ReadyDeck {
+        key: "suspend",
+        title: "Blue-Red Suspend",
+        list: include_str!("../decks/suspend.txt"),
+    },
 ];
 
 /// A ready-made deck by key or title (case-insensitive, prefix allowed).
