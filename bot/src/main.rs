@@ -79,6 +79,12 @@ enum Command {
         #[arg(long)]
         image: Option<PathBuf>,
     },
+    /// How many cards of each set and rarity are playable, and why the others are not.
+    Cards {
+        /// Only this set: TSP, TSB (timeshifted), PLC or FUT.
+        #[arg(long)]
+        set: Option<String>,
+    },
     /// Run the Discord bot (token from the DISCORD_TOKEN environment variable).
     Serve {
         /// Configuration file (default: ./config.toml when it exists).
@@ -367,6 +373,7 @@ fn run(command: Command) -> ExitCode {
             init_tracing();
             report(league_sim(players, product, schedule, best_of, config, db))
         }
+        Command::Cards { set } => cli_engine::cards(set.as_deref()),
         Command::Serve { config, db } => serve(config, db),
     }
 }

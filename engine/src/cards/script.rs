@@ -415,7 +415,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
             f.layout.as_deref().unwrap_or("")
         ))
     } else {
-        Support::Unsupported("no behaviour script yet".into())
+        Support::Unsupported(unscripted_reason(&f.text))
     };
     Ok(CardDef {
         id,
@@ -1094,4 +1094,114 @@ fn parse_suspend(
         cost,
         x_not_zero: text_lower.contains("x can't be 0"),
     }))
+}
+
+/// The block's mechanics, as their names appear in rules text (reminder text aside).
+const BLOCK_MECHANICS: &[&str] = &[
+    "suspend",
+    "vanishing",
+    "gravestorm",
+    "storm",
+    "madness",
+    "kicker",
+    "buyback",
+    "landcycling",
+    "cycling",
+    "threshold",
+    "hellbent",
+    "scry",
+    "fateseal",
+    "delve",
+    "convoke",
+    "dredge",
+    "forecast",
+    "graft",
+    "transmute",
+    "transfigure",
+    "poisonous",
+    "lifelink",
+    "frenzy",
+    "bloodthirst",
+    "grandeur",
+    "aura swap",
+    "fortify",
+    "equip",
+    "shroud",
+    "echo",
+    "morph",
+    "flashback",
+    "split second",
+    "time counter",
+    "chroma",
+];
+
+/// Why a card without a script is not playable, in player words: the block mechanics its
+/// text names (a reader sees what it waits for), or that nobody has scripted it yet.
+fn unscripted_reason(text: &str) -> String {
+    let mut plain = String::new();
+    let mut depth = 0u32;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => plain.extend(c.to_lowercase()),
+            _ => {}
+        }
+    }
+    // A word ends where no letter follows ("chroma", not "chromatic"; "swampcycling" is
+    // cycling).
+    let names = |m: &str| {
+        plain.match_indices(m).any(|(i, _)| {
+            !plain[i + m.len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphabetic)
+        })
+    };
+    let mut named: Vec<&str> = Vec::new();
+    for m in BLOCK_MECHANICS {
+        let covered = named.iter().any(|n| n.contains(m));
+        if !covered && names(m) {
+            named.push(m);
+        }
+    }
+    if named.is_empty() {
+        "its text is not scripted yet".into()
+    } else {
+        format!(
+            "its text is not scripted yet (it uses {})",
+            named.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod unscripted_reason_tests {
+    use super::unscripted_reason;
+
+    #[test]
+    fn names_the_mechanics_outside_reminder_text() {
+        assert_eq!(
+            unscripted_reason(
+                "Kicker {R} (You may pay an additional {R} as you cast this spell.)\nIf this spell was kicked, draw a card."
+            ),
+            "its text is not scripted yet (it uses kicker)"
+        );
+        assert_eq!(
+            unscripted_reason("Swampcycling {2}\nStorm"),
+            "its text is not scripted yet (it uses storm, cycling)"
+        );
+        assert_eq!(
+            unscripted_reason("Gravestorm (reminder mentions storm)"),
+            "its text is not scripted yet (it uses gravestorm)"
+        );
+        assert_eq!(
+            unscripted_reason("Draw a card."),
+            "its text is not scripted yet"
+        );
+        assert_eq!(
+            unscripted_reason("Add one mana of any color. Chromatic Star"),
+            "its text is not scripted yet"
+        );
+    }
 }
