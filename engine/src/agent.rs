@@ -332,8 +332,10 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Lightning Axe", 3),
             ("Cancel", 2),
             ("Prodigal Pyromancer", 3),
-            ("Ashcoat Bear", 4),
+            ("Ashcoat Bear", 3),
             ("Draining Whelk", 1),
+            ("Haze of Rage", 2),
+            ("Demonic Collusion", 1),
         ],
     ),
 ];
