@@ -943,6 +943,11 @@ impl Game {
                 let yes = a == Answer::Yes;
                 if let CastKind::NewTargets(_) = c.kind {
                     next.retarget = Some(yes);
+                    if yes {
+                        self.check_castable(&next).map_err(|e| {
+                            RuleError::illegal(format!("its targets can't be changed: {e}"))
+                        })?;
+                    }
                 } else {
                     next = self.announce_optional_cost(c, yes)?;
                 }
