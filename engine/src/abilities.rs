@@ -194,6 +194,9 @@ pub enum TriggerCondition {
     Suspended,
     /// Suspend's "if it's exiled" (its last-counter trigger).
     InExile,
+    /// "If it was kicked" (502.21b / 702.32), with its first (`Some(0)`, "[A]") or second
+    /// (`Some(1)`) printed kicker cost, or any (`None`).
+    Kicked(Option<u8>),
 }
 
 impl TriggerCondition {

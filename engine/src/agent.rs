@@ -312,11 +312,38 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Lightning Axe", 2),
         ],
     ),
+    // Storm, kicker, buyback and copies of spells (keywords/storm.rs, kicker.rs, buyback.rs).
+    (
+        "storm",
+        &[
+            ("Mountain", 10),
+            ("Island", 5),
+            ("Plains", 4),
+            ("Forest", 3),
+            ("Empty the Warrens", 3),
+            ("Grapeshot", 4),
+            ("Volcanic Awakening", 2),
+            ("Reiterate", 2),
+            ("Whispers of the Muse", 3),
+            ("Evangelize", 1),
+            ("Desolation Giant", 2),
+            ("Thornscape Battlemage", 3),
+            ("Citanul Woodreaders", 2),
+            ("Lightning Axe", 3),
+            ("Cancel", 2),
+            ("Prodigal Pyromancer", 3),
+            ("Ashcoat Bear", 3),
+            ("Draining Whelk", 1),
+            ("Haze of Rage", 2),
+            ("Demonic Collusion", 1),
+        ],
+    ),
 ];
 
 /// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
-/// `combat` or `flashback` (supported cards; `combat` holds the combat keywords and cards of
-/// issue #3, `flashback` flashback, divided damage and Dralnu):
+/// `combat`, `flashback`, `suspend` or `storm` (supported cards; `combat` holds the combat
+/// keywords and cards of issue #3, `flashback` flashback, divided damage and Dralnu, `storm`
+/// storm, kicker, buyback and copies of spells):
 /// the decks of `spellstack bench` and of the random-game tests.
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
     let Some((_, spec)) = BENCH_DECKS.iter().find(|(n, _)| *n == name) else {

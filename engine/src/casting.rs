@@ -37,6 +37,10 @@ pub enum CastKind {
     /// The special action of suspending a card from the hand (502.59a / 702.61a): its
     /// suspend cost is collected like a spell's (X included), but nothing goes on the stack.
     Suspend(ObjectId),
+    /// Choosing new targets for a copy of a spell just put on the stack (storm, Reiterate:
+    /// 706.10 / 707.10, `keywords/storm.rs`): a yes or no, then its targets; no cost, nothing
+    /// cast.
+    NewTargets(ObjectId),
 }
 
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
@@ -68,6 +72,15 @@ pub struct Casting {
     /// paying its mana cost (an alternative cost: X is 0), timing ignored, mandatory.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub suspend_cast: bool,
+    /// Each printed kicker cost announced or not, in order (502.21 / 702.32).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kicks: Vec<bool>,
+    /// Buyback announced (502.16 / 702.26); `None` until asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buyback: Option<bool>,
+    /// A copy's new targets: whether its controller chose to change them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retarget: Option<bool>,
 }
 
 impl Casting {
@@ -86,6 +99,9 @@ impl Casting {
             flashback: None,
             division: None,
             suspend_cast: false,
+            kicks: Vec::new(),
+            buyback: None,
+            retarget: None,
         }
     }
 }
@@ -114,6 +130,15 @@ impl Game {
             });
         }
         let mut shape = self.shape_with_mode(c.kind, c.mode)?;
+        if let CastKind::Spell(card) = c.kind
+            && c.kicks.iter().any(|k| *k)
+        {
+            // 409.1d / 601.2c: the targets a kicked spell has.
+            let keys = &self.def(card)?.cast_keys;
+            if !keys.kicked_targets.is_empty() {
+                shape.targets = &keys.kicked_targets;
+            }
+        }
         if c.suspend_cast {
             // Without paying its mana cost; additional costs stay (R-suspend-14).
             shape.base.mana = None;
@@ -172,6 +197,15 @@ impl Game {
                     divided: d.divided.as_ref(),
                 })
             }
+            CastKind::NewTargets(copy) => {
+                let item = self.stack.iter().find(|s| s.object() == Some(copy))?;
+                Some(Shape {
+                    targets: self.item_ability(item).0,
+                    base: Cost::default(),
+                    additional: &[],
+                    divided: None,
+                })
+            }
             CastKind::Suspend(card) => Some(Shape {
                 targets: &[],
                 base: self.def(card)?.suspend.as_ref()?.cost.clone(),
@@ -217,6 +251,7 @@ impl Game {
             total.untap |= add.untap;
             total.parts.extend(add.parts.iter().cloned());
         }
+        self.add_optional_costs(c, &mut total);
         Some(total)
     }
 
@@ -345,6 +380,21 @@ impl Game {
             return Some(Decision::ChooseMode {
                 options: modes.iter().map(|m| m.text.clone()).collect(),
             });
+        }
+        // 409.1b / 601.2b: kicker and buyback are announced with the mode, before X.
+        if let Some(d) = self.optional_cost_decision(c) {
+            return Some(d);
+        }
+        if let CastKind::NewTargets(copy) = c.kind {
+            match c.retarget {
+                None => {
+                    return Some(Decision::YesNo {
+                        question: self.retarget_question(copy),
+                    });
+                }
+                Some(false) => return None,
+                Some(true) => {}
+            }
         }
         let shape = self.shape_of(c)?;
         let has_x = shape.base.mana.as_ref().is_some_and(|m| m.has_x())
@@ -657,7 +707,8 @@ impl Game {
             CastKind::Spell(_)
             | CastKind::Trigger(_)
             | CastKind::TurnFaceUp(_)
-            | CastKind::Suspend(_) => None,
+            | CastKind::Suspend(_)
+            | CastKind::NewTargets(_) => None,
         };
         if let Some(src) = source {
             let o = self
@@ -850,6 +901,11 @@ impl Game {
                     "a triggered ability can't be cancelled: choose its target",
                 ));
             }
+            if matches!(c.kind, CastKind::NewTargets(_)) {
+                return Err(RuleError::illegal(
+                    "the copy is already on the stack: answer no to keep its targets",
+                ));
+            }
             if c.suspend_cast {
                 return self.decline_suspend_cast(&c);
             }
@@ -882,6 +938,19 @@ impl Game {
                 next.mode = Some(m);
                 self.check_castable(&next)
                     .map_err(|e| RuleError::illegal(format!("that mode can't be chosen: {e}")))?;
+            }
+            (Decision::YesNo { .. }, a @ (Answer::Yes | Answer::No)) => {
+                let yes = a == Answer::Yes;
+                if let CastKind::NewTargets(_) = c.kind {
+                    next.retarget = Some(yes);
+                    if yes {
+                        self.check_castable(&next).map_err(|e| {
+                            RuleError::illegal(format!("its targets can't be changed: {e}"))
+                        })?;
+                    }
+                } else {
+                    next = self.announce_optional_cost(c, yes)?;
+                }
             }
             (Decision::ChooseX, Answer::X(x)) => {
                 if x > 1000 {
@@ -986,6 +1055,7 @@ impl Game {
                 (0..options.len() as u8).map(Answer::Mode).collect()
             }
             Decision::ChooseX => (0..=20).map(Answer::X).collect(),
+            Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
             Decision::ChooseCostOption { options, .. } => {
                 (0..options.len() as u8).map(Answer::CostOption).collect()
             }
@@ -1051,7 +1121,7 @@ impl Game {
             _ => Vec::new(),
         };
         candidates.retain(|a| self.apply_casting_answer(c, a.clone()).is_ok());
-        if !matches!(c.kind, CastKind::Trigger(_))
+        if !matches!(c.kind, CastKind::Trigger(_) | CastKind::NewTargets(_))
             && player == c.player
             && (!c.suspend_cast || self.may_decline_suspend_cast(c))
         {
@@ -1064,7 +1134,7 @@ impl Game {
 
     fn casting_self(c: &Casting) -> Option<ObjectId> {
         match c.kind {
-            CastKind::Spell(card) => Some(card),
+            CastKind::Spell(card) | CastKind::NewTargets(card) => Some(card),
             CastKind::Ability { .. }
             | CastKind::Trigger(_)
             | CastKind::TurnFaceUp(_)
@@ -1154,7 +1224,9 @@ impl Game {
             CastKind::Spell(card) => self.colors(card),
             CastKind::Ability { source, .. } => self.source_colors(source),
             CastKind::Trigger(t) => self.source_colors(t.source),
-            CastKind::TurnFaceUp(id) | CastKind::Suspend(id) => self.colors(id),
+            CastKind::TurnFaceUp(id) | CastKind::Suspend(id) | CastKind::NewTargets(id) => {
+                self.colors(id)
+            }
         }
     }
 
@@ -1652,6 +1724,10 @@ impl Game {
             self.give_priority(next);
             return;
         }
+        if let CastKind::NewTargets(copy) = c.kind {
+            self.commit_new_targets(&c, copy);
+            return;
+        }
         let Some(total) = self.total_cost(&c) else {
             return;
         };
@@ -1672,7 +1748,8 @@ impl Game {
             CastKind::Spell(_)
             | CastKind::Trigger(_)
             | CastKind::TurnFaceUp(_)
-            | CastKind::Suspend(_) => None,
+            | CastKind::Suspend(_)
+            | CastKind::NewTargets(_) => None,
         };
         if let Some(src) = source {
             if total.tap {
@@ -1706,6 +1783,8 @@ impl Game {
                     // 502.22a / 702.34a: exiled whenever it would leave the stack.
                     o.flashback = c.flashback.is_some();
                     o.suspend_cast = c.suspend_cast;
+                    o.kicked = Self::kicker_bits(&c);
+                    o.buyback = c.buyback == Some(true);
                 }
                 self.stack.push(StackItem {
                     kind: StackKind::Spell(on_stack),
@@ -1717,6 +1796,7 @@ impl Game {
                     spent,
                     division: c.division.clone().unwrap_or_default(),
                 });
+                self.note_spell_cast();
                 self.emit(Event::SpellCast {
                     player: c.player,
                     spell: on_stack,
@@ -1744,7 +1824,7 @@ impl Game {
                 });
             }
             // Handled at the top of `commit_cast`.
-            CastKind::Trigger(_) => return,
+            CastKind::Trigger(_) | CastKind::NewTargets(_) => return,
             // A special action: no stack; the player receives priority again (408.2h).
             CastKind::Suspend(card) => self.commit_suspend(&c, card),
             // A special action: no stack; the player receives priority again (408.2h).

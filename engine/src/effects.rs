@@ -410,6 +410,26 @@ pub enum Effect {
         effects: Vec<Effect>,
         text: String,
     },
+    /// "If ~ was kicked, A[; otherwise B]" (502.21b / 702.32): `which` names the kicker
+    /// cost by its printed position ("[A]" 0, "[B]" 1: 502.21d), `None` any kicker paid.
+    /// Reads the spell, or the permanent whose ability it is (`keywords/kicker.rs`).
+    IfKicked {
+        which: Option<u8>,
+        then: Box<Effect>,
+        otherwise: Option<Box<Effect>>,
+    },
+    /// Storm's and gravestorm's trigger: copy the spell it is about once for each spell
+    /// (permanent) counted, the count being the trigger's `x` (`keywords/storm.rs`).
+    StormCopies,
+    /// "Copy target instant or sorcery spell. You may choose new targets for the copy."
+    /// (Reiterate, Twincast; `keywords/storm.rs`.)
+    CopySpell(ObjRef),
+    /// "Gain control of target spell" (a test fixture): the resolving ability's controller
+    /// becomes the spell's controller.
+    GainControlOfSpell(ObjRef),
+    /// "Gain control of target creature" with no duration (Evangelize): layer 2, for as
+    /// long as the permanent stays.
+    GainControl(ObjRef),
 }
 
 impl Effect {
@@ -426,6 +446,12 @@ impl Effect {
         }
         if let Effect::IfCastInMainPhase { then, otherwise } = self {
             return then.is_choiceless() && otherwise.is_choiceless();
+        }
+        if let Effect::IfKicked {
+            then, otherwise, ..
+        } = self
+        {
+            return then.is_choiceless() && otherwise.as_ref().is_none_or(|o| o.is_choiceless());
         }
         !matches!(
             self,
@@ -453,6 +479,14 @@ impl Effect {
                 v.extend(then.target_slots());
                 v.extend(otherwise.target_slots());
             }
+            Effect::IfKicked {
+                then, otherwise, ..
+            } => {
+                v.extend(then.target_slots());
+                v.extend(otherwise.iter().flat_map(|o| o.target_slots()));
+            }
+            Effect::CopySpell(ObjRef::Target(n))
+            | Effect::GainControlOfSpell(ObjRef::Target(n)) => v.push(*n),
             Effect::GrantFlashback(ObjRef::Target(n))
             | Effect::ExileAndReturn(ObjRef::Target(n)) => v.push(*n),
             Effect::Damage { to, .. } | Effect::DamageFrom { to, .. } => {
@@ -556,6 +590,7 @@ impl Effect {
             }
             | Effect::GainControlWhileYouControlThis(ObjRef::Target(n))
             | Effect::GainControlUntilEndOfTurn(ObjRef::Target(n))
+            | Effect::GainControl(ObjRef::Target(n))
             | Effect::BecomeColor {
                 what: ObjRef::Target(n),
                 ..

@@ -80,6 +80,13 @@ pub enum Event {
         card: CardId,
         targets: Vec<Target>,
     },
+    /// A copy of a spell put on the stack (storm, gravestorm, Reiterate: 706.10 / 707.10):
+    /// not cast, so nothing that counts or triggers on casting sees it.
+    SpellCopied {
+        player: PlayerId,
+        spell: ObjectId,
+        card: CardId,
+    },
     /// A card suspended (the special action, 502.59a / 702.61a): exiled face up with
     /// `time` time counters.
     Suspended {

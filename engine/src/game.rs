@@ -247,6 +247,22 @@ pub struct Game {
     /// A cast that suspend's last-counter trigger begins once it has finished resolving.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast_after_resolution: Option<crate::casting::Casting>,
+    /// Some card counts this turn's spells or graveyard arrivals (storm, gravestorm).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_storm: bool,
+    /// What storm and gravestorm count this turn (kept only in games where `has_storm`).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::keywords::storm::TurnCounts::is_zero"
+    )]
+    pub this_turn: crate::keywords::storm::TurnCounts,
+    /// Spells as they were cast, for their storm and gravestorm triggers still to resolve.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spell_snapshots: Vec<crate::keywords::storm::SpellSnapshot>,
+    /// Copies of spells just put on the stack whose controllers will be asked about new
+    /// targets, in order (`keywords/storm.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub copy_retargets: Vec<ObjectId>,
     /// During a batch of permanents leaving together: the triggered abilities granted by
     /// static abilities as they were before the batch (holder, granting card, static index),
     /// so granted leaves-the-battlefield abilities look back too (410.10d / 603.10a).
@@ -414,6 +430,10 @@ impl Game {
             has_flashback: false,
             has_suspended_cards: false,
             cast_after_resolution: None,
+            has_storm: false,
+            this_turn: Default::default(),
+            spell_snapshots: Vec::new(),
+            copy_retargets: Vec::new(),
             has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),
@@ -510,6 +530,7 @@ impl Game {
             }
             Decision::OrderTriggers { .. } => self.answer_order_triggers(player, answer),
             Decision::ChooseCreatureType { .. } => self.answer_creature_type(player, answer),
+            Decision::YesNo { .. } if self.casting.is_some() => self.answer_casting(player, answer),
             Decision::YesNo { .. } => self.answer_yes_no(player, answer),
             Decision::ChooseCopy { .. } => match self.copying {
                 Some(choice) => self.answer_copy_creature(answer, choice),
@@ -569,6 +590,7 @@ impl Game {
                 .iter()
                 .map(|t| Answer::CreatureType(t.clone()))
                 .collect(),
+            Decision::YesNo { .. } if self.casting.is_some() => self.casting_answers(player),
             Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
             Decision::DivideDamage { .. } => self.casting_answers(player),
             Decision::SacrificeForDamage { count, .. } => {
@@ -737,6 +759,10 @@ impl Game {
             self.layered = true;
         }
         self.has_flashback |= def.flashback.is_some();
+        if def.cast_keys.storm || def.cast_keys.gravestorm {
+            self.has_storm = true;
+            self.has_triggers = true;
+        }
         self.has_cost_reducers |=
             def.reduce_per_same_name_in_graveyard > 0 || def.spells_cost_more > 0;
     }
@@ -776,6 +802,9 @@ impl Game {
             face_down: false,
             flashback: false,
             suspend_cast: false,
+            kicked: 0,
+            buyback: false,
+            spell_copy: false,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -829,6 +858,11 @@ impl Game {
         if !self.token_may_move(id, to) {
             return None;
         }
+        if from == ZoneKind::Stack && self.objects[id.slot()].spell_copy {
+            // S16: a copy of a spell leaving the stack ceases to exist.
+            self.copy_ceases(id);
+            return None;
+        }
         // The event names the object as it last existed, or the face-down characteristics
         // when it is face down on either side (hidden information, 707.2).
         let card = if was_face_down || face_down {
@@ -846,6 +880,9 @@ impl Game {
         } else {
             to
         };
+        if from == ZoneKind::Battlefield && to == ZoneKind::Graveyard {
+            self.note_to_graveyard();
+        }
         if from == ZoneKind::Stack {
             self.stack.retain(|s| s.object() != Some(id));
         } else if let Some(list) = self.zone_list_mut(owner, from)
@@ -896,6 +933,11 @@ impl Game {
             o.copy_until = crate::copy::CopyUntil::AsEntered;
             o.face_down = face_down;
             o.flashback = false;
+            o.buyback = false;
+            // Kicked-ness goes with the spell onto the battlefield, and no further.
+            if !(from == ZoneKind::Stack && to == ZoneKind::Battlefield) {
+                o.kicked = 0;
+            }
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
             }

@@ -156,6 +156,21 @@ pub struct Object {
     /// resolves (502.59a / 702.61a).
     #[serde(default, skip_serializing_if = "is_false")]
     pub suspend_cast: bool,
+    /// The kicker costs paid for it as a spell (bit i: the i-th kicker cost; 502.21 /
+    /// 702.32): kept as the spell becomes a permanent, lost on any other zone change.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub kicked: u8,
+    /// A spell whose buyback cost was paid (502.16 / 702.26).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub buyback: bool,
+    /// A copy of a spell (706.10 / 2006 503): no card represents it; it ceases to exist as
+    /// it leaves the stack (S16).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub spell_copy: bool,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Object {

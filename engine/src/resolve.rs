@@ -119,6 +119,10 @@ impl Game {
                 if let Some(c) = self.cast_after_resolution.take() {
                     self.continue_casting(c);
                 }
+                // Storm, Reiterate: each copy made may get new targets.
+                if self.pending.is_none() {
+                    self.start_next_retarget();
+                }
                 return;
             }
             let effect = effects[res.effect].clone();
@@ -164,6 +168,9 @@ impl Game {
                         o.timestamp = ts;
                     }
                 }
+            } else if self.buyback_destination(card, item.controller) == ZoneKind::Hand {
+                // Buyback (502.16a / 702.26a): its owner's hand instead.
+                self.move_object(card, ZoneKind::Hand, Position::Top);
             } else {
                 self.spell_to_graveyard(card);
             }
@@ -554,6 +561,33 @@ impl Game {
                 let card = Self::source_of(&res.item);
                 self.cast_suspended(card);
             }
+            Effect::IfKicked {
+                which,
+                then,
+                otherwise,
+            } => {
+                if self.was_kicked(Self::source_of(&res.item), *which) {
+                    return self.execute(res, then);
+                }
+                if let Some(o) = otherwise {
+                    return self.execute(res, o);
+                }
+            }
+            Effect::StormCopies => {
+                if let StackKind::Trigger { source, .. } = res.item.kind {
+                    self.storm_copies(source, res.item.x);
+                }
+            }
+            Effect::CopySpell(r) => {
+                if let Some(spell) = self.object_of(res, *r) {
+                    self.copy_spell_for(spell, res.item.controller);
+                }
+            }
+            Effect::GainControlOfSpell(r) => {
+                if let Some(spell) = self.object_of(res, *r) {
+                    self.gain_control_of_spell(spell, res.item.controller);
+                }
+            }
             Effect::May { effects, text } => return self.execute_may(res, me, effects, text),
             Effect::Damage { .. }
             | Effect::DamageDivided
@@ -629,6 +663,7 @@ impl Game {
             | Effect::BecomeColor { .. }
             | Effect::BecomeCreature { .. } => self.apply_continuous(res, e),
             Effect::GainControlUntilEndOfTurn(..)
+            | Effect::GainControl(..)
             | Effect::GainControlWhileYouControlThis(..)
             | Effect::Tap(..)
             | Effect::Untap(..)
@@ -658,6 +693,10 @@ impl Game {
             | Effect::PutCounters { .. }
             | Effect::RemoveCounters { .. }
             | Effect::CastSuspended
+            | Effect::IfKicked { .. }
+            | Effect::StormCopies
+            | Effect::CopySpell(_)
+            | Effect::GainControlOfSpell(_)
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
             | Effect::ItsControllerMay { .. } => {}

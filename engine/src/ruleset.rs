@@ -83,6 +83,13 @@ impl Ruleset {
     pub fn regular_damage_step_by_first_strike_at_start(self) -> bool {
         self == Ruleset::Modern
     }
+    /// Buyback (classic 502.16a / modern 702.26a): a resolving spell with buyback paid goes
+    /// to its owner's hand even when another player controls it (modern: "into its owner's
+    /// hand instead of into that player's graveyard"), rather than only when its controller
+    /// owns it (classic: "into your hand instead of into your graveyard", R-buyback-3).
+    pub fn buyback_returns_to_owner(self) -> bool {
+        self == Ruleset::Modern
+    }
     pub fn name(self) -> &'static str {
         match self {
             Ruleset::Modern => "modern",

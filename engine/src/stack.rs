@@ -75,8 +75,12 @@ impl Game {
     ) -> (&'static [TargetSpec], &'static [Effect]) {
         let def = self.catalog().get(item.card);
         match item.kind {
-            StackKind::Spell(_) => match item.mode.and_then(|m| def.spell.modes.get(m as usize)) {
+            StackKind::Spell(id) => match item.mode.and_then(|m| def.spell.modes.get(m as usize)) {
                 Some(m) => (&m.targets, &m.effects),
+                // A kicked spell has its kicker targets too (409.1d / 601.2c).
+                None if !def.cast_keys.kicked_targets.is_empty() && self.was_kicked(id, None) => {
+                    (&def.cast_keys.kicked_targets, &def.spell.effects)
+                }
                 None => (&def.spell.targets, &def.spell.effects),
             },
             StackKind::Ability { index, .. } => self

@@ -138,7 +138,7 @@ pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = SUSPEND_CAST_TRIGGER;
+const FIRST_BUILTIN: u8 = crate::keywords::gravestorm::GRAVESTORM_TRIGGER;
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -160,6 +160,10 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
         FLANKING_TRIGGER => Some(crate::keywords::flanking::definition()),
         SUSPEND_UPKEEP_TRIGGER => Some(crate::keywords::suspend::upkeep_definition()),
         SUSPEND_CAST_TRIGGER => Some(crate::keywords::suspend::cast_definition()),
+        crate::keywords::storm::STORM_TRIGGER => Some(crate::keywords::storm::definition()),
+        crate::keywords::gravestorm::GRAVESTORM_TRIGGER => {
+            Some(crate::keywords::gravestorm::definition())
+        }
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| crate::keywords::rampage::definition(1))),
         RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| crate::keywords::rampage::definition(2))),
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
@@ -362,6 +366,10 @@ impl Game {
         self.collect_leaves_triggers(e);
         self.collect_delayed_triggers(e);
         self.collect_enchanted_damage_triggers(e);
+        if let Event::SpellCast { spell, .. } = e {
+            // Storm and gravestorm: the spell's own cast triggers, with their counts.
+            self.storm_triggers(*spell);
+        }
         let found = match e {
             Event::EnteredBattlefield { .. }
             | Event::ZoneChanged { .. }
@@ -938,6 +946,7 @@ impl Game {
             TriggerCondition::InExile => {
                 self.obj(source).is_some_and(|o| o.zone == ZoneKind::Exile)
             }
+            TriggerCondition::Kicked(which) => self.was_kicked(source, which),
         }
     }
 

@@ -145,6 +145,8 @@ impl Game {
             guard += 1;
         }
         self.turn += 1;
+        // Storm and gravestorm count within one turn.
+        self.this_turn = Default::default();
         self.active = p;
         self.step = Step::Untap;
         self.passes = 0;

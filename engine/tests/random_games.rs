@@ -415,39 +415,33 @@ fn endless_butcher_loops_in_effects_games_are_draws() {
     }
 }
 
-#[test]
-fn random_games_with_flashback_cards() {
-    // The flashback deck: cards cast from the graveyard (printed flashback, Dralnu's granted
-    // flashback), divided damage (Conflagrate with X), Dralnu's sacrifices. Every listed
-    // answer is accepted, a spell cast with flashback never reaches a graveyard, and the
-    // game round-trips through JSON.
-    let deck = engine::agent::bench_deck("flashback").expect("the flashback bench deck");
-    let (mut flashbacks, mut divided, mut finished) = (0, 0, 0);
+/// Plays ten seeds of a bench deck against itself in both rulesets with the random agent:
+/// every listed answer is accepted (the first few checked before each answer), the game
+/// round-trips through JSON every 97 decisions; `observe` sees each decision before it is
+/// answered and the events the answer produced. Returns how many of the 20 games finished.
+fn play_bench_deck_games(
+    name: &str,
+    salt: u64,
+    mut observe: impl FnMut(&Game, &engine::Pending, &[engine::Event]),
+) -> usize {
+    let deck = engine::agent::bench_deck(name).expect("the bench deck");
+    let mut finished = 0;
     for seed in 0..10u64 {
         for rs in [Ruleset::Modern, Ruleset::Classic] {
             let setup = GameSetup::two_player(rs, seed, deck.clone(), deck.clone());
             let mut g = Game::new(&setup).expect("setup");
-            let mut agent = RandomAgent::new(seed ^ 0xF1A5);
+            let mut agent = RandomAgent::new(seed ^ salt);
             for step in 0..30_000 {
                 let Some(p) = g.pending().cloned() else { break };
                 assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
-                if matches!(p.decision, engine::Decision::DivideDamage { .. }) {
-                    divided += 1;
-                }
                 let a = agent.choose(&g, p.player);
                 let events = g
                     .submit(p.player, a.clone())
-                    .unwrap_or_else(|e| panic!("seed {seed} {rs}: {a:?} refused: {e}"));
-                for e in &events {
-                    if let engine::Event::SpellCast { spell, .. } = e
-                        && g.obj(*spell).is_some_and(|o| o.flashback)
-                    {
-                        flashbacks += 1;
-                    }
-                }
+                    .unwrap_or_else(|e| panic!("{name} seed {seed} {rs}: {a:?} refused: {e}"));
+                observe(&g, &p, &events);
                 if step % 97 == 0 {
                     let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
-                    assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
+                    assert_eq!(back, g, "{name} seed {seed} {rs}: JSON round trip");
                 }
             }
             if g.result.is_some() {
@@ -455,6 +449,28 @@ fn random_games_with_flashback_cards() {
             }
         }
     }
+    finished
+}
+
+#[test]
+fn random_games_with_flashback_cards() {
+    // The flashback deck: cards cast from the graveyard (printed flashback, Dralnu's granted
+    // flashback), divided damage (Conflagrate with X), Dralnu's sacrifices. Every listed
+    // answer is accepted, a spell cast with flashback never reaches a graveyard, and the
+    // game round-trips through JSON.
+    let (mut flashbacks, mut divided) = (0, 0);
+    let finished = play_bench_deck_games("flashback", 0xF1A5, |g, p, events| {
+        if matches!(p.decision, engine::Decision::DivideDamage { .. }) {
+            divided += 1;
+        }
+        for e in events {
+            if let engine::Event::SpellCast { spell, .. } = e
+                && g.obj(*spell).is_some_and(|o| o.flashback)
+            {
+                flashbacks += 1;
+            }
+        }
+    });
     assert!(finished >= 10, "most games finish: {finished}/20");
     assert!(flashbacks > 0, "some spell was cast with flashback");
     assert!(divided > 0, "some damage was divided");
@@ -463,48 +479,57 @@ fn random_games_with_flashback_cards() {
 #[test]
 fn random_games_with_suspend_cards() {
     // The suspend deck: cards suspended from the hand, ticking down in exile and cast for
-    // free (targets chosen then, or stranded without one), in both rulesets. Every listed
-    // answer is accepted, suspended cards are cast from exile, and the game round-trips
-    // through JSON.
-    let deck = engine::agent::bench_deck("suspend").expect("the suspend bench deck");
-    let (mut suspended, mut cast_by_suspend, mut finished) = (0, 0, 0);
-    for seed in 0..10u64 {
-        for rs in [Ruleset::Modern, Ruleset::Classic] {
-            let setup = GameSetup::two_player(rs, seed, deck.clone(), deck.clone());
-            let mut g = Game::new(&setup).expect("setup");
-            let mut agent = RandomAgent::new(seed ^ 0x5005);
-            for step in 0..30_000 {
-                let Some(p) = g.pending().cloned() else { break };
-                assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
-                let a = agent.choose(&g, p.player);
-                let events = g
-                    .submit(p.player, a.clone())
-                    .unwrap_or_else(|e| panic!("seed {seed} {rs}: {a:?} refused: {e}"));
-                for e in &events {
-                    match e {
-                        engine::Event::Suspended { .. } => suspended += 1,
-                        engine::Event::SpellCast { spell, .. }
-                            if g.obj(*spell).is_some_and(|o| o.suspend_cast) =>
-                        {
-                            cast_by_suspend += 1
-                        }
-                        _ => {}
-                    }
+    // free (targets chosen then, or stranded without one), in both rulesets.
+    let (mut suspended, mut cast_by_suspend) = (0, 0);
+    let finished = play_bench_deck_games("suspend", 0x5005, |g, _, events| {
+        for e in events {
+            match e {
+                engine::Event::Suspended { .. } => suspended += 1,
+                engine::Event::SpellCast { spell, .. }
+                    if g.obj(*spell).is_some_and(|o| o.suspend_cast) =>
+                {
+                    cast_by_suspend += 1
                 }
-                if step % 97 == 0 {
-                    let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
-                    assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
-                }
-            }
-            if g.result.is_some() {
-                finished += 1;
+                _ => {}
             }
         }
-    }
+    });
     assert!(finished >= 10, "most games finish: {finished}/20");
     assert!(suspended > 0, "some card was suspended");
     assert!(
         cast_by_suspend > 0,
         "some suspended card was cast from exile"
     );
+}
+
+#[test]
+fn random_games_with_storm_cards() {
+    // The storm deck: storm copies (new targets asked per copy), Reiterate's copies, kicker
+    // and buyback announced as spells are cast, in both rulesets. Every listed answer is
+    // accepted, copies never reach a zone, and the game round-trips through JSON.
+    let (mut copies, mut kicked, mut bought_back) = (0, 0, 0);
+    let finished = play_bench_deck_games("storm", 0x5707, |g, _, events| {
+        for e in events {
+            match e {
+                engine::Event::SpellCopied { .. } => copies += 1,
+                engine::Event::SpellCast { spell, .. } => {
+                    let o = g.obj(*spell);
+                    kicked += o.is_some_and(|o| o.kicked != 0) as usize;
+                    bought_back += o.is_some_and(|o| o.buyback) as usize;
+                }
+                _ => {}
+            }
+        }
+        // A copy of a spell exists only on the stack (S16).
+        for o in g.objects.iter().filter(|o| o.spell_copy && !o.ceased) {
+            assert!(
+                g.stack.iter().any(|s| s.object() == Some(o.id)),
+                "a copy of a spell is off the stack"
+            );
+        }
+    });
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(copies > 0, "some spell was copied");
+    assert!(kicked > 0, "some spell was kicked");
+    assert!(bought_back > 0, "some spell was cast with buyback");
 }

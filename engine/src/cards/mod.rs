@@ -226,6 +226,33 @@ pub struct CardDef {
     pub opponents_cant_cast: Option<String>,
     /// A test fixture's "Spells cost {N} more to cast" (every player's).
     pub spells_cost_more: u32,
+    /// The casting-side keywords: kicker, buyback, storm, gravestorm (`keywords/kicker.rs`,
+    /// `buyback.rs`, `storm.rs`, `gravestorm.rs`).
+    #[serde(default)]
+    pub cast_keys: CastKeys,
+}
+
+/// Optional additional costs and cast triggers of a card (script keys `kicker`,
+/// `kicker_targets`, `buyback`, `storm`, `gravestorm`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CastKeys {
+    /// Kicker (2006 502.21 / 702.32): each kicker cost in printed order ("Kicker A and/or
+    /// B" is two), each payable once as the spell is cast.
+    pub kicker: Vec<Cost>,
+    /// Target slots the spell has only if a kicker cost was announced (409.1d / 601.2c,
+    /// 502.21c), after its other targets.
+    pub kicker_targets: Vec<TargetSpec>,
+    /// The spell's targets when kicked: `spell.targets` then `kicker_targets`.
+    pub kicked_targets: Vec<TargetSpec>,
+    /// Buyback (2006 502.16 / 702.26): the optional additional cost.
+    pub buyback: Option<Cost>,
+    /// Storm (502.30 / 702.39): "When you cast this spell, copy it for each spell cast
+    /// before it this turn."
+    pub storm: bool,
+    /// Gravestorm (702.68): "... copy it for each permanent put into a graveyard this turn."
+    pub gravestorm: bool,
+    /// A test fixture's "Buyback costs cost {N} less" for its controller's spells.
+    pub buyback_costs_less: u32,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X

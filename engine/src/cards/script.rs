@@ -138,6 +138,22 @@ struct Script {
     /// in your graveyard.
     #[serde(default)]
     reduce_per_same_name_in_graveyard: u32,
+    /// Kicker (502.21 / 702.32): `"{W}{W}"`, or `"{2}{U} and/or {1}{B}"`, as printed.
+    kicker: Option<String>,
+    /// Target slots the spell has only when kicked (after `targets`).
+    #[serde(default)]
+    kicker_targets: Vec<String>,
+    /// Buyback (502.16 / 702.26): `"{3}"`, `"discard two cards"`, as printed.
+    buyback: Option<String>,
+    /// Storm (502.30 / 702.39).
+    #[serde(default)]
+    storm: bool,
+    /// Gravestorm (702.68).
+    #[serde(default)]
+    gravestorm: bool,
+    /// Test fixtures only: "Buyback costs you pay cost {N} less."
+    #[serde(default)]
+    buyback_costs_less: u32,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -458,6 +474,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         suspend: None,
         opponents_cant_cast: None,
         spells_cost_more: 0,
+        cast_keys: CastKeys::default(),
     })
 }
 
@@ -553,6 +570,7 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
+    apply_cast_keys(def, s)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)
 }
@@ -582,7 +600,8 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
             .collect::<Result<ColorSet, _>>()?;
     }
     let targets = parse_targets(&s.targets)?;
-    let effects = parse_effects(&s.effects, targets.len())?;
+    let kicker_targets = parse_targets(&s.kicker_targets)?;
+    let effects = parse_effects(&s.effects, targets.len() + kicker_targets.len())?;
     let is_spell_with_effect = def.has_type(CardType::Instant) || def.has_type(CardType::Sorcery);
     if (!effects.is_empty() || !s.mode.is_empty()) && !is_spell_with_effect {
         return Err("only instants and sorceries have spell effects or modes; permanents use triggered abilities".into());
@@ -617,6 +636,10 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let divided = parse_divided(s.divided_damage.as_deref(), &effects)?;
     if divided.is_some() && !text_lower.contains("divided as you choose") {
         return Err("`divided_damage`: the card's text divides no damage".into());
+    }
+    if !kicker_targets.is_empty() {
+        def.cast_keys.kicked_targets = targets.iter().chain(&kicker_targets).cloned().collect();
+        def.cast_keys.kicker_targets = kicker_targets;
     }
     def.spell = SpellAbility {
         additional_costs,
@@ -774,6 +797,102 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         && !text_lower.contains("turn all other nontoken creatures face down")
     {
         return Err("`turn_others_face_down`: the card's text doesn't say so".into());
+    }
+    Ok(())
+}
+
+/// The casting-side keys (kicker, buyback, storm, gravestorm), each checked against the
+/// card's text; a card whose text has one of these keywords must be scripted with it.
+fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    let text_lower = def.text.to_lowercase();
+    let test_only = def.support == Support::TestOnly;
+    let printed_line = |word: &str| {
+        text_lower
+            .lines()
+            .find(|l| l.starts_with(word))
+            .map(|l| l.split(" (").next().unwrap_or(l).trim().to_string())
+    };
+    let is_spell = def.has_type(CardType::Instant) || def.has_type(CardType::Sorcery);
+    match &s.kicker {
+        Some(k) => {
+            let costs = k
+                .split(" and/or ")
+                .map(|c| Cost::parse(c.trim()).map_err(|e| format!("kicker `{k}`: {e}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            if costs.len() > 2 {
+                return Err(format!("kicker `{k}`: at most two kicker costs"));
+            }
+            if costs
+                .iter()
+                .any(|c| c.mana.as_ref().is_some_and(|m| m.has_x()))
+            {
+                return Err(format!(
+                    "kicker `{k}`: a kicker cost with X is not supported yet"
+                ));
+            }
+            let want = format!("kicker {}", k.trim().to_lowercase());
+            if !test_only && printed_line("kicker").as_deref() != Some(want.as_str()) {
+                return Err(format!(
+                    "`kicker = \"{k}\"`: the card's text has no `Kicker {k}`"
+                ));
+            }
+            def.cast_keys.kicker = costs;
+        }
+        None if !test_only && printed_line("kicker").is_some() => {
+            return Err("the card has kicker: script it with `kicker = \"{cost}\"`".into());
+        }
+        None => {}
+    }
+    if !def.cast_keys.kicker_targets.is_empty() && def.cast_keys.kicker.is_empty() {
+        return Err("`kicker_targets` needs `kicker`".into());
+    }
+    match &s.buyback {
+        Some(b) => {
+            if !is_spell {
+                return Err("only instants and sorceries have buyback".into());
+            }
+            let cost = Cost::parse(b.trim()).map_err(|e| format!("buyback `{b}`: {e}"))?;
+            let printed = printed_line("buyback").unwrap_or_default();
+            let ok = printed == format!("buyback {}", b.trim().to_lowercase())
+                || printed.starts_with("buyback—");
+            if !test_only && !ok {
+                return Err(format!(
+                    "`buyback = \"{b}\"`: the card's text has no `Buyback {b}`"
+                ));
+            }
+            def.cast_keys.buyback = Some(cost);
+        }
+        None if !test_only && printed_line("buyback").is_some() => {
+            return Err("the card has buyback: script it with `buyback = \"{cost}\"`".into());
+        }
+        None => {}
+    }
+    for (key, on, word) in [
+        ("storm", s.storm, "storm ("),
+        ("gravestorm", s.gravestorm, "gravestorm ("),
+    ] {
+        let printed = text_lower
+            .lines()
+            .any(|l| l.starts_with(word) || l == word.trim_end_matches(" ("));
+        if on && !is_spell {
+            return Err(format!(
+                "only instants and sorceries are scripted with `{key}`"
+            ));
+        }
+        if on && !printed && !test_only {
+            return Err(format!("`{key}`: the card's text has no {key}"));
+        }
+        if !on && printed && !test_only {
+            return Err(format!("the card has {key}: script it with `{key} = true`"));
+        }
+    }
+    def.cast_keys.storm = s.storm;
+    def.cast_keys.gravestorm = s.gravestorm;
+    if s.buyback_costs_less > 0 {
+        if !test_only {
+            return Err("`buyback_costs_less` is for test fixtures".into());
+        }
+        def.cast_keys.buyback_costs_less = s.buyback_costs_less;
     }
     Ok(())
 }

@@ -37,6 +37,9 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
             may(i).map(|(effects, text)| Effect::ItsControllerMay { effects, text })
         }
         "if_cast_in_main_phase" => if_cast_in_main_phase(i),
+        "if_kicked" => if_kicked(i, None),
+        "if_kicked_a" => if_kicked(i, Some(0)),
+        "if_kicked_b" => if_kicked(i, Some(1)),
         _ => {
             i.reset(&start);
             sacrifice_then(i)
@@ -96,6 +99,23 @@ fn if_cast_in_main_phase(i: &mut &str) -> PResult<Effect> {
     Ok(Effect::IfCastInMainPhase {
         then: Box::new(then),
         otherwise: Box::new(otherwise),
+    })
+}
+
+/// `if_kicked`: `A [|| B]`, B what happens otherwise (502.21b / 702.32); `if_kicked_a` and
+/// `if_kicked_b` name the first and second printed kicker costs (502.21d).
+fn if_kicked(i: &mut &str, which: Option<u8>) -> PResult<Effect> {
+    let then = arg("an effect", effect).parse_next(i)?;
+    let otherwise = if next_word(i) == Some("||") {
+        (space1, literal("||")).parse_next(i)?;
+        Some(Box::new(arg("an effect", effect).parse_next(i)?))
+    } else {
+        None
+    };
+    Ok(Effect::IfKicked {
+        which,
+        then: Box::new(then),
+        otherwise,
     })
 }
 
@@ -479,6 +499,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("grant", grant),
     ("grant_all", grant),
     ("grant_flashback", one_object),
+    ("copy_spell", one_object),
+    ("gain_control_of_spell", one_object),
+    ("gain_control", one_object),
     ("become_creature_type", become_creature_type),
     ("become_land_type", become_land_type),
     ("become_color", become_color),
@@ -536,6 +559,9 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "put_on_top" => Effect::PutOnTop,
         "switch_pt" => Effect::SwitchPt,
         "grant_flashback" => Effect::GrantFlashback,
+        "copy_spell" => Effect::CopySpell,
+        "gain_control_of_spell" => Effect::GainControlOfSpell,
+        "gain_control" => Effect::GainControl,
         "gain_control_until_end_of_turn" => Effect::GainControlUntilEndOfTurn,
         "gain_control_while_you_control_this" => Effect::GainControlWhileYouControlThis,
         "tap" => Effect::Tap,

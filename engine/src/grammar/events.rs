@@ -261,6 +261,9 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
         "nothing_else_and_empty_hand",
         TriggerCondition::NothingElseAndEmptyHand,
     ),
+    ("kicked", TriggerCondition::Kicked(None)),
+    ("kicked_a", TriggerCondition::Kicked(Some(0))),
+    ("kicked_b", TriggerCondition::Kicked(Some(1))),
 ];
 
 /// `condition`: an intervening "if" clause.

@@ -17,11 +17,12 @@
 //!
 //! ```text
 //! (* effect lines: `effects = [...]` *)
-//! effect      = may_pay | its_controller_may | may | if_main | sacrifice_then | step ;
+//! effect      = may_pay | its_controller_may | may | if_main | if_kicked | sacrifice_then | step ;
 //! may_pay     = "may_pay" SP mana_cost SP "&&" SP step { SP "&&" SP step } ;
 //! may         = "may" SP step { SP "&&" SP step } ;
 //! its_controller_may = "its_controller_may" SP step { SP "&&" SP step } ;
 //! if_main     = "if_cast_in_main_phase" SP effect SP "||" SP effect ;
+//! if_kicked   = ("if_kicked" | "if_kicked_a" | "if_kicked_b") SP effect [ SP "||" SP effect ] ;
 //! sacrifice_then = "sacrifice" SP ("it" | "target") SP "&&" SP step { SP "&&" SP step } ;
 //! step        = verb arguments { SP option } [ SP "if_spent=" colour ] ;
 //!               (* one rule per verb: see `effects::simple_rule` and the README table *)
@@ -63,9 +64,10 @@
 //! scope       = "this" | "creature" | "your_creature" ;
 //! state       = "you_control_at_least" SP integer SP filter | "you_control_no" SP filter
 //!             | "you_have_no_cards_in_hand" ;
-//! condition   = "no_creatures_on_battlefield" | "nothing_else_and_empty_hand" ;
+//! condition   = "no_creatures_on_battlefield" | "nothing_else_and_empty_hand"
+//!             | "kicked" | "kicked_a" | "kicked_b" ;
 //!
-//! (* costs: `cost`, `additional_cost`, `flashback`, `morph` (any case) *)
+//! (* costs: `cost`, `additional_cost`, `flashback`, `morph`, `kicker`, `buyback` (any case) *)
 //! cost        = cost_part { "," cost_part } ;
 //! cost_part   = mana_cost | "{T}" | "{Q}" | "sacrifice this" | "exile this"
 //!             | "sacrifice" SP count SP filter | "discard x cards"

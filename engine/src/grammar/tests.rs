@@ -45,6 +45,9 @@ const KEYS: &[(&str, &str)] = &[
     ("prevent", "prevention"),
     ("copy_creature", "copy"),
     ("divided_damage", "divided"),
+    ("buyback", "cost"),
+    ("kicker", "kicker"),
+    ("kicker_targets", "target"),
 ];
 
 fn walk(v: &toml::Value, key: &str, out: &mut Vec<(&'static str, String)>) {
@@ -109,6 +112,11 @@ fn parse_new(kind: &str, s: &str) -> String {
         "copy" => show(CopyCreature::parse(s)),
         "divided" => show(parse_all(filters::divided, s)),
         "activation_condition" => show(parse_all(events::activation_condition, s)),
+        "kicker" => show(
+            s.split(" and/or ")
+                .map(|p| Cost::parse(p.trim()))
+                .collect::<Result<Vec<_>, _>>(),
+        ),
         other => format!("unknown kind {other}"),
     }
 }

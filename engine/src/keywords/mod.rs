@@ -206,12 +206,16 @@ impl FromStr for Keyword {
     }
 }
 
+pub mod buyback;
 pub mod echo;
 pub mod flanking;
 pub mod flash;
 pub mod flashback;
+pub mod gravestorm;
+pub mod kicker;
 pub mod morph;
 pub mod rampage;
 pub mod shadow;
 pub mod split_second;
+pub mod storm;
 pub mod suspend;

@@ -53,6 +53,9 @@ impl Game {
                 }
             }
             Effect::WinGame => self.win_game(me),
+            Effect::GainControl(r) => {
+                self.char_effect_on(res, *r, CharChange::Control(me), Duration::Indefinite)
+            }
             Effect::GainControlUntilEndOfTurn(r) => {
                 self.char_effect_on(res, *r, CharChange::Control(me), Duration::EndOfTurn)
             }

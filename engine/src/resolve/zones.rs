@@ -13,7 +13,12 @@ impl Game {
                 }
             }
             Effect::DestroyAll { filter, regen } => {
-                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                let mut all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                if filter.other {
+                    // "All other creatures": not the source (Desolation Giant).
+                    let source = Self::source_of(&res.item);
+                    all.retain(|o| *o != source);
+                }
                 // All at once (the regeneration shields are checked one by one, which is the
                 // same thing: each replaces only its own creature's destruction).
                 self.begin_batch(&all);

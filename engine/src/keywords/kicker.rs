@@ -1,0 +1,138 @@
+//! Kicker (2006 rules 502.21; 2014 rules 702.32; rulings A10) and the announcing of optional
+//! additional costs (2006 409.1b; 2014 601.2b).
+//!
+//! "Kicker [cost]" means "you may pay an additional [cost] as you cast this spell";
+//! "Kicker [A] and/or [B]" is two kicker abilities, each payable once (502.21a). Whether each
+//! is paid is announced as the spell is cast, after its mode and before X and its targets
+//! (`Decision::YesNo`, "pay kicker {W}{W} for Desolation Giant?"), and paid with the rest of
+//! the total cost (409.1f-h / 601.2f-h). Kicker is not part of the mana cost: the mana
+//! value stays the printed one (R-kicker-6).
+//!
+//! Targets that exist only when kicked (`CastKeys::kicker_targets`) can be chosen only if
+//! kicking was announced, and must then be (409.1d / 601.2c, 502.21c, R-kicker-4).
+//!
+//! Kicked-ness belongs to the object (`Object::kicked`, one bit per printed kicker cost): the
+//! spell, and the permanent it becomes as it resolves; any other zone change makes a new
+//! object that wasn't kicked. A copy of a kicked spell is kicked (706.10 / 707.10:
+//! `storm.rs`). "If it was kicked [with its {R} kicker]" reads the printed position of the
+//! cost, never what was paid for it (502.21d, R-kicker-5): effects `if_kicked`,
+//! `if_kicked_a`, `if_kicked_b`, trigger conditions `kicked`, `kicked_a`, `kicked_b`.
+
+use crate::casting::{CastKind, Casting};
+use crate::costs::Cost;
+use crate::decision::{Decision, RuleError};
+use crate::game::Game;
+use crate::ids::ObjectId;
+
+/// Adds `add` to `total` (mana symbols, tapping, the other parts).
+pub(crate) fn merge_cost(total: &mut Cost, add: &Cost) {
+    if let Some(m) = &add.mana {
+        let mut merged = total.mana.take().unwrap_or_default();
+        merged.symbols.extend(m.symbols.iter().copied());
+        total.mana = Some(merged);
+    }
+    total.tap |= add.tap;
+    total.untap |= add.untap;
+    total.parts.extend(add.parts.iter().cloned());
+}
+
+impl Game {
+    /// Whether `id` (a spell, or a permanent whose ability asks) was kicked: with its
+    /// `which`-th printed kicker cost, or with any.
+    pub(crate) fn was_kicked(&self, id: ObjectId, which: Option<u8>) -> bool {
+        self.obj(id).is_some_and(|o| match which {
+            Some(i) => o.kicked & (1 << i) != 0,
+            None => o.kicked != 0,
+        })
+    }
+
+    /// The optional additional cost to announce next (409.1b / 601.2b): each kicker cost in
+    /// printed order, then buyback. Only a spell cast face up has them.
+    pub(crate) fn optional_cost_decision(&self, c: &Casting) -> Option<Decision> {
+        let CastKind::Spell(card) = c.kind else {
+            return None;
+        };
+        if c.face_down {
+            return None;
+        }
+        let def = self.def(card)?;
+        let keys = &def.cast_keys;
+        if let Some(cost) = keys.kicker.get(c.kicks.len()) {
+            let which = match (keys.kicker.len(), c.kicks.len()) {
+                (1, _) => String::new(),
+                (_, 0) => " (its first kicker)".into(),
+                _ => " (its second kicker)".into(),
+            };
+            return Some(Decision::YesNo {
+                question: format!("pay kicker {cost}{which} for {}?", def.name),
+            });
+        }
+        if let Some(cost) = &keys.buyback
+            && c.buyback.is_none()
+        {
+            return Some(Decision::YesNo {
+                question: format!(
+                    "pay buyback {} for {}?",
+                    self.buyback_cost(c.player, cost),
+                    def.name
+                ),
+            });
+        }
+        None
+    }
+
+    /// A yes or no to [`Self::optional_cost_decision`]: the cast with that announced. A "yes"
+    /// must leave the spell castable (its costs payable, its kicker targets there).
+    pub(crate) fn announce_optional_cost(
+        &self,
+        c: &Casting,
+        yes: bool,
+    ) -> Result<Casting, RuleError> {
+        let CastKind::Spell(card) = c.kind else {
+            return Err(RuleError::illegal("there is no optional cost to announce"));
+        };
+        let def = self
+            .def(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        let mut next = c.clone();
+        let what = if c.kicks.len() < def.cast_keys.kicker.len() {
+            next.kicks.push(yes);
+            "kicker"
+        } else {
+            next.buyback = Some(yes);
+            "buyback"
+        };
+        if yes {
+            self.check_castable(&next)
+                .map_err(|e| RuleError::illegal(format!("you can't pay its {what}: {e}")))?;
+        }
+        Ok(next)
+    }
+
+    /// The kicker and buyback costs announced, added to the total cost (409.1f / 601.2f).
+    pub(crate) fn add_optional_costs(&self, c: &Casting, total: &mut Cost) {
+        let CastKind::Spell(card) = c.kind else {
+            return;
+        };
+        let Some(def) = self.def(card) else { return };
+        for (cost, paid) in def.cast_keys.kicker.iter().zip(&c.kicks) {
+            if *paid {
+                merge_cost(total, cost);
+            }
+        }
+        if c.buyback == Some(true)
+            && let Some(b) = &def.cast_keys.buyback
+        {
+            merge_cost(total, &self.buyback_cost(c.player, b));
+        }
+    }
+
+    /// The kicker bits of a cast (bit i: the i-th printed kicker cost announced).
+    pub(crate) fn kicker_bits(c: &Casting) -> u8 {
+        c.kicks
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k)
+            .fold(0, |bits, (i, _)| bits | (1 << i))
+    }
+}
