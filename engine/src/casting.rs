@@ -68,6 +68,17 @@ pub struct Casting {
     /// paying its mana cost (an alternative cost: X is 0), timing ignored, mandatory.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub suspend_cast: bool,
+    /// Cast for its madness cost as madness's trigger resolves (502.24a / 702.33a): from
+    /// exile, an alternative cost, timing ignored (`keywords/madness.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub madness: bool,
+    /// For each madness card a cost discards: whether its owner exiles it with madness.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub madness_choices: Vec<(ObjectId, bool)>,
+    /// The cards a "discard at random" cost discards, picked once everything else is
+    /// chosen (the cast can't be cancelled after that).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_discards: Option<Vec<ObjectId>>,
 }
 
 impl Casting {
@@ -86,6 +97,9 @@ impl Casting {
             flashback: None,
             division: None,
             suspend_cast: false,
+            madness: false,
+            madness_choices: Vec::new(),
+            random_discards: None,
         }
     }
 }
@@ -123,6 +137,15 @@ impl Game {
         {
             // The flashback cost replaces the mana cost; additional costs stay (R-gaze-of-justice-1).
             shape.base = self.def(card)?.flashback.clone()?;
+        }
+        if c.madness
+            && let CastKind::Spell(card) = c.kind
+        {
+            // The madness cost replaces the mana cost; additional costs stay (502.24b).
+            shape.base = Cost {
+                mana: Some(self.madness_cost(card)?.clone()),
+                ..Cost::default()
+            };
         }
         Some(shape)
     }
@@ -386,6 +409,9 @@ impl Game {
             return Some(Decision::ChooseCostObjects {
                 part: parts[c.cost_objects.len()].clone(),
             });
+        }
+        if let Some((_, p)) = self.casting_madness_question(c) {
+            return Some(p.decision);
         }
         let cost = self.payable_mana(c);
         if !cost.is_zero() && !self.plan_covers(c, &cost) {
@@ -793,6 +819,11 @@ impl Game {
                 c.cost_options.push(0);
             }
         }
+        // "Discard a card at random" (a cost): picked once everything else is chosen, so
+        // madness can ask about what it picked before the costs are paid.
+        if c.random_discards.is_none() && self.next_casting_decision(&c).is_none() {
+            c.random_discards = self.pick_random_discards(&c);
+        }
         match self.next_casting_decision(&c) {
             Some(decision) => {
                 let player = self.casting_decider(&c, &decision);
@@ -852,6 +883,14 @@ impl Game {
             }
             if c.suspend_cast {
                 return self.decline_suspend_cast(&c);
+            }
+            if c.random_discards.is_some() {
+                return Err(RuleError::illegal(
+                    "the cards to discard at random are chosen: the costs are being paid, so it can't be cancelled now",
+                ));
+            }
+            if c.madness {
+                return self.decline_madness_cast(&c);
             }
             self.casting = None;
             self.pending = Some(Pending {
@@ -931,6 +970,12 @@ impl Game {
             (Decision::ChooseCostObjects { part }, Answer::Objects(objs)) => {
                 self.check_cost_objects(c, part, &objs)?;
                 next.cost_objects.push(objs);
+            }
+            (Decision::YesNo { .. }, a @ (Answer::Yes | Answer::No)) => {
+                let (card, _) = self
+                    .casting_madness_question(c)
+                    .ok_or_else(|| RuleError::illegal("there is no madness question to answer"))?;
+                next.madness_choices.push((card, a == Answer::Yes));
             }
             (Decision::PayMana { cost }, Answer::AutoPay) => {
                 let exclude = self.cost_tapped_source(c);
@@ -1031,6 +1076,7 @@ impl Game {
                     vec![Answer::Objects(cands.into_iter().take(n).collect())]
                 }
             }
+            Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
             Decision::PayMana { .. } => {
                 let mut v = vec![Answer::AutoPay];
                 for o in self.battlefield_of(player) {
@@ -1054,6 +1100,7 @@ impl Game {
         if !matches!(c.kind, CastKind::Trigger(_))
             && player == c.player
             && (!c.suspend_cast || self.may_decline_suspend_cast(c))
+            && c.random_discards.is_none()
         {
             candidates.push(Answer::Cancel);
         }
@@ -1682,7 +1729,9 @@ impl Game {
                 self.untap(src);
             }
         }
+        self.madness_discards.choices = c.madness_choices.clone();
         self.pay_cost_parts(&c, &total.parts, source);
+        self.madness_discards.choices.clear();
         match c.kind {
             CastKind::Spell(card) => {
                 // A card cast face down is a face-down spell from the start (502.26b): the
@@ -1760,13 +1809,62 @@ impl Game {
             }
         }
         self.passes = 0;
-        if c.suspend_cast {
-            // Cast as suspend's trigger resolved: the active player receives priority.
+        if c.suspend_cast || c.madness {
+            // Cast as suspend's or madness's trigger resolved: the active player receives
+            // priority.
             self.give_priority(self.active);
             return;
         }
         // 409.1i: its controller receives priority again.
         self.give_priority(c.player);
+    }
+
+    /// The cards a cast's "discard N cards at random" costs discard, picked now (None when
+    /// it has no such cost).
+    fn pick_random_discards(&mut self, c: &Casting) -> Option<Vec<ObjectId>> {
+        let total = self.total_cost(c)?;
+        let n: u32 = total
+            .parts
+            .iter()
+            .map(|p| match p {
+                CostPart::DiscardRandom(n) => *n,
+                _ => 0,
+            })
+            .sum();
+        if n == 0 {
+            return None;
+        }
+        let me = Self::casting_self(c);
+        let mut hand: Vec<ObjectId> = self
+            .player(c.player)
+            .hand
+            .iter()
+            .copied()
+            .filter(|h| Some(*h) != me)
+            .collect();
+        let mut picked = Vec::new();
+        for _ in 0..n {
+            if hand.is_empty() {
+                break;
+            }
+            let i = rand::RngExt::random_range(&mut self.rng, 0..hand.len());
+            picked.push(hand.remove(i));
+        }
+        Some(picked)
+    }
+
+    /// Madness's question about the next card a cost of this cast discards, if one is due
+    /// (`keywords/madness.rs`): the card and the question.
+    fn casting_madness_question(&self, c: &Casting) -> Option<(ObjectId, Pending)> {
+        let total = self.total_cost(c)?;
+        let parts = Self::choice_parts(&total);
+        let chosen = parts
+            .iter()
+            .zip(&c.cost_objects)
+            .filter(|(p, _)| matches!(p, CostPart::Discard(_)))
+            .flat_map(|(_, objs)| objs.iter().copied());
+        let random = c.random_discards.iter().flatten().copied();
+        self.next_madness_question(chosen.chain(random).collect::<Vec<_>>(), &c.madness_choices)
     }
 
     /// Pays the cost's other parts (409.1h): life, counters, discards, sacrifices, exile,
@@ -1786,21 +1884,10 @@ impl Game {
                         self.discard(c.player, o);
                     }
                 }
-                CostPart::DiscardRandom(n) => {
-                    for _ in 0..*n {
-                        let me = Self::casting_self(c);
-                        let hand: Vec<ObjectId> = self
-                            .player(c.player)
-                            .hand
-                            .iter()
-                            .copied()
-                            .filter(|h| Some(*h) != me)
-                            .collect();
-                        if hand.is_empty() {
-                            break;
-                        }
-                        let i = rand::RngExt::random_range(&mut self.rng, 0..hand.len());
-                        self.discard(c.player, hand[i]);
+                CostPart::DiscardRandom(_) => {
+                    // Picked as the cast was completed (`pick_random_discards`).
+                    for o in c.random_discards.clone().unwrap_or_default() {
+                        self.discard(c.player, o);
                     }
                 }
                 CostPart::Sacrifice(..) => {

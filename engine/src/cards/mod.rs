@@ -226,6 +226,9 @@ pub struct CardDef {
     pub opponents_cant_cast: Option<String>,
     /// A test fixture's "Spells cost {N} more to cast" (every player's).
     pub spells_cost_more: u32,
+    /// Madness [cost] (502.24 / 702.33, `keywords/madness.rs`): discarded, it may be exiled
+    /// and cast for this cost.
+    pub madness: Option<ManaCost>,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X

@@ -123,6 +123,8 @@ struct Script {
     echo: Option<String>,
     /// Suspend (502.59 / 702.61): `suspend = "5 {B}"` or `"X {X}{3}{U}"`, as printed.
     suspend: Option<String>,
+    /// Madness (502.24 / 702.33): `madness = "{B}"`, as printed.
+    madness: Option<String>,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -458,6 +460,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         suspend: None,
         opponents_cant_cast: None,
         spells_cost_more: 0,
+        madness: None,
     })
 }
 
@@ -553,6 +556,7 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
+    apply_graveyard_keys(def, s)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)
 }
@@ -1094,4 +1098,40 @@ fn parse_suspend(
         cost,
         x_not_zero: text_lower.contains("x can't be 0"),
     }))
+}
+
+// ----- the graveyard-and-hand family (madness, cycling, threshold, hellbent) -------------
+
+/// The keys of the graveyard-and-hand mechanics: madness.
+fn apply_graveyard_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    let text_lower = def.text.to_lowercase();
+    let test_only = def.support == Support::TestOnly;
+    def.madness = parse_madness(s.madness.as_deref(), &text_lower, test_only)?;
+    Ok(())
+}
+
+/// `madness = "{B}"`: checked against the card's text ("Madness {B}"); a card whose text has
+/// madness must say so (502.24 / 702.33, `keywords/madness.rs`).
+fn parse_madness(
+    script: Option<&str>,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<Option<ManaCost>, String> {
+    let Some(v) = script else {
+        if !test_only && text_lower.lines().any(|l| l.starts_with("madness {")) {
+            return Err("the card has madness: script it with `madness = \"{cost}\"`".into());
+        }
+        return Ok(None);
+    };
+    let cost: ManaCost = v
+        .trim()
+        .parse()
+        .map_err(|e| format!("madness `{v}`: {e}"))?;
+    let printed = format!("madness {}", v.trim().to_lowercase());
+    if !test_only && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`madness = \"{v}\"`: the card's text has no `Madness {v}`"
+        ));
+    }
+    Ok(Some(cost))
 }

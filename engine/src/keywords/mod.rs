@@ -210,6 +210,7 @@ pub mod echo;
 pub mod flanking;
 pub mod flash;
 pub mod flashback;
+pub mod madness;
 pub mod morph;
 pub mod rampage;
 pub mod shadow;
