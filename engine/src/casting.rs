@@ -555,13 +555,17 @@ impl Game {
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
         let def = self.catalog().get(o.face());
-        if o.zone != ZoneKind::Battlefield {
+        // Cycling works from its owner's hand (`keywords/cycling.rs`), nothing else does.
+        let cycling = self.is_cycling_ability(source, index);
+        if cycling {
+            self.check_cycling_source(player, source)?;
+        } else if o.zone != ZoneKind::Battlefield {
             return Err(RuleError::illegal(format!(
                 "{} is not on the battlefield",
                 def.name
             )));
         }
-        if o.controller != player {
+        if !cycling && o.controller != player {
             return Err(RuleError::illegal(format!(
                 "you don't control {}",
                 def.name
@@ -758,6 +762,14 @@ impl Game {
                 }
                 // Turned into `Discard(X)` by `total_cost`.
                 CostPart::DiscardX => {}
+                CostPart::DiscardThis => {
+                    if !source
+                        .and_then(|s| self.obj(s))
+                        .is_some_and(|o| o.zone == ZoneKind::Hand)
+                    {
+                        return Err(RuleError::illegal("that card is not in your hand"));
+                    }
+                }
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -1791,6 +1803,13 @@ impl Game {
                     card,
                     targets: c.targets,
                 });
+                if self
+                    .catalog()
+                    .ability(card, index)
+                    .is_some_and(|a| a.cycling)
+                {
+                    self.cycled(c.player);
+                }
             }
             // Handled at the top of `commit_cast`.
             CastKind::Trigger(_) => return,
@@ -1864,7 +1883,17 @@ impl Game {
             .filter(|(p, _)| matches!(p, CostPart::Discard(_)))
             .flat_map(|(_, objs)| objs.iter().copied());
         let random = c.random_discards.iter().flatten().copied();
-        self.next_madness_question(chosen.chain(random).collect::<Vec<_>>(), &c.madness_choices)
+        // Cycling's "discard this card".
+        let this = match c.kind {
+            CastKind::Ability { source, .. } if total.parts.contains(&CostPart::DiscardThis) => {
+                Some(source)
+            }
+            _ => None,
+        };
+        self.next_madness_question(
+            chosen.chain(random).chain(this).collect::<Vec<_>>(),
+            &c.madness_choices,
+        )
     }
 
     /// Pays the cost's other parts (409.1h): life, counters, discards, sacrifices, exile,
@@ -1917,6 +1946,11 @@ impl Game {
                 }
                 // `total_cost` turned it into `Discard(X)`.
                 CostPart::DiscardX => {}
+                CostPart::DiscardThis => {
+                    if let Some(src) = source {
+                        self.discard(c.player, src);
+                    }
+                }
             }
         }
     }

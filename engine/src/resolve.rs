@@ -569,6 +569,7 @@ impl Game {
             | Effect::Discard { .. }
             | Effect::DiscardHandDrawThatMany { .. }
             | Effect::DrawRevealDiscardNonland
+            | Effect::SearchReveal(..)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -662,6 +663,7 @@ impl Game {
             | Effect::RemoveCounters { .. }
             | Effect::CastSuspended
             | Effect::CastMadness
+            | Effect::SearchReveal(..)
             | Effect::DiscardHandDrawThatMany { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::DamageFrom { .. }

@@ -310,7 +310,7 @@ impl Game {
     }
 
     /// Permanents on the battlefield with triggered abilities matching `pred`.
-    fn matching(
+    pub(crate) fn matching(
         &self,
         pred: impl Fn(&Game, ObjectId, PlayerId, &TriggerEvent) -> bool,
     ) -> Vec<(ObjectId, CardId, PlayerId, usize)> {
@@ -867,7 +867,7 @@ impl Game {
 
     /// Queues abilities triggered by an event about `player` ("that player"), each only if
     /// its intervening "if" holds.
-    fn queue_about_player(
+    pub(crate) fn queue_about_player(
         &mut self,
         found: Vec<(ObjectId, CardId, PlayerId, usize)>,
         subject: Option<ObjectId>,

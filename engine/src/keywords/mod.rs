@@ -206,6 +206,7 @@ impl FromStr for Keyword {
     }
 }
 
+pub mod cycling;
 pub mod echo;
 pub mod flanking;
 pub mod flash;

@@ -128,6 +128,26 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
+            Effect::SearchReveal(filter) => {
+                // Typecycling: "search your library for a [type] card, reveal it, put it
+                // into your hand, then shuffle" (`keywords/cycling.rs`).
+                if res.choices.is_empty() {
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::Search {
+                            filter: filter.clone(),
+                        },
+                    });
+                }
+                for (_, objs) in std::mem::take(&mut res.choices) {
+                    for o in objs {
+                        if let Some(card) = self.move_object(o, ZoneKind::Hand, Position::Top) {
+                            self.emit(Event::Revealed { player: me, card });
+                        }
+                    }
+                }
+                self.shuffle_library(me);
+            }
             _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
         }
         Progress::Done
