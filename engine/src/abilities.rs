@@ -55,6 +55,9 @@ pub enum TriggerEvent {
     LeavesOrBecomesUntapped,
     /// "When a player casts a spell".
     AnyPlayerCastsSpell,
+    /// "Whenever <scope> cycles a card" (502.18 / 702.28: cycling and typecycling alike;
+    /// `keywords/cycling.rs`).
+    PlayerCycles(PlayerScope),
     /// "When a creature attacks" (any creature, once for each).
     CreatureAttacks,
     /// "Whenever ~ attacks and isn't blocked" (when blockers have been declared).

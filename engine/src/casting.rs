@@ -81,6 +81,17 @@ pub struct Casting {
     /// A copy's new targets: whether its controller chose to change them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retarget: Option<bool>,
+    /// Cast for its madness cost as madness's trigger resolves (502.24a / 702.33a): from
+    /// exile, an alternative cost, timing ignored (`keywords/madness.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub madness: bool,
+    /// For each madness card a cost discards: whether its owner exiles it with madness.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub madness_choices: Vec<(ObjectId, bool)>,
+    /// The cards a "discard at random" cost discards, picked once everything else is
+    /// chosen (the cast can't be cancelled after that).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_discards: Option<Vec<ObjectId>>,
 }
 
 impl Casting {
@@ -102,6 +113,9 @@ impl Casting {
             kicks: Vec::new(),
             buyback: None,
             retarget: None,
+            madness: false,
+            madness_choices: Vec::new(),
+            random_discards: None,
         }
     }
 }
@@ -148,6 +162,15 @@ impl Game {
         {
             // The flashback cost replaces the mana cost; additional costs stay (R-gaze-of-justice-1).
             shape.base = self.def(card)?.flashback.clone()?;
+        }
+        if c.madness
+            && let CastKind::Spell(card) = c.kind
+        {
+            // The madness cost replaces the mana cost; additional costs stay (502.24b).
+            shape.base = Cost {
+                mana: Some(self.madness_cost(card)?.clone()),
+                ..Cost::default()
+            };
         }
         Some(shape)
     }
@@ -437,6 +460,9 @@ impl Game {
                 part: parts[c.cost_objects.len()].clone(),
             });
         }
+        if let Some((_, p)) = self.casting_madness_question(c) {
+            return Some(p.decision);
+        }
         let cost = self.payable_mana(c);
         if !cost.is_zero() && !self.plan_covers(c, &cost) {
             return Some(Decision::PayMana { cost });
@@ -579,13 +605,17 @@ impl Game {
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
         let def = self.catalog().get(o.face());
-        if o.zone != ZoneKind::Battlefield {
+        // Cycling works from its owner's hand (`keywords/cycling.rs`), nothing else does.
+        let cycling = self.is_cycling_ability(source, index);
+        if cycling {
+            self.check_cycling_source(player, source)?;
+        } else if o.zone != ZoneKind::Battlefield {
             return Err(RuleError::illegal(format!(
                 "{} is not on the battlefield",
                 def.name
             )));
         }
-        if o.controller != player {
+        if !cycling && o.controller != player {
             return Err(RuleError::illegal(format!(
                 "you don't control {}",
                 def.name
@@ -783,6 +813,14 @@ impl Game {
                 }
                 // Turned into `Discard(X)` by `total_cost`.
                 CostPart::DiscardX => {}
+                CostPart::DiscardThis => {
+                    if !source
+                        .and_then(|s| self.obj(s))
+                        .is_some_and(|o| o.zone == ZoneKind::Hand)
+                    {
+                        return Err(RuleError::illegal("that card is not in your hand"));
+                    }
+                }
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -843,6 +881,11 @@ impl Game {
             {
                 c.cost_options.push(0);
             }
+        }
+        // "Discard a card at random" (a cost): picked once everything else is chosen, so
+        // madness can ask about what it picked before the costs are paid.
+        if c.random_discards.is_none() && self.next_casting_decision(&c).is_none() {
+            c.random_discards = self.pick_random_discards(&c);
         }
         match self.next_casting_decision(&c) {
             Some(decision) => {
@@ -909,6 +952,14 @@ impl Game {
             if c.suspend_cast {
                 return self.decline_suspend_cast(&c);
             }
+            if c.random_discards.is_some() {
+                return Err(RuleError::illegal(
+                    "the cards to discard at random are chosen: the costs are being paid, so it can't be cancelled now",
+                ));
+            }
+            if c.madness {
+                return self.decline_madness_cast(&c);
+            }
             self.casting = None;
             self.pending = Some(Pending {
                 player,
@@ -941,7 +992,17 @@ impl Game {
             }
             (Decision::YesNo { .. }, a @ (Answer::Yes | Answer::No)) => {
                 let yes = a == Answer::Yes;
-                if let CastKind::NewTargets(_) = c.kind {
+                // Which question is open, in `next_casting_decision`'s order: optional
+                // costs, a copy's new targets, then madness for the cards a cost discards.
+                let asking_cost = self.optional_cost_decision(c).is_some();
+                let asking_retarget =
+                    matches!(c.kind, CastKind::NewTargets(_)) && c.retarget.is_none();
+                if !asking_cost && !asking_retarget {
+                    let (card, _) = self.casting_madness_question(c).ok_or_else(|| {
+                        RuleError::illegal("there is no yes/no question to answer")
+                    })?;
+                    next.madness_choices.push((card, yes));
+                } else if let CastKind::NewTargets(_) = c.kind {
                     next.retarget = Some(yes);
                     if yes {
                         self.check_castable(&next).map_err(|e| {
@@ -1124,6 +1185,7 @@ impl Game {
         if !matches!(c.kind, CastKind::Trigger(_) | CastKind::NewTargets(_))
             && player == c.player
             && (!c.suspend_cast || self.may_decline_suspend_cast(c))
+            && c.random_discards.is_none()
         {
             candidates.push(Answer::Cancel);
         }
@@ -1759,7 +1821,9 @@ impl Game {
                 self.untap(src);
             }
         }
+        self.madness_discards.choices = c.madness_choices.clone();
         self.pay_cost_parts(&c, &total.parts, source);
+        self.madness_discards.choices.clear();
         match c.kind {
             CastKind::Spell(card) => {
                 // A card cast face down is a face-down spell from the start (502.26b): the
@@ -1822,6 +1886,13 @@ impl Game {
                     card,
                     targets: c.targets,
                 });
+                if self
+                    .catalog()
+                    .ability(card, index)
+                    .is_some_and(|a| a.cycling)
+                {
+                    self.cycled(c.player);
+                }
             }
             // Handled at the top of `commit_cast`.
             CastKind::Trigger(_) | CastKind::NewTargets(_) => return,
@@ -1840,13 +1911,72 @@ impl Game {
             }
         }
         self.passes = 0;
-        if c.suspend_cast {
-            // Cast as suspend's trigger resolved: the active player receives priority.
+        if c.suspend_cast || c.madness {
+            // Cast as suspend's or madness's trigger resolved: the active player receives
+            // priority.
             self.give_priority(self.active);
             return;
         }
         // 409.1i: its controller receives priority again.
         self.give_priority(c.player);
+    }
+
+    /// The cards a cast's "discard N cards at random" costs discard, picked now (None when
+    /// it has no such cost).
+    fn pick_random_discards(&mut self, c: &Casting) -> Option<Vec<ObjectId>> {
+        let total = self.total_cost(c)?;
+        let n: u32 = total
+            .parts
+            .iter()
+            .map(|p| match p {
+                CostPart::DiscardRandom(n) => *n,
+                _ => 0,
+            })
+            .sum();
+        if n == 0 {
+            return None;
+        }
+        let me = Self::casting_self(c);
+        let mut hand: Vec<ObjectId> = self
+            .player(c.player)
+            .hand
+            .iter()
+            .copied()
+            .filter(|h| Some(*h) != me)
+            .collect();
+        let mut picked = Vec::new();
+        for _ in 0..n {
+            if hand.is_empty() {
+                break;
+            }
+            let i = rand::RngExt::random_range(&mut self.rng, 0..hand.len());
+            picked.push(hand.remove(i));
+        }
+        Some(picked)
+    }
+
+    /// Madness's question about the next card a cost of this cast discards, if one is due
+    /// (`keywords/madness.rs`): the card and the question.
+    fn casting_madness_question(&self, c: &Casting) -> Option<(ObjectId, Pending)> {
+        let total = self.total_cost(c)?;
+        let parts = Self::choice_parts(&total);
+        let chosen = parts
+            .iter()
+            .zip(&c.cost_objects)
+            .filter(|(p, _)| matches!(p, CostPart::Discard(_)))
+            .flat_map(|(_, objs)| objs.iter().copied());
+        let random = c.random_discards.iter().flatten().copied();
+        // Cycling's "discard this card".
+        let this = match c.kind {
+            CastKind::Ability { source, .. } if total.parts.contains(&CostPart::DiscardThis) => {
+                Some(source)
+            }
+            _ => None,
+        };
+        self.next_madness_question(
+            chosen.chain(random).chain(this).collect::<Vec<_>>(),
+            &c.madness_choices,
+        )
     }
 
     /// Pays the cost's other parts (409.1h): life, counters, discards, sacrifices, exile,
@@ -1866,21 +1996,10 @@ impl Game {
                         self.discard(c.player, o);
                     }
                 }
-                CostPart::DiscardRandom(n) => {
-                    for _ in 0..*n {
-                        let me = Self::casting_self(c);
-                        let hand: Vec<ObjectId> = self
-                            .player(c.player)
-                            .hand
-                            .iter()
-                            .copied()
-                            .filter(|h| Some(*h) != me)
-                            .collect();
-                        if hand.is_empty() {
-                            break;
-                        }
-                        let i = rand::RngExt::random_range(&mut self.rng, 0..hand.len());
-                        self.discard(c.player, hand[i]);
+                CostPart::DiscardRandom(_) => {
+                    // Picked as the cast was completed (`pick_random_discards`).
+                    for o in c.random_discards.clone().unwrap_or_default() {
+                        self.discard(c.player, o);
                     }
                 }
                 CostPart::Sacrifice(..) => {
@@ -1910,6 +2029,11 @@ impl Game {
                 }
                 // `total_cost` turned it into `Discard(X)`.
                 CostPart::DiscardX => {}
+                CostPart::DiscardThis => {
+                    if let Some(src) = source {
+                        self.discard(c.player, src);
+                    }
+                }
             }
         }
     }

@@ -39,6 +39,9 @@ pub enum CostPart {
     /// casting; Gaze of Justice: "tap three untapped white creatures you control"). Not
     /// {T}: summoning sickness doesn't matter.
     TapUntapped(ObjectFilter, u32),
+    /// "Discard this card" (cycling's cost, 502.18a / 702.28a: the ability's source, in
+    /// its owner's hand).
+    DiscardThis,
 }
 
 impl Cost {
@@ -94,6 +97,7 @@ impl fmt::Display for Cost {
                 CostPart::Discard(n) => format!("discard {n} cards"),
                 CostPart::DiscardRandom(n) => format!("discard {n} card(s) at random"),
                 CostPart::DiscardX => "discard X cards".into(),
+                CostPart::DiscardThis => "discard this card".into(),
                 CostPart::TapUntapped(f, 1) => format!("tap an {f}"),
                 CostPart::TapUntapped(f, n) => format!("tap {n} (each an {f})"),
                 CostPart::PayLife(n) => format!("pay {n} life"),

@@ -390,6 +390,12 @@ pub enum Effect {
     /// Suspend's last-counter trigger: its owner casts the source card without paying its
     /// mana cost if able (`keywords/suspend.rs`).
     CastSuspended,
+    /// Madness's trigger: its owner may cast the source card from exile for its madness
+    /// cost, else puts it into their graveyard (`keywords/madness.rs`).
+    CastMadness,
+    /// Typecycling's "search your library for a [type] card, reveal it, put it into your
+    /// hand, then shuffle" (`keywords/cycling.rs`).
+    SearchReveal(crate::targets::ObjectFilter),
     /// "<source> deals N damage to ...", where the source is not the ability's own source
     /// ("it deals damage equal to its power": the trigger's subject, by last known
     /// information if it has left).

@@ -263,6 +263,12 @@ pub struct Game {
     /// targets, in order (`keywords/storm.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub copy_retargets: Vec<ObjectId>,
+    /// A discard waiting for madness's questions (`keywords/madness.rs`).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::keywords::madness::MadnessDiscards::is_empty"
+    )]
+    pub madness_discards: crate::keywords::madness::MadnessDiscards,
     /// During a batch of permanents leaving together: the triggered abilities granted by
     /// static abilities as they were before the batch (holder, granting card, static index),
     /// so granted leaves-the-battlefield abilities look back too (410.10d / 603.10a).
@@ -434,6 +440,7 @@ impl Game {
             this_turn: Default::default(),
             spell_snapshots: Vec::new(),
             copy_retargets: Vec::new(),
+            madness_discards: Default::default(),
             has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),
@@ -531,6 +538,9 @@ impl Game {
             Decision::OrderTriggers { .. } => self.answer_order_triggers(player, answer),
             Decision::ChooseCreatureType { .. } => self.answer_creature_type(player, answer),
             Decision::YesNo { .. } if self.casting.is_some() => self.answer_casting(player, answer),
+            Decision::YesNo { .. } if self.madness_discards.asking.is_some() => {
+                self.answer_madness_discard(player, answer)
+            }
             Decision::YesNo { .. } => self.answer_yes_no(player, answer),
             Decision::ChooseCopy { .. } => match self.copying {
                 Some(choice) => self.answer_copy_creature(answer, choice),
@@ -1200,12 +1210,23 @@ impl Game {
         }
     }
 
+    /// Discards `card` from `p`'s hand: to the graveyard, or to exile if its owner chose to
+    /// exile it with madness (502.24a / 702.33a; still a discard, R-madness-6).
     pub(crate) fn discard(&mut self, p: PlayerId, card: ObjectId) -> Option<ObjectId> {
-        let new_id = self.move_object(card, ZoneKind::Graveyard, Position::Top)?;
+        let madness = self.take_madness_choice(card);
+        let to = if madness {
+            ZoneKind::Exile
+        } else {
+            ZoneKind::Graveyard
+        };
+        let new_id = self.move_object(card, to, Position::Top)?;
         self.emit(Event::Discarded {
             player: p,
             card: new_id,
         });
+        if madness && self.obj(new_id).is_some_and(|o| o.zone == ZoneKind::Exile) {
+            self.madness_exiled(new_id);
+        }
         Some(new_id)
     }
 

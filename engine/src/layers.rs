@@ -413,6 +413,9 @@ impl Game {
                     .then(|| self.catalog().ability(card, index))
                     .flatten()
             }
+            None if index >= crate::cards::GRANTED_CYCLING_ABILITY => {
+                self.granted_cycling_ability(id, index)
+            }
             None if self.has_own_abilities(id) => self.catalog().ability(card, index),
             None => None,
         }

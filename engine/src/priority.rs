@@ -260,6 +260,17 @@ impl Game {
             {
                 out.push(Answer::CastFaceDown(card));
             }
+            // Cycling from the hand (502.18a / 702.28a): an activated ability.
+            if !split_second {
+                for i in self.cycling_abilities_in_hand(card) {
+                    if self.can_begin_activate(player, card, i) {
+                        out.push(Answer::Activate {
+                            source: card,
+                            ability: i,
+                        });
+                    }
+                }
+            }
             // Suspend: a special action with the card's own timing (502.59a / 702.61a).
             if def.suspend.is_some()
                 && !split_second

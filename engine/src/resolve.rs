@@ -13,7 +13,6 @@ use crate::replacement::Shield;
 use crate::stack::{StackItem, StackKind};
 use crate::steps::Step;
 use crate::targets::{ObjectFilter, Target};
-use crate::turn::StepFlow;
 use crate::types::CardType;
 use crate::zones::{Position, ZoneKind};
 use rand::RngExt;
@@ -588,6 +587,11 @@ impl Game {
                     self.gain_control_of_spell(spell, res.item.controller);
                 }
             }
+            Effect::CastMadness => {
+                if let Some(p) = self.madness_trigger_resolves(res) {
+                    return Progress::Ask(p);
+                }
+            }
             Effect::May { effects, text } => return self.execute_may(res, me, effects, text),
             Effect::Damage { .. }
             | Effect::DamageDivided
@@ -597,6 +601,9 @@ impl Game {
             Effect::Draw { .. }
             | Effect::Mill { .. }
             | Effect::Discard { .. }
+            | Effect::DiscardHandDrawThatMany { .. }
+            | Effect::DrawRevealDiscardNonland
+            | Effect::SearchReveal(..)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -644,9 +651,6 @@ impl Game {
             | Effect::ReturnToHand(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } => self.apply_counters(res, e),
-            Effect::DiscardHandDrawThatMany { .. } | Effect::DrawRevealDiscardNonland => {
-                self.apply_library(res, e)
-            }
             Effect::Pump { .. }
             | Effect::PumpCount { .. }
             | Effect::PumpAllCount { .. }
@@ -697,6 +701,10 @@ impl Game {
             | Effect::StormCopies
             | Effect::CopySpell(_)
             | Effect::GainControlOfSpell(_)
+            | Effect::CastMadness
+            | Effect::SearchReveal(..)
+            | Effect::DiscardHandDrawThatMany { .. }
+            | Effect::DrawRevealDiscardNonland
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
             | Effect::ItsControllerMay { .. } => {}
@@ -910,13 +918,9 @@ impl Game {
         self.check_choice(player, d, &objs)?;
         self.pending = None;
         if self.resolution.is_none() && self.step == Step::Cleanup {
-            // 314.1: discard to hand size.
-            for o in objs {
-                self.discard(player, o);
-            }
-            if self.finish_cleanup() == StepFlow::Continue {
-                self.step_over();
-            }
+            // 314.1: discard to hand size (after madness's questions).
+            self.madness_discards.cleanup = Some(objs);
+            self.continue_cleanup_discard();
             return Ok(());
         }
         if let Some(res) = &mut self.resolution {

@@ -653,6 +653,21 @@ impl Runner {
                 }
             }
             "suspend" => Answer::Suspend(self.find(rest, &[Hand], Some(player))?),
+            "cycle" => {
+                // `cycle Twisted Abomination`: its first cycling ability (own or granted);
+                // a card without one is asked for its first ability (and refused).
+                let card = self.find(rest, &[Hand], Some(player))?;
+                let ability = self
+                    .game
+                    .cycling_abilities_in_hand(card)
+                    .first()
+                    .copied()
+                    .unwrap_or(0);
+                Answer::Activate {
+                    source: card,
+                    ability,
+                }
+            }
             "turn" => match rest.strip_prefix("face up ") {
                 Some(card) => Answer::TurnFaceUp(self.find(card, &[Battlefield, Stack], None)?),
                 None => return Err(format!("`turn face up NAME`, not `turn {rest}`")),

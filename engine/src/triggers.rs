@@ -138,7 +138,7 @@ pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = crate::keywords::gravestorm::GRAVESTORM_TRIGGER;
+const FIRST_BUILTIN: u8 = crate::keywords::madness::MADNESS_TRIGGER;
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -164,6 +164,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
         crate::keywords::gravestorm::GRAVESTORM_TRIGGER => {
             Some(crate::keywords::gravestorm::definition())
         }
+        crate::keywords::madness::MADNESS_TRIGGER => Some(crate::keywords::madness::definition()),
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| crate::keywords::rampage::definition(1))),
         RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| crate::keywords::rampage::definition(2))),
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
@@ -244,6 +245,18 @@ impl Game {
         self.catalog().get(card).triggers.get(index as usize)
     }
 
+    /// Queues a built-in triggered ability that a rule triggers directly (madness's "when
+    /// this card is exiled this way").
+    pub(crate) fn queue_builtin_trigger(
+        &mut self,
+        source: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+        index: u8,
+    ) {
+        self.queue(source, card, controller, index as usize, None, None);
+    }
+
     fn queue(
         &mut self,
         source: ObjectId,
@@ -301,7 +314,7 @@ impl Game {
     }
 
     /// Permanents on the battlefield with triggered abilities matching `pred`.
-    fn matching(
+    pub(crate) fn matching(
         &self,
         pred: impl Fn(&Game, ObjectId, PlayerId, &TriggerEvent) -> bool,
     ) -> Vec<(ObjectId, CardId, PlayerId, usize)> {
@@ -862,7 +875,7 @@ impl Game {
 
     /// Queues abilities triggered by an event about `player` ("that player"), each only if
     /// its intervening "if" holds.
-    fn queue_about_player(
+    pub(crate) fn queue_about_player(
         &mut self,
         found: Vec<(ObjectId, CardId, PlayerId, usize)>,
         subject: Option<ObjectId>,

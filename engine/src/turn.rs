@@ -378,7 +378,9 @@ impl Game {
             )
         });
         self.links.retain(|(_, o)| self.objects[o.slot()].id == *o);
-        if self.state_based_actions_pending() {
+        // 314.3: state-based actions or waiting triggered abilities (a madness trigger from
+        // the discard to hand size) give players priority, and cleanup repeats.
+        if self.state_based_actions_pending() || !self.triggers.is_empty() {
             self.cleanup_again = true;
             self.give_priority(self.active);
             return StepFlow::Stopped;

@@ -101,6 +101,10 @@ pub struct ActivatedAbility {
     pub condition: Option<ActivationCondition>,
     /// Rules text shown to players.
     pub text: String,
+    /// A cycling or typecycling ability (502.18 / 702.28, `keywords/cycling.rs`): it can be
+    /// activated only while the card is in its owner's hand.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cycling: bool,
 }
 
 impl ActivatedAbility {
@@ -226,6 +230,15 @@ pub struct CardDef {
     pub opponents_cant_cast: Option<String>,
     /// A test fixture's "Spells cost {N} more to cast" (every player's).
     pub spells_cost_more: u32,
+    /// Madness [cost] (502.24 / 702.33, `keywords/madness.rs`): discarded, it may be exiled
+    /// and cast for this cost.
+    pub madness: Option<ManaCost>,
+    /// Homing Sliver: "Each [subtype] card in each player's hand has [subtype]cycling
+    /// [cost]" (the subtype and the granted ability, `Catalog::ability` from
+    /// [`GRANTED_CYCLING_ABILITY`]).
+    pub grants_typecycling_in_hands: Option<String>,
+    /// A test fixture's "Players can't cycle cards".
+    pub players_cant_cycle: bool,
     /// The casting-side keywords: kicker, buyback, storm, gravestorm (`keywords/kicker.rs`,
     /// `buyback.rs`, `storm.rs`, `gravestorm.rs`).
     #[serde(default)]
@@ -329,6 +342,10 @@ pub enum SpendRule {
 /// The first ability index of the intrinsic mana abilities a land has from basic land
 /// types an effect gave it (212.6e): `INTRINSIC_ABILITY + colour`.
 pub const INTRINSIC_ABILITY: u8 = 250;
+/// Ability indices from here (below [`INTRINSIC_ABILITY`]) name a typecycling ability a
+/// permanent grants to cards in hands (Homing Sliver): `GRANTED_CYCLING_ABILITY + k`, the
+/// catalog's k-th such grant.
+pub const GRANTED_CYCLING_ABILITY: u8 = 240;
 
 impl StaticAbility {
     /// The P/T modification it gives `counters`' object.
@@ -394,6 +411,9 @@ pub struct Catalog {
     intrinsic: Vec<ActivatedAbility>,
     /// Every land type (212.6c): the basic ones and those of noncreature lands, sorted.
     land_types: Vec<String>,
+    /// Typecycling granted to cards in hands (Homing Sliver): the granting card, the
+    /// subtype a card needs, and the ability.
+    granted_cycling: Vec<(CardId, String, ActivatedAbility)>,
 }
 
 /// A problem found while loading card data: names the card and what is wrong.
@@ -474,8 +494,19 @@ impl Catalog {
     pub fn ability(&self, card: CardId, index: u8) -> Option<&ActivatedAbility> {
         match index.checked_sub(INTRINSIC_ABILITY) {
             Some(c) => self.intrinsic.get(c as usize),
-            None => self.get(card).abilities.get(index as usize),
+            None => match index.checked_sub(GRANTED_CYCLING_ABILITY) {
+                Some(k) => self.granted_cycling.get(k as usize).map(|g| &g.2),
+                None => self.get(card).abilities.get(index as usize),
+            },
         }
+    }
+    /// The typecycling abilities permanents grant to cards in hands (Homing Sliver): the
+    /// granting card and the subtype a card needs, by `k` (index `GRANTED_CYCLING_ABILITY + k`).
+    pub fn granted_cycling(&self) -> impl Iterator<Item = (u8, CardId, &str)> {
+        self.granted_cycling
+            .iter()
+            .enumerate()
+            .map(|(k, (c, s, _))| (GRANTED_CYCLING_ABILITY + k as u8, *c, s.as_str()))
     }
     pub fn supported(&self) -> impl Iterator<Item = &CardDef> {
         self.cards.iter().filter(|c| c.is_supported())

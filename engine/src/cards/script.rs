@@ -123,6 +123,18 @@ struct Script {
     echo: Option<String>,
     /// Suspend (502.59 / 702.61): `suspend = "5 {B}"` or `"X {X}{3}{U}"`, as printed.
     suspend: Option<String>,
+    /// Madness (502.24 / 702.34): `madness = "{B}"`, as printed.
+    madness: Option<String>,
+    /// Cycling (502.18 / 702.28): `cycling = "{2}"` or `"sacrifice a land"`, as printed.
+    cycling: Option<String>,
+    /// Typecycling (502.18c-d / 702.28e): `typecycling = "Swamp {2}"` (swampcycling {2}).
+    typecycling: Option<String>,
+    /// Homing Sliver: `grant_typecycling_in_hands = "Sliver {3}"`, "Each Sliver card in
+    /// each player's hand has slivercycling {3}."
+    grant_typecycling_in_hands: Option<String>,
+    /// Test fixtures only: "Players can't cycle cards."
+    #[serde(default)]
+    players_cant_cycle: bool,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -371,7 +383,9 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         .collect();
     land_types.sort();
     land_types.dedup();
+    let granted_cycling = granted_cycling(&cards)?;
     Ok(Catalog {
+        granted_cycling,
         cards,
         face_down,
         by_name,
@@ -475,6 +489,9 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         opponents_cant_cast: None,
         spells_cost_more: 0,
         cast_keys: CastKeys::default(),
+        madness: None,
+        grants_typecycling_in_hands: None,
+        players_cant_cycle: false,
     })
 }
 
@@ -572,7 +589,9 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_card_keys(def, s)?;
     apply_cast_keys(def, s)?;
     apply_statics(def, s)?;
-    apply_abilities(def, s)
+    apply_abilities(def, s)?;
+    // After the printed activated abilities: cycling is printed after them.
+    apply_graveyard_keys(def, s)
 }
 
 /// Keywords, colours, and the spell's targets, effects, modes and additional costs.
@@ -1064,6 +1083,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 mana: Some(produce),
                 timing: AbilityTiming::Instant,
                 condition: None,
+                cycling: false,
             });
             continue;
         }
@@ -1098,6 +1118,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
             mana: None,
             timing,
             condition,
+            cycling: false,
         });
     }
     Ok(())
@@ -1155,6 +1176,7 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         timing: AbilityTiming::Instant,
         condition: None,
         text: format!("{{T}}: Add {{{}}}.", color.letter()),
+        cycling: false,
     }
 }
 
@@ -1292,6 +1314,158 @@ fn unscripted_reason(text: &str) -> String {
             named.join(", ")
         )
     }
+}
+
+// ----- the graveyard-and-hand family (madness, cycling, threshold, hellbent) -------------
+
+/// The keys of the graveyard-and-hand mechanics: madness.
+fn apply_graveyard_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    let text_lower = def.text.to_lowercase();
+    let test_only = def.support == Support::TestOnly;
+    def.madness = parse_madness(s.madness.as_deref(), &text_lower, test_only)?;
+    if let Some(c) = &s.cycling {
+        let a = cycling_ability(None, c, &text_lower, test_only)?;
+        def.abilities.push(a);
+    }
+    if let Some(t) = &s.typecycling {
+        let (ty, cost) = t.trim().split_once(' ').ok_or_else(|| {
+            format!("typecycling `{t}`: expected `TYPE {{cost}}`, e.g. `Swamp {{2}}`")
+        })?;
+        let a = cycling_ability(Some(ty), cost, &text_lower, test_only)?;
+        def.abilities.push(a);
+    }
+    if !test_only && s.cycling.is_none() && s.typecycling.is_none() {
+        let printed = text_lower.lines().any(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.ends_with("cycling") || w.starts_with("cycling—"))
+        });
+        if printed {
+            return Err("the card has cycling: script it with `cycling` or `typecycling`".into());
+        }
+    }
+    if let Some(g) = &s.grant_typecycling_in_hands {
+        let (ty, cost) = g
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| format!("grant_typecycling_in_hands `{g}`: expected `TYPE {{cost}}`"))?;
+        let printed = format!(
+            "each {} card in each player's hand has {}cycling {}",
+            ty.to_lowercase(),
+            ty.to_lowercase(),
+            cost.trim().to_lowercase()
+        );
+        if !test_only && !text_lower.contains(&printed) {
+            return Err(format!(
+                "`grant_typecycling_in_hands`: the card's text doesn't say `{printed}`"
+            ));
+        }
+        def.grants_typecycling_in_hands = Some(g.trim().to_string());
+    }
+    if s.players_cant_cycle && !test_only {
+        return Err("`players_cant_cycle` is for test fixtures".into());
+    }
+    def.players_cant_cycle = s.players_cant_cycle;
+    Ok(())
+}
+
+/// A cycling ability (`ty` None: "Cycling [cost]", draw a card) or a typecycling one
+/// ("[Type]cycling [cost]": search for a card of that type, reveal it, put it into your
+/// hand, shuffle), checked against the card's text: "[cost], Discard this card: ...".
+pub(super) fn cycling_ability(
+    ty: Option<&str>,
+    cost: &str,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<ActivatedAbility, String> {
+    let cost = cost.trim();
+    let name = match ty {
+        Some(t) => format!("{t}cycling"),
+        None => "Cycling".to_string(),
+    };
+    let is_mana = cost.starts_with('{');
+    let printed = if is_mana {
+        format!("{} {}", name.to_lowercase(), cost.to_lowercase())
+    } else {
+        format!("{}—{}", name.to_lowercase(), cost.to_lowercase())
+    };
+    if !test_only && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!("the card's text has no `{printed}`"));
+    }
+    let mut c = Cost::parse(cost).map_err(|e| format!("{name} `{cost}`: {e}"))?;
+    c.parts.push(crate::costs::CostPart::DiscardThis);
+    let effects = match ty {
+        None => vec![Effect::Draw {
+            amount: crate::effects::Amount::Fixed(1),
+            who: crate::effects::PlayerRef::You,
+        }],
+        Some(t) => vec![Effect::SearchReveal(crate::targets::ObjectFilter {
+            subtype: Some(t.to_string()),
+            ..Default::default()
+        })],
+    };
+    let text = match ty {
+        None => format!("Cycling {cost} ({cost}, Discard this card: Draw a card.)"),
+        Some(t) => format!(
+            "{name} {cost} ({cost}, Discard this card: Search your library for a {t} card, reveal it, put it into your hand, then shuffle.)"
+        ),
+    };
+    Ok(ActivatedAbility {
+        cost: c,
+        targets: Vec::new(),
+        effects,
+        mana: None,
+        timing: AbilityTiming::Instant,
+        condition: None,
+        text,
+        cycling: true,
+    })
+}
+
+/// `madness = "{B}"`: checked against the card's text ("Madness {B}"); a card whose text has
+/// madness must say so (502.24 / 702.33, `keywords/madness.rs`).
+fn parse_madness(
+    script: Option<&str>,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<Option<ManaCost>, String> {
+    let Some(v) = script else {
+        if !test_only && text_lower.lines().any(|l| l.starts_with("madness {")) {
+            return Err("the card has madness: script it with `madness = \"{cost}\"`".into());
+        }
+        return Ok(None);
+    };
+    let cost: ManaCost = v
+        .trim()
+        .parse()
+        .map_err(|e| format!("madness `{v}`: {e}"))?;
+    let printed = format!("madness {}", v.trim().to_lowercase());
+    if !test_only && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`madness = \"{v}\"`: the card's text has no `Madness {v}`"
+        ));
+    }
+    Ok(Some(cost))
+}
+
+/// The typecycling abilities cards grant to cards in hands (Homing Sliver's
+/// `grant_typecycling_in_hands = "Sliver {3}"`), in catalog order.
+fn granted_cycling(
+    cards: &[CardDef],
+) -> Result<Vec<(CardId, String, ActivatedAbility)>, CatalogError> {
+    let mut out = Vec::new();
+    for def in cards {
+        if let Some(g) = &def.grants_typecycling_in_hands
+            && let Some((ty, cost)) = g.split_once(' ')
+        {
+            let a = cycling_ability(Some(ty), cost, "", true).map_err(|e| err(&def.name, e))?;
+            out.push((def.id, ty.to_string(), a));
+        }
+    }
+    if out.len() > (INTRINSIC_ABILITY - GRANTED_CYCLING_ABILITY) as usize {
+        return Err(err("catalog", "too many cards grant typecycling"));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -149,8 +149,13 @@ fn exile(i: &mut &str) -> PResult<CostPart> {
     Ok(CostPart::ExileFromGraveyard(f, n))
 }
 
-/// `discard x cards` | `discard COUNT (card|cards) [at random]`.
+/// `discard this card` | `discard x cards` | `discard COUNT (card|cards) [at random]`.
 fn discard(i: &mut &str) -> PResult<CostPart> {
+    if next_word(i) == Some("this") {
+        (space1, "this").parse_next(i)?;
+        literal_word(i, &["card"])?;
+        return Ok(CostPart::DiscardThis);
+    }
     if next_word(i) == Some("x") {
         (space1, "x").parse_next(i)?;
         literal_word(i, &["cards"])?;

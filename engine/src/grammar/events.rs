@@ -58,6 +58,15 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::YouCastCreatureSpell,
     ),
     ("any_player_casts_spell", TriggerEvent::AnyPlayerCastsSpell),
+    ("you_cycle", TriggerEvent::PlayerCycles(PlayerScope::You)),
+    (
+        "opponent_cycles",
+        TriggerEvent::PlayerCycles(PlayerScope::Opponent),
+    ),
+    (
+        "any_player_cycles",
+        TriggerEvent::PlayerCycles(PlayerScope::AnyPlayer),
+    ),
     (
         "creature_to_your_graveyard",
         TriggerEvent::CreatureToYourGraveyard,

@@ -70,7 +70,7 @@
 //! (* costs: `cost`, `additional_cost`, `flashback`, `morph`, `kicker`, `buyback` (any case) *)
 //! cost        = cost_part { "," cost_part } ;
 //! cost_part   = mana_cost | "{T}" | "{Q}" | "sacrifice this" | "exile this"
-//!             | "sacrifice" SP count SP filter | "discard x cards"
+//!             | "sacrifice" SP count SP filter | "discard x cards" | "discard this card"
 //!             | "discard" SP count SP ("card" | "cards") [SP "at random"]
 //!             | "tap" SP count SP "untapped" SP filter | "pay" SP integer SP "life"
 //!             | "remove" SP count SP counter_kind SP ("counter" | "counters")

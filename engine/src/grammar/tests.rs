@@ -272,3 +272,15 @@ fn compound_lines_keep_their_parts() {
         "{e:?}"
     );
 }
+
+/// Rewrites `snapshot.txt` from the scripts as they are now: run it after adding script
+/// strings (`cargo test -p spellstack-engine --lib write_grammar_snapshot -- --ignored`),
+/// then read the diff: only the new strings' lines may change.
+#[test]
+#[ignore]
+fn write_grammar_snapshot() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/grammar/snapshot.txt");
+    let mut text = snapshot_lines().join("\n");
+    text.push('\n');
+    std::fs::write(path, text).expect("snapshot.txt is writable");
+}

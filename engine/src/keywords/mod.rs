@@ -207,12 +207,14 @@ impl FromStr for Keyword {
 }
 
 pub mod buyback;
+pub mod cycling;
 pub mod echo;
 pub mod flanking;
 pub mod flash;
 pub mod flashback;
 pub mod gravestorm;
 pub mod kicker;
+pub mod madness;
 pub mod morph;
 pub mod rampage;
 pub mod shadow;

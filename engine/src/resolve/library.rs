@@ -30,40 +30,64 @@ impl Game {
                 random,
             } => {
                 let n = self.amount(res, amount).max(0) as usize;
-                let players = self.players_of(res, *who);
-                if *random {
-                    for p in players {
-                        for _ in 0..n {
-                            let hand = self.player(p).hand.clone();
-                            if hand.is_empty() {
-                                break;
-                            }
+                // 413.2d: each player chooses in APNAP order (or the cards are picked at
+                // random); then madness asks about its cards; then all discard at once.
+                for p in self.players_of(res, *who) {
+                    if res.choices.iter().any(|(q, _)| *q == p) {
+                        continue;
+                    }
+                    let mut hand = self.player(p).hand.clone();
+                    if *random {
+                        let mut picked = Vec::new();
+                        for _ in 0..n.min(hand.len()) {
                             let i = self.rng.random_range(0..hand.len());
-                            self.discard(p, hand[i]);
+                            picked.push(hand.remove(i));
                         }
-                    }
-                } else {
-                    // 413.2d: each player chooses in APNAP order; then all discard at once.
-                    for p in players {
-                        if res.choices.iter().any(|(q, _)| *q == p) {
-                            continue;
-                        }
-                        let hand = &self.player(p).hand;
-                        if hand.len() <= n {
-                            res.choices.push((p, hand.clone()));
-                        } else {
-                            return Progress::Ask(Pending {
-                                player: p,
-                                decision: Decision::Discard { count: n as u32 },
-                            });
-                        }
-                    }
-                    for (p, cards) in std::mem::take(&mut res.choices) {
-                        for c in cards {
-                            self.discard(p, c);
-                        }
+                        res.choices.push((p, picked));
+                    } else if hand.len() <= n {
+                        res.choices.push((p, hand));
+                    } else {
+                        return Progress::Ask(Pending {
+                            player: p,
+                            decision: Decision::Discard { count: n as u32 },
+                        });
                     }
                 }
+                return self.discard_chosen(res);
+            }
+            Effect::DiscardHandDrawThatMany { who } => {
+                // "Discards all the cards in their hand, then draws that many."
+                if res.choices.is_empty() {
+                    for p in self.players_of(res, *who) {
+                        let hand = self.player(p).hand.clone();
+                        res.choices.push((p, hand));
+                    }
+                }
+                let counts: Vec<(PlayerId, u32)> = res
+                    .choices
+                    .iter()
+                    .map(|(p, c)| (*p, c.len() as u32))
+                    .collect();
+                if let Progress::Ask(p) = self.discard_chosen(res) {
+                    return Progress::Ask(p);
+                }
+                for (p, n) in counts {
+                    self.draw_cards(p, n);
+                }
+            }
+            Effect::DrawRevealDiscardNonland => {
+                // The card drawn is kept while madness asks (an answer runs this again).
+                if res.choices.is_empty() {
+                    let mut to_discard = Vec::new();
+                    for card in self.draw_cards(me, 1) {
+                        self.emit(Event::Revealed { player: me, card });
+                        if !self.has_type(card, CardType::Land) {
+                            to_discard.push(card);
+                        }
+                    }
+                    res.choices.push((me, to_discard));
+                }
+                return self.discard_chosen(res);
             }
             Effect::Search {
                 filter,
@@ -104,34 +128,43 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
+            Effect::SearchReveal(filter) => {
+                // Typecycling: "search your library for a [type] card, reveal it, put it
+                // into your hand, then shuffle" (`keywords/cycling.rs`).
+                if res.choices.is_empty() {
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::Search {
+                            filter: filter.clone(),
+                        },
+                    });
+                }
+                for (_, objs) in std::mem::take(&mut res.choices) {
+                    for o in objs {
+                        if let Some(card) = self.move_object(o, ZoneKind::Hand, Position::Top) {
+                            self.emit(Event::Revealed { player: me, card });
+                        }
+                    }
+                }
+                self.shuffle_library(me);
+            }
             _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
         }
         Progress::Done
     }
 
-    /// Applies one effect of library and hand that needs no choice.
-    pub(super) fn apply_library(&mut self, res: &Resolution, e: &Effect) {
-        let me = res.item.controller;
-        match e {
-            Effect::DiscardHandDrawThatMany { who } => {
-                for p in self.players_of(res, *who) {
-                    let hand = self.player(p).hand.clone();
-                    let n = hand.len() as u32;
-                    for c in hand {
-                        self.discard(p, c);
-                    }
-                    self.draw_cards(p, n);
-                }
-            }
-            Effect::DrawRevealDiscardNonland => {
-                for card in self.draw_cards(me, 1) {
-                    self.emit(Event::Revealed { player: me, card });
-                    if !self.has_type(card, CardType::Land) {
-                        self.discard(me, card);
-                    }
-                }
-            }
-            _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
+    /// Discards the cards chosen for the current effect (`res.choices`) at once, after
+    /// madness's questions about them (`keywords/madness.rs`).
+    fn discard_chosen(&mut self, res: &mut Resolution) -> Progress {
+        let cards: Vec<(PlayerId, ObjectId)> = res
+            .choices
+            .iter()
+            .flat_map(|(p, cs)| cs.iter().map(move |c| (*p, *c)))
+            .collect();
+        if let Some(p) = self.discard_all_asking(&cards) {
+            return Progress::Ask(p);
         }
+        res.choices.clear();
+        Progress::Done
     }
 }
