@@ -39,6 +39,9 @@ pub enum CostPart {
     /// casting; Gaze of Justice: "tap three untapped white creatures you control"). Not
     /// {T}: summoning sickness doesn't matter.
     TapUntapped(ObjectFilter, u32),
+    /// Delve (702.65; `keywords/delve.rs`): exile up to `max` cards from your graveyard
+    /// while casting, each paying for {1} of the generic mana (chosen while casting).
+    Delve(u32),
 }
 
 impl Cost {
@@ -94,6 +97,7 @@ impl fmt::Display for Cost {
                 CostPart::Discard(n) => format!("discard {n} cards"),
                 CostPart::DiscardRandom(n) => format!("discard {n} card(s) at random"),
                 CostPart::DiscardX => "discard X cards".into(),
+                CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
                 CostPart::TapUntapped(f, 1) => format!("tap an {f}"),
                 CostPart::TapUntapped(f, n) => format!("tap {n} (each an {f})"),
                 CostPart::PayLife(n) => format!("pay {n} life"),

@@ -74,6 +74,8 @@ pub enum DelayedWhen {
     /// "When target creature is put into your graveyard this turn" (Saffi Eriksdotter):
     /// the object, watched until the turn ends; "your" is the delayed ability's controller.
     PutIntoYourGraveyardThisTurn(ObjectId),
+    /// "At the beginning of your next upkeep" (pacts): that player's next upkeep.
+    YourNextUpkeep(PlayerId),
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -138,7 +140,7 @@ pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = crate::keywords::gravestorm::GRAVESTORM_TRIGGER;
+const FIRST_BUILTIN: u8 = crate::keywords::pact::PACT_TRIGGER;
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -164,6 +166,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
         crate::keywords::gravestorm::GRAVESTORM_TRIGGER => {
             Some(crate::keywords::gravestorm::definition())
         }
+        crate::keywords::pact::PACT_TRIGGER => Some(crate::keywords::pact::definition()),
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| crate::keywords::rampage::definition(1))),
         RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| crate::keywords::rampage::definition(2))),
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
@@ -451,6 +454,23 @@ impl Game {
                     Some(new),
                     None,
                 );
+            }
+        }
+        if let Event::StepBegan(Step::Upkeep) = e
+            && !self.delayed.is_empty()
+        {
+            let active = self.active;
+            let due = DelayedWhen::YourNextUpkeep(active);
+            let pacts: Vec<DelayedTrigger> = self
+                .delayed
+                .iter()
+                .copied()
+                .filter(|d| d.when == due)
+                .collect();
+            self.delayed.retain(|d| d.when != due);
+            for d in pacts {
+                let index = crate::keywords::pact::PACT_TRIGGER as usize;
+                self.queue(d.source, d.card, d.controller, index, None, None);
             }
         }
         if let Event::StepBegan(Step::Draw) = e

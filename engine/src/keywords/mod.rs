@@ -207,6 +207,7 @@ impl FromStr for Keyword {
 }
 
 pub mod buyback;
+pub mod delve;
 pub mod echo;
 pub mod flanking;
 pub mod flash;
@@ -214,6 +215,7 @@ pub mod flashback;
 pub mod gravestorm;
 pub mod kicker;
 pub mod morph;
+pub mod pact;
 pub mod rampage;
 pub mod shadow;
 pub mod split_second;
