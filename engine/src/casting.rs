@@ -275,6 +275,9 @@ impl Game {
             total.parts.extend(add.parts.iter().cloned());
         }
         self.add_optional_costs(c, &mut total);
+        if let Some(d) = self.delve_part(c, &total) {
+            total.parts.push(d);
+        }
         Some(total)
     }
 
@@ -288,6 +291,7 @@ impl Game {
                         | CostPart::Sacrifice(..)
                         | CostPart::ExileFromGraveyard(..)
                         | CostPart::TapUntapped(..)
+                        | CostPart::Delve(_)
                 )
             })
             .cloned()
@@ -295,8 +299,11 @@ impl Game {
     }
 
     pub(crate) fn payable_mana(&self, c: &Casting) -> PayableCost {
-        let mut cost = self
-            .total_cost(c)
+        let total = self.total_cost(c);
+        let delve = total
+            .as_ref()
+            .map_or(0, |t| self.delve_reduction(c, &Self::choice_parts(t)));
+        let mut cost = total
             .and_then(|t| t.mana)
             .map(|m| m.to_payable(c.x.unwrap_or(0)))
             .unwrap_or_default();
@@ -311,6 +318,8 @@ impl Game {
                     .generic
                     .saturating_sub(self.spell_cost_reduction(c.player, card));
             }
+            // Delve: each card exiled pays for {1} (702.65a; classic: costs {1} less).
+            cost.generic = cost.generic.saturating_sub(delve);
         }
         self.as_spendable(c.player, cost)
     }
@@ -821,6 +830,8 @@ impl Game {
                         return Err(RuleError::illegal("that card is not in your hand"));
                     }
                 }
+                // Exiling none is always possible.
+                CostPart::Delve(_) => {}
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -1144,6 +1155,19 @@ impl Game {
                 }
                 v
             }
+            Decision::ChooseCostObjects {
+                part: CostPart::Delve(max),
+            } => {
+                // None, all that may be exiled, or one card.
+                let cands = self.delve_candidates(c);
+                let mut v = vec![Answer::Objects(Vec::new())];
+                v.push(Answer::Objects(
+                    cands.iter().copied().take(*max as usize).collect(),
+                ));
+                v.extend(cands.into_iter().map(|o| Answer::Objects(vec![o])));
+                v.dedup();
+                v
+            }
             Decision::ChooseCostObjects { part } => {
                 let n = match part {
                     CostPart::Discard(n)
@@ -1313,6 +1337,7 @@ impl Game {
                 .flat_map(|p| self.player(p).graveyard.iter().copied())
                 .filter(|id| Some(*id) != me && self.matches_filter(*id, f, c.player))
                 .collect(),
+            CostPart::Delve(_) => self.delve_candidates(c),
             _ => Vec::new(),
         }
     }
@@ -1330,8 +1355,17 @@ impl Game {
             | CostPart::ExileFromGraveyard(_, n) => *n as usize,
             _ => 0,
         };
-        if objs.len() != n {
-            return Err(RuleError::illegal(format!("choose exactly {n}")));
+        match part {
+            CostPart::Delve(max) if objs.len() > *max as usize => {
+                return Err(RuleError::illegal(format!(
+                    "delve exiles at most {max} card(s) from your graveyard for this spell"
+                )));
+            }
+            CostPart::Delve(_) => {}
+            _ if objs.len() != n => {
+                return Err(RuleError::illegal(format!("choose exactly {n}")));
+            }
+            _ => {}
         }
         let cands = self.cost_object_candidates(c, part);
         for (i, o) in objs.iter().enumerate() {
@@ -1351,6 +1385,10 @@ impl Game {
                     CostPart::TapUntapped(f, _) => {
                         format!("{} is not an {f}", self.card_name(*o))
                     }
+                    CostPart::Delve(_) => format!(
+                        "{} is not another card in your graveyard",
+                        self.card_name(*o)
+                    ),
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));
             }
@@ -2017,7 +2055,7 @@ impl Game {
                         self.move_object(src, ZoneKind::Exile, Position::Top);
                     }
                 }
-                CostPart::ExileFromGraveyard(..) => {
+                CostPart::ExileFromGraveyard(..) | CostPart::Delve(_) => {
                     for o in chosen.next().cloned().unwrap_or_default() {
                         self.move_object(o, ZoneKind::Exile, Position::Top);
                     }

@@ -42,6 +42,9 @@ pub enum CostPart {
     /// "Discard this card" (cycling's cost, 502.18a / 702.28a: the ability's source, in
     /// its owner's hand).
     DiscardThis,
+    /// Delve (702.65; `keywords/delve.rs`): exile up to `max` cards from your graveyard
+    /// while casting, each paying for {1} of the generic mana (chosen while casting).
+    Delve(u32),
 }
 
 impl Cost {
@@ -98,6 +101,7 @@ impl fmt::Display for Cost {
                 CostPart::DiscardRandom(n) => format!("discard {n} card(s) at random"),
                 CostPart::DiscardX => "discard X cards".into(),
                 CostPart::DiscardThis => "discard this card".into(),
+                CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
                 CostPart::TapUntapped(f, 1) => format!("tap an {f}"),
                 CostPart::TapUntapped(f, n) => format!("tap {n} (each an {f})"),
                 CostPart::PayLife(n) => format!("pay {n} life"),

@@ -436,6 +436,11 @@ pub enum Effect {
     /// "Gain control of target creature" with no duration (Evangelize): layer 2, for as
     /// long as the permanent stays.
     GainControl(ObjRef),
+    /// "At the beginning of your next upkeep, pay COST. If you don't, you lose the game."
+    /// (pacts, `keywords/pact.rs`): creates the delayed ability.
+    PactUpkeep(crate::mana::ManaCost),
+    /// The pact's delayed ability: pay the card's pact cost or lose the game.
+    PactPay,
 }
 
 impl Effect {

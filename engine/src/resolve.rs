@@ -582,6 +582,10 @@ impl Game {
                     self.copy_spell_for(spell, res.item.controller);
                 }
             }
+            Effect::PactUpkeep(_) => {
+                let source = Self::source_of(&res.item);
+                self.create_pact(source, res.item.card, me);
+            }
             Effect::GainControlOfSpell(r) => {
                 if let Some(spell) = self.object_of(res, *r) {
                     self.gain_control_of_spell(spell, res.item.controller);
@@ -612,6 +616,7 @@ impl Game {
                 return self.execute_choices(res, e);
             }
             Effect::MayPay { .. }
+            | Effect::PactPay
             | Effect::SacrificeUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
@@ -705,6 +710,8 @@ impl Game {
             | Effect::SearchReveal(..)
             | Effect::DiscardHandDrawThatMany { .. }
             | Effect::DrawRevealDiscardNonland
+            | Effect::PactUpkeep(_)
+            | Effect::PactPay
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
             | Effect::ItsControllerMay { .. } => {}

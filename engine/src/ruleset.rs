@@ -90,6 +90,12 @@ impl Ruleset {
     pub fn buyback_returns_to_owner(self) -> bool {
         self == Ruleset::Modern
     }
+    /// Delve: classic (Future Sight, 2007) "you may remove any number of cards in your
+    /// graveyard ... costs {1} less for each" (any number, as an additional cost); modern
+    /// 702.65a exiles at most one card for each generic mana of the total cost.
+    pub fn delve_exiles_any_number(self) -> bool {
+        self == Ruleset::Classic
+    }
     pub fn name(self) -> &'static str {
         match self {
             Ruleset::Modern => "modern",

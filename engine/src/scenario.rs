@@ -790,7 +790,9 @@ impl Runner {
                     }) => &[Battlefield],
                     Some(Decision::ChooseCopy { .. }) => &[Battlefield],
                     Some(Decision::ChooseCostObjects {
-                        part: crate::costs::CostPart::ExileFromGraveyard(..),
+                        part:
+                            crate::costs::CostPart::ExileFromGraveyard(..)
+                            | crate::costs::CostPart::Delve(_),
                     }) => &[Graveyard],
                     _ => &[Hand],
                 };

@@ -74,6 +74,8 @@ pub enum DelayedWhen {
     /// "When target creature is put into your graveyard this turn" (Saffi Eriksdotter):
     /// the object, watched until the turn ends; "your" is the delayed ability's controller.
     PutIntoYourGraveyardThisTurn(ObjectId),
+    /// "At the beginning of your next upkeep" (pacts): that player's next upkeep.
+    YourNextUpkeep(PlayerId),
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -165,6 +167,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             Some(crate::keywords::gravestorm::definition())
         }
         crate::keywords::madness::MADNESS_TRIGGER => Some(crate::keywords::madness::definition()),
+        crate::keywords::pact::PACT_TRIGGER => Some(crate::keywords::pact::definition()),
         RAMPAGE1_TRIGGER => Some(R1.get_or_init(|| crate::keywords::rampage::definition(1))),
         RAMPAGE2_TRIGGER => Some(R2.get_or_init(|| crate::keywords::rampage::definition(2))),
         // `when` is not consulted for built-in abilities: `collect_triggers` matches them
@@ -464,6 +467,23 @@ impl Game {
                     Some(new),
                     None,
                 );
+            }
+        }
+        if let Event::StepBegan(Step::Upkeep) = e
+            && !self.delayed.is_empty()
+        {
+            let active = self.active;
+            let due = DelayedWhen::YourNextUpkeep(active);
+            let pacts: Vec<DelayedTrigger> = self
+                .delayed
+                .iter()
+                .copied()
+                .filter(|d| d.when == due)
+                .collect();
+            self.delayed.retain(|d| d.when != due);
+            for d in pacts {
+                let index = crate::keywords::pact::PACT_TRIGGER as usize;
+                self.queue(d.source, d.card, d.controller, index, None, None);
             }
         }
         if let Event::StepBegan(Step::Draw) = e

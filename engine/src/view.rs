@@ -316,6 +316,10 @@ impl Game {
                     "{card}: {} loses {lose} life at the beginning of their next draw step unless they pay {{{pay}}} first",
                     player(p)
                 ),
+                DelayedWhen::YourNextUpkeep(p) => format!(
+                    "{card}: {} pays at the beginning of their next upkeep or loses the game",
+                    player(p)
+                ),
                 DelayedWhen::PutIntoYourGraveyardThisTurn(o) => format!(
                     "{card}: if {} is put into {}'s graveyard this turn, it returns to the battlefield",
                     name(o),

@@ -266,6 +266,8 @@ pub struct CastKeys {
     pub gravestorm: bool,
     /// A test fixture's "Buyback costs cost {N} less" for its controller's spells.
     pub buyback_costs_less: u32,
+    /// Delve (702.65; `keywords/delve.rs`).
+    pub delve: bool,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X

@@ -166,6 +166,9 @@ struct Script {
     /// Test fixtures only: "Buyback costs you pay cost {N} less."
     #[serde(default)]
     buyback_costs_less: u32,
+    /// Delve (702.65).
+    #[serde(default)]
+    delve: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -905,6 +908,17 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err(format!("the card has {key}: script it with `{key} = true`"));
         }
     }
+    let has_delve = text_lower
+        .lines()
+        .any(|l| l.starts_with("delve (") || l.contains("; delve (") || l == "delve");
+    if s.delve != has_delve && !test_only {
+        return Err(if s.delve {
+            "`delve`: the card's text has no delve".into()
+        } else {
+            "the card has delve: script it with `delve = true`".into()
+        });
+    }
+    def.cast_keys.delve = s.delve;
     def.cast_keys.storm = s.storm;
     def.cast_keys.gravestorm = s.gravestorm;
     if s.buyback_costs_less > 0 {

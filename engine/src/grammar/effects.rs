@@ -502,6 +502,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("copy_spell", one_object),
     ("gain_control_of_spell", one_object),
     ("gain_control", one_object),
+    ("pact_upkeep", pact_upkeep),
     ("become_creature_type", become_creature_type),
     ("become_land_type", become_land_type),
     ("become_color", become_color),
@@ -537,6 +538,13 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "coalition_victory" => Effect::CoalitionVictory,
         _ => Effect::SpittingSlug,
     })
+}
+
+/// `pact_upkeep COST`: the pact's "at the beginning of your next upkeep, pay COST".
+fn pact_upkeep(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let cost = arg("a mana cost", mana_cost).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::PactUpkeep(cost))
 }
 
 /// `VERB OBJECT`.

@@ -208,6 +208,7 @@ impl FromStr for Keyword {
 
 pub mod buyback;
 pub mod cycling;
+pub mod delve;
 pub mod echo;
 pub mod flanking;
 pub mod flash;
@@ -216,6 +217,7 @@ pub mod gravestorm;
 pub mod kicker;
 pub mod madness;
 pub mod morph;
+pub mod pact;
 pub mod rampage;
 pub mod shadow;
 pub mod split_second;

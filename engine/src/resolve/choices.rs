@@ -161,6 +161,23 @@ impl Game {
                     }
                 }
             }
+            Effect::PactPay => {
+                let Some(cost) = self.pact_cost(res.item.card) else {
+                    return Progress::Done;
+                };
+                let payable = cost.to_payable(0);
+                match res.may {
+                    None if self.can_pay_now(me, &payable) => {
+                        let card = &self.catalog().get(res.item.card).name;
+                        return Self::ask_yes_no(
+                            me,
+                            format!("{card}: pay {cost}, or lose the game? Pay?"),
+                        );
+                    }
+                    Some(true) if self.pay_automatically(me, &payable) => {}
+                    _ => self.pact_unpaid(me),
+                }
+            }
             Effect::CounterUnlessPays { what, generic } => {
                 let Some(o) = self.object_of(res, *what) else {
                     return Progress::Done;
