@@ -461,6 +461,12 @@ impl Game {
         }
         if let Some(ActivationCondition::HandSizeExactly(n)) = a.condition {
             let have = self.player(player).hand.len() as u32;
+            if have != n && n == 0 {
+                // Hellbent (`keywords/hellbent.rs`).
+                return Err(RuleError::illegal(format!(
+                    "hellbent: that ability can be activated only if you have no cards in hand (you have {have})"
+                )));
+            }
             if have != n {
                 return Err(RuleError::illegal(format!(
                     "that ability needs exactly {n} cards in your hand (you have {have})"

@@ -191,6 +191,8 @@ struct StaticScript {
     text: String,
     /// `"spore"`: the pump is "for each spore counter on it".
     per_counter: Option<String>,
+    /// `"threshold"` / `"hellbent"`: "as long as ..." (`keywords/threshold.rs`).
+    condition: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -898,7 +900,9 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
+        let condition = static_condition(st.condition.as_deref(), &def.text)?;
         def.statics.push(crate::cards::StaticAbility {
+            condition,
             affects,
             other: st.other,
             power,
@@ -1268,4 +1272,36 @@ fn granted_cycling(
         return Err(err("catalog", "too many cards grant typecycling"));
     }
     Ok(out)
+}
+
+/// A static ability's `condition = "threshold"` / `"hellbent"`, checked against the card's
+/// text (the ability word and its "as long as" clause).
+fn static_condition(
+    c: Option<&str>,
+    text: &str,
+) -> Result<Option<crate::cards::StaticCondition>, String> {
+    use crate::cards::StaticCondition;
+    let Some(c) = c else { return Ok(None) };
+    let (cond, printed) = match c {
+        "threshold" => (
+            StaticCondition::Threshold,
+            "as long as seven or more cards are in your graveyard",
+        ),
+        "hellbent" => (
+            StaticCondition::Hellbent,
+            "as long as you have no cards in hand",
+        ),
+        other => {
+            return Err(format!(
+                "condition `{other}`: expected `threshold` or `hellbent`"
+            ));
+        }
+    };
+    let lower = text.to_lowercase();
+    if !lower.contains(&format!("{c} —")) || !lower.contains(printed) {
+        return Err(format!(
+            "condition `{c}`: the card's text has no `{c} — ... {printed}`"
+        ));
+    }
+    Ok(Some(cond))
 }
