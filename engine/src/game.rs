@@ -247,6 +247,10 @@ pub struct Game {
     /// A cast that suspend's last-counter trigger begins once it has finished resolving.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast_after_resolution: Option<crate::casting::Casting>,
+    /// Forecast abilities activated this turn: the card (in its hand) and the turn
+    /// (`keywords/forecast.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forecasts: Vec<(ObjectId, u32)>,
     /// A discard waiting for madness's questions (`keywords/madness.rs`).
     #[serde(
         default,
@@ -421,6 +425,7 @@ impl Game {
             has_suspended_cards: false,
             cast_after_resolution: None,
             madness_discards: Default::default(),
+            forecasts: Vec::new(),
             has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),

@@ -260,9 +260,10 @@ impl Game {
             {
                 out.push(Answer::CastFaceDown(card));
             }
-            // Cycling from the hand (502.18a / 702.28a): an activated ability.
+            // Cycling, transmute, forecast from the hand (502.18a / 702.28a): activated
+            // abilities.
             if !split_second {
-                for i in self.cycling_abilities_in_hand(card) {
+                for i in self.hand_abilities(card) {
                     if self.can_begin_activate(player, card, i) {
                         out.push(Answer::Activate {
                             source: card,

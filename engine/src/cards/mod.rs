@@ -105,6 +105,14 @@ pub struct ActivatedAbility {
     /// activated only while the card is in its owner's hand.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cycling: bool,
+    /// Activated only while the card is in its owner's hand: cycling, transmute, forecast
+    /// (`keywords/cycling.rs`, `keywords/transmute.rs`, `keywords/forecast.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_hand: bool,
+    /// Forecast (702.56): revealed from the hand as its cost, only during its owner's
+    /// upkeep and only once each turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forecast: bool,
 }
 
 impl ActivatedAbility {
