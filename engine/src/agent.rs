@@ -338,12 +338,46 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Demonic Collusion", 1),
         ],
     ),
+    // Madness outlets and madness cards, cyclers, threshold and hellbent (graveyard-and-hand
+    // mechanics of issue 13).
+    (
+        "graveyard",
+        &[
+            ("Swamp", 8),
+            ("Mountain", 6),
+            ("Island", 3),
+            ("Plains", 2),
+            ("Forest", 2),
+            ("Lightning Axe", 3),
+            ("Icatian Crier", 2),
+            ("Magus of the Bazaar", 2),
+            ("Looter il-Kor", 2),
+            ("Stupor", 2),
+            ("Smallpox", 1),
+            ("Dark Withering", 3),
+            ("Fiery Temper", 3),
+            ("Reckless Wurm", 2),
+            ("Call to the Netherworld", 2),
+            ("Ichor Slick", 2),
+            ("Twisted Abomination", 2),
+            ("Street Wraith", 2),
+            ("Marshaling Cry", 1),
+            ("Homing Sliver", 2),
+            ("Might Sliver", 2),
+            ("Vedalken Aethermage", 1),
+            ("Mystic Enforcer", 2),
+            ("Cutthroat il-Dal", 2),
+            ("Gathan Raiders", 2),
+            ("Keldon Megaliths", 1),
+        ],
+    ),
 ];
 
 /// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
-/// `combat`, `flashback`, `suspend` or `storm` (supported cards; `combat` holds the combat
-/// keywords and cards of issue #3, `flashback` flashback, divided damage and Dralnu, `storm`
-/// storm, kicker, buyback and copies of spells):
+/// `combat`, `flashback`, `suspend`, `storm` or `graveyard` (supported cards; `combat` holds
+/// the combat keywords and cards of issue #3, `flashback` flashback, divided damage and
+/// Dralnu, `storm` storm, kicker, buyback and copies of spells, `graveyard` madness,
+/// cycling, threshold and hellbent):
 /// the decks of `spellstack bench` and of the random-game tests.
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
     let Some((_, spec)) = BENCH_DECKS.iter().find(|(n, _)| *n == name) else {

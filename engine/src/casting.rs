@@ -614,10 +614,12 @@ impl Game {
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
         let def = self.catalog().get(o.face());
-        // Cycling works from its owner's hand (`keywords/cycling.rs`), nothing else does.
-        let cycling = self.is_cycling_ability(source, index);
-        if cycling {
-            self.check_cycling_source(player, source)?;
+        // Cycling, transmute and forecast work from the owner's hand (`keywords/cycling.rs`),
+        // nothing else does.
+        let from_hand = self.ability(source, index).filter(|a| a.from_hand);
+        let cycling = from_hand.is_some();
+        if let Some(a) = from_hand {
+            self.check_hand_ability_source(player, source, a)?;
         } else if o.zone != ZoneKind::Battlefield {
             return Err(RuleError::illegal(format!(
                 "{} is not on the battlefield",
@@ -1924,12 +1926,10 @@ impl Game {
                     card,
                     targets: c.targets,
                 });
-                if self
-                    .catalog()
-                    .ability(card, index)
-                    .is_some_and(|a| a.cycling)
-                {
-                    self.cycled(c.player);
+                match self.catalog().ability(card, index) {
+                    Some(a) if a.cycling => self.cycled(c.player),
+                    Some(a) if a.forecast => self.forecast_revealed(c.player, source),
+                    _ => {}
                 }
             }
             // Handled at the top of `commit_cast`.

@@ -48,8 +48,13 @@ pub enum Decision {
     Discard { count: u32 },
     /// Sacrifice a permanent matching the filter (an effect).
     Sacrifice { filter: ObjectFilter },
-    /// Search the library for up to one card matching the filter.
-    Search { filter: ObjectFilter },
+    /// Search the library for up to one card matching the filter (and, for transmute and
+    /// transfigure, with this mana value).
+    Search {
+        filter: ObjectFilter,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mana_value: Option<u32>,
+    },
     /// Modern legend rule (Δ9): keep one of your legendary permanents named `name`.
     KeepLegend { name: String },
     /// Modern (Δ4): put the creatures blocking `attacker` in damage assignment order; for
@@ -222,7 +227,14 @@ impl Decision {
             Decision::DeclareBlockers => "declare blockers".into(),
             Decision::Discard { count } => format!("discard {count} card(s)"),
             Decision::Sacrifice { filter } => format!("sacrifice a {filter}"),
-            Decision::Search { filter } => format!("search your library for a {filter}"),
+            Decision::Search {
+                filter,
+                mana_value: None,
+            } => format!("search your library for a {filter}"),
+            Decision::Search {
+                filter,
+                mana_value: Some(v),
+            } => format!("search your library for a {filter} with mana value {v}"),
             Decision::KeepLegend { name } => format!("choose which {name} to keep (legend rule)"),
             Decision::OrderBlockers { .. } => {
                 "order the creatures in combat with it (damage assignment order)".into()

@@ -396,6 +396,14 @@ pub enum Effect {
     /// Typecycling's "search your library for a [type] card, reveal it, put it into your
     /// hand, then shuffle" (`keywords/cycling.rs`).
     SearchReveal(crate::targets::ObjectFilter),
+    /// Transmute and transfigure: "search your library for a [filter] card with the same
+    /// mana value as this card, (reveal it,) put it into your hand / onto the battlefield,
+    /// then shuffle" (`keywords/transmute.rs`).
+    SearchSameManaValue {
+        filter: crate::targets::ObjectFilter,
+        to: crate::zones::ZoneKind,
+        reveal: bool,
+    },
     /// "<source> deals N damage to ...", where the source is not the ability's own source
     /// ("it deals damage equal to its power": the trigger's subject, by last known
     /// information if it has left).

@@ -263,6 +263,10 @@ pub struct Game {
     /// targets, in order (`keywords/storm.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub copy_retargets: Vec<ObjectId>,
+    /// Forecast abilities activated this turn: the card (in its hand) and the turn
+    /// (`keywords/forecast.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forecasts: Vec<(ObjectId, u32)>,
     /// A discard waiting for madness's questions (`keywords/madness.rs`).
     #[serde(
         default,
@@ -441,6 +445,7 @@ impl Game {
             spell_snapshots: Vec::new(),
             copy_retargets: Vec::new(),
             madness_discards: Default::default(),
+            forecasts: Vec::new(),
             has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),

@@ -187,6 +187,9 @@ impl Game {
         if st.enchanted && s.attached_to != Some(id) {
             return false;
         }
+        if !self.static_condition_holds(st, s.controller) {
+            return false;
+        }
         self.is_on_battlefield(id) && self.matches_filter(id, &st.affects, s.controller)
     }
 
@@ -1085,6 +1088,9 @@ impl Game {
             return false;
         }
         if st.enchanted && self.obj(src).and_then(|s| s.attached_to) != Some(id) {
+            return false;
+        }
+        if !self.static_condition_holds(st, me) {
             return false;
         }
         let Some(o) = self.obj(id) else { return false };

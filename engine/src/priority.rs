@@ -260,9 +260,10 @@ impl Game {
             {
                 out.push(Answer::CastFaceDown(card));
             }
-            // Cycling from the hand (502.18a / 702.28a): an activated ability.
+            // Cycling, transmute, forecast from the hand (502.18a / 702.28a): activated
+            // abilities.
             if !split_second {
-                for i in self.cycling_abilities_in_hand(card) {
+                for i in self.hand_abilities(card) {
                     if self.can_begin_activate(player, card, i) {
                         out.push(Answer::Activate {
                             source: card,
@@ -461,6 +462,12 @@ impl Game {
         }
         if let Some(ActivationCondition::HandSizeExactly(n)) = a.condition {
             let have = self.player(player).hand.len() as u32;
+            if have != n && n == 0 {
+                // Hellbent (`keywords/hellbent.rs`).
+                return Err(RuleError::illegal(format!(
+                    "hellbent: that ability can be activated only if you have no cards in hand (you have {have})"
+                )));
+            }
             if have != n {
                 return Err(RuleError::illegal(format!(
                     "that ability needs exactly {n} cards in your hand (you have {have})"

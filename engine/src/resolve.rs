@@ -608,6 +608,7 @@ impl Game {
             | Effect::DiscardHandDrawThatMany { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::SearchReveal(..)
+            | Effect::SearchSameManaValue { .. }
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -708,6 +709,7 @@ impl Game {
             | Effect::GainControlOfSpell(_)
             | Effect::CastMadness
             | Effect::SearchReveal(..)
+            | Effect::SearchSameManaValue { .. }
             | Effect::DiscardHandDrawThatMany { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::PactUpkeep(_)
@@ -866,12 +868,15 @@ impl Game {
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, filter, player))
                 .collect(),
-            Decision::Search { filter } => self
+            Decision::Search { filter, mana_value } => self
                 .player(player)
                 .library
                 .iter()
                 .copied()
                 .filter(|id| self.card_matches(*id, filter))
+                .filter(|id| {
+                    mana_value.is_none_or(|v| self.def(*id).is_some_and(|d| d.mana_value() == v))
+                })
                 .collect(),
             _ => Vec::new(),
         }

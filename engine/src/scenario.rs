@@ -653,15 +653,30 @@ impl Runner {
                 }
             }
             "suspend" => Answer::Suspend(self.find(rest, &[Hand], Some(player))?),
+            "transmute" | "forecast" => {
+                // `transmute Tolaria West`, `forecast Spirit en-Dal`: its ability that works
+                // from the hand (other than cycling).
+                let card = self.find(rest, &[Hand], Some(player))?;
+                let ability = self
+                    .game
+                    .hand_abilities(card)
+                    .into_iter()
+                    .find(|i| !self.game.is_cycling_ability(card, *i))
+                    .unwrap_or(0);
+                Answer::Activate {
+                    source: card,
+                    ability,
+                }
+            }
             "cycle" => {
                 // `cycle Twisted Abomination`: its first cycling ability (own or granted);
                 // a card without one is asked for its first ability (and refused).
                 let card = self.find(rest, &[Hand], Some(player))?;
                 let ability = self
                     .game
-                    .cycling_abilities_in_hand(card)
-                    .first()
-                    .copied()
+                    .hand_abilities(card)
+                    .into_iter()
+                    .find(|i| self.game.is_cycling_ability(card, *i))
                     .unwrap_or(0);
                 Answer::Activate {
                     source: card,

@@ -533,3 +533,83 @@ fn random_games_with_storm_cards() {
     assert!(kicked > 0, "some spell was kicked");
     assert!(bought_back > 0, "some spell was cast with buyback");
 }
+
+#[test]
+fn random_games_with_graveyard_cards() {
+    // The graveyard deck: madness cards discarded (to costs, effects, at random, in cleanup)
+    // and exiled or not, cast from exile as the trigger resolves; cycling and typecycling
+    // (Homing Sliver's granted slivercycling); threshold and hellbent statics. Both
+    // rulesets: every listed answer is accepted, madness exiles and casts happen, cards are
+    // cycled, and the game round-trips through JSON.
+    let deck = engine::agent::bench_deck("graveyard").expect("the graveyard bench deck");
+    let (mut madness_exiled, mut madness_cast, mut cycled, mut threshold, mut finished) =
+        (0, 0, 0, 0, 0);
+    for seed in 0..10u64 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let setup = GameSetup::two_player(rs, seed, deck.clone(), deck.clone());
+            let mut g = Game::new(&setup).expect("setup");
+            let mut agent = RandomAgent::new(seed ^ 0x6AEE);
+            for step in 0..30_000 {
+                let Some(p) = g.pending().cloned() else { break };
+                assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
+                let exiled_before: Vec<engine::ObjectId> = g.exile.clone();
+                let a = agent.choose(&g, p.player);
+                let events = g
+                    .submit(p.player, a.clone())
+                    .unwrap_or_else(|e| panic!("seed {seed} {rs}: {a:?} refused: {e}"));
+                let activated: Vec<engine::CardId> = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        engine::Event::AbilityActivated { card, .. } => Some(*card),
+                        _ => None,
+                    })
+                    .collect();
+                for e in &events {
+                    match e {
+                        engine::Event::Discarded { card, .. } => {
+                            let o = g.obj(*card);
+                            if o.is_some_and(|o| o.zone == engine::zones::ZoneKind::Exile) {
+                                madness_exiled += 1;
+                            }
+                            if g.catalog()
+                                .get(g.objects[card.slot()].card)
+                                .abilities
+                                .iter()
+                                .any(|x| x.cycling)
+                                && activated.contains(&g.objects[card.slot()].card)
+                            {
+                                cycled += 1;
+                            }
+                        }
+                        engine::Event::SpellCast { spell, .. }
+                            if exiled_before.iter().any(|x| x.slot() == spell.slot()) =>
+                        {
+                            madness_cast += 1
+                        }
+                        _ => {}
+                    }
+                }
+                if g.battlefield.iter().any(|id| {
+                    g.card_name(*id) == "Mystic Enforcer" && g.power_toughness(*id) == Some((6, 6))
+                }) {
+                    threshold += 1;
+                }
+                if step % 97 == 0 {
+                    let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
+                    assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
+                }
+            }
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(
+        madness_exiled > 0,
+        "some madness card was exiled as it was discarded"
+    );
+    assert!(madness_cast > 0, "some madness card was cast from exile");
+    assert!(cycled > 0, "some card was cycled");
+    assert!(threshold > 0, "some Mystic Enforcer had threshold");
+}

@@ -105,6 +105,14 @@ pub struct ActivatedAbility {
     /// activated only while the card is in its owner's hand.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cycling: bool,
+    /// Activated only while the card is in its owner's hand: cycling, transmute, forecast
+    /// (`keywords/cycling.rs`, `keywords/transmute.rs`, `keywords/forecast.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_hand: bool,
+    /// Forecast (702.56): revealed from the hand as its cost, only during its owner's
+    /// upkeep and only once each turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forecast: bool,
 }
 
 impl ActivatedAbility {
@@ -230,7 +238,7 @@ pub struct CardDef {
     pub opponents_cant_cast: Option<String>,
     /// A test fixture's "Spells cost {N} more to cast" (every player's).
     pub spells_cost_more: u32,
-    /// Madness [cost] (502.24 / 702.33, `keywords/madness.rs`): discarded, it may be exiled
+    /// Madness [cost] (502.24 / 702.34, `keywords/madness.rs`): discarded, it may be exiled
     /// and cast for this cost.
     pub madness: Option<ManaCost>,
     /// Homing Sliver: "Each [subtype] card in each player's hand has [subtype]cycling
@@ -321,6 +329,22 @@ pub struct StaticAbility {
     /// by the number of such counters on each affected object (a modification: 7c / 6d).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_counter: Option<crate::object::CounterKind>,
+    /// "As long as ..." (an ability word's condition: threshold, hellbent): the ability
+    /// applies only while it holds, checked all the time (`keywords/threshold.rs`,
+    /// `keywords/hellbent.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<StaticCondition>,
+}
+
+/// The condition of a static ability that applies only "as long as" something holds for
+/// its controller. Threshold and hellbent are ability words (2014 207.2c; threshold's
+/// keyword rules were deleted by Time Spiral, A17): the condition is the rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StaticCondition {
+    /// Threshold: "as long as seven or more cards are in your graveyard".
+    Threshold,
+    /// Hellbent: "as long as you have no cards in hand".
+    Hellbent,
 }
 
 /// What a characteristic-defining P/T ability counts.

@@ -135,6 +135,10 @@ struct Script {
     /// Test fixtures only: "Players can't cycle cards."
     #[serde(default)]
     players_cant_cycle: bool,
+    /// Transmute (702.52): `transmute = "{1}{U}{U}"`, as printed.
+    transmute: Option<String>,
+    /// Transfigure (702.70): `transfigure = "{1}{B}{B}"`, as printed.
+    transfigure: Option<String>,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -210,6 +214,8 @@ struct StaticScript {
     text: String,
     /// `"spore"`: the pump is "for each spore counter on it".
     per_counter: Option<String>,
+    /// `"threshold"` / `"hellbent"`: "as long as ..." (`keywords/threshold.rs`).
+    condition: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -251,6 +257,10 @@ struct AbilityScript {
     text: Option<String>,
     /// Mana abilities: what it adds (`{G}`, `{C}`, `any`, `{R} or {G}`).
     add: Option<String>,
+    /// Forecast (702.56): activated from the hand by revealing the card, only during your
+    /// upkeep and only once each turn (`keywords/forecast.rs`).
+    #[serde(default)]
+    forecast: bool,
 }
 
 fn err(card: &str, problem: impl Into<String>) -> CatalogError {
@@ -1031,7 +1041,9 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
+        let condition = static_condition(st.condition.as_deref(), &def.text)?;
         def.statics.push(crate::cards::StaticAbility {
+            condition,
             affects,
             other: st.other,
             power,
@@ -1098,6 +1110,8 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 timing: AbilityTiming::Instant,
                 condition: None,
                 cycling: false,
+                from_hand: false,
+                forecast: false,
             });
             continue;
         }
@@ -1108,7 +1122,12 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
         }
         let targets = parse_targets(&a.targets)?;
         let effects = parse_effects(&a.effects, targets.len())?;
+        if a.forecast && !def.text.to_lowercase().contains("forecast —") {
+            return Err("`forecast`: the card's text has no forecast".into());
+        }
         let timing = match a.timing.as_deref() {
+            // Forecast: "activate only during your upkeep" (and once each turn).
+            None if a.forecast => AbilityTiming::YourUpkeep,
             None | Some("instant") => AbilityTiming::Instant,
             Some("sorcery") => AbilityTiming::Sorcery,
             Some("your_upkeep") => AbilityTiming::YourUpkeep,
@@ -1133,6 +1152,8 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
             timing,
             condition,
             cycling: false,
+            from_hand: a.forecast,
+            forecast: a.forecast,
         });
     }
     Ok(())
@@ -1191,6 +1212,8 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         condition: None,
         text: format!("{{T}}: Add {{{}}}.", color.letter()),
         cycling: false,
+        from_hand: false,
+        forecast: false,
     }
 }
 
@@ -1376,6 +1399,35 @@ fn apply_graveyard_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         }
         def.grants_typecycling_in_hands = Some(g.trim().to_string());
     }
+    if let Some(c) = &s.transmute {
+        def.abilities.push(search_same_mana_value_ability(
+            "transmute",
+            c,
+            &text_lower,
+            test_only,
+        )?);
+    }
+    if let Some(c) = &s.transfigure {
+        def.abilities.push(search_same_mana_value_ability(
+            "transfigure",
+            c,
+            &text_lower,
+            test_only,
+        )?);
+    }
+    for word in ["transmute {", "transfigure {"] {
+        let scripted = if word.starts_with("transmute") {
+            s.transmute.is_some()
+        } else {
+            s.transfigure.is_some()
+        };
+        if !test_only && !scripted && text_lower.lines().any(|l| l.starts_with(word)) {
+            return Err(format!(
+                "the card has {}: script it with its key",
+                word.trim_end_matches(" {")
+            ));
+        }
+    }
     if s.players_cant_cycle && !test_only {
         return Err("`players_cant_cycle` is for test fixtures".into());
     }
@@ -1433,6 +1485,8 @@ pub(super) fn cycling_ability(
         condition: None,
         text,
         cycling: true,
+        from_hand: true,
+        forecast: false,
     })
 }
 
@@ -1480,6 +1534,101 @@ fn granted_cycling(
         return Err(err("catalog", "too many cards grant typecycling"));
     }
     Ok(out)
+}
+
+/// A static ability's `condition = "threshold"` / `"hellbent"`, checked against the card's
+/// text (the ability word and its "as long as" clause).
+fn static_condition(
+    c: Option<&str>,
+    text: &str,
+) -> Result<Option<crate::cards::StaticCondition>, String> {
+    use crate::cards::StaticCondition;
+    let Some(c) = c else { return Ok(None) };
+    let (cond, printed) = match c {
+        "threshold" => (
+            StaticCondition::Threshold,
+            "as long as seven or more cards are in your graveyard",
+        ),
+        "hellbent" => (
+            StaticCondition::Hellbent,
+            "as long as you have no cards in hand",
+        ),
+        other => {
+            return Err(format!(
+                "condition `{other}`: expected `threshold` or `hellbent`"
+            ));
+        }
+    };
+    let lower = text.to_lowercase();
+    if !lower.contains(&format!("{c} —")) || !lower.contains(printed) {
+        return Err(format!(
+            "condition `{c}`: the card's text has no `{c} — ... {printed}`"
+        ));
+    }
+    Ok(Some(cond))
+}
+
+/// Transmute [cost] (702.52a: "[Cost], Discard this card: Search your library for a card
+/// with the same mana value as the discarded card, reveal that card, and put it into your
+/// hand. Then shuffle your library. Activate only as a sorcery.") or transfigure [cost]
+/// (702.70a: "[Cost], Sacrifice this permanent: Search your library for a creature card
+/// with the same mana value as the sacrificed permanent and put that card onto the
+/// battlefield. Then shuffle your library. Activate only as a sorcery."), checked against
+/// the card's text.
+fn search_same_mana_value_ability(
+    word: &str,
+    cost: &str,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<ActivatedAbility, String> {
+    let cost = cost.trim();
+    let printed = format!("{word} {}", cost.to_lowercase());
+    if !test_only && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!("the card's text has no `{printed}`"));
+    }
+    let mut c = Cost::parse(cost).map_err(|e| format!("{word} `{cost}`: {e}"))?;
+    let transmute = word == "transmute";
+    c.parts.push(if transmute {
+        crate::costs::CostPart::DiscardThis
+    } else {
+        crate::costs::CostPart::SacrificeThis
+    });
+    let (filter, to, text) = if transmute {
+        (
+            crate::targets::ObjectFilter::default(),
+            crate::zones::ZoneKind::Hand,
+            format!(
+                "Transmute {cost} ({cost}, Discard this card: Search your library for a card with the same mana value as this card, reveal it, put it into your hand, then shuffle. Transmute only as a sorcery.)"
+            ),
+        )
+    } else {
+        (
+            crate::targets::ObjectFilter {
+                types_any: vec![CardType::Creature],
+                ..Default::default()
+            },
+            crate::zones::ZoneKind::Battlefield,
+            format!(
+                "Transfigure {cost} ({cost}, Sacrifice this creature: Search your library for a creature card with the same mana value as this creature, put that card onto the battlefield, then shuffle. Transfigure only as a sorcery.)"
+            ),
+        )
+    };
+    Ok(ActivatedAbility {
+        cost: c,
+        targets: Vec::new(),
+        effects: vec![Effect::SearchSameManaValue {
+            filter,
+            to,
+            reveal: transmute,
+        }],
+        mana: None,
+        timing: AbilityTiming::Sorcery,
+        condition: None,
+        text,
+        cycling: false,
+        from_hand: transmute,
+        forecast: false,
+    })
 }
 
 #[cfg(test)]

@@ -314,16 +314,18 @@ pub fn enters_with(i: &mut &str) -> PResult<(CounterKind, u32)> {
     Ok((kind, n))
 }
 
-/// `activation_condition = "hand_size_exactly" SP integer`.
+/// `activation_condition = "hand_size_exactly" SP integer | "hellbent"` (no cards in hand).
 pub fn activation_condition(i: &mut &str) -> PResult<u32> {
     let start = i.checkpoint();
     match item.parse_next(i)? {
         "hand_size_exactly" => arg("a number", natural).parse_next(i),
+        // Hellbent's "activate only if you have no cards in hand" (`keywords/hellbent.rs`).
+        "hellbent" => Ok(0),
         w => fail_at(
             i,
             &start,
             format!("unknown condition `{w}`"),
-            &["hand_size_exactly N"],
+            &["hand_size_exactly N", "hellbent"],
         ),
     }
 }

@@ -35,12 +35,14 @@ impl Game {
         self.ability(id, index).is_some_and(|a| a.cycling)
     }
 
-    /// A cycling ability can be activated only while its card is in its owner's hand
-    /// (502.18a / 702.28a), and not while an effect stops players from cycling.
-    pub(crate) fn check_cycling_source(
+    /// An ability that works from the hand (cycling, transmute, forecast) can be activated
+    /// only while its card is in its owner's hand (502.18a / 702.28a, 702.52a, 702.56a);
+    /// cycling not while an effect stops players from cycling, forecast only once each turn.
+    pub(crate) fn check_hand_ability_source(
         &self,
         player: PlayerId,
         card: ObjectId,
+        a: &ActivatedAbility,
     ) -> Result<(), RuleError> {
         let o = self
             .obj(card)
@@ -48,8 +50,14 @@ impl Game {
         let name = &self.catalog().get(o.face()).name;
         if o.zone != ZoneKind::Hand || o.owner != player {
             return Err(RuleError::illegal(format!(
-                "{name} can be cycled only from your hand"
+                "{name}'s ability can be activated only from your hand"
             )));
+        }
+        if a.forecast {
+            self.check_forecast_once(card)?;
+        }
+        if !a.cycling {
+            return Ok(());
         }
         if let Some(ban) = self.battlefield.iter().find(|id| {
             self.has_own_abilities(**id) && self.def(**id).is_some_and(|d| d.players_cant_cycle)
@@ -62,9 +70,9 @@ impl Game {
         Ok(())
     }
 
-    /// The cycling abilities a card in a hand has now, by index: its own, then those
-    /// permanents grant to it (Homing Sliver).
-    pub(crate) fn cycling_abilities_in_hand(&self, card: ObjectId) -> Vec<u8> {
+    /// The abilities a card in a hand has there now (cycling, transmute, forecast), by
+    /// index: its own, then those permanents grant to it (Homing Sliver).
+    pub(crate) fn hand_abilities(&self, card: ObjectId) -> Vec<u8> {
         let Some(def) = self.def(card) else {
             return Vec::new();
         };
@@ -72,7 +80,7 @@ impl Game {
             .abilities
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.cycling)
+            .filter(|(_, a)| a.from_hand)
             .map(|(i, _)| i as u8)
             .collect();
         for (index, _, _) in self.catalog().granted_cycling() {

@@ -1,4 +1,5 @@
-//! Madness (2006 rules 502.24; 2014 rules 702.33; rulings A11). "Madness [cost]" is two
+//! Madness (2006 rules 502.24; 2014 rules 702.34, numbered 702.33 before the July 2013
+//! rules made indestructible a keyword; rulings A11). "Madness [cost]" is two
 //! abilities (502.24a / 702.33a):
 //!
 //! 1. A static ability of the card in a player's hand, a replacement effect: "If a player

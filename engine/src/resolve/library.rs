@@ -6,7 +6,6 @@ impl Game {
     /// Resolves one effect of library and hand that may ask a player something first.
     pub(super) fn execute_library(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;
-        let source = Self::source_of(&res.item);
         match e {
             Effect::Draw { amount, who } => {
                 let n = self.amount(res, amount).max(0) as u32;
@@ -89,6 +88,20 @@ impl Game {
                 }
                 return self.discard_chosen(res);
             }
+            Effect::Search { .. }
+            | Effect::SearchReveal(..)
+            | Effect::SearchSameManaValue { .. } => return self.execute_search(res, e),
+            _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
+        }
+        Progress::Done
+    }
+
+    /// Library searches: ask for the card, then move it, reveal it if the effect says so,
+    /// and shuffle.
+    fn execute_search(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
+        let me = res.item.controller;
+        let source = Self::source_of(&res.item);
+        match e {
             Effect::Search {
                 filter,
                 to,
@@ -100,6 +113,7 @@ impl Game {
                         player: me,
                         decision: Decision::Search {
                             filter: filter.clone(),
+                            mana_value: None,
                         },
                     });
                 }
@@ -128,6 +142,32 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
+            Effect::SearchSameManaValue { filter, to, reveal } => {
+                // Transmute, transfigure (`keywords/transmute.rs`): the mana value of the
+                // card the ability comes from (its printed card; it has left its zone).
+                if res.choices.is_empty() {
+                    let mana_value = self.catalog().get(res.item.card).mana_value();
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::Search {
+                            filter: filter.clone(),
+                            mana_value: Some(mana_value),
+                        },
+                    });
+                }
+                for (_, objs) in std::mem::take(&mut res.choices) {
+                    for o in objs {
+                        let new = match to {
+                            ZoneKind::Battlefield => self.put_onto_battlefield(o, me, false),
+                            _ => self.move_object(o, *to, Position::Top),
+                        };
+                        if *reveal && let Some(card) = new {
+                            self.emit(Event::Revealed { player: me, card });
+                        }
+                    }
+                }
+                self.shuffle_library(me);
+            }
             Effect::SearchReveal(filter) => {
                 // Typecycling: "search your library for a [type] card, reveal it, put it
                 // into your hand, then shuffle" (`keywords/cycling.rs`).
@@ -136,6 +176,7 @@ impl Game {
                         player: me,
                         decision: Decision::Search {
                             filter: filter.clone(),
+                            mana_value: None,
                         },
                     });
                 }
@@ -148,7 +189,7 @@ impl Game {
                 }
                 self.shuffle_library(me);
             }
-            _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
+            _ => debug_assert!(false, "not a library search: {e:?}"),
         }
         Progress::Done
     }
