@@ -202,6 +202,7 @@ impl Game {
             .filter(|p| !(matches!(p, CostPart::DiscardX) && x == 0))
             .map(|p| match p {
                 CostPart::DiscardX => CostPart::Discard(x),
+                CostPart::RemoveXCounters(k) => CostPart::RemoveCounters(k, x),
                 other => other,
             })
             .collect();
@@ -730,8 +731,8 @@ impl Game {
                         )));
                     }
                 }
-                // Turned into `Discard(X)` by `total_cost`.
-                CostPart::DiscardX => {}
+                // Turned into `Discard(X)` / `RemoveCounters(X)` by `total_cost`.
+                CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -957,6 +958,14 @@ impl Game {
                 used.extend(self.cost_tapped_source(c));
                 let t = self.check_mana_ability(c.player, source, ability, color, &used)?;
                 next.mana_plan.push((source, ability, t));
+            }
+            (Decision::PayMana { .. }, Answer::ActivateManaX { source, .. }) => {
+                let name = self
+                    .obj(source)
+                    .map_or("that land", |o| self.catalog().get(o.face()).name.as_str());
+                return Err(RuleError::illegal(format!(
+                    "{name}'s X mana is made at priority, before you cast: cancel, make the mana, then cast"
+                )));
             }
             (d, a) => {
                 return Err(RuleError::WrongKind {
@@ -1511,6 +1520,12 @@ impl Game {
             (ManaProduce::Fixed(_), _) => Err(RuleError::illegal(
                 "abilities that make several mana at once are not supported yet",
             )),
+            (ManaProduce::XCombination(_), _) => Err(RuleError::illegal(format!(
+                "{}'s ability makes X mana: say which, one colour letter each (`mana {} #{} W U`)",
+                def.name,
+                def.name,
+                ability + 1
+            ))),
             (_, Some(c)) if options.contains(&ManaType::Colored(c)) => Ok(ManaType::Colored(c)),
             (_, Some(c)) => Err(RuleError::illegal(format!(
                 "{} can't make {} mana",
@@ -1828,8 +1843,8 @@ impl Game {
                         self.tap(o);
                     }
                 }
-                // `total_cost` turned it into `Discard(X)`.
-                CostPart::DiscardX => {}
+                // `total_cost` turned them into `Discard(X)` / `RemoveCounters(X)`.
+                CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
             }
         }
     }

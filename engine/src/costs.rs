@@ -39,6 +39,9 @@ pub enum CostPart {
     /// casting; Gaze of Justice: "tap three untapped white creatures you control"). Not
     /// {T}: summoning sickness doesn't matter.
     TapUntapped(ObjectFilter, u32),
+    /// "Remove X [kind] counters from ~" (the storage lands, A21): X as chosen while
+    /// activating (for a mana ability, the amount of mana it makes).
+    RemoveXCounters(CounterKind),
 }
 
 impl Cost {
@@ -99,6 +102,7 @@ impl fmt::Display for Cost {
                 CostPart::PayLife(n) => format!("pay {n} life"),
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
+                CostPart::RemoveXCounters(k) => format!("remove X {k} counters"),
                 CostPart::ExileFromGraveyard(f, 1) => {
                     format!("exile a {} card from a graveyard", card_filter_words(f))
                 }
@@ -132,6 +136,14 @@ mod tests {
         assert!(Cost::parse("{T}, dance a jig").is_err());
         let c = Cost::parse("{R}{R}, discard X cards").unwrap();
         assert_eq!(c.parts, vec![CostPart::DiscardX]);
+        let c = Cost::parse("{1}, remove X storage counters").unwrap();
+        assert_eq!(
+            c.parts,
+            vec![CostPart::RemoveXCounters(CounterKind::Named(
+                "storage".into()
+            ))]
+        );
+        assert_eq!(c.to_string(), "{1}, remove X storage counters");
         assert_eq!(c.to_string(), "{R}{R}, discard X cards");
         let c = Cost::parse("tap three untapped white creature").unwrap();
         assert!(matches!(

@@ -71,6 +71,10 @@ pub enum ManaProduce {
     AnyColor,
     /// One mana of one of these types.
     OneOf(Vec<ManaType>),
+    /// "Add X mana in any combination of {W} and/or {U}" (the storage lands, A21): X is the
+    /// number of counters its cost removes; the colours are chosen as it is activated
+    /// (`Answer::ActivateManaX`, `keywords/storage.rs`).
+    XCombination(Vec<Color>),
 }
 
 impl ManaProduce {
@@ -80,11 +84,14 @@ impl ManaProduce {
             ManaProduce::Fixed(v) => v.clone(),
             ManaProduce::AnyColor => Color::ALL.into_iter().map(ManaType::Colored).collect(),
             ManaProduce::OneOf(v) => v.clone(),
+            ManaProduce::XCombination(v) => v.iter().map(|c| ManaType::Colored(*c)).collect(),
         }
     }
+    /// How much mana one activation makes (0: X, chosen as it is activated).
     pub fn amount(&self) -> u32 {
         match self {
             ManaProduce::Fixed(v) => v.len() as u32,
+            ManaProduce::XCombination(_) => 0,
             _ => 1,
         }
     }

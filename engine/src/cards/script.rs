@@ -928,6 +928,16 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 );
             }
             let produce = parse_produce(add)?;
+            let x_cost = cost
+                .parts
+                .iter()
+                .any(|p| matches!(p, crate::costs::CostPart::RemoveXCounters(_)));
+            if x_cost != matches!(produce, ManaProduce::XCombination(_)) {
+                return Err(format!(
+                    "a mana ability makes X mana (`add = \"X of ...\"`) exactly when its cost removes X counters (cost `{}`, add `{add}`)",
+                    a.cost
+                ));
+            }
             let effects = parse_effects(&a.effects, 0)?;
             if let Some(e) = effects.iter().find(|e| !e.is_choiceless()) {
                 return Err(format!(
@@ -988,6 +998,22 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
     let s = s.trim();
     if s == "any" {
         return Ok(ManaProduce::AnyColor);
+    }
+    // "X of {W} and/or {U}": X mana in any combination of these colours (storage lands).
+    if let Some(colors) = s.strip_prefix("X of ") {
+        let colors = colors
+            .split(" and/or ")
+            .map(|c| {
+                let inner = c.trim().trim_start_matches('{').trim_end_matches('}');
+                inner
+                    .chars()
+                    .next()
+                    .filter(|_| inner.len() == 1)
+                    .and_then(Color::from_letter)
+                    .ok_or_else(|| format!("bad colour `{c}` in `{s}`"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(ManaProduce::XCombination(colors));
     }
     let one = |x: &str| -> Result<ManaType, String> {
         match x.trim() {

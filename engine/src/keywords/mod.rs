@@ -214,4 +214,5 @@ pub mod morph;
 pub mod rampage;
 pub mod shadow;
 pub mod split_second;
+pub mod storage;
 pub mod suspend;
