@@ -103,6 +103,13 @@ pub enum TriggerEvent {
     /// An Aura's "whenever enchanted creature deals damage" (Spirit Link): any damage, to a
     /// player or a creature; the subject is the creature and `that_much` the damage dealt.
     EnchantedDealsDamage,
+    /// "When ~ is put into a graveyard from the battlefield" (any card type: the Auras that
+    /// return to hand, A20); the subject is the card in the graveyard.
+    PutIntoGraveyardFromBattlefield,
+    /// An Aura's "when enchanted creature dies" (Fool's Demise, Griffin Guide): the subject
+    /// is the creature card in the graveyard; the Aura looks back if it left at the same
+    /// time (`Game::lookback_attached`).
+    EnchantedDies,
 }
 
 /// Whose event a player trigger waits for, relative to the ability's controller.

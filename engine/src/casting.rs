@@ -68,6 +68,9 @@ pub struct Casting {
     /// paying its mana cost (an alternative cost: X is 0), timing ignored, mandatory.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub suspend_cast: bool,
+    /// The optional last target ("up to one other target") was left unchosen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skipped_target: bool,
 }
 
 impl Casting {
@@ -86,6 +89,7 @@ impl Casting {
             flashback: None,
             division: None,
             suspend_cast: false,
+            skipped_target: false,
         }
     }
 }
@@ -188,6 +192,17 @@ impl Game {
                 })
             }
         }
+    }
+
+    /// The slot of a spell's optional last target ("up to one other target"), if it has one.
+    fn optional_slot(&self, c: &Casting) -> Option<usize> {
+        let CastKind::Spell(card) = c.kind else {
+            return None;
+        };
+        let def = self.def(card)?;
+        (def.spell.last_target_optional && !c.face_down && def.spell.modes.is_empty())
+            .then(|| def.spell.targets.len().checked_sub(1))
+            .flatten()
     }
 
     /// The total cost with the chosen alternatives (409.1f), and whether it has X.
@@ -363,7 +378,9 @@ impl Game {
                     .collect(),
             });
         }
-        if c.targets.len() < shape.targets.len() {
+        if c.targets.len() < shape.targets.len()
+            && !(c.skipped_target && self.optional_slot(c) == Some(c.targets.len()))
+        {
             let slot = c.targets.len();
             return Some(Decision::ChooseTarget {
                 slot: slot as u8,
@@ -598,7 +615,11 @@ impl Game {
         let shape = self
             .shape_of(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
-        for spec in shape.targets {
+        let optional = self.optional_slot(c);
+        for (slot, spec) in shape.targets.iter().enumerate() {
+            if Some(slot) == optional {
+                continue;
+            }
             if !self
                 .target_candidates(c, spec)
                 .iter()
@@ -923,7 +944,18 @@ impl Game {
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
                 self.check_target(c, spec, t)?;
+                if self.optional_slot(c) == Some(c.targets.len()) && c.targets.contains(&t) {
+                    return Err(RuleError::illegal(
+                        "this target must be another one than the first (\"up to one other target\")",
+                    ));
+                }
                 next.targets.push(t);
+            }
+            (Decision::ChooseTarget { slot, .. }, Answer::Objects(none)) if none.is_empty() => {
+                if self.optional_slot(c) != Some(*slot as usize) {
+                    return Err(RuleError::illegal("this target must be chosen"));
+                }
+                next.skipped_target = true;
             }
             (Decision::DivideDamage { amount, spec }, Answer::AssignDamage(division)) => {
                 self.check_division(c, spec, *amount, &division)?;
@@ -998,11 +1030,17 @@ impl Game {
             Decision::ChooseCostOption { options, .. } => {
                 (0..options.len() as u8).map(Answer::CostOption).collect()
             }
-            Decision::ChooseTarget { spec, .. } => self
-                .target_candidates(c, spec)
-                .into_iter()
-                .map(Answer::Target)
-                .collect(),
+            Decision::ChooseTarget { spec, slot } => {
+                let mut v: Vec<Answer> = self
+                    .target_candidates(c, spec)
+                    .into_iter()
+                    .map(Answer::Target)
+                    .collect();
+                if self.optional_slot(c) == Some(*slot as usize) {
+                    v.push(Answer::Objects(Vec::new()));
+                }
+                v
+            }
             Decision::DivideDamage { amount, spec } => {
                 // Every way is too many to list: all of it to one target, and one to each
                 // of the first targets with the rest to the last.

@@ -136,6 +136,7 @@ mod tests {
         assert!(Cost::parse("{T}, dance a jig").is_err());
         let c = Cost::parse("{R}{R}, discard X cards").unwrap();
         assert_eq!(c.parts, vec![CostPart::DiscardX]);
+        assert_eq!(c.to_string(), "{R}{R}, discard X cards");
         let c = Cost::parse("{1}, remove X storage counters").unwrap();
         assert_eq!(
             c.parts,
@@ -144,7 +145,6 @@ mod tests {
             ))]
         );
         assert_eq!(c.to_string(), "{1}, remove X storage counters");
-        assert_eq!(c.to_string(), "{R}{R}, discard X cards");
         let c = Cost::parse("tap three untapped white creature").unwrap();
         assert!(matches!(
             c.parts.as_slice(),

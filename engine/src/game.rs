@@ -225,6 +225,10 @@ pub struct Game {
     /// Empty between events, so never part of the saved state.
     #[serde(skip)]
     pub(crate) lookback: Vec<(ObjectId, CardId, PlayerId)>,
+    /// The Auras among `lookback` and what each was attached to (an Aura's "when enchanted
+    /// creature dies" looks back when both leave together).
+    #[serde(skip)]
+    pub(crate) lookback_attached: Vec<(ObjectId, ObjectId)>,
     #[serde(skip)]
     pub(crate) layer_cache: crate::layers::LayerCache,
     /// Damage dealt to creatures this turn as (creature, source) pairs, for "a creature dealt
@@ -408,6 +412,7 @@ impl Game {
             has_statics: false,
             events: Vec::new(),
             lookback: Vec::new(),
+            lookback_attached: Vec::new(),
             layer_cache: Default::default(),
             damage_record: Vec::new(),
             has_state_triggers: false,
@@ -1085,12 +1090,16 @@ impl Game {
                 && o.zone == ZoneKind::Battlefield
             {
                 let entry = (id, o.face(), o.controller);
+                if let Some(host) = o.attached_to {
+                    self.lookback_attached.push((id, host));
+                }
                 self.lookback.push(entry);
             }
         }
     }
     pub(crate) fn end_batch(&mut self) {
         self.lookback.clear();
+        self.lookback_attached.clear();
         self.lookback_grants = None;
     }
 

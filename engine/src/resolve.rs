@@ -607,6 +607,7 @@ impl Game {
             | Effect::ReturnIfDiesThisTurn(..)
             | Effect::ExileAndReturn(..)
             | Effect::ReturnToBattlefield(..)
+            | Effect::ReturnToBattlefieldUnderYourControl(..)
             | Effect::ReturnToHand(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } => self.apply_counters(res, e),
@@ -660,6 +661,7 @@ impl Game {
             | Effect::CastSuspended
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
+            | Effect::Nothing
             | Effect::ItsControllerMay { .. } => {}
         }
     }

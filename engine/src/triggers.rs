@@ -653,16 +653,26 @@ impl Game {
     ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
         // The dying object's own "when ~ dies" abilities, looked up as it last existed.
         let def = self.catalog().get(*card);
+        let own_graveyard: Vec<_> = def
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::PutIntoGraveyardFromBattlefield)
+            .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
+            .collect();
         if !def.has_type(CardType::Creature) {
-            Vec::new()
+            own_graveyard
         } else {
-            let mut v: Vec<_> = def
-                .triggers
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.when == TriggerEvent::Dies)
-                .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
-                .collect();
+            let mut v = own_graveyard;
+            v.extend(self.enchanted_dies_triggers(*old, *new));
+            v.extend(
+                def.triggers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.when == TriggerEvent::Dies)
+                    .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
+                    .collect::<Vec<_>>(),
+            );
             let owner = self.objects[new.slot()].owner;
             v.extend(
                 self.matching(|_, _, ctrl, w| {
@@ -703,6 +713,25 @@ impl Game {
             }
             v
         }
+    }
+
+    /// "When enchanted creature dies": the Auras attached to the creature `old`, still on the
+    /// battlefield or (looking back) put into a graveyard in the same event.
+    fn enchanted_dies_triggers(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        self.matching(|g, id, _, w| {
+            *w == TriggerEvent::EnchantedDies
+                && match g.obj(id) {
+                    Some(o) => o.attached_to == Some(old),
+                    None => g.lookback_attached.contains(&(id, old)),
+                }
+        })
+        .into_iter()
+        .map(|(s, c, p, i)| (s, c, p, i, Some(new)))
+        .collect()
     }
 
     /// Abilities triggered by damage, life, draws, discards, counters, tapping, casting, turning face up.

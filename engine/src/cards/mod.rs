@@ -132,6 +132,10 @@ pub struct SpellAbility {
     /// the numbered target slots; `damage_divided` deals it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub divided: Option<DividedDamage>,
+    /// The last target slot is "up to one other target ..." (Return to Dust): it may be
+    /// left unchosen, and it must differ from the earlier targets.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_target_optional: bool,
 }
 
 /// "N damage divided as you choose among any number of <targets>" (2006 409.1d; 601.2d):

@@ -131,6 +131,10 @@ struct Script {
     /// "N damage divided as you choose among any number of targets": `"5 any"`, `"X any"`
     /// (the amount, then the target description); the effect `damage_divided` deals it.
     divided_damage: Option<String>,
+    /// "... up to one other target ...": the last target slot may be left unchosen and
+    /// differs from the earlier ones (Return to Dust).
+    #[serde(default)]
+    up_to_one_other_target: bool,
     /// "If damage would be dealt to ~, sacrifice that many permanents instead."
     #[serde(default)]
     damage_to_sacrifice: bool,
@@ -618,12 +622,18 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     if divided.is_some() && !text_lower.contains("divided as you choose") {
         return Err("`divided_damage`: the card's text divides no damage".into());
     }
+    if s.up_to_one_other_target
+        && (targets.len() < 2 || !text_lower.contains("up to one other target"))
+    {
+        return Err("`up_to_one_other_target`: the card's text has no \"up to one other target\" after a first target".into());
+    }
     def.spell = SpellAbility {
         additional_costs,
         targets,
         effects,
         modes,
         divided,
+        last_target_optional: s.up_to_one_other_target,
     };
 
     Ok(())

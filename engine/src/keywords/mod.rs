@@ -74,6 +74,9 @@ pub enum Keyword {
     Deathtouch,
     /// "~ doesn't untap during your untap step."
     DoesntUntap,
+    /// Shroud (2014 702.18; 2006 a keyword of section 502 the seeds don't carry, the same
+    /// rule): it can't be the target of spells or abilities (`Game::target_legal`).
+    Shroud,
 }
 
 impl Keyword {
@@ -144,6 +147,7 @@ impl Keyword {
             }
             Keyword::Deathtouch => "Deathtouch",
             Keyword::DoesntUntap => "doesn't untap during your untap step",
+            Keyword::Shroud => "Shroud",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -153,7 +157,7 @@ impl Keyword {
             Keyword::Flanking | Keyword::Rampage1 | Keyword::Rampage2 | Keyword::Deathtouch
         )
     }
-    pub const ALL: [Keyword; 38] = [
+    pub const ALL: [Keyword; 39] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -192,6 +196,7 @@ impl Keyword {
         Keyword::CantAttackIntoUntappedPower3,
         Keyword::Deathtouch,
         Keyword::DoesntUntap,
+        Keyword::Shroud,
     ];
 }
 
