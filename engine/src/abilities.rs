@@ -106,6 +106,9 @@ pub enum TriggerEvent {
     /// "When ~ is put into a graveyard from the battlefield" (any card type: the Auras that
     /// return to hand, A20); the subject is the card in the graveyard.
     PutIntoGraveyardFromBattlefield,
+    /// "When the last time counter is removed from this permanent" (vanishing, 702.62a): it
+    /// had time counters and a removal left none.
+    LastTimeCounterRemoved,
     /// An Aura's "when enchanted creature dies" (Fool's Demise, Griffin Guide): the subject
     /// is the creature card in the graveyard; the Aura looks back if it left at the same
     /// time (`Game::lookback_attached`).
@@ -201,6 +204,8 @@ pub enum TriggerCondition {
     Suspended,
     /// Suspend's "if it's exiled" (its last-counter trigger).
     InExile,
+    /// Vanishing's "if there is a time counter on this permanent" (702.62a).
+    HasTimeCounter,
 }
 
 impl TriggerCondition {

@@ -832,6 +832,12 @@ impl Game {
                 let mut v: Vec<_> = self
                     .matching(|g, id, ctrl, w| {
                         let (on, k) = match w {
+                            TriggerEvent::LastTimeCounterRemoved => {
+                                return !put
+                                    && id == object
+                                    && *kind == CounterKind::Time
+                                    && g.obj(id).is_some_and(|o| o.counters.get(kind) == 0);
+                            }
                             TriggerEvent::CountersPut { on, kind } if put => (on, kind),
                             TriggerEvent::CountersRemoved { on, kind } if !put => (on, kind),
                             _ => return false,
@@ -967,6 +973,9 @@ impl Game {
             TriggerCondition::InExile => {
                 self.obj(source).is_some_and(|o| o.zone == ZoneKind::Exile)
             }
+            TriggerCondition::HasTimeCounter => self
+                .obj(source)
+                .is_some_and(|o| o.counters.get(&CounterKind::Time) > 0),
         }
     }
 

@@ -123,6 +123,8 @@ struct Script {
     echo: Option<String>,
     /// Suspend (502.59 / 702.61): `suspend = "5 {B}"` or `"X {X}{3}{U}"`, as printed.
     suspend: Option<String>,
+    /// Vanishing N (702.62): `vanishing = 3`, the time counters it enters with.
+    vanishing: Option<u32>,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -557,6 +559,9 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
+    let text_lower = def.text.to_lowercase();
+    let test_only = def.support == Support::TestOnly;
+    crate::keywords::vanishing::apply_vanishing(def, s.vanishing, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)
 }

@@ -221,3 +221,4 @@ pub mod shadow;
 pub mod split_second;
 pub mod storage;
 pub mod suspend;
+pub mod vanishing;
