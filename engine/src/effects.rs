@@ -263,6 +263,11 @@ pub enum Effect {
         what: ObjRef,
         colors: crate::mana::ColorSet,
     },
+    /// "That player gets N poison counters" (poisonous, `keywords/poisonous.rs`).
+    Poison {
+        amount: u32,
+        who: PlayerRef,
+    },
     /// "You win the game."
     WinGame,
     /// Nothing happens (the "otherwise" of `if_cast_in_main_phase` when only the bonus does

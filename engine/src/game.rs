@@ -248,6 +248,15 @@ pub struct Game {
     /// Some card has been suspended: exile is looked at for suspend's upkeep triggers.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_suspended_cards: bool,
+    /// Some card with lifelink, printed or granted, exists: damage looks for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_lifelink_somewhere: bool,
+    /// Some card has bloodthirst: the players dealt damage this turn are kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_bloodthirst: bool,
+    /// The players dealt damage this turn (bloodthirst; only with `has_bloodthirst`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players_damaged: Vec<PlayerId>,
     /// A cast that suspend's last-counter trigger begins once it has finished resolving.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast_after_resolution: Option<crate::casting::Casting>,
@@ -418,6 +427,9 @@ impl Game {
             has_state_triggers: false,
             has_flashback: false,
             has_suspended_cards: false,
+            has_lifelink_somewhere: false,
+            has_bloodthirst: false,
+            players_damaged: Vec::new(),
             cast_after_resolution: None,
             has_cost_reducers: false,
             lookback_grants: None,
@@ -730,6 +742,17 @@ impl Game {
         }
         if !def.statics.is_empty() {
             self.has_statics = true;
+        }
+        if def.bloodthirst > 0 {
+            self.has_bloodthirst = true;
+        }
+        if def.keywords.contains(&crate::keywords::Keyword::Lifelink)
+            || def
+                .statics
+                .iter()
+                .any(|s| s.grants.contains(&crate::keywords::Keyword::Lifelink))
+        {
+            self.has_lifelink_somewhere = true;
         }
         if def
             .triggers
@@ -1045,11 +1068,19 @@ impl Game {
         // from the card (R-celestial-dawn-4).
         let own = self.ruleset.layers_2006() || self.has_own_abilities(new_id);
         let enters_tapped = tapped || (own && def.enters_tapped);
-        let counters = if own {
+        let mut counters = if own {
             def.enters_with_counters.clone()
         } else {
             Vec::new()
         };
+        let thirst = if own {
+            self.bloodthirst_counters(new_id, controller)
+        } else {
+            0
+        };
+        if thirst > 0 {
+            counters.push((crate::object::CounterKind::PlusOnePlusOne, thirst));
+        }
         let o = self.obj_mut(new_id)?;
         o.tapped = enters_tapped;
         for (k, n) in counters {
@@ -1293,6 +1324,8 @@ impl Game {
                     amount as i32
                 };
                 self.lose_life(p, loss);
+                self.note_player_damaged(p);
+                self.lifelink_on_damage(source, amount);
             }
             Target::Object(id) => {
                 if !self.is_on_battlefield(id) || !self.is_creature(id) {
@@ -1321,6 +1354,7 @@ impl Game {
                 if self.has_triggers && !self.damage_record.contains(&(id, source)) {
                     self.damage_record.push((id, source));
                 }
+                self.lifelink_on_damage(source, amount);
             }
         }
         amount

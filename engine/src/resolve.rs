@@ -559,7 +559,8 @@ impl Game {
             | Effect::DamageDivided
             | Effect::DamageFrom { .. }
             | Effect::GainLife { .. }
-            | Effect::LoseLife { .. } => return self.execute_damage(res, e),
+            | Effect::LoseLife { .. }
+            | Effect::Poison { .. } => return self.execute_damage(res, e),
             Effect::Draw { .. }
             | Effect::Mill { .. }
             | Effect::Discard { .. }
@@ -644,6 +645,7 @@ impl Game {
             | Effect::Discard { .. }
             | Effect::GainLife { .. }
             | Effect::LoseLife { .. }
+            | Effect::Poison { .. }
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
             | Effect::SpittingSlug

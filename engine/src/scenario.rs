@@ -61,6 +61,8 @@ fn default_players() -> Vec<String> {
 #[serde(deny_unknown_fields)]
 pub struct PlayerZones {
     pub life: Option<i32>,
+    /// Poison counters (poisonous, 102.3d / 704.5c).
+    pub poison: Option<u32>,
     #[serde(default)]
     pub hand: Vec<String>,
     /// Top first.
@@ -138,6 +140,7 @@ pub struct Expect {
 #[serde(deny_unknown_fields)]
 pub struct PlayerExpect {
     pub life: Option<i32>,
+    pub poison: Option<u32>,
     pub hand: Option<Vec<String>>,
     pub hand_count: Option<usize>,
     pub library_count: Option<usize>,
@@ -320,6 +323,9 @@ impl Runner {
             let Some(z) = sc.setup.zones.get(name) else {
                 continue;
             };
+            if let Some(n) = z.poison {
+                g.players[i].poison = n;
+            }
             if let Some(l) = z.life {
                 g.players[i].life = l;
             }
@@ -946,6 +952,14 @@ impl Runner {
                     format!("{name}.life"),
                     l.to_string(),
                     pl.life.to_string(),
+                );
+            }
+            if let Some(n) = pe.poison {
+                diff_into(
+                    out,
+                    format!("{name}.poison"),
+                    n.to_string(),
+                    pl.poison.to_string(),
                 );
             }
             if let Some(h) = &pe.hand {

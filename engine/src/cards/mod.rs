@@ -237,6 +237,9 @@ pub struct CardDef {
     pub opponents_cant_cast: Option<String>,
     /// A test fixture's "Spells cost {N} more to cast" (every player's).
     pub spells_cost_more: u32,
+    /// Bloodthirst N (702.53, `keywords/bloodthirst.rs`); 0 without.
+    #[serde(default)]
+    pub bloodthirst: u32,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X

@@ -125,6 +125,9 @@ struct Script {
     suspend: Option<String>,
     /// Vanishing N (702.62): `vanishing = 3`, the time counters it enters with.
     vanishing: Option<u32>,
+    /// Bloodthirst N (702.53): `bloodthirst = 1`.
+    #[serde(default)]
+    bloodthirst: u32,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -464,6 +467,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         suspend: None,
         opponents_cant_cast: None,
         spells_cost_more: 0,
+        bloodthirst: 0,
     })
 }
 
@@ -562,6 +566,18 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let text_lower = def.text.to_lowercase();
     let test_only = def.support == Support::TestOnly;
     crate::keywords::vanishing::apply_vanishing(def, s.vanishing, &text_lower, test_only)?;
+    let printed = format!("bloodthirst {}", s.bloodthirst);
+    if s.bloodthirst > 0 && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`bloodthirst = {}`: the card's text has no `Bloodthirst {}`",
+            s.bloodthirst, s.bloodthirst
+        ));
+    }
+    if s.bloodthirst == 0 && !test_only && text_lower.lines().any(|l| l.starts_with("bloodthirst "))
+    {
+        return Err("the card has bloodthirst: script it with `bloodthirst = N`".into());
+    }
+    def.bloodthirst = s.bloodthirst;
     apply_statics(def, s)?;
     apply_abilities(def, s)
 }

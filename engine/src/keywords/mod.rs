@@ -77,6 +77,13 @@ pub enum Keyword {
     /// Shroud (2014 702.18; 2006 a keyword of section 502 the seeds don't carry, the same
     /// rule): it can't be the target of spells or abilities (`Game::target_legal`).
     Shroud,
+    /// Poisonous N (702.69, `keywords/poisonous.rs`): a built-in combat-damage trigger.
+    Poisonous1,
+    Poisonous3,
+    /// Lifelink (702.15, Δ16, `keywords/lifelink.rs`): static in modern, a trigger in classic.
+    Lifelink,
+    /// Frenzy 1 (702.67, `keywords/frenzy.rs`): a built-in "attacks and isn't blocked" trigger.
+    Frenzy1,
 }
 
 impl Keyword {
@@ -148,16 +155,27 @@ impl Keyword {
             Keyword::Deathtouch => "Deathtouch",
             Keyword::DoesntUntap => "doesn't untap during your untap step",
             Keyword::Shroud => "Shroud",
+            Keyword::Poisonous1 => "Poisonous 1",
+            Keyword::Poisonous3 => "Poisonous 3",
+            Keyword::Lifelink => "Lifelink",
+            Keyword::Frenzy1 => "Frenzy 1",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
     pub fn is_triggered(self) -> bool {
         matches!(
             self,
-            Keyword::Flanking | Keyword::Rampage1 | Keyword::Rampage2 | Keyword::Deathtouch
+            Keyword::Flanking
+                | Keyword::Rampage1
+                | Keyword::Rampage2
+                | Keyword::Deathtouch
+                | Keyword::Poisonous1
+                | Keyword::Poisonous3
+                | Keyword::Lifelink
+                | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 39] = [
+    pub const ALL: [Keyword; 43] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -197,6 +215,10 @@ impl Keyword {
         Keyword::Deathtouch,
         Keyword::DoesntUntap,
         Keyword::Shroud,
+        Keyword::Poisonous1,
+        Keyword::Poisonous3,
+        Keyword::Lifelink,
+        Keyword::Frenzy1,
     ];
 }
 
@@ -211,11 +233,15 @@ impl FromStr for Keyword {
     }
 }
 
+pub mod bloodthirst;
 pub mod echo;
 pub mod flanking;
 pub mod flash;
 pub mod flashback;
+pub mod frenzy;
+pub mod lifelink;
 pub mod morph;
+pub mod poisonous;
 pub mod rampage;
 pub mod shadow;
 pub mod split_second;
