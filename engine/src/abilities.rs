@@ -206,6 +206,8 @@ pub enum TriggerCondition {
     InExile,
     /// Vanishing's "if there is a time counter on this permanent" (702.62a).
     HasTimeCounter,
+    /// Graft's "if this permanent has a +1/+1 counter on it" (702.57a).
+    HasPlusOneCounter,
 }
 
 impl TriggerCondition {

@@ -263,6 +263,12 @@ pub enum Effect {
         what: ObjRef,
         colors: crate::mana::ColorSet,
     },
+    /// "Move a +1/+1 counter from this permanent onto that creature" (graft).
+    MoveCounter {
+        kind: CounterKind,
+        from: ObjRef,
+        to: ObjRef,
+    },
     /// "That player gets N poison counters" (poisonous, `keywords/poisonous.rs`).
     Poison {
         amount: u32,

@@ -567,6 +567,7 @@ impl Game {
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
+            | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::SpittingSlug | Effect::SacrificeThen { .. } | Effect::Sacrifice { .. } => {
                 return self.execute_choices(res, e);
@@ -659,6 +660,7 @@ impl Game {
             | Effect::DamageDivided
             | Effect::PutCounterEach { .. }
             | Effect::PutCounters { .. }
+            | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. }
             | Effect::CastSuspended
             | Effect::DamageFrom { .. }

@@ -1010,6 +1010,9 @@ impl Game {
             TriggerCondition::HasTimeCounter => self
                 .obj(source)
                 .is_some_and(|o| o.counters.get(&CounterKind::Time) > 0),
+            TriggerCondition::HasPlusOneCounter => self
+                .obj(source)
+                .is_some_and(|o| o.counters.get(&CounterKind::PlusOnePlusOne) > 0),
         }
     }
 

@@ -128,6 +128,9 @@ struct Script {
     /// Bloodthirst N (702.53): `bloodthirst = 1`.
     #[serde(default)]
     bloodthirst: u32,
+    /// Graft N (702.57): `graft = 1`.
+    #[serde(default)]
+    graft: u32,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -578,6 +581,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("the card has bloodthirst: script it with `bloodthirst = N`".into());
     }
     def.bloodthirst = s.bloodthirst;
+    crate::keywords::graft::apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)
 }

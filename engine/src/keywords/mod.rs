@@ -239,6 +239,7 @@ pub mod flanking;
 pub mod flash;
 pub mod flashback;
 pub mod frenzy;
+pub mod graft;
 pub mod lifelink;
 pub mod morph;
 pub mod poisonous;
