@@ -106,6 +106,16 @@ pub enum TriggerEvent {
     /// An Aura's "whenever enchanted creature deals damage" (Spirit Link): any damage, to a
     /// player or a creature; the subject is the creature and `that_much` the damage dealt.
     EnchantedDealsDamage,
+    /// "When ~ is put into a graveyard from the battlefield" (any card type: the Auras that
+    /// return to hand, A20); the subject is the card in the graveyard.
+    PutIntoGraveyardFromBattlefield,
+    /// "When the last time counter is removed from this permanent" (vanishing, 702.62a): it
+    /// had time counters and a removal left none.
+    LastTimeCounterRemoved,
+    /// An Aura's "when enchanted creature dies" (Fool's Demise, Griffin Guide): the subject
+    /// is the creature card in the graveyard; the Aura looks back if it left at the same
+    /// time (`Game::lookback_attached`).
+    EnchantedDies,
 }
 
 /// Whose event a player trigger waits for, relative to the ability's controller.
@@ -200,6 +210,10 @@ pub enum TriggerCondition {
     /// "If it was kicked" (502.21b / 702.32), with its first (`Some(0)`, "[A]") or second
     /// (`Some(1)`) printed kicker cost, or any (`None`).
     Kicked(Option<u8>),
+    /// Vanishing's "if there is a time counter on this permanent" (702.62a).
+    HasTimeCounter,
+    /// Graft's "if this permanent has a +1/+1 counter on it" (702.57a).
+    HasPlusOneCounter,
 }
 
 impl TriggerCondition {

@@ -371,13 +371,43 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Keldon Megaliths", 1),
         ],
     ),
+    // Counters and permanents (issue 13): vanishing, poisonous, frenzy, bloodthirst, storage
+    // lands, Auras that return to hand, shroud, the main-phase bonus.
+    (
+        "counters",
+        &[
+            ("Plains", 5),
+            ("Swamp", 3),
+            ("Mountain", 3),
+            ("Calciform Pools", 2),
+            ("Molten Slagheap", 2),
+            ("Saltcrusted Steppe", 2),
+            ("Llanowar Reborn", 2),
+            ("Waning Wurm", 2),
+            ("Calciderm", 2),
+            ("Aven Riftwatcher", 2),
+            ("Keldon Marauders", 3),
+            ("Soultether Golem", 2),
+            ("Virulent Sliver", 3),
+            ("Frenzy Sliver", 3),
+            ("Bogardan Lancer", 3),
+            ("Snake Cult Initiation", 2),
+            ("Aspect of Mongoose", 1),
+            ("Fool's Demise", 1),
+            ("Griffin Guide", 2),
+            ("Return to Dust", 2),
+            ("Magus of the Disk", 1),
+            ("Lightning Axe", 2),
+        ],
+    ),
 ];
 
 /// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
-/// `combat`, `flashback`, `suspend`, `storm` or `graveyard` (supported cards; `combat` holds
-/// the combat keywords and cards of issue #3, `flashback` flashback, divided damage and
-/// Dralnu, `storm` storm, kicker, buyback and copies of spells, `graveyard` madness,
-/// cycling, threshold and hellbent):
+/// `combat`, `flashback`, `suspend`, `storm`, `graveyard` or `counters` (supported cards;
+/// `combat` holds the combat keywords and cards of issue #3, `flashback` flashback, divided
+/// damage and Dralnu, `storm` storm, kicker, buyback and copies of spells, `graveyard`
+/// madness, cycling, threshold and hellbent, `counters` vanishing, poisonous, frenzy,
+/// bloodthirst, storage lands and the A19/A20 cycles):
 /// the decks of `spellstack bench` and of the random-game tests.
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
     let Some((_, spec)) = BENCH_DECKS.iter().find(|(n, _)| *n == name) else {

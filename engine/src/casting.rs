@@ -92,6 +92,9 @@ pub struct Casting {
     /// chosen (the cast can't be cancelled after that).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub random_discards: Option<Vec<ObjectId>>,
+    /// The optional last target ("up to one other target") was left unchosen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skipped_target: bool,
 }
 
 impl Casting {
@@ -116,6 +119,7 @@ impl Casting {
             madness: false,
             madness_choices: Vec::new(),
             random_discards: None,
+            skipped_target: false,
         }
     }
 }
@@ -247,6 +251,17 @@ impl Game {
         }
     }
 
+    /// The slot of a spell's optional last target ("up to one other target"), if it has one.
+    fn optional_slot(&self, c: &Casting) -> Option<usize> {
+        let CastKind::Spell(card) = c.kind else {
+            return None;
+        };
+        let def = self.def(card)?;
+        (def.spell.last_target_optional && !c.face_down && def.spell.modes.is_empty())
+            .then(|| def.spell.targets.len().checked_sub(1))
+            .flatten()
+    }
+
     /// The total cost with the chosen alternatives (409.1f), and whether it has X.
     fn total_cost(&self, c: &Casting) -> Option<Cost> {
         let shape = self.shape_of(c)?;
@@ -259,6 +274,7 @@ impl Game {
             .filter(|p| !(matches!(p, CostPart::DiscardX) && x == 0))
             .map(|p| match p {
                 CostPart::DiscardX => CostPart::Discard(x),
+                CostPart::RemoveXCounters(k) => CostPart::RemoveCounters(k, x),
                 other => other,
             })
             .collect();
@@ -444,7 +460,9 @@ impl Game {
                     .collect(),
             });
         }
-        if c.targets.len() < shape.targets.len() {
+        if c.targets.len() < shape.targets.len()
+            && !(c.skipped_target && self.optional_slot(c) == Some(c.targets.len()))
+        {
             let slot = c.targets.len();
             return Some(Decision::ChooseTarget {
                 slot: slot as u8,
@@ -688,7 +706,11 @@ impl Game {
         let shape = self
             .shape_of(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
-        for spec in shape.targets {
+        let optional = self.optional_slot(c);
+        for (slot, spec) in shape.targets.iter().enumerate() {
+            if Some(slot) == optional {
+                continue;
+            }
             if !self
                 .target_candidates(c, spec)
                 .iter()
@@ -822,8 +844,6 @@ impl Game {
                         )));
                     }
                 }
-                // Turned into `Discard(X)` by `total_cost`.
-                CostPart::DiscardX => {}
                 CostPart::DiscardThis => {
                     if !source
                         .and_then(|s| self.obj(s))
@@ -834,6 +854,8 @@ impl Game {
                 }
                 // Exiling none is always possible.
                 CostPart::Delve(_) => {}
+                // Turned into `Discard(X)` / `RemoveCounters(X)` by `total_cost`.
+                CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
                 CostPart::SacrificeThis | CostPart::ExileThis => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
@@ -1065,7 +1087,18 @@ impl Game {
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
                 self.check_target(c, spec, t)?;
+                if self.optional_slot(c) == Some(c.targets.len()) && c.targets.contains(&t) {
+                    return Err(RuleError::illegal(
+                        "this target must be another one than the first (\"up to one other target\")",
+                    ));
+                }
                 next.targets.push(t);
+            }
+            (Decision::ChooseTarget { slot, .. }, Answer::Objects(none)) if none.is_empty() => {
+                if self.optional_slot(c) != Some(*slot as usize) {
+                    return Err(RuleError::illegal("this target must be chosen"));
+                }
+                next.skipped_target = true;
             }
             (Decision::DivideDamage { amount, spec }, Answer::AssignDamage(division)) => {
                 self.check_division(c, spec, *amount, &division)?;
@@ -1101,6 +1134,14 @@ impl Game {
                 let t = self.check_mana_ability(c.player, source, ability, color, &used)?;
                 next.mana_plan.push((source, ability, t));
             }
+            (Decision::PayMana { .. }, Answer::ActivateManaX { source, .. }) => {
+                let name = self
+                    .obj(source)
+                    .map_or("that land", |o| self.catalog().get(o.face()).name.as_str());
+                return Err(RuleError::illegal(format!(
+                    "{name}'s X mana is made at priority, before you cast: cancel, make the mana, then cast"
+                )));
+            }
             (d, a) => {
                 return Err(RuleError::WrongKind {
                     expected: format!("{} (or cancel), not {}", d.describe(), a.kind_name()),
@@ -1133,11 +1174,17 @@ impl Game {
             Decision::ChooseCostOption { options, .. } => {
                 (0..options.len() as u8).map(Answer::CostOption).collect()
             }
-            Decision::ChooseTarget { spec, .. } => self
-                .target_candidates(c, spec)
-                .into_iter()
-                .map(Answer::Target)
-                .collect(),
+            Decision::ChooseTarget { spec, slot } => {
+                let mut v: Vec<Answer> = self
+                    .target_candidates(c, spec)
+                    .into_iter()
+                    .map(Answer::Target)
+                    .collect();
+                if self.optional_slot(c) == Some(*slot as usize) {
+                    v.push(Answer::Objects(Vec::new()));
+                }
+                v
+            }
             Decision::DivideDamage { amount, spec } => {
                 // Every way is too many to list: all of it to one target, and one to each
                 // of the first targets with the rest to the last.
@@ -1685,6 +1732,12 @@ impl Game {
             (ManaProduce::Fixed(_), _) => Err(RuleError::illegal(
                 "abilities that make several mana at once are not supported yet",
             )),
+            (ManaProduce::XCombination(_), _) => Err(RuleError::illegal(format!(
+                "{}'s ability makes X mana: say which, one colour letter each (`mana {} #{} W U`)",
+                def.name,
+                def.name,
+                ability + 1
+            ))),
             (_, Some(c)) if options.contains(&ManaType::Colored(c)) => Ok(ManaType::Colored(c)),
             (_, Some(c)) => Err(RuleError::illegal(format!(
                 "{} can't make {} mana",
@@ -2065,13 +2118,13 @@ impl Game {
                         self.tap(o);
                     }
                 }
-                // `total_cost` turned it into `Discard(X)`.
-                CostPart::DiscardX => {}
                 CostPart::DiscardThis => {
                     if let Some(src) = source {
                         self.discard(c.player, src);
                     }
                 }
+                // `total_cost` turned them into `Discard(X)` / `RemoveCounters(X)`.
+                CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
             }
         }
     }

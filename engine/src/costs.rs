@@ -45,6 +45,9 @@ pub enum CostPart {
     /// Delve (702.65; `keywords/delve.rs`): exile up to `max` cards from your graveyard
     /// while casting, each paying for {1} of the generic mana (chosen while casting).
     Delve(u32),
+    /// "Remove X [kind] counters from ~" (the storage lands, A21): X as chosen while
+    /// activating (for a mana ability, the amount of mana it makes).
+    RemoveXCounters(CounterKind),
 }
 
 impl Cost {
@@ -107,6 +110,7 @@ impl fmt::Display for Cost {
                 CostPart::PayLife(n) => format!("pay {n} life"),
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
+                CostPart::RemoveXCounters(k) => format!("remove X {k} counters"),
                 CostPart::ExileFromGraveyard(f, 1) => {
                     format!("exile a {} card from a graveyard", card_filter_words(f))
                 }
@@ -141,6 +145,14 @@ mod tests {
         let c = Cost::parse("{R}{R}, discard X cards").unwrap();
         assert_eq!(c.parts, vec![CostPart::DiscardX]);
         assert_eq!(c.to_string(), "{R}{R}, discard X cards");
+        let c = Cost::parse("{1}, remove X storage counters").unwrap();
+        assert_eq!(
+            c.parts,
+            vec![CostPart::RemoveXCounters(CounterKind::Named(
+                "storage".into()
+            ))]
+        );
+        assert_eq!(c.to_string(), "{1}, remove X storage counters");
         let c = Cost::parse("tap three untapped white creature").unwrap();
         assert!(matches!(
             c.parts.as_slice(),

@@ -128,6 +128,13 @@ pub enum Answer {
         ability: u8,
         color: Option<Color>,
     },
+    /// Activate a mana ability that makes X mana in a combination of colours (the storage
+    /// lands, A21): X is `colors.len()`, one entry per mana made (at priority).
+    ActivateManaX {
+        source: ObjectId,
+        ability: u8,
+        colors: Vec<Color>,
+    },
     /// The mode of a modal spell (0-based).
     Mode(u8),
     X(u32),
@@ -173,6 +180,7 @@ impl Answer {
             Answer::Cast(_) => "cast a spell",
             Answer::Activate { .. } => "activate an ability",
             Answer::ActivateMana { .. } => "activate a mana ability",
+            Answer::ActivateManaX { .. } => "activate a mana ability making X mana",
             Answer::Mode(_) => "choose a mode",
             Answer::X(_) => "choose X",
             Answer::CostOption(_) => "choose a cost",

@@ -215,6 +215,9 @@ pub enum Effect {
     ExileUntilNextEndStep(ObjRef),
     /// Return it to the battlefield under its owner's control (from exile or a graveyard).
     ReturnToBattlefield(ObjRef),
+    /// "Return that card to the battlefield under your control" (Fool's Demise): from a
+    /// graveyard or exile, under the controller of the resolving ability.
+    ReturnToBattlefieldUnderYourControl(ObjRef),
     /// "When it is put into your graveyard this turn, return that card to the battlefield"
     /// (a delayed triggered ability, Saffi Eriksdotter).
     ReturnIfDiesThisTurn(ObjRef),
@@ -260,8 +263,22 @@ pub enum Effect {
         what: ObjRef,
         colors: crate::mana::ColorSet,
     },
+    /// "Move a +1/+1 counter from this permanent onto that creature" (graft).
+    MoveCounter {
+        kind: CounterKind,
+        from: ObjRef,
+        to: ObjRef,
+    },
+    /// "That player gets N poison counters" (poisonous, `keywords/poisonous.rs`).
+    Poison {
+        amount: u32,
+        who: PlayerRef,
+    },
     /// "You win the game."
     WinGame,
+    /// Nothing happens (the "otherwise" of `if_cast_in_main_phase` when only the bonus does
+    /// something: Return to Dust).
+    Nothing,
     /// "Deals N damage divided as you choose among any number of targets": each target of
     /// the spell's division (`StackItem::division`) still legal is dealt its share.
     DamageDivided,

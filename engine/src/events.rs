@@ -98,6 +98,11 @@ pub enum Event {
     /// Suspend's last-counter trigger resolved but the card couldn't be cast (no legal
     /// target, a cost that can't be paid, or its owner declined to make mana): it stays
     /// exiled with no time counters.
+    /// A player got poison counters (poisonous).
+    PoisonCounters {
+        player: PlayerId,
+        amount: u32,
+    },
     SuspendedCastImpossible {
         player: PlayerId,
         card: CardId,

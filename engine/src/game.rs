@@ -225,6 +225,10 @@ pub struct Game {
     /// Empty between events, so never part of the saved state.
     #[serde(skip)]
     pub(crate) lookback: Vec<(ObjectId, CardId, PlayerId)>,
+    /// The Auras among `lookback` and what each was attached to (an Aura's "when enchanted
+    /// creature dies" looks back when both leave together).
+    #[serde(skip)]
+    pub(crate) lookback_attached: Vec<(ObjectId, ObjectId)>,
     #[serde(skip)]
     pub(crate) layer_cache: crate::layers::LayerCache,
     /// Damage dealt to creatures this turn as (creature, source) pairs, for "a creature dealt
@@ -244,6 +248,15 @@ pub struct Game {
     /// Some card has been suspended: exile is looked at for suspend's upkeep triggers.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_suspended_cards: bool,
+    /// Some card with lifelink, printed or granted, exists: damage looks for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_lifelink_somewhere: bool,
+    /// Some card has bloodthirst: the players dealt damage this turn are kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_bloodthirst: bool,
+    /// The players dealt damage this turn (bloodthirst; only with `has_bloodthirst`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players_damaged: Vec<PlayerId>,
     /// A cast that suspend's last-counter trigger begins once it has finished resolving.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast_after_resolution: Option<crate::casting::Casting>,
@@ -434,11 +447,15 @@ impl Game {
             has_statics: false,
             events: Vec::new(),
             lookback: Vec::new(),
+            lookback_attached: Vec::new(),
             layer_cache: Default::default(),
             damage_record: Vec::new(),
             has_state_triggers: false,
             has_flashback: false,
             has_suspended_cards: false,
+            has_lifelink_somewhere: false,
+            has_bloodthirst: false,
+            players_damaged: Vec::new(),
             cast_after_resolution: None,
             has_storm: false,
             this_turn: Default::default(),
@@ -762,6 +779,17 @@ impl Game {
         }
         if !def.statics.is_empty() {
             self.has_statics = true;
+        }
+        if def.bloodthirst > 0 {
+            self.has_bloodthirst = true;
+        }
+        if def.keywords.contains(&crate::keywords::Keyword::Lifelink)
+            || def
+                .statics
+                .iter()
+                .any(|s| s.grants.contains(&crate::keywords::Keyword::Lifelink))
+        {
+            self.has_lifelink_somewhere = true;
         }
         if def
             .triggers
@@ -1097,11 +1125,19 @@ impl Game {
         // from the card (R-celestial-dawn-4).
         let own = self.ruleset.layers_2006() || self.has_own_abilities(new_id);
         let enters_tapped = tapped || (own && def.enters_tapped);
-        let counters = if own {
+        let mut counters = if own {
             def.enters_with_counters.clone()
         } else {
             Vec::new()
         };
+        let thirst = if own {
+            self.bloodthirst_counters(new_id, controller)
+        } else {
+            0
+        };
+        if thirst > 0 {
+            counters.push((crate::object::CounterKind::PlusOnePlusOne, thirst));
+        }
         let o = self.obj_mut(new_id)?;
         o.tapped = enters_tapped;
         for (k, n) in counters {
@@ -1142,12 +1178,16 @@ impl Game {
                 && o.zone == ZoneKind::Battlefield
             {
                 let entry = (id, o.face(), o.controller);
+                if let Some(host) = o.attached_to {
+                    self.lookback_attached.push((id, host));
+                }
                 self.lookback.push(entry);
             }
         }
     }
     pub(crate) fn end_batch(&mut self) {
         self.lookback.clear();
+        self.lookback_attached.clear();
         self.lookback_grants = None;
     }
 
@@ -1352,6 +1392,8 @@ impl Game {
                     amount as i32
                 };
                 self.lose_life(p, loss);
+                self.note_player_damaged(p);
+                self.lifelink_on_damage(source, amount);
             }
             Target::Object(id) => {
                 if !self.is_on_battlefield(id) || !self.is_creature(id) {
@@ -1380,6 +1422,7 @@ impl Game {
                 if self.has_triggers && !self.damage_record.contains(&(id, source)) {
                     self.damage_record.push((id, source));
                 }
+                self.lifelink_on_damage(source, amount);
             }
         }
         amount

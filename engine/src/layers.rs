@@ -351,6 +351,9 @@ impl Game {
         if keyword.is_triggered() {
             self.has_triggers = true;
         }
+        if keyword == Keyword::Lifelink {
+            self.has_lifelink_somewhere = true;
+        }
         if objects.is_empty() {
             return;
         }

@@ -99,7 +99,10 @@ impl Game {
             Decision::Priority => {
                 // Doing anything but passing (or making mana, which alone changes nothing a
                 // loop could escape through) proves there was something else to do.
-                if !matches!(answer, Answer::Pass | Answer::ActivateMana { .. }) {
+                if !matches!(
+                    answer,
+                    Answer::Pass | Answer::ActivateMana { .. } | Answer::ActivateManaX { .. }
+                ) {
                     return false;
                 }
                 // With an empty stack all passing ends the step, and steps only move forward

@@ -110,6 +110,18 @@ impl Game {
                 self.give_priority(player);
                 Ok(())
             }
+            Answer::ActivateManaX {
+                source,
+                ability,
+                colors,
+            } => {
+                self.check_mana_ability_x(player, source, ability, &colors)?;
+                self.pending = None;
+                self.activate_mana_ability_x(player, source, ability, &colors);
+                self.passes = 0;
+                self.give_priority(player);
+                Ok(())
+            }
             other => Err(RuleError::WrongKind {
                 expected: format!(
                     "a priority action (pass, play, cast, activate, turn face up), not {}",
@@ -326,6 +338,7 @@ impl Game {
                     if !with_mana_abilities {
                         continue;
                     }
+                    out.extend(self.mana_x_answers(player, o.id, i));
                     for produced in self.mana_ability_choices(player, o.id, i) {
                         out.push(Answer::ActivateMana {
                             source: o.id,

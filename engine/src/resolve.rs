@@ -601,7 +601,8 @@ impl Game {
             | Effect::DamageDivided
             | Effect::DamageFrom { .. }
             | Effect::GainLife { .. }
-            | Effect::LoseLife { .. } => return self.execute_damage(res, e),
+            | Effect::LoseLife { .. }
+            | Effect::Poison { .. } => return self.execute_damage(res, e),
             Effect::Draw { .. }
             | Effect::Mill { .. }
             | Effect::Discard { .. }
@@ -612,6 +613,7 @@ impl Game {
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
+            | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::SpittingSlug | Effect::SacrificeThen { .. } | Effect::Sacrifice { .. } => {
                 return self.execute_choices(res, e);
@@ -654,6 +656,7 @@ impl Game {
             | Effect::ReturnIfDiesThisTurn(..)
             | Effect::ExileAndReturn(..)
             | Effect::ReturnToBattlefield(..)
+            | Effect::ReturnToBattlefieldUnderYourControl(..)
             | Effect::ReturnToHand(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } => self.apply_counters(res, e),
@@ -688,6 +691,7 @@ impl Game {
             | Effect::Discard { .. }
             | Effect::GainLife { .. }
             | Effect::LoseLife { .. }
+            | Effect::Poison { .. }
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
             | Effect::SpittingSlug
@@ -701,6 +705,7 @@ impl Game {
             | Effect::DamageDivided
             | Effect::PutCounterEach { .. }
             | Effect::PutCounters { .. }
+            | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. }
             | Effect::CastSuspended
             | Effect::IfKicked { .. }
@@ -716,6 +721,7 @@ impl Game {
             | Effect::PactPay
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
+            | Effect::Nothing
             | Effect::ItsControllerMay { .. } => {}
         }
     }

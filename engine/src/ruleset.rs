@@ -53,6 +53,11 @@ impl Ruleset {
     pub fn deathtouch_static(self) -> bool {
         self == Ruleset::Modern
     }
+    /// Δ16: lifelink is static in the modern rules (life gained as the damage is dealt) and
+    /// a triggered ability in classic (Future Sight's wording).
+    pub fn lifelink_static(self) -> bool {
+        self == Ruleset::Modern
+    }
     /// Modern 613.7f: a permanent receives a new timestamp when it turns face up or face
     /// down; the 2006 list of timestamps (418.5e) has no such case.
     pub fn timestamp_on_turning_face(self) -> bool {

@@ -61,6 +61,8 @@ fn default_players() -> Vec<String> {
 #[serde(deny_unknown_fields)]
 pub struct PlayerZones {
     pub life: Option<i32>,
+    /// Poison counters (poisonous, 102.3d / 704.5c).
+    pub poison: Option<u32>,
     #[serde(default)]
     pub hand: Vec<String>,
     /// Top first.
@@ -138,6 +140,7 @@ pub struct Expect {
 #[serde(deny_unknown_fields)]
 pub struct PlayerExpect {
     pub life: Option<i32>,
+    pub poison: Option<u32>,
     pub hand: Option<Vec<String>>,
     pub hand_count: Option<usize>,
     pub library_count: Option<usize>,
@@ -320,6 +323,9 @@ impl Runner {
             let Some(z) = sc.setup.zones.get(name) else {
                 continue;
             };
+            if let Some(n) = z.poison {
+                g.players[i].poison = n;
+            }
             if let Some(l) = z.life {
                 g.players[i].life = l;
             }
@@ -706,8 +712,33 @@ impl Runner {
                 }
             }
             "mana" => {
-                // `mana Gemstone Mine G` or `mana Prismatic Lens#1 #2 G`
+                // `mana Gemstone Mine G` or `mana Prismatic Lens#1 #2 G`; several colour
+                // letters: an X mana ability (`mana Calciform Pools #3 W U`)
                 let mut words: Vec<&str> = rest.split_whitespace().collect();
+                let letters = words
+                    .iter()
+                    .rev()
+                    .take_while(|w| w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()))
+                    .count();
+                if letters >= 2 {
+                    let colors = words[words.len() - letters..]
+                        .iter()
+                        .map(|w| {
+                            w.chars()
+                                .next()
+                                .and_then(Color::from_letter)
+                                .ok_or_else(|| format!("bad colour `{w}`"))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let joined = words[..words.len() - letters].join(" ");
+                    let (card, ability) = split_index(&joined);
+                    let source = self.find(card, &[Battlefield], None)?;
+                    return Ok(Answer::ActivateManaX {
+                        source,
+                        ability,
+                        colors,
+                    });
+                }
                 let color = words.last().and_then(|w| {
                     if w.len() == 1 {
                         Color::from_letter(w.chars().next()?)
@@ -730,6 +761,17 @@ impl Runner {
                         .find(|(_, a)| a.is_mana_ability())
                         .map_or(0, |(i, _)| i)
                 };
+                let x_ability = self.game.abilities_of(source).into_iter().any(|(i, a)| {
+                    i == ability
+                        && matches!(a.mana, Some(crate::cards::ManaProduce::XCombination(_)))
+                });
+                if x_ability {
+                    return Ok(Answer::ActivateManaX {
+                        source,
+                        ability,
+                        colors: color.into_iter().collect(),
+                    });
+                }
                 Answer::ActivateMana {
                     source,
                     ability,
@@ -942,6 +984,14 @@ impl Runner {
                     format!("{name}.life"),
                     l.to_string(),
                     pl.life.to_string(),
+                );
+            }
+            if let Some(n) = pe.poison {
+                diff_into(
+                    out,
+                    format!("{name}.poison"),
+                    n.to_string(),
+                    pl.poison.to_string(),
                 );
             }
             if let Some(h) = &pe.hand {

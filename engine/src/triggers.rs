@@ -140,13 +140,16 @@ pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = crate::keywords::madness::MADNESS_TRIGGER;
+const FIRST_BUILTIN: u8 = crate::keywords::frenzy::FRENZY1_TRIGGER;
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     static R2: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     static DT: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     static SH: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    static PO1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    static PO3: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    use crate::keywords::poisonous::{POISONOUS1_TRIGGER as P1, POISONOUS3_TRIGGER as P3};
     match index {
         SHAPESHIFTER_TRIGGER => Some(SH.get_or_init(|| TriggerDef {
             when: TriggerEvent::YourUpkeep,
@@ -160,6 +163,12 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             divided: None,
         })),
         FLANKING_TRIGGER => Some(crate::keywords::flanking::definition()),
+        P1 => Some(PO1.get_or_init(|| crate::keywords::poisonous::definition(1))),
+        P3 => Some(PO3.get_or_init(|| crate::keywords::poisonous::definition(3))),
+        crate::keywords::lifelink::LIFELINK_TRIGGER => {
+            Some(crate::keywords::lifelink::definition())
+        }
+        crate::keywords::frenzy::FRENZY1_TRIGGER => Some(crate::keywords::frenzy::definition()),
         SUSPEND_UPKEEP_TRIGGER => Some(crate::keywords::suspend::upkeep_definition()),
         SUSPEND_CAST_TRIGGER => Some(crate::keywords::suspend::cast_definition()),
         crate::keywords::storm::STORM_TRIGGER => Some(crate::keywords::storm::definition()),
@@ -287,6 +296,22 @@ impl Game {
             granter,
             amount: 0,
         });
+    }
+
+    /// Queues built-in trigger `index` of `source` with `amount` as its "that much"
+    /// (classic lifelink).
+    pub(crate) fn queue_builtin(
+        &mut self,
+        source: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+        index: u8,
+        amount: u32,
+    ) {
+        self.queue(source, card, controller, index as usize, Some(source), None);
+        if let Some(t) = self.triggers.last_mut() {
+            t.amount = amount;
+        }
     }
 
     /// The triggered abilities of permanent `id` itself that trigger on one of `kinds`, with
@@ -638,6 +663,7 @@ impl Game {
                     .unwrap_or_default();
                 for a in unblocked {
                     v.extend(self.own_triggers(a, &[TriggerEvent::AttacksAndIsntBlocked]));
+                    v.extend(self.frenzy_triggers(a));
                 }
                 // "Whenever ~ blocks" triggers once, however many attackers it blocks
                 // (CR 509.3c, seed silent).
@@ -694,16 +720,26 @@ impl Game {
     ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
         // The dying object's own "when ~ dies" abilities, looked up as it last existed.
         let def = self.catalog().get(*card);
+        let own_graveyard: Vec<_> = def
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::PutIntoGraveyardFromBattlefield)
+            .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
+            .collect();
         if !def.has_type(CardType::Creature) {
-            Vec::new()
+            own_graveyard
         } else {
-            let mut v: Vec<_> = def
-                .triggers
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.when == TriggerEvent::Dies)
-                .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
-                .collect();
+            let mut v = own_graveyard;
+            v.extend(self.enchanted_dies_triggers(*old, *new));
+            v.extend(
+                def.triggers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.when == TriggerEvent::Dies)
+                    .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
+                    .collect::<Vec<_>>(),
+            );
             let owner = self.objects[new.slot()].owner;
             v.extend(
                 self.matching(|_, _, ctrl, w| {
@@ -746,6 +782,49 @@ impl Game {
         }
     }
 
+    /// "When enchanted creature dies": the Auras attached to the creature `old`, still on the
+    /// battlefield or (looking back) put into a graveyard in the same event.
+    fn enchanted_dies_triggers(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        self.matching(|g, id, _, w| {
+            *w == TriggerEvent::EnchantedDies
+                && match g.obj(id) {
+                    Some(o) => o.attached_to == Some(old),
+                    None => g.lookback_attached.contains(&(id, old)),
+                }
+        })
+        .into_iter()
+        .map(|(s, c, p, i)| (s, c, p, i, Some(new)))
+        .collect()
+    }
+
+    /// "Whenever ~ deals (combat) damage to a player / an opponent" and poisonous: queued
+    /// with the damaged player as "that player".
+    fn damage_to_player_triggers(&mut self, source: ObjectId, damaged: PlayerId, combat: bool) {
+        let mut v: Vec<_> = self
+            .matching(|_, id, ctrl, w| {
+                id == source
+                    && match w {
+                        TriggerEvent::DealsCombatDamageToPlayer => combat,
+                        TriggerEvent::DealsDamageToPlayer => true,
+                        TriggerEvent::DealsDamageToOpponent => ctrl != damaged,
+                        _ => false,
+                    }
+            })
+            .into_iter()
+            .map(|(s, c, p, i)| (s, c, p, i, Some(source)))
+            .collect();
+        if combat {
+            v.extend(self.poisonous_triggers(source));
+        }
+        for (s, c, p, i, subject) in v {
+            self.queue(s, c, p, i, subject, Some(damaged));
+        }
+    }
+
     /// Abilities triggered by damage, life, draws, discards, counters, tapping, casting, turning face up.
     fn player_and_status_triggers(
         &mut self,
@@ -758,23 +837,7 @@ impl Game {
                 combat,
                 ..
             } => {
-                let damaged = *damaged;
-                let v: Vec<_> = self
-                    .matching(|_, id, ctrl, w| {
-                        id == *source
-                            && match w {
-                                TriggerEvent::DealsCombatDamageToPlayer => *combat,
-                                TriggerEvent::DealsDamageToPlayer => true,
-                                TriggerEvent::DealsDamageToOpponent => ctrl != damaged,
-                                _ => false,
-                            }
-                    })
-                    .into_iter()
-                    .map(|(s, c, p, i)| (s, c, p, i, Some(*source)))
-                    .collect();
-                for (s, c, p, i, subject) in v {
-                    self.queue(s, c, p, i, subject, Some(damaged));
-                }
+                self.damage_to_player_triggers(*source, *damaged, *combat);
                 Vec::new()
             }
             Event::Damage {
@@ -844,6 +907,12 @@ impl Game {
                 let mut v: Vec<_> = self
                     .matching(|g, id, ctrl, w| {
                         let (on, k) = match w {
+                            TriggerEvent::LastTimeCounterRemoved => {
+                                return !put
+                                    && id == object
+                                    && *kind == CounterKind::Time
+                                    && g.obj(id).is_some_and(|o| o.counters.get(kind) == 0);
+                            }
                             TriggerEvent::CountersPut { on, kind } if put => (on, kind),
                             TriggerEvent::CountersRemoved { on, kind } if !put => (on, kind),
                             _ => return false,
@@ -980,6 +1049,12 @@ impl Game {
                 self.obj(source).is_some_and(|o| o.zone == ZoneKind::Exile)
             }
             TriggerCondition::Kicked(which) => self.was_kicked(source, which),
+            TriggerCondition::HasTimeCounter => self
+                .obj(source)
+                .is_some_and(|o| o.counters.get(&CounterKind::Time) > 0),
+            TriggerCondition::HasPlusOneCounter => self
+                .obj(source)
+                .is_some_and(|o| o.counters.get(&CounterKind::PlusOnePlusOne) > 0),
         }
     }
 

@@ -155,6 +155,7 @@ impl Game {
             pl.lands_played = 0;
         }
         let turn = self.turn;
+        self.players_damaged.clear();
         self.player_mut(p).turn_started = turn;
         self.emit(Event::TurnBegan { turn, player: p });
     }

@@ -71,6 +71,10 @@ pub enum ManaProduce {
     AnyColor,
     /// One mana of one of these types.
     OneOf(Vec<ManaType>),
+    /// "Add X mana in any combination of {W} and/or {U}" (the storage lands, A21): X is the
+    /// number of counters its cost removes; the colours are chosen as it is activated
+    /// (`Answer::ActivateManaX`, `keywords/storage.rs`).
+    XCombination(Vec<Color>),
 }
 
 impl ManaProduce {
@@ -80,11 +84,14 @@ impl ManaProduce {
             ManaProduce::Fixed(v) => v.clone(),
             ManaProduce::AnyColor => Color::ALL.into_iter().map(ManaType::Colored).collect(),
             ManaProduce::OneOf(v) => v.clone(),
+            ManaProduce::XCombination(v) => v.iter().map(|c| ManaType::Colored(*c)).collect(),
         }
     }
+    /// How much mana one activation makes (0: X, chosen as it is activated).
     pub fn amount(&self) -> u32 {
         match self {
             ManaProduce::Fixed(v) => v.len() as u32,
+            ManaProduce::XCombination(_) => 0,
             _ => 1,
         }
     }
@@ -137,6 +144,10 @@ pub struct SpellAbility {
     /// the numbered target slots; `damage_divided` deals it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub divided: Option<DividedDamage>,
+    /// The last target slot is "up to one other target ..." (Return to Dust): it may be
+    /// left unchosen, and it must differ from the earlier targets.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_target_optional: bool,
 }
 
 /// "N damage divided as you choose among any number of <targets>" (2006 409.1d; 601.2d):
@@ -247,6 +258,9 @@ pub struct CardDef {
     pub grants_typecycling_in_hands: Option<String>,
     /// A test fixture's "Players can't cycle cards".
     pub players_cant_cycle: bool,
+    /// Bloodthirst N (702.53, `keywords/bloodthirst.rs`); 0 without.
+    #[serde(default)]
+    pub bloodthirst: u32,
     /// The casting-side keywords: kicker, buyback, storm, gravestorm (`keywords/kicker.rs`,
     /// `buyback.rs`, `storm.rs`, `gravestorm.rs`).
     #[serde(default)]

@@ -139,6 +139,14 @@ struct Script {
     transmute: Option<String>,
     /// Transfigure (702.70): `transfigure = "{1}{B}{B}"`, as printed.
     transfigure: Option<String>,
+    /// Vanishing N (702.62): `vanishing = 3`, the time counters it enters with.
+    vanishing: Option<u32>,
+    /// Bloodthirst N (702.53): `bloodthirst = 1`.
+    #[serde(default)]
+    bloodthirst: u32,
+    /// Graft N (702.57): `graft = 1`.
+    #[serde(default)]
+    graft: u32,
     /// "As ~ enters the battlefield, turn all other nontoken creatures face down."
     #[serde(default)]
     turn_others_face_down: bool,
@@ -147,6 +155,10 @@ struct Script {
     /// "N damage divided as you choose among any number of targets": `"5 any"`, `"X any"`
     /// (the amount, then the target description); the effect `damage_divided` deals it.
     divided_damage: Option<String>,
+    /// "... up to one other target ...": the last target slot may be left unchosen and
+    /// differs from the earlier ones (Return to Dust).
+    #[serde(default)]
+    up_to_one_other_target: bool,
     /// "If damage would be dealt to ~, sacrifice that many permanents instead."
     #[serde(default)]
     damage_to_sacrifice: bool,
@@ -505,6 +517,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         madness: None,
         grants_typecycling_in_hands: None,
         players_cant_cycle: false,
+        bloodthirst: 0,
     })
 }
 
@@ -601,6 +614,22 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
     apply_cast_keys(def, s)?;
+    let text_lower = def.text.to_lowercase();
+    let test_only = def.support == Support::TestOnly;
+    crate::keywords::vanishing::apply_vanishing(def, s.vanishing, &text_lower, test_only)?;
+    let printed = format!("bloodthirst {}", s.bloodthirst);
+    if s.bloodthirst > 0 && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`bloodthirst = {}`: the card's text has no `Bloodthirst {}`",
+            s.bloodthirst, s.bloodthirst
+        ));
+    }
+    if s.bloodthirst == 0 && !test_only && text_lower.lines().any(|l| l.starts_with("bloodthirst "))
+    {
+        return Err("the card has bloodthirst: script it with `bloodthirst = N`".into());
+    }
+    def.bloodthirst = s.bloodthirst;
+    crate::keywords::graft::apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
     // After the printed activated abilities: cycling is printed after them.
@@ -673,12 +702,18 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.cast_keys.kicked_targets = targets.iter().chain(&kicker_targets).cloned().collect();
         def.cast_keys.kicker_targets = kicker_targets;
     }
+    if s.up_to_one_other_target
+        && (targets.len() < 2 || !text_lower.contains("up to one other target"))
+    {
+        return Err("`up_to_one_other_target`: the card's text has no \"up to one other target\" after a first target".into());
+    }
     def.spell = SpellAbility {
         additional_costs,
         targets,
         effects,
         modes,
         divided,
+        last_target_optional: s.up_to_one_other_target,
     };
 
     Ok(())
@@ -1092,6 +1127,16 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 );
             }
             let produce = parse_produce(add)?;
+            let x_cost = cost
+                .parts
+                .iter()
+                .any(|p| matches!(p, crate::costs::CostPart::RemoveXCounters(_)));
+            if x_cost != matches!(produce, ManaProduce::XCombination(_)) {
+                return Err(format!(
+                    "a mana ability makes X mana (`add = \"X of ...\"`) exactly when its cost removes X counters (cost `{}`, add `{add}`)",
+                    a.cost
+                ));
+            }
             let effects = parse_effects(&a.effects, 0)?;
             if let Some(e) = effects.iter().find(|e| !e.is_choiceless()) {
                 return Err(format!(
@@ -1163,6 +1208,22 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
     let s = s.trim();
     if s == "any" {
         return Ok(ManaProduce::AnyColor);
+    }
+    // "X of {W} and/or {U}": X mana in any combination of these colours (storage lands).
+    if let Some(colors) = s.strip_prefix("X of ") {
+        let colors = colors
+            .split(" and/or ")
+            .map(|c| {
+                let inner = c.trim().trim_start_matches('{').trim_end_matches('}');
+                inner
+                    .chars()
+                    .next()
+                    .filter(|_| inner.len() == 1)
+                    .and_then(Color::from_letter)
+                    .ok_or_else(|| format!("bad colour `{c}` in `{s}`"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(ManaProduce::XCombination(colors));
     }
     let one = |x: &str| -> Result<ManaType, String> {
         match x.trim() {

@@ -1,5 +1,5 @@
 //! Costs: `{1}{R}, {T}, discard a card, sacrifice this, pay 2 life, remove a mining
-//! counter`. Cost words are read in any case (a filter in a cost is read in lower case).
+//! counter`, `remove x storage counters`. Cost words are read in any case (a filter in a cost is read in lower case).
 
 use super::filters::filter_after;
 use super::words::{counter_kind, natural};
@@ -73,6 +73,12 @@ fn cost_part(i: &mut &str, cost: &mut Cost) -> PResult<()> {
             let n = arg("an amount of life", natural).parse_next(i)?;
             literal_word(i, &["life"])?;
             CostPart::PayLife(n)
+        }
+        "remove" if next_word(i) == Some("x") => {
+            (space1, "x").parse_next(i)?;
+            let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+            literal_word(i, &["counters"])?;
+            CostPart::RemoveXCounters(kind)
         }
         "remove" => {
             let n = arg("a count", count).parse_next(i)?;

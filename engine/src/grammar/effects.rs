@@ -469,6 +469,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("exile_and_return", one_object),
     ("return_to_hand", one_object),
     ("return_to_battlefield", one_object),
+    ("return_to_battlefield_under_your_control", one_object),
     ("return_linked_to_battlefield", no_args),
     ("return_at_next_end_step", one_object),
     ("return_if_dies_this_turn", one_object),
@@ -519,6 +520,7 @@ pub const RULES: &[(&str, Rule)] = &[
     // turns and the game
     ("skip_next", skip_next),
     ("win", no_args),
+    ("nothing", no_args),
     ("coalition_victory", no_args),
     ("spitting_slug", no_args),
 ];
@@ -535,6 +537,7 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "living_end" => Effect::LivingEnd,
         "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
         "win" => Effect::WinGame,
+        "nothing" => Effect::Nothing,
         "coalition_victory" => Effect::CoalitionVictory,
         _ => Effect::SpittingSlug,
     })
@@ -562,6 +565,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "exile_and_return" => Effect::ExileAndReturn,
         "return_to_hand" => Effect::ReturnToHand,
         "return_to_battlefield" => Effect::ReturnToBattlefield,
+        "return_to_battlefield_under_your_control" => Effect::ReturnToBattlefieldUnderYourControl,
         "return_at_next_end_step" => Effect::ReturnAtNextEndStep,
         "return_if_dies_this_turn" => Effect::ReturnIfDiesThisTurn,
         "put_on_top" => Effect::PutOnTop,

@@ -54,6 +54,11 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ),
     ("enchanted_deals_damage", TriggerEvent::EnchantedDealsDamage),
     (
+        "put_into_graveyard_from_battlefield",
+        TriggerEvent::PutIntoGraveyardFromBattlefield,
+    ),
+    ("enchanted_dies", TriggerEvent::EnchantedDies),
+    (
         "you_cast_creature_spell",
         TriggerEvent::YouCastCreatureSpell,
     ),

@@ -21,7 +21,7 @@
 //! may_pay     = "may_pay" SP mana_cost SP "&&" SP step { SP "&&" SP step } ;
 //! may         = "may" SP step { SP "&&" SP step } ;
 //! its_controller_may = "its_controller_may" SP step { SP "&&" SP step } ;
-//! if_main     = "if_cast_in_main_phase" SP effect SP "||" SP effect ;
+//! if_main     = "if_cast_in_main_phase" SP effect SP "||" SP effect ;   (* B may be "nothing" *)
 //! if_kicked   = ("if_kicked" | "if_kicked_a" | "if_kicked_b") SP effect [ SP "||" SP effect ] ;
 //! sacrifice_then = "sacrifice" SP ("it" | "target") SP "&&" SP step { SP "&&" SP step } ;
 //! step        = verb arguments { SP option } [ SP "if_spent=" colour ] ;

@@ -74,6 +74,16 @@ pub enum Keyword {
     Deathtouch,
     /// "~ doesn't untap during your untap step."
     DoesntUntap,
+    /// Shroud (2014 702.18; 2006 a keyword of section 502 the seeds don't carry, the same
+    /// rule): it can't be the target of spells or abilities (`Game::target_legal`).
+    Shroud,
+    /// Poisonous N (702.69, `keywords/poisonous.rs`): a built-in combat-damage trigger.
+    Poisonous1,
+    Poisonous3,
+    /// Lifelink (702.15, Δ16, `keywords/lifelink.rs`): static in modern, a trigger in classic.
+    Lifelink,
+    /// Frenzy 1 (702.67, `keywords/frenzy.rs`): a built-in "attacks and isn't blocked" trigger.
+    Frenzy1,
 }
 
 impl Keyword {
@@ -144,16 +154,28 @@ impl Keyword {
             }
             Keyword::Deathtouch => "Deathtouch",
             Keyword::DoesntUntap => "doesn't untap during your untap step",
+            Keyword::Shroud => "Shroud",
+            Keyword::Poisonous1 => "Poisonous 1",
+            Keyword::Poisonous3 => "Poisonous 3",
+            Keyword::Lifelink => "Lifelink",
+            Keyword::Frenzy1 => "Frenzy 1",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
     pub fn is_triggered(self) -> bool {
         matches!(
             self,
-            Keyword::Flanking | Keyword::Rampage1 | Keyword::Rampage2 | Keyword::Deathtouch
+            Keyword::Flanking
+                | Keyword::Rampage1
+                | Keyword::Rampage2
+                | Keyword::Deathtouch
+                | Keyword::Poisonous1
+                | Keyword::Poisonous3
+                | Keyword::Lifelink
+                | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 38] = [
+    pub const ALL: [Keyword; 43] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -192,6 +214,11 @@ impl Keyword {
         Keyword::CantAttackIntoUntappedPower3,
         Keyword::Deathtouch,
         Keyword::DoesntUntap,
+        Keyword::Shroud,
+        Keyword::Poisonous1,
+        Keyword::Poisonous3,
+        Keyword::Lifelink,
+        Keyword::Frenzy1,
     ];
 }
 
@@ -206,6 +233,7 @@ impl FromStr for Keyword {
     }
 }
 
+pub mod bloodthirst;
 pub mod buyback;
 pub mod cycling;
 pub mod delve;
@@ -213,17 +241,23 @@ pub mod echo;
 pub mod flanking;
 pub mod flash;
 pub mod flashback;
-pub mod gravestorm;
-pub mod kicker;
 pub mod forecast;
+pub mod frenzy;
+pub mod graft;
+pub mod gravestorm;
 pub mod hellbent;
+pub mod kicker;
+pub mod lifelink;
 pub mod madness;
 pub mod morph;
 pub mod pact;
+pub mod poisonous;
 pub mod rampage;
 pub mod shadow;
 pub mod split_second;
+pub mod storage;
 pub mod storm;
 pub mod suspend;
 pub mod threshold;
 pub mod transmute;
+pub mod vanishing;

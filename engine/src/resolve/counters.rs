@@ -26,6 +26,11 @@ impl Game {
                     self.remove_counters(o, kind, n);
                 }
             }
+            Effect::MoveCounter { kind, from, to } => {
+                if let (Some(f), Some(t)) = (self.object_of(res, *from), self.object_of(res, *to)) {
+                    self.move_counter(kind, f, t);
+                }
+            }
             Effect::PutCounterEach { kind, filter } => {
                 let all: Vec<ObjectId> = self.permanents_matching(filter, me);
                 for o in all {

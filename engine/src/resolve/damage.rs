@@ -52,6 +52,11 @@ impl Game {
                     self.lose_life(p, n);
                 }
             }
+            Effect::Poison { amount, who } => {
+                for p in self.players_of(res, *who) {
+                    self.give_poison(p, *amount);
+                }
+            }
             _ => debug_assert!(false, "not an effect of damage and life: {e:?}"),
         }
         Progress::Done

@@ -224,6 +224,16 @@ impl Game {
                     self.put_onto_battlefield(o, owner, false);
                 }
             }
+            Effect::ReturnToBattlefieldUnderYourControl(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && matches!(
+                        self.obj(o).map(|x| x.zone),
+                        Some(ZoneKind::Exile | ZoneKind::Graveyard)
+                    )
+                {
+                    self.put_onto_battlefield(o, res.item.controller, false);
+                }
+            }
             _ => debug_assert!(
                 false,
                 "not an effect of returns to the battlefield or hand: {e:?}"
