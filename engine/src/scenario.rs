@@ -711,74 +711,77 @@ impl Runner {
                     ability: n,
                 }
             }
-            "mana" => {
-                // `mana Gemstone Mine G` or `mana Prismatic Lens#1 #2 G`; several colour
-                // letters: an X mana ability (`mana Calciform Pools #3 W U`)
-                let mut words: Vec<&str> = rest.split_whitespace().collect();
-                let letters = words
-                    .iter()
-                    .rev()
-                    .take_while(|w| w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()))
-                    .count();
-                if letters >= 2 {
-                    let colors = words[words.len() - letters..]
-                        .iter()
-                        .map(|w| {
-                            w.chars()
-                                .next()
-                                .and_then(Color::from_letter)
-                                .ok_or_else(|| format!("bad colour `{w}`"))
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let joined = words[..words.len() - letters].join(" ");
-                    let (card, ability) = split_index(&joined);
-                    let source = self.find(card, &[Battlefield], None)?;
-                    return Ok(Answer::ActivateManaX {
-                        source,
-                        ability,
-                        colors,
-                    });
-                }
-                let color = words.last().and_then(|w| {
-                    if w.len() == 1 {
-                        Color::from_letter(w.chars().next()?)
-                    } else {
-                        None
-                    }
-                });
-                if color.is_some() {
-                    words.pop();
-                }
-                let joined = words.join(" ");
-                let (card, ability) = split_index(&joined);
-                let source = self.find(card, &[Battlefield], None)?;
-                let ability = if rest.contains(" #") {
-                    ability
-                } else {
-                    self.game
-                        .abilities_of(source)
-                        .into_iter()
-                        .find(|(_, a)| a.is_mana_ability())
-                        .map_or(0, |(i, _)| i)
-                };
-                let x_ability = self.game.abilities_of(source).into_iter().any(|(i, a)| {
-                    i == ability
-                        && matches!(a.mana, Some(crate::cards::ManaProduce::XCombination(_)))
-                });
-                if x_ability {
-                    return Ok(Answer::ActivateManaX {
-                        source,
-                        ability,
-                        colors: color.into_iter().collect(),
-                    });
-                }
-                Answer::ActivateMana {
-                    source,
-                    ability,
-                    color,
-                }
-            }
+            "mana" => return self.parse_mana_answer(rest),
             _ => return self.parse_object_answer(player, verb, rest),
+        })
+    }
+
+    /// `mana Gemstone Mine G`, `mana Prismatic Lens#1 #2 G`; several colour letters: an X
+    /// mana ability (`mana Calciform Pools #3 W U`).
+    fn parse_mana_answer(&self, rest: &str) -> Result<Answer, String> {
+        // `mana Gemstone Mine G` or `mana Prismatic Lens#1 #2 G`; several colour
+        // letters: an X mana ability (`mana Calciform Pools #3 W U`)
+        let mut words: Vec<&str> = rest.split_whitespace().collect();
+        let letters = words
+            .iter()
+            .rev()
+            .take_while(|w| w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()))
+            .count();
+        if letters >= 2 {
+            let colors = words[words.len() - letters..]
+                .iter()
+                .map(|w| {
+                    w.chars()
+                        .next()
+                        .and_then(Color::from_letter)
+                        .ok_or_else(|| format!("bad colour `{w}`"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let joined = words[..words.len() - letters].join(" ");
+            let (card, ability) = split_index(&joined);
+            let source = self.find(card, &[ZoneKind::Battlefield], None)?;
+            return Ok(Answer::ActivateManaX {
+                source,
+                ability,
+                colors,
+            });
+        }
+        let color = words.last().and_then(|w| {
+            if w.len() == 1 {
+                Color::from_letter(w.chars().next()?)
+            } else {
+                None
+            }
+        });
+        if color.is_some() {
+            words.pop();
+        }
+        let joined = words.join(" ");
+        let (card, ability) = split_index(&joined);
+        let source = self.find(card, &[ZoneKind::Battlefield], None)?;
+        let ability = if rest.contains(" #") {
+            ability
+        } else {
+            self.game
+                .abilities_of(source)
+                .into_iter()
+                .find(|(_, a)| a.is_mana_ability())
+                .map_or(0, |(i, _)| i)
+        };
+        let x_ability = self.game.abilities_of(source).into_iter().any(|(i, a)| {
+            i == ability && matches!(a.mana, Some(crate::cards::ManaProduce::XCombination(_)))
+        });
+        if x_ability {
+            return Ok(Answer::ActivateManaX {
+                source,
+                ability,
+                colors: color.into_iter().collect(),
+            });
+        }
+        Ok(Answer::ActivateMana {
+            source,
+            ability,
+            color,
         })
     }
 

@@ -616,7 +616,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_cast_keys(def, s)?;
     let text_lower = def.text.to_lowercase();
     let test_only = def.support == Support::TestOnly;
-    crate::keywords::vanishing::apply_vanishing(def, s.vanishing, &text_lower, test_only)?;
+    apply_vanishing(def, s.vanishing, &text_lower, test_only)?;
     let printed = format!("bloodthirst {}", s.bloodthirst);
     if s.bloodthirst > 0 && !text_lower.lines().any(|l| l.starts_with(&printed)) {
         return Err(format!(
@@ -629,7 +629,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("the card has bloodthirst: script it with `bloodthirst = N`".into());
     }
     def.bloodthirst = s.bloodthirst;
-    crate::keywords::graft::apply_graft(def, s.graft, &text_lower, test_only)?;
+    apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
     // After the printed activated abilities: cycling is printed after them.
@@ -1690,6 +1690,68 @@ fn search_same_mana_value_ability(
         from_hand: transmute,
         forecast: false,
     })
+}
+
+/// The script key `vanishing = N` (`keywords/vanishing.rs`): the counters it enters with and the two triggers, checked
+/// against the card's text ("Vanishing N").
+fn apply_vanishing(
+    def: &mut crate::cards::CardDef,
+    n: Option<u32>,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<(), String> {
+    let printed = text_lower
+        .lines()
+        .find_map(|l| l.strip_prefix("vanishing "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|w| w.parse::<u32>().ok());
+    match n {
+        None if printed.is_some() && !test_only => {
+            Err("the card has vanishing: script it with `vanishing = N`".into())
+        }
+        None => Ok(()),
+        Some(n) if printed != Some(n) && !test_only => Err(format!(
+            "`vanishing = {n}`: the card's text has no `Vanishing {n}`"
+        )),
+        Some(n) => {
+            if n > 0 {
+                def.enters_with_counters
+                    .push((crate::object::CounterKind::Time, n));
+            }
+            def.triggers
+                .push(crate::abilities::TriggerDef::vanishing_upkeep());
+            def.triggers
+                .push(crate::abilities::TriggerDef::vanishing_sacrifice());
+            Ok(())
+        }
+    }
+}
+
+/// The script key `graft = N`, checked against the card's text ("Graft N").
+fn apply_graft(
+    def: &mut crate::cards::CardDef,
+    n: u32,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<(), String> {
+    let printed = text_lower
+        .lines()
+        .find_map(|l| l.strip_prefix("graft "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|w| w.parse::<u32>().ok());
+    if n == 0 {
+        return match printed {
+            Some(_) if !test_only => Err("the card has graft: script it with `graft = N`".into()),
+            _ => Ok(()),
+        };
+    }
+    if printed != Some(n) && !test_only {
+        return Err(format!("`graft = {n}`: the card's text has no `Graft {n}`"));
+    }
+    def.enters_with_counters
+        .push((crate::object::CounterKind::PlusOnePlusOne, n));
+    def.triggers.push(crate::abilities::TriggerDef::graft());
+    Ok(())
 }
 
 #[cfg(test)]

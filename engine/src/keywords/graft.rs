@@ -47,30 +47,3 @@ impl Game {
         self.add_counters(to, kind.clone(), 1);
     }
 }
-
-/// The script key `graft = N`, checked against the card's text ("Graft N").
-pub(crate) fn apply_graft(
-    def: &mut crate::cards::CardDef,
-    n: u32,
-    text_lower: &str,
-    test_only: bool,
-) -> Result<(), String> {
-    let printed = text_lower
-        .lines()
-        .find_map(|l| l.strip_prefix("graft "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|w| w.parse::<u32>().ok());
-    if n == 0 {
-        return match printed {
-            Some(_) if !test_only => Err("the card has graft: script it with `graft = N`".into()),
-            _ => Ok(()),
-        };
-    }
-    if printed != Some(n) && !test_only {
-        return Err(format!("`graft = {n}`: the card's text has no `Graft {n}`"));
-    }
-    def.enters_with_counters
-        .push((CounterKind::PlusOnePlusOne, n));
-    def.triggers.push(TriggerDef::graft());
-    Ok(())
-}

@@ -51,35 +51,3 @@ impl TriggerDef {
         }
     }
 }
-
-/// The script key `vanishing = N`: the counters it enters with and the two triggers, checked
-/// against the card's text ("Vanishing N").
-pub(crate) fn apply_vanishing(
-    def: &mut crate::cards::CardDef,
-    n: Option<u32>,
-    text_lower: &str,
-    test_only: bool,
-) -> Result<(), String> {
-    let printed = text_lower
-        .lines()
-        .find_map(|l| l.strip_prefix("vanishing "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|w| w.parse::<u32>().ok());
-    match n {
-        None if printed.is_some() && !test_only => {
-            Err("the card has vanishing: script it with `vanishing = N`".into())
-        }
-        None => Ok(()),
-        Some(n) if printed != Some(n) && !test_only => Err(format!(
-            "`vanishing = {n}`: the card's text has no `Vanishing {n}`"
-        )),
-        Some(n) => {
-            if n > 0 {
-                def.enters_with_counters.push((CounterKind::Time, n));
-            }
-            def.triggers.push(TriggerDef::vanishing_upkeep());
-            def.triggers.push(TriggerDef::vanishing_sacrifice());
-            Ok(())
-        }
-    }
-}
