@@ -470,10 +470,7 @@ const SCRIPTS: &[(&str, &str)] = &[
     ("tsp.toml", include_str!("../../cards/scripts/tsp.toml")),
     ("plc.toml", include_str!("../../cards/scripts/plc.toml")),
     ("fut.toml", include_str!("../../cards/scripts/fut.toml")),
-    (
-        "effects.toml",
-        include_str!("../../cards/scripts/effects.toml"),
-    ),
+    ("tsb.toml", include_str!("../../cards/scripts/tsb.toml")),
     ("test.toml", include_str!("../../cards/scripts/test.toml")),
     (
         "tokens.toml",
@@ -639,6 +636,19 @@ effects = ["destroy target"]
 "#;
         let e = script::build(FACTS, &[("bad.toml", script)]).expect_err("refused");
         assert!(e.to_string().contains("state trigger"), "{e}");
+    }
+
+    #[test]
+    fn a_card_in_another_sets_file_is_refused() {
+        // Lightning Axe is a Time Spiral card: plc.toml may not hold it.
+        let script = "[[card]]\nname = \"Lightning Axe\"\n";
+        let e = script::build(FACTS, &[("plc.toml", script)]).expect_err("refused");
+        assert!(e.to_string().contains("belongs in its set's file"), "{e}");
+        script::build(FACTS, &[("tsp.toml", script)])
+            .expect_err("incomplete, but not misplaced")
+            .to_string()
+            .contains("belongs")
+            .then(|| panic!("tsp.toml is Lightning Axe's file"));
     }
 
     #[test]

@@ -282,6 +282,9 @@ fn err(card: &str, problem: impl Into<String>) -> CatalogError {
     }
 }
 
+/// The script files named after a set (each holds that set's cards only).
+const SET_FILES: &[&str] = &["tsp", "tsb", "plc", "fut"];
+
 pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog, CatalogError> {
     let facts: FactsFile =
         toml::from_str(facts_src).map_err(|e| err("facts.toml", e.to_string()))?;
@@ -339,6 +342,19 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
                     .ok_or_else(|| err(&s.name, format!("{file}: no such card in facts.toml")))?
             };
             let def = &mut cards[id.0 as usize];
+            // A card's script lives in the file of its set (`tsp.toml`, `tsb.toml`...).
+            let set_file = file.strip_suffix(".toml").filter(|f| SET_FILES.contains(f));
+            if let Some(f) = set_file
+                && !def.sets.iter().any(|s| s.eq_ignore_ascii_case(f))
+            {
+                return Err(err(
+                    &s.name,
+                    format!(
+                        "{file}: a card of {} belongs in its set's file",
+                        def.sets.join(", ")
+                    ),
+                ));
+            }
             if def.support == Support::Supported {
                 return Err(err(&s.name, format!("{file}: scripted twice")));
             }
