@@ -620,41 +620,20 @@ fn random_games_with_counters_cards() {
     // that return to hand, shroud), in both rulesets: every listed answer is accepted,
     // storage lands store counters, poison counters are given, and the game round-trips
     // through JSON.
-    let deck = engine::agent::bench_deck("counters").expect("the counters bench deck");
-    let (mut poisoned, mut stored, mut finished) = (0, 0, 0);
-    for seed in 0..10u64 {
-        for rs in [Ruleset::Modern, Ruleset::Classic] {
-            let setup = GameSetup::two_player(rs, seed, deck.clone(), deck.clone());
-            let mut g = Game::new(&setup).expect("setup");
-            let mut agent = RandomAgent::new(seed ^ 0xC0C0);
-            for step in 0..30_000 {
-                let Some(p) = g.pending().cloned() else { break };
-                assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
-                let a = agent.choose(&g, p.player);
-                let events = g
-                    .submit(p.player, a.clone())
-                    .unwrap_or_else(|e| panic!("seed {seed} {rs}: {a:?} refused: {e}"));
-                poisoned += events
-                    .iter()
-                    .filter(|e| matches!(e, engine::Event::PoisonCounters { .. }))
-                    .count();
-                stored += events
-                    .iter()
-                    .filter(|e| {
-                        matches!(e, engine::Event::CountersChanged { kind, delta, .. }
-                            if *delta > 0 && kind.to_string() == "storage")
-                    })
-                    .count();
-                if step % 97 == 0 {
-                    let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
-                    assert_eq!(back, g, "seed {seed} {rs}: JSON round trip");
-                }
-            }
-            if g.result.is_some() {
-                finished += 1;
-            }
-        }
-    }
+    let (mut poisoned, mut stored) = (0, 0);
+    let finished = play_bench_deck_games("counters", 0xC0C0, |_, _, events| {
+        poisoned += events
+            .iter()
+            .filter(|e| matches!(e, engine::Event::PoisonCounters { .. }))
+            .count();
+        stored += events
+            .iter()
+            .filter(|e| {
+                matches!(e, engine::Event::CountersChanged { kind, delta, .. }
+                    if *delta > 0 && kind.to_string() == "storage")
+            })
+            .count();
+    });
     assert!(finished >= 10, "most games finish: {finished}/20");
     assert!(poisoned > 0, "some player got poison counters");
     assert!(stored > 0, "some storage land stored a counter");
