@@ -659,6 +659,21 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         Answer::Suspend(id) => format!("suspend {}", object_label(game, viewer, *id, &among)),
         Answer::Activate { source, ability } => {
             let name = object_label(game, viewer, *source, &among);
+            // Abilities that work from the hand say what they do: `cycle Street Wraith`,
+            // `forecast Spirit en-Dal`, `transmute Tolaria West`.
+            let in_hand = game
+                .obj(*source)
+                .is_some_and(|o| o.zone == engine::zones::ZoneKind::Hand);
+            if let Some(a) = game.ability(*source, *ability).filter(|_| in_hand) {
+                let verb = if a.cycling {
+                    "cycle"
+                } else if a.forecast {
+                    "forecast"
+                } else {
+                    "transmute"
+                };
+                return format!("{verb} {name}");
+            }
             if abilities_of(*source) > 1 {
                 format!("activate {name} ability {}", ability + 1)
             } else {
@@ -1373,6 +1388,35 @@ fn priority_words(
             return Err(GrammarError::Refused(suspend_refusal(game, player, rest)));
         }
         return cast_sequence(game, player, rest, &c, "card you can suspend now");
+    } else if let Some((verb, rest)) = ["cycle ", "forecast ", "transmute "]
+        .iter()
+        .find_map(|v| strip_any(t, &[v]).map(|r| (v.trim(), r)))
+    {
+        // Abilities that work from the hand (cycling 502.18 / 702.28, forecast, transmute):
+        // `cycle Street Wraith`.
+        let c = labeled(&|a| match a {
+            Answer::Activate { source, ability } => {
+                let in_hand = game
+                    .obj(*source)
+                    .is_some_and(|o| o.zone == engine::zones::ZoneKind::Hand);
+                let ab = game.ability(*source, *ability).filter(|_| in_hand)?;
+                let kind = if ab.cycling {
+                    "cycle"
+                } else if ab.forecast {
+                    "forecast"
+                } else {
+                    "transmute"
+                };
+                (kind == verb).then_some(*source)
+            }
+            _ => None,
+        });
+        if c.is_empty() {
+            return Err(GrammarError::Refused(format!(
+                "you have no card in hand you can {verb} now"
+            )));
+        }
+        return cast_sequence(game, player, rest, &c, &format!("card you can {verb} now"));
     } else if let Some(rest) = strip_any(t, &["play "]) {
         let lands = labeled(&|a| match a {
             Answer::PlayLand(id) => Some(*id),

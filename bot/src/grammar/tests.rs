@@ -1044,3 +1044,35 @@ library = ["Forest"]
         options(&manual, alice, true)
     );
 }
+
+/// Abilities that work from the hand are said by what they do: `cycle NAME`.
+#[test]
+fn cycling_is_said_cycle() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "cycle"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Street Wraith"]
+library = ["Forest"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    let words: Vec<String> = g
+        .legal_answers(alice)
+        .iter()
+        .map(|a| describe(&g, alice, a))
+        .collect();
+    assert!(
+        words.iter().any(|w| w == "cycle Street Wraith"),
+        "{words:?}"
+    );
+    let a = parse_answers(&g, alice, "cycle Street Wraith").expect("understood");
+    assert!(matches!(a.first(), Some(Answer::Activate { .. })), "{a:?}");
+}
