@@ -652,6 +652,30 @@ effects = ["destroy target"]
     }
 
     #[test]
+    fn saved_card_ids_do_not_move_when_test_cards_are_added() {
+        // Games are saved with card ids: real cards, the face-down characteristics and
+        // tokens come before every test-only card, so a new test card moves none of them.
+        let c = Catalog::builtin();
+        let first_test = c
+            .cards()
+            .iter()
+            .position(|d| d.support == Support::TestOnly)
+            .expect("test cards");
+        assert!(
+            c.cards()[first_test..]
+                .iter()
+                .all(|d| d.support == Support::TestOnly),
+            "only test cards after the first one"
+        );
+        assert_eq!(c.cards()[752].name, "face-down creature");
+        assert!(
+            c.cards()[753..first_test]
+                .iter()
+                .all(|d| d.support == Support::Token)
+        );
+    }
+
+    #[test]
     fn suggestions_find_near_names() {
         let c = Catalog::builtin();
         let s = c.suggest("lightning ax", 3);

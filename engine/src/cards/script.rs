@@ -282,6 +282,21 @@ fn err(card: &str, problem: impl Into<String>) -> CatalogError {
     }
 }
 
+/// The face-down characteristics (502.26b / 707.2): not a card, found by no name.
+fn push_face_down(cards: &mut Vec<CardDef>) -> Result<CardId, CatalogError> {
+    let face_down = CardId(cards.len() as u16);
+    let f = Facts {
+        name: "face-down creature".into(),
+        type_line: "Creature".into(),
+        pt: Some("2/2".into()),
+        ..Default::default()
+    };
+    let mut def = facts_to_def(face_down, &f)?;
+    def.support = Support::Token;
+    cards.push(def);
+    Ok(face_down)
+}
+
 /// The script files named after a set (each holds that set's cards only).
 const SET_FILES: &[&str] = &["tsp", "tsb", "plc", "fut"];
 
@@ -298,7 +313,17 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         }
         cards.push(def);
     }
-    for (file, src) in scripts {
+    // Card ids are saved in games, so they must not move when scripts are added: the real
+    // cards (facts.toml's order), then the face-down characteristics, then the tokens, and
+    // test-only cards last (they are in no saved game).
+    let face_down = push_face_down(&mut cards)?;
+    let mut scripts = scripts.to_vec();
+    scripts.sort_by_key(|(file, _)| match *file {
+        "tokens.toml" => 0,
+        "test.toml" => 2,
+        _ => 1,
+    });
+    for (file, src) in &scripts {
         let parsed: ScriptFile = toml::from_str(src).map_err(|e| err(file, e.to_string()))?;
         for s in parsed.card {
             let key = normalize_name(&s.name);
@@ -389,19 +414,6 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
                 }
             }
         }
-    }
-    // The face-down characteristics (502.26b / 707.2): not a card, found by no name.
-    let face_down = CardId(cards.len() as u16);
-    {
-        let f = Facts {
-            name: "face-down creature".into(),
-            type_line: "Creature".into(),
-            pt: Some("2/2".into()),
-            ..Default::default()
-        };
-        let mut def = facts_to_def(face_down, &f)?;
-        def.support = Support::Token;
-        cards.push(def);
     }
     let mut creature_types: Vec<String> = cards
         .iter()
