@@ -280,15 +280,7 @@ impl Game {
             .collect();
         for (i, alts) in shape.additional.iter().enumerate() {
             let choice = *c.cost_options.get(i)? as usize;
-            let add = alts.get(choice)?;
-            if let Some(m) = &add.mana {
-                let mut merged = total.mana.take().unwrap_or_default();
-                merged.symbols.extend(m.symbols.iter().copied());
-                total.mana = Some(merged);
-            }
-            total.tap |= add.tap;
-            total.untap |= add.untap;
-            total.parts.extend(add.parts.iter().cloned());
+            total.add(alts.get(choice)?);
         }
         self.add_optional_costs(c, &mut total);
         if let Some(d) = self.delve_part(c, &total) {

@@ -51,6 +51,19 @@ pub enum CostPart {
 }
 
 impl Cost {
+    /// Adds `add` to this cost: its mana symbols, tapping, and its other parts (an
+    /// additional or optional cost joining the total cost, 409.1f / 601.2f).
+    pub fn add(&mut self, add: &Cost) {
+        if let Some(m) = &add.mana {
+            let mut merged = self.mana.take().unwrap_or_default();
+            merged.symbols.extend(m.symbols.iter().copied());
+            self.mana = Some(merged);
+        }
+        self.tap |= add.tap;
+        self.untap |= add.untap;
+        self.parts.extend(add.parts.iter().cloned());
+    }
+
     /// Parses a cost of a card script, in any case (the grammar: [`crate::grammar::costs`]).
     pub fn parse(s: &str) -> Result<Self, String> {
         let lower = s.to_ascii_lowercase();

@@ -170,6 +170,17 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// A yes/no question's answer; any other answer is the wrong kind.
+    pub fn yes_or_no(&self) -> Result<bool, RuleError> {
+        match self {
+            Answer::Yes => Ok(true),
+            Answer::No => Ok(false),
+            other => Err(RuleError::WrongKind {
+                expected: format!("yes or no, not {}", other.kind_name()),
+            }),
+        }
+    }
+
     pub fn kind_name(&self) -> &'static str {
         match self {
             Answer::Keep => "keep",

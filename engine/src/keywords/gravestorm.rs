@@ -6,8 +6,7 @@
 //! (`TurnCounts::to_graveyard`, counted by `Game::move_object_as` where the permanent
 //! really arrives: one exiled instead by a replacement effect doesn't count).
 
-use crate::abilities::{TriggerDef, TriggerEvent};
-use crate::effects::Effect;
+use crate::abilities::TriggerDef;
 use crate::game::Game;
 
 /// Gravestorm's built-in triggered ability.
@@ -16,14 +15,8 @@ pub const GRAVESTORM_TRIGGER: u8 = u8::MAX - 21;
 /// "When you cast this spell, copy it for each permanent put into a graveyard this turn."
 pub(crate) fn definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
-        divided: None,
-        // Not consulted: `Game::storm_triggers` matches the cast.
-        when: TriggerEvent::AnyPlayerCastsSpell,
-        condition: None,
-        targets: Vec::new(),
-        effects: vec![Effect::StormCopies],
-        text: "Gravestorm: copy this spell for each permanent put into a graveyard this turn (you may choose new targets for the copies).".into(),
+    DEF.get_or_init(|| {
+        super::storm::copies_trigger("Gravestorm: copy this spell for each permanent put into a graveyard this turn (you may choose new targets for the copies).")
     })
 }
 

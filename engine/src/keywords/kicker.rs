@@ -24,18 +24,6 @@ use crate::decision::{Decision, RuleError};
 use crate::game::Game;
 use crate::ids::ObjectId;
 
-/// Adds `add` to `total` (mana symbols, tapping, the other parts).
-pub(crate) fn merge_cost(total: &mut Cost, add: &Cost) {
-    if let Some(m) = &add.mana {
-        let mut merged = total.mana.take().unwrap_or_default();
-        merged.symbols.extend(m.symbols.iter().copied());
-        total.mana = Some(merged);
-    }
-    total.tap |= add.tap;
-    total.untap |= add.untap;
-    total.parts.extend(add.parts.iter().cloned());
-}
-
 impl Game {
     /// Whether `id` (a spell, or a permanent whose ability asks) was kicked: with its
     /// `which`-th printed kicker cost, or with any.
@@ -117,13 +105,13 @@ impl Game {
         let Some(def) = self.def(card) else { return };
         for (cost, paid) in def.cast_keys.kicker.iter().zip(&c.kicks) {
             if *paid {
-                merge_cost(total, cost);
+                total.add(cost);
             }
         }
         if c.buyback == Some(true)
             && let Some(b) = &def.cast_keys.buyback
         {
-            merge_cost(total, &self.buyback_cost(c.player, b));
+            total.add(&self.buyback_cost(c.player, b));
         }
     }
 

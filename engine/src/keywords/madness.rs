@@ -176,15 +176,7 @@ impl Game {
         _player: PlayerId,
         answer: Answer,
     ) -> Result<(), RuleError> {
-        let yes = match answer {
-            Answer::Yes => true,
-            Answer::No => false,
-            other => {
-                return Err(RuleError::WrongKind {
-                    expected: format!("yes or no, not {}", other.kind_name()),
-                });
-            }
-        };
+        let yes = answer.yes_or_no()?;
         let Some(card) = self.madness_discards.asking.take() else {
             return Err(RuleError::illegal("there is no madness question to answer"));
         };

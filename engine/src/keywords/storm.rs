@@ -60,15 +60,20 @@ pub struct SpellSnapshot {
 /// "When you cast this spell, copy it for each other spell cast before it this turn."
 pub(crate) fn definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
+    DEF.get_or_init(|| copies_trigger("Storm: copy this spell for each spell cast before it this turn (you may choose new targets for the copies)."))
+}
+
+/// A cast trigger that copies its spell as many times as its amount (storm, gravestorm).
+pub(crate) fn copies_trigger(text: &str) -> TriggerDef {
+    TriggerDef {
         divided: None,
         // Not consulted: `Game::storm_triggers` matches the cast.
         when: TriggerEvent::AnyPlayerCastsSpell,
         condition: None,
         targets: Vec::new(),
         effects: vec![Effect::StormCopies],
-        text: "Storm: copy this spell for each spell cast before it this turn (you may choose new targets for the copies).".into(),
-    })
+        text: text.into(),
+    }
 }
 
 impl Game {
