@@ -618,7 +618,12 @@ pub fn describe(game: &Game, viewer: PlayerId, answer: &Answer) -> String {
 fn mana_choices(game: &Game, player: PlayerId, legal: &[Answer]) -> Vec<(String, Answer)> {
     legal
         .iter()
-        .filter(|a| matches!(a, Answer::ActivateMana { .. }))
+        .filter(|a| {
+            matches!(
+                a,
+                Answer::ActivateMana { .. } | Answer::ActivateManaX { .. }
+            )
+        })
         .map(|a| {
             (
                 describe_among(game, player, a, legal)
@@ -686,6 +691,11 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 Some(c) => format!("tap {name} for {}", color_word(*c)),
                 None => format!("tap {name}"),
             }
+        }
+        Answer::ActivateManaX { source, colors, .. } => {
+            let name = object_label(game, viewer, *source, &among);
+            let letters: String = colors.iter().map(|c| color_word(*c)).collect();
+            format!("tap {name} for {letters}")
         }
         Answer::X(n) => format!("x {n}"),
         Answer::CostOption(i) => format!("choose {}", i + 1),
@@ -818,7 +828,14 @@ pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
         default.then(|| DEFAULT.to_string()).into_iter().chain(
             legal
                 .iter()
-                .filter(|a| with_mana || !is_priority || !matches!(a, Answer::ActivateMana { .. }))
+                .filter(|a| {
+                    with_mana
+                        || !is_priority
+                        || !matches!(
+                            a,
+                            Answer::ActivateMana { .. } | Answer::ActivateManaX { .. }
+                        )
+                })
                 .map(|a| describe_among(game, player, a, &legal)),
         ),
     )
@@ -1525,6 +1542,9 @@ fn mana_pick(
             rest = format!("{r} for {l}");
         }
     }
+    if let Some(a) = mana_x_pick(game, player, &rest, legal)? {
+        return Ok(a);
+    }
     let c = mana_choices(game, player, legal);
     if let Ok(a) = pick(&rest, &c) {
         return Ok(a);
@@ -1535,6 +1555,53 @@ fn mana_pick(
         .collect();
     let name = rest.rsplit_once(" for ").map_or(rest.as_str(), |x| x.0);
     pick_in(game, player, name, &names, what)
+}
+
+/// A storage land's X mana by its letters (`Calciform Pools for UUU`, A21): X is the
+/// number of letters, any X its counters allow (the legal answers list only the small ones).
+/// None when `rest` does not name such a source with colour letters.
+fn mana_x_pick(
+    game: &Game,
+    player: PlayerId,
+    rest: &str,
+    legal: &[Answer],
+) -> Result<Option<Answer>, GrammarError> {
+    let Some((name, letters)) = rest.rsplit_once(" for ") else {
+        return Ok(None);
+    };
+    let colors: Option<Vec<Color>> = letters
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '{' && *c != '}')
+        .map(|c| Color::from_letter(c.to_ascii_uppercase()))
+        .collect();
+    let Some(colors) = colors.filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    // Every X-mana source the player controls, listed now or not (its cost may need mana
+    // first: the engine's refusal says so).
+    let ids: Vec<ObjectId> = game.battlefield_of(player).map(|o| o.id).collect();
+    let mut sources: Vec<(String, (ObjectId, u8))> = Vec::new();
+    for id in &ids {
+        for (i, a) in game.abilities_of(*id) {
+            if matches!(a.mana, Some(engine::cards::ManaProduce::XCombination(_))) {
+                sources.push((object_label(game, player, *id, &ids), (*id, i)));
+            }
+        }
+    }
+    let Ok((source, ability)) = pick(name, &sources) else {
+        return Ok(None);
+    };
+    let answer = Answer::ActivateManaX {
+        source,
+        ability,
+        colors,
+    };
+    if !legal.contains(&answer) {
+        game.clone()
+            .submit(player, answer.clone())
+            .map_err(|e| GrammarError::Refused(e.to_string()))?;
+    }
+    Ok(Some(answer))
 }
 
 /// How a refused card was named.
@@ -2032,6 +2099,50 @@ struct Clauses {
     x: Option<String>,
     option: Option<String>,
     mode: Option<String>,
+    /// `kicked` / `unkicked`: the answer to every kicker question (502.xx / 702.32).
+    kick: Option<bool>,
+    /// `with buyback` / `without buyback` (702.25).
+    buyback: Option<bool>,
+}
+
+impl Clauses {
+    /// Whether a clause is still waiting for the decision it answers.
+    fn left(&self) -> bool {
+        !self.targets.is_empty()
+            || !self.objects.is_empty()
+            || self.x.is_some()
+            || self.option.is_some()
+            || self.mode.is_some()
+    }
+}
+
+/// The optional-cost words of a cast (`cast Desolation Giant kicked`, `cast Reiterate with
+/// buyback`): each phrase, whether it says yes, and which cost it answers (true: kicker).
+const OPTIONAL_COST_WORDS: &[(&str, bool, bool)] = &[
+    (" without kicker ", false, true),
+    (" not kicked ", false, true),
+    (" unkicked ", false, true),
+    (" with kicker ", true, true),
+    (" kicked ", true, true),
+    (" without buyback ", false, false),
+    (" with buyback ", true, false),
+];
+
+/// Takes the optional-cost words out of `s`: the rest, and the kicker and buyback answers.
+fn optional_cost_words(s: &str) -> (String, Option<bool>, Option<bool>) {
+    let mut padded = format!(" {s} ");
+    let (mut kick, mut buyback) = (None, None);
+    for (w, yes, is_kicker) in OPTIONAL_COST_WORDS {
+        while let Some(i) = padded.find(w) {
+            padded.replace_range(i..i + w.len(), " ");
+            if *is_kicker {
+                kick = Some(*yes);
+            } else {
+                buyback = Some(*yes);
+            }
+        }
+    }
+    (padded.trim().to_string(), kick, buyback)
 }
 
 const CLAUSE_WORDS: &[(&str, u8)] = &[
@@ -2054,6 +2165,7 @@ const CLAUSE_WORDS: &[(&str, u8)] = &[
 
 /// Splits `lightning axe on grizzly bears discarding forest` into the name and clauses.
 fn split_clauses(s: &str) -> (String, Clauses) {
+    let (s, kick, buyback) = optional_cost_words(s);
     let padded = format!("{s} ");
     let mut cuts: Vec<(usize, usize, u8)> = Vec::new();
     for (w, k) in CLAUSE_WORDS {
@@ -2083,6 +2195,8 @@ fn split_clauses(s: &str) -> (String, Clauses) {
             _ => cl.mode = Some(text),
         }
     }
+    cl.kick = kick;
+    cl.buyback = buyback;
     (padded[..name_end].trim().to_string(), cl)
 }
 
@@ -2126,6 +2240,7 @@ fn cast_sequence(
         .map_err(|e| GrammarError::Refused(e.to_string()))?;
     cl.targets.reverse();
     cl.objects.reverse();
+    let (mut kick_asked, mut buyback_asked) = (false, false);
     for _ in 0..64 {
         let Some(p) = probe.pending().cloned() else {
             break;
@@ -2269,6 +2384,39 @@ fn cast_sequence(
                     }
                 }
             }
+            Decision::YesNo { question }
+                if question.starts_with("pay kicker ") || question.starts_with("pay buyback ") =>
+            {
+                let is_kicker = question.starts_with("pay kicker ");
+                let said = if is_kicker {
+                    kick_asked = true;
+                    cl.kick
+                } else {
+                    buyback_asked = true;
+                    cl.buyback
+                };
+                match said {
+                    Some(true) => Answer::Yes,
+                    Some(false) => Answer::No,
+                    // Clauses wait behind the question: say how to answer it in the command.
+                    None if cl.left() => {
+                        return Err(GrammarError::Needs {
+                            card: card.clone(),
+                            what: if is_kicker {
+                                "whether you pay its kicker (add `kicked` or `unkicked`)".into()
+                            } else {
+                                "whether you pay its buyback (add `with buyback` or `without buyback`)"
+                                    .into()
+                            },
+                            options: Vec::new(),
+                        });
+                    }
+                    None => break,
+                }
+            }
+            Decision::ChooseCostObjects {
+                part: engine::costs::CostPart::Delve(max),
+            } => delve_answer(&probe, player, &card, &mut cl, &legal, *max)?,
             Decision::ChooseCostObjects { part } => {
                 let mut ids: Vec<ObjectId> = Vec::new();
                 for a in &legal {
@@ -2338,7 +2486,69 @@ fn cast_sequence(
             .map_err(|e| GrammarError::Refused(format!("{card}: {e}")))?;
         out.push(answer);
     }
+    if cl.kick == Some(true) && !kick_asked {
+        return Err(GrammarError::Refused(format!(
+            "{card} has no kicker to pay"
+        )));
+    }
+    if cl.buyback == Some(true) && !buyback_asked {
+        return Err(GrammarError::Refused(format!(
+            "{card} has no buyback to pay"
+        )));
+    }
     Ok(out)
+}
+
+/// Delve's cards (702.65): every card the `exiling` clause names (`exiling nothing` for
+/// none), at most `max`.
+fn delve_answer(
+    probe: &Game,
+    player: PlayerId,
+    card: &str,
+    cl: &mut Clauses,
+    legal: &[Answer],
+    max: u32,
+) -> Result<Answer, GrammarError> {
+    let mut ids: Vec<ObjectId> = Vec::new();
+    for a in legal {
+        if let Answer::Objects(v) = a {
+            for id in v {
+                if !ids.contains(id) {
+                    ids.push(*id);
+                }
+            }
+        }
+    }
+    let labels = labels_in(probe, player, &ids, legal);
+    if cl.objects.is_empty() {
+        return Err(GrammarError::Needs {
+            card: card.to_string(),
+            what: format!(
+                "the cards to exile for delve, up to {max} (add `exiling CARD, CARD` or `exiling nothing`)"
+            ),
+            options: uniq(labels.into_iter()),
+        });
+    }
+    let said: Vec<String> = std::mem::take(&mut cl.objects).into_iter().rev().collect();
+    if said.len() == 1 && matches!(said[0].as_str(), "nothing" | "none" | "no cards") {
+        return Ok(Answer::Objects(Vec::new()));
+    }
+    if said.len() > max as usize {
+        return Err(GrammarError::Refused(format!(
+            "{card}: delve can exile at most {max} cards here, not {}",
+            said.len()
+        )));
+    }
+    let mut cands: Vec<(String, ObjectId)> = labels.into_iter().zip(ids).collect();
+    let mut chosen = Vec::new();
+    for s in &said {
+        let id = pick_in(probe, player, s, &cands, "card in your graveyard")?;
+        chosen.push(id);
+        if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
+            cands.remove(i);
+        }
+    }
+    Ok(Answer::Objects(chosen))
 }
 
 #[cfg(test)]

@@ -613,9 +613,12 @@ fn auto_answer(
             if pass_until == Some(i64::from(game.turn)) {
                 return Some(Answer::Pass);
             }
-            let meaningful = legal
-                .iter()
-                .any(|a| !matches!(a, Answer::Pass | Answer::ActivateMana { .. }));
+            let meaningful = legal.iter().any(|a| {
+                !matches!(
+                    a,
+                    Answer::Pass | Answer::ActivateMana { .. } | Answer::ActivateManaX { .. }
+                )
+            });
             if !meaningful {
                 return Some(Answer::Pass);
             }

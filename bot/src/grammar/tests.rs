@@ -1076,3 +1076,163 @@ library = ["Forest"]
     let a = parse_answers(&g, alice, "cycle Street Wraith").expect("understood");
     assert!(matches!(a.first(), Some(Answer::Activate { .. })), "{a:?}");
 }
+
+const KICKER_BOARD: &str = r#"
+name = "kicked"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Thornscape Battlemage", "Fixture: Kicker Shock"]
+library = ["Forest", "Forest"]
+battlefield = ["Mountain", "Mountain", "Mountain", "Plains", "Forest"]
+[setup.bob]
+library = ["Forest"]
+battlefield = ["Ashcoat Bear"]
+"#;
+
+/// `kicked` / `unkicked` answer the kicker questions inside one command; a command whose
+/// clauses wait behind an unanswered kicker question says how to answer it.
+#[test]
+fn kicked_and_unkicked_words() {
+    let g = engine::scenario::game_from_str(KICKER_BOARD).expect("scenario runs");
+    let alice = PlayerId(0);
+    let bears = g
+        .battlefield_of(PlayerId(1))
+        .map(|o| o.id)
+        .next()
+        .expect("bears");
+    let seq =
+        parse_answers(&g, alice, "cast Kicker Shock kicked on Ashcoat Bear").expect("one command");
+    assert_eq!(seq.get(1), Some(&Answer::Yes), "{seq:?}");
+    assert!(
+        seq.contains(&Answer::Target(Target::Object(bears))),
+        "{seq:?}"
+    );
+    let seq = parse_answers(&g, alice, "cast Kicker Shock unkicked").expect("one command");
+    assert_eq!(seq.get(1), Some(&Answer::No), "{seq:?}");
+    assert!(
+        !seq.iter().any(|a| matches!(a, Answer::Target(_))),
+        "{seq:?}"
+    );
+    // `kicked` pays each of the Battlemage's two kickers.
+    let seq = parse_answers(&g, alice, "cast Thornscape Battlemage kicked").expect("one command");
+    assert_eq!(
+        seq.iter().filter(|a| **a == Answer::Yes).count(),
+        2,
+        "{seq:?}"
+    );
+    // A target named but the kicker not said: the answer says how to say it.
+    match parse_answers(&g, alice, "cast Kicker Shock on Ashcoat Bear") {
+        Err(GrammarError::Needs { what, .. }) => assert!(what.contains("kicked"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+    // Without clauses the command stops at the question, which the player answers next.
+    let seq = parse_answers(&g, alice, "cast Kicker Shock").expect("one command");
+    assert_eq!(seq.len(), 1, "{seq:?}");
+    match parse_answers(&g, alice, "cast Thornscape Battlemage with buyback") {
+        Err(GrammarError::Refused(m)) => assert!(m.contains("no buyback"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Delve's cards are named with `exiling`; `exiling nothing` pays all the mana; the
+/// command without the clause says which cards could be exiled.
+#[test]
+fn delve_exiling_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "delve"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Tombstalker"]
+graveyard = ["Forest", "Island", "Ashcoat Bear"]
+library = ["Forest"]
+battlefield = ["Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    let yard = g.players[0].graveyard.clone();
+    let seq = parse_answers(&g, alice, "cast Tombstalker exiling Forest, Ashcoat Bear")
+        .expect("one command");
+    assert!(
+        seq.contains(&Answer::Objects(vec![yard[0], yard[2]])),
+        "{seq:?}"
+    );
+    let seq = parse_answers(&g, alice, "cast Tombstalker exiling nothing").expect("one command");
+    assert!(seq.contains(&Answer::Objects(Vec::new())), "{seq:?}");
+    match parse_answers(&g, alice, "cast Tombstalker") {
+        Err(GrammarError::Needs { what, options, .. }) => {
+            assert!(what.contains("delve"), "{what}");
+            assert!(options.iter().any(|o| o.contains("Island")), "{options:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(parse_answers(&g, alice, "cast Tombstalker exiling Plains").is_err());
+}
+
+/// A storage land's X mana: `tap Calciform Pools for WUU`, listed for small X and said for
+/// any X its counters allow; more than its counters is refused with the reason.
+#[test]
+fn storage_land_mana_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "storage"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = [{ card = "Calciform Pools", counters = { storage = 10 } }, "Plains"]
+library = ["Forest"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    // Its {1} is not in the pool yet: the engine's reason.
+    match parse_answers(&g, alice, "tap Calciform Pools for WUU") {
+        Err(GrammarError::Refused(m)) => assert!(m.contains("{1}") || m.contains("mana"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let mut g = g;
+    let plains = parse_answers(&g, alice, "tap Plains").expect("plains");
+    for a in plains {
+        g.submit(alice, a).expect("tapped");
+    }
+    let seq = parse_answers(&g, alice, "tap Calciform Pools for WUU").expect("understood");
+    match seq.as_slice() {
+        [Answer::ActivateManaX { colors, .. }] => {
+            assert_eq!(colors, &vec![Color::W, Color::U, Color::U])
+        }
+        other => panic!("{other:?}"),
+    }
+    let seq = parse_answers(&g, alice, "tap Calciform Pools for uuuuuuuuu").expect("nine");
+    assert!(
+        matches!(seq.as_slice(), [Answer::ActivateManaX { colors, .. }] if colors.len() == 9),
+        "{seq:?}"
+    );
+    match parse_answers(&g, alice, "tap Calciform Pools for uuuuuuuuuuu") {
+        Err(GrammarError::Refused(m)) => assert!(m.contains("storage"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(parse_answers(&g, alice, "tap Calciform Pools for wb").is_err());
+    let words = options(&g, alice, true);
+    assert!(
+        words.iter().any(|w| w == "tap Calciform Pools for WU"),
+        "{words:?}"
+    );
+    assert!(
+        !options(&g, alice, false)
+            .iter()
+            .any(|w| w.contains("for WU"))
+    );
+}
