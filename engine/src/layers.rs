@@ -974,7 +974,7 @@ impl Game {
                         timestamp: o.timestamp,
                         cda: false,
                         applies,
-                        change: Change::GrantTriggers(o.card, i as u8),
+                        change: Change::GrantTriggers(o.face(), i as u8),
                     });
                 }
             }
