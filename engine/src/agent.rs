@@ -2,7 +2,7 @@
 //! the local opponent). Policy, fixed so that figures compare with other engines:
 //! always keep; at priority pass with p = 0.3 (always when passing is the only answer),
 //! otherwise uniform over the other answers (mana abilities excluded: mana is paid by the
-//! auto-payer; an ability that costs nothing is not activated again while it is already on
+//! auto-payer, and a cast it cannot pay is cancelled; an ability that costs nothing is not activated again while it is already on
 //! the stack); each eligible attacker attacks with p = 0.5; each eligible blocker picks
 //! uniformly among "don't block" and the attackers it may block (a creature that must block
 //! always blocks; one that can block more adds each further attacker with p = 0.5; a set
@@ -35,7 +35,16 @@ impl RandomAgent {
         };
         match &pending.decision {
             Decision::Mulligan { .. } => Answer::Keep,
-            Decision::PayMana { .. } => Answer::AutoPay,
+            // The auto-payer; when it can't pay (a cost chosen earlier used a mana source),
+            // the cast is abandoned (409.1 / 601.2: an illegal cast is reversed).
+            Decision::PayMana { .. } => {
+                let legal = game.legal_answers(player);
+                if legal.contains(&Answer::AutoPay) || !legal.contains(&Answer::Cancel) {
+                    Answer::AutoPay
+                } else {
+                    Answer::Cancel
+                }
+            }
             Decision::DeclareAttackers => {
                 let mut attacks = Vec::new();
                 for (id, defenders) in game.eligible_attackers(player) {
@@ -402,18 +411,82 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
     ),
 ];
 
+/// The sets of the block (the `pool` deck's cards).
+const BLOCK_SETS: [&str; 4] = ["TSP", "TSB", "PLC", "FUT"];
+
+/// The decks of one bench game seeded `game_seed`: the named bench deck for both players,
+/// or for `pool` two random two-colour 40-card decks ([`pool_deck`]), drawn from the seed.
+pub fn bench_decks(name: &str, game_seed: u64) -> Result<(Vec<CardId>, Vec<CardId>), String> {
+    if name == "pool" {
+        let mut rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x9001);
+        let a = pool_deck(&mut rng)?;
+        let b = pool_deck(&mut rng)?;
+        return Ok((a, b));
+    }
+    let d = bench_deck(name)?;
+    Ok((d.clone(), d))
+}
+
+/// A random limited deck from the playable cards of the block: two colours drawn at
+/// random, 23 different playable nonland cards whose colours are among them (colourless
+/// ones too), and 17 basic lands of the two colours (9 and 8).
+pub fn pool_deck(rng: &mut ChaCha8Rng) -> Result<Vec<CardId>, String> {
+    use crate::mana::Color;
+    use crate::types::CardType;
+    const COLORS: [(Color, &str); 5] = [
+        (Color::W, "Plains"),
+        (Color::U, "Island"),
+        (Color::B, "Swamp"),
+        (Color::R, "Mountain"),
+        (Color::G, "Forest"),
+    ];
+    let c = Catalog::builtin();
+    let first = rng.random_range(0..5usize);
+    let second = (first + rng.random_range(1..5usize)) % 5;
+    let pair = [COLORS[first], COLORS[second]];
+    let mut cands: Vec<CardId> = c
+        .supported()
+        .filter(|d| d.sets.iter().any(|s| BLOCK_SETS.contains(&s.as_str())))
+        .filter(|d| !d.types.contains(&CardType::Land))
+        .filter(|d| d.colors.iter().all(|k| pair.iter().any(|(p, _)| *p == k)))
+        .map(|d| d.id)
+        .collect();
+    if cands.len() < 23 {
+        return Err(format!(
+            "only {} playable cards fit the colours {} and {}",
+            cands.len(),
+            pair[0].1,
+            pair[1].1
+        ));
+    }
+    let mut deck = Vec::with_capacity(40);
+    for _ in 0..23 {
+        let i = rng.random_range(0..cands.len());
+        deck.push(cands.swap_remove(i));
+    }
+    for (k, (_, land)) in pair.iter().enumerate() {
+        let id = c
+            .by_name(land)
+            .ok_or_else(|| format!("basic land `{land}` is missing"))?
+            .id;
+        deck.extend(std::iter::repeat_n(id, if k == 0 { 9 } else { 8 }));
+    }
+    Ok(deck)
+}
+
 /// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
 /// `combat`, `flashback`, `suspend`, `storm`, `graveyard` or `counters` (supported cards;
 /// `combat` holds the combat keywords and cards of issue #3, `flashback` flashback, divided
 /// damage and Dralnu, `storm` storm, kicker, buyback and copies of spells, `graveyard`
 /// madness, cycling, threshold and hellbent, `counters` vanishing, poisonous, frenzy,
 /// bloodthirst, storage lands and the A19/A20 cycles):
-/// the decks of `spellstack bench` and of the random-game tests.
+/// the decks of `spellstack bench` and of the random-game tests. `pool` is not one deck:
+/// see [`bench_decks`].
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {
     let Some((_, spec)) = BENCH_DECKS.iter().find(|(n, _)| *n == name) else {
         let names: Vec<&str> = BENCH_DECKS.iter().map(|(n, _)| *n).collect();
         return Err(format!(
-            "unknown bench deck `{name}`: choose {}",
+            "unknown bench deck `{name}`: choose {} or pool",
             names.join(", ")
         ));
     };

@@ -95,14 +95,14 @@ pub enum Event {
         object: ObjectId,
         time: u32,
     },
-    /// Suspend's last-counter trigger resolved but the card couldn't be cast (no legal
-    /// target, a cost that can't be paid, or its owner declined to make mana): it stays
-    /// exiled with no time counters.
     /// A player got poison counters (poisonous).
     PoisonCounters {
         player: PlayerId,
         amount: u32,
     },
+    /// Suspend's last-counter trigger resolved but the card couldn't be cast (no legal
+    /// target, a cost that can't be paid, or its owner declined to make mana): it stays
+    /// exiled with no time counters.
     SuspendedCastImpossible {
         player: PlayerId,
         card: CardId,

@@ -638,3 +638,42 @@ fn random_games_with_counters_cards() {
     assert!(poisoned > 0, "some player got poison counters");
     assert!(stored > 0, "some storage land stored a counter");
 }
+
+#[test]
+fn random_games_with_pool_decks() {
+    // The pool deck: two random two-colour 40-card decks of the block's playable cards per
+    // game (issue 14), in both rulesets. Every listed answer is accepted, no game panics or
+    // hangs, the JSON round trip holds, and replaying the answers from the setup gives the
+    // same final state.
+    let mut finished = 0;
+    for seed in 0..20u64 {
+        for rs in [Ruleset::Modern, Ruleset::Classic] {
+            let (a, b) = engine::agent::bench_decks("pool", seed).expect("pool decks");
+            let setup = GameSetup::two_player(rs, seed, a, b);
+            let mut g = Game::new(&setup).expect("setup");
+            let mut agent = RandomAgent::new(seed ^ 0x9001);
+            let mut answers = Vec::new();
+            for step in 0..30_000 {
+                let Some(p) = g.pending().cloned() else { break };
+                assert_first_listed_answers_accepted(&g, p.player, &format!("seed {seed} {rs}"));
+                let a = agent.choose(&g, p.player);
+                g.submit(p.player, a.clone())
+                    .unwrap_or_else(|e| panic!("pool seed {seed} {rs}: {a:?} refused: {e}"));
+                answers.push((p.player, a));
+                if step % 97 == 0 {
+                    let back = Game::from_json(&g.to_json().expect("json")).expect("round trip");
+                    assert_eq!(back, g, "pool seed {seed} {rs}: JSON round trip");
+                }
+            }
+            let mut again = Game::new(&setup).expect("setup");
+            for (p, a) in answers {
+                again.submit(p, a).expect("the same answers replay");
+            }
+            assert_eq!(again, g, "pool seed {seed} {rs}: replay");
+            if g.result.is_some() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(finished >= 30, "only {finished} of 40 pool games ended");
+}
