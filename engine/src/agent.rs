@@ -321,6 +321,31 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Lightning Axe", 2),
         ],
     ),
+    // Time counters (keywords/time_counters.rs): cards that add or remove them, give
+    // suspend or work from the graveyard; echo and morph with non-mana costs.
+    (
+        "time",
+        &[
+            ("Island", 8),
+            ("Mountain", 8),
+            ("Plains", 4),
+            ("Rift Bolt", 3),
+            ("Keldon Halberdier", 3),
+            ("Clockspinning", 2),
+            ("Fury Charm", 2),
+            ("Dust of Moments", 2),
+            ("Timecrafting", 2),
+            ("Jhoira's Timebug", 2),
+            ("Rift Elemental", 3),
+            ("Delay", 2),
+            ("Chronosavant", 1),
+            ("Epochrasite", 2),
+            ("Skizzik Surger", 1),
+            ("Thick-Skinned Goblin", 2),
+            ("Fathom Seer", 2),
+            ("Venser's Diffusion", 1),
+        ],
+    ),
     // Storm, kicker, buyback and copies of spells (keywords/storm.rs, kicker.rs, buyback.rs).
     (
         "storm",

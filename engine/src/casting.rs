@@ -299,6 +299,8 @@ impl Game {
                         | CostPart::Sacrifice(..)
                         | CostPart::ExileFromGraveyard(..)
                         | CostPart::TapUntapped(..)
+                        | CostPart::ReturnToHand(..)
+                        | CostPart::RemoveCounterFromYours(_)
                         | CostPart::Delve(_)
                 )
             })
@@ -628,8 +630,19 @@ impl Game {
         // nothing else does.
         let from_hand = self.ability(source, index).filter(|a| a.from_hand);
         let cycling = from_hand.is_some();
+        let from_graveyard = self
+            .ability(source, index)
+            .is_some_and(|a| a.from_graveyard);
         if let Some(a) = from_hand {
             self.check_hand_ability_source(player, source, a)?;
+        } else if from_graveyard {
+            // Chronosavant: only from its owner's graveyard (its controller there).
+            if o.zone != ZoneKind::Graveyard || o.owner != player {
+                return Err(RuleError::illegal(format!(
+                    "{} is not in your graveyard: that ability works only from there",
+                    def.name
+                )));
+            }
         } else if o.zone != ZoneKind::Battlefield {
             return Err(RuleError::illegal(format!(
                 "{} is not on the battlefield",
@@ -827,6 +840,21 @@ impl Game {
                         } else {
                             format!("there are fewer than {n} {what} cards in graveyards to exile")
                         }));
+                    }
+                }
+                CostPart::RemoveCounterFromYours(k) => {
+                    if self.cost_object_candidates(c, part).is_empty() {
+                        return Err(RuleError::illegal(format!(
+                            "no permanent you control or suspended card you own has a {k} counter to remove"
+                        )));
+                    }
+                }
+                CostPart::ReturnToHand(f, n) => {
+                    if (self.cost_object_candidates(c, part).len() as u32) < *n {
+                        return Err(RuleError::illegal(format!(
+                            "you don't control {n} {} to return to their owner's hand",
+                            crate::costs::card_filter_words(f)
+                        )));
                     }
                 }
                 CostPart::TapUntapped(f, n) => {
@@ -1214,6 +1242,7 @@ impl Game {
                     CostPart::Discard(n)
                     | CostPart::Sacrifice(_, n)
                     | CostPart::TapUntapped(_, n)
+                    | CostPart::ReturnToHand(_, n)
                     | CostPart::ExileFromGraveyard(_, n) => *n as usize,
                     _ => 1,
                 };
@@ -1308,6 +1337,13 @@ impl Game {
                     .copied()
                     .map(Target::Object),
             ),
+            K::PermanentOrSuspended { .. } => v.extend(
+                self.battlefield
+                    .iter()
+                    .chain(self.exile.iter())
+                    .copied()
+                    .map(Target::Object),
+            ),
         }
         let me = Self::casting_self(c);
         v.retain(|t| Some(*t) != me.map(Target::Object) && self.check_target(c, spec, *t).is_ok());
@@ -1367,7 +1403,20 @@ impl Game {
                 .copied()
                 .filter(|id| Some(*id) != me)
                 .collect(),
-            CostPart::Sacrifice(f, _) | CostPart::TapUntapped(f, _) => self
+            CostPart::RemoveCounterFromYours(k) => self
+                .battlefield_of(c.player)
+                .filter(|o| o.counters.get(k) > 0)
+                .map(|o| o.id)
+                .chain(self.exile.iter().copied().filter(|id| {
+                    self.is_suspended(*id)
+                        && self
+                            .obj(*id)
+                            .is_some_and(|o| o.owner == c.player && o.counters.get(k) > 0)
+                }))
+                .collect(),
+            CostPart::Sacrifice(f, _)
+            | CostPart::TapUntapped(f, _)
+            | CostPart::ReturnToHand(f, _) => self
                 .battlefield_of(c.player)
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, f, c.player))
@@ -1393,7 +1442,9 @@ impl Game {
             CostPart::Discard(n)
             | CostPart::Sacrifice(_, n)
             | CostPart::TapUntapped(_, n)
+            | CostPart::ReturnToHand(_, n)
             | CostPart::ExileFromGraveyard(_, n) => *n as usize,
+            CostPart::RemoveCounterFromYours(_) => 1,
             _ => 0,
         };
         match part {
@@ -1423,9 +1474,13 @@ impl Game {
                             crate::costs::card_filter_words(f)
                         )
                     }
-                    CostPart::TapUntapped(f, _) => {
+                    CostPart::TapUntapped(f, _) | CostPart::ReturnToHand(f, _) => {
                         format!("{} is not an {f}", self.card_name(*o))
                     }
+                    CostPart::RemoveCounterFromYours(k) => format!(
+                        "{} is not a permanent you control or suspended card you own with a {k} counter",
+                        self.card_name(*o)
+                    ),
                     CostPart::Delve(_) => format!(
                         "{} is not another card in your graveyard",
                         self.card_name(*o)
@@ -1458,6 +1513,8 @@ impl Game {
                             p,
                             CostPart::Discard(_)
                                 | CostPart::Sacrifice(..)
+                                | CostPart::ReturnToHand(..)
+                                | CostPart::RemoveCounterFromYours(_)
                                 | CostPart::ExileFromGraveyard(..)
                         )
                     })
@@ -1669,6 +1726,8 @@ impl Game {
                 CostPart::Discard(_)
                 | CostPart::DiscardRandom(_)
                 | CostPart::Sacrifice(..)
+                | CostPart::ReturnToHand(..)
+                | CostPart::RemoveCounterFromYours(_)
                 | CostPart::ExileFromGraveyard(..) => {
                     return Err(RuleError::illegal(
                         "that mana ability's cost needs a choice the engine does not support yet",
@@ -1777,6 +1836,20 @@ impl Game {
     }
 
     /// Whether `player` could pay `cost` now from their pool and untapped mana sources.
+    /// Whether a spell about to be cast from `card` is cast from its owner's hand, kept on
+    /// the object only for cards whose text asks (Epochrasite: "if you didn't cast it from
+    /// your hand").
+    fn cast_from_hand_kept(&self, card: ObjectId) -> bool {
+        self.obj(card).is_some_and(|o| {
+            o.zone == ZoneKind::Hand
+                && !self
+                    .catalog()
+                    .get(o.card)
+                    .enters_with_unless_cast_from_hand
+                    .is_empty()
+        })
+    }
+
     pub(crate) fn can_pay_now(&self, player: PlayerId, cost: &crate::mana::PayableCost) -> bool {
         let pool = self.player(player).pool.clone();
         let cost = self.as_spendable(player, cost.clone());
@@ -1922,12 +1995,14 @@ impl Game {
                 }) else {
                     return;
                 };
+                let from_hand = self.cast_from_hand_kept(card);
                 let Some(on_stack) =
                     self.move_object_as(card, ZoneKind::Stack, Position::Top, c.face_down)
                 else {
                     return;
                 };
                 if let Some(o) = self.obj_mut(on_stack) {
+                    o.cast_from_hand = from_hand;
                     o.controller = c.player;
                     // 502.22a / 702.34a: exiled whenever it would leave the stack.
                     o.flashback = c.flashback.is_some();
@@ -2103,6 +2178,16 @@ impl Game {
                 CostPart::ExileFromGraveyard(..) | CostPart::Delve(_) => {
                     for o in chosen.next().cloned().unwrap_or_default() {
                         self.move_object(o, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::ReturnToHand(..) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.move_object(o, ZoneKind::Hand, Position::Top);
+                    }
+                }
+                CostPart::RemoveCounterFromYours(k) => {
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        self.remove_counters(o, k, 1);
                     }
                 }
                 CostPart::TapUntapped(..) => {

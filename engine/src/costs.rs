@@ -39,6 +39,12 @@ pub enum CostPart {
     /// casting; Gaze of Justice: "tap three untapped white creatures you control"). Not
     /// {T}: summoning sickness doesn't matter.
     TapUntapped(ObjectFilter, u32),
+    /// "Remove a [kind] counter from a permanent you control or suspended card you own"
+    /// (Rift Elemental): the permanent or card is chosen while paying.
+    RemoveCounterFromYours(CounterKind),
+    /// Return `count` permanents matching the filter that you control to their owner's
+    /// hand (chosen while paying; Fathom Seer's morph cost).
+    ReturnToHand(ObjectFilter, u32),
     /// "Discard this card" (cycling's cost, 502.18a / 702.28a: the ability's source, in
     /// its owner's hand).
     DiscardThis,
@@ -120,6 +126,13 @@ impl fmt::Display for Cost {
                 CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
                 CostPart::TapUntapped(f, 1) => format!("tap an {f}"),
                 CostPart::TapUntapped(f, n) => format!("tap {n} (each an {f})"),
+                CostPart::ReturnToHand(f, n) => format!(
+                    "return {n} {}s you control to their owner's hand",
+                    f.subtype.as_deref().unwrap_or("permanent")
+                ),
+                CostPart::RemoveCounterFromYours(k) => format!(
+                    "remove a {k} counter from a permanent you control or suspended card you own"
+                ),
                 CostPart::PayLife(n) => format!("pay {n} life"),
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),

@@ -46,8 +46,13 @@ pub enum Decision {
     DeclareBlockers,
     /// Discard `count` cards (cleanup 314.1, or an effect).
     Discard { count: u32 },
-    /// Sacrifice a permanent matching the filter (an effect).
-    Sacrifice { filter: ObjectFilter },
+    /// Sacrifice `count` permanents matching the filter (an effect; an echo cost such as
+    /// "sacrifice two lands"), answered `Objects` with that many.
+    Sacrifice {
+        filter: ObjectFilter,
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        count: u32,
+    },
     /// Search the library for up to one card matching the filter (and, for transmute and
     /// transfigure, with this mana value).
     Search {
@@ -92,6 +97,13 @@ pub enum Decision {
     /// chooses the `count` permanents to sacrifice at once (`Objects`, which may include
     /// `recipient` itself).
     SacrificeForDamage { recipient: ObjectId, count: u32 },
+}
+
+fn one() -> u32 {
+    1
+}
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 /// An attack assignment: this creature attacks that player.
@@ -245,7 +257,8 @@ impl Decision {
             Decision::DeclareAttackers => "declare attackers".into(),
             Decision::DeclareBlockers => "declare blockers".into(),
             Decision::Discard { count } => format!("discard {count} card(s)"),
-            Decision::Sacrifice { filter } => format!("sacrifice a {filter}"),
+            Decision::Sacrifice { filter, count: 1 } => format!("sacrifice a {filter}"),
+            Decision::Sacrifice { filter, count } => format!("sacrifice {count} ({filter})"),
             Decision::Search {
                 filter,
                 mana_value: None,

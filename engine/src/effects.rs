@@ -215,6 +215,9 @@ pub enum Effect {
     ExileUntilNextEndStep(ObjRef),
     /// Return it to the battlefield under its owner's control (from exile or a graveyard).
     ReturnToBattlefield(ObjRef),
+    /// "Return ~ from your graveyard to the battlefield tapped" (Chronosavant): under its
+    /// owner's control, tapped.
+    ReturnToBattlefieldTapped(ObjRef),
     /// "Return that card to the battlefield under your control" (Fool's Demise): from a
     /// graveyard or exile, under the controller of the resolving ability.
     ReturnToBattlefieldUnderYourControl(ObjRef),
@@ -308,9 +311,11 @@ pub enum Effect {
         cost: crate::mana::ManaCost,
         effects: Vec<Effect>,
     },
-    /// "Sacrifice it unless you pay COST" (echo): its controller chooses as it resolves.
+    /// "Sacrifice it unless you pay COST" (echo): its controller chooses as it resolves. The
+    /// cost is mana, or "discard N cards" / "sacrifice N FILTER" (Echo—Discard a card:
+    /// Deepcavern Imp), `keywords/echo.rs`.
     SacrificeUnlessPays {
-        cost: crate::mana::ManaCost,
+        cost: crate::costs::Cost,
     },
     /// "That player loses N life at the beginning of their next draw step unless they pay
     /// {M} before that draw step" (Glass Asp): a delayed ability and a special action.
@@ -403,6 +408,33 @@ pub enum Effect {
         kind: CounterKind,
         count: Amount,
         what: ObjRef,
+    },
+    /// Clockspinning: "Choose a counter on it. Remove that counter from it or put another of
+    /// those counters on it" (a permanent or a suspended card): the kind and the choice are
+    /// made as it resolves (R-clockspinning-1), nothing happens with no counter on it
+    /// (R-clockspinning-2). `time_only`: Jhoira's Timebug's "if it has a time counter on
+    /// it, you may remove a time counter from it or put another time counter on it" (the
+    /// third choice: neither). `keywords/time_counters.rs`.
+    RemoveOrAddCounter {
+        what: ObjRef,
+        time_only: bool,
+    },
+    /// Dust of Moments: "Remove N time counters from each permanent and each suspended
+    /// card" (`put: false`), or "Put N time counters on each permanent with a time counter
+    /// on it and each suspended card" (`put: true`). `keywords/time_counters.rs`.
+    TimeCountersEach {
+        put: bool,
+        count: Amount,
+    },
+    /// Delay (`counter: true`): "Counter target spell. If the spell is countered this way,
+    /// exile it with N time counters on it instead of putting it into its owner's graveyard.
+    /// If it doesn't have suspend, it gains suspend." Epochrasite (`counter: false`): "exile
+    /// it with N time counters on it and it gains suspend" (the card, from a graveyard).
+    /// `keywords/time_counters.rs`.
+    IntoSuspend {
+        what: ObjRef,
+        time: u32,
+        counter: bool,
     },
     /// Suspend's last-counter trigger: its owner casts the source card without paying its
     /// mana cost if able (`keywords/suspend.rs`).
@@ -546,6 +578,14 @@ impl Effect {
                 ..
             }
             | Effect::RemoveCounters {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::RemoveOrAddCounter {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::IntoSuspend {
                 what: ObjRef::Target(n),
                 ..
             }

@@ -254,6 +254,10 @@ pub struct Game {
     /// Some card has bloodthirst: the players dealt damage this turn are kept.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_bloodthirst: bool,
+    /// Some card has an ability that works from the graveyard (Chronosavant): graveyards
+    /// are looked at for it at priority.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_graveyard_abilities: bool,
     /// The players dealt damage this turn (bloodthirst; only with `has_bloodthirst`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players_damaged: Vec<PlayerId>,
@@ -455,6 +459,7 @@ impl Game {
             has_suspended_cards: false,
             has_lifelink_somewhere: false,
             has_bloodthirst: false,
+            has_graveyard_abilities: false,
             players_damaged: Vec::new(),
             cast_after_resolution: None,
             has_storm: false,
@@ -539,6 +544,11 @@ impl Game {
             d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
                 self.answer_optional_payment(player, d, answer)
             }
+            Decision::ChooseMode { options }
+                if self.casting.is_none() && self.resolution.is_some() =>
+            {
+                self.answer_resolution_option(options.len(), answer)
+            }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
             | Decision::ChooseCostOption { .. }
@@ -593,6 +603,11 @@ impl Game {
             Decision::Priority => self.priority_answers(player),
             d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
                 self.optional_payment_answers(player, d)
+            }
+            Decision::ChooseMode { options }
+                if self.casting.is_none() && self.resolution.is_some() =>
+            {
+                (0..options.len() as u8).map(Answer::Mode).collect()
             }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
@@ -783,6 +798,9 @@ impl Game {
         if def.bloodthirst > 0 {
             self.has_bloodthirst = true;
         }
+        if def.abilities.iter().any(|a| a.from_graveyard) {
+            self.has_graveyard_abilities = true;
+        }
         if def.keywords.contains(&crate::keywords::Keyword::Lifelink)
             || def
                 .statics
@@ -848,6 +866,8 @@ impl Game {
             kicked: 0,
             buyback: false,
             spell_copy: false,
+            gained_suspend: false,
+            cast_from_hand: false,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -977,9 +997,12 @@ impl Game {
             o.face_down = face_down;
             o.flashback = false;
             o.buyback = false;
-            // Kicked-ness goes with the spell onto the battlefield, and no further.
+            o.gained_suspend = false;
+            // Kicked-ness (and having been cast from the hand) goes with the spell onto the
+            // battlefield, and no further.
             if !(from == ZoneKind::Stack && to == ZoneKind::Battlefield) {
                 o.kicked = 0;
+                o.cast_from_hand = false;
             }
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
@@ -1130,6 +1153,11 @@ impl Game {
         } else {
             Vec::new()
         };
+        // Epochrasite: "... with three +1/+1 counters on it if you didn't cast it from your
+        // hand" (cast from exile by suspend, or put onto the battlefield).
+        if own && self.obj(new_id).is_some_and(|x| !x.cast_from_hand) {
+            counters.extend(def.enters_with_unless_cast_from_hand.iter().cloned());
+        }
         let thirst = if own {
             self.bloodthirst_counters(new_id, controller)
         } else {

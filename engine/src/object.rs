@@ -167,6 +167,15 @@ pub struct Object {
     /// it leaves the stack (S16).
     #[serde(default, skip_serializing_if = "is_false")]
     pub spell_copy: bool,
+    /// A card in exile that gained suspend from an effect (Delay, Jhoira of the Ghitu,
+    /// Epochrasite; `keywords/time_counters.rs`): it has suspend's two triggered abilities
+    /// while it stays in exile (lost on any zone change).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub gained_suspend: bool,
+    /// A spell cast from its owner's hand, kept as it becomes a permanent (only for cards
+    /// whose text asks: Epochrasite's "if you didn't cast it from your hand").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cast_from_hand: bool,
 }
 
 fn is_zero_u8(n: &u8) -> bool {

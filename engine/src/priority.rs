@@ -306,6 +306,20 @@ impl Game {
                 }
             }
         }
+        // Abilities that work from the graveyard (Chronosavant).
+        if !split_second && self.has_graveyard_abilities {
+            for &card in &self.player(player).graveyard {
+                let Some(def) = self.def(card) else { continue };
+                for (i, a) in def.abilities.iter().enumerate() {
+                    if a.from_graveyard && self.can_begin_activate(player, card, i as u8) {
+                        out.push(Answer::Activate {
+                            source: card,
+                            ability: i as u8,
+                        });
+                    }
+                }
+            }
+        }
         // Special action: turning a face-down permanent face up (also under split second).
         for o in self.battlefield_of(player) {
             if o.face_down && self.can_begin_turn_face_up(player, o.id) {

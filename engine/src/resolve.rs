@@ -53,6 +53,10 @@ pub struct Resolution {
     /// The answer to the current effect's "you may" question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub may: Option<bool>,
+    /// The current effect's choice among options asked as it resolves (`ChooseMode`:
+    /// Clockspinning's counter and whether to remove or add it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<u8>,
 }
 
 impl Resolution {
@@ -67,12 +71,13 @@ impl Resolution {
             target_pts: Vec::new(),
             paid: None,
             may: None,
+            option: None,
         }
     }
 }
 
 /// What executing one effect did.
-enum Progress {
+pub(crate) enum Progress {
     Done,
     /// A player must choose; the resolution waits.
     Ask(Pending),
@@ -131,6 +136,7 @@ impl Game {
                     res.choices.clear();
                     res.paid = None;
                     res.may = None;
+                    res.option = None;
                     self.resolution = Some(res);
                 }
                 Progress::Ask(p) => {
@@ -182,7 +188,7 @@ impl Game {
     }
 
     /// A "you may" question or an optional payment, asked as the resolution goes on.
-    fn ask_yes_no(player: PlayerId, question: String) -> Progress {
+    pub(crate) fn ask_yes_no(player: PlayerId, question: String) -> Progress {
         Progress::Ask(Pending {
             player,
             decision: Decision::YesNo { question },
@@ -203,7 +209,7 @@ impl Game {
             return Some(self.ask_copy(o, player, CopyMoment::TurnedFaceUpByEffect));
         }
         let entering: Vec<(ObjectId, PlayerId)> = match e {
-            Effect::ReturnToBattlefield(r) => self
+            Effect::ReturnToBattlefield(r) | Effect::ReturnToBattlefieldTapped(r) => self
                 .object_of(res, *r)
                 .filter(|o| {
                     matches!(
@@ -417,7 +423,7 @@ impl Game {
         .collect()
     }
 
-    fn object_of(&self, res: &Resolution, r: ObjRef) -> Option<ObjectId> {
+    pub(crate) fn object_of(&self, res: &Resolution, r: ObjRef) -> Option<ObjectId> {
         match r {
             ObjRef::Subject => match res.item.kind {
                 StackKind::Trigger {
@@ -615,6 +621,22 @@ impl Game {
             | Effect::PutCounterEach { .. }
             | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
+            Effect::RemoveOrAddCounter { what, time_only } => {
+                return self.execute_remove_or_add_counter(res, *what, *time_only);
+            }
+            Effect::IntoSuspend {
+                what,
+                time,
+                counter,
+            } => {
+                if let Some(o) = self.object_of(res, *what) {
+                    self.exile_with_suspend(o, *time, *counter);
+                }
+            }
+            Effect::TimeCountersEach { put, count } => {
+                let n = self.amount(res, count).max(0) as u32;
+                self.time_counters_each(*put, n);
+            }
             Effect::SpittingSlug | Effect::SacrificeThen { .. } | Effect::Sacrifice { .. } => {
                 return self.execute_choices(res, e);
             }
@@ -656,6 +678,7 @@ impl Game {
             | Effect::ReturnIfDiesThisTurn(..)
             | Effect::ExileAndReturn(..)
             | Effect::ReturnToBattlefield(..)
+            | Effect::ReturnToBattlefieldTapped(..)
             | Effect::ReturnToBattlefieldUnderYourControl(..)
             | Effect::ReturnToHand(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
@@ -707,6 +730,9 @@ impl Game {
             | Effect::PutCounters { .. }
             | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. }
+            | Effect::RemoveOrAddCounter { .. }
+            | Effect::TimeCountersEach { .. }
+            | Effect::IntoSuspend { .. }
             | Effect::CastSuspended
             | Effect::IfKicked { .. }
             | Effect::StormCopies
@@ -814,6 +840,33 @@ impl Game {
         Ok(())
     }
 
+    /// A choice among options asked while a spell or ability resolves (`ChooseMode`, e.g.
+    /// Clockspinning's counter and whether to remove or add it): `Answer::Mode(i)`.
+    pub(crate) fn answer_resolution_option(
+        &mut self,
+        options: usize,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Answer::Mode(i) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!("one of the {options} options, not {}", answer.kind_name()),
+            });
+        };
+        if i as usize >= options {
+            return Err(RuleError::illegal(format!("choose option 1 to {options}")));
+        }
+        let Some(res) = &mut self.resolution else {
+            return Err(RuleError::illegal("there is no question to answer"));
+        };
+        res.option = Some(i);
+        self.pending = None;
+        self.run_resolution();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+        Ok(())
+    }
+
     pub(crate) fn answer_creature_type(
         &mut self,
         _player: PlayerId,
@@ -861,7 +914,7 @@ impl Game {
     fn choice_candidates(&self, player: PlayerId, d: &Decision) -> Vec<ObjectId> {
         match d {
             Decision::Discard { .. } => self.player(player).hand.clone(),
-            Decision::Sacrifice { filter } => self
+            Decision::Sacrifice { filter, .. } => self
                 .battlefield_of(player)
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, filter, player))
@@ -889,7 +942,7 @@ impl Game {
         let cands = self.choice_candidates(player, d);
         let (min, max) = match d {
             Decision::Discard { count } => (*count as usize, *count as usize),
-            Decision::Sacrifice { .. } => (1, 1),
+            Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
             Decision::Search { .. } => (0, 1),
             _ => (0, 0),
         };
@@ -995,12 +1048,12 @@ impl Game {
     pub(crate) fn resolution_choice_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
         let cands = self.choice_candidates(player, d);
         let mut out: Vec<Answer> = match d {
-            Decision::Discard { count } if *count > 1 => {
+            Decision::Discard { count } | Decision::Sacrifice { count, .. } if *count > 1 => {
                 // One answer per card for the first pick would not be a full answer; list the
                 // first `count` cards and each single-card swap of the last slot.
                 let n = *count as usize;
                 let mut v = Vec::new();
-                for extra in n - 1..cands.len() {
+                for extra in (n - 1..cands.len()).filter(|_| cands.len() >= n) {
                     let mut pick: Vec<ObjectId> = cands[..n - 1].to_vec();
                     pick.push(cands[extra]);
                     v.push(Answer::Objects(pick));

@@ -706,8 +706,9 @@ impl Runner {
             ),
             "activate" => {
                 let (card, n) = split_index(rest);
+                // A permanent's ability, or one that works from the graveyard (Chronosavant).
                 Answer::Activate {
-                    source: self.find(card, &[Battlefield], None)?,
+                    source: self.find(card, &[Battlefield, Graveyard], None)?,
                     ability: n,
                 }
             }
@@ -838,10 +839,15 @@ impl Runner {
             "choose" | "discard" | "sacrifice" | "search" | "order" => {
                 let zones: &[ZoneKind] = match self.game.pending().map(|p| &p.decision) {
                     Some(Decision::Search { .. }) => &[Library],
+                    Some(Decision::ChooseCostObjects {
+                        part: crate::costs::CostPart::RemoveCounterFromYours(_),
+                    }) => &[Battlefield, Exile],
                     Some(Decision::Sacrifice { .. })
                     | Some(Decision::SacrificeForDamage { .. })
                     | Some(Decision::ChooseCostObjects {
-                        part: crate::costs::CostPart::TapUntapped(..),
+                        part:
+                            crate::costs::CostPart::TapUntapped(..)
+                            | crate::costs::CostPart::ReturnToHand(..),
                     })
                     | Some(Decision::KeepLegend { .. })
                     | Some(Decision::OrderBlockers { .. }) => &[Battlefield],

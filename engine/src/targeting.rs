@@ -167,6 +167,34 @@ impl crate::game::Game {
                     Ok(())
                 }
             }
+            (
+                TargetKind::PermanentOrSuspended {
+                    filter,
+                    with_time_counter,
+                },
+                Target::Object(id),
+            ) => {
+                let Some(o) = self.obj(id) else {
+                    return Err("that object is gone".into());
+                };
+                let ok = match o.zone {
+                    ZoneKind::Battlefield => {
+                        self.matches_filter(id, filter, me)
+                            && (!with_time_counter
+                                || o.counters.get(&crate::object::CounterKind::Time) > 0)
+                    }
+                    ZoneKind::Exile => {
+                        self.is_suspended(id)
+                            && (filter.controller != Some(Relation::You) || o.owner == me)
+                    }
+                    _ => false,
+                };
+                if ok {
+                    Ok(())
+                } else {
+                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                }
+            }
             (_, Target::Player(p)) => Err(format!(
                 "{p} is a player, but this needs {}",
                 spec.describe()

@@ -32,6 +32,16 @@ pub enum TargetKind {
     /// A card in its controller's own graveyard matching the filter ("target instant or
     /// sorcery card in your graveyard", Dralnu, Lich Lord).
     CardInYourGraveyard(ObjectFilter),
+    /// "Target permanent or suspended card" (Clockspinning; 2006 502.59b / 702.61b): a
+    /// permanent matching the filter (with a time counter on it when `with_time_counter`:
+    /// Timecrafting's "permanent with a time counter on it"), or a suspended card in exile
+    /// (one its controller owns when the filter says `you_control`: Jhoira's Timebug's
+    /// "permanent you control or suspended card you own").
+    PermanentOrSuspended {
+        filter: ObjectFilter,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        with_time_counter: bool,
+    },
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -211,6 +221,22 @@ impl TargetSpec {
                     "a {} card in your graveyard",
                     crate::costs::card_filter_words(f)
                 )
+            }
+            TargetKind::PermanentOrSuspended {
+                filter,
+                with_time_counter,
+            } => {
+                let counter = if *with_time_counter {
+                    " with a time counter on it"
+                } else {
+                    ""
+                };
+                let own = if filter.controller == Some(Relation::You) {
+                    " you own"
+                } else {
+                    ""
+                };
+                format!("a {filter}{counter} or a suspended card{own}")
             }
         }
     }

@@ -677,3 +677,23 @@ fn random_games_with_pool_decks() {
     }
     assert!(finished >= 30, "only {finished} of 40 pool games ended");
 }
+
+#[test]
+fn random_games_with_time_cards() {
+    // The time deck (Clockspinning, Fury Charm, Dust of Moments, Timecrafting, Jhoira's
+    // Timebug, Rift Elemental, Delay, Epochrasite, Chronosavant, Skizzik Surger, Thick-Skinned
+    // Goblin, Fathom Seer), in both rulesets: every listed answer is accepted, cards are
+    // suspended and time counters move, and the game round-trips through JSON.
+    let mut time_moved = 0;
+    let finished = play_bench_deck_games("time", 0x71AE, |_, _, events| {
+        time_moved += events
+            .iter()
+            .filter(|e| {
+                matches!(e, engine::Event::CountersChanged { kind, .. }
+                    if kind.to_string() == "time")
+            })
+            .count();
+    });
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(time_moved > 0, "some time counter was put or removed");
+}

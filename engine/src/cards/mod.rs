@@ -120,6 +120,10 @@ pub struct ActivatedAbility {
     /// upkeep and only once each turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub forecast: bool,
+    /// Activated only while the card is in its owner's graveyard (Chronosavant: "Return ~
+    /// from your graveyard to the battlefield tapped").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_graveyard: bool,
 }
 
 impl ActivatedAbility {
@@ -200,6 +204,9 @@ pub struct CardDef {
     pub spell: SpellAbility,
     pub abilities: Vec<ActivatedAbility>,
     pub enters_with_counters: Vec<(CounterKind, u32)>,
+    /// Counters it enters with "if you didn't cast it from your hand" (Epochrasite).
+    #[serde(default)]
+    pub enters_with_unless_cast_from_hand: Vec<(CounterKind, u32)>,
     pub enters_tapped: bool,
     pub triggers: Vec<crate::abilities::TriggerDef>,
     pub statics: Vec<StaticAbility>,
@@ -261,6 +268,10 @@ pub struct CardDef {
     /// Bloodthirst N (702.53, `keywords/bloodthirst.rs`); 0 without.
     #[serde(default)]
     pub bloodthirst: u32,
+    /// Thick-Skinned Goblin: "You may pay {0} rather than pay the echo cost for permanents
+    /// you control" (`keywords/echo.rs`).
+    #[serde(default)]
+    pub echo_costs_zero: bool,
     /// The casting-side keywords: kicker, buyback, storm, gravestorm (`keywords/kicker.rs`,
     /// `buyback.rs`, `storm.rs`, `gravestorm.rs`).
     #[serde(default)]

@@ -65,6 +65,10 @@ struct Script {
     effects: Vec<String>,
     #[serde(default)]
     enters_with: Vec<String>,
+    /// `enters_with_unless_cast_from_hand = ["3 +1/+1"]`: "~ enters the battlefield with
+    /// three +1/+1 counters on it if you didn't cast it from your hand" (Epochrasite).
+    #[serde(default)]
+    enters_with_unless_cast_from_hand: Vec<String>,
     #[serde(default)]
     enters_tapped: bool,
     #[serde(default)]
@@ -119,8 +123,13 @@ struct Script {
     redirect_unblocked_combat_damage: bool,
     /// Morph: the cost to turn it face up (`"{U}{U}"`); must match the card's text.
     morph: Option<String>,
-    /// Echo (502.19 / 702.30): `echo = "{2}{R}"`, a triggered ability in its upkeep.
+    /// Echo (502.19 / 702.30): `echo = "{2}{R}"`, a triggered ability in its upkeep; a
+    /// non-mana echo cost as a cost, `echo = "discard a card"` (Echo—Discard a card).
     echo: Option<String>,
+    /// Thick-Skinned Goblin: "You may pay {0} rather than pay the echo cost for permanents
+    /// you control."
+    #[serde(default)]
+    pay_zero_for_echo: bool,
     /// Suspend (502.59 / 702.61): `suspend = "5 {B}"` or `"X {X}{3}{U}"`, as printed.
     suspend: Option<String>,
     /// Madness (502.24 / 702.34): `madness = "{B}"`, as printed.
@@ -273,6 +282,10 @@ struct AbilityScript {
     /// upkeep and only once each turn (`keywords/forecast.rs`).
     #[serde(default)]
     forecast: bool,
+    /// "Return ~ from your graveyard ...": activated only while the card is in its owner's
+    /// graveyard (Chronosavant; checked against the text).
+    #[serde(default)]
+    from_graveyard: bool,
 }
 
 fn err(card: &str, problem: impl Into<String>) -> CatalogError {
@@ -519,6 +532,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         spell: SpellAbility::default(),
         abilities: Vec::new(),
         enters_with_counters: Vec::new(),
+        enters_with_unless_cast_from_hand: Vec::new(),
         enters_tapped: false,
         triggers: Vec::new(),
         statics: Vec::new(),
@@ -546,6 +560,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         grants_typecycling_in_hands: None,
         players_cant_cycle: false,
         bloodthirst: 0,
+        echo_costs_zero: false,
     })
 }
 
@@ -775,11 +790,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
     if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
         return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
     }
-    for e in &s.enters_with {
-        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
-            .map_err(|err| format!("enters_with `{e}`: {err}"))?;
-        def.enters_with_counters.push(counters);
-    }
+    apply_enters_with(def, s, &text_lower)?;
     def.enters_tapped = s.enters_tapped;
     def.preventions = s
         .prevent
@@ -845,21 +856,23 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("an Aura needs `enchant`".into());
     }
     if let Some(e) = &s.echo {
-        let cost: crate::mana::ManaCost = e
-            .trim()
-            .parse()
-            .map_err(|err| format!("echo `{e}`: {err}"))?;
-        let printed = format!("echo {}", e.trim().to_lowercase());
-        if !text_lower.lines().any(|l| l.starts_with(&printed)) {
-            return Err(format!(
-                "`echo = \"{e}\"`: the card's text has no `Echo {e}`"
-            ));
-        }
-        def.triggers.push(crate::abilities::TriggerDef::echo(cost));
+        def.triggers
+            .push(crate::abilities::TriggerDef::echo(parse_echo(
+                e,
+                &text_lower,
+            )?));
     } else if def.support != Support::TestOnly
-        && text_lower.lines().any(|l| l.starts_with("echo {"))
+        && text_lower
+            .lines()
+            .any(|l| l.starts_with("echo {") || l.starts_with("echo—"))
     {
         return Err("the card has echo: script it with `echo = \"{cost}\"`".into());
+    }
+    if s.pay_zero_for_echo {
+        if !text_lower.contains("rather than pay the echo cost") {
+            return Err("`pay_zero_for_echo`: the card's text doesn't say so".into());
+        }
+        def.echo_costs_zero = true;
     }
     def.suspend = parse_suspend(
         s.suspend.as_deref(),
@@ -876,9 +889,8 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 "`morph = \"{m}\"`: the card's text has no `Morph {m}`"
             ));
         }
-        if !def.has_type(CardType::Creature) {
-            return Err("only a creature card is scripted with morph".into());
-        }
+        // Morph on a noncreature card (Lumithread Field, Zoetic Cavern): face down it is a
+        // 2/2 creature like any other; face up it is what its card is (702.36, 707.2).
         def.morph = Some(cost);
     } else if def.support != Support::TestOnly
         && text_lower
@@ -1185,6 +1197,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 cycling: false,
                 from_hand: false,
                 forecast: false,
+                from_graveyard: false,
             });
             continue;
         }
@@ -1195,6 +1208,16 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
         }
         let targets = parse_targets(&a.targets)?;
         let effects = parse_effects(&a.effects, targets.len())?;
+        if a.from_graveyard
+            && !def
+                .text
+                .to_lowercase()
+                .contains(&format!("{} from your graveyard", def.name.to_lowercase()))
+        {
+            return Err(
+                "`from_graveyard`: the card's text has no \"~ from your graveyard\"".into(),
+            );
+        }
         if a.forecast && !def.text.to_lowercase().contains("forecast —") {
             return Err("`forecast`: the card's text has no forecast".into());
         }
@@ -1227,6 +1250,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
             cycling: false,
             from_hand: a.forecast,
             forecast: a.forecast,
+            from_graveyard: a.from_graveyard,
         });
     }
     Ok(())
@@ -1303,6 +1327,7 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         cycling: false,
         from_hand: false,
         forecast: false,
+        from_graveyard: false,
     }
 }
 
@@ -1316,6 +1341,66 @@ fn add_intrinsic_mana_abilities(def: &mut CardDef) {
             def.abilities.push(intrinsic_mana_ability(color));
         }
     }
+}
+
+/// `enters_with` and `enters_with_unless_cast_from_hand` (Epochrasite, checked against its
+/// text): the counters it enters the battlefield with.
+fn apply_enters_with(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
+    for e in &s.enters_with {
+        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+            .map_err(|err| format!("enters_with `{e}`: {err}"))?;
+        def.enters_with_counters.push(counters);
+    }
+    for e in &s.enters_with_unless_cast_from_hand {
+        if !text_lower.contains("if you didn't cast it from your hand") {
+            return Err(
+                "`enters_with_unless_cast_from_hand`: the card's text doesn't say so".into(),
+            );
+        }
+        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+            .map_err(|err| format!("enters_with_unless_cast_from_hand `{e}`: {err}"))?;
+        def.enters_with_unless_cast_from_hand.push(counters);
+    }
+    Ok(())
+}
+
+/// `echo = "{2}{R}"` or `echo = "discard a card"` (Echo—Discard a card; "sacrifice two
+/// lands"): checked against the card's text ("Echo {2}{R}", "Echo—Discard a card."). A
+/// non-mana echo cost is one part, a discard or a sacrifice (`keywords/echo.rs`).
+fn parse_echo(e: &str, text_lower: &str) -> Result<crate::costs::Cost, String> {
+    let e = e.trim();
+    if let Ok(mana) = e.parse::<crate::mana::ManaCost>() {
+        let printed = format!("echo {}", e.to_lowercase());
+        if !text_lower.lines().any(|l| l.starts_with(&printed)) {
+            return Err(format!(
+                "`echo = \"{e}\"`: the card's text has no `Echo {e}`"
+            ));
+        }
+        return Ok(crate::costs::Cost {
+            mana: Some(mana),
+            ..Default::default()
+        });
+    }
+    let cost = crate::costs::Cost::parse(e).map_err(|err| format!("echo `{e}`: {err}"))?;
+    let one_part = cost.mana.is_none()
+        && !cost.tap
+        && !cost.untap
+        && matches!(
+            cost.parts.as_slice(),
+            [crate::costs::CostPart::Discard(_) | crate::costs::CostPart::Sacrifice(..)]
+        );
+    if !one_part {
+        return Err(format!(
+            "echo `{e}`: a non-mana echo cost is one discard or one sacrifice"
+        ));
+    }
+    let printed = format!("echo—{}", e.to_lowercase());
+    if !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`echo = \"{e}\"`: the card's text has no `Echo—{e}`"
+        ));
+    }
+    Ok(cost)
 }
 
 /// `suspend = "5 {B}"`: checked against the card's text ("Suspend 5—{B}"); a card whose text
@@ -1576,6 +1661,7 @@ pub(super) fn cycling_ability(
         cycling: true,
         from_hand: true,
         forecast: false,
+        from_graveyard: false,
     })
 }
 
@@ -1717,6 +1803,7 @@ fn search_same_mana_value_ability(
         cycling: false,
         from_hand: transmute,
         forecast: false,
+        from_graveyard: false,
     })
 }
 

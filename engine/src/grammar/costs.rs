@@ -69,6 +69,7 @@ fn cost_part(i: &mut &str, cost: &mut Cost) -> PResult<()> {
         "exile" => exile(i)?,
         "discard" => discard(i)?,
         "tap" => tap_untapped(i)?,
+        "return" => return_to_hand(i)?,
         "pay" => {
             let n = arg("an amount of life", natural).parse_next(i)?;
             literal_word(i, &["life"])?;
@@ -84,7 +85,26 @@ fn cost_part(i: &mut &str, cost: &mut Cost) -> PResult<()> {
             let n = arg("a count", count).parse_next(i)?;
             let kind = arg("a counter kind", counter_kind).parse_next(i)?;
             literal_word(i, &["counter", "counters"])?;
-            CostPart::RemoveCounters(kind, n)
+            if n == 1 && next_word(i) == Some("from") {
+                // Rift Elemental: "from a permanent you control or suspended card you own".
+                for w in [
+                    "from",
+                    "a",
+                    "permanent",
+                    "you",
+                    "control",
+                    "or",
+                    "suspended",
+                    "card",
+                    "you",
+                    "own",
+                ] {
+                    literal_word(i, &[w])?;
+                }
+                CostPart::RemoveCounterFromYours(kind)
+            } else {
+                CostPart::RemoveCounters(kind, n)
+            }
         }
         w => {
             return fail_at(
@@ -92,7 +112,7 @@ fn cost_part(i: &mut &str, cost: &mut Cost) -> PResult<()> {
                 &start,
                 format!("unknown cost part `{w}`"),
                 &[
-                    "{MANA}, {T}, {Q}, sacrifice, exile, discard, tap, pay N life, remove N KIND counter",
+                    "{MANA}, {T}, {Q}, sacrifice, exile, discard, tap, return, pay N life, remove N KIND counter",
                 ],
             );
         }
@@ -175,6 +195,32 @@ fn discard(i: &mut &str) -> PResult<CostPart> {
         return Ok(CostPart::DiscardRandom(n));
     }
     Ok(CostPart::Discard(n))
+}
+
+/// `return COUNT SUBTYPEs you control to their owner's hand`, as printed (Fathom Seer's
+/// "Morph—Return two Islands you control to their owner's hand"): the subtype is the plural
+/// word without its `s`.
+fn return_to_hand(i: &mut &str) -> PResult<CostPart> {
+    let n = arg("a count", count).parse_next(i)?;
+    let start = i.checkpoint();
+    let plural = arg("a subtype, plural", word).parse_next(i)?;
+    let Some(subtype) = plural.strip_suffix('s').filter(|s| !s.is_empty()) else {
+        return fail_at(
+            i,
+            &start,
+            format!("`{plural}` is not a plural subtype"),
+            &["islands"],
+        );
+    };
+    let f = crate::targets::ObjectFilter {
+        subtype: Some(subtype.to_string()),
+        controller: Some(Relation::You),
+        ..Default::default()
+    };
+    for w in ["you", "control", "to", "their", "owner's", "hand"] {
+        literal_word(i, &[w])?;
+    }
+    Ok(CostPart::ReturnToHand(f, n))
 }
 
 /// `tap COUNT untapped FILTER` (permanents you control; not {T}).

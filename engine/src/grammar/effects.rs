@@ -469,6 +469,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("exile_and_return", one_object),
     ("return_to_hand", one_object),
     ("return_to_battlefield", one_object),
+    ("return_to_battlefield_tapped", one_object),
     ("return_to_battlefield_under_your_control", one_object),
     ("return_linked_to_battlefield", no_args),
     ("return_at_next_end_step", one_object),
@@ -482,6 +483,12 @@ pub const RULES: &[(&str, Rule)] = &[
     ("put_counter", put_counter),
     ("put_counter_each", put_counter_each),
     ("remove_counter", remove_counter),
+    ("remove_or_add_counter", remove_or_add_counter),
+    ("may_remove_or_add_time_counter", remove_or_add_counter),
+    ("remove_time_counters_each", time_counters_each),
+    ("counter_into_suspend", into_suspend),
+    ("exile_into_suspend", into_suspend),
+    ("put_time_counters_each", time_counters_each),
     ("create_token", create_token),
     // library and hand: draw, discard, mill, search
     ("draw", player_amount),
@@ -565,6 +572,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "exile_and_return" => Effect::ExileAndReturn,
         "return_to_hand" => Effect::ReturnToHand,
         "return_to_battlefield" => Effect::ReturnToBattlefield,
+        "return_to_battlefield_tapped" => Effect::ReturnToBattlefieldTapped,
         "return_to_battlefield_under_your_control" => Effect::ReturnToBattlefieldUnderYourControl,
         "return_at_next_end_step" => Effect::ReturnAtNextEndStep,
         "return_if_dies_this_turn" => Effect::ReturnIfDiesThisTurn,
@@ -841,6 +849,42 @@ fn remove_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         kind,
         count: o.amount("n").unwrap_or(Amount::Fixed(1)),
         what,
+    })
+}
+
+/// `remove_or_add_counter OBJECT` (Clockspinning: any kind, chosen as it resolves) and
+/// `may_remove_or_add_time_counter OBJECT` (Jhoira's Timebug: a time counter, or neither).
+fn remove_or_add_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::RemoveOrAddCounter {
+        what,
+        time_only: verb == "may_remove_or_add_time_counter",
+    })
+}
+
+/// `remove_time_counters_each AMOUNT` / `put_time_counters_each AMOUNT` (Dust of Moments:
+/// each permanent (with a time counter) and each suspended card).
+fn time_counters_each(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let count = arg("an amount", amount).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::TimeCountersEach {
+        put: verb == "put_time_counters_each",
+        count,
+    })
+}
+
+/// `counter_into_suspend OBJECT N` (Delay: counter the spell, exile it with N time counters
+/// and it gains suspend) and `exile_into_suspend OBJECT N` (Epochrasite: the card, from its
+/// graveyard).
+fn into_suspend(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("an object", object).parse_next(i)?;
+    let time = arg("a number of time counters", natural).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::IntoSuspend {
+        what,
+        time,
+        counter: verb == "counter_into_suspend",
     })
 }
 

@@ -209,6 +209,16 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
         "card_in_your_graveyard" => {
             TargetKind::CardInYourGraveyard(filter_after(CHOOSERS).parse_next(i)?)
         }
+        "permanent_or_suspended_card" => {
+            let with_time_counter = next_word(i) == Some("with_time_counter");
+            if with_time_counter {
+                (space1, "with_time_counter").parse_next(i)?;
+            }
+            TargetKind::PermanentOrSuspended {
+                filter: filter_after(CHOOSERS).parse_next(i)?,
+                with_time_counter,
+            }
+        }
         _ => {
             i.reset(&start);
             TargetKind::Permanent(filter_until(CHOOSERS).parse_next(i)?)

@@ -52,6 +52,7 @@
 //!             | "text_changeable:" text_word | "you_control" | "opponent_controls" ;
 //! target      = ( "any" | "player" | "opponent" | "spell" filter
 //!               | "card_in_graveyard" filter | "card_in_your_graveyard" filter
+//!               | "permanent_or_suspended_card" [SP "with_time_counter"] filter
 //!               | filter ) { SP chooser } ;
 //! chooser     = "chosen_by_opponent" | "chosen_by_its_controller" ;
 //!
@@ -74,7 +75,9 @@
 //!             | "discard" SP count SP ("card" | "cards") [SP "at random"]
 //!             | "tap" SP count SP "untapped" SP filter | "pay" SP integer SP "life"
 //!             | "remove" SP count SP counter_kind SP ("counter" | "counters")
-//!             | "exile" SP count SP filter SP ("card" | "cards") SP "from a graveyard" ;
+//!             | "exile" SP count SP filter SP ("card" | "cards") SP "from a graveyard"
+//!             | "return" SP count SP plural_subtype SP "you control to their owner's hand"
+//!             | "remove a" SP counter_kind SP "counter from a permanent you control or suspended card you own" ;
 //! count       = "a" | "an" | "one" | "two" | "three" | integer ;
 //! ```
 

@@ -259,5 +259,6 @@ pub mod storage;
 pub mod storm;
 pub mod suspend;
 pub mod threshold;
+pub mod time_counters;
 pub mod transmute;
 pub mod vanishing;

@@ -4,6 +4,10 @@
 //! primitives that turn permanents face down and face up (timestamps, copy choices).
 //! A face-down object's characteristics are the face-down 2/2's (`Object::face`), so other
 //! rules see it without special cases; who may see the card is `Game::seen_name`.
+//! Morph costs may be non-mana costs (Gathan Raiders' "Morph—Discard a card", Fathom
+//! Seer's "Morph—Return two Islands you control to their owner's hand"), and noncreature
+//! cards may have morph (Lumithread Field, Zoetic Cavern): turned face up, such a
+//! permanent is no longer a creature and leaves combat.
 
 use crate::casting::{CastKind, Casting};
 use crate::decision::RuleError;
@@ -140,6 +144,13 @@ impl Game {
             self.set_copy(id, copy);
         }
         self.set_face_down(id, false);
+        // A noncreature card turned face up (Lumithread Field) is no longer a creature: it
+        // is removed from combat (2006 306.2 / 2014 506.4).
+        if !self.is_creature(id)
+            && let Some(c) = &mut self.combat
+        {
+            c.remove(id);
+        }
         let Some(o) = self.obj(id) else { return };
         let (card, controller) = (o.face_up(), o.controller);
         self.emit(Event::TurnedFaceUp {

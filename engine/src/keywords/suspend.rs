@@ -74,13 +74,21 @@ pub(crate) fn cast_definition() -> &'static TriggerDef {
 }
 
 impl Game {
-    /// 502.59b / 702.61b: the card has suspend, is in exile and has a time counter.
+    /// 502.59b / 702.61b: the card has suspend (printed, or gained in exile: Delay), is in
+    /// exile and has a time counter.
     pub fn is_suspended(&self, id: ObjectId) -> bool {
         self.obj(id).is_some_and(|o| {
             o.zone == ZoneKind::Exile
-                && self.catalog().get(o.card).suspend.is_some()
+                && self.has_suspend_in_exile(id)
                 && o.counters.get(&CounterKind::Time) > 0
         })
+    }
+
+    /// Whether the card in exile has suspend: printed, or gained from an effect (Delay,
+    /// Jhoira of the Ghitu, Epochrasite: `Object::gained_suspend`).
+    pub fn has_suspend_in_exile(&self, id: ObjectId) -> bool {
+        self.obj(id)
+            .is_some_and(|o| o.gained_suspend || self.catalog().get(o.card).suspend.is_some())
     }
 
     /// Whether `player` may suspend `card` now: it is in their hand and has suspend, and they
@@ -169,7 +177,7 @@ impl Game {
     ) -> Option<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
         let o = self.obj(object)?;
         (o.zone == ZoneKind::Exile
-            && self.catalog().get(o.card).suspend.is_some()
+            && self.has_suspend_in_exile(object)
             && o.counters.get(&CounterKind::Time) == 0)
             .then_some((o.id, o.card, o.owner, SUSPEND_CAST_TRIGGER as usize, None))
     }

@@ -92,6 +92,7 @@ impl Game {
                                 player: p,
                                 decision: Decision::Sacrifice {
                                     filter: filter.clone(),
+                                    count: 1,
                                 },
                             });
                         }
@@ -137,29 +138,7 @@ impl Game {
                 }
             }
             Effect::SacrificeUnlessPays { cost } => {
-                // "Sacrifice it": only if it is still the same permanent and still its
-                // controller's (R-vesuvan-shapeshifter-8: face down, it is the same one).
-                let this = source;
-                let mine = self
-                    .obj(this)
-                    .is_some_and(|o| o.zone == ZoneKind::Battlefield && o.controller == me);
-                if !mine {
-                    return Progress::Done;
-                }
-                let payable = cost.to_payable(0);
-                match res.may {
-                    None if self.can_pay_now(me, &payable) => {
-                        let name = self.seen_name(this, Some(me));
-                        return Self::ask_yes_no(
-                            me,
-                            format!("pay {cost}, or sacrifice {name}? Pay?"),
-                        );
-                    }
-                    Some(true) if self.pay_automatically(me, &payable) => {}
-                    _ => {
-                        self.sacrifice(this);
-                    }
-                }
+                return self.execute_echo(res, source, cost);
             }
             Effect::PactPay => {
                 let Some(cost) = self.pact_cost(res.item.card) else {

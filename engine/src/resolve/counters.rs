@@ -1,6 +1,7 @@
 //! Counters and tokens (121, 110.5): putting counters on permanents, creating tokens.
 
 use super::*;
+use crate::object::CounterKind;
 
 impl Game {
     /// Resolves one effect of counters and tokens that may ask a player something first.
@@ -9,8 +10,9 @@ impl Game {
         match e {
             Effect::PutCounters { kind, count, what } => {
                 let n = self.amount(res, count).max(0) as u32;
+                // On a permanent, or on a suspended card (Timecrafting).
                 if let Some(o) = self.object_of(res, *what)
-                    && self.is_on_battlefield(o)
+                    && (self.is_on_battlefield(o) || self.is_suspended(o))
                 {
                     self.add_counters(o, kind.clone(), n);
                 }
@@ -38,6 +40,61 @@ impl Game {
                 }
             }
             _ => debug_assert!(false, "not an effect of counters and tokens: {e:?}"),
+        }
+        Progress::Done
+    }
+
+    /// Clockspinning / Jhoira's Timebug ([`Effect::RemoveOrAddCounter`]): the counters on the
+    /// permanent or suspended card are read as it resolves; its controller chooses a kind and
+    /// whether to remove one or put another (`ChooseMode`, options in that order for each
+    /// kind; the Timebug's "you may" adds "neither"). No counter (of the kind): nothing.
+    pub(super) fn execute_remove_or_add_counter(
+        &mut self,
+        res: &mut Resolution,
+        what: ObjRef,
+        time_only: bool,
+    ) -> Progress {
+        let Some(o) = self.object_of(res, what).filter(|o| {
+            self.is_on_battlefield(*o) || self.obj(*o).is_some_and(|x| x.zone == ZoneKind::Exile)
+        }) else {
+            return Progress::Done;
+        };
+        let kinds: Vec<CounterKind> = self.obj(o).map_or(Vec::new(), |x| {
+            x.counters
+                .0
+                .iter()
+                .filter(|(k, n)| *n > 0 && (!time_only || *k == CounterKind::Time))
+                .map(|(k, _)| k.clone())
+                .collect()
+        });
+        if kinds.is_empty() {
+            return Progress::Done;
+        }
+        let Some(choice) = res.option else {
+            let name = self.card_name(o).to_string();
+            let mut options: Vec<String> = kinds
+                .iter()
+                .flat_map(|k| {
+                    [
+                        format!("remove a {k} counter from {name}"),
+                        format!("put another {k} counter on {name}"),
+                    ]
+                })
+                .collect();
+            if time_only {
+                options.push("neither".into());
+            }
+            return Progress::Ask(Pending {
+                player: res.item.controller,
+                decision: Decision::ChooseMode { options },
+            });
+        };
+        if let Some(k) = kinds.get(choice as usize / 2) {
+            if choice % 2 == 0 {
+                self.remove_counters(o, k, 1);
+            } else {
+                self.add_counters(o, k.clone(), 1);
+            }
         }
         Progress::Done
     }

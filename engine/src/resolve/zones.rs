@@ -213,7 +213,7 @@ impl Game {
                     self.put_onto_battlefield(exiled, owner, false);
                 }
             }
-            Effect::ReturnToBattlefield(r) => {
+            Effect::ReturnToBattlefield(r) | Effect::ReturnToBattlefieldTapped(r) => {
                 if let Some(o) = self.object_of(res, *r)
                     && matches!(
                         self.obj(o).map(|x| x.zone),
@@ -221,7 +221,8 @@ impl Game {
                     )
                 {
                     let owner = self.objects[o.slot()].owner;
-                    self.put_onto_battlefield(o, owner, false);
+                    let tapped = matches!(e, Effect::ReturnToBattlefieldTapped(_));
+                    self.put_onto_battlefield(o, owner, tapped);
                 }
             }
             Effect::ReturnToBattlefieldUnderYourControl(r) => {
