@@ -576,6 +576,8 @@ impl Game {
             Decision::SacrificeForDamage { recipient, count } => {
                 self.answer_sacrifice_for_damage(player, *recipient, *count, answer)
             }
+            d @ Decision::Scry { .. } => self.answer_scry(player, d, answer),
+            Decision::Dredge { cards, .. } => self.answer_dredge(player, cards, answer),
         }
     }
 
@@ -637,6 +639,10 @@ impl Game {
                     .into_iter()
                     .map(|l| Answer::Objects(vec![l])),
                 )
+                .collect(),
+            d @ Decision::Scry { .. } => Self::scry_answers(d),
+            Decision::Dredge { cards, .. } => std::iter::once(Answer::Objects(Vec::new()))
+                .chain(cards.iter().map(|c| Answer::Objects(vec![*c])))
                 .collect(),
         }
     }

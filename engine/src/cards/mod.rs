@@ -261,6 +261,9 @@ pub struct CardDef {
     /// Bloodthirst N (702.53, `keywords/bloodthirst.rs`); 0 without.
     #[serde(default)]
     pub bloodthirst: u32,
+    /// Dredge N (702.51, `keywords/dredge.rs`); 0 without.
+    #[serde(default)]
+    pub dredge: u32,
     /// The casting-side keywords: kicker, buyback, storm, gravestorm (`keywords/kicker.rs`,
     /// `buyback.rs`, `storm.rs`, `gravestorm.rs`).
     #[serde(default)]
@@ -290,6 +293,8 @@ pub struct CastKeys {
     pub buyback_costs_less: u32,
     /// Delve (702.65; `keywords/delve.rs`).
     pub delve: bool,
+    /// Convoke (702.50; `keywords/convoke.rs`).
+    pub convoke: bool,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X

@@ -144,6 +144,9 @@ struct Script {
     /// Bloodthirst N (702.53): `bloodthirst = 1`.
     #[serde(default)]
     bloodthirst: u32,
+    /// Dredge N (702.51): `dredge = 2`.
+    #[serde(default)]
+    dredge: u32,
     /// Graft N (702.57): `graft = 1`.
     #[serde(default)]
     graft: u32,
@@ -185,6 +188,9 @@ struct Script {
     /// Delve (702.65).
     #[serde(default)]
     delve: bool,
+    /// Convoke (702.50).
+    #[serde(default)]
+    convoke: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -546,6 +552,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         grants_typecycling_in_hands: None,
         players_cant_cycle: false,
         bloodthirst: 0,
+        dredge: 0,
     })
 }
 
@@ -638,6 +645,26 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
     })
 }
 
+/// `dredge = N` (702.51, `keywords/dredge.rs`), checked against the card's "Dredge N".
+fn apply_dredge(
+    def: &mut CardDef,
+    n: u32,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<(), String> {
+    let printed = format!("dredge {n}");
+    if n > 0 && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`dredge = {n}`: the card's text has no `Dredge {n}`"
+        ));
+    }
+    if n == 0 && !test_only && text_lower.lines().any(|l| l.starts_with("dredge ")) {
+        return Err("the card has dredge: script it with `dredge = N`".into());
+    }
+    def.dredge = n;
+    Ok(())
+}
+
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
@@ -657,6 +684,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("the card has bloodthirst: script it with `bloodthirst = N`".into());
     }
     def.bloodthirst = s.bloodthirst;
+    apply_dredge(def, s.dredge, &text_lower, test_only)?;
     apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
@@ -992,6 +1020,17 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     def.cast_keys.delve = s.delve;
+    let has_convoke = text_lower
+        .lines()
+        .any(|l| l.starts_with("convoke (") || l.contains("; convoke (") || l == "convoke");
+    if s.convoke != has_convoke && !test_only {
+        return Err(if s.convoke {
+            "`convoke`: the card's text has no convoke".into()
+        } else {
+            "the card has convoke: script it with `convoke = true`".into()
+        });
+    }
+    def.cast_keys.convoke = s.convoke;
     def.cast_keys.storm = s.storm;
     def.cast_keys.gravestorm = s.gravestorm;
     if s.buyback_costs_less > 0 {
