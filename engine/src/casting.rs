@@ -1535,7 +1535,12 @@ impl Game {
     /// Whether some payment exists. When every usable source makes exactly one fixed type of
     /// mana (basic lands), pooling all of it and paying from that pool is exact and cheap;
     /// otherwise the solver decides.
-    fn payment_possible(&self, c: &Casting, cost: &PayableCost, exclude: &[ObjectId]) -> bool {
+    pub(crate) fn payment_possible(
+        &self,
+        c: &Casting,
+        cost: &PayableCost,
+        exclude: &[ObjectId],
+    ) -> bool {
         let mut pool = self.player(c.player).pool.clone();
         for (_, _, t) in &c.mana_plan {
             pool.add(*t, 1);

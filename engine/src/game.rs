@@ -1144,6 +1144,10 @@ impl Game {
         if thirst > 0 {
             counters.push((crate::object::CounterKind::PlusOnePlusOne, thirst));
         }
+        // "If ~ was kicked, it enters the battlefield with ..." (Kavu Primarch).
+        if own && self.was_kicked(new_id, None) {
+            counters.extend(def.kicked_enters_with_counters.iter().cloned());
+        }
         let o = self.obj_mut(new_id)?;
         o.tapped = enters_tapped;
         for (k, n) in counters {

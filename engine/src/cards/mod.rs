@@ -200,6 +200,9 @@ pub struct CardDef {
     pub spell: SpellAbility,
     pub abilities: Vec<ActivatedAbility>,
     pub enters_with_counters: Vec<(CounterKind, u32)>,
+    /// The counters it also enters with if it was kicked (`keywords/kicker.rs`).
+    #[serde(default)]
+    pub kicked_enters_with_counters: Vec<(CounterKind, u32)>,
     pub enters_tapped: bool,
     pub triggers: Vec<crate::abilities::TriggerDef>,
     pub statics: Vec<StaticAbility>,

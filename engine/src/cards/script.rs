@@ -65,6 +65,9 @@ struct Script {
     effects: Vec<String>,
     #[serde(default)]
     enters_with: Vec<String>,
+    /// "If ~ was kicked, it enters the battlefield with N ... counters" (Kavu Primarch).
+    #[serde(default)]
+    kicked_enters_with: Vec<String>,
     #[serde(default)]
     enters_tapped: bool,
     #[serde(default)]
@@ -525,6 +528,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         spell: SpellAbility::default(),
         abilities: Vec::new(),
         enters_with_counters: Vec::new(),
+        kicked_enters_with_counters: Vec::new(),
         enters_tapped: false,
         triggers: Vec::new(),
         statics: Vec::new(),
@@ -643,6 +647,25 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
         targets,
         effects,
     })
+}
+
+/// `kicked_enters_with = ["4 +1/+1"]`: "If ~ was kicked, it enters the battlefield with
+/// ..." (Kavu Primarch), checked against the text and the card's kicker.
+fn apply_kicked_enters_with(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
+    let says_kicked_enters =
+        text_lower.contains("was kicked, it enters the battlefield with") && s.kicker.is_some();
+    if !s.kicked_enters_with.is_empty() && !says_kicked_enters {
+        return Err(
+            "`kicked_enters_with`: the card's text has no kicker or no \"if ~ was kicked, it enters the battlefield with\""
+                .into(),
+        );
+    }
+    for e in &s.kicked_enters_with {
+        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+            .map_err(|err| format!("kicked_enters_with `{e}`: {err}"))?;
+        def.kicked_enters_with_counters.push(counters);
+    }
+    Ok(())
 }
 
 /// `dredge = N` (702.51, `keywords/dredge.rs`), checked against the card's "Dredge N".
@@ -808,6 +831,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
             .map_err(|err| format!("enters_with `{e}`: {err}"))?;
         def.enters_with_counters.push(counters);
     }
+    apply_kicked_enters_with(def, s, &text_lower)?;
     def.enters_tapped = s.enters_tapped;
     def.preventions = s
         .prevent

@@ -91,19 +91,25 @@ impl Game {
 
     /// Modern (702.50a): each creature chosen must pay for a mana of the cost (classic: a
     /// creature may reduce nothing).
+    /// Either way, the rest of the cost must still be payable with the other sources.
     pub(crate) fn check_convoke(
         &self,
         c: &Casting,
         creatures: &[ObjectId],
     ) -> Result<(), RuleError> {
-        if self.ruleset.convoke_taps_any_number() {
-            return Ok(());
-        }
         let mut cost = self.payable_before_convoke(c);
-        if self.convoke_pay(&mut cost, creatures) > 0 {
+        if self.convoke_pay(&mut cost, creatures) > 0 && !self.ruleset.convoke_taps_any_number() {
             return Err(RuleError::illegal(
                 "each creature tapped for convoke pays for {1} or one mana of its colour, and this cost has no such mana left for one of them",
             ));
+        }
+        let mut next = c.clone();
+        next.cost_objects.push(creatures.to_vec());
+        let rest = self.payable_mana(&next);
+        if !rest.is_zero() && !self.payment_possible(&next, &rest, creatures) {
+            return Err(RuleError::illegal(format!(
+                "with these creatures tapped for convoke you couldn't pay the rest ({rest}) with your other mana sources"
+            )));
         }
         Ok(())
     }
