@@ -1442,7 +1442,7 @@ impl Game {
                     "convoke taps at most {max} creature(s) for this spell"
                 )));
             }
-            CostPart::Convoke(_) => self.check_convoke(c, objs)?,
+            CostPart::Convoke(_) => {}
             _ if objs.len() != n => {
                 return Err(RuleError::illegal(format!("choose exactly {n}")));
             }
@@ -1480,6 +1480,9 @@ impl Game {
             if objs[..i].contains(o) {
                 return Err(RuleError::illegal("the same object was chosen twice"));
             }
+        }
+        if let CostPart::Convoke(_) = part {
+            self.check_convoke(c, objs)?;
         }
         Ok(())
     }
