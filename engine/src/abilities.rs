@@ -71,6 +71,9 @@ pub enum TriggerEvent {
     YouCastSpellOfType(CardType),
     /// "When ~ is turned face up" (morph, 502.26 / 702.36).
     TurnedFaceUp,
+    /// "Whenever ~ or another permanent is turned face up" (Unblinking Bleb): any
+    /// permanent, itself included.
+    PermanentTurnedFaceUp,
     /// "Whenever <scope> gains life" (once per life-gaining event; "that player" is them).
     LifeGained(PlayerScope),
     /// "Whenever <scope> loses life" (damage to a player included).

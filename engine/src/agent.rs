@@ -434,6 +434,30 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Lightning Axe", 2),
         ],
     ),
+    // The library and casting-cost family (issue 13): scry, fateseal, dredge, convoke, and
+    // discards that put Dakmor Salvage into the graveyard.
+    (
+        "library",
+        &[
+            ("Island", 7),
+            ("Forest", 5),
+            ("Plains", 3),
+            ("New Benalia", 2),
+            ("Dakmor Salvage", 3),
+            ("Foresee", 2),
+            ("Mystic Speculation", 2),
+            ("Cryptic Annelid", 2),
+            ("Spin into Myth", 2),
+            ("Mesmeric Sliver", 2),
+            ("Sidewinder Sliver", 3),
+            ("Sprout Swarm", 3),
+            ("Ashcoat Bear", 3),
+            ("Squire", 3),
+            ("Careful Consideration", 2),
+            ("Looter il-Kor", 2),
+            ("Cancel", 2),
+        ],
+    ),
 ];
 
 /// The sets of the block (the `pool` deck's cards).
@@ -500,11 +524,12 @@ pub fn pool_deck(rng: &mut ChaCha8Rng) -> Result<Vec<CardId>, String> {
 }
 
 /// A bench deck by name: `bolt`, `bears`, `rg` (test-only cards), `tsp`, `effects`, `morph`,
-/// `combat`, `flashback`, `suspend`, `storm`, `graveyard` or `counters` (supported cards;
+/// `combat`, `flashback`, `suspend`, `storm`, `graveyard`, `counters` or `library` (supported cards;
 /// `combat` holds the combat keywords and cards of issue #3, `flashback` flashback, divided
 /// damage and Dralnu, `storm` storm, kicker, buyback and copies of spells, `graveyard`
 /// madness, cycling, threshold and hellbent, `counters` vanishing, poisonous, frenzy,
-/// bloodthirst, storage lands and the A19/A20 cycles):
+/// bloodthirst, storage lands and the A19/A20 cycles, `library` scry, fateseal, dredge and
+/// convoke):
 /// the decks of `spellstack bench` and of the random-game tests. `pool` is not one deck:
 /// see [`bench_decks`].
 pub fn bench_deck(name: &str) -> Result<Vec<CardId>, String> {

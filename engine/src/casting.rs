@@ -286,6 +286,9 @@ impl Game {
         if let Some(d) = self.delve_part(c, &total) {
             total.parts.push(d);
         }
+        if let Some(d) = self.convoke_part(c, &total) {
+            total.parts.push(d);
+        }
         Some(total)
     }
 
@@ -302,6 +305,7 @@ impl Game {
                         | CostPart::ReturnToHand(..)
                         | CostPart::RemoveCounterFromYours(_)
                         | CostPart::Delve(_)
+                        | CostPart::Convoke(_)
                 )
             })
             .cloned()
@@ -309,6 +313,20 @@ impl Game {
     }
 
     pub(crate) fn payable_mana(&self, c: &Casting) -> PayableCost {
+        let mut cost = self.payable_before_convoke(c);
+        // Convoke (`keywords/convoke.rs`): the creatures tapped pay for mana of the total
+        // cost (classic: reduce it), after increases and reductions.
+        if let Some(parts) = self.total_cost(c).map(|t| Self::choice_parts(&t)) {
+            let creatures = self.convoke_creatures(c, &parts);
+            if !creatures.is_empty() {
+                self.convoke_pay(&mut cost, &creatures);
+            }
+        }
+        self.as_spendable(c.player, cost)
+    }
+
+    /// The mana a spell or ability costs before convoke's creatures pay their part.
+    pub(crate) fn payable_before_convoke(&self, c: &Casting) -> PayableCost {
         let total = self.total_cost(c);
         let delve = total
             .as_ref()
@@ -331,7 +349,7 @@ impl Game {
             // Delve: each card exiled pays for {1} (702.65a; classic: costs {1} less).
             cost.generic = cost.generic.saturating_sub(delve);
         }
-        self.as_spendable(c.player, cost)
+        cost
     }
 
     /// Whether `player` controls a permanent that makes their spells cheaper.
@@ -344,7 +362,7 @@ impl Game {
     }
 
     /// Generic mana every spell costs more (a fixture's "Spells cost {1} more to cast").
-    fn spell_cost_increase(&self) -> u32 {
+    pub(crate) fn spell_cost_increase(&self) -> u32 {
         if !self.has_cost_reducers {
             return 0;
         }
@@ -872,8 +890,8 @@ impl Game {
                         return Err(RuleError::illegal("that card is not in your hand"));
                     }
                 }
-                // Exiling none is always possible.
-                CostPart::Delve(_) => {}
+                // Exiling none (tapping none) is always possible.
+                CostPart::Delve(_) | CostPart::Convoke(_) => {}
                 // Turned into `Discard(X)` / `RemoveCounters(X)` by `total_cost`.
                 CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
                 CostPart::SacrificeThis | CostPart::ExileThis => {
@@ -1174,6 +1192,8 @@ impl Game {
     fn cost_tapped_source(&self, c: &Casting) -> Vec<ObjectId> {
         match (c.kind, self.total_cost(c)) {
             (CastKind::Ability { source, .. }, Some(t)) if t.tap || t.untap => vec![source],
+            // Creatures tapped for convoke can't also tap for mana.
+            (CastKind::Spell(_), Some(t)) => self.convoke_chosen(c, &Self::choice_parts(&t)),
             _ => Vec::new(),
         }
     }
@@ -1229,6 +1249,19 @@ impl Game {
             } => {
                 // None, all that may be exiled, or one card.
                 let cands = self.delve_candidates(c);
+                let mut v = vec![Answer::Objects(Vec::new())];
+                v.push(Answer::Objects(
+                    cands.iter().copied().take(*max as usize).collect(),
+                ));
+                v.extend(cands.into_iter().map(|o| Answer::Objects(vec![o])));
+                v.dedup();
+                v
+            }
+            Decision::ChooseCostObjects {
+                part: CostPart::Convoke(max),
+            } => {
+                // None, as many as may be tapped, or one creature.
+                let cands = self.convoke_candidates(c);
                 let mut v = vec![Answer::Objects(Vec::new())];
                 v.push(Answer::Objects(
                     cands.iter().copied().take(*max as usize).collect(),
@@ -1428,6 +1461,7 @@ impl Game {
                 .filter(|id| Some(*id) != me && self.matches_filter(*id, f, c.player))
                 .collect(),
             CostPart::Delve(_) => self.delve_candidates(c),
+            CostPart::Convoke(_) => self.convoke_candidates(c),
             _ => Vec::new(),
         }
     }
@@ -1454,6 +1488,12 @@ impl Game {
                 )));
             }
             CostPart::Delve(_) => {}
+            CostPart::Convoke(max) if objs.len() > *max as usize => {
+                return Err(RuleError::illegal(format!(
+                    "convoke taps at most {max} creature(s) for this spell"
+                )));
+            }
+            CostPart::Convoke(_) => {}
             _ if objs.len() != n => {
                 return Err(RuleError::illegal(format!("choose exactly {n}")));
             }
@@ -1485,12 +1525,19 @@ impl Game {
                         "{} is not another card in your graveyard",
                         self.card_name(*o)
                     ),
+                    CostPart::Convoke(_) => format!(
+                        "{} is not an untapped creature you control",
+                        self.card_name(*o)
+                    ),
                     _ => format!("{} can't be sacrificed for this cost", self.card_name(*o)),
                 }));
             }
             if objs[..i].contains(o) {
                 return Err(RuleError::illegal("the same object was chosen twice"));
             }
+        }
+        if let CostPart::Convoke(_) = part {
+            self.check_convoke(c, objs)?;
         }
         Ok(())
     }
@@ -1548,7 +1595,12 @@ impl Game {
     /// Whether some payment exists. When every usable source makes exactly one fixed type of
     /// mana (basic lands), pooling all of it and paying from that pool is exact and cheap;
     /// otherwise the solver decides.
-    fn payment_possible(&self, c: &Casting, cost: &PayableCost, exclude: &[ObjectId]) -> bool {
+    pub(crate) fn payment_possible(
+        &self,
+        c: &Casting,
+        cost: &PayableCost,
+        exclude: &[ObjectId],
+    ) -> bool {
         let mut pool = self.player(c.player).pool.clone();
         for (_, _, t) in &c.mana_plan {
             pool.add(*t, 1);
@@ -2190,7 +2242,7 @@ impl Game {
                         self.remove_counters(o, k, 1);
                     }
                 }
-                CostPart::TapUntapped(..) => {
+                CostPart::TapUntapped(..) | CostPart::Convoke(_) => {
                     for o in chosen.next().cloned().unwrap_or_default() {
                         self.tap(o);
                     }

@@ -51,6 +51,9 @@ pub enum CostPart {
     /// Delve (702.65; `keywords/delve.rs`): exile up to `max` cards from your graveyard
     /// while casting, each paying for {1} of the generic mana (chosen while casting).
     Delve(u32),
+    /// Convoke (702.50; `keywords/convoke.rs`): tap up to `max` untapped creatures you
+    /// control while casting, each paying for {1} or one mana of its colour.
+    Convoke(u32),
     /// "Remove X [kind] counters from ~" (the storage lands, A21): X as chosen while
     /// activating (for a mana ability, the amount of mana it makes).
     RemoveXCounters(CounterKind),
@@ -124,6 +127,9 @@ impl fmt::Display for Cost {
                 CostPart::DiscardX => "discard X cards".into(),
                 CostPart::DiscardThis => "discard this card".into(),
                 CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
+                CostPart::Convoke(n) => {
+                    format!("tap up to {n} untapped creatures you control (convoke)")
+                }
                 CostPart::TapUntapped(f, 1) => format!("tap an {f}"),
                 CostPart::TapUntapped(f, n) => format!("tap {n} (each an {f})"),
                 CostPart::ReturnToHand(f, n) => format!(

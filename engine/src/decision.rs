@@ -97,6 +97,22 @@ pub enum Decision {
     /// chooses the `count` permanents to sacrifice at once (`Objects`, which may include
     /// `recipient` itself).
     SacrificeForDamage { recipient: ObjectId, count: u32 },
+    /// Scry or fateseal (701.18 / 701.19, `keywords/scry.rs`): `cards` are the top cards of
+    /// `library`'s owner's library, top first (`names` theirs, for the question); answered
+    /// `Answer::Scry` placing each on the top or the bottom, in order.
+    Scry {
+        library: PlayerId,
+        fateseal: bool,
+        cards: Vec<ObjectId>,
+        names: Vec<String>,
+    },
+    /// Dredge (702.51, `keywords/dredge.rs`): `player` would draw a card and may instead
+    /// mill N and return one of `cards` (their dredge cards in their graveyard) to their
+    /// hand: `Objects([card])` dredges it, `Objects([])` draws.
+    Dredge {
+        cards: Vec<ObjectId>,
+        names: Vec<String>,
+    },
 }
 
 fn one() -> u32 {
@@ -179,6 +195,13 @@ pub enum Answer {
     /// The special action suspending a card from the hand (502.59a / 702.61a): its suspend
     /// cost is collected like a spell's, then it is exiled with its time counters.
     Suspend(ObjectId),
+    /// A scry or fateseal answer (`Decision::Scry`): the cards to put on top (the first
+    /// listed becomes the top card) and on the bottom (the last listed becomes the bottom
+    /// card), each card looked at exactly once.
+    Scry {
+        top: Vec<ObjectId>,
+        bottom: Vec<ObjectId>,
+    },
 }
 
 impl Answer {
@@ -222,6 +245,7 @@ impl Answer {
             Answer::CastFaceDown(_) => "cast a card face down",
             Answer::TurnFaceUp(_) => "turn a permanent face up",
             Answer::Suspend(_) => "suspend a card",
+            Answer::Scry { .. } => "put cards on top or bottom",
         }
     }
 }
@@ -292,6 +316,18 @@ impl Decision {
                 "choose the order of the effects that would apply to the damage (the first applies first): {}",
                 descriptions.join(" | ")
             ),
+            Decision::Scry {
+                fateseal, names, ..
+            } => format!(
+                "{}: you look at {} (top first); put each on the top or the bottom of {} library, in the order you choose",
+                if *fateseal { "fateseal" } else { "scry" },
+                names.join(", "),
+                if *fateseal { "their" } else { "your" }
+            ),
+            Decision::Dredge { names, .. } => format!(
+                "you would draw a card: dredge {} instead, or draw",
+                names.join(" or ")
+            ),
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -320,6 +356,8 @@ impl Decision {
             Decision::YesNo { .. } => "yes_no",
             Decision::ChooseCopy { .. } => "copy",
             Decision::OrderReplacements { .. } => "order_replacements",
+            Decision::Scry { .. } => "scry",
+            Decision::Dredge { .. } => "dredge",
         }
     }
 }

@@ -498,6 +498,11 @@ pub enum Effect {
     PactUpkeep(crate::mana::ManaCost),
     /// The pact's delayed ability: pay the card's pact cost or lose the game.
     PactPay,
+    /// "Scry N" (701.18, `keywords/scry.rs`): its controller looks at the top N cards of
+    /// their library and puts each on the top or the bottom, in the order they choose.
+    Scry(Amount),
+    /// "Fateseal N" (701.19): the same with an opponent's library.
+    Fateseal(Amount),
 }
 
 impl Effect {
@@ -530,6 +535,8 @@ impl Effect {
                 | Effect::CounterUnlessPays { .. }
                 | Effect::MayPay { .. }
                 | Effect::ItsControllerMay { .. }
+                | Effect::Scry(_)
+                | Effect::Fateseal(_)
         ) && self.target_slots().is_empty()
     }
 

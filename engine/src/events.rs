@@ -158,6 +158,14 @@ pub enum Event {
         player: PlayerId,
         card: ObjectId,
     },
+    /// `player` scried (fateseal: `library` is another player's) and put `top` of the cards
+    /// back on top and `bottom` on the bottom (`keywords/scry.rs`); which cards is hidden.
+    Scried {
+        player: PlayerId,
+        library: PlayerId,
+        top: u32,
+        bottom: u32,
+    },
     Destroyed(ObjectId),
     /// A permanent was turned face down (Ixidron); it stays the same object. `card` is
     /// what it was face up (public until now).

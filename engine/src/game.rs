@@ -586,6 +586,8 @@ impl Game {
             Decision::SacrificeForDamage { recipient, count } => {
                 self.answer_sacrifice_for_damage(player, *recipient, *count, answer)
             }
+            d @ Decision::Scry { .. } => self.answer_scry(player, d, answer),
+            Decision::Dredge { cards, .. } => self.answer_dredge(player, cards, answer),
         }
     }
 
@@ -652,6 +654,10 @@ impl Game {
                     .into_iter()
                     .map(|l| Answer::Objects(vec![l])),
                 )
+                .collect(),
+            d @ Decision::Scry { .. } => Self::scry_answers(d),
+            Decision::Dredge { cards, .. } => std::iter::once(Answer::Objects(Vec::new()))
+                .chain(cards.iter().map(|c| Answer::Objects(vec![*c])))
                 .collect(),
         }
     }
@@ -1165,6 +1171,10 @@ impl Game {
         };
         if thirst > 0 {
             counters.push((crate::object::CounterKind::PlusOnePlusOne, thirst));
+        }
+        // "If ~ was kicked, it enters the battlefield with ..." (Kavu Primarch).
+        if own && self.was_kicked(new_id, None) {
+            counters.extend(def.kicked_enters_with_counters.iter().cloned());
         }
         let o = self.obj_mut(new_id)?;
         o.tapped = enters_tapped;

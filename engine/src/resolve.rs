@@ -57,6 +57,16 @@ pub struct Resolution {
     /// Clockspinning's counter and whether to remove or add it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<u8>,
+    /// The current effect's draws still to make, in order (`keywords/dredge.rs`: each may
+    /// wait for a dredge question); `Some(empty)` once made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draws: Option<Vec<(PlayerId, u32)>>,
+    /// The answer to the open dredge question: the card dredged, or none (a draw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dredged: Option<Vec<ObjectId>>,
+    /// The cards the current effect's draws drew so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drawn: Vec<ObjectId>,
 }
 
 impl Resolution {
@@ -72,6 +82,9 @@ impl Resolution {
             paid: None,
             may: None,
             option: None,
+            draws: None,
+            dredged: None,
+            drawn: Vec::new(),
         }
     }
 }
@@ -137,6 +150,9 @@ impl Game {
                     res.paid = None;
                     res.may = None;
                     res.option = None;
+                    res.draws = None;
+                    res.dredged = None;
+                    res.drawn.clear();
                     self.resolution = Some(res);
                 }
                 Progress::Ask(p) => {
@@ -474,7 +490,14 @@ impl Game {
                 }
                 for inner in effects {
                     if let Progress::Ask(p) = self.execute(res, inner) {
-                        debug_assert!(false, "a may effect asked {p:?}");
+                        // Only a lone scry or fateseal asks (loading refuses others); it
+                        // runs again with the answer, the "may" staying answered.
+                        debug_assert!(
+                            effects.len() == 1
+                                && matches!(inner, Effect::Scry(_) | Effect::Fateseal(_)),
+                            "a may effect asked {p:?}"
+                        );
+                        return Progress::Ask(p);
                     }
                 }
             }
@@ -558,7 +581,12 @@ impl Game {
                 }
             }
             Effect::IfCastInMainPhase { then, otherwise } => {
-                let main = self.active == me
+                // A copy of the spell (storm, Reiterate) was not cast: the weaker effect
+                // (R-main-phase-bonus-2).
+                let copy = matches!(res.item.kind, StackKind::Spell(s)
+                    if self.obj(s).is_some_and(|o| o.spell_copy));
+                let main = !copy
+                    && self.active == me
                     && matches!(self.step, Step::PrecombatMain | Step::PostcombatMain);
                 return self.execute(res, if main { then } else { otherwise });
             }
@@ -616,6 +644,8 @@ impl Game {
             | Effect::DrawRevealDiscardNonland
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. }
+            | Effect::Scry(_)
+            | Effect::Fateseal(_)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -748,6 +778,8 @@ impl Game {
             | Effect::DamageFrom { .. }
             | Effect::SacrificeThen { .. }
             | Effect::Nothing
+            | Effect::Scry(_)
+            | Effect::Fateseal(_)
             | Effect::ItsControllerMay { .. } => {}
         }
     }

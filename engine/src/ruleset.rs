@@ -101,6 +101,13 @@ impl Ruleset {
     pub fn delve_exiles_any_number(self) -> bool {
         self == Ruleset::Classic
     }
+    /// Convoke: classic (Ravnica, Future Sight) "as an additional cost ..., you may tap any
+    /// untapped creature you control. Each creature tapped this way reduces the cost by {1}
+    /// or by one mana of any of that creature's colors" (any number); modern 702.50a taps
+    /// one creature for each mana it pays.
+    pub fn convoke_taps_any_number(self) -> bool {
+        self == Ruleset::Classic
+    }
     pub fn name(self) -> &'static str {
         match self {
             Ruleset::Modern => "modern",

@@ -713,8 +713,52 @@ impl Runner {
                 }
             }
             "mana" => return self.parse_mana_answer(rest),
+            "scry" => return self.parse_scry_answer(rest),
             _ => return self.parse_object_answer(player, verb, rest),
         })
+    }
+
+    /// `scry top Island, Swamp bottom Forest` (scry and fateseal): the names among the
+    /// cards looked at, each list in order (top: the first listed on top; bottom: the last
+    /// listed at the bottom); a name names the first such card not named yet.
+    fn parse_scry_answer(&self, rest: &str) -> Result<Answer, String> {
+        let Some(Decision::Scry { cards, .. }) = self.game.pending().map(|p| &p.decision) else {
+            return Err("`scry ...` answers a scry or fateseal question".into());
+        };
+        let rest = format!(" {rest}");
+        let (top, bottom) = match rest.split_once(" bottom") {
+            Some((t, b)) => (t, b),
+            None => (rest.as_str(), ""),
+        };
+        let top = top.trim().strip_prefix("top").unwrap_or(top.trim());
+        let mut used: Vec<ObjectId> = Vec::new();
+        let mut pick = |names: &str| -> Result<Vec<ObjectId>, String> {
+            let mut v = Vec::new();
+            for name in answer_list(names) {
+                let card = card_id(&name)?;
+                let is = |c: &ObjectId| self.game.objects[c.slot()].card == card;
+                // A card named twice, or one not looked at, is given to the engine to refuse.
+                let found = cards
+                    .iter()
+                    .copied()
+                    .find(|c| is(c) && !used.contains(c))
+                    .or_else(|| cards.iter().copied().find(is))
+                    .or_else(|| {
+                        self.game
+                            .players
+                            .iter()
+                            .flat_map(|p| p.library.iter().copied())
+                            .find(is)
+                    })
+                    .ok_or_else(|| format!("{name} is not among the cards looked at"))?;
+                used.push(found);
+                v.push(found);
+            }
+            Ok(v)
+        };
+        let top = pick(top)?;
+        let bottom = pick(bottom)?;
+        Ok(Answer::Scry { top, bottom })
     }
 
     /// `mana Gemstone Mine G`, `mana Prismatic Lens#1 #2 G`; several colour letters: an X
@@ -847,7 +891,8 @@ impl Runner {
                     | Some(Decision::ChooseCostObjects {
                         part:
                             crate::costs::CostPart::TapUntapped(..)
-                            | crate::costs::CostPart::ReturnToHand(..),
+                            | crate::costs::CostPart::ReturnToHand(..)
+                            | crate::costs::CostPart::Convoke(_),
                     })
                     | Some(Decision::KeepLegend { .. })
                     | Some(Decision::OrderBlockers { .. }) => &[Battlefield],
@@ -855,6 +900,7 @@ impl Runner {
                         part: crate::costs::CostPart::Sacrifice(..),
                     }) => &[Battlefield],
                     Some(Decision::ChooseCopy { .. }) => &[Battlefield],
+                    Some(Decision::Dredge { .. }) => &[Graveyard],
                     Some(Decision::ChooseCostObjects {
                         part:
                             crate::costs::CostPart::ExileFromGraveyard(..)

@@ -867,7 +867,13 @@ impl Game {
                 }
             }
             Event::TurnedFaceUp { object, .. } => {
-                self.own_triggers(*object, &[TriggerEvent::TurnedFaceUp])
+                let mut found = self.own_triggers(*object, &[TriggerEvent::TurnedFaceUp]);
+                found.extend(
+                    self.matching(|_, _, _, w| *w == TriggerEvent::PermanentTurnedFaceUp)
+                        .into_iter()
+                        .map(|(s, c, p, i)| (s, c, p, i, Some(*object))),
+                );
+                found
             }
             Event::LifeChanged { player, from, to } if from != to => {
                 let (player, gained) = (*player, to > from);

@@ -291,6 +291,11 @@ impl Game {
                 if self.turn == 1 && self.players.len() == 2 {
                     return StepFlow::Continue;
                 }
+                // Dredge may replace the draw (`keywords/dredge.rs`): asked first.
+                if let Some(q) = self.dredge_question(self.active) {
+                    self.pending = Some(q);
+                    return StepFlow::Stopped;
+                }
                 self.draw_cards(self.active, 1);
                 self.give_priority(self.active);
                 StepFlow::Stopped

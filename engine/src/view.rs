@@ -379,6 +379,16 @@ impl Game {
                 // A hidden choice (what to discard) is described without private details.
                 description: match (&p.decision, viewer == Some(p.player)) {
                     (Decision::Search { .. }, false) => "search their library".into(),
+                    (
+                        Decision::Scry {
+                            fateseal, cards, ..
+                        },
+                        false,
+                    ) => format!(
+                        "{} {} card(s)",
+                        if *fateseal { "fateseal" } else { "scry" },
+                        cards.len()
+                    ),
                     _ => p.decision.describe(),
                 },
             }),

@@ -697,3 +697,37 @@ fn random_games_with_time_cards() {
     assert!(finished >= 10, "most games finish: {finished}/20");
     assert!(time_moved > 0, "some time counter was put or removed");
 }
+
+#[test]
+fn random_games_with_library_cards() {
+    // The library deck (scry, fateseal, dredge, convoke), in both rulesets: every listed
+    // answer is accepted, cards are scried and fatesealed, dredge is offered, convoke's
+    // creatures are asked for, and the game round-trips through JSON.
+    let (mut scried, mut fatesealed, mut dredge, mut convoke) = (0, 0, 0, 0);
+    let finished = play_bench_deck_games("library", 0x5C7, |_, p, events| {
+        match &p.decision {
+            engine::Decision::Dredge { .. } => dredge += 1,
+            engine::Decision::ChooseCostObjects {
+                part: engine::costs::CostPart::Convoke(_),
+            } => convoke += 1,
+            _ => {}
+        }
+        for e in events {
+            if let engine::Event::Scried {
+                player, library, ..
+            } = e
+            {
+                if player == library {
+                    scried += 1;
+                } else {
+                    fatesealed += 1;
+                }
+            }
+        }
+    });
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(scried > 0, "some player scried");
+    assert!(fatesealed > 0, "some player fatesealed");
+    assert!(dredge > 0, "dredge was offered");
+    assert!(convoke > 0, "convoke's creatures were asked for");
+}

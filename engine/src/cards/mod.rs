@@ -207,6 +207,9 @@ pub struct CardDef {
     /// Counters it enters with "if you didn't cast it from your hand" (Epochrasite).
     #[serde(default)]
     pub enters_with_unless_cast_from_hand: Vec<(CounterKind, u32)>,
+    /// The counters it also enters with if it was kicked (`keywords/kicker.rs`).
+    #[serde(default)]
+    pub kicked_enters_with_counters: Vec<(CounterKind, u32)>,
     pub enters_tapped: bool,
     pub triggers: Vec<crate::abilities::TriggerDef>,
     pub statics: Vec<StaticAbility>,
@@ -272,6 +275,9 @@ pub struct CardDef {
     /// you control" (`keywords/echo.rs`).
     #[serde(default)]
     pub echo_costs_zero: bool,
+    /// Dredge N (702.51, `keywords/dredge.rs`); 0 without.
+    #[serde(default)]
+    pub dredge: u32,
     /// The casting-side keywords: kicker, buyback, storm, gravestorm (`keywords/kicker.rs`,
     /// `buyback.rs`, `storm.rs`, `gravestorm.rs`).
     #[serde(default)]
@@ -301,6 +307,8 @@ pub struct CastKeys {
     pub buyback_costs_less: u32,
     /// Delve (702.65; `keywords/delve.rs`).
     pub delve: bool,
+    /// Convoke (702.50; `keywords/convoke.rs`).
+    pub convoke: bool,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X

@@ -69,6 +69,9 @@ struct Script {
     /// three +1/+1 counters on it if you didn't cast it from your hand" (Epochrasite).
     #[serde(default)]
     enters_with_unless_cast_from_hand: Vec<String>,
+    /// "If ~ was kicked, it enters the battlefield with N ... counters" (Kavu Primarch).
+    #[serde(default)]
+    kicked_enters_with: Vec<String>,
     #[serde(default)]
     enters_tapped: bool,
     #[serde(default)]
@@ -153,6 +156,9 @@ struct Script {
     /// Bloodthirst N (702.53): `bloodthirst = 1`.
     #[serde(default)]
     bloodthirst: u32,
+    /// Dredge N (702.51): `dredge = 2`.
+    #[serde(default)]
+    dredge: u32,
     /// Graft N (702.57): `graft = 1`.
     #[serde(default)]
     graft: u32,
@@ -194,6 +200,9 @@ struct Script {
     /// Delve (702.65).
     #[serde(default)]
     delve: bool,
+    /// Convoke (702.50).
+    #[serde(default)]
+    convoke: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -533,6 +542,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         abilities: Vec::new(),
         enters_with_counters: Vec::new(),
         enters_with_unless_cast_from_hand: Vec::new(),
+        kicked_enters_with_counters: Vec::new(),
         enters_tapped: false,
         triggers: Vec::new(),
         statics: Vec::new(),
@@ -561,6 +571,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         players_cant_cycle: false,
         bloodthirst: 0,
         echo_costs_zero: false,
+        dredge: 0,
     })
 }
 
@@ -653,6 +664,45 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
     })
 }
 
+/// `kicked_enters_with = ["4 +1/+1"]`: "If ~ was kicked, it enters the battlefield with
+/// ..." (Kavu Primarch), checked against the text and the card's kicker.
+fn apply_kicked_enters_with(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
+    let says_kicked_enters =
+        text_lower.contains("was kicked, it enters the battlefield with") && s.kicker.is_some();
+    if !s.kicked_enters_with.is_empty() && !says_kicked_enters {
+        return Err(
+            "`kicked_enters_with`: the card's text has no kicker or no \"if ~ was kicked, it enters the battlefield with\""
+                .into(),
+        );
+    }
+    for e in &s.kicked_enters_with {
+        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+            .map_err(|err| format!("kicked_enters_with `{e}`: {err}"))?;
+        def.kicked_enters_with_counters.push(counters);
+    }
+    Ok(())
+}
+
+/// `dredge = N` (702.51, `keywords/dredge.rs`), checked against the card's "Dredge N".
+fn apply_dredge(
+    def: &mut CardDef,
+    n: u32,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<(), String> {
+    let printed = format!("dredge {n}");
+    if n > 0 && !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`dredge = {n}`: the card's text has no `Dredge {n}`"
+        ));
+    }
+    if n == 0 && !test_only && text_lower.lines().any(|l| l.starts_with("dredge ")) {
+        return Err("the card has dredge: script it with `dredge = N`".into());
+    }
+    def.dredge = n;
+    Ok(())
+}
+
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
@@ -672,6 +722,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("the card has bloodthirst: script it with `bloodthirst = N`".into());
     }
     def.bloodthirst = s.bloodthirst;
+    apply_dredge(def, s.dredge, &text_lower, test_only)?;
     apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
@@ -791,6 +842,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
     }
     apply_enters_with(def, s, &text_lower)?;
+    apply_kicked_enters_with(def, s, &text_lower)?;
     def.enters_tapped = s.enters_tapped;
     def.preventions = s
         .prevent
@@ -1004,6 +1056,17 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     def.cast_keys.delve = s.delve;
+    let has_convoke = text_lower
+        .lines()
+        .any(|l| l.starts_with("convoke (") || l.contains("; convoke (") || l == "convoke");
+    if s.convoke != has_convoke && !test_only {
+        return Err(if s.convoke {
+            "`convoke`: the card's text has no convoke".into()
+        } else {
+            "the card has convoke: script it with `convoke = true`".into()
+        });
+    }
+    def.cast_keys.convoke = s.convoke;
     def.cast_keys.storm = s.storm;
     def.cast_keys.gravestorm = s.gravestorm;
     if s.buyback_costs_less > 0 {

@@ -78,7 +78,14 @@ fn may(i: &mut &str) -> PResult<(Vec<Effect>, String)> {
                 | Effect::CounterUnlessPays { .. }
         )
     };
-    if effects.iter().any(asks) {
+    // "You may scry 2", "you may fateseal 1": one effect that asks, alone.
+    let lone_scry = matches!(effects.as_slice(), [Effect::Scry(_) | Effect::Fateseal(_)]);
+    if effects.iter().any(asks)
+        || (!lone_scry
+            && effects
+                .iter()
+                .any(|e| matches!(e, Effect::Scry(_) | Effect::Fateseal(_))))
+    {
         return fail_here("`may` takes effects that ask nothing more", &[]);
     }
     Ok((effects, text.trim().replace('_', " ")))
@@ -497,6 +504,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("search", search),
     ("discard_hand_draw_that_many", who_only),
     ("draw_reveal_discard_nonland", no_args),
+    ("scry", scry),
+    ("fateseal", scry),
     // continuous effects: pump, set, grant, become (layers)
     ("pump", pt_object),
     ("set_pt", pt_object),
@@ -622,6 +631,17 @@ fn player_amount(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "gain" => Effect::GainLife { amount, who },
         "lose" => Effect::LoseLife { amount, who },
         _ => Effect::Mill { amount, who },
+    })
+}
+
+/// `scry AMOUNT`, `fateseal AMOUNT` (701.18 / 701.19, `keywords/scry.rs`).
+fn scry(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("an amount", amount).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(if verb == "scry" {
+        Effect::Scry(amount)
+    } else {
+        Effect::Fateseal(amount)
     })
 }
 

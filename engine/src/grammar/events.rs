@@ -90,6 +90,10 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::LeavesOrBecomesUntapped,
     ),
     ("turned_face_up", TriggerEvent::TurnedFaceUp),
+    (
+        "permanent_turned_face_up",
+        TriggerEvent::PermanentTurnedFaceUp,
+    ),
     ("you_gain_life", TriggerEvent::LifeGained(PlayerScope::You)),
     (
         "opponent_gains_life",

@@ -235,8 +235,10 @@ impl FromStr for Keyword {
 
 pub mod bloodthirst;
 pub mod buyback;
+pub mod convoke;
 pub mod cycling;
 pub mod delve;
+pub mod dredge;
 pub mod echo;
 pub mod flanking;
 pub mod flash;
@@ -253,6 +255,7 @@ pub mod morph;
 pub mod pact;
 pub mod poisonous;
 pub mod rampage;
+pub mod scry;
 pub mod shadow;
 pub mod split_second;
 pub mod storage;

@@ -8,9 +8,14 @@ impl Game {
         let me = res.item.controller;
         match e {
             Effect::Draw { amount, who } => {
-                let n = self.amount(res, amount).max(0) as u32;
-                for p in self.players_of(res, *who) {
-                    self.draw_cards(p, n);
+                // Each draw may be replaced by dredge (`keywords/dredge.rs`).
+                if res.draws.is_none() {
+                    let n = self.amount(res, amount).max(0) as u32;
+                    let plan = self.players_of(res, *who).into_iter().map(|p| (p, n));
+                    res.draws = Some(plan.collect());
+                }
+                if let Some(q) = self.draws_asking(res) {
+                    return Progress::Ask(q);
                 }
             }
             Effect::Mill { amount, who } => {
@@ -55,30 +60,42 @@ impl Game {
                 return self.discard_chosen(res);
             }
             Effect::DiscardHandDrawThatMany { who } => {
-                // "Discards all the cards in their hand, then draws that many."
-                if res.choices.is_empty() {
-                    for p in self.players_of(res, *who) {
-                        let hand = self.player(p).hand.clone();
-                        res.choices.push((p, hand));
+                // "Discards all the cards in their hand, then draws that many." The draws
+                // are planned once the discards are done (madness may ask first, dredge
+                // then).
+                if res.draws.is_none() {
+                    if res.choices.is_empty() {
+                        for p in self.players_of(res, *who) {
+                            let hand = self.player(p).hand.clone();
+                            res.choices.push((p, hand));
+                        }
                     }
+                    let counts: Vec<(PlayerId, u32)> = res
+                        .choices
+                        .iter()
+                        .map(|(p, c)| (*p, c.len() as u32))
+                        .collect();
+                    if let Progress::Ask(p) = self.discard_chosen(res) {
+                        return Progress::Ask(p);
+                    }
+                    res.draws = Some(counts);
                 }
-                let counts: Vec<(PlayerId, u32)> = res
-                    .choices
-                    .iter()
-                    .map(|(p, c)| (*p, c.len() as u32))
-                    .collect();
-                if let Progress::Ask(p) = self.discard_chosen(res) {
-                    return Progress::Ask(p);
-                }
-                for (p, n) in counts {
-                    self.draw_cards(p, n);
+                if let Some(q) = self.draws_asking(res) {
+                    return Progress::Ask(q);
                 }
             }
             Effect::DrawRevealDiscardNonland => {
-                // The card drawn is kept while madness asks (an answer runs this again).
+                // The card drawn is kept while madness asks (an answer runs this again);
+                // dredge may replace the draw (nothing is revealed then).
                 if res.choices.is_empty() {
+                    if res.draws.is_none() {
+                        res.draws = Some(vec![(me, 1)]);
+                    }
+                    if let Some(q) = self.draws_asking(res) {
+                        return Progress::Ask(q);
+                    }
                     let mut to_discard = Vec::new();
-                    for card in self.draw_cards(me, 1) {
+                    for card in std::mem::take(&mut res.drawn) {
                         self.emit(Event::Revealed { player: me, card });
                         if !self.has_type(card, CardType::Land) {
                             to_discard.push(card);
@@ -87,6 +104,27 @@ impl Game {
                     res.choices.push((me, to_discard));
                 }
                 return self.discard_chosen(res);
+            }
+            Effect::Scry(n) | Effect::Fateseal(n) => {
+                // `keywords/scry.rs`: ask, then put the cards back as answered.
+                let library = match e {
+                    Effect::Scry(_) => Some(me),
+                    _ => self.fateseal_library(me),
+                };
+                let Some(library) = library else {
+                    return Progress::Done;
+                };
+                if let [(p, top), (_, bottom)] = res.choices.as_slice() {
+                    let (p, top, bottom) = (*p, top.clone(), bottom.clone());
+                    self.arrange_scry(p, library, &top, &bottom);
+                    return Progress::Done;
+                }
+                let n = self.amount(res, n).max(0) as u32;
+                let cards = self.scry_cards(library, n);
+                if cards.is_empty() {
+                    return Progress::Done;
+                }
+                return Progress::Ask(self.scry_question(me, library, cards));
             }
             Effect::Search { .. }
             | Effect::SearchReveal(..)
