@@ -848,6 +848,7 @@ impl Game {
             kicked: 0,
             buyback: false,
             spell_copy: false,
+            split_half: None,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -975,6 +976,8 @@ impl Game {
             o.copy_trigger = false;
             o.copy_until = crate::copy::CopyUntil::AsEntered;
             o.face_down = face_down;
+            // 505.2 / 708.3: off the stack, a split card has both halves again.
+            o.split_half = None;
             o.flashback = false;
             o.buyback = false;
             // Kicked-ness goes with the spell onto the battlefield, and no further.

@@ -873,7 +873,11 @@ impl Game {
                 .copied()
                 .filter(|id| self.card_matches(*id, filter))
                 .filter(|id| {
-                    mana_value.is_none_or(|v| self.def(*id).is_some_and(|d| d.mana_value() == v))
+                    // A split card matches if either half does (505.6 / 708.6).
+                    mana_value.is_none_or(|v| {
+                        self.def(*id)
+                            .is_some_and(|d| d.mana_value_matches(|m| m == v))
+                    })
                 })
                 .collect(),
             _ => Vec::new(),

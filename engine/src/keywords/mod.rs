@@ -254,6 +254,7 @@ pub mod pact;
 pub mod poisonous;
 pub mod rampage;
 pub mod shadow;
+pub mod split;
 pub mod split_second;
 pub mod storage;
 pub mod storm;
