@@ -301,6 +301,7 @@ impl Game {
                 matches!(
                     p,
                     CostPart::Discard(_)
+                        | CostPart::DiscardSameName
                         | CostPart::Sacrifice(..)
                         | CostPart::ExileFromGraveyard(..)
                         | CostPart::TapUntapped(..)
@@ -863,6 +864,14 @@ impl Game {
                         return Err(RuleError::illegal("that card is not in your hand"));
                     }
                 }
+                CostPart::DiscardSameName => {
+                    if self.cost_object_candidates(c, part).is_empty() {
+                        let name = source.map_or(String::new(), |s| self.card_name(s).to_string());
+                        return Err(RuleError::illegal(format!(
+                            "you have no other card named {name} in your hand to discard (grandeur)"
+                        )));
+                    }
+                }
                 // Exiling none is always possible.
                 CostPart::Delve(_) => {}
                 // Turned into `Discard(X)` / `RemoveCounters(X)` by `total_cost`.
@@ -1402,6 +1411,10 @@ impl Game {
                 .filter(|id| Some(*id) != me && self.matches_filter(*id, f, c.player))
                 .collect(),
             CostPart::Delve(_) => self.delve_candidates(c),
+            CostPart::DiscardSameName => match c.kind {
+                CastKind::Ability { source, .. } => self.same_name_in_hand(c.player, Some(source)),
+                _ => self.same_name_in_hand(c.player, me),
+            },
             _ => Vec::new(),
         }
     }
@@ -1417,6 +1430,7 @@ impl Game {
             | CostPart::Sacrifice(_, n)
             | CostPart::TapUntapped(_, n)
             | CostPart::ExileFromGraveyard(_, n) => *n as usize,
+            CostPart::DiscardSameName => 1,
             _ => 0,
         };
         match part {
@@ -1437,6 +1451,10 @@ impl Game {
                 return Err(RuleError::illegal(match part {
                     CostPart::Discard(_) => format!(
                         "{} is not a card in your hand you can discard",
+                        self.card_name(*o)
+                    ),
+                    CostPart::DiscardSameName => format!(
+                        "{} is not another card in your hand with its name",
                         self.card_name(*o)
                     ),
                     CostPart::ExileFromGraveyard(f, _) => {
@@ -2073,7 +2091,7 @@ impl Game {
         let chosen = parts
             .iter()
             .zip(&c.cost_objects)
-            .filter(|(p, _)| matches!(p, CostPart::Discard(_)))
+            .filter(|(p, _)| matches!(p, CostPart::Discard(_) | CostPart::DiscardSameName))
             .flat_map(|(_, objs)| objs.iter().copied());
         let random = c.random_discards.iter().flatten().copied();
         // Cycling's "discard this card".
@@ -2101,7 +2119,7 @@ impl Game {
                         self.remove_counters(src, k, *n);
                     }
                 }
-                CostPart::Discard(_) => {
+                CostPart::Discard(_) | CostPart::DiscardSameName => {
                     for o in chosen.next().cloned().unwrap_or_default() {
                         self.discard(c.player, o);
                     }

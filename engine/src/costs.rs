@@ -48,6 +48,9 @@ pub enum CostPart {
     /// "Remove X [kind] counters from ~" (the storage lands, A21): X as chosen while
     /// activating (for a mana ability, the amount of mana it makes).
     RemoveXCounters(CounterKind),
+    /// Grandeur's "Discard another card named ~" (`keywords/grandeur.rs`): a card in its
+    /// controller's hand with the source's name (chosen while activating).
+    DiscardSameName,
 }
 
 impl Cost {
@@ -117,6 +120,7 @@ impl fmt::Display for Cost {
                 CostPart::DiscardRandom(n) => format!("discard {n} card(s) at random"),
                 CostPart::DiscardX => "discard X cards".into(),
                 CostPart::DiscardThis => "discard this card".into(),
+                CostPart::DiscardSameName => "discard another card with its name".into(),
                 CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
                 CostPart::TapUntapped(f, 1) => format!("tap an {f}"),
                 CostPart::TapUntapped(f, n) => format!("tap {n} (each an {f})"),

@@ -299,6 +299,12 @@ impl Game {
                     .map_or(0, |(_, p)| *p),
                 None => 0,
             },
+            Amount::SourcePower => match res.item.kind {
+                StackKind::Ability { source, .. } if self.is_on_battlefield(source) => {
+                    self.power(source)
+                }
+                _ => 0,
+            },
             // Its face: a face-down spell has no mana cost, so 0 (R-endrek-sahr-master-breeder-3).
             Amount::SubjectManaValue => Self::subject_id(res)
                 .and_then(|s| self.objects.get(s.slot()))

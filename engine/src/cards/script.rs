@@ -1181,6 +1181,21 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
     }
     for a in &s.ability {
         let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
+        let same_name = cost
+            .parts
+            .contains(&crate::costs::CostPart::DiscardSameName);
+        if same_name
+            && def.support != Support::TestOnly
+            && !def.text.to_lowercase().contains(&format!(
+                "grandeur — discard another card named {}",
+                def.name.to_lowercase()
+            ))
+        {
+            return Err(format!(
+                "cost `{}`: the card's text has no \"Grandeur — Discard another card named {}\"",
+                a.cost, def.name
+            ));
+        }
         if let Some(add) = &a.add {
             if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
                 return Err(

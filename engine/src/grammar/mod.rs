@@ -31,7 +31,7 @@
 //! (* the words effects are made of *)
 //! amount      = integer | "X" | "creatures_you_control" | "attacking_creatures"
 //!             | "basic_land_types_you_control" | "blockers_beyond_first" | "its_power"
-//!             | "its_mana_value" | "that_much" | "target_mana_value"
+//!             | "this_power" | "its_mana_value" | "that_much" | "target_mana_value"
 //!             | "target_power_plus_toughness" ;
 //! object      = "this" | "it" | "linked" | slot ;
 //! slot        = "target" | "target1" | "target2" | "target3" ;

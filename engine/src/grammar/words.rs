@@ -40,6 +40,7 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
     ),
     ("blockers_beyond_first", Amount::BlockersBeyondFirst),
     ("its_power", Amount::SubjectPower),
+    ("this_power", Amount::SourcePower),
     ("its_mana_value", Amount::SubjectManaValue),
     ("that_much", Amount::ThatMuch),
     ("target_mana_value", Amount::TargetManaValue(0)),

@@ -244,6 +244,7 @@ pub mod flashback;
 pub mod forecast;
 pub mod frenzy;
 pub mod graft;
+pub mod grandeur;
 pub mod gravestorm;
 pub mod hellbent;
 pub mod kicker;
