@@ -26,6 +26,16 @@ def q(s):
     return json.dumps(s, ensure_ascii=False)
 
 
+def half_facts(face):
+    return {
+        "name": face.get("faceName", ""),
+        "cost": face.get("manaCost", ""),
+        "type": face["type"],
+        "colors": "".join(face.get("colors", [])),
+        "text": face.get("text", ""),
+    }
+
+
 cards = {}
 for code in ["TSP", "TSB", "PLC", "FUT"]:
     data = json.load(open(shared / f"data/mtgjson/{code}.json"))["data"]
@@ -42,17 +52,29 @@ for code in ["TSP", "TSB", "PLC", "FUT"]:
                 if fd.get("language") == "Chinese Traditional":
                     zh = fd.get("name", "")
         text = c.get("text", "")
+        cost = c.get("manaCost")
+        colors = "".join(c.get("colors", []))
+        halves = []
         if c.get("layout") == "split":
             other = [o for o in data["cards"] if o["name"] == name and o.get("side") == "b"]
             if other:
-                text = f"{c.get('faceName')}: {text}\n//\n{other[0].get('faceName')} {other[0].get('manaCost','')}: {other[0].get('text','')}"
+                b = other[0]
+                text = f"{c.get('faceName')}: {text}\n//\n{b.get('faceName')} {b.get('manaCost','')}: {b.get('text','')}"
+                # Both halves' facts (2006 505 / 2014 708): each half's name, cost, type,
+                # colours and text. The whole card's colours are both halves'; its mana
+                # costs are the halves' (the engine adds them up where a rule asks).
+                halves = [half_facts(c), half_facts(b)]
+                cost = None
+                both = set(c.get("colors", [])) | set(b.get("colors", []))
+                colors = "".join(x for x in "WUBRG" if x in both)
         cards[name] = {
             "name": name,
-            "cost": c.get("manaCost"),
+            "cost": cost,
             "type": c["type"],
             "text": text,
             "pt": f"{c['power']}/{c['toughness']}" if "power" in c else None,
-            "colors": "".join(c.get("colors", [])),
+            "colors": colors,
+            "halves": halves,
             "layout": c.get("layout", "normal"),
             "rarity": c.get("rarity", ""),
             "sets": [code],
@@ -82,6 +104,15 @@ for name in sorted(cards):
     if c["zh"]:
         lines.append(f"zh = {q(c['zh'])}")
     lines.append(f"text = {q(c['text'])}")
+    for h in c["halves"]:
+        lines.append("")
+        lines.append("[[card.half]]")
+        lines.append(f"name = {q(h['name'])}")
+        lines.append(f"cost = {q(h['cost'])}")
+        lines.append(f"type = {q(h['type'])}")
+        if h["colors"]:
+            lines.append(f"colors = {q(h['colors'])}")
+        lines.append(f"text = {q(h['text'])}")
     lines.append("")
 out.write_text("\n".join(lines), encoding="utf-8")
 print(f"wrote {len(cards)} cards to {out}")

@@ -458,6 +458,27 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Cancel", 2),
         ],
     ),
+    // Split cards (keywords/split.rs): each half cast on its own; a copy of a half, a
+    // half countered by mana value.
+    (
+        "split",
+        &[
+            ("Mountain", 14),
+            ("Island", 8),
+            ("Boom // Bust", 4),
+            ("Dead // Gone", 4),
+            ("Rough // Tumble", 4),
+            ("Flying Men", 4),
+            ("Prodigal Pyromancer", 3),
+            ("Needlepeak Spider", 3),
+            ("Bogardan Lancer", 3),
+            ("Looter il-Kor", 3),
+            ("Riptide Pilferer", 3),
+            ("Lightning Axe", 3),
+            ("Draining Whelk", 2),
+            ("Reiterate", 2),
+        ],
+    ),
 ];
 
 /// The sets of the block (the `pool` deck's cards).

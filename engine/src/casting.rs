@@ -95,6 +95,10 @@ pub struct Casting {
     /// The optional last target ("up to one other target") was left unchosen.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skipped_target: bool,
+    /// The half of a split card being cast (505.2 / 708.2, `keywords/split.rs`): only its
+    /// characteristics exist for the cast.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<u8>,
 }
 
 impl Casting {
@@ -120,6 +124,7 @@ impl Casting {
             madness_choices: Vec::new(),
             random_discards: None,
             skipped_target: false,
+            half: None,
         }
     }
 }
@@ -147,12 +152,10 @@ impl Game {
                 divided: None,
             });
         }
-        let mut shape = self.shape_with_mode(c.kind, c.mode)?;
-        if let CastKind::Spell(card) = c.kind
-            && c.kicks.iter().any(|k| *k)
-        {
+        let mut shape = self.shape_with_mode(c.kind, c.mode, c.half)?;
+        if c.kicks.iter().any(|k| *k) {
             // 409.1d / 601.2c: the targets a kicked spell has.
-            let keys = &self.def(card)?.cast_keys;
+            let keys = &self.spell_def(c)?.cast_keys;
             if !keys.kicked_targets.is_empty() {
                 shape.targets = &keys.kicked_targets;
             }
@@ -179,10 +182,15 @@ impl Game {
         Some(shape)
     }
 
-    fn shape_with_mode(&self, kind: CastKind, kind_mode: Option<u8>) -> Option<Shape> {
+    fn shape_with_mode(
+        &self,
+        kind: CastKind,
+        kind_mode: Option<u8>,
+        half: Option<u8>,
+    ) -> Option<Shape> {
         match kind {
             CastKind::Spell(card) => {
-                let def = self.def(card)?;
+                let def = self.spell_def_of(card, half)?;
                 let targets: &'static [TargetSpec] = if def.spell.modes.is_empty() {
                     &def.spell.targets
                 } else {
@@ -253,10 +261,7 @@ impl Game {
 
     /// The slot of a spell's optional last target ("up to one other target"), if it has one.
     fn optional_slot(&self, c: &Casting) -> Option<usize> {
-        let CastKind::Spell(card) = c.kind else {
-            return None;
-        };
-        let def = self.def(card)?;
+        let def = self.spell_def(c)?;
         (def.spell.last_target_optional && !c.face_down && def.spell.modes.is_empty())
             .then(|| def.spell.targets.len().checked_sub(1))
             .flatten()
@@ -299,6 +304,7 @@ impl Game {
                 matches!(
                     p,
                     CostPart::Discard(_)
+                        | CostPart::DiscardSameName
                         | CostPart::Sacrifice(..)
                         | CostPart::ExileFromGraveyard(..)
                         | CostPart::TapUntapped(..)
@@ -390,14 +396,20 @@ impl Game {
         if per == 0 {
             return 0;
         }
-        let Some(name) = self.obj(card).map(|o| o.face_up()) else {
+        let Some(name) = self.obj(card).map(|o| self.catalog().get(o.face_up())) else {
             return 0;
         };
+        // A split card in the graveyard has both names (505.6 / 708.6).
         let same = self
             .player(player)
             .graveyard
             .iter()
-            .filter(|g| **g != card && self.obj(**g).is_some_and(|o| o.face_up() == name))
+            .filter(|g| {
+                **g != card
+                    && self
+                        .obj(**g)
+                        .is_some_and(|o| self.catalog().get(o.face_up()).shares_name_with(name))
+            })
             .count() as u32;
         per * same
     }
@@ -520,11 +532,22 @@ impl Game {
     // ----- beginning a cast ----------------------------------------------------------------
 
     fn check_begin_cast(&self, player: PlayerId, card: ObjectId) -> Result<Casting, RuleError> {
+        self.check_begin_cast_as(player, card, None)
+    }
+
+    /// Beginning to cast `card`, or one half of it when it is a split card (505.2 / 708.2).
+    pub(crate) fn check_begin_cast_as(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        half: Option<u8>,
+    ) -> Result<Casting, RuleError> {
         let flashback = self.flashback_to_cast(player, card)?;
-        let def = match flashback {
+        let whole = match flashback {
             Some(_) => self.supported(card)?,
             None => self.supported_card_in_hand(player, card)?,
         };
+        let def = self.half_to_cast(whole, half)?;
         if def.has_type(CardType::Land) {
             return Err(RuleError::illegal(format!(
                 "{} is a land: play it instead of casting it",
@@ -538,9 +561,10 @@ impl Game {
                 def.name
             )));
         }
-        self.check_cast_timing(player, card)?;
+        self.check_cast_timing_as(player, def)?;
         let c = Casting {
             flashback,
+            half,
             ..Casting::new(player, CastKind::Spell(card))
         };
         self.check_castable(&c)?;
@@ -700,13 +724,9 @@ impl Game {
         if c.face_down {
             return None;
         }
-        match c.kind {
-            CastKind::Spell(card) => self
-                .def(card)
-                .map(|d| d.spell.modes.as_slice())
-                .filter(|m| !m.is_empty()),
-            _ => None,
-        }
+        self.spell_def(c)
+            .map(|d| d.spell.modes.as_slice())
+            .filter(|m| !m.is_empty())
     }
 
     pub(crate) fn check_castable(&self, c: &Casting) -> Result<(), RuleError> {
@@ -888,6 +908,14 @@ impl Game {
                         .is_some_and(|o| o.zone == ZoneKind::Hand)
                     {
                         return Err(RuleError::illegal("that card is not in your hand"));
+                    }
+                }
+                CostPart::DiscardSameName => {
+                    if self.cost_object_candidates(c, part).is_empty() {
+                        let name = source.map_or(String::new(), |s| self.card_name(s).to_string());
+                        return Err(RuleError::illegal(format!(
+                            "you have no other card named {name} in your hand to discard (grandeur)"
+                        )));
                     }
                 }
                 // Exiling none (tapping none) is always possible.
@@ -1417,6 +1445,10 @@ impl Game {
     /// The colours of the spell or of the ability's source (for protection).
     fn casting_colors(&self, c: &Casting) -> crate::mana::ColorSet {
         match c.kind {
+            // A split card's half is only that half's colours (505.3 / 708.3).
+            CastKind::Spell(_) if c.half.is_some() => self
+                .spell_def(c)
+                .map_or(crate::mana::ColorSet::NONE, |d| d.colors),
             CastKind::Spell(card) => self.colors(card),
             CastKind::Ability { source, .. } => self.source_colors(source),
             CastKind::Trigger(t) => self.source_colors(t.source),
@@ -1462,6 +1494,10 @@ impl Game {
                 .collect(),
             CostPart::Delve(_) => self.delve_candidates(c),
             CostPart::Convoke(_) => self.convoke_candidates(c),
+            CostPart::DiscardSameName => match c.kind {
+                CastKind::Ability { source, .. } => self.same_name_in_hand(c.player, Some(source)),
+                _ => self.same_name_in_hand(c.player, me),
+            },
             _ => Vec::new(),
         }
     }
@@ -1479,6 +1515,7 @@ impl Game {
             | CostPart::ReturnToHand(_, n)
             | CostPart::ExileFromGraveyard(_, n) => *n as usize,
             CostPart::RemoveCounterFromYours(_) => 1,
+            CostPart::DiscardSameName => 1,
             _ => 0,
         };
         match part {
@@ -1505,6 +1542,10 @@ impl Game {
                 return Err(RuleError::illegal(match part {
                     CostPart::Discard(_) => format!(
                         "{} is not a card in your hand you can discard",
+                        self.card_name(*o)
+                    ),
+                    CostPart::DiscardSameName => format!(
+                        "{} is not another card in your hand with its name",
                         self.card_name(*o)
                     ),
                     CostPart::ExileFromGraveyard(f, _) => {
@@ -2041,6 +2082,9 @@ impl Game {
                 let Some(card_id) = self.obj(card).map(|o| {
                     if c.face_down {
                         self.catalog().face_down()
+                    } else if let Some(h) = c.half {
+                        // 505.2 / 708.2: on the stack only the half cast exists.
+                        o.card.split_half(h)
                     } else {
                         o.card
                     }
@@ -2061,6 +2105,7 @@ impl Game {
                     o.suspend_cast = c.suspend_cast;
                     o.kicked = Self::kicker_bits(&c);
                     o.buyback = c.buyback == Some(true);
+                    o.split_half = c.half;
                 }
                 self.stack.push(StackItem {
                     kind: StackKind::Spell(on_stack),
@@ -2173,7 +2218,7 @@ impl Game {
         let chosen = parts
             .iter()
             .zip(&c.cost_objects)
-            .filter(|(p, _)| matches!(p, CostPart::Discard(_)))
+            .filter(|(p, _)| matches!(p, CostPart::Discard(_) | CostPart::DiscardSameName))
             .flat_map(|(_, objs)| objs.iter().copied());
         let random = c.random_discards.iter().flatten().copied();
         // Cycling's "discard this card".
@@ -2201,7 +2246,7 @@ impl Game {
                         self.remove_counters(src, k, *n);
                     }
                 }
-                CostPart::Discard(_) => {
+                CostPart::Discard(_) | CostPart::DiscardSameName => {
                     for o in chosen.next().cloned().unwrap_or_default() {
                         self.discard(c.player, o);
                     }

@@ -57,6 +57,9 @@ pub enum CostPart {
     /// "Remove X [kind] counters from ~" (the storage lands, A21): X as chosen while
     /// activating (for a mana ability, the amount of mana it makes).
     RemoveXCounters(CounterKind),
+    /// Grandeur's "Discard another card named ~" (`keywords/grandeur.rs`): a card in its
+    /// controller's hand with the source's name (chosen while activating).
+    DiscardSameName,
 }
 
 impl Cost {
@@ -126,6 +129,7 @@ impl fmt::Display for Cost {
                 CostPart::DiscardRandom(n) => format!("discard {n} card(s) at random"),
                 CostPart::DiscardX => "discard X cards".into(),
                 CostPart::DiscardThis => "discard this card".into(),
+                CostPart::DiscardSameName => "discard another card with its name".into(),
                 CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
                 CostPart::Convoke(n) => {
                     format!("tap up to {n} untapped creatures you control (convoke)")

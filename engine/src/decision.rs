@@ -145,6 +145,12 @@ pub enum Answer {
     Concede,
     PlayLand(ObjectId),
     Cast(ObjectId),
+    /// Begin casting one half of a split card (505.2 / 708.2, `keywords/split.rs`): `half`
+    /// 0 is the left one ("cast Boom"), 1 the right one ("cast Bust").
+    CastSplit {
+        card: ObjectId,
+        half: u8,
+    },
     Activate {
         source: ObjectId,
         ability: u8,
@@ -224,6 +230,7 @@ impl Answer {
             Answer::Concede => "concede",
             Answer::PlayLand(_) => "play a land",
             Answer::Cast(_) => "cast a spell",
+            Answer::CastSplit { .. } => "cast one half of a split card",
             Answer::Activate { .. } => "activate an ability",
             Answer::ActivateMana { .. } => "activate a mana ability",
             Answer::ActivateManaX { .. } => "activate a mana ability making X mana",

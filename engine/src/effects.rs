@@ -28,6 +28,9 @@ pub enum Amount {
     /// The power of the trigger's subject ("equal to its power"), as it last existed on the
     /// battlefield if it has left.
     SubjectPower,
+    /// The power of the activated ability's source as it resolves ("+X/+X, where X is its
+    /// power": Tarox Bladewing's grandeur); 0 if it has left the battlefield.
+    SourcePower,
     /// The converted mana cost of the trigger's subject (a spell: "X is that spell's
     /// converted mana cost", Endrek Sahr).
     SubjectManaValue,

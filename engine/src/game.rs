@@ -874,6 +874,7 @@ impl Game {
             spell_copy: false,
             gained_suspend: false,
             cast_from_hand: false,
+            split_half: None,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -1001,6 +1002,8 @@ impl Game {
             o.copy_trigger = false;
             o.copy_until = crate::copy::CopyUntil::AsEntered;
             o.face_down = face_down;
+            // 505.2 / 708.3: off the stack, a split card has both halves again.
+            o.split_half = None;
             o.flashback = false;
             o.buyback = false;
             o.gained_suspend = false;

@@ -59,6 +59,27 @@ impl fmt::Display for ObjectId {
 #[serde(transparent)]
 pub struct CardId(pub u16);
 
+impl CardId {
+    /// The bit that marks the id of one half of a split card (2006 505 / 2014 708): the
+    /// halves are definitions of their own, outside the catalog's list of cards, with ids
+    /// made from their card's id, so they never move when cards are added.
+    pub const HALF_BIT: u16 = 0x8000;
+
+    /// The id of half `half` (0: left, 1: right) of the split card `self`.
+    pub fn split_half(self, half: u8) -> CardId {
+        CardId(Self::HALF_BIT | (self.0 << 1) | u16::from(half & 1))
+    }
+    /// Whether this is the id of a split card's half.
+    pub fn is_split_half(self) -> bool {
+        self.0 & Self::HALF_BIT != 0
+    }
+    /// The split card a half belongs to, and which half it is.
+    pub fn half_of(self) -> Option<(CardId, u8)> {
+        self.is_split_half()
+            .then_some((CardId((self.0 & !Self::HALF_BIT) >> 1), (self.0 & 1) as u8))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +91,16 @@ mod tests {
         assert_eq!(a.slot(), b.slot());
         assert_ne!(a, b);
         assert_eq!(b.generation(), 1);
+    }
+
+    #[test]
+    fn split_half_ids_name_their_card_and_half() {
+        let card = CardId(593);
+        let right = card.split_half(1);
+        assert!(right.is_split_half() && !card.is_split_half());
+        assert_eq!(right.half_of(), Some((card, 1)));
+        assert_eq!(card.split_half(0).half_of(), Some((card, 0)));
+        assert_ne!(card.split_half(0), right);
+        assert_eq!(card.half_of(), None);
     }
 }

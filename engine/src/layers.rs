@@ -1144,7 +1144,7 @@ impl Game {
                     !f.colors_any.is_empty() || !f.not_colors.is_empty()
                 }
                 (Change::AddKeywords(_) | Change::GrantTriggers(..), Some(f)) => {
-                    f.keyword.is_some()
+                    f.keyword.is_some() || f.without_keyword.is_some()
                 }
             };
             if !relevant {
@@ -1273,6 +1273,11 @@ impl Game {
         }
         if let Some(k) = f.keyword
             && !c.keywords.contains(k)
+        {
+            return false;
+        }
+        if let Some(k) = f.without_keyword
+            && c.keywords.contains(k)
         {
             return false;
         }

@@ -176,6 +176,11 @@ pub struct Object {
     /// whose text asks: Epochrasite's "if you didn't cast it from your hand").
     #[serde(default, skip_serializing_if = "is_false")]
     pub cast_from_hand: bool,
+    /// A split card cast as one of its halves (2006 505.2 / 2014 708.3): while it is a
+    /// spell, only that half's characteristics exist (0 left, 1 right). Cleared as it
+    /// leaves the stack (`keywords/split.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_half: Option<u8>,
 }
 
 fn is_zero_u8(n: &u8) -> bool {
@@ -189,12 +194,15 @@ impl Object {
         if self.face_down {
             crate::cards::Catalog::builtin().face_down()
         } else {
-            self.copy_of.unwrap_or(self.card)
+            self.face_up()
         }
     }
     /// The card it would be face up: its own, or the card it copies. Hidden from other
     /// players while it is face down.
     pub fn face_up(&self) -> crate::ids::CardId {
-        self.copy_of.unwrap_or(self.card)
+        match self.split_half {
+            Some(h) => self.card.split_half(h),
+            None => self.copy_of.unwrap_or(self.card),
+        }
     }
 }

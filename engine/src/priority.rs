@@ -92,6 +92,7 @@ impl Game {
                 Ok(())
             }
             Answer::Cast(card) => self.begin_cast(player, card),
+            Answer::CastSplit { card, half } => self.begin_cast_half(player, card, half),
             Answer::CastFaceDown(card) => self.begin_cast_face_down(player, card),
             Answer::TurnFaceUp(id) => self.begin_turn_face_up(player, id),
             Answer::Suspend(card) => self.begin_suspend(player, card),
@@ -254,6 +255,11 @@ impl Game {
                 if land_ok && self.check_play_land(player, card).is_ok() {
                     out.push(Answer::PlayLand(card));
                 }
+            } else if def.split.is_some() {
+                // A split card: each half its own spell (505.2 / 708.2).
+                if !split_second {
+                    out.extend(self.castable_halves(player, card));
+                }
             } else if !split_second
                 && (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
                 && (reducer
@@ -407,11 +413,8 @@ impl Game {
     pub(crate) fn check_cast_permission(
         &self,
         player: PlayerId,
-        card: ObjectId,
+        def: &crate::cards::CardDef,
     ) -> Result<(), RuleError> {
-        let Some(def) = self.def(card) else {
-            return Err(RuleError::illegal("that card is no longer there"));
-        };
         for &id in &self.battlefield {
             if let Some(o) = self.obj(id)
                 && o.controller != player
@@ -437,8 +440,18 @@ impl Game {
         let def = self
             .def(card)
             .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        self.check_cast_timing_as(player, def)
+    }
+
+    /// Timing for casting a spell with these characteristics (a split card's half: its
+    /// own, 505.2 / 708.2).
+    pub(crate) fn check_cast_timing_as(
+        &self,
+        player: PlayerId,
+        def: &crate::cards::CardDef,
+    ) -> Result<(), RuleError> {
         self.check_split_second()?;
-        self.check_cast_permission(player, card)?;
+        self.check_cast_permission(player, def)?;
         let instant_speed = crate::keywords::flash::has_instant_timing(def);
         if !instant_speed && let Some(why) = self.why_not_sorcery_timing(player) {
             return Err(RuleError::illegal(format!(

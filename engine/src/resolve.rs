@@ -321,6 +321,12 @@ impl Game {
                     .map_or(0, |(_, p)| *p),
                 None => 0,
             },
+            Amount::SourcePower => match res.item.kind {
+                StackKind::Ability { source, .. } if self.is_on_battlefield(source) => {
+                    self.power(source)
+                }
+                _ => 0,
+            },
             // Its face: a face-down spell has no mana cost, so 0 (R-endrek-sahr-master-breeder-3).
             Amount::SubjectManaValue => Self::subject_id(res)
                 .and_then(|s| self.objects.get(s.slot()))
@@ -958,7 +964,11 @@ impl Game {
                 .copied()
                 .filter(|id| self.card_matches(*id, filter))
                 .filter(|id| {
-                    mana_value.is_none_or(|v| self.def(*id).is_some_and(|d| d.mana_value() == v))
+                    // A split card matches if either half does (505.6 / 708.6).
+                    mana_value.is_none_or(|v| {
+                        self.def(*id)
+                            .is_some_and(|d| d.mana_value_matches(|m| m == v))
+                    })
                 })
                 .collect(),
             _ => Vec::new(),

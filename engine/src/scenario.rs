@@ -266,9 +266,14 @@ struct Runner {
 }
 
 fn card_id(name: &str) -> Result<crate::ids::CardId, String> {
-    Catalog::builtin()
-        .by_name(name)
+    let c = Catalog::builtin();
+    c.by_name(name)
         .map(|c| c.id)
+        // A split card's half (a spell on the stack: "Boom").
+        .or_else(|| {
+            c.split_half_by_name(name)
+                .map(|(card, h)| card.split_half(h))
+        })
         .ok_or_else(|| {
             let s: Vec<String> = Catalog::builtin()
                 .suggest(name, 3)
@@ -626,6 +631,12 @@ impl Runner {
             .ok_or_else(|| format!("no {spec} in {:?}", zones))
     }
 
+    /// The split card and half a card spec names ("Boom", "Boom#2", "Boom@bob").
+    fn split_half_named(&self, spec: &str) -> Option<(crate::ids::CardId, u8)> {
+        let name = spec.split(['#', '@']).next().unwrap_or(spec).trim();
+        Catalog::builtin().split_half_by_name(name)
+    }
+
     fn parse_answer(&self, player: PlayerId, text: &str) -> Result<Answer, String> {
         let (verb, rest) = text
             .split_once(' ')
@@ -654,6 +665,12 @@ impl Runner {
                 } else if let Some(card) = rest.strip_prefix("flashback ") {
                     // `cast flashback Ancient Grudge`: the card in the graveyard.
                     Answer::Cast(self.find(card, &[Graveyard], Some(player))?)
+                } else if let Some((card, half)) = self.split_half_named(rest) {
+                    // `cast Boom`: that half of a split card in the hand (505.2 / 708.2).
+                    let suffix = rest.find(['#', '@']).map_or("", |i| &rest[i..]);
+                    let spec = format!("{}{suffix}", Catalog::builtin().get(card).name);
+                    let card = self.find(&spec, &[Hand, Graveyard, Exile], Some(player))?;
+                    Answer::CastSplit { card, half }
                 } else {
                     Answer::Cast(self.find(rest, &[Hand, Graveyard, Exile], Some(player))?)
                 }

@@ -42,6 +42,11 @@ impl crate::game::Game {
         {
             return false;
         }
+        if let Some(k) = f.without_keyword
+            && self.has_keyword(id, k)
+        {
+            return false;
+        }
         if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
             return false;
         }

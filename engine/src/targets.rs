@@ -78,6 +78,9 @@ pub struct ObjectFilter {
     /// in its activated or triggered abilities is not supported yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_changeable: Option<crate::types::TextWord>,
+    /// Must not have this keyword ("each creature without flying": Rough).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub without_keyword: Option<Keyword>,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -152,6 +155,9 @@ impl fmt::Display for ObjectFilter {
         }
         if let Some(k) = self.keyword {
             parts.push(format!("with {}", k.name().to_lowercase()));
+        }
+        if let Some(k) = self.without_keyword {
+            parts.push(format!("without {}", k.name().to_lowercase()));
         }
         if let Some(n) = self.max_toughness {
             parts.push(format!("with toughness {n} or less"));

@@ -731,3 +731,35 @@ fn random_games_with_library_cards() {
     assert!(dredge > 0, "dredge was offered");
     assert!(convoke > 0, "convoke's creatures were asked for");
 }
+
+#[test]
+fn random_games_with_split_cards() {
+    // The split deck: each half of Boom // Bust, Dead // Gone and Rough // Tumble cast on
+    // its own (only that half on the stack), copied by Reiterate, countered by Draining
+    // Whelk, in both rulesets. Every listed answer is accepted, a split card is whole again
+    // off the stack, and the game round-trips through JSON.
+    let mut halves = [0usize; 2];
+    let finished = play_bench_deck_games("split", 0x5917, |g, _, events| {
+        for e in events {
+            if let engine::Event::SpellCast { card, .. } = e
+                && let Some((_, h)) = card.half_of()
+            {
+                halves[h as usize] += 1;
+            }
+        }
+        for p in &g.players {
+            for id in p.hand.iter().chain(&p.graveyard).chain(&p.library) {
+                let o = g.obj(*id).expect("a card");
+                assert!(
+                    o.split_half.is_none(),
+                    "a split card off the stack is whole"
+                );
+            }
+        }
+    });
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(
+        halves[0] > 0 && halves[1] > 0,
+        "both halves were cast: {halves:?}"
+    );
+}

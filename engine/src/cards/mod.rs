@@ -282,6 +282,21 @@ pub struct CardDef {
     /// `buyback.rs`, `storm.rs`, `gravestorm.rs`).
     #[serde(default)]
     pub cast_keys: CastKeys,
+    /// A split card (2006 505 / 2014 708, `keywords/split.rs`): its two halves, each a
+    /// definition of its own (`Catalog::get(id.split_half(h))`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<SplitCard>,
+}
+
+/// The two halves of a split card. Outside the stack the card has both sets of
+/// characteristics (2006 505.2 / 2014 708.2, the rules of July 2013: only the 2017 rules
+/// combined them into one): two names and two mana costs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SplitCard {
+    /// The halves' names, left first.
+    pub names: [String; 2],
+    /// The halves' mana values (converted mana costs), left first.
+    pub mana_values: [u32; 2],
 }
 
 /// Optional additional costs and cast triggers of a card (script keys `kicker`,
@@ -449,8 +464,57 @@ impl CardDef {
         }
         line
     }
+    /// Its converted mana cost as a number. A split card's two answers are counted
+    /// together (2006 505.5 / 2014 708.5: Assault // Battery counts "1, and 4", so 5).
     pub fn mana_value(&self) -> u32 {
         self.mana_cost.as_ref().map_or(0, |c| c.converted())
+    }
+    /// A comparison with its converted mana cost ("with mana value 3", "3 or less"): a
+    /// split card outside the stack matches if either half does (2006 505.6 / 2014 708.6).
+    pub fn mana_value_matches(&self, test: impl Fn(u32) -> bool) -> bool {
+        match &self.split {
+            Some(s) => s.mana_values.iter().any(|v| test(*v)),
+            None => test(self.mana_value()),
+        }
+    }
+    /// Whether it has this name: a split card has both halves' names (505.2 / 708.2).
+    pub fn has_name(&self, name: &str) -> bool {
+        self.name == name
+            || self
+                .split
+                .as_ref()
+                .is_some_and(|s| s.names.iter().any(|n| n == name))
+    }
+    /// Whether two definitions share a name ("with the same name": a positive comparison,
+    /// true for a split card if either name matches, 505.6 / 708.6).
+    pub fn shares_name_with(&self, other: &CardDef) -> bool {
+        let names = |d: &CardDef| -> Vec<String> {
+            match &d.split {
+                Some(s) => s.names.to_vec(),
+                None => vec![d.name.clone()],
+            }
+        };
+        let mine = names(self);
+        names(other).iter().any(|n| mine.contains(n))
+    }
+    /// The mana cost as printed: a split card's two costs joined by "//".
+    pub fn cost_text(&self) -> String {
+        match &self.split {
+            Some(_) => {
+                let c = Catalog::builtin();
+                let half = |h| {
+                    c.get(self.id.split_half(h))
+                        .mana_cost
+                        .as_ref()
+                        .map_or(String::new(), |m| m.to_string())
+                };
+                format!("{} // {}", half(0), half(1))
+            }
+            None => self
+                .mana_cost
+                .as_ref()
+                .map_or(String::new(), |m| m.to_string()),
+        }
     }
 }
 
@@ -473,6 +537,9 @@ pub struct Catalog {
     /// Typecycling granted to cards in hands (Homing Sliver): the granting card, the
     /// subtype a card needs, and the ability.
     granted_cycling: Vec<(CardId, String, ActivatedAbility)>,
+    /// The halves of the split cards (ids `CardId::split_half`), in no deck and found by no
+    /// name lookup: only a split card cast as that half has one's characteristics.
+    halves: Vec<CardDef>,
 }
 
 /// A problem found while loading card data: names the card and what is wrong.
@@ -515,7 +582,27 @@ impl Catalog {
     }
 
     pub fn get(&self, id: CardId) -> &CardDef {
+        if id.is_split_half() {
+            return self.half(id);
+        }
         &self.cards[id.0 as usize]
+    }
+    /// One half of a split card (`CardId::split_half`).
+    fn half(&self, id: CardId) -> &CardDef {
+        match self.halves.iter().find(|d| d.id == id) {
+            Some(d) => d,
+            // No such half: an id no catalog made. The face-down characteristics (no name,
+            // no text) rather than a panic.
+            None => &self.cards[self.face_down.0 as usize],
+        }
+    }
+    /// The split card with a half of this name, and which half ("cast Boom").
+    pub fn split_half_by_name(&self, name: &str) -> Option<(CardId, u8)> {
+        let n = normalize_name(name);
+        self.halves
+            .iter()
+            .find(|d| normalize_name(&d.name) == n)
+            .and_then(|d| d.id.half_of())
     }
     /// The face-down characteristics (502.26b / 707.2), as a definition.
     pub fn face_down(&self) -> CardId {

@@ -13,7 +13,7 @@ struct FactsFile {
     card: Vec<Facts>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
 struct Facts {
     name: String,
@@ -31,6 +31,10 @@ struct Facts {
     zh: Option<String>,
     #[serde(default)]
     text: String,
+    /// A split card's two halves, left first: each its own name, cost, type, colours and
+    /// text (`keywords/split.rs`).
+    #[serde(default)]
+    half: Vec<Facts>,
 }
 
 #[derive(Deserialize)]
@@ -203,6 +207,11 @@ struct Script {
     /// Convoke (702.50).
     #[serde(default)]
     convoke: bool,
+    /// A split card's halves, left first (`[[card.half]]` with the half's `name`, its
+    /// `targets` and `effects`...: the spell keys of a card). The card itself has no
+    /// other key (`keywords/split.rs`).
+    #[serde(default)]
+    half: Vec<Script>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -326,6 +335,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     let facts: FactsFile =
         toml::from_str(facts_src).map_err(|e| err("facts.toml", e.to_string()))?;
     let mut cards: Vec<CardDef> = Vec::with_capacity(facts.card.len() + 16);
+    let mut halves: Vec<CardDef> = Vec::new();
     let mut by_name: HashMap<String, CardId> = HashMap::new();
     for f in facts.card {
         let id = CardId(cards.len() as u16);
@@ -333,6 +343,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         if by_name.insert(normalize_name(&def.name), id).is_some() {
             return Err(err(&def.name, "listed twice in facts.toml"));
         }
+        halves.extend(split_halves(&def, &f)?);
         cards.push(def);
     }
     // Card ids are saved in games, so they must not move when scripts are added: the real
@@ -405,7 +416,12 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
             if def.support == Support::Supported {
                 return Err(err(&s.name, format!("{file}: scripted twice")));
             }
-            apply_script(def, &s).map_err(|p| err(&s.name, format!("{file}: {p}")))?;
+            if def.split.is_some() || !s.half.is_empty() {
+                apply_split_script(def, &mut halves, &s)
+                    .map_err(|p| err(&s.name, format!("{file}: {p}")))?;
+            } else {
+                apply_script(def, &s).map_err(|p| err(&s.name, format!("{file}: {p}")))?;
+            }
             if !s.test_only && !s.token {
                 def.support = Support::Supported;
             }
@@ -414,29 +430,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     for def in &mut cards {
         add_intrinsic_mana_abilities(def);
     }
-    // Every token an effect creates must be defined as a token.
-    for def in &cards {
-        let effects = def
-            .spell
-            .effects
-            .iter()
-            .chain(def.spell.modes.iter().flat_map(|m| m.effects.iter()))
-            .chain(def.abilities.iter().flat_map(|a| a.effects.iter()))
-            .chain(def.triggers.iter().flat_map(|t| t.effects.iter()));
-        for e in effects {
-            if let Effect::CreateToken { token, .. } = e {
-                let ok = by_name
-                    .get(&normalize_name(token))
-                    .is_some_and(|id| cards[id.0 as usize].support == Support::Token);
-                if !ok {
-                    return Err(err(
-                        &def.name,
-                        format!("creates a `{token}` token, which tokens.toml does not define"),
-                    ));
-                }
-            }
-        }
-    }
+    check_tokens(&cards, &halves, &by_name)?;
     let mut creature_types: Vec<String> = cards
         .iter()
         .filter(|c| c.has_type(CardType::Creature) || c.has_type(CardType::Tribal))
@@ -460,6 +454,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     land_types.dedup();
     let granted_cycling = granted_cycling(&cards)?;
     Ok(Catalog {
+        halves,
         granted_cycling,
         cards,
         face_down,
@@ -470,11 +465,44 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     })
 }
 
+/// Every token an effect creates must be defined as a token.
+fn check_tokens(
+    cards: &[CardDef],
+    halves: &[CardDef],
+    by_name: &HashMap<String, CardId>,
+) -> Result<(), CatalogError> {
+    for def in cards.iter().chain(halves) {
+        let effects = def
+            .spell
+            .effects
+            .iter()
+            .chain(def.spell.modes.iter().flat_map(|m| m.effects.iter()))
+            .chain(def.abilities.iter().flat_map(|a| a.effects.iter()))
+            .chain(def.triggers.iter().flat_map(|t| t.effects.iter()));
+        for e in effects {
+            if let Effect::CreateToken { token, .. } = e {
+                let ok = by_name
+                    .get(&normalize_name(token))
+                    .is_some_and(|id| cards[id.0 as usize].support == Support::Token);
+                if !ok {
+                    return Err(err(
+                        &def.name,
+                        format!("creates a `{token}` token, which tokens.toml does not define"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
     let name = &f.name;
     let mana_cost = match &f.cost {
         Some(c) => Some(c.parse::<ManaCost>().map_err(|e| err(name, e))?),
-        None => None,
+        None if f.half.is_empty() => None,
+        // A split card: both halves' costs counted together where a number is asked.
+        None => Some(split_combined_cost(name, &f.half)?),
     };
     let (left, right) = match f.type_line.split_once('—') {
         Some((l, r)) => (l.trim(), r.trim()),
@@ -514,7 +542,11 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
             .collect::<Result<ColorSet, _>>()?,
         None => mana_cost.as_ref().map_or(ColorSet::NONE, |c| c.colors()),
     };
-    let support = if f.layout.as_deref().is_some_and(|l| l != "normal") {
+    let support = if f
+        .layout
+        .as_deref()
+        .is_some_and(|l| l != "normal" && l != "split")
+    {
         Support::Unsupported(format!(
             "{} cards are not supported yet",
             f.layout.as_deref().unwrap_or("")
@@ -572,6 +604,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         bloodthirst: 0,
         echo_costs_zero: false,
         dredge: 0,
+        split: split_facts(name, f.layout.as_deref(), &f.half)?,
     })
 }
 
@@ -1223,6 +1256,21 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
     }
     for a in &s.ability {
         let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
+        let same_name = cost
+            .parts
+            .contains(&crate::costs::CostPart::DiscardSameName);
+        if same_name
+            && def.support != Support::TestOnly
+            && !def.text.to_lowercase().contains(&format!(
+                "grandeur — discard another card named {}",
+                def.name.to_lowercase()
+            ))
+        {
+            return Err(format!(
+                "cost `{}`: the card's text has no \"Grandeur — Discard another card named {}\"",
+                a.cost, def.name
+            ));
+        }
         if let Some(add) = &a.add {
             if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
                 return Err(
@@ -1929,6 +1977,131 @@ fn apply_graft(
     def.enters_with_counters
         .push((crate::object::CounterKind::PlusOnePlusOne, n));
     def.triggers.push(crate::abilities::TriggerDef::graft());
+    Ok(())
+}
+
+// ----- split cards (2006 505 / 2014 708, keywords/split.rs) ------------------------------
+
+/// A split card's mana cost where a number is asked of the whole card: both halves' costs
+/// together (2006 505.5 / 2014 708.5: "1, and 4" counts 5).
+fn split_combined_cost(name: &str, halves: &[Facts]) -> Result<ManaCost, CatalogError> {
+    use crate::mana::ManaSymbol;
+    let mut generic = 0;
+    let mut symbols = Vec::new();
+    for h in halves {
+        let cost = h.cost.as_deref().unwrap_or("");
+        let c: ManaCost = cost
+            .parse()
+            .map_err(|e| err(name, format!("half {}: {e}", h.name)))?;
+        for sym in c.symbols {
+            match sym {
+                ManaSymbol::Generic(n) => generic += n,
+                other => symbols.push(other),
+            }
+        }
+    }
+    if generic > 0 {
+        symbols.insert(0, ManaSymbol::Generic(generic));
+    }
+    Ok(ManaCost { symbols })
+}
+
+/// The whole card's record of its halves (names and mana values), for a split card.
+fn split_facts(
+    name: &str,
+    layout: Option<&str>,
+    halves: &[Facts],
+) -> Result<Option<SplitCard>, CatalogError> {
+    let split = layout == Some("split");
+    if !split && halves.is_empty() {
+        return Ok(None);
+    }
+    let [left, right] = halves else {
+        return Err(err(
+            name,
+            "a split card (layout \"split\") has exactly two halves, and only a split card has halves",
+        ));
+    };
+    if !split {
+        return Err(err(name, "only a split card (layout \"split\") has halves"));
+    }
+    let value = |h: &Facts| -> Result<u32, CatalogError> {
+        let c: ManaCost = h
+            .cost
+            .as_deref()
+            .unwrap_or("")
+            .parse()
+            .map_err(|e| err(name, format!("half {}: {e}", h.name)))?;
+        Ok(c.converted())
+    };
+    Ok(Some(SplitCard {
+        names: [left.name.clone(), right.name.clone()],
+        mana_values: [value(left)?, value(right)?],
+    }))
+}
+
+/// The definitions of a split card's halves (ids `CardId::split_half`): each half's own
+/// name, cost, type, colours and text, with the card's rarity and sets.
+fn split_halves(def: &CardDef, f: &Facts) -> Result<Vec<CardDef>, CatalogError> {
+    if def.split.is_none() {
+        return Ok(Vec::new());
+    }
+    f.half
+        .iter()
+        .enumerate()
+        .map(|(h, hf)| {
+            let facts = Facts {
+                rarity: f.rarity.clone(),
+                sets: f.sets.clone(),
+                half: Vec::new(),
+                ..hf.clone()
+            };
+            facts_to_def(def.id.split_half(h as u8), &facts)
+        })
+        .collect()
+}
+
+/// A split card's script: only `[[card.half]]` tables, one per half in order, each with
+/// the half's name and its spell keys (checked against the half's own text).
+fn apply_split_script(def: &mut CardDef, halves: &mut [CardDef], s: &Script) -> Result<(), String> {
+    let Some(split) = &def.split else {
+        return Err("`[[card.half]]`: only a split card has halves".into());
+    };
+    let other_keys = !s.keywords.is_empty()
+        || !s.targets.is_empty()
+        || !s.effects.is_empty()
+        || !s.mode.is_empty()
+        || !s.additional_cost.is_empty()
+        || !s.ability.is_empty()
+        || !s.trigger.is_empty()
+        || !s.statics.is_empty();
+    if other_keys || s.half.len() != 2 {
+        return Err(format!(
+            "a split card is scripted with two `[[card.half]]` tables ({} then {}), and no other keys",
+            split.names[0], split.names[1]
+        ));
+    }
+    for (h, hs) in s.half.iter().enumerate() {
+        if normalize_name(&hs.name) != normalize_name(&split.names[h]) {
+            return Err(format!(
+                "half {} is {}, not `{}`",
+                h + 1,
+                split.names[h],
+                hs.name
+            ));
+        }
+        if !hs.half.is_empty() {
+            return Err("a half has no halves".into());
+        }
+        let id = def.id.split_half(h as u8);
+        let half = halves
+            .iter_mut()
+            .find(|d| d.id == id)
+            .ok_or_else(|| format!("half {} has no facts", split.names[h]))?;
+        half.support = Support::Supported;
+        apply_spell(half, hs).map_err(|e| format!("{}: {e}", split.names[h]))?;
+    }
+    def.support = Support::Supported;
     Ok(())
 }
 

@@ -175,8 +175,15 @@ fn exile(i: &mut &str) -> PResult<CostPart> {
     Ok(CostPart::ExileFromGraveyard(f, n))
 }
 
-/// `discard this card` | `discard x cards` | `discard COUNT (card|cards) [at random]`.
+/// `discard this card` | `discard x cards` | `discard another card named this` |
+/// `discard COUNT (card|cards) [at random]`.
 fn discard(i: &mut &str) -> PResult<CostPart> {
+    if next_word(i) == Some("another") {
+        for w in ["another", "card", "named", "this"] {
+            literal_word(i, &[w])?;
+        }
+        return Ok(CostPart::DiscardSameName);
+    }
     if next_word(i) == Some("this") {
         (space1, "this").parse_next(i)?;
         literal_word(i, &["card"])?;

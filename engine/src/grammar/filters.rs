@@ -22,7 +22,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             &start,
             what,
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         )
     };
@@ -83,6 +83,11 @@ fn filter_word_with_value<'a>(
             Ok(k) => f.keyword = Some(k),
             Err(e) => return fail_at(i, start, format!("`{w}`: {e}"), &["with:KEYWORD"]),
         }
+    } else if let Some(k) = value("without:") {
+        match k.parse() {
+            Ok(k) => f.without_keyword = Some(k),
+            Err(e) => return fail_at(i, start, format!("`{w}`: {e}"), &["without:KEYWORD"]),
+        }
     } else if let Some(word) = value("text_changeable:") {
         match word.parse() {
             Ok(t) => f.text_changeable = Some(t),
@@ -94,7 +99,7 @@ fn filter_word_with_value<'a>(
             start,
             format!("unknown filter word `{w}`"),
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         );
     }

@@ -31,14 +31,14 @@
 //! (* the words effects are made of *)
 //! amount      = integer | "X" | "creatures_you_control" | "attacking_creatures"
 //!             | "basic_land_types_you_control" | "blockers_beyond_first" | "its_power"
-//!             | "its_mana_value" | "that_much" | "target_mana_value"
+//!             | "this_power" | "its_mana_value" | "that_much" | "target_mana_value"
 //!             | "target_power_plus_toughness" ;
 //! object      = "this" | "it" | "linked" | slot ;
 //! slot        = "target" | "target1" | "target2" | "target3" ;
 //! player      = "you" | "each_player" | "each_opponent" | "target_controller"
 //!             | "that_player" | slot ;
 //! recipient   = slot | "each_creature_you_control" | "each_creature_blocking_it"
-//!             | "each_creature" | "each_creature_with:" keyword | player ;
+//!             | "each_creature" | ("each_creature_with:" | "each_creature_without:") keyword | player ;
 //! recipients  = recipient { "," recipient } ;
 //! pt_change   = signed "/" signed ;             (* +2/+0, -3/+0, 4/4 *)
 //! colours     = colour_letter { colour_letter } ;
@@ -48,7 +48,7 @@
 //! filter      = { filter_word [","] } ;
 //! filter_word = "or" | "permanent" | card_type | colour_name | "non" (card_type | colour)
 //!             | "tapped" | "untapped" | "basic" | "attacking" | "token" | "other"
-//!             | "face_down" | "toughness<=" integer | "type:" subtype | "with:" keyword
+//!             | "face_down" | "toughness<=" integer | "type:" subtype | ("with:" | "without:") keyword
 //!             | "text_changeable:" text_word | "you_control" | "opponent_controls" ;
 //! target      = ( "any" | "player" | "opponent" | "spell" filter
 //!               | "card_in_graveyard" filter | "card_in_your_graveyard" filter

@@ -40,6 +40,7 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
     ),
     ("blockers_beyond_first", Amount::BlockersBeyondFirst),
     ("its_power", Amount::SubjectPower),
+    ("this_power", Amount::SourcePower),
     ("its_mana_value", Amount::SubjectManaValue),
     ("that_much", Amount::ThatMuch),
     ("target_mana_value", Amount::TargetManaValue(0)),
@@ -130,15 +131,22 @@ pub fn recipient(i: &mut &str) -> PResult<Recipient> {
         "each_creature" => return Ok(Recipient::EachCreature(creatures())),
         _ => {}
     }
-    if let Some(k) = w.strip_prefix("each_creature_with:") {
+    let with = w.strip_prefix("each_creature_with:").map(|k| (k, true));
+    let without = w.strip_prefix("each_creature_without:").map(|k| (k, false));
+    if let Some((k, has)) = with.or(without) {
         let mut f = creatures();
-        f.keyword = Some(k.parse().map_err(|e: String| {
+        let k = k.parse().map_err(|e: String| {
             i.reset(&start);
             ErrMode::Cut(Problem {
                 what: Some(e),
                 expected: vec![],
             })
-        })?);
+        })?;
+        if has {
+            f.keyword = Some(k);
+        } else {
+            f.without_keyword = Some(k);
+        }
         return Ok(Recipient::EachCreature(f));
     }
     i.reset(&start);
@@ -152,6 +160,7 @@ pub fn recipient(i: &mut &str) -> PResult<Recipient> {
                         "each_creature",
                         "each_creature_you_control",
                         "each_creature_with:KEYWORD",
+                        "each_creature_without:KEYWORD",
                         "each_creature_blocking_it",
                     ]
                     .map(String::from),

@@ -201,7 +201,10 @@ impl Game {
         card: ObjectId,
     ) -> Result<Casting, RuleError> {
         self.check_split_second()?;
-        self.check_cast_permission(owner, card)?;
+        let def = self
+            .def(card)
+            .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
+        self.check_cast_permission(owner, def)?;
         let c = Casting {
             madness: true,
             ..Casting::new(owner, CastKind::Spell(card))

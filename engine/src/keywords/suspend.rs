@@ -195,8 +195,9 @@ impl Game {
             suspend_cast: true,
             ..Casting::new(owner, CastKind::Spell(card))
         };
+        let def = self.catalog().get(o.face());
         match self
-            .check_cast_permission(owner, card)
+            .check_cast_permission(owner, def)
             .and_then(|()| self.check_castable(&c))
         {
             Ok(()) => self.cast_after_resolution = Some(c),
