@@ -110,6 +110,9 @@ struct Script {
     /// "Skip your draw step."
     #[serde(default)]
     skip_draw_step: bool,
+    /// "Hellbent — Skip your upkeep step if you have no cards in hand." (Gibbering Descent)
+    #[serde(default)]
+    skip_upkeep_if_hellbent: bool,
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
     #[serde(default)]
     damage_life_floor: bool,
@@ -185,6 +188,9 @@ struct Script {
     /// Delve (702.65).
     #[serde(default)]
     delve: bool,
+    /// "If this spell was kicked, it has split second" (Molten Disaster).
+    #[serde(default)]
+    kicked_split_second: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -519,6 +525,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         spell: SpellAbility::default(),
         abilities: Vec::new(),
         enters_with_counters: Vec::new(),
+        enters_with_more: Vec::new(),
         enters_tapped: false,
         triggers: Vec::new(),
         statics: Vec::new(),
@@ -531,6 +538,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enchant: None,
         spend_rule: None,
         skip_draw_step: false,
+        skip_upkeep_if_hellbent: false,
         damage_life_floor: false,
         redirect_unblocked_combat_damage: false,
         morph: None,
@@ -775,11 +783,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
     if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
         return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
     }
-    for e in &s.enters_with {
-        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
-            .map_err(|err| format!("enters_with `{e}`: {err}"))?;
-        def.enters_with_counters.push(counters);
-    }
+    apply_enters_with(def, &s.enters_with, &text_lower)?;
     def.enters_tapped = s.enters_tapped;
     def.preventions = s
         .prevent
@@ -814,6 +818,12 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         );
     }
     def.skip_draw_step = s.skip_draw_step;
+    if s.skip_upkeep_if_hellbent
+        && !text_lower.contains("hellbent — skip your upkeep step if you have no cards in hand")
+    {
+        return Err("`skip_upkeep_if_hellbent`: the card's text has no \"Hellbent — Skip your upkeep step if you have no cards in hand\"".into());
+    }
+    def.skip_upkeep_if_hellbent = s.skip_upkeep_if_hellbent;
     def.damage_life_floor = s.damage_life_floor;
     def.redirect_unblocked_combat_damage = s.redirect_unblocked_combat_damage;
     if s.redirect_unblocked_combat_damage
@@ -992,6 +1002,13 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     def.cast_keys.delve = s.delve;
+    if s.kicked_split_second
+        && (s.kicker.is_none()
+            || !text_lower.contains("if this spell was kicked, it has split second"))
+    {
+        return Err("`kicked_split_second`: the card's text has no kicker and no \"if this spell was kicked, it has split second\"".into());
+    }
+    def.cast_keys.kicked_split_second = s.kicked_split_second;
     def.cast_keys.storm = s.storm;
     def.cast_keys.gravestorm = s.gravestorm;
     if s.buyback_costs_less > 0 {
@@ -1008,7 +1025,14 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for st in &s.statics {
         let affects = crate::targets::ObjectFilter::parse(&st.affects)
             .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
-        if affects.max_toughness.is_some() || affects.tapped.is_some() || affects.attacking {
+        if affects.max_toughness.is_some()
+            || affects.with_aura
+            || affects.mana_value_x
+            || affects.min_power.is_some()
+            || affects.keyword_none.is_some()
+            || affects.tapped.is_some()
+            || affects.attacking
+        {
             return Err("a static ability's `affects` may name only types, subtypes, colours, controllers and (see below) a keyword".into());
         }
         let (power, toughness) = match &st.pump {
@@ -1081,9 +1105,12 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 (Some("face_down_creatures"), None, None) => {
                     Some(crate::cards::CdaPt::FaceDownCreatures)
                 }
+                (Some("counters_on_it"), Some(k), None) => Some(crate::cards::CdaPt::CountersOnIt(
+                    crate::grammar::parse_all(crate::grammar::words::counter_kind, k)?,
+                )),
                 _ => {
                     return Err(
-                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>` or `face_down_creatures`".into(),
+                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures` or `counters_on_it <kind>`".into(),
                     );
                 }
             },
@@ -1625,6 +1652,58 @@ fn granted_cycling(
     Ok(out)
 }
 
+/// The `enters_with` entries: plain counters, or counted / kicked ones checked against the
+/// card's text.
+fn apply_enters_with(
+    def: &mut CardDef,
+    entries: &[String],
+    text_lower: &str,
+) -> Result<(), String> {
+    for e in entries {
+        let w = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+            .map_err(|err| format!("enters_with `{e}`: {err}"))?;
+        match w {
+            crate::cards::EntersWith {
+                kind,
+                count: crate::cards::EntersCount::Fixed(n),
+                if_kicked: false,
+            } => def.enters_with_counters.push((kind, n)),
+            w => {
+                check_enters_with(&w, text_lower, &def.name.to_lowercase())
+                    .map_err(|err| format!("enters_with `{e}`: {err}"))?;
+                def.enters_with_more.push(w);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A counted or kicked `enters_with`, checked against the card's text.
+fn check_enters_with(w: &crate::cards::EntersWith, text: &str, name: &str) -> Result<(), String> {
+    if w.if_kicked
+        && !text.contains(&format!(
+            "if {name} was kicked, it enters the battlefield with"
+        ))
+    {
+        return Err(format!(
+            "the card's text has no \"if {name} was kicked, it enters the battlefield with\""
+        ));
+    }
+    if w.count == crate::cards::EntersCount::OtherSpellsThisTurn
+        && !text.contains("for each other spell cast this turn")
+    {
+        return Err("the card's text has no \"for each other spell cast this turn\"".into());
+    }
+    if let crate::cards::EntersCount::YouControl(t) = &w.count
+        && !text.contains(&format!("for each {} you control", t.to_lowercase()))
+    {
+        return Err(format!(
+            "the card's text has no \"for each {t} you control\""
+        ));
+    }
+    Ok(())
+}
+
 /// A static ability's `condition = "threshold"` / `"hellbent"`, checked against the card's
 /// text (the ability word and its "as long as" clause).
 fn static_condition(
@@ -1642,9 +1721,17 @@ fn static_condition(
             StaticCondition::Hellbent,
             "as long as you have no cards in hand",
         ),
+        // "If ~ was kicked, it enters the battlefield with ... and with haste."
+        "kicked" => {
+            let lower = text.to_lowercase();
+            if !lower.contains("was kicked, it enters the battlefield with") {
+                return Err("condition `kicked`: the card's text has no \"if ~ was kicked, it enters the battlefield with ...\"".into());
+            }
+            return Ok(Some(StaticCondition::Kicked));
+        }
         other => {
             return Err(format!(
-                "condition `{other}`: expected `threshold` or `hellbent`"
+                "condition `{other}`: expected `threshold`, `hellbent` or `kicked`"
             ));
         }
     };
@@ -1721,7 +1808,8 @@ fn search_same_mana_value_ability(
 }
 
 /// The script key `vanishing = N` (`keywords/vanishing.rs`): the counters it enters with and the two triggers, checked
-/// against the card's text ("Vanishing N").
+/// against the card's text ("Vanishing N"; `vanishing = 0` for a bare "Vanishing", whose
+/// counters come from its own "enters with" text: Tidewalker).
 fn apply_vanishing(
     def: &mut crate::cards::CardDef,
     n: Option<u32>,
@@ -1732,11 +1820,18 @@ fn apply_vanishing(
         .lines()
         .find_map(|l| l.strip_prefix("vanishing "))
         .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|w| w.parse::<u32>().ok());
+        .and_then(|w| w.parse::<u32>().ok())
+        .or_else(|| {
+            text_lower
+                .lines()
+                .any(|l| l.starts_with("vanishing ("))
+                .then_some(0)
+        });
     match n {
-        None if printed.is_some() && !test_only => {
-            Err("the card has vanishing: script it with `vanishing = N`".into())
-        }
+        None if printed.is_some() && !test_only => Err(
+            "the card has vanishing: script it with `vanishing = N` (0 for a bare Vanishing)"
+                .into(),
+        ),
         None => Ok(()),
         Some(n) if printed != Some(n) && !test_only => Err(format!(
             "`vanishing = {n}`: the card's text has no `Vanishing {n}`"

@@ -43,6 +43,7 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
     ("its_mana_value", Amount::SubjectManaValue),
     ("that_much", Amount::ThatMuch),
     ("target_mana_value", Amount::TargetManaValue(0)),
+    ("target_power", Amount::TargetPower(0)),
     (
         "target_power_plus_toughness",
         Amount::TargetPowerPlusToughness(0),
@@ -141,6 +142,17 @@ pub fn recipient(i: &mut &str) -> PResult<Recipient> {
         })?);
         return Ok(Recipient::EachCreature(f));
     }
+    if let Some(k) = w.strip_prefix("each_creature_without:") {
+        let mut f = creatures();
+        f.keyword_none = Some(k.parse().map_err(|e: String| {
+            i.reset(&start);
+            ErrMode::Cut(Problem {
+                what: Some(e),
+                expected: vec![],
+            })
+        })?);
+        return Ok(Recipient::EachCreature(f));
+    }
     i.reset(&start);
     player
         .map(Recipient::Player)
@@ -152,6 +164,7 @@ pub fn recipient(i: &mut &str) -> PResult<Recipient> {
                         "each_creature",
                         "each_creature_you_control",
                         "each_creature_with:KEYWORD",
+                        "each_creature_without:KEYWORD",
                         "each_creature_blocking_it",
                     ]
                     .map(String::from),

@@ -74,6 +74,22 @@ impl Game {
                     self.draw_cards(p, n);
                 }
             }
+            Effect::RevealForX(filter) => {
+                // "You may reveal X <filter> cards in your hand": X is how many.
+                let Some(i) = res.choices.iter().position(|(p, _)| *p == me) else {
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::Reveal {
+                            filter: filter.clone(),
+                        },
+                    });
+                };
+                let (_, cards) = res.choices.remove(i);
+                res.item.x = cards.len() as u32;
+                for card in cards {
+                    self.emit(Event::Revealed { player: me, card });
+                }
+            }
             Effect::DrawRevealDiscardNonland => {
                 // The card drawn is kept while madness asks (an answer runs this again).
                 if res.choices.is_empty() {
