@@ -39,6 +39,9 @@ pub enum TriggerEvent {
     BlocksOrBecomesBlocked,
     /// "Whenever ~ deals combat damage to a player."
     DealsCombatDamageToPlayer,
+    /// "Whenever a creature you control deals combat damage to a player" (Lavacore
+    /// Elemental): the subject is that creature, "that player" the one dealt damage.
+    YourCreatureDealsCombatDamageToPlayer,
     /// "Whenever ~ deals damage to a player" (any damage; "that player" is the subject
     /// player).
     DealsDamageToPlayer,
@@ -217,6 +220,10 @@ pub enum TriggerCondition {
     HasTimeCounter,
     /// Graft's "if this permanent has a +1/+1 counter on it" (702.57a).
     HasPlusOneCounter,
+    /// "When ~ dies, if it had no time counters on it" (vanishing creatures of Planar Chaos
+    /// and Future Sight): as it last existed on the battlefield
+    /// (`Game::lki_without_time_counters`).
+    HadNoTimeCounters,
 }
 
 impl TriggerCondition {

@@ -1419,6 +1419,15 @@ impl Game {
         }
         self.target_legal(c.player, spec, t)
             .map_err(RuleError::Illegal)?;
+        // Before X is chosen (is there any target at all?) any X may still fit.
+        if let (Target::Object(id), Some(x)) = (t, c.x)
+            && !self.mana_value_x_ok(spec, t, x)
+        {
+            return Err(RuleError::illegal(format!(
+                "{} doesn't have mana value X = {x}",
+                self.card_name(id)
+            )));
+        }
         if let crate::targets::TargetKind::Permanent(f) = &spec.kind
             && f.other
             && let CastKind::Ability { source, .. }
@@ -1427,6 +1436,19 @@ impl Game {
         {
             return Err(RuleError::illegal(
                 "it must target another permanent, not its own source",
+            ));
+        }
+        // "Another target creature card from your graveyard" (Deadwood Treefolk): not the
+        // card its source became (the same card slot, a later zone-change generation).
+        if let crate::targets::TargetKind::CardInYourGraveyard(f) = &spec.kind
+            && f.other
+            && let CastKind::Ability { source, .. }
+            | CastKind::Trigger(crate::triggers::WaitingTrigger { source, .. }) = &c.kind
+            && let Target::Object(id) = t
+            && id.slot() == source.slot()
+        {
+            return Err(RuleError::illegal(
+                "it must target another card, not the card of its own source",
             ));
         }
         // Protection matters for permanents and spells, not cards in graveyards.

@@ -60,6 +60,9 @@ pub enum Decision {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mana_value: Option<u32>,
     },
+    /// "You may reveal X <filter> cards in your hand": any number of them, none included
+    /// (answered with the cards: `Answer::Objects`).
+    Reveal { filter: ObjectFilter },
     /// Modern legend rule (Δ9): keep one of your legendary permanents named `name`.
     KeepLegend { name: String },
     /// Modern (Δ4): put the creatures blocking `attacker` in damage assignment order; for
@@ -298,6 +301,10 @@ impl Decision {
                 filter,
                 mana_value: Some(v),
             } => format!("search your library for a {filter} with mana value {v}"),
+            Decision::Reveal { filter } => format!(
+                "reveal any number of {} cards in your hand",
+                crate::costs::card_filter_words(filter)
+            ),
             Decision::KeepLegend { name } => format!("choose which {name} to keep (legend rule)"),
             Decision::OrderBlockers { .. } => {
                 "order the creatures in combat with it (damage assignment order)".into()
@@ -355,6 +362,7 @@ impl Decision {
             Decision::Discard { .. } => "discard",
             Decision::Sacrifice { .. } => "sacrifice",
             Decision::Search { .. } => "search",
+            Decision::Reveal { .. } => "reveal",
             Decision::KeepLegend { .. } => "keep_legend",
             Decision::OrderBlockers { .. } => "order_blockers",
             Decision::AssignCombatDamage { .. } => "assign_damage",

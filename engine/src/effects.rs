@@ -40,6 +40,9 @@ pub enum Amount {
     /// The converted mana cost of the spell chosen for target slot n, X included while it
     /// is on the stack (Draining Whelk: "where X is that spell's converted mana cost").
     TargetManaValue(u8),
+    /// The power of the creature chosen for target slot n, as it last existed on the
+    /// battlefield (Ana Battlemage: "that creature deals damage equal to its power").
+    TargetPower(u8),
     /// The power plus the toughness of the creature chosen for target slot n, as it last
     /// existed on the battlefield (Phthisis: "equal to its power plus its toughness").
     TargetPowerPlusToughness(u8),
@@ -320,6 +323,11 @@ pub enum Effect {
     SacrificeUnlessPays {
         cost: crate::costs::Cost,
     },
+    /// "<Who> takes an extra turn after this one" (2006 300.7 / 2014 500.7): taken right
+    /// after this turn, the most recently created first (`turn.rs`).
+    ExtraTurn {
+        who: PlayerRef,
+    },
     /// "That player loses N life at the beginning of their next draw step unless they pay
     /// {M} before that draw step" (Glass Asp): a delayed ability and a special action.
     LoseAtNextDrawUnlessPays {
@@ -337,10 +345,11 @@ pub enum Effect {
         subtypes: Vec<String>,
         keywords: Vec<crate::keywords::Keyword>,
     },
-    /// "Counter target spell unless its controller pays {N}" (Mana Tithe).
+    /// "Counter target spell unless its controller pays {N}" (Mana Tithe; {X}: Logic Knot,
+    /// the X its caster chose).
     CounterUnlessPays {
         what: ObjRef,
-        generic: u32,
+        generic: Amount,
     },
     /// "Gain control of target creature until end of turn" (layer 2).
     GainControlUntilEndOfTurn(ObjRef),
@@ -445,6 +454,11 @@ pub enum Effect {
     /// Madness's trigger: its owner may cast the source card from exile for its madness
     /// cost, else puts it into their graveyard (`keywords/madness.rs`).
     CastMadness,
+    /// "You may reveal X <filter> cards in your hand" (Nightshade Assassin): its controller
+    /// chooses any number of such cards (none is X = 0) and reveals them; X, the number
+    /// revealed, is the resolving item's X for the effects after it ("if you do, target
+    /// creature gets -X/-X": `pump_count X -1/-1 target`).
+    RevealForX(crate::targets::ObjectFilter),
     /// Typecycling's "search your library for a [type] card, reveal it, put it into your
     /// hand, then shuffle" (`keywords/cycling.rs`).
     SearchReveal(crate::targets::ObjectFilter),
@@ -483,6 +497,13 @@ pub enum Effect {
         which: Option<u8>,
         then: Box<Effect>,
         otherwise: Option<Box<Effect>>,
+    },
+    /// "If you control N or fewer <filter>, <then>" (Edge of Autumn): checked as it
+    /// resolves, counting the permanents its controller controls.
+    IfYouControlAtMost {
+        at_most: u32,
+        filter: crate::targets::ObjectFilter,
+        then: Box<Effect>,
     },
     /// Storm's and gravestorm's trigger: copy the spell it is about once for each spell
     /// (permanent) counted, the count being the trigger's `x` (`keywords/storm.rs`).
@@ -529,11 +550,15 @@ impl Effect {
         {
             return then.is_choiceless() && otherwise.as_ref().is_none_or(|o| o.is_choiceless());
         }
+        if let Effect::IfYouControlAtMost { then, .. } = self {
+            return then.is_choiceless();
+        }
         !matches!(
             self,
             Effect::Discard { random: false, .. }
                 | Effect::Sacrifice { .. }
                 | Effect::Search { .. }
+                | Effect::RevealForX(..)
                 | Effect::May { .. }
                 | Effect::CounterUnlessPays { .. }
                 | Effect::MayPay { .. }
@@ -563,6 +588,7 @@ impl Effect {
                 v.extend(then.target_slots());
                 v.extend(otherwise.iter().flat_map(|o| o.target_slots()));
             }
+            Effect::IfYouControlAtMost { then, .. } => v.extend(then.target_slots()),
             Effect::CopySpell(ObjRef::Target(n))
             | Effect::GainControlOfSpell(ObjRef::Target(n)) => v.push(*n),
             Effect::GrantFlashback(ObjRef::Target(n))
@@ -625,6 +651,7 @@ impl Effect {
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. }
             | Effect::SkipNext { who, .. }
+            | Effect::ExtraTurn { who }
             | Effect::LoseAllAbilities { who, .. } => p(who, &mut v),
             Effect::May { effects, .. } => {
                 for e in effects {

@@ -172,6 +172,12 @@ pub struct Game {
     /// "Skip your next ..." effects waiting to be used, one skip each (300.9).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skips: Vec<(PlayerId, crate::steps::SkipKind)>,
+    /// Extra turns to be taken after this one, the last created first (300.7 / 500.7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_turns: Vec<PlayerId>,
+    /// Whose turn comes once the extra turns are taken (the turn order resumes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_after_extra: Option<PlayerId>,
     /// Continuous effects of resolved spells and abilities in layers 2-6 (`layers.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub char_effects: Vec<crate::layers::CharEffect>,
@@ -299,6 +305,11 @@ pub struct Game {
     /// information for "damage equal to its power" after it left); cleared in cleanup.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lki_power: Vec<(ObjectId, i32)>,
+    /// Permanents that left the battlefield this turn with no time counter on them, kept
+    /// only for cards whose "when ~ dies, if it had no time counters on it" asks (last
+    /// known information); cleared in cleanup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lki_without_time_counters: Vec<ObjectId>,
     /// Why the game ended in a draw, when a rule other than "every player lost" ended it
     /// (an endless mandatory loop, `loops.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -434,6 +445,8 @@ impl Game {
             sacrifice_choices: Vec::new(),
             granted_flashback: Vec::new(),
             skips: Vec::new(),
+            extra_turns: Vec::new(),
+            turn_after_extra: None,
             char_effects: Vec::new(),
             layered: false,
             links: Vec::new(),
@@ -471,6 +484,7 @@ impl Game {
             has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),
+            lki_without_time_counters: Vec::new(),
             draw_reason: None,
             loop_watch: Default::default(),
         }
@@ -557,9 +571,10 @@ impl Game {
             | Decision::PayMana { .. } => self.answer_casting(player, answer),
             Decision::DeclareAttackers => self.answer_attackers(player, answer),
             Decision::DeclareBlockers => self.answer_blockers(player, answer),
-            Decision::Discard { .. } | Decision::Sacrifice { .. } | Decision::Search { .. } => {
-                self.answer_resolution_choice(player, decision, answer)
-            }
+            Decision::Discard { .. }
+            | Decision::Sacrifice { .. }
+            | Decision::Search { .. }
+            | Decision::Reveal { .. } => self.answer_resolution_choice(player, decision, answer),
             Decision::KeepLegend { name } => self.answer_keep_legend(player, name, answer),
             Decision::OrderBlockers { attacker } => {
                 self.answer_order_blockers(player, *attacker, answer)
@@ -621,7 +636,8 @@ impl Game {
             Decision::DeclareBlockers => self.block_answers(player),
             d @ (Decision::Discard { .. }
             | Decision::Sacrifice { .. }
-            | Decision::Search { .. }) => self.resolution_choice_answers(player, d),
+            | Decision::Search { .. }
+            | Decision::Reveal { .. }) => self.resolution_choice_answers(player, d),
             Decision::KeepLegend { name } => self
                 .legend_group(player, name)
                 .into_iter()
@@ -826,7 +842,13 @@ impl Game {
             self.layered = true;
         }
         self.has_flashback |= def.flashback.is_some();
-        if def.cast_keys.storm || def.cast_keys.gravestorm {
+        if def.cast_keys.storm
+            || def.cast_keys.gravestorm
+            || def
+                .enters_with_more
+                .iter()
+                .any(|w| w.count == crate::cards::EntersCount::OtherSpellsThisTurn)
+        {
             self.has_storm = true;
             self.has_triggers = true;
         }
@@ -978,6 +1000,9 @@ impl Game {
                     self.lki_power.retain(|(o, _)| wanted.contains(o));
                 }
                 self.lki_power.push((id, power));
+            }
+            if self.has_triggers && self.asks_had_no_time_counters(id) {
+                self.lki_without_time_counters.push(id);
             }
             self.leave_battlefield_cleanup(id);
         }
@@ -1133,6 +1158,19 @@ impl Game {
         }
     }
 
+    /// Whether `id`, leaving the battlefield now, has no time counter and a "dies, if it had
+    /// no time counters on it" trigger that will ask so after it left.
+    fn asks_had_no_time_counters(&self, id: ObjectId) -> bool {
+        let asks = self.def(id).is_some_and(|d| {
+            d.triggers
+                .iter()
+                .any(|t| t.condition == Some(crate::abilities::TriggerCondition::HadNoTimeCounters))
+        });
+        asks && self
+            .obj(id)
+            .is_some_and(|o| o.counters.get(&crate::object::CounterKind::Time) == 0)
+    }
+
     /// Moves a card onto the battlefield with its "as it enters" and "enters with" effects;
     /// `together` are the permanents entering at the same time, already placed.
     fn place_on_battlefield(
@@ -1142,6 +1180,7 @@ impl Game {
         tapped: bool,
         together: &[ObjectId],
     ) -> Option<ObjectId> {
+        let from_stack = self.obj(id).is_some_and(|o| o.zone == ZoneKind::Stack);
         let new_id = self.move_object(id, ZoneKind::Battlefield, Position::Top)?;
         // "As ~ enters the battlefield, ... a copy": chosen before it moved (`copy.rs`).
         self.apply_entering_copy(id, new_id);
@@ -1175,9 +1214,12 @@ impl Game {
         if thirst > 0 {
             counters.push((crate::object::CounterKind::PlusOnePlusOne, thirst));
         }
-        // "If ~ was kicked, it enters the battlefield with ..." (Kavu Primarch).
-        if own && self.was_kicked(new_id, None) {
-            counters.extend(def.kicked_enters_with_counters.iter().cloned());
+        if own {
+            counters.extend(self.conditional_entering_counters(
+                &def.enters_with_more,
+                new_id,
+                from_stack,
+            ));
         }
         let o = self.obj_mut(new_id)?;
         o.tapped = enters_tapped;

@@ -97,6 +97,7 @@ impl Game {
 
     fn cda_pt_value(&self, id: ObjectId, cda: &CdaPt) -> i32 {
         match cda {
+            CdaPt::CountersOnIt(k) => self.obj(id).map_or(0, |o| o.counters.get(k) as i32),
             CdaPt::FaceDownCreatures => self
                 .battlefield
                 .iter()
@@ -187,7 +188,7 @@ impl Game {
         if st.enchanted && s.attached_to != Some(id) {
             return false;
         }
-        if !self.static_condition_holds(st, s.controller) {
+        if !self.static_condition_holds(st, src, s.controller) {
             return false;
         }
         self.is_on_battlefield(id) && self.matches_filter(id, &st.affects, s.controller)
@@ -1093,7 +1094,7 @@ impl Game {
         if st.enchanted && self.obj(src).and_then(|s| s.attached_to) != Some(id) {
             return false;
         }
-        if !self.static_condition_holds(st, me) {
+        if !self.static_condition_holds(st, src, me) {
             return false;
         }
         let Some(o) = self.obj(id) else { return false };

@@ -219,6 +219,7 @@ fn skipped_field(key: &str) -> bool {
             | "control_clock"
             | "upkeeps_began"
             | "lki_power"
+            | "lki_without_time_counters"
             | "loop_watch"
             | "draw_reason"
     )

@@ -338,6 +338,15 @@ impl Game {
                 .copied()
                 .flatten()
                 .unwrap_or(0) as i32,
+            Amount::TargetPower(slot) => match Self::target_at(res, *slot) {
+                Some(Target::Object(o)) if self.is_on_battlefield(o) => self.power(o),
+                _ => res
+                    .target_pts
+                    .get(*slot as usize)
+                    .copied()
+                    .flatten()
+                    .map_or(0, |(p, _)| p),
+            },
             Amount::TargetPowerPlusToughness(slot) => match Self::target_at(res, *slot) {
                 // A negative power or toughness counts as 0 (R-phthisis-2).
                 Some(Target::Object(o)) if self.is_on_battlefield(o) => {
@@ -612,6 +621,19 @@ impl Game {
                     return self.execute(res, o);
                 }
             }
+            Effect::IfYouControlAtMost {
+                at_most,
+                filter,
+                then,
+            } => {
+                let count = self
+                    .battlefield_of(me)
+                    .filter(|o| self.matches_filter(o.id, filter, me))
+                    .count();
+                if count <= *at_most as usize {
+                    return self.execute(res, then);
+                }
+            }
             Effect::StormCopies => {
                 if let StackKind::Trigger { source, .. } = res.item.kind {
                     self.storm_copies(source, res.item.x);
@@ -652,6 +674,7 @@ impl Game {
             | Effect::SearchSameManaValue { .. }
             | Effect::Scry(_)
             | Effect::Fateseal(_)
+            | Effect::RevealForX(..)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -742,6 +765,7 @@ impl Game {
             | Effect::TurnFaceUp(..)
             | Effect::TurnFaceDown(..)
             | Effect::SkipNext { .. }
+            | Effect::ExtraTurn { .. }
             | Effect::WinGame
             | Effect::CoalitionVictory => self.apply_control(res, e),
             // Effects with choices are handled in `execute`.
@@ -771,6 +795,8 @@ impl Game {
             | Effect::IntoSuspend { .. }
             | Effect::CastSuspended
             | Effect::IfKicked { .. }
+            | Effect::IfYouControlAtMost { .. }
+            | Effect::RevealForX(..)
             | Effect::StormCopies
             | Effect::CopySpell(_)
             | Effect::GainControlOfSpell(_)
@@ -971,6 +997,14 @@ impl Game {
                     })
                 })
                 .collect(),
+            // By its characteristics in the hand (colours included).
+            Decision::Reveal { filter } => self
+                .player(player)
+                .hand
+                .iter()
+                .copied()
+                .filter(|id| self.matches_filter(*id, filter, player))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -986,6 +1020,7 @@ impl Game {
             Decision::Discard { count } => (*count as usize, *count as usize),
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
             Decision::Search { .. } => (0, 1),
+            Decision::Reveal { .. } => (0, cands.len()),
             _ => (0, 0),
         };
         if objs.len() < min || objs.len() > max {
@@ -1107,6 +1142,10 @@ impl Game {
                 v.extend(cands.into_iter().map(|c| Answer::Objects(vec![c])));
                 v
             }
+            // Any number: none, and the first k for each k (a full list would be 2^n).
+            Decision::Reveal { .. } => (0..=cands.len())
+                .map(|k| Answer::Objects(cands[..k].to_vec()))
+                .collect(),
             _ => cands
                 .into_iter()
                 .map(|c| Answer::Objects(vec![c]))

@@ -202,7 +202,11 @@ impl Game {
             return false;
         };
         let me = self.obj(aura).map_or(PlayerId(0), |o| o.controller);
-        !self.matches_filter(to, filter, me) || self.protected_from(to, self.colors(aura))
+        // "Enchant creature with another Aura attached to it": another than this one.
+        let other_aura = !filter.with_aura || self.auras_attached_to(to, Some(aura)) > 0;
+        !other_aura
+            || !self.matches_filter(to, filter, me)
+            || self.protected_from(to, self.colors(aura))
     }
 
     /// A player controlling two or more legendary permanents with the same name (modern).

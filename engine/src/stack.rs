@@ -134,6 +134,7 @@ impl Game {
             .zip(specs.iter())
             .map(|(t, spec)| {
                 self.target_legal(item.controller, spec, *t).is_ok()
+                    && self.mana_value_x_ok(spec, *t, item.x)
                     && !self.is_self_target(&item, *t)
                     && !matches!(t, Target::Object(o)
                         if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)

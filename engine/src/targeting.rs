@@ -47,6 +47,14 @@ impl crate::game::Game {
         {
             return false;
         }
+        if let Some(min) = f.min_power
+            && self.power(id) < min
+        {
+            return false;
+        }
+        if f.with_aura && self.auras_attached_to(id, None) == 0 {
+            return false;
+        }
         if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
             return false;
         }
@@ -71,6 +79,27 @@ impl crate::game::Game {
         match f.controller {
             Some(Relation::You) if o.controller != me => false,
             Some(Relation::Opponent) if o.controller == me => false,
+            _ => true,
+        }
+    }
+
+    /// How many Auras are attached to `id`, not counting `except`.
+    pub(crate) fn auras_attached_to(&self, id: ObjectId, except: Option<ObjectId>) -> usize {
+        self.battlefield
+            .iter()
+            .filter(|&&a| Some(a) != except)
+            .filter(|&&a| self.obj(a).is_some_and(|o| o.attached_to == Some(id)))
+            .filter(|&&a| self.has_subtype(a, "Aura"))
+            .count()
+    }
+
+    /// "Target spell with mana value X" (`ObjectFilter::mana_value_x`): whether `t`, a spell,
+    /// has mana value `x`, the X of what targets it; true for any other target spec.
+    pub(crate) fn mana_value_x_ok(&self, spec: &TargetSpec, t: Target, x: u32) -> bool {
+        match (&spec.kind, t) {
+            (TargetKind::Spell(f), Target::Object(id)) if f.mana_value_x => {
+                self.spell_mana_value(id) == Some(x)
+            }
             _ => true,
         }
     }

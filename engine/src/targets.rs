@@ -81,6 +81,19 @@ pub struct ObjectFilter {
     /// Must not have this keyword ("each creature without flying": Rough).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub without_keyword: Option<Keyword>,
+    /// "With power N or greater" (`power>=N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_power: Option<i32>,
+    /// "Target spell with mana value X" (`mana_value:X`, Spell Burst): the X of the spell or
+    /// ability targeting it, so checked where that X is known (`casting.rs` as it is cast,
+    /// `stack.rs` as it resolves), not by [`crate::game::Game::matches_filter`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mana_value_x: bool,
+    /// "Creature with another Aura attached to it" (`with_aura`, Daybreak Coronet's
+    /// enchant): an Aura is attached to it (an attached Aura checking its own legality
+    /// doesn't count itself: `sba.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub with_aura: bool,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -162,6 +175,15 @@ impl fmt::Display for ObjectFilter {
         if let Some(n) = self.max_toughness {
             parts.push(format!("with toughness {n} or less"));
         }
+        if let Some(n) = self.min_power {
+            parts.push(format!("with power {n} or greater"));
+        }
+        if self.mana_value_x {
+            parts.push("with mana value X".into());
+        }
+        if self.with_aura {
+            parts.push("with another Aura attached to it".into());
+        }
         match self.controller {
             Some(Relation::You) => parts.push("you control".into()),
             Some(Relation::Opponent) => parts.push("an opponent controls".into()),
@@ -217,6 +239,14 @@ impl TargetSpec {
             TargetKind::Opponent => "an opponent".into(),
             TargetKind::Permanent(f) => format!("a {f}"),
             TargetKind::Spell(f) if f == &ObjectFilter::default() => "a spell".into(),
+            TargetKind::Spell(f)
+                if f == &(ObjectFilter {
+                    mana_value_x: true,
+                    ..Default::default()
+                }) =>
+            {
+                "a spell with mana value X".into()
+            }
             TargetKind::Spell(f) => format!("a {f} spell"),
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
                 "a card in a graveyard".into()

@@ -419,10 +419,18 @@ impl Game {
             | Event::BlockersDeclared { .. } => self.zone_and_combat_triggers(e),
             _ => self.player_and_status_triggers(e),
         };
+        // "At the beginning of each player's upkeep, that player ...": the active player.
+        let upkeep_of = matches!(e, Event::StepBegan(Step::Upkeep)).then_some(self.active);
         for (s, c, p, i, subject) in found {
             // An intervening "if" must be true for the ability to trigger at all.
             if self.trigger_condition_holds(c, i, p, s) {
-                self.queue(s, c, p, i, subject, None);
+                let about = upkeep_of.filter(|_| {
+                    u8::try_from(i)
+                        .ok()
+                        .and_then(|i| self.trigger_def(c, i))
+                        .is_some_and(|d| d.when == TriggerEvent::EachUpkeep)
+                });
+                self.queue(s, c, p, i, subject, about);
             }
         }
     }
@@ -804,15 +812,18 @@ impl Game {
     /// "Whenever ~ deals (combat) damage to a player / an opponent" and poisonous: queued
     /// with the damaged player as "that player".
     fn damage_to_player_triggers(&mut self, source: ObjectId, damaged: PlayerId, combat: bool) {
+        // "A creature you control": the damage's source, as it is now.
+        let yours_creature = self
+            .obj(source)
+            .filter(|_| combat && self.is_creature(source))
+            .map(|o| o.controller);
         let mut v: Vec<_> = self
-            .matching(|_, id, ctrl, w| {
-                id == source
-                    && match w {
-                        TriggerEvent::DealsCombatDamageToPlayer => combat,
-                        TriggerEvent::DealsDamageToPlayer => true,
-                        TriggerEvent::DealsDamageToOpponent => ctrl != damaged,
-                        _ => false,
-                    }
+            .matching(|_, id, ctrl, w| match w {
+                TriggerEvent::YourCreatureDealsCombatDamageToPlayer => yours_creature == Some(ctrl),
+                TriggerEvent::DealsCombatDamageToPlayer => id == source && combat,
+                TriggerEvent::DealsDamageToPlayer => id == source,
+                TriggerEvent::DealsDamageToOpponent => id == source && ctrl != damaged,
+                _ => false,
             })
             .into_iter()
             .map(|(s, c, p, i)| (s, c, p, i, Some(source)))
@@ -1061,6 +1072,8 @@ impl Game {
             TriggerCondition::HasPlusOneCounter => self
                 .obj(source)
                 .is_some_and(|o| o.counters.get(&CounterKind::PlusOnePlusOne) > 0),
+            // Last known information: the permanent left with no time counter on it.
+            TriggerCondition::HadNoTimeCounters => self.lki_without_time_counters.contains(&source),
         }
     }
 

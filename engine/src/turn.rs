@@ -209,10 +209,25 @@ impl Game {
         match next {
             Some(s) => self.step = s,
             None => {
-                let next_player = self.next_player_after(self.active);
+                let next_player = self.next_turn_player();
                 self.begin_turn(next_player);
             }
         }
+    }
+
+    /// Who takes the next turn: an extra turn's player (300.7 / 500.7: "directly after this
+    /// turn", the most recently created first), else the turn order, resumed after extra
+    /// turns where it left off.
+    fn next_turn_player(&mut self) -> PlayerId {
+        if let Some(p) = self.extra_turns.pop() {
+            if self.turn_after_extra.is_none() {
+                self.turn_after_extra = Some(self.next_player_after(self.active));
+            }
+            return p;
+        }
+        self.turn_after_extra
+            .take()
+            .unwrap_or_else(|| self.next_player_after(self.active))
     }
 
     fn following_step(&self) -> Option<Step> {
@@ -325,16 +340,24 @@ impl Game {
     }
 
     /// Whether the active player skips this step: a waiting "skip your next" effect (used
-    /// up), or a permanent of theirs that says "skip your draw step".
+    /// up), or a permanent of theirs that says "skip your draw step" (or, hellbent, "skip
+    /// your upkeep step if you have no cards in hand": `keywords/hellbent.rs`).
     fn skips_step(&mut self, kind: SkipKind) -> bool {
         let p = self.active;
         if self.take_skip(p, kind) {
             return true;
         }
-        kind == SkipKind::DrawStep
-            && self.battlefield_of(p).any(|o| {
-                self.def(o.id).is_some_and(|d| d.skip_draw_step) && self.has_own_abilities(o.id)
-            })
+        let says = |g: &Self, f: fn(&crate::cards::CardDef) -> bool| {
+            g.battlefield_of(p)
+                .any(|o| g.def(o.id).is_some_and(f) && g.has_own_abilities(o.id))
+        };
+        match kind {
+            SkipKind::DrawStep => says(self, |d| d.skip_draw_step),
+            SkipKind::UpkeepStep => {
+                self.is_hellbent(p) && says(self, |d| d.skip_upkeep_if_hellbent)
+            }
+            _ => false,
+        }
     }
 
     /// 314.1-314.3.
@@ -374,6 +397,7 @@ impl Game {
         // "Dealt damage by ~ this turn" and last known powers end with the turn.
         self.damage_record.clear();
         self.lki_power.clear();
+        self.lki_without_time_counters.clear();
         self.end_turn_char_effects();
         self.end_turn_copies();
         // "This turn" delayed abilities that never triggered end (314.2).

@@ -207,9 +207,9 @@ pub struct CardDef {
     /// Counters it enters with "if you didn't cast it from your hand" (Epochrasite).
     #[serde(default)]
     pub enters_with_unless_cast_from_hand: Vec<(CounterKind, u32)>,
-    /// The counters it also enters with if it was kicked (`keywords/kicker.rs`).
-    #[serde(default)]
-    pub kicked_enters_with_counters: Vec<(CounterKind, u32)>,
+    /// Counters it enters with only if it was kicked, or as many as a count says
+    /// (`enters_with = "3 time if_kicked"`, `"other_spells_this_turn +1/+1"`: 614.1c).
+    pub enters_with_more: Vec<EntersWith>,
     pub enters_tapped: bool,
     pub triggers: Vec<crate::abilities::TriggerDef>,
     pub statics: Vec<StaticAbility>,
@@ -232,6 +232,8 @@ pub struct CardDef {
     pub spend_rule: Option<SpendRule>,
     /// "Skip your draw step."
     pub skip_draw_step: bool,
+    /// "Hellbent — Skip your upkeep step if you have no cards in hand" (`keywords/hellbent.rs`).
+    pub skip_upkeep_if_hellbent: bool,
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
     pub damage_life_floor: bool,
     /// "As long as ~ is untapped, all combat damage that would be dealt to you by unblocked
@@ -324,6 +326,9 @@ pub struct CastKeys {
     pub delve: bool,
     /// Convoke (702.50; `keywords/convoke.rs`).
     pub convoke: bool,
+    /// "If this spell was kicked, it has split second" (Molten Disaster;
+    /// `keywords/split_second.rs`).
+    pub kicked_split_second: bool,
 }
 
 /// "Suspend N—[cost]": the number of time counters (`None`: suspend X, as many as the X
@@ -384,6 +389,28 @@ pub struct StaticAbility {
     pub condition: Option<StaticCondition>,
 }
 
+/// "~ enters the battlefield with N [kind] counters on it" where N or whether it applies
+/// depends on its casting or the turn (614.1c; `keywords/kicker.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntersWith {
+    pub kind: CounterKind,
+    pub count: EntersCount,
+    /// "If ~ was kicked, it enters with ...": only a permanent that was a kicked spell.
+    pub if_kicked: bool,
+}
+
+/// How many counters an [`EntersWith`] puts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EntersCount {
+    Fixed(u32),
+    /// "For each other spell cast this turn" (Storm Entity): the spells cast this turn, less
+    /// itself if it was one of them (it entered from the stack).
+    OtherSpellsThisTurn,
+    /// "For each <subtype> you control" (`lands_you_control:Island`, Tidewalker): the
+    /// permanents with that subtype its controller controls as it enters.
+    YouControl(String),
+}
+
 /// The condition of a static ability that applies only "as long as" something holds for
 /// its controller. Threshold and hellbent are ability words (2014 207.2c; threshold's
 /// keyword rules were deleted by Time Spiral, A17): the condition is the rule.
@@ -393,6 +420,9 @@ pub enum StaticCondition {
     Threshold,
     /// Hellbent: "as long as you have no cards in hand".
     Hellbent,
+    /// "If ~ was kicked, it enters ... with haste": its source is a permanent that was a
+    /// kicked spell (Pouncing Wurm; `keywords/kicker.rs`).
+    Kicked,
 }
 
 /// What a characteristic-defining P/T ability counts.
@@ -403,6 +433,8 @@ pub enum CdaPt {
     LandsOfTypeOrDefenders(String),
     /// "... equal to the number of face-down creatures on the battlefield" (Ixidron).
     FaceDownCreatures,
+    /// "... each equal to the number of [kind] counters on it" (Tidewalker).
+    CountersOnIt(CounterKind),
 }
 
 /// A rule about spending mana that a permanent gives its controller (Celestial Dawn:

@@ -73,9 +73,6 @@ struct Script {
     /// three +1/+1 counters on it if you didn't cast it from your hand" (Epochrasite).
     #[serde(default)]
     enters_with_unless_cast_from_hand: Vec<String>,
-    /// "If ~ was kicked, it enters the battlefield with N ... counters" (Kavu Primarch).
-    #[serde(default)]
-    kicked_enters_with: Vec<String>,
     #[serde(default)]
     enters_tapped: bool,
     #[serde(default)]
@@ -121,6 +118,9 @@ struct Script {
     /// "Skip your draw step."
     #[serde(default)]
     skip_draw_step: bool,
+    /// "Hellbent — Skip your upkeep step if you have no cards in hand." (Gibbering Descent)
+    #[serde(default)]
+    skip_upkeep_if_hellbent: bool,
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
     #[serde(default)]
     damage_life_floor: bool,
@@ -212,6 +212,9 @@ struct Script {
     /// other key (`keywords/split.rs`).
     #[serde(default)]
     half: Vec<Script>,
+    /// "If this spell was kicked, it has split second" (Molten Disaster).
+    #[serde(default)]
+    kicked_split_second: bool,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -574,7 +577,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         abilities: Vec::new(),
         enters_with_counters: Vec::new(),
         enters_with_unless_cast_from_hand: Vec::new(),
-        kicked_enters_with_counters: Vec::new(),
+        enters_with_more: Vec::new(),
         enters_tapped: false,
         triggers: Vec::new(),
         statics: Vec::new(),
@@ -587,6 +590,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enchant: None,
         spend_rule: None,
         skip_draw_step: false,
+        skip_upkeep_if_hellbent: false,
         damage_life_floor: false,
         redirect_unblocked_combat_damage: false,
         morph: None,
@@ -695,25 +699,6 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
         targets,
         effects,
     })
-}
-
-/// `kicked_enters_with = ["4 +1/+1"]`: "If ~ was kicked, it enters the battlefield with
-/// ..." (Kavu Primarch), checked against the text and the card's kicker.
-fn apply_kicked_enters_with(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
-    let says_kicked_enters =
-        text_lower.contains("was kicked, it enters the battlefield with") && s.kicker.is_some();
-    if !s.kicked_enters_with.is_empty() && !says_kicked_enters {
-        return Err(
-            "`kicked_enters_with`: the card's text has no kicker or no \"if ~ was kicked, it enters the battlefield with\""
-                .into(),
-        );
-    }
-    for e in &s.kicked_enters_with {
-        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
-            .map_err(|err| format!("kicked_enters_with `{e}`: {err}"))?;
-        def.kicked_enters_with_counters.push(counters);
-    }
-    Ok(())
 }
 
 /// `dredge = N` (702.51, `keywords/dredge.rs`), checked against the card's "Dredge N".
@@ -874,8 +859,8 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
     if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
         return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
     }
-    apply_enters_with(def, s, &text_lower)?;
-    apply_kicked_enters_with(def, s, &text_lower)?;
+    apply_enters_with(def, &s.enters_with, &text_lower)?;
+    apply_unless_cast_from_hand(def, s, &text_lower)?;
     def.enters_tapped = s.enters_tapped;
     def.preventions = s
         .prevent
@@ -910,6 +895,12 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         );
     }
     def.skip_draw_step = s.skip_draw_step;
+    if s.skip_upkeep_if_hellbent
+        && !text_lower.contains("hellbent — skip your upkeep step if you have no cards in hand")
+    {
+        return Err("`skip_upkeep_if_hellbent`: the card's text has no \"Hellbent — Skip your upkeep step if you have no cards in hand\"".into());
+    }
+    def.skip_upkeep_if_hellbent = s.skip_upkeep_if_hellbent;
     def.damage_life_floor = s.damage_life_floor;
     def.redirect_unblocked_combat_damage = s.redirect_unblocked_combat_damage;
     if s.redirect_unblocked_combat_damage
@@ -1100,6 +1091,13 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     def.cast_keys.convoke = s.convoke;
+    if s.kicked_split_second
+        && (s.kicker.is_none()
+            || !text_lower.contains("if this spell was kicked, it has split second"))
+    {
+        return Err("`kicked_split_second`: the card's text has no kicker and no \"if this spell was kicked, it has split second\"".into());
+    }
+    def.cast_keys.kicked_split_second = s.kicked_split_second;
     def.cast_keys.storm = s.storm;
     def.cast_keys.gravestorm = s.gravestorm;
     if s.buyback_costs_less > 0 {
@@ -1116,7 +1114,14 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for st in &s.statics {
         let affects = crate::targets::ObjectFilter::parse(&st.affects)
             .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
-        if affects.max_toughness.is_some() || affects.tapped.is_some() || affects.attacking {
+        if affects.max_toughness.is_some()
+            || affects.with_aura
+            || affects.mana_value_x
+            || affects.min_power.is_some()
+            || affects.without_keyword.is_some()
+            || affects.tapped.is_some()
+            || affects.attacking
+        {
             return Err("a static ability's `affects` may name only types, subtypes, colours, controllers and (see below) a keyword".into());
         }
         let (power, toughness) = match &st.pump {
@@ -1189,9 +1194,12 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 (Some("face_down_creatures"), None, None) => {
                     Some(crate::cards::CdaPt::FaceDownCreatures)
                 }
+                (Some("counters_on_it"), Some(k), None) => Some(crate::cards::CdaPt::CountersOnIt(
+                    crate::grammar::parse_all(crate::grammar::words::counter_kind, k)?,
+                )),
                 _ => {
                     return Err(
-                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>` or `face_down_creatures`".into(),
+                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures` or `counters_on_it <kind>`".into(),
                     );
                 }
             },
@@ -1454,23 +1462,33 @@ fn add_intrinsic_mana_abilities(def: &mut CardDef) {
     }
 }
 
-/// `enters_with` and `enters_with_unless_cast_from_hand` (Epochrasite, checked against its
-/// text): the counters it enters the battlefield with.
-fn apply_enters_with(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
-    for e in &s.enters_with {
-        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
-            .map_err(|err| format!("enters_with `{e}`: {err}"))?;
-        def.enters_with_counters.push(counters);
-    }
+/// `enters_with_unless_cast_from_hand` (Epochrasite, checked against its text): the
+/// counters it enters the battlefield with unless it was cast from its owner's hand.
+fn apply_unless_cast_from_hand(
+    def: &mut CardDef,
+    s: &Script,
+    text_lower: &str,
+) -> Result<(), String> {
     for e in &s.enters_with_unless_cast_from_hand {
         if !text_lower.contains("if you didn't cast it from your hand") {
             return Err(
                 "`enters_with_unless_cast_from_hand`: the card's text doesn't say so".into(),
             );
         }
-        let counters = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+        let w = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
             .map_err(|err| format!("enters_with_unless_cast_from_hand `{e}`: {err}"))?;
-        def.enters_with_unless_cast_from_hand.push(counters);
+        match w {
+            crate::cards::EntersWith {
+                kind,
+                count: crate::cards::EntersCount::Fixed(n),
+                if_kicked: false,
+            } => def.enters_with_unless_cast_from_hand.push((kind, n)),
+            _ => {
+                return Err(format!(
+                    "enters_with_unless_cast_from_hand `{e}`: a fixed number of counters"
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -1822,6 +1840,58 @@ fn granted_cycling(
     Ok(out)
 }
 
+/// The `enters_with` entries: plain counters, or counted / kicked ones checked against the
+/// card's text.
+fn apply_enters_with(
+    def: &mut CardDef,
+    entries: &[String],
+    text_lower: &str,
+) -> Result<(), String> {
+    for e in entries {
+        let w = crate::grammar::parse_all(crate::grammar::events::enters_with, e)
+            .map_err(|err| format!("enters_with `{e}`: {err}"))?;
+        match w {
+            crate::cards::EntersWith {
+                kind,
+                count: crate::cards::EntersCount::Fixed(n),
+                if_kicked: false,
+            } => def.enters_with_counters.push((kind, n)),
+            w => {
+                check_enters_with(&w, text_lower, &def.name.to_lowercase())
+                    .map_err(|err| format!("enters_with `{e}`: {err}"))?;
+                def.enters_with_more.push(w);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A counted or kicked `enters_with`, checked against the card's text.
+fn check_enters_with(w: &crate::cards::EntersWith, text: &str, name: &str) -> Result<(), String> {
+    if w.if_kicked
+        && !text.contains(&format!(
+            "if {name} was kicked, it enters the battlefield with"
+        ))
+    {
+        return Err(format!(
+            "the card's text has no \"if {name} was kicked, it enters the battlefield with\""
+        ));
+    }
+    if w.count == crate::cards::EntersCount::OtherSpellsThisTurn
+        && !text.contains("for each other spell cast this turn")
+    {
+        return Err("the card's text has no \"for each other spell cast this turn\"".into());
+    }
+    if let crate::cards::EntersCount::YouControl(t) = &w.count
+        && !text.contains(&format!("for each {} you control", t.to_lowercase()))
+    {
+        return Err(format!(
+            "the card's text has no \"for each {t} you control\""
+        ));
+    }
+    Ok(())
+}
+
 /// A static ability's `condition = "threshold"` / `"hellbent"`, checked against the card's
 /// text (the ability word and its "as long as" clause).
 fn static_condition(
@@ -1839,9 +1909,17 @@ fn static_condition(
             StaticCondition::Hellbent,
             "as long as you have no cards in hand",
         ),
+        // "If ~ was kicked, it enters the battlefield with ... and with haste."
+        "kicked" => {
+            let lower = text.to_lowercase();
+            if !lower.contains("was kicked, it enters the battlefield with") {
+                return Err("condition `kicked`: the card's text has no \"if ~ was kicked, it enters the battlefield with ...\"".into());
+            }
+            return Ok(Some(StaticCondition::Kicked));
+        }
         other => {
             return Err(format!(
-                "condition `{other}`: expected `threshold` or `hellbent`"
+                "condition `{other}`: expected `threshold`, `hellbent` or `kicked`"
             ));
         }
     };
@@ -1919,7 +1997,8 @@ fn search_same_mana_value_ability(
 }
 
 /// The script key `vanishing = N` (`keywords/vanishing.rs`): the counters it enters with and the two triggers, checked
-/// against the card's text ("Vanishing N").
+/// against the card's text ("Vanishing N"; `vanishing = 0` for a bare "Vanishing", whose
+/// counters come from its own "enters with" text: Tidewalker).
 fn apply_vanishing(
     def: &mut crate::cards::CardDef,
     n: Option<u32>,
@@ -1930,11 +2009,18 @@ fn apply_vanishing(
         .lines()
         .find_map(|l| l.strip_prefix("vanishing "))
         .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|w| w.parse::<u32>().ok());
+        .and_then(|w| w.parse::<u32>().ok())
+        .or_else(|| {
+            text_lower
+                .lines()
+                .any(|l| l.starts_with("vanishing ("))
+                .then_some(0)
+        });
     match n {
-        None if printed.is_some() && !test_only => {
-            Err("the card has vanishing: script it with `vanishing = N`".into())
-        }
+        None if printed.is_some() && !test_only => Err(
+            "the card has vanishing: script it with `vanishing = N` (0 for a bare Vanishing)"
+                .into(),
+        ),
         None => Ok(()),
         Some(n) if printed != Some(n) && !test_only => Err(format!(
             "`vanishing = {n}`: the card's text has no `Vanishing {n}`"

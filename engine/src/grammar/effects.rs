@@ -40,6 +40,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_kicked" => if_kicked(i, None),
         "if_kicked_a" => if_kicked(i, Some(0)),
         "if_kicked_b" => if_kicked(i, Some(1)),
+        "if_you_control_at_most" => if_you_control_at_most(i),
         _ => {
             i.reset(&start);
             sacrifice_then(i)
@@ -123,6 +124,26 @@ fn if_kicked(i: &mut &str, which: Option<u8>) -> PResult<Effect> {
         which,
         then: Box::new(then),
         otherwise,
+    })
+}
+
+/// `if_control = "if_you_control_at_most" SP integer SP filter SP "&&" SP effect`: "if you
+/// control four or fewer lands, ..." (Edge of Autumn), checked as it resolves.
+fn if_you_control_at_most(i: &mut &str) -> PResult<Effect> {
+    let at_most = arg("a number", super::words::natural).parse_next(i)?;
+    let filter = super::filters::filter_after(&[]).parse_next(i)?;
+    if next_word(i) != Some("&&") {
+        return fail_here(
+            "`if_you_control_at_most N FILTER` needs `&& EFFECT`",
+            &["&& EFFECT"],
+        );
+    }
+    (space1, literal("&&")).parse_next(i)?;
+    let then = arg("an effect", effect).parse_next(i)?;
+    Ok(Effect::IfYouControlAtMost {
+        at_most,
+        filter,
+        then: Box::new(then),
     })
 }
 
@@ -273,8 +294,8 @@ const PAY: Opt = Opt {
 };
 const UNLESS_PAYS: Opt = Opt {
     key: "unless_pays",
-    shape: "unless_pays=N",
-    value: Value::Number,
+    shape: "unless_pays=N|X",
+    value: Value::Amount,
 };
 const UNLESS_COUNTERS: Opt = Opt {
     key: "unless_counters",
@@ -502,7 +523,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("discard", player_amount),
     ("mill", player_amount),
     ("search", search),
+    ("reveal_for_x", one_filter),
     ("discard_hand_draw_that_many", who_only),
+    ("extra_turn", who_only),
     ("draw_reveal_discard_nonland", no_args),
     ("scry", scry),
     ("fateseal", scry),
@@ -607,6 +630,7 @@ fn one_filter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     options(i, verb, &[])?;
     Ok(match verb {
         "regenerate_all" => Effect::RegenerateAll(filter),
+        "reveal_for_x" => Effect::RevealForX(filter),
         _ => Effect::ExileAll(filter),
     })
 }
@@ -648,8 +672,10 @@ fn scry(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 /// `VERB [who=PLAYER]`.
 fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let o = options(i, verb, &[WHO])?;
-    Ok(Effect::DiscardHandDrawThatMany {
-        who: o.player("who").unwrap_or(PlayerRef::You),
+    let who = o.player("who").unwrap_or(PlayerRef::You);
+    Ok(match verb {
+        "extra_turn" => Effect::ExtraTurn { who },
+        _ => Effect::DiscardHandDrawThatMany { who },
     })
 }
 
@@ -839,7 +865,7 @@ fn sacrifice(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 fn counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let what = arg("an object", object).parse_next(i)?;
     let o = options(i, verb, &[UNLESS_PAYS])?;
-    Ok(match o.number("unless_pays") {
+    Ok(match o.amount("unless_pays") {
         None => Effect::Counter(what),
         Some(generic) => Effect::CounterUnlessPays { what, generic },
     })

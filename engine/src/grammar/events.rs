@@ -86,6 +86,10 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ),
     ("leaves", TriggerEvent::LeavesBattlefield),
     (
+        "your_creature_deals_combat_damage_to_player",
+        TriggerEvent::YourCreatureDealsCombatDamageToPlayer,
+    ),
+    (
         "leaves_or_becomes_untapped",
         TriggerEvent::LeavesOrBecomesUntapped,
     ),
@@ -282,6 +286,7 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     ("kicked", TriggerCondition::Kicked(None)),
     ("kicked_a", TriggerCondition::Kicked(Some(0))),
     ("kicked_b", TriggerCondition::Kicked(Some(1))),
+    ("had_no_time_counters", TriggerCondition::HadNoTimeCounters),
 ];
 
 /// `condition`: an intervening "if" clause.
@@ -316,11 +321,44 @@ pub fn copy_creature(i: &mut &str) -> PResult<CopyCreature> {
     winnow::combinator::cut_err(table("copy ability", COPIES)).parse_next(i)
 }
 
-/// `enters_with = integer SP counter_kind`: `3 mining`.
-pub fn enters_with(i: &mut &str) -> PResult<(CounterKind, u32)> {
-    let n = winnow::combinator::cut_err(natural).parse_next(i)?;
+/// `enters_with = (integer | "other_spells_this_turn" | "you_control:" subtype) SP
+/// counter_kind [SP "if_kicked"]`:
+/// `3 mining`, `3 time if_kicked`, `other_spells_this_turn +1/+1`.
+pub fn enters_with(i: &mut &str) -> PResult<crate::cards::EntersWith> {
+    use crate::cards::EntersCount;
+    let count = winnow::combinator::alt((
+        "other_spells_this_turn".value(EntersCount::OtherSpellsThisTurn),
+        winnow::combinator::preceded(
+            "you_control:",
+            take_while(1.., |c: char| c.is_ascii_alphabetic() || c == '-'),
+        )
+        .map(|t: &str| EntersCount::YouControl(t.to_string())),
+        natural.map(EntersCount::Fixed),
+    ))
+    .parse_next(i);
+    let count = match count {
+        Ok(c) => c,
+        Err(_) => {
+            return fail_here(
+                "a number of counters",
+                &["N", "other_spells_this_turn", "you_control:SUBTYPE"],
+            );
+        }
+    };
     let kind = arg("a counter kind", counter_kind).parse_next(i)?;
-    Ok((kind, n))
+    let mut if_kicked = false;
+    if super::next_word(i).is_some() {
+        let start = i.checkpoint();
+        match arg("if_kicked", item).parse_next(i)? {
+            "if_kicked" => if_kicked = true,
+            w => return fail_at(i, &start, format!("unexpected `{w}`"), &["if_kicked"]),
+        }
+    }
+    Ok(crate::cards::EntersWith {
+        kind,
+        count,
+        if_kicked,
+    })
 }
 
 /// `activation_condition = "hand_size_exactly" SP integer | "hellbent"` (no cards in hand).

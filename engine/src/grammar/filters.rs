@@ -22,7 +22,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             &start,
             what,
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, mana_value:X, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         )
     };
@@ -55,6 +55,8 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         "token" => f.token = true,
         "other" => f.other = true,
         "face_down" => f.face_down = true,
+        "mana_value:X" => f.mana_value_x = true,
+        "with_aura" => f.with_aura = true,
         "you_control" => f.controller = Some(Relation::You),
         "opponent_controls" => f.controller = Some(Relation::Opponent),
         _ => return filter_word_with_value(i, &start, w, f),
@@ -62,7 +64,8 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
     Ok(())
 }
 
-/// The filter words with a value: `toughness<=N`, `type:S`, `with:K`, `text_changeable:W`.
+/// The filter words with a value: `toughness<=N`, `power>=N`, `type:S`, `with:K`,
+/// `without:K`, `text_changeable:W`.
 fn filter_word_with_value<'a>(
     i: &mut &'a str,
     start: &<&'a str as Stream>::Checkpoint,
@@ -75,6 +78,12 @@ fn filter_word_with_value<'a>(
         match words::integer.parse_next(&mut rest) {
             Ok(n) if rest.is_empty() => f.max_toughness = Some(n),
             _ => return fail_at(i, start, format!("bad number in `{w}`"), &["toughness<=N"]),
+        }
+    } else if let Some(n) = value("power>=") {
+        let mut rest = n;
+        match words::integer.parse_next(&mut rest) {
+            Ok(n) if rest.is_empty() => f.min_power = Some(n),
+            _ => return fail_at(i, start, format!("bad number in `{w}`"), &["power>=N"]),
         }
     } else if let Some(s) = value("type:") {
         f.subtype = Some(s.to_string());
@@ -99,7 +108,7 @@ fn filter_word_with_value<'a>(
             start,
             format!("unknown filter word `{w}`"),
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, toughness<=N, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, mana_value:X, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         );
     }
@@ -165,6 +174,10 @@ fn merge(a: &mut ObjectFilter, b: ObjectFilter) {
     a.max_toughness = b.max_toughness.or(a.max_toughness);
     a.controller = b.controller.or(a.controller);
     a.keyword = b.keyword.or(a.keyword);
+    a.without_keyword = b.without_keyword.or(a.without_keyword);
+    a.min_power = b.min_power.or(a.min_power);
+    a.mana_value_x |= b.mana_value_x;
+    a.with_aura |= b.with_aura;
     a.basic |= b.basic;
     a.attacking |= b.attacking;
     a.token |= b.token;

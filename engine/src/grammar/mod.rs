@@ -17,12 +17,14 @@
 //!
 //! ```text
 //! (* effect lines: `effects = [...]` *)
-//! effect      = may_pay | its_controller_may | may | if_main | if_kicked | sacrifice_then | step ;
+//! effect      = may_pay | its_controller_may | may | if_main | if_kicked | if_control
+//!             | sacrifice_then | step ;
 //! may_pay     = "may_pay" SP mana_cost SP "&&" SP step { SP "&&" SP step } ;
 //! may         = "may" SP step { SP "&&" SP step } ;
 //! its_controller_may = "its_controller_may" SP step { SP "&&" SP step } ;
 //! if_main     = "if_cast_in_main_phase" SP effect SP "||" SP effect ;   (* B may be "nothing" *)
 //! if_kicked   = ("if_kicked" | "if_kicked_a" | "if_kicked_b") SP effect [ SP "||" SP effect ] ;
+//! if_control  = "if_you_control_at_most" SP integer SP filter SP "&&" SP effect ;
 //! sacrifice_then = "sacrifice" SP ("it" | "target") SP "&&" SP step { SP "&&" SP step } ;
 //! step        = verb arguments { SP option } [ SP "if_spent=" colour ] ;
 //!               (* one rule per verb: see `effects::simple_rule` and the README table *)
@@ -31,7 +33,7 @@
 //! (* the words effects are made of *)
 //! amount      = integer | "X" | "creatures_you_control" | "attacking_creatures"
 //!             | "basic_land_types_you_control" | "blockers_beyond_first" | "its_power"
-//!             | "this_power" | "its_mana_value" | "that_much" | "target_mana_value"
+//!             | "this_power" | "its_mana_value" | "that_much" | "target_mana_value" | "target_power"
 //!             | "target_power_plus_toughness" ;
 //! object      = "this" | "it" | "linked" | slot ;
 //! slot        = "target" | "target1" | "target2" | "target3" ;
@@ -48,7 +50,10 @@
 //! filter      = { filter_word [","] } ;
 //! filter_word = "or" | "permanent" | card_type | colour_name | "non" (card_type | colour)
 //!             | "tapped" | "untapped" | "basic" | "attacking" | "token" | "other"
-//!             | "face_down" | "toughness<=" integer | "type:" subtype | ("with:" | "without:") keyword
+//!             | "face_down" | "with_aura" | "toughness<=" integer | "power>=" integer
+//!             | "mana_value:X"
+//!             | "type:" subtype
+//!             | "with:" keyword | "without:" keyword
 //!             | "text_changeable:" text_word | "you_control" | "opponent_controls" ;
 //! target      = ( "any" | "player" | "opponent" | "spell" filter
 //!               | "card_in_graveyard" filter | "card_in_your_graveyard" filter
@@ -66,7 +71,9 @@
 //! state       = "you_control_at_least" SP integer SP filter | "you_control_no" SP filter
 //!             | "you_have_no_cards_in_hand" ;
 //! condition   = "no_creatures_on_battlefield" | "nothing_else_and_empty_hand"
-//!             | "kicked" | "kicked_a" | "kicked_b" ;
+//!             | "kicked" | "kicked_a" | "kicked_b" | "had_no_time_counters" ;
+//! enters_with = ( integer | "other_spells_this_turn" | "you_control:" subtype ) SP counter_kind
+//!               [ SP "if_kicked" ] ;
 //!
 //! (* costs: `cost`, `additional_cost`, `flashback`, `morph`, `kicker`, `buyback` (any case) *)
 //! cost        = cost_part { "," cost_part } ;
@@ -309,5 +316,5 @@ pub(crate) fn is_line_word(w: &str) -> bool {
 
 /// A `key=value` word.
 pub(crate) fn is_option_word(w: &str) -> bool {
-    w.contains('=') && !w.starts_with("toughness<=")
+    w.contains('=') && !w.starts_with("toughness<=") && !w.starts_with("power>=")
 }

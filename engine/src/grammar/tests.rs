@@ -273,6 +273,42 @@ fn compound_lines_keep_their_parts() {
     );
 }
 
+#[test]
+fn card_family_words_parse_and_refuse() {
+    let f = ObjectFilter::parse("creature without:flying power>=4")
+        .map(|f| (f.without_keyword, f.min_power));
+    assert_eq!(f, Ok((Some(crate::keywords::Keyword::Flying), Some(4))));
+    let e = err_of(ObjectFilter::parse("creature power>=big"));
+    assert!(e.contains("power>=big"), "{e}");
+    let e = err_of(ObjectFilter::parse("creature without:wings"));
+    assert!(e.contains("without:wings"), "{e}");
+    let w = crate::grammar::parse_all(crate::grammar::events::enters_with, "3 time if_kicked");
+    assert!(
+        matches!(&w, Ok(c) if c.if_kicked && c.count == crate::cards::EntersCount::Fixed(3)),
+        "{w:?}"
+    );
+    let e = err_of(crate::grammar::parse_all(
+        crate::grammar::events::enters_with,
+        "3 time if_paid",
+    ));
+    assert!(e.contains("if_paid"), "{e}");
+    let e =
+        Effect::parse("if_you_control_at_most 4 land && search basic land to=battlefield tapped");
+    assert!(
+        matches!(&e, Ok(Effect::IfYouControlAtMost { at_most: 4, .. })),
+        "{e:?}"
+    );
+    let e = err_of(Effect::parse("if_you_control_at_most 4 land"));
+    assert!(e.contains("&& EFFECT"), "{e}");
+    assert!(matches!(
+        Effect::parse("counter target unless_pays=X"),
+        Ok(Effect::CounterUnlessPays {
+            generic: crate::effects::Amount::X,
+            ..
+        })
+    ));
+}
+
 /// Rewrites `snapshot.txt` from the scripts as they are now: run it after adding script
 /// strings (`cargo test -p spellstack-engine --lib write_grammar_snapshot -- --ignored`),
 /// then read the diff: only the new strings' lines may change.

@@ -44,6 +44,7 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
     ("its_mana_value", Amount::SubjectManaValue),
     ("that_much", Amount::ThatMuch),
     ("target_mana_value", Amount::TargetManaValue(0)),
+    ("target_power", Amount::TargetPower(0)),
     (
         "target_power_plus_toughness",
         Amount::TargetPowerPlusToughness(0),

@@ -7,7 +7,10 @@
 //!   whenever characteristics are (`Game::static_condition_holds`, `keywords/threshold.rs`);
 //! - an activated ability's `condition = "hellbent"` is "activate only if you have no cards
 //!   in hand" (`ActivationCondition::HandSizeExactly(0)`, checked as it is activated:
-//!   Keldon Megaliths).
+//!   Keldon Megaliths);
+//! - "Hellbent — Skip your upkeep step if you have no cards in hand" (Gibbering Descent,
+//!   script key `skip_upkeep_if_hellbent`): checked as the upkeep step would begin
+//!   (`turn.rs`, `skips_step`).
 //!
 //! Both rulesets alike.
 

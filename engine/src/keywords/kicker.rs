@@ -17,6 +17,12 @@
 //! `storm.rs`). "If it was kicked [with its {R} kicker]" reads the printed position of the
 //! cost, never what was paid for it (502.21d, R-kicker-5): effects `if_kicked`,
 //! `if_kicked_a`, `if_kicked_b`, trigger conditions `kicked`, `kicked_a`, `kicked_b`.
+//!
+//! "If ~ was kicked, it enters the battlefield with N counters [and with haste]" (614.1c: a
+//! replacement of its entering): `enters_with = "N KIND if_kicked"` and a static ability
+//! with `condition = "kicked"` (the haste stays while the permanent is the one that was the
+//! kicked spell); [`Game::conditional_entering_counters`] also counts Storm Entity's
+//! "a +1/+1 counter for each other spell cast this turn" (the storm count, `storm.rs`).
 
 use crate::casting::{CastKind, Casting};
 use crate::costs::Cost;
@@ -32,6 +38,43 @@ impl Game {
             Some(i) => o.kicked & (1 << i) != 0,
             None => o.kicked != 0,
         })
+    }
+
+    /// The counters of `more` (a card's kicked or counted "enters with") that `id`, just
+    /// put onto the battlefield (from the stack: it was cast this turn), gets.
+    pub(crate) fn conditional_entering_counters(
+        &self,
+        more: &[crate::cards::EntersWith],
+        id: ObjectId,
+        from_stack: bool,
+    ) -> Vec<(crate::object::CounterKind, u32)> {
+        more.iter()
+            .filter(|w| !w.if_kicked || self.was_kicked(id, None))
+            .map(|w| {
+                let n = match &w.count {
+                    crate::cards::EntersCount::Fixed(n) => *n,
+                    // A spell on the stack was cast this turn (steps don't end while the
+                    // stack has objects): it isn't one of the "other" spells.
+                    crate::cards::EntersCount::OtherSpellsThisTurn => self
+                        .spells_cast_this_turn()
+                        .saturating_sub(u32::from(from_stack)),
+                    // "For each Island you control": counted as it enters (itself aside).
+                    crate::cards::EntersCount::YouControl(t) => {
+                        let me = self.obj(id).map(|o| o.controller);
+                        self.battlefield
+                            .iter()
+                            .filter(|&&o| {
+                                o != id
+                                    && self.obj(o).map(|x| x.controller) == me
+                                    && self.has_subtype(o, t.as_str())
+                            })
+                            .count() as u32
+                    }
+                };
+                (w.kind.clone(), n)
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect()
     }
 
     /// The optional additional cost to announce next (409.1b / 601.2b): each kicker cost in

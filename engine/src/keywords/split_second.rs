@@ -1,7 +1,9 @@
 //! Split second (2006 rules 502.58; 2014 rules 702.60): as long as a spell with split second
 //! is on the stack, players can't cast spells or activate abilities that aren't mana
 //! abilities. Special actions (turning a face-down permanent face up) and triggered
-//! abilities are unaffected.
+//! abilities are unaffected. A spell whose text says "if this spell was kicked, it has split
+//! second" (`CastKeys::kicked_split_second`, Molten Disaster) has it while it is a kicked
+//! spell (`keywords/kicker.rs`).
 
 use crate::decision::RuleError;
 use crate::game::Game;
@@ -12,7 +14,11 @@ impl Game {
     /// can't cast spells or activate abilities that aren't mana abilities.
     pub(crate) fn split_second_spell(&self) -> Option<&'static str> {
         self.stack.iter().find_map(|s| match s.kind {
-            crate::stack::StackKind::Spell(id) if self.has_keyword(id, Keyword::SplitSecond) => {
+            crate::stack::StackKind::Spell(id)
+                if self.has_keyword(id, Keyword::SplitSecond)
+                    || (self.catalog().get(s.card).cast_keys.kicked_split_second
+                        && self.was_kicked(id, None)) =>
+            {
                 Some(self.catalog().get(s.card).name.as_str())
             }
             _ => None,

@@ -27,13 +27,20 @@ impl Game {
         self.player(player).graveyard.len() >= THRESHOLD_CARDS
     }
 
-    /// Whether a static ability's "as long as" condition holds for its controller now
-    /// (threshold here, hellbent in `keywords/hellbent.rs`); true without a condition.
-    pub(crate) fn static_condition_holds(&self, st: &StaticAbility, controller: PlayerId) -> bool {
+    /// Whether a static ability of `src`'s "as long as" condition holds for its controller
+    /// now (threshold here, hellbent in `keywords/hellbent.rs`, kicked in
+    /// `keywords/kicker.rs`); true without a condition.
+    pub(crate) fn static_condition_holds(
+        &self,
+        st: &StaticAbility,
+        src: crate::ids::ObjectId,
+        controller: PlayerId,
+    ) -> bool {
         match st.condition {
             None => true,
             Some(StaticCondition::Threshold) => self.has_threshold(controller),
             Some(StaticCondition::Hellbent) => self.is_hellbent(controller),
+            Some(StaticCondition::Kicked) => self.was_kicked(src, None),
         }
     }
 }

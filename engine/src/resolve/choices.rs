@@ -165,7 +165,8 @@ impl Game {
                     return Progress::Done;
                 };
                 let payer = item.controller;
-                let cost = crate::mana::ManaCost::generic(*generic).to_payable(0);
+                let generic = self.amount(res, generic).max(0) as u32;
+                let cost = crate::mana::ManaCost::generic(generic).to_payable(0);
                 match res.may {
                     // 413.2 / 608.2: the player chooses as it resolves; one who can't pay
                     // isn't asked.

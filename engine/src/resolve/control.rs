@@ -17,6 +17,11 @@ impl Game {
                     self.skips.push((p, *what));
                 }
             }
+            Effect::ExtraTurn { who } => {
+                for p in self.players_of(res, *who) {
+                    self.extra_turns.push(p);
+                }
+            }
             Effect::Tap(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.tap(o);

@@ -84,6 +84,22 @@ impl Game {
                     return Progress::Ask(q);
                 }
             }
+            Effect::RevealForX(filter) => {
+                // "You may reveal X <filter> cards in your hand": X is how many.
+                let Some(i) = res.choices.iter().position(|(p, _)| *p == me) else {
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::Reveal {
+                            filter: filter.clone(),
+                        },
+                    });
+                };
+                let (_, cards) = res.choices.remove(i);
+                res.item.x = cards.len() as u32;
+                for card in cards {
+                    self.emit(Event::Revealed { player: me, card });
+                }
+            }
             Effect::DrawRevealDiscardNonland => {
                 // The card drawn is kept while madness asks (an answer runs this again);
                 // dredge may replace the draw (nothing is revealed then).
