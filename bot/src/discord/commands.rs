@@ -669,8 +669,7 @@ pub fn picker_reply(
     if paged {
         let shown = items.len().min(4 * components::MENU_OPTIONS);
         text.push_str(&format!(
-            "
-{} choices, in menus of {}: choose in each menu you need, then press **Declare**.",
+            "\n{} choices, in menus of {}: choose in each menu you need, then press **Declare**.",
             items.len(),
             components::MENU_OPTIONS
         ));

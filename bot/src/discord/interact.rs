@@ -536,8 +536,7 @@ fn gather(
         "Blocks"
     };
     let mut r = Reply::ephemeral(format!(
-        "{what} chosen so far ({}): {}.
-Choose more in the other menus, then press **Declare**.",
+        "{what} chosen so far ({}): {}.\nChoose more in the other menus, then press **Declare**.",
         all.len(),
         all.join(", ")
     ));
