@@ -3001,7 +3001,8 @@ async fn a_whole_turn_from_the_direct_message() {
         l.game.turn > turn || l.game.result.is_some(),
         "the turn was played out from the DM ({passes} answers)"
     );
-    assert!(passes > 0);
+    // With nothing else to do the player's stops pass the rest of the turn on their own:
+    // `passes` may be 0.
     assert!(
         posts_in(fake, thread, from).len() >= 2,
         "the thread followed the turn"
