@@ -3004,7 +3004,7 @@ async fn a_whole_turn_from_the_direct_message() {
     // With nothing else to do the player's stops pass the rest of the turn on their own:
     // `passes` may be 0.
     assert!(
-        posts_in(fake, thread, from).len() >= 2,
+        !posts_in(fake, thread, from).is_empty(),
         "the thread followed the turn"
     );
     env.stop().await;
