@@ -83,6 +83,13 @@ pub struct Discord {
     pub test_guild_id: Option<u64>,
     /// Seconds between deadline/reminder scans.
     pub scheduler_seconds: u64,
+    /// The shards this process runs, `[first, last]` (inclusive), of `shard_total`: several
+    /// processes against one PostgreSQL database each take their own range, so each server's
+    /// interactions reach exactly one of them. Unset: one process runs every shard
+    /// (autosharded).
+    pub shards: Option<[u32; 2]>,
+    /// How many shards all the processes run together (with `shards`).
+    pub shard_total: Option<u32>,
 }
 
 impl Default for Discord {
@@ -90,6 +97,65 @@ impl Default for Discord {
         Discord {
             test_guild_id: None,
             scheduler_seconds: 60,
+            shards: None,
+            shard_total: None,
+        }
+    }
+}
+
+/// Which shards a process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharding {
+    /// Every shard, as many as Discord recommends.
+    Auto,
+    /// Shards `first..=last` of `total`.
+    Range { first: u32, last: u32, total: u32 },
+}
+
+impl Sharding {
+    /// Whether this process runs shard `id` (Discord sends direct messages, and so the
+    /// interactions of DM buttons, to shard 0).
+    pub fn runs(&self, id: u32) -> bool {
+        match *self {
+            Sharding::Auto => true,
+            Sharding::Range { first, last, .. } => (first..=last).contains(&id),
+        }
+    }
+
+    /// The shard of a server (Discord's rule: `(guild_id >> 22) % total`).
+    pub fn shard_of(guild: u64, total: u32) -> u32 {
+        ((guild >> 22) % u64::from(total.max(1))) as u32
+    }
+}
+
+impl Discord {
+    /// The shards this process runs, or why the configuration is wrong.
+    pub fn sharding(&self) -> Result<Sharding, String> {
+        match (self.shards, self.shard_total) {
+            (None, None) => Ok(Sharding::Auto),
+            (Some([first, last]), Some(total)) => {
+                if total == 0 {
+                    Err("discord.shard_total must be at least 1".into())
+                } else if first > last {
+                    Err(format!(
+                        "discord.shards = [{first}, {last}]: the first shard comes before the last"
+                    ))
+                } else if last >= total {
+                    Err(format!(
+                        "discord.shards = [{first}, {last}]: shard ids go from 0 to shard_total - 1 ({})",
+                        total - 1
+                    ))
+                } else {
+                    Ok(Sharding::Range { first, last, total })
+                }
+            }
+            (Some(_), None) => {
+                Err("discord.shards needs discord.shard_total (the shards of all processes)".into())
+            }
+            (None, Some(_)) => Err(
+                "discord.shard_total needs discord.shards (this process's range, e.g. [0, 1])"
+                    .into(),
+            ),
         }
     }
 }
@@ -182,6 +248,7 @@ impl Config {
             d.reminder_hours < d.decision_hours,
             "deadlines.reminder_hours must be less than decision_hours"
         );
+        self.discord.sharding().map_err(anyhow::Error::msg)?;
         anyhow::ensure!(
             self.discord.scheduler_seconds > 0,
             "discord.scheduler_seconds must be at least 1"
@@ -210,6 +277,42 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shard_ranges_are_checked() {
+        let d = |shards, shard_total| Discord {
+            shards,
+            shard_total,
+            ..Discord::default()
+        };
+        assert_eq!(d(None, None).sharding(), Ok(Sharding::Auto));
+        let s = d(Some([2, 3]), Some(4)).sharding().expect("valid");
+        assert_eq!(
+            s,
+            Sharding::Range {
+                first: 2,
+                last: 3,
+                total: 4
+            }
+        );
+        assert!(s.runs(2) && s.runs(3) && !s.runs(0) && !s.runs(4));
+        for (shards, total, says) in [
+            (Some([0, 4]), Some(4), "from 0 to shard_total - 1 (3)"),
+            (Some([2, 1]), Some(4), "comes before"),
+            (Some([0, 0]), Some(0), "at least 1"),
+            (Some([0, 1]), None, "needs discord.shard_total"),
+            (None, Some(2), "needs discord.shards"),
+        ] {
+            let e = d(shards, total).sharding().expect_err("refused");
+            assert!(e.contains(says), "{e}");
+        }
+        // Discord's rule: the server's id shifted by 22 bits, modulo the total.
+        assert_eq!(Sharding::shard_of(5 << 22, 4), 1);
+        assert_eq!(Sharding::shard_of(400, 2), 0);
+        let cfg: Config =
+            toml::from_str("[discord]\nshards = [0, 1]\nshard_total = 2\n").expect("parses");
+        assert!(cfg.validate().is_ok());
+    }
 
     #[test]
     fn root_config_parses() {

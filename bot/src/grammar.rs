@@ -1871,6 +1871,93 @@ fn objects_from(
     Ok(out)
 }
 
+/// `NAME #N`: the N-th (from 1) of the candidates labelled NAME, when several share the
+/// label (the pickers' way of telling identical creatures apart; see [`numbered`]).
+fn nth_named(query: &str, cands: &[(String, ObjectId)]) -> Option<ObjectId> {
+    let q = norm(query);
+    let (base, n) = q.rsplit_once(" #")?;
+    let n: usize = n.parse().ok()?;
+    cands
+        .iter()
+        .filter(|(l, _)| norm(l) == base)
+        .nth(n.checked_sub(1)?)
+        .map(|(_, id)| *id)
+}
+
+/// Labels with ` #1`, ` #2`... added where several are the same, in order: what
+/// [`nth_named`] reads back.
+pub fn numbered(labels: &[String]) -> Vec<String> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    labels
+        .iter()
+        .map(|l| {
+            if labels.iter().filter(|x| *x == l).count() < 2 {
+                return l.clone();
+            }
+            let k = seen.entry(l.as_str()).or_insert(0);
+            *k += 1;
+            format!("{l} #{k}")
+        })
+        .collect()
+}
+
+/// Each creature that may attack, as `attack with ...` names it (identical ones numbered).
+pub fn attack_choices(game: &Game, player: PlayerId) -> Vec<String> {
+    let legal = game.legal_answers(player);
+    let mut attackers: Vec<ObjectId> = Vec::new();
+    for a in &legal {
+        if let Answer::Attack(v) = a
+            && v.len() == 1
+            && !attackers.contains(&v[0].attacker)
+        {
+            attackers.push(v[0].attacker);
+        }
+    }
+    numbered(&labels_in(game, player, &attackers, &legal))
+}
+
+/// Each legal block of one attacker by one blocker, as `block A with B` (identical
+/// creatures numbered).
+pub fn block_choices(game: &Game, player: PlayerId) -> Vec<String> {
+    let legal = game.legal_answers(player);
+    let mut pairs: Vec<Block> = Vec::new();
+    for a in &legal {
+        if let Answer::Block(v) = a
+            && v.len() == 1
+        {
+            pairs.push(v[0]);
+        }
+    }
+    let mut attackers: Vec<ObjectId> = Vec::new();
+    let mut blockers: Vec<ObjectId> = Vec::new();
+    for p in &pairs {
+        if !attackers.contains(&p.attacker) {
+            attackers.push(p.attacker);
+        }
+        if !blockers.contains(&p.blocker) {
+            blockers.push(p.blocker);
+        }
+    }
+    let att = numbered(&labels_in(game, player, &attackers, &legal));
+    let blk = numbered(&labels_in(game, player, &blockers, &legal));
+    let label = |ids: &[ObjectId], names: &[String], id: ObjectId| {
+        ids.iter()
+            .position(|x| *x == id)
+            .and_then(|i| names.get(i).cloned())
+            .unwrap_or_default()
+    };
+    pairs
+        .iter()
+        .map(|p| {
+            format!(
+                "block {} with {}",
+                label(&attackers, &att, p.attacker),
+                label(&blockers, &blk, p.blocker)
+            )
+        })
+        .collect()
+}
+
 fn attack_from(
     game: &Game,
     player: PlayerId,
@@ -1920,13 +2007,17 @@ fn attack_from(
     let labels = labels_in(game, player, &attackers, legal);
     let mut cands: Vec<(String, ObjectId)> =
         labels.into_iter().zip(attackers.iter().copied()).collect();
+    let full = cands.clone();
     let mut out = Vec::new();
     for part in split_list(rest) {
         let (who, at) = match part.rsplit_once(" at ") {
             Some((w, p)) => (w.to_string(), Some(p.to_string())),
             None => (part.clone(), None),
         };
-        let id = pick_in(game, player, &who, &cands, "creature that can attack")?;
+        let id = match nth_named(&who, &full) {
+            Some(id) => id,
+            None => pick_in(game, player, &who, &cands, "creature that can attack")?,
+        };
         let defender = match at {
             None => default_defender(id),
             Some(p) => {
@@ -1988,6 +2079,7 @@ fn blocks_from(
         .into_iter()
         .zip(blockers.iter().copied())
         .collect();
+    let blk_full = blk.clone();
     let mut out = Vec::new();
     let clauses: Vec<String> = t
         .split(',')
@@ -2014,8 +2106,14 @@ fn blocks_from(
                 hint: "say `block ATTACKER with BLOCKER` or `no blocks`".into(),
             });
         };
-        let attacker = pick_in(game, player, &a, &att, "attacking creature")?;
-        let blocker = pick_in(game, player, &b, &blk, "creature that can block")?;
+        let attacker = match nth_named(&a, &att) {
+            Some(id) => id,
+            None => pick_in(game, player, &a, &att, "attacking creature")?,
+        };
+        let blocker = match nth_named(&b, &blk_full) {
+            Some(id) => id,
+            None => pick_in(game, player, &b, &blk, "creature that can block")?,
+        };
         if !pairs.contains(&Block { blocker, attacker }) {
             return Err(GrammarError::Refused(format!(
                 "{} cannot block {}",

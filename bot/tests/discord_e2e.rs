@@ -50,6 +50,8 @@ struct Call {
     files: Vec<(String, Vec<u8>)>,
     /// The HTTP status the fake answered.
     status: u16,
+    /// The bot token it came with (which of several bot processes made it).
+    auth: String,
 }
 
 #[derive(Default)]
@@ -58,7 +60,9 @@ struct Fake {
     calls: Mutex<Vec<Call>>,
     next: AtomicU64,
     seq: AtomicU64,
-    ws: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    /// The gateway sessions: (shard id, shard total, sender). A server's events go to the
+    /// session of its shard (`(guild_id >> 22) % total`), direct messages to shard 0.
+    ws: Mutex<Vec<(u64, u64, mpsc::UnboundedSender<String>)>>,
     ready: Mutex<bool>,
     dm_closed: Mutex<HashSet<u64>>,
     dm_channels: Mutex<HashMap<u64, u64>>,
@@ -80,6 +84,10 @@ struct Fake {
     lookups: Mutex<HashSet<String>>,
     /// Channels where posting fails (a locked or deleted thread): the Discord code to answer.
     fail_posts: Mutex<HashMap<u64, u64>>,
+    /// Channels whose next posts are answered 429 (rate limited): how many more.
+    rate_limited: Mutex<HashMap<u64, u32>>,
+    /// The server interactions are sent from (`GUILD` unless a test changes it; 0: a DM).
+    guild: AtomicU64,
 }
 
 fn user_json(id: u64, name: &str, bot: bool) -> Value {
@@ -141,6 +149,34 @@ impl Fake {
             .into_response()
     }
 
+    /// A 429 as Discord answers it: `retry-after` (seconds) and the bucket's headers, and
+    /// the JSON body with `retry_after`. Recorded as an error of code 429.
+    fn rate_limit(&self, path: &str) -> Response {
+        self.errors.lock().unwrap().push((
+            path.to_string(),
+            429,
+            429,
+            "You are being rate limited.".into(),
+        ));
+        let mut r = (
+            StatusCode::TOO_MANY_REQUESTS,
+            axum::Json(json!({"message": "You are being rate limited.", "retry_after": 0.2, "global": false})),
+        )
+            .into_response();
+        let h = r.headers_mut();
+        for (k, v) in [
+            ("retry-after", "0.2"),
+            ("x-ratelimit-limit", "5"),
+            ("x-ratelimit-remaining", "0"),
+            ("x-ratelimit-reset-after", "0.2"),
+            ("x-ratelimit-bucket", "fake"),
+            ("x-ratelimit-scope", "user"),
+        ] {
+            h.insert(k, axum::http::HeaderValue::from_static(v));
+        }
+        r
+    }
+
     /// Asserts that no request got an error the test did not expect, and that no public
     /// post or reply named a hidden card.
     fn assert_clean(&self) {
@@ -169,9 +205,15 @@ impl Fake {
             self.lookups.lock().unwrap().insert(token.to_string());
         }
         let s = self.seq.fetch_add(1, Ordering::SeqCst) + 2;
+        let guild: u64 = d["guild_id"]
+            .as_str()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0);
         let text = json!({"op": 0, "t": t, "s": s, "d": d}).to_string();
-        if let Some(tx) = self.ws.lock().unwrap().as_ref() {
-            let _ = tx.send(text);
+        for (shard, total, tx) in self.ws.lock().unwrap().iter() {
+            if (guild >> 22) % (*total).max(1) == *shard {
+                let _ = tx.send(text.clone());
+            }
         }
     }
 }
@@ -475,6 +517,12 @@ fn refusal(
                     &[],
                 ));
             }
+            if let Some(n) = fake.rate_limited.lock().unwrap().get_mut(&c)
+                && *n > 0
+            {
+                *n -= 1;
+                return Some(fake.rate_limit(&path));
+            }
             if let Some(code) = fake.fail_posts.lock().unwrap().get(&c).copied() {
                 let (status, msg) = match code {
                     10003 => (StatusCode::NOT_FOUND, "Unknown Channel"),
@@ -628,6 +676,11 @@ async fn rest(
         json: json.clone(),
         files,
         status,
+        auth: headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string(),
     });
     if let Some(r) = refused {
         return r;
@@ -704,7 +757,7 @@ async fn gateway(State(fake): State<Arc<Fake>>, ws: WebSocketUpgrade) -> Respons
 
 async fn session(fake: Arc<Fake>, mut socket: WebSocket) {
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
-    *fake.ws.lock().unwrap() = Some(tx);
+    let mut tx = Some(tx);
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}}).to_string();
     if socket.send(WsMessage::Text(hello.into())).await.is_err() {
         return;
@@ -718,10 +771,18 @@ async fn session(fake: Arc<Fake>, mut socket: WebSocket) {
                 let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
                 match v["op"].as_u64() {
                     Some(2) => {
+                        let shard = v["d"]["shard"][0].as_u64().unwrap_or(0);
+                        let total = v["d"]["shard"][1].as_u64().unwrap_or(1);
+                        if let Some(tx) = tx.take() {
+                            let mut ws = fake.ws.lock().unwrap();
+                            // A shard that connects again replaces its old session.
+                            ws.retain(|(s, t, _)| (*s, *t) != (shard, total));
+                            ws.push((shard, total, tx));
+                        }
                         let ready = json!({"op": 0, "t": "READY", "s": 1, "d": {
                             "v": 10, "user": user_json(APP, "Spellstack", true), "guilds": [],
-                            "session_id": "fake-session", "resume_gateway_url": format!("ws://127.0.0.1:{port}/ws"),
-                            "shard": [0, 1], "application": {"id": APP.to_string(), "flags": 0}
+                            "session_id": format!("fake-session-{shard}"), "resume_gateway_url": format!("ws://127.0.0.1:{port}/ws"),
+                            "shard": [shard, total], "application": {"id": APP.to_string(), "flags": 0}
                         }}).to_string();
                         if socket.send(WsMessage::Text(ready.into())).await.is_err() { break; }
                         *fake.ready.lock().unwrap() = true;
@@ -771,14 +832,23 @@ impl Harness {
     fn base(&self, kind: u8, user: u64, channel: u64) -> (String, Value) {
         let n = self.next.fetch_add(1, Ordering::SeqCst);
         let token = format!("tok{n}");
-        let v = json!({
+        let guild = self.fake.guild.load(Ordering::SeqCst);
+        let mut v = json!({
             "id": (900_000 + n).to_string(), "application_id": APP.to_string(), "type": kind,
-            "guild_id": GUILD.to_string(), "channel_id": channel.to_string(),
+            "guild_id": guild.to_string(), "channel_id": channel.to_string(),
             "user": self.user(user), "member": self.member(user), "token": token, "version": 1,
             "app_permissions": "0",
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {}, "context": 0, "attachment_size_limit": 8388608,
         });
+        if guild == 0 {
+            // A direct message: no server, the user instead of the member.
+            if let Some(o) = v.as_object_mut() {
+                o.remove("guild_id");
+                o.remove("member");
+            }
+            v["context"] = json!(1);
+        }
         (token, v)
     }
 
@@ -966,6 +1036,7 @@ async fn start(dm_closed: &[u64], clock: Option<Clock>, scheduler: Duration) -> 
         svc.clock = c;
     }
     let fake = Arc::new(Fake::default());
+    fake.guild.store(GUILD, Ordering::SeqCst);
     fake.dm_closed.lock().unwrap().extend(dm_closed);
     if !dm_closed.is_empty() {
         fake.expected.lock().unwrap().insert(50007);
@@ -2277,10 +2348,10 @@ async fn accept_default_button_for_a_blocker_order() {
 /// One failed post in the game's thread (here: the bot lost its permission, 50013) does not
 /// drop the rest of the delivery: the status message is edited, the hand goes by DM, and the
 /// player who acted is told in their reply.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_failed_thread_post_drops_nothing_else() {
-    let env = start(&[], None, Duration::from_secs(3600)).await;
-    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
+/// A challenge accepted in the fake Discord, kept and passed through the service until a
+/// player may play a land: (game, its thread, who may play it, `play LAND`).
+async fn game_until_a_land(env: &Env) -> (i64, u64, u64, String) {
+    let (h, svc) = (&env.h, &env.svc);
     let r = h
         .slash(
             ALICE,
@@ -2337,6 +2408,14 @@ async fn a_failed_thread_post_drops_nothing_else() {
             .await
             .expect("keep or pass");
     };
+    (game, thread, who, land)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_thread_post_drops_nothing_else() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
+    let (game, thread, who, land) = game_until_a_land(&env).await;
     // The scan has something to look for: the libraries and hands are hidden now.
     let hidden = hidden_names(svc).await;
     assert!(!hidden.is_empty(), "hidden cards during a game");
@@ -2393,6 +2472,60 @@ async fn a_failed_thread_post_drops_nothing_else() {
                 .any(|d| c.path == format!("/channels/{d}/messages"))
             && text(&c.json).contains("your hand (")),
         "the new hand still goes by DM"
+    );
+    env.stop().await;
+}
+
+/// Discord answers 429 (rate limited) to the next two posts in the game's thread: the
+/// adapter waits and posts again, so the move's post arrives, once, and the rest of the
+/// delivery (status message, hand by DM, the player's reply) goes out as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_post_is_sent_again_not_dropped() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, fake) = (&env.h, &env.fake);
+    let (game, thread, who, land) = game_until_a_land(&env).await;
+    fake.rate_limited.lock().unwrap().insert(thread, 2);
+    fake.expected.lock().unwrap().insert(429);
+    let from = fake.calls().len();
+    let r = h
+        .slash(
+            who,
+            thread,
+            "mtg",
+            "play",
+            vec![opt("what", 3, json!(land))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(
+        text(&r).starts_with("Done:") && !text(&r).contains("could not be updated"),
+        "{r}"
+    );
+    let card = land.trim_start_matches("play ");
+    let posts: Vec<Call> = fake
+        .calls()
+        .into_iter()
+        .skip(from)
+        .filter(|c| c.method == "POST" && c.path == format!("/channels/{thread}/messages"))
+        .collect();
+    let statuses: Vec<u16> = posts.iter().map(|c| c.status).collect();
+    assert_eq!(&statuses[..3], &[429, 429, 200], "{statuses:?}");
+    assert!(text(&posts[2].json).contains(card), "{}", posts[2].json);
+    assert_eq!(
+        posts
+            .iter()
+            .filter(|c| c.status == 200 && text(&c.json).contains(card))
+            .count(),
+        1,
+        "posted once"
+    );
+    let after: Vec<Call> = fake.calls().into_iter().skip(from).collect();
+    assert!(
+        after.iter().any(|c| c.method == "PATCH"
+            && c.status == 200
+            && text(&c.json).contains(&format!("**Game {game}**"))),
+        "the status message is edited"
     );
     env.stop().await;
 }
@@ -2587,5 +2720,292 @@ async fn a_league_through_a_fake_discord() {
         .slash(BOB, CHANNEL, "league", "me", vec![], json!({}))
         .await;
     assert!(text(&r).contains("0-1-0"), "{r}");
+    env.stop().await;
+}
+
+/// Two bot processes against one database, each running its own shard range (shard 0 and
+/// shard 1 of 2): the fake gateway sends a server's interactions to the session of its
+/// shard, direct messages to shard 0, and every interaction is answered exactly once, by
+/// the process that runs its shard. PostgreSQL when `TEST_DATABASE_URL` is set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_take_their_own_shards() {
+    use spellstack::config::Sharding;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = match std::env::var("TEST_DATABASE_URL") {
+        Ok(u) if !u.trim().is_empty() => u,
+        _ => format!("sqlite://{}", dir.path().join("shards.db").display()),
+    };
+    let cfg = Config {
+        database_url: url,
+        ..Config::default()
+    };
+    let fake = Arc::new(Fake::default());
+    let app = Router::new()
+        .route("/ws", get(gateway))
+        .fallback(rest)
+        .with_state(Arc::clone(&fake));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    fake.port.store(u64::from(port), Ordering::SeqCst);
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let mut bots = Vec::new();
+    let mut svcs = Vec::new();
+    for shard in 0..2u32 {
+        let svc = Service::new(cfg.clone()).await.expect("service");
+        let http = poise::serenity_prelude::HttpBuilder::new(format!("Bot fake-token-{shard}"))
+            .proxy(format!("http://127.0.0.1:{port}"))
+            .ratelimiter_disabled(true)
+            .build();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let sharding = Sharding::Range {
+            first: shard,
+            last: shard,
+            total: 2,
+        };
+        let bot = tokio::spawn(discord::run_sharded(
+            http,
+            Data::new(svc.clone()),
+            Register::Skip,
+            Duration::from_secs(3600),
+            sharding,
+            async move {
+                let _ = stop_rx.await;
+            },
+        ));
+        bots.push((stop_tx, bot));
+        svcs.push(svc);
+    }
+    let h = Harness {
+        fake: Arc::clone(&fake),
+        next: AtomicU64::new(1),
+        deadline: Instant::now() + Duration::from_secs(50),
+    };
+    let start = Instant::now();
+    loop {
+        let mut shards: Vec<(u64, u64)> = fake
+            .ws
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(s, t, _)| (*s, *t))
+            .collect();
+        shards.sort();
+        if shards == [(0, 2), (1, 2)] {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "each process identifies with its own shard: {shards:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Server 400 is on shard 0 of 2, server 3 << 22 on shard 1; a DM (no server) on 0.
+    let cases = [
+        (GUILD, 0),
+        (3 << 22, 1),
+        (0, 0),
+        ((7 << 22) + 5, 1),
+        (GUILD, 0),
+    ];
+    for (guild, shard) in cases {
+        assert_eq!(
+            Sharding::shard_of(guild, 2),
+            shard,
+            "the test's own expectation"
+        );
+        fake.guild.store(guild, Ordering::SeqCst);
+        let token = format!("tok{}", h.next.load(Ordering::SeqCst));
+        let r = h
+            .slash(ALICE, CHANNEL, "mtg", "games", vec![], json!({}))
+            .await;
+        assert!(!text(&r).is_empty(), "{r}");
+        // Let a second process answer too, if it (wrongly) got the event.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let answers: Vec<Call> = fake
+            .calls()
+            .into_iter()
+            .filter(|c| {
+                c.path.contains(&format!("/{token}/callback"))
+                    || c.path.ends_with(&format!("/webhooks/{APP}/{token}"))
+            })
+            .collect();
+        let callbacks = answers
+            .iter()
+            .filter(|c| c.path.ends_with("/callback"))
+            .count();
+        assert_eq!(callbacks, 1, "answered once (server {guild}): {answers:#?}");
+        assert!(
+            answers
+                .iter()
+                .all(|c| c.auth == format!("Bot fake-token-{shard}")),
+            "by the process of shard {shard} (server {guild}): {:?}",
+            answers.iter().map(|c| &c.auth).collect::<Vec<_>>()
+        );
+    }
+    fake.assert_clean();
+    for (stop_tx, bot) in bots {
+        let _ = stop_tx.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(5), bot).await;
+    }
+    server.abort();
+    for s in svcs {
+        s.db.close().await;
+    }
+}
+
+/// The newest message the bot sent by DM to `user` that carries components.
+fn last_dm_with_components(fake: &Fake, user: u64) -> Option<Value> {
+    let chans: Vec<u64> = fake
+        .dm_channels
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, u)| **u == user)
+        .map(|(c, _)| *c)
+        .collect();
+    fake.calls()
+        .into_iter()
+        .rev()
+        .filter(|c| c.method == "POST" && c.status == 200)
+        .filter(|c| {
+            chans
+                .iter()
+                .any(|d| c.path == format!("/channels/{d}/messages"))
+        })
+        .map(|c| c.json)
+        .find(|j| !custom_ids(j).is_empty())
+}
+
+/// The custom id and value that answer `phrase` in a reply's components: its button, or the
+/// menu option with that value.
+fn answer_in(v: &Value, phrase: &str) -> Option<(String, Option<String>)> {
+    for r in v["components"].as_array()? {
+        for c in r["components"].as_array()? {
+            let id = c["custom_id"].as_str().unwrap_or("").to_string();
+            if c["type"] == 2 && id.starts_with("ss:a:") && id.ends_with(&format!(":{phrase}")) {
+                return Some((id, None));
+            }
+            if c["type"] == 3
+                && c["options"]
+                    .as_array()?
+                    .iter()
+                    .any(|o| o["value"] == phrase)
+            {
+                return Some((id, Some(phrase.to_string())));
+            }
+        }
+    }
+    None
+}
+
+/// A whole turn played from a direct message: the hand's DM carries the player's actions;
+/// an old DM button says the game moved on and shows where it stands; a land is played and
+/// the player passes through the rest of the turn from the DM (the opponent answering through
+/// the service), each move posted in the game's thread, until the turn is over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_turn_from_the_direct_message() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
+    let (game, thread, who, land) = game_until_a_land(&env).await;
+    let me = svc
+        .user(
+            &format!("discord:{who}"),
+            if who == ALICE { "Alice" } else { "Bob" },
+        )
+        .await
+        .expect("user");
+    let dm = last_dm_with_components(fake, who).expect("the hand's DM carries actions");
+    let ids = custom_ids(&dm);
+    assert!(
+        ids.iter().all(|i| i.contains(&format!(":{game}:"))),
+        "every action names its game: {ids:?}"
+    );
+    // The DM is from before the game moved on (mulligans, passes): its button says so.
+    let old = ids
+        .iter()
+        .find(|i| i.starts_with("ss:o:"))
+        .or_else(|| ids.iter().find(|i| i.starts_with("ss:a:")))
+        .expect("a button")
+        .clone();
+    fake.guild.store(0, Ordering::SeqCst);
+    let dm_channel = fake
+        .dm_channels
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(_, u)| **u == who)
+        .map(|(c, _)| *c)
+        .expect("dm channel");
+    let mut r = h.click(who, dm_channel, &old, None).await;
+    assert!(text(&r).contains("out of date"), "{r}");
+    let turn = svc.load(game).await.expect("load").game.turn;
+    let from = fake.calls().len();
+    let (id, value) = answer_in(&r, &land).unwrap_or_else(|| panic!("{land} offered: {r}"));
+    r = h.click(who, dm_channel, &id, value.map(|v| vec![v])).await;
+    assert!(text(&r).starts_with(&format!("Done: `{land}`")), "{r}");
+    let card = land.trim_start_matches("play ");
+    assert!(
+        posts_in(fake, thread, from)
+            .iter()
+            .any(|c| text(&c.json).contains(card)),
+        "the thread says the land was played"
+    );
+    // Pass through the rest of the turn from the DM's panels.
+    let mut passes = 0;
+    for _ in 0..40 {
+        let l = svc.load(game).await.expect("load");
+        if l.game.turn != turn || l.game.result.is_some() {
+            break;
+        }
+        let p = l.game.pending().expect("pending").clone();
+        let user = l.seats[p.player.index()].user_id;
+        if user != me {
+            let opts = spellstack::grammar::options(&l.game, p.player, false);
+            let w = ["pass", "no blocks", "default", "no"]
+                .into_iter()
+                .find(|w| opts.iter().any(|o| o == w))
+                .map(str::to_string)
+                .unwrap_or_else(|| opts[0].clone());
+            svc.command(user, game, &w, Some(l.row.version))
+                .await
+                .expect("the opponent answers");
+            continue;
+        }
+        let phrase = ["pass", "no attack", "default", "no"]
+            .into_iter()
+            .find(|w| answer_in(&r, w).is_some());
+        let Some(phrase) = phrase else {
+            // No panel in the last reply: ask for the one of the moment, from the DM.
+            r = h
+                .slash(
+                    who,
+                    dm_channel,
+                    "mtg",
+                    "hand",
+                    vec![opt("game", 4, json!(game))],
+                    json!({}),
+                )
+                .await;
+            continue;
+        };
+        let (id, value) = answer_in(&r, phrase).expect("found");
+        r = h.click(who, dm_channel, &id, value.map(|v| vec![v])).await;
+        passes += 1;
+    }
+    let l = svc.load(game).await.expect("load");
+    assert!(
+        l.game.turn > turn || l.game.result.is_some(),
+        "the turn was played out from the DM ({passes} answers)"
+    );
+    // With nothing else to do the player's stops pass the rest of the turn on their own:
+    // `passes` may be 0.
+    assert!(
+        !posts_in(fake, thread, from).is_empty(),
+        "the thread followed the turn"
+    );
     env.stop().await;
 }

@@ -129,13 +129,13 @@ pub async fn finish(ctx: Context<'_>, b: poise::CreateReply, ephemeral: bool) ->
                 serenity::EditInteractionResponse::new().content("Answered privately."),
             )
             .await?;
-        ctx.send(b).await?;
+        delivery::with_retry("reply", || ctx.send(b.clone())).await?;
         if let Err(e) = a.interaction.delete_response(ctx.http()).await {
             tracing::debug!(error = %e, "could not delete the placeholder");
         }
         return Ok(());
     }
-    ctx.send(b).await?;
+    delivery::with_retry("reply", || ctx.send(b.clone())).await?;
     Ok(())
 }
 
@@ -617,50 +617,71 @@ async fn picker(ctx: Context<'_>, game: Option<i64>, kind: PickKind) -> Result<(
         Vec::new()
     };
     let d = ctx.author().id.get();
-    let mut items: Vec<(String, String)> = Vec::new();
-    let mut none = None;
-    for a in &legal {
-        match (kind, a) {
-            (PickKind::Attack, Answer::Attack(v)) if v.len() == 1 => {
-                let s = crate::grammar::describe(&l.game, seat, a);
-                let label = s.trim_start_matches("attack with ").to_string();
-                items.push((label.clone(), label));
-            }
-            (PickKind::Attack, Answer::Attack(v)) if v.is_empty() => none = Some("no attack"),
-            (PickKind::Block, Answer::Block(v)) if v.len() == 1 => {
-                let s = crate::grammar::describe(&l.game, seat, a);
-                items.push((s.clone(), s));
-            }
-            (PickKind::Block, Answer::Block(v)) if v.is_empty() => none = Some("no blocks"),
-            _ => {}
-        }
-    }
-    if items.is_empty() {
-        let what = if kind == PickKind::Attack {
-            "attack"
-        } else {
-            "block"
-        };
-        return send(ctx, Reply::ephemeral(format!("You cannot {what} now."))).await;
-    }
-    let max = if kind == PickKind::Attack {
-        items.len()
+    let r = picker_reply(&l.game, seat, g, l.row.version, d, kind, &legal);
+    send(ctx, r).await
+}
+
+/// The attack or block picker: one menu of every creature that may attack (every legal
+/// pair of attacker and blocker) answered at once; past 25 of them, up to four paged menus
+/// whose choices are gathered and declared together with **Declare**. Identical creatures
+/// are numbered (`Saproling #2`).
+pub fn picker_reply(
+    game: &engine::Game,
+    seat: engine::PlayerId,
+    g: i64,
+    version: i64,
+    d: u64,
+    kind: PickKind,
+    legal: &[Answer],
+) -> Reply {
+    let none = legal.iter().find_map(|a| match (kind, a) {
+        (PickKind::Attack, Answer::Attack(v)) if v.is_empty() => Some("no attack"),
+        (PickKind::Block, Answer::Block(v)) if v.is_empty() => Some("no blocks"),
+        _ => None,
+    });
+    let choices = if legal.is_empty() {
+        Vec::new()
+    } else if kind == PickKind::Attack {
+        crate::grammar::attack_choices(game, seat)
     } else {
-        items.len().min(25)
-    } as u8;
-    let placeholder = if kind == PickKind::Attack {
-        "Choose attackers"
-    } else {
-        "Choose blocks"
+        crate::grammar::block_choices(game, seat)
     };
-    let mut rows = Vec::new();
-    if let Some(m) = components::pick_menu(g, l.row.version, d, kind, "", placeholder, &items, max)
-    {
-        rows.push(m);
+    let items: Vec<(String, String)> = choices.iter().map(|c| (c.clone(), c.clone())).collect();
+    let (what, placeholder, question) = if kind == PickKind::Attack {
+        ("attack", "Choose attackers", "Who attacks?")
+    } else {
+        ("block", "Choose blocks", "How do you block?")
+    };
+    if items.is_empty() {
+        return Reply::ephemeral(format!("You cannot {what} now."));
+    }
+    let paged = items.len() > components::MENU_OPTIONS;
+    let pick = components::Pick {
+        game: g,
+        version,
+        user: d,
+        kind,
+        text: if paged { components::DRAFT } else { "" },
+        placeholder,
+    };
+    let mut rows = components::pick_menus(&pick, &items, items.len().min(25) as u8, 4);
+    let mut text = question.to_string();
+    if paged {
+        let shown = items.len().min(4 * components::MENU_OPTIONS);
+        text.push_str(&format!(
+            "\n{} choices, in menus of {}: choose in each menu you need, then press **Declare**.",
+            items.len(),
+            components::MENU_OPTIONS
+        ));
+        if shown < items.len() {
+            text.push_str(&format!(
+                " The menus hold 1-{shown}; name the others with `/mtg {what}`."
+            ));
+        }
     }
     let mut quick: Vec<String> = none.map(|n| vec![n.to_string()]).unwrap_or_default();
     if kind == PickKind::Attack
-        && crate::grammar::options(&l.game, seat, false)
+        && crate::grammar::options(game, seat, false)
             .iter()
             .any(|o| o == "attack with all")
     {
@@ -668,23 +689,16 @@ async fn picker(ctx: Context<'_>, game: Option<i64>, kind: PickKind) -> Result<(
     }
     rows.extend(components::answer_buttons(
         g,
-        l.row.version,
+        version,
         d,
         &quick,
         Vec::new(),
     ));
-    send(
-        ctx,
-        Reply {
-            rows,
-            ..Reply::ephemeral(if kind == PickKind::Attack {
-                "Who attacks?"
-            } else {
-                "How do you block?"
-            })
-        },
-    )
-    .await
+    rows.truncate(5);
+    Reply {
+        rows,
+        ..Reply::ephemeral(text)
+    }
 }
 
 /// Your settings: stops, DMs, pings.

@@ -107,7 +107,19 @@ pub enum Custom {
     Accept { game: i64, user: u64 },
     /// Decline a challenge.
     Decline { game: i64, user: u64 },
+    /// Declare the attackers or blocks chosen so far in paged menus (`clear`: forget them).
+    Draft {
+        game: i64,
+        version: i64,
+        user: u64,
+        kind: PickKind,
+        clear: bool,
+    },
 }
+
+/// The `text` of a paged attack or block menu: its choices are gathered (see
+/// [`Custom::Draft`]) instead of answered at once, so choices from several pages combine.
+pub const DRAFT: &str = "+";
 
 impl Custom {
     pub fn encode(&self) -> String {
@@ -132,6 +144,17 @@ impl Custom {
             } => format!("ss:o:{game}:{version}:{user}"),
             Custom::Accept { game, user } => format!("ss:y:{game}:{user}"),
             Custom::Decline { game, user } => format!("ss:n:{game}:{user}"),
+            Custom::Draft {
+                game,
+                version,
+                user,
+                kind,
+                clear,
+            } => format!(
+                "ss:d:{game}:{version}:{user}:{}:{}",
+                kind.code(),
+                if *clear { "clear" } else { "go" }
+            ),
         }
     }
 
@@ -187,6 +210,25 @@ impl Custom {
                     user: user(it.next()?)?,
                 })
             }
+            "d" => {
+                let mut it = rest.splitn(5, ':');
+                let game = num(it.next()?)?;
+                let version = num(it.next()?)?;
+                let user = user(it.next()?)?;
+                let kind = PickKind::from_code(it.next()?)?;
+                let clear = match it.next()? {
+                    "clear" => true,
+                    "go" => false,
+                    _ => return None,
+                };
+                Some(Custom::Draft {
+                    game,
+                    version,
+                    user,
+                    kind,
+                    clear,
+                })
+            }
             "y" | "n" => {
                 let (g, u) = rest.split_once(':')?;
                 let (game, user) = (num(g)?, user(u)?);
@@ -207,7 +249,8 @@ impl Custom {
             | Custom::Pick { user, .. }
             | Custom::Options { user, .. }
             | Custom::Accept { user, .. }
-            | Custom::Decline { user, .. } => *user,
+            | Custom::Decline { user, .. }
+            | Custom::Draft { user, .. } => *user,
         }
     }
 }
@@ -296,6 +339,28 @@ pub fn answer_buttons(
         .take(5)
         .map(|c| CreateActionRow::Buttons(c.to_vec()))
         .collect()
+}
+
+/// **Declare** and **Clear** buttons for the attackers or blocks gathered from paged menus.
+pub fn draft_buttons(game: i64, version: i64, user: u64, kind: PickKind) -> CreateActionRow {
+    let b = |clear: bool| {
+        let id = Custom::Draft {
+            game,
+            version,
+            user,
+            kind,
+            clear,
+        }
+        .encode();
+        CreateButton::new(id)
+            .label(if clear { "Clear" } else { "Declare" })
+            .style(if clear {
+                ButtonStyle::Danger
+            } else {
+                ButtonStyle::Success
+            })
+    };
+    CreateActionRow::Buttons(vec![b(false), b(true)])
 }
 
 /// The "my options" button for the decider.
@@ -438,6 +503,20 @@ mod tests {
             },
             Custom::Accept { game: 9, user: 10 },
             Custom::Decline { game: 9, user: 10 },
+            Custom::Draft {
+                game: 9,
+                version: 4,
+                user: 10,
+                kind: PickKind::Block,
+                clear: true,
+            },
+            Custom::Draft {
+                game: 9,
+                version: 4,
+                user: 10,
+                kind: PickKind::Attack,
+                clear: false,
+            },
         ];
         for c in all {
             let s = c.id().expect("fits");

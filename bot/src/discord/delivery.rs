@@ -60,6 +60,47 @@ pub fn is_dm_closed(e: &serenity::Error) -> bool {
     )
 }
 
+/// Whether Discord answered 429 (rate limited).
+pub fn is_rate_limited(e: &serenity::Error) -> bool {
+    matches!(
+        e,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+            if r.status_code.as_u16() == 429
+    )
+}
+
+/// How many times a request answered 429 is tried again.
+pub const RATE_LIMIT_RETRIES: u32 = 4;
+
+/// The wait before try `n` (from 0) after a 429: 0.5 s, doubling. Serenity's ratelimiter
+/// (on in production) already waits out the `retry-after` of the routes it knows, so this
+/// is for what gets through it (and for a client without it): the error serenity returns
+/// does not carry the `retry-after` value.
+pub fn rate_limit_wait(n: u32) -> std::time::Duration {
+    std::time::Duration::from_millis(500u64 << n.min(6))
+}
+
+/// Runs a Discord request, and again after a wait each time it is answered 429 (at most
+/// [`RATE_LIMIT_RETRIES`] times): a rate limit delays a post, it never drops it.
+pub async fn with_retry<T, F, Fut>(what: &str, mut request: F) -> serenity::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = serenity::Result<T>>,
+{
+    let mut n = 0;
+    loop {
+        match request().await {
+            Err(e) if n < RATE_LIMIT_RETRIES && is_rate_limited(&e) => {
+                let wait = rate_limit_wait(n);
+                tracing::info!(what, ?wait, "rate limited by Discord; trying again");
+                tokio::time::sleep(wait).await;
+                n += 1;
+            }
+            r => return r,
+        }
+    }
+}
+
 fn hash_of(v: &impl serde::Serialize) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     serde_json::to_string(v).unwrap_or_default().hash(&mut h);
@@ -269,16 +310,10 @@ pub async fn update_status(
     };
     let mentions = CreateAllowedMentions::new().empty_users().empty_roles();
     if let Some(m) = found {
-        match thread
-            .edit_message(
-                http,
-                m,
-                EditMessage::new()
-                    .content(text.clone())
-                    .allowed_mentions(mentions.clone()),
-            )
-            .await
-        {
+        let edit = EditMessage::new()
+            .content(text.clone())
+            .allowed_mentions(mentions.clone());
+        match with_retry("status edit", || thread.edit_message(http, m, edit.clone())).await {
             Ok(_) => {
                 data.mem(|x| x.status.insert(game_id, (thread, m)));
                 return Ok(());
@@ -286,14 +321,10 @@ pub async fn update_status(
             Err(e) => tracing::warn!(game_id, error = %e, "status edit failed; posting anew"),
         }
     }
-    let msg = thread
-        .send_message(
-            http,
-            CreateMessage::new()
-                .content(text)
-                .allowed_mentions(mentions),
-        )
-        .await?;
+    let post = CreateMessage::new()
+        .content(text)
+        .allowed_mentions(mentions);
+    let msg = with_retry("status post", || thread.send_message(http, post.clone())).await?;
     data.mem(|x| x.status.insert(game_id, (thread, msg.id)));
     Ok(())
 }
@@ -331,17 +362,43 @@ pub async fn prefs(data: &Data, user: Id) -> Prefs {
 
 /// Sends a DM; Err(true) when the user's DMs are closed.
 pub async fn dm(http: &Http, user: u64, msg: CreateMessage) -> Result<(), bool> {
-    let ch = match UserId::new(user).create_dm_channel(http).await {
+    let ch = match with_retry("DM channel", || UserId::new(user).create_dm_channel(http)).await {
         Ok(c) => c,
         Err(e) => return Err(is_dm_closed(&e)),
     };
-    match ch.id.send_message(http, msg).await {
+    match with_retry("DM", || ch.id.send_message(http, msg.clone())).await {
         Ok(_) => Ok(()),
         Err(e) => {
             tracing::debug!(user, error = %e, "DM failed");
             Err(is_dm_closed(&e))
         }
     }
+}
+
+/// The actions a hand's DM carries: when the player must decide now, the private panel's
+/// menus and buttons (every legal answer: play or cast from the hand, suspend, cycle, the
+/// hand's decisions); otherwise **My hand & options**, which shows the panel of the moment
+/// when pressed. Their ids name the game and its version, so an answer from the DM goes to
+/// that game (whatever other games the player has) and an old one says the game moved on.
+async fn dm_rows(
+    data: &Data,
+    http: &Http,
+    game_id: Id,
+    l: &crate::service::Loaded,
+    p: PlayerId,
+    user: Id,
+    discord: u64,
+) -> Vec<CreateActionRow> {
+    let deciding = l.game.result.is_none() && l.game.pending().is_some_and(|x| x.player == p);
+    if deciding {
+        let r = super::interact::panel(data, http, user, discord, game_id, false).await;
+        if !r.rows.is_empty() {
+            return r.rows;
+        }
+    }
+    components::options_button(game_id, l.row.version, discord)
+        .map(|b| vec![CreateActionRow::Buttons(vec![b])])
+        .unwrap_or_default()
 }
 
 /// Puts `plan` on Discord. `actor` is the user whose interaction caused it (their private
@@ -464,7 +521,7 @@ pub async fn deliver(
             msg = msg.add_file(f);
         }
         // A failed post does not stop the status message or the hands by DM.
-        if let Err(e) = thread.send_message(http, msg).await {
+        if let Err(e) = with_retry("thread post", || thread.send_message(http, msg.clone())).await {
             tracing::warn!(game_id = plan.game_id, error = %e, "thread post failed");
             out.thread_failed = Some(e.to_string());
         }
@@ -533,6 +590,7 @@ pub async fn deliver(
             if let Some(png) = hand_png(data, plan.game_id, &l.game, p).await {
                 msg = msg.add_file(CreateAttachment::bytes(png, "hand.png"));
             }
+            msg = msg.components(dm_rows(data, http, plan.game_id, l, p, s.user_id, d).await);
             match dm(http, d, msg).await {
                 Ok(()) => {
                     data.mem(|m| m.hand.insert(key, h));
@@ -547,14 +605,11 @@ pub async fn deliver(
                             "<@{d}>: I cannot send you your hand by DM (your DMs are closed). \
                              Use `/mtg hand` to see it privately."
                         );
-                        let _ = thread
-                            .send_message(
-                                http,
-                                CreateMessage::new().content(note).allowed_mentions(
-                                    CreateAllowedMentions::new().users([UserId::new(d)]),
-                                ),
-                            )
-                            .await;
+                        let post = CreateMessage::new()
+                            .content(note)
+                            .allowed_mentions(CreateAllowedMentions::new().users([UserId::new(d)]));
+                        let _ =
+                            with_retry("DM note", || thread.send_message(http, post.clone())).await;
                         // Said once; the hand is then shown on `/mtg hand`.
                         data.mem(|m| m.hand.insert(key, h));
                     }

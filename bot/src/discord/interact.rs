@@ -250,7 +250,7 @@ pub async fn act(
 #[allow(clippy::too_many_arguments)]
 async fn needs_menu(
     data: &Data,
-    _user: Id,
+    user: Id,
     discord: u64,
     game_id: Id,
     words: &str,
@@ -265,7 +265,11 @@ async fn needs_menu(
     let Some(kind) = needs_kind(what) else {
         return Reply::ephemeral(format!("{card} needs {what}: {}", options.join(", ")));
     };
-    let items = needs_items(kind, options);
+    let max_x = match data.svc.load(game_id).await {
+        Ok(l) => l.seat_of(user).map_or(20, |p| max_x(&l.game, p)),
+        Err(_) => 20,
+    };
+    let items = needs_items(kind, options, max_x);
     let max = 1;
     let mut r = Reply::ephemeral(format!("**{card}** needs {what}: choose below."));
     let placeholder = format!("{card}: {what}");
@@ -313,11 +317,25 @@ pub fn needs_kind(what: &str) -> Option<PickKind> {
     })
 }
 
+/// The largest X the menus offer: 20, or one for each mana source the player could tap now
+/// when they have more (paged past 25; any X can also be said with `x N`).
+pub fn max_x(game: &engine::Game, p: engine::PlayerId) -> u32 {
+    let mut sources = Vec::new();
+    for a in game.legal_answers(p) {
+        if let engine::Answer::ActivateMana { source, .. } = a
+            && !sources.contains(&source)
+        {
+            sources.push(source);
+        }
+    }
+    (sources.len() as u32).clamp(20, 124)
+}
+
 /// The menu's (label, value) pairs: numbered choices (cost options, modes: `2 (text)`) are
-/// offered by their number.
-pub fn needs_items(kind: PickKind, options: &[String]) -> Vec<(String, String)> {
+/// offered by their number; X from 0 to `max_x`.
+pub fn needs_items(kind: PickKind, options: &[String], max_x: u32) -> Vec<(String, String)> {
     match kind {
-        PickKind::X => (0..=20)
+        PickKind::X => (0..=max_x)
             .map(|n| (format!("X = {n}"), n.to_string()))
             .collect(),
         PickKind::CostOption | PickKind::Mode => options
@@ -414,9 +432,30 @@ async fn on_component(data: &Data, http: &Http, c: &ComponentInteraction) -> Res
         } => {
             if values.is_empty() {
                 Reply::ephemeral("Choose something in the menu.")
+            } else if text == components::DRAFT {
+                gather(data, game, version, discord, kind, values)
             } else {
                 let words = kind.complete(&text, &values);
                 act(data, http, user, discord, game, &words, Some(version)).await
+            }
+        }
+        Custom::Draft {
+            game,
+            version,
+            kind,
+            clear,
+            ..
+        } => {
+            let chosen = data.mem(|m| m.drafts.remove(&(game, version, discord)));
+            match chosen {
+                _ if clear => {
+                    Reply::ephemeral("Cleared: nothing is chosen. Choose again in the menus above.")
+                }
+                Some(v) if !v.is_empty() => {
+                    let words = kind.complete("", &v);
+                    act(data, http, user, discord, game, &words, Some(version)).await
+                }
+                _ => Reply::ephemeral("Nothing is chosen yet: choose in the menus first."),
             }
         }
         Custom::Options { game, version, .. } => {
@@ -464,8 +503,46 @@ async fn on_component(data: &Data, http: &Http, c: &ComponentInteraction) -> Res
             Err(e) => Reply::ephemeral(e.to_string()),
         },
     };
-    c.create_followup(http, reply.followup()).await?;
+    let followup = reply.followup();
+    delivery::with_retry("followup", || c.create_followup(http, followup.clone())).await?;
     Ok(())
+}
+
+/// Adds the choices of one paged attack or block menu to what was chosen in the others,
+/// and says what **Declare** will declare.
+fn gather(
+    data: &Data,
+    game: Id,
+    version: i64,
+    discord: u64,
+    kind: PickKind,
+    values: Vec<String>,
+) -> Reply {
+    let all = data.mem(|m| {
+        // Choices for an older state of the game are of no use any more.
+        m.drafts
+            .retain(|(g, v, u), _| *g != game || *u != discord || *v == version);
+        let d = m.drafts.entry((game, version, discord)).or_default();
+        for v in values {
+            if !d.contains(&v) {
+                d.push(v);
+            }
+        }
+        d.clone()
+    });
+    let what = if kind == PickKind::Attack {
+        "Attackers"
+    } else {
+        "Blocks"
+    };
+    let mut r = Reply::ephemeral(format!(
+        "{what} chosen so far ({}): {}.\nChoose more in the other menus, then press **Declare**.",
+        all.len(),
+        all.join(", ")
+    ));
+    r.rows
+        .push(components::draft_buttons(game, version, discord, kind));
+    r
 }
 
 /// Removes the buttons of the challenge message once it was answered.
@@ -505,6 +582,135 @@ async fn quick(http: &Http, c: &ComponentInteraction, text: &str) -> Result<(), 
 mod tests {
     use super::*;
 
+    /// 30 attackers: two paged menus whose placeholders say which of how many they hold,
+    /// choices from both pages gathered (the same one twice counts once) and declared
+    /// together as 2 different attackers.
+    #[tokio::test]
+    async fn paged_attack_menus_gather_choices_from_every_page() {
+        let g = engine::scenario::game_from_str(&crate::grammar::tests::thirty_bears_attack())
+            .expect("scenario");
+        let alice = engine::PlayerId(0);
+        let legal = g.legal_answers(alice);
+        let r = commands::picker_reply(&g, alice, 7, 3, 42, PickKind::Attack, &legal);
+        assert!(r.content.contains("30 choices"), "{}", r.content);
+        let json: Vec<serde_json::Value> = r
+            .rows
+            .iter()
+            .map(|x| serde_json::to_value(x).expect("json"))
+            .collect();
+        let menus: Vec<&serde_json::Value> = json
+            .iter()
+            .map(|x| &x["components"][0])
+            .filter(|c| c["type"] == 3)
+            .collect();
+        assert_eq!(menus.len(), 2);
+        assert_eq!(menus[1]["placeholder"], "Choose attackers (26-30 of 30)");
+        assert_eq!(menus[1]["max_values"], 5);
+        assert_eq!(menus[1]["options"][4]["value"], "Ashcoat Bear #30");
+        for m in &menus {
+            let id = m["custom_id"].as_str().expect("id");
+            assert!(
+                matches!(Custom::decode(id), Some(Custom::Pick { kind: PickKind::Attack, ref text, .. }) if text == components::DRAFT),
+                "{id}"
+            );
+        }
+        let (mut dbs, _dir) = crate::storage::tests::test_dbs().await;
+        let data = Data::new(crate::service::Service {
+            db: dbs.remove(0),
+            cfg: crate::config::Config::default(),
+            clock: crate::service::Clock::System,
+        });
+        let first = gather(
+            &data,
+            7,
+            3,
+            42,
+            PickKind::Attack,
+            vec!["Ashcoat Bear #1".into()],
+        );
+        assert!(
+            first.content.contains("(1): Ashcoat Bear #1"),
+            "{}",
+            first.content
+        );
+        let both = gather(
+            &data,
+            7,
+            3,
+            42,
+            PickKind::Attack,
+            vec!["Ashcoat Bear #30".into(), "Ashcoat Bear #1".into()],
+        );
+        assert!(both.content.contains("(2)"), "{}", both.content);
+        let ids: Vec<String> = serde_json::to_value(&both.rows)
+            .expect("json")
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+            .filter_map(|c| c["custom_id"].as_str().map(str::to_string))
+            .collect();
+        assert!(
+            ids.iter().any(|i| Custom::decode(i)
+                == Some(Custom::Draft {
+                    game: 7,
+                    version: 3,
+                    user: 42,
+                    kind: PickKind::Attack,
+                    clear: false
+                })),
+            "{ids:?}"
+        );
+        let chosen = data
+            .mem(|m| m.drafts.get(&(7, 3, 42)).cloned())
+            .expect("draft");
+        let words = PickKind::Attack.complete("", &chosen);
+        match crate::grammar::parse_answers(&g, alice, &words)
+            .expect("declared")
+            .as_slice()
+        {
+            [engine::Answer::Attack(v)] => {
+                assert_eq!(v.len(), 2);
+                assert_ne!(v[0].attacker, v[1].attacker);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A newer version of the game drops the old choices.
+        gather(
+            &data,
+            7,
+            4,
+            42,
+            PickKind::Attack,
+            vec!["Ashcoat Bear #2".into()],
+        );
+        assert!(data.mem(|m| !m.drafts.contains_key(&(7, 3, 42))));
+    }
+
+    /// X past the first page: a player with 30 mana sources may choose X up to 30.
+    #[test]
+    fn x_is_offered_up_to_the_mana_sources() {
+        let lands = vec!["\"Forest\""; 30].join(", ");
+        let g = engine::scenario::game_from_str(&format!(
+            "name = \"lands\"\n[setup]\nactive = \"alice\"\nstep = \"precombat_main\"\nturn = 3\n[setup.alice]\nlibrary = [\"Forest\"]\nbattlefield = [{lands}]\n[setup.bob]\nlibrary = [\"Forest\"]\n"
+        ))
+        .expect("scenario");
+        let alice = engine::PlayerId(0);
+        assert_eq!(max_x(&g, alice), 30);
+        let items = needs_items(PickKind::X, &[], max_x(&g, alice));
+        assert_eq!(items.len(), 31);
+        assert_eq!(items[30], ("X = 30".to_string(), "30".to_string()));
+        let pick = components::Pick {
+            game: 1,
+            version: 1,
+            user: 1,
+            kind: PickKind::X,
+            text: "cast Fireball",
+            placeholder: "X",
+        };
+        assert_eq!(components::pick_menus(&pick, &items, 1, 5).len(), 2);
+    }
+
     #[test]
     fn what_the_grammar_needs_picks_a_menu() {
         assert_eq!(needs_kind("a target (creature)"), Some(PickKind::Target));
@@ -520,12 +726,12 @@ mod tests {
             "2 (gain 3 life)".to_string(),
         ];
         assert_eq!(
-            needs_items(PickKind::Mode, &modes),
+            needs_items(PickKind::Mode, &modes, 20),
             vec![
                 ("1 (deal 2 damage)".to_string(), "1".to_string()),
                 ("2 (gain 3 life)".to_string(), "2".to_string())
             ]
         );
-        assert_eq!(needs_items(PickKind::X, &[]).len(), 21);
+        assert_eq!(needs_items(PickKind::X, &[], 20).len(), 21);
     }
 }

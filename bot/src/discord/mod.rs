@@ -19,7 +19,7 @@ pub mod interact;
 pub mod league;
 pub mod scheduler;
 
-use crate::config::Config;
+use crate::config::{Config, Sharding};
 use crate::service::{Service, ServiceError};
 use crate::storage::Id;
 use poise::serenity_prelude as serenity;
@@ -50,6 +50,9 @@ pub struct Memory {
     pub discord_of: HashMap<Id, u64>,
     /// Recent public lines per game (for the status message and the board image).
     pub recent: HashMap<Id, Vec<String>>,
+    /// Attackers or blocks chosen so far in paged menus, per (game, version, Discord user):
+    /// declared together with the **Declare** button.
+    pub drafts: HashMap<(Id, i64, u64), Vec<String>>,
 }
 
 /// Everything the handlers share.
@@ -226,6 +229,7 @@ pub fn framework(
     data: Data,
     register: Register,
     scheduler_every: std::time::Duration,
+    sharding: Sharding,
 ) -> poise::Framework<Shared, Error> {
     let options = poise::FrameworkOptions {
         commands: commands::all(),
@@ -258,7 +262,10 @@ pub fn framework(
                     *b = Some(ready.user.id);
                 }
                 let data = Arc::new(data);
-                scheduler::spawn(ctx.http.clone(), Arc::clone(&data), scheduler_every);
+                // One scheduler among the processes: the one that runs shard 0.
+                if sharding.runs(0) {
+                    scheduler::spawn(ctx.http.clone(), Arc::clone(&data), scheduler_every);
+                }
                 tracing::info!(user = %ready.user.name, "Discord session ready");
                 Ok(data)
             })
@@ -266,7 +273,8 @@ pub fn framework(
         .build()
 }
 
-/// Runs the bot on `http` until `shutdown` completes (then closes every shard).
+/// Runs the bot on `http` with every shard until `shutdown` completes (then closes every
+/// shard).
 pub async fn run(
     http: Http,
     data: Data,
@@ -274,7 +282,30 @@ pub async fn run(
     scheduler_every: std::time::Duration,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let framework = framework(data, register, scheduler_every);
+    run_sharded(
+        http,
+        data,
+        register,
+        scheduler_every,
+        Sharding::Auto,
+        shutdown,
+    )
+    .await
+}
+
+/// [`run`] with only the shards of `sharding`: several processes sharing one database each
+/// run their own range, so every interaction reaches one process only (Discord sends a
+/// server's events to shard `(guild_id >> 22) % total`, and direct messages to shard 0).
+/// Only the process running shard 0 scans deadlines.
+pub async fn run_sharded(
+    http: Http,
+    data: Data,
+    register: Register,
+    scheduler_every: std::time::Duration,
+    sharding: Sharding,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let framework = framework(data, register, scheduler_every, sharding);
     let mut client = serenity::ClientBuilder::new_with_http(http, intents())
         .framework(framework)
         .await?;
@@ -284,7 +315,19 @@ pub async fn run(
         tracing::info!("shutting down");
         shards.shutdown_all().await;
     });
-    client.start_autosharded().await?;
+    match sharding {
+        Sharding::Auto => client.start_autosharded().await?,
+        // Serenity 0.12 reads the range's end as the last shard (inclusive).
+        Sharding::Range { first, last, total } => {
+            tracing::info!(
+                first,
+                last,
+                total,
+                "running shards {first}-{last} of {total}"
+            );
+            client.start_shard_range(first..last, total).await?
+        }
+    }
     Ok(())
 }
 
@@ -296,11 +339,12 @@ pub async fn serve(cfg: Config) -> anyhow::Result<()> {
         None => Register::Globally,
     };
     let every = std::time::Duration::from_secs(cfg.discord.scheduler_seconds.max(1));
+    let sharding = cfg.discord.sharding().map_err(anyhow::Error::msg)?;
     let svc = Service::new(cfg).await?;
     let db = svc.db.clone();
     let data = Data::new(svc);
     let http = serenity::HttpBuilder::new(&token).build();
-    let r = run(http, data, register, every, async {
+    let r = run_sharded(http, data, register, every, sharding, async {
         let _ = tokio::signal::ctrl_c().await;
     })
     .await;

@@ -1236,3 +1236,108 @@ library = ["Forest"]
             .any(|w| w.contains("for WU"))
     );
 }
+
+/// Alice has 30 Ashcoat Bears and is asked to declare attackers.
+pub(crate) fn thirty_bears_attack() -> String {
+    let bears = vec!["\"Ashcoat Bear\""; 30].join(", ");
+    format!(
+        r#"
+name = "thirty bears"
+script = ["goto declare_attackers"]
+[setup]
+active = "alice"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = [{bears}]
+[setup.bob]
+library = ["Forest"]
+"#
+    )
+}
+
+/// Bob attacks with two Ashcoat Bears; Alice has 14 to block with (28 legal pairs).
+pub(crate) fn two_bears_attack_fourteen() -> String {
+    let bears = vec!["\"Ashcoat Bear\""; 14].join(", ");
+    format!(
+        r#"
+name = "fourteen blockers"
+script = ["goto declare_attackers", "bob: attack Ashcoat Bear@bob#1, Ashcoat Bear@bob#2", "goto declare_blockers"]
+[setup]
+active = "bob"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = [{bears}]
+[setup.bob]
+library = ["Forest"]
+battlefield = ["Ashcoat Bear", "Ashcoat Bear"]
+"#
+    )
+}
+
+/// Identical creatures are numbered in the pickers' choices (`Ashcoat Bear #7`), and every
+/// numbered choice is read back as that very creature: all 30 attackers at once, and
+/// blocks of each of two identical attackers by chosen identical blockers.
+#[test]
+fn identical_creatures_are_numbered_and_each_can_be_chosen() {
+    let g = engine::scenario::game_from_str(&thirty_bears_attack()).expect("scenario runs");
+    let alice = PlayerId(0);
+    let choices = attack_choices(&g, alice);
+    assert_eq!(choices.len(), 30);
+    assert_eq!(choices[0], "Ashcoat Bear #1");
+    assert_eq!(choices[29], "Ashcoat Bear #30");
+    let all = format!("attack with {}", choices.join(", "));
+    match parse_answers(&g, alice, &all).expect("thirty").as_slice() {
+        [Answer::Attack(v)] => {
+            assert_eq!(v.len(), 30);
+            let mut ids: Vec<_> = v.iter().map(|a| a.attacker).collect();
+            ids.dedup();
+            assert_eq!(ids.len(), 30, "thirty different bears");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Two chosen on another page: exactly those two.
+    let eligible: Vec<ObjectId> = g.eligible_attackers(alice).iter().map(|e| e.0).collect();
+    match parse_answers(&g, alice, "attack with Ashcoat Bear #27, Ashcoat Bear #3")
+        .expect("two")
+        .as_slice()
+    {
+        [Answer::Attack(v)] => {
+            let ids: Vec<ObjectId> = v.iter().map(|a| a.attacker).collect();
+            assert_eq!(ids.len(), 2);
+            assert!(ids.iter().all(|i| eligible.contains(i)));
+            assert_ne!(ids[0], ids[1]);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let g = engine::scenario::game_from_str(&two_bears_attack_fourteen()).expect("scenario runs");
+    let blocks = block_choices(&g, alice);
+    assert_eq!(blocks.len(), 28, "{blocks:?}");
+    let mut uniq = blocks.clone();
+    uniq.sort();
+    uniq.dedup();
+    assert_eq!(uniq.len(), 28, "every pair told apart: {blocks:?}");
+    // The second attacker blocked by the last blocker, the first by the first.
+    let pick: Vec<String> = blocks
+        .iter()
+        .filter(|b| {
+            (b.contains("#2 with") && b.ends_with("#14"))
+                || (b.contains("#1 with") && b.ends_with("#1"))
+        })
+        .cloned()
+        .collect();
+    assert_eq!(pick.len(), 2, "{pick:?}");
+    match parse_answers(&g, alice, &pick.join(", "))
+        .expect("two blocks")
+        .as_slice()
+    {
+        [Answer::Block(v)] => {
+            assert_eq!(v.len(), 2);
+            assert_ne!(v[0].attacker, v[1].attacker, "each attacker blocked once");
+            assert_ne!(v[0].blocker, v[1].blocker);
+        }
+        other => panic!("{other:?}"),
+    }
+}

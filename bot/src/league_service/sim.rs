@@ -76,10 +76,12 @@ pub async fn simulate(svc: &Service, o: &SimOptions) -> Result<SimReport> {
         let r = svc.league_join(league, *p, Some(&deck)).await?;
         log.push(r.text.lines().next().unwrap_or_default().to_string());
     }
-    let mut guard = 0;
+    // Each pass lets every player ask to play; a pass that records nothing new (no match
+    // created, no game played) ends the league if no match is active, and is a bug if one
+    // is: that match can never finish, and the report says why.
+    let mut progress = (0, 0);
     loop {
-        guard += 1;
-        let before = svc.db.league_matches(league).await?.len();
+        let mut refusals = Vec::new();
         for p in &players {
             match svc.league_play(league, *p, None).await {
                 Ok(r) => {
@@ -87,15 +89,23 @@ pub async fn simulate(svc: &Service, o: &SimOptions) -> Result<SimReport> {
                         log.push(r.text);
                     }
                 }
-                Err(ServiceError::Refused(_)) => {}
+                Err(ServiceError::Refused(why)) => refusals.push((*p, why)),
                 Err(e) => return Err(e),
             }
         }
         let after = svc.db.league_matches(league).await?;
+        let now = (after.len(), svc.db.league_games_of(league).await?.len());
         let active = after.iter().any(|m| m.status == "active");
-        if (after.len() == before && !active) || guard > 200 {
+        if now != progress {
+            progress = now;
+            continue;
+        }
+        if !active {
             break;
         }
+        return Err(ServiceError::Refused(
+            stuck_report(svc, &after, &refusals).await,
+        ));
     }
     let matches = svc.db.league_matches(league).await?;
     let games = svc.db.league_games_of(league).await?.len();
@@ -108,4 +118,64 @@ pub async fn simulate(svc: &Service, o: &SimOptions) -> Result<SimReport> {
         standings,
         log,
     })
+}
+
+/// Why the active matches of a league that stopped making progress cannot go on: each one's
+/// game, the decision it waits for, and what the engine says to the agent's answer; the
+/// players' refusals of the last pass.
+async fn stuck_report(
+    svc: &Service,
+    matches: &[crate::storage::MatchRow],
+    refusals: &[(Id, String)],
+) -> String {
+    let mut out = vec!["the league stopped making progress with matches still active:".to_string()];
+    for m in matches.iter().filter(|m| m.status == "active") {
+        let Some(g) = m.game_id else {
+            out.push(format!("match {} has no game running", m.id));
+            continue;
+        };
+        let loaded = match svc.load(g).await {
+            Ok(l) => l,
+            Err(e) => {
+                out.push(format!("match {}: game {g} cannot be loaded: {e}", m.id));
+                continue;
+            }
+        };
+        let game = &loaded.game;
+        let Some(pending) = game.pending() else {
+            out.push(format!(
+                "match {}: game {g} (result {:?}) waits for nobody",
+                m.id, game.result
+            ));
+            continue;
+        };
+        let p = pending.player;
+        let answer = crate::service::agent_answer(game, p, (loaded.row.version as u64) << 20);
+        let outcome = match game.clone().submit(p, answer.clone()) {
+            Ok(_) => "accepted (the automatic loop stopped early)".to_string(),
+            Err(e) => format!("refused: {e}"),
+        };
+        let refused_legal: Vec<String> = game
+            .legal_answers(p)
+            .into_iter()
+            .filter_map(|a| {
+                let e = game.clone().submit(p, a.clone()).err()?;
+                Some(format!("{a:?}: {e}"))
+            })
+            .collect();
+        out.push(format!(
+            "match {}: game {g} version {} turn {} {:?}: {} must {} ({:?}); the agent's answer {answer:?} is {outcome}; listed answers the engine refuses: {refused_legal:?}",
+            m.id,
+            loaded.row.version,
+            game.turn,
+            game.step,
+            game.player(p).name,
+            pending.decision.describe(),
+            pending.decision,
+        ));
+    }
+    for (u, why) in refusals {
+        out.push(format!("player {u} was refused: {why}"));
+    }
+    out.join("\n")
 }

@@ -719,3 +719,40 @@ async fn one_unreadable_league_does_not_stop_the_sweep() {
         Err(ServiceError::Corrupt { .. })
     ));
 }
+
+/// Many whole leagues, each with its own random seed (what makes the sealed league's test
+/// play different games in every run): `SIM_RUNS=50 cargo test -p spellstack --lib
+/// many_simulated_leagues -- --ignored`. A league that stops making progress fails with the
+/// stuck game's decision and the engine's reason.
+#[tokio::test]
+#[ignore]
+async fn many_simulated_leagues() {
+    let (svcs, _dir) = services().await;
+    let svc = &svcs[0];
+    let n: usize = std::env::var("SIM_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let mut fails = 0;
+    for i in 0..n {
+        let o = SimOptions {
+            tag: tag(),
+            ..SimOptions::default()
+        };
+        match simulate(svc, &o).await {
+            Ok(rep) => {
+                let m = svc.db.league_matches(rep.league_id).await.expect("m");
+                eprintln!("run {i}: {} matches {} games", m.len(), rep.games);
+                if m.len() != 12 {
+                    fails += 1;
+                    eprintln!("SHORT: {:#?}", rep.log);
+                }
+            }
+            Err(e) => {
+                fails += 1;
+                eprintln!("run {i} FAILED: {e}");
+            }
+        }
+    }
+    assert_eq!(fails, 0);
+}
