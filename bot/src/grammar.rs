@@ -662,6 +662,33 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
             format!("turn {} face up", object_label(game, viewer, *id, &among))
         }
         Answer::Suspend(id) => format!("suspend {}", object_label(game, viewer, *id, &among)),
+        Answer::CastSplit { card, half } => {
+            let name = game
+                .def(*card)
+                .and_then(|d| d.split.as_ref())
+                .map(|s| s.names[usize::from(*half).min(1)].clone())
+                .unwrap_or_else(|| object_label(game, viewer, *card, &among));
+            format!("cast {name}")
+        }
+        Answer::Scry { top, bottom } => {
+            // The names the decision shows its player (library cards are hidden otherwise).
+            let shown = |id: &ObjectId| match &decision {
+                Some(Decision::Scry { cards, names, .. }) => cards
+                    .iter()
+                    .position(|c| c == id)
+                    .and_then(|i| names.get(i).cloned())
+                    .unwrap_or_else(|| game.seen_name(*id, Some(viewer))),
+                _ => game.seen_name(*id, Some(viewer)),
+            };
+            let names =
+                |v: &[ObjectId]| -> String { v.iter().map(shown).collect::<Vec<_>>().join(", ") };
+            match (top.is_empty(), bottom.is_empty()) {
+                (false, true) => format!("top {}", names(top)),
+                (true, false) => format!("bottom {}", names(bottom)),
+                (true, true) => "top".into(),
+                (false, false) => format!("top {} bottom {}", names(top), names(bottom)),
+            }
+        }
         Answer::Activate { source, ability } => {
             let name = object_label(game, viewer, *source, &among);
             // Abilities that work from the hand say what they do: `cycle Street Wraith`,
@@ -1175,8 +1202,17 @@ pub fn parse_answers(
         | Decision::Sacrifice { .. }
         | Decision::Search { .. }
         | Decision::KeepLegend { .. }
+        | Decision::Reveal { .. }
+        | Decision::Dredge { .. }
         | Decision::ChooseCopy { .. } => {
-            if t == "cancel" && legal.contains(&Answer::Cancel) {
+            if matches!(pending.decision, Decision::Dredge { .. })
+                && matches!(
+                    t.as_str(),
+                    "draw" | "no" | "n" | "nothing" | "none" | "don't"
+                )
+            {
+                Answer::Objects(Vec::new())
+            } else if t == "cancel" && legal.contains(&Answer::Cancel) {
                 Answer::Cancel
             } else if matches!(
                 t.as_str(),
@@ -1199,6 +1235,8 @@ pub fn parse_answers(
                         "keep ",
                         "exile ",
                         "copy ",
+                        "reveal ",
+                        "dredge ",
                     ],
                 )
                 .unwrap_or(&t);
@@ -1247,6 +1285,7 @@ pub fn parse_answers(
                 Answer::AssignDamage(damage_from(game, player, rest, &legal)?)
             }
         }
+        Decision::Scry { cards, names, .. } => scry_answer(game, player, &t, cards, names)?,
         Decision::YesNo { .. } => match t.as_str() {
             "yes" | "y" | "ok" | "do it" => Answer::Yes,
             "no" | "n" | "pass" | "skip" | "don't" => Answer::No,
@@ -1479,10 +1518,24 @@ fn priority_words(
             "card in your graveyard you can cast with flashback",
         );
     } else if let Some(rest) = strip_any(t, &["cast "]) {
-        let c = labeled(&|a| match a {
+        let mut c = labeled(&|a| match a {
             Answer::Cast(id) => Some(*id),
             _ => None,
         });
+        // A split card's halves by their own names (`cast Boom`, `cast Bust`).
+        c.extend(
+            legal
+                .iter()
+                .filter(|a| matches!(a, Answer::CastSplit { .. }))
+                .map(|a| {
+                    (
+                        describe_among(game, player, a, legal)
+                            .trim_start_matches("cast ")
+                            .to_string(),
+                        a.clone(),
+                    )
+                }),
+        );
         return cast_sequence(game, player, rest, &c, "spell you can cast").map_err(|e| match e {
             GrammarError::NoMatch { .. } | GrammarError::Refused(_)
                 if !names_a_candidate(game, player, rest, &c) =>
@@ -1602,6 +1655,68 @@ fn mana_x_pick(
             .map_err(|e| GrammarError::Refused(e.to_string()))?;
     }
     Ok(Some(answer))
+}
+
+/// Scry's and fateseal's words (701.18 / 701.19): `top A, B bottom C` (the first named on
+/// top; the last named at the bottom), `bottom all`, `top` (all where they are, in order).
+/// Every card looked at must be placed once.
+fn scry_answer(
+    game: &Game,
+    player: PlayerId,
+    t: &str,
+    cards: &[ObjectId],
+    names: &[String],
+) -> Result<Answer, GrammarError> {
+    let hint = || {
+        GrammarError::Unknown {
+        said: t.to_string(),
+        hint: "say where each card goes: `top A, B bottom C`, `top` (all on top in this order) or `bottom all`".into(),
+    }
+    };
+    match t {
+        "top" | "keep" | "top all" | "all top" | "all on top" => {
+            return Ok(Answer::Scry {
+                top: cards.to_vec(),
+                bottom: Vec::new(),
+            });
+        }
+        "bottom" | "bottom all" | "all bottom" | "all on the bottom" => {
+            return Ok(Answer::Scry {
+                top: Vec::new(),
+                bottom: cards.to_vec(),
+            });
+        }
+        _ => {}
+    }
+    let (top_part, bottom_part) = match t.split_once("bottom") {
+        Some((a, b)) => (a, b),
+        None => (t, ""),
+    };
+    let top_part = top_part
+        .trim()
+        .strip_prefix("top")
+        .unwrap_or(top_part)
+        .trim();
+    let labels = names.to_vec();
+    let mut cands: Vec<(String, ObjectId)> =
+        labels.into_iter().zip(cards.iter().copied()).collect();
+    let mut take = |part: &str| -> Result<Vec<ObjectId>, GrammarError> {
+        let mut out = Vec::new();
+        for name in split_list(part) {
+            let id = pick_in(game, player, &name, &cands, "card you are looking at")?;
+            out.push(id);
+            if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
+                cands.remove(i);
+            }
+        }
+        Ok(out)
+    };
+    let top = take(top_part)?;
+    let bottom = take(bottom_part.trim())?;
+    if top.len() + bottom.len() != cards.len() {
+        return Err(hint());
+    }
+    Ok(Answer::Scry { top, bottom })
 }
 
 /// How a refused card was named.
@@ -2325,6 +2440,7 @@ fn cast_sequence(
     };
     let card = match &first {
         Answer::Cast(id)
+        | Answer::CastSplit { card: id, .. }
         | Answer::CastFaceDown(id)
         | Answer::TurnFaceUp(id)
         | Answer::Suspend(id)

