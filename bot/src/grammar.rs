@@ -2033,10 +2033,11 @@ pub fn attack_choices(game: &Game, player: PlayerId) -> Vec<String> {
 
 /// Each legal block of one attacker by one blocker, as `block A with B` (identical
 /// creatures numbered).
-pub fn block_choices(game: &Game, player: PlayerId) -> Vec<String> {
-    let legal = game.legal_answers(player);
+/// The single blocks among `legal`, with the attackers and blockers they name (each once,
+/// in order).
+fn block_pairs(legal: &[Answer]) -> (Vec<Block>, Vec<ObjectId>, Vec<ObjectId>) {
     let mut pairs: Vec<Block> = Vec::new();
-    for a in &legal {
+    for a in legal {
         if let Answer::Block(v) = a
             && v.len() == 1
         {
@@ -2053,6 +2054,12 @@ pub fn block_choices(game: &Game, player: PlayerId) -> Vec<String> {
             blockers.push(p.blocker);
         }
     }
+    (pairs, attackers, blockers)
+}
+
+pub fn block_choices(game: &Game, player: PlayerId) -> Vec<String> {
+    let legal = game.legal_answers(player);
+    let (pairs, attackers, blockers) = block_pairs(&legal);
     let att = numbered(&labels_in(game, player, &attackers, &legal));
     let blk = numbered(&labels_in(game, player, &blockers, &legal));
     let label = |ids: &[ObjectId], names: &[String], id: ObjectId| {
@@ -2163,24 +2170,7 @@ fn blocks_from(
     t: &str,
     legal: &[Answer],
 ) -> Result<Vec<Block>, GrammarError> {
-    let mut pairs: Vec<Block> = Vec::new();
-    for a in legal {
-        if let Answer::Block(v) = a
-            && v.len() == 1
-        {
-            pairs.push(v[0]);
-        }
-    }
-    let mut attackers: Vec<ObjectId> = Vec::new();
-    let mut blockers: Vec<ObjectId> = Vec::new();
-    for p in &pairs {
-        if !attackers.contains(&p.attacker) {
-            attackers.push(p.attacker);
-        }
-        if !blockers.contains(&p.blocker) {
-            blockers.push(p.blocker);
-        }
-    }
+    let (pairs, attackers, blockers) = block_pairs(legal);
     if blockers.is_empty() {
         return Err(GrammarError::Refused(
             "you have no creature that can block".into(),
