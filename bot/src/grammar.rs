@@ -1606,8 +1606,33 @@ fn mana_pick(
         .iter()
         .map(|(l, a)| (l.split(" for ").next().unwrap_or(l).to_string(), a.clone()))
         .collect();
-    let name = rest.rsplit_once(" for ").map_or(rest.as_str(), |x| x.0);
-    pick_in(game, player, name, &names, what)
+    let (name, asked) = match rest.rsplit_once(" for ") {
+        Some((n, l)) => (n, Some(l)),
+        None => (rest.as_str(), None),
+    };
+    let picked = pick_in(game, player, name, &names, what)?;
+    // `Forest for R`: a colour the source can't make is refused, not silently replaced.
+    if let (
+        Some(letters),
+        Answer::ActivateMana {
+            source, ability, ..
+        },
+    ) = (asked, &picked)
+        && let Some(asked) = letters.chars().next().and_then(Color::from_letter)
+        && letters.chars().count() == 1
+        && let Some(engine::cards::ManaProduce::Fixed(types)) = game
+            .ability(*source, *ability)
+            .and_then(|a| a.mana.as_ref())
+        && !types.contains(&engine::mana::ManaType::Colored(asked))
+    {
+        let makes: String = types.iter().map(|t| t.to_string()).collect();
+        return Err(GrammarError::Refused(format!(
+            "{} makes {makes}, not {{{}}}",
+            game.seen_name(*source, Some(player)),
+            asked.letter()
+        )));
+    }
+    Ok(picked)
 }
 
 /// A storage land's X mana by its letters (`Calciform Pools for UUU`, A21): X is the

@@ -1414,3 +1414,33 @@ library = ["Forest"]
     }
     assert_eq!(cards.len(), 4);
 }
+
+/// `tap Forest for R` is refused with what the Forest makes; `tap Forest for G` taps it.
+#[test]
+fn a_colour_a_land_cannot_make_is_refused() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "forest"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Forest"]
+library = ["Forest"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    match parse_answers(&g, alice, "tap Forest for R") {
+        Err(GrammarError::Refused(m)) => assert!(m.contains("{G}"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        parse_answers(&g, alice, "tap Forest for G").as_deref(),
+        Ok([Answer::ActivateMana { .. }])
+    ));
+    assert!(parse_answers(&g, alice, "tap Forest for green").is_ok());
+}
