@@ -118,14 +118,7 @@ impl Tally {
 
     /// The playable nonland cards of the block none of the games used.
     fn never_used(&self) -> Vec<String> {
-        let mut v: Vec<String> = Catalog::builtin()
-            .supported()
-            .filter(|d| {
-                d.sets
-                    .iter()
-                    .any(|s| ["TSP", "TSB", "PLC", "FUT"].contains(&s.as_str()))
-            })
-            .filter(|d| !d.types.contains(&engine::types::CardType::Land))
+        let mut v: Vec<String> = engine::agent::playable_block_spells()
             .filter(|d| !self.used.contains(&d.id))
             .map(|d| d.name.clone())
             .collect();

@@ -1987,16 +1987,7 @@ fn objects_from(
     rest: &str,
     legal: &[Answer],
 ) -> Result<Vec<ObjectId>, GrammarError> {
-    let mut ids: Vec<ObjectId> = Vec::new();
-    for a in legal {
-        if let Answer::Objects(v) = a {
-            for id in v {
-                if !ids.contains(id) {
-                    ids.push(*id);
-                }
-            }
-        }
-    }
+    let ids = offered_objects(legal);
     let labels = labels_in(game, player, &ids, legal);
     let mut cands: Vec<(String, ObjectId)> = labels.into_iter().zip(ids.iter().copied()).collect();
     let mut out = Vec::new();
@@ -2647,16 +2638,7 @@ fn cast_sequence(
                 part: engine::costs::CostPart::Delve(max),
             } => delve_answer(&probe, player, &card, &mut cl, &legal, *max)?,
             Decision::ChooseCostObjects { part } => {
-                let mut ids: Vec<ObjectId> = Vec::new();
-                for a in &legal {
-                    if let Answer::Objects(v) = a {
-                        for id in v {
-                            if !ids.contains(id) {
-                                ids.push(*id);
-                            }
-                        }
-                    }
-                }
+                let ids = offered_objects(&legal);
                 let labels = labels_in(&probe, player, &ids, &legal);
                 let n = match part {
                     engine::costs::CostPart::Discard(n)
@@ -2728,16 +2710,8 @@ fn cast_sequence(
     Ok(out)
 }
 
-/// Delve's cards (702.65): every card the `exiling` clause names (`exiling nothing` for
-/// none), at most `max`.
-fn delve_answer(
-    probe: &Game,
-    player: PlayerId,
-    card: &str,
-    cl: &mut Clauses,
-    legal: &[Answer],
-    max: u32,
-) -> Result<Answer, GrammarError> {
+/// Every object any `Objects` answer among `legal` names, each once, in order.
+fn offered_objects(legal: &[Answer]) -> Vec<ObjectId> {
     let mut ids: Vec<ObjectId> = Vec::new();
     for a in legal {
         if let Answer::Objects(v) = a {
@@ -2748,6 +2722,20 @@ fn delve_answer(
             }
         }
     }
+    ids
+}
+
+/// Delve's cards (702.65): every card the `exiling` clause names (`exiling nothing` for
+/// none), at most `max`.
+fn delve_answer(
+    probe: &Game,
+    player: PlayerId,
+    card: &str,
+    cl: &mut Clauses,
+    legal: &[Answer],
+    max: u32,
+) -> Result<Answer, GrammarError> {
+    let ids = offered_objects(legal);
     let labels = labels_in(probe, player, &ids, legal);
     if cl.objects.is_empty() {
         return Err(GrammarError::Needs {

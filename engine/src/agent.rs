@@ -497,12 +497,19 @@ pub fn bench_decks(name: &str, game_seed: u64) -> Result<(Vec<CardId>, Vec<CardI
     Ok((d.clone(), d))
 }
 
+/// The playable nonland cards of the block (what `pool` decks are drawn from).
+pub fn playable_block_spells() -> impl Iterator<Item = &'static crate::cards::CardDef> {
+    Catalog::builtin()
+        .supported()
+        .filter(|d| d.sets.iter().any(|s| BLOCK_SETS.contains(&s.as_str())))
+        .filter(|d| !d.types.contains(&crate::types::CardType::Land))
+}
+
 /// A random limited deck from the playable cards of the block: two colours drawn at
 /// random, 23 different playable nonland cards whose colours are among them (colourless
 /// ones too), and 17 basic lands of the two colours (9 and 8).
 pub fn pool_deck(rng: &mut ChaCha8Rng) -> Result<Vec<CardId>, String> {
     use crate::mana::Color;
-    use crate::types::CardType;
     const COLORS: [(Color, &str); 5] = [
         (Color::W, "Plains"),
         (Color::U, "Island"),
@@ -514,10 +521,7 @@ pub fn pool_deck(rng: &mut ChaCha8Rng) -> Result<Vec<CardId>, String> {
     let first = rng.random_range(0..5usize);
     let second = (first + rng.random_range(1..5usize)) % 5;
     let pair = [COLORS[first], COLORS[second]];
-    let mut cands: Vec<CardId> = c
-        .supported()
-        .filter(|d| d.sets.iter().any(|s| BLOCK_SETS.contains(&s.as_str())))
-        .filter(|d| !d.types.contains(&CardType::Land))
+    let mut cands: Vec<CardId> = playable_block_spells()
         .filter(|d| d.colors.iter().all(|k| pair.iter().any(|(p, _)| *p == k)))
         .map(|d| d.id)
         .collect();

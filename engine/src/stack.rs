@@ -67,6 +67,11 @@ impl StackItem {
 }
 
 impl Game {
+    /// The stack item of the spell `spell` (an object on the stack), if it is there.
+    pub(crate) fn stack_item_of(&self, spell: ObjectId) -> Option<&StackItem> {
+        self.stack.iter().find(|s| s.object() == Some(spell))
+    }
+
     /// The targets and effects of what a stack item is: a spell (or its chosen mode), an
     /// activated ability or a triggered ability. Combat damage has neither.
     pub(crate) fn item_ability(

@@ -114,12 +114,7 @@ impl Game {
             return;
         }
         let (card, controller, kicked, buyback) = (o.card, o.controller, o.kicked, o.buyback);
-        let Some(item) = self
-            .stack
-            .iter()
-            .find(|s| s.object() == Some(spell))
-            .cloned()
-        else {
+        let Some(item) = self.stack_item_of(spell).cloned() else {
             return;
         };
         self.spell_snapshots.retain(|s| s.spell != spell);
@@ -177,12 +172,7 @@ impl Game {
             return;
         };
         let (kicked, buyback) = (o.kicked, o.buyback);
-        let Some(item) = self
-            .stack
-            .iter()
-            .find(|s| s.object() == Some(spell))
-            .cloned()
-        else {
+        let Some(item) = self.stack_item_of(spell).cloned() else {
             return;
         };
         let snap = SpellSnapshot {
