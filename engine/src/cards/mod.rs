@@ -811,6 +811,8 @@ effects = ["destroy target"]
                 .iter()
                 .all(|d| d.support == Support::Token)
         );
+        // Test cards start at a fixed id, so a new token moves none of them.
+        assert_eq!(first_test, script::TEST_CARD_BASE);
     }
 
     #[test]

@@ -331,6 +331,22 @@ fn push_face_down(cards: &mut Vec<CardDef>) -> Result<CardId, CatalogError> {
     Ok(face_down)
 }
 
+/// The id of the first test-only card. Real cards, the face-down characteristics and the
+/// tokens come below it, so a new token moves no test card (the bench decks are made of
+/// test cards, and their games' hashes hold card ids); the ids between the last token and
+/// this one are unused.
+pub(super) const TEST_CARD_BASE: usize = 1000;
+
+/// Fills the ids below [`TEST_CARD_BASE`] no card uses with copies of the face-down
+/// characteristics marked as tokens: no name finds them and no deck may hold them.
+fn pad_to_test_cards(cards: &mut Vec<CardDef>, face_down: CardId) {
+    while cards.len() < TEST_CARD_BASE {
+        let mut unused = cards[face_down.0 as usize].clone();
+        unused.id = CardId(cards.len() as u16);
+        cards.push(unused);
+    }
+}
+
 /// The script files named after a set (each holds that set's cards only).
 const SET_FILES: &[&str] = &["tsp", "tsb", "plc", "fut"];
 
@@ -369,6 +385,11 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
                         &s.name,
                         "a test-only card may not reuse a real card's name",
                     ));
+                }
+                if s.test_only {
+                    pad_to_test_cards(&mut cards, face_down);
+                } else if cards.len() >= TEST_CARD_BASE {
+                    return Err(err(&s.name, "too many tokens: raise TEST_CARD_BASE"));
                 }
                 let id = CardId(cards.len() as u16);
                 let f = Facts {
