@@ -1081,11 +1081,23 @@ pub fn parse_answers(
     }
     let legal = game.legal_answers(player);
     if !matches!(pending.decision, Decision::Priority)
-        && strip_any(&t, &["cast ", "play ", "activate ", "flashback "])
-            .is_some_and(|r| !r.is_empty())
+        && let Some(r) = strip_any(&t, &["cast ", "play ", "activate ", "flashback "])
+        && !r.is_empty()
     {
+        // A name no card has is said first: "not now" alone would suggest it works later.
+        let cat = game.catalog();
+        let unknown = cat.by_name(r).is_none()
+            && !cat
+                .suggest(r, 1)
+                .iter()
+                .any(|d| norm(&d.name).starts_with(r));
+        let no_such = if unknown {
+            format!("there is no card called `{}`; and ", short(r))
+        } else {
+            String::new()
+        };
         return Err(GrammarError::Refused(format!(
-            "not now: first {} (spells and abilities wait until you have priority)",
+            "{no_such}not now: first {} (spells and abilities wait until you have priority)",
             pending.decision.describe()
         )));
     }

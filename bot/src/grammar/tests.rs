@@ -910,6 +910,14 @@ library = ["Forest"]
         .unwrap_err()
         .to_string();
     assert!(e.starts_with("not now: first declare blockers"), "{e}");
+    // A name no card has is said before "not now" (it would not work later either).
+    let e = parse_answers(&g, alice, "cast Frobnicator")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("there is no card called `frobnicator`; and not now: first declare blockers"),
+        "{e}"
+    );
 }
 
 /// A decision that needs a particular answer says what it needs.
