@@ -108,17 +108,11 @@ impl crate::game::Game {
     /// (409.1c, 413.2a). The error says why not.
     pub fn target_legal(&self, me: PlayerId, spec: &TargetSpec, t: Target) -> Result<(), String> {
         use crate::zones::ZoneKind;
-        // Shroud (702.18): a permanent with shroud can't be the target of spells or abilities.
+        // Shroud (702.18, `keywords/shroud.rs`).
         if let Target::Object(id) = t
-            && self
-                .obj(id)
-                .is_some_and(|o| o.zone == ZoneKind::Battlefield)
-            && self.has_keyword(id, crate::keywords::Keyword::Shroud)
+            && let Some(why) = self.shroud_refusal(id)
         {
-            return Err(format!(
-                "{} has shroud and can't be the target of spells or abilities",
-                self.card_name(id)
-            ));
+            return Err(why);
         }
         match (&spec.kind, t) {
             (TargetKind::Any | TargetKind::Player, Target::Player(p)) => {

@@ -75,7 +75,7 @@ pub enum Keyword {
     /// "~ doesn't untap during your untap step."
     DoesntUntap,
     /// Shroud (2014 702.18; 2006 a keyword of section 502 the seeds don't carry, the same
-    /// rule): it can't be the target of spells or abilities (`Game::target_legal`).
+    /// rule): it can't be the target of spells or abilities (`keywords/shroud.rs`).
     Shroud,
     /// Poisonous N (702.69, `keywords/poisonous.rs`): a built-in combat-damage trigger.
     Poisonous1,
@@ -258,6 +258,7 @@ pub mod poisonous;
 pub mod rampage;
 pub mod scry;
 pub mod shadow;
+pub mod shroud;
 pub mod split;
 pub mod split_second;
 pub mod storage;
