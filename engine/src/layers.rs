@@ -35,7 +35,6 @@ use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
 use crate::keywords::Keyword;
 use crate::mana::{Color, ColorSet};
-use crate::object::CounterKind;
 use crate::types::{BASIC_LAND_TYPES, CardType};
 pub use crate::types::{TextWord, land_type_of};
 use crate::zones::ZoneKind;
@@ -202,8 +201,11 @@ impl Game {
             self.pt_effects.iter().filter(|e| e.object == id).collect();
         resolved.sort_by_key(|e| e.timestamp);
         let statics = self.static_pt_mods(id);
-        let plus = o.counters.get(&CounterKind::PlusOnePlusOne) as i32;
-        let minus = o.counters.get(&CounterKind::MinusOneMinusOne) as i32;
+        // Every counter that changes power and toughness (+1/+1, -1/-1, +1/+0...).
+        let (cp, ct) = o.counters.0.iter().fold((0, 0), |(p, t), (k, n)| {
+            let (a, b) = k.pt_change();
+            (p + a * *n as i32, t + b * *n as i32)
+        });
         let mut switches = 0;
         if self.ruleset.layers_2006() {
             // 6b: setting and modifying effects of resolved spells, in timestamp order.
@@ -215,7 +217,7 @@ impl Game {
                 }
             }
             // 6c: counters; 6d: static modifications.
-            (p, t) = (p + plus - minus, t + plus - minus);
+            (p, t) = (p + cp, t + ct);
             for (_, a, b) in &statics {
                 (p, t) = (p + a, t + b);
             }
@@ -236,7 +238,7 @@ impl Game {
             for (_, a, b) in &statics {
                 (p, t) = (p + a, t + b);
             }
-            (p, t) = (p + plus - minus, t + plus - minus);
+            (p, t) = (p + cp, t + ct);
         }
         // 6e / 7e: switching last.
         if switches % 2 == 1 {

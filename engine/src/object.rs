@@ -15,7 +15,23 @@ pub enum CounterKind {
     Charge,
     Age,
     Fade,
+    /// A counter changing power and toughness other than +1/+1 and -1/-1 (+1/+0, +0/+1,
+    /// -0/-1...): it adds its numbers like them, but state-based actions never remove it
+    /// with another kind (420.5n / 704.5r name only +1/+1 and -1/-1 counters).
+    Pt(i8, i8),
     Named(String),
+}
+
+impl CounterKind {
+    /// What one counter of this kind adds to power and toughness.
+    pub fn pt_change(&self) -> (i32, i32) {
+        match self {
+            CounterKind::PlusOnePlusOne => (1, 1),
+            CounterKind::MinusOneMinusOne => (-1, -1),
+            CounterKind::Pt(a, b) => (i32::from(*a), i32::from(*b)),
+            _ => (0, 0),
+        }
+    }
 }
 
 impl fmt::Display for CounterKind {
@@ -28,6 +44,11 @@ impl fmt::Display for CounterKind {
             CounterKind::Charge => f.write_str("charge"),
             CounterKind::Age => f.write_str("age"),
             CounterKind::Fade => f.write_str("fade"),
+            // Both numbers carry the counter's sign, as printed: "+1/+0", "-0/-1".
+            CounterKind::Pt(a, b) => {
+                let sign = if *a < 0 || *b < 0 { '-' } else { '+' };
+                write!(f, "{sign}{}/{sign}{}", a.unsigned_abs(), b.unsigned_abs())
+            }
             CounterKind::Named(n) => f.write_str(n),
         }
     }
@@ -204,5 +225,30 @@ impl Object {
             Some(h) => self.card.split_half(h),
             None => self.copy_of.unwrap_or(self.card),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn power_toughness_counters_parse_and_print_as_printed() {
+        for (text, kind, change) in [
+            ("+1/+0", CounterKind::Pt(1, 0), (1, 0)),
+            ("+0/+1", CounterKind::Pt(0, 1), (0, 1)),
+            ("-0/-1", CounterKind::Pt(0, -1), (0, -1)),
+            ("+1/+1", CounterKind::PlusOnePlusOne, (1, 1)),
+            ("-1/-1", CounterKind::MinusOneMinusOne, (-1, -1)),
+        ] {
+            let k: CounterKind = text.parse().expect(text);
+            assert_eq!(k, kind, "{text}");
+            assert_eq!(k.to_string(), text);
+            assert_eq!(k.pt_change(), change, "{text}");
+        }
+        assert_eq!(CounterKind::Time.pt_change(), (0, 0));
+        // Mixed signs are no counter of the block.
+        assert!("+1/-1".parse::<CounterKind>().is_err());
+        assert!("+1/".parse::<CounterKind>().is_err());
     }
 }

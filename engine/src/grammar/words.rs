@@ -238,12 +238,38 @@ pub fn colour_name(i: &mut &str) -> PResult<Color> {
 
 /// `counter_kind`: `+1/+1`, `-1/-1`, `time`, `spore`... (any case; any other word of
 /// letters names a kind of its own).
+/// `+1/+0`, `+0/+1`, `-0/-1`...: a power/toughness counter other than +1/+1 and -1/-1,
+/// both numbers with the same sign (as printed).
+fn pt_counter(w: &str) -> Option<CounterKind> {
+    let sign = match w.as_bytes().first()? {
+        b'+' => 1i8,
+        b'-' => -1i8,
+        _ => return None,
+    };
+    let (a, b) = w[1..].split_once('/')?;
+    let b = b.strip_prefix(if sign > 0 { '+' } else { '-' })?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.len() <= 2 && s.bytes().all(|c| c.is_ascii_digit()))
+            .then(|| s.parse::<i8>().ok())
+            .flatten()
+    };
+    let (a, b) = (sign * number(a)?, sign * number(b)?);
+    Some(match (a, b) {
+        (1, 1) => CounterKind::PlusOnePlusOne,
+        (-1, -1) => CounterKind::MinusOneMinusOne,
+        _ => CounterKind::Pt(a, b),
+    })
+}
+
 pub fn counter_kind(i: &mut &str) -> PResult<CounterKind> {
     let start = i.checkpoint();
     let w = take_while(1.., |c: char| !c.is_whitespace() && c != ',' && c != ':')
         .context("a counter kind")
         .parse_next(i)?;
     let lower = w.to_ascii_lowercase();
+    if let Some(pt) = pt_counter(&lower) {
+        return Ok(pt);
+    }
     Ok(match lower.as_str() {
         "+1/+1" | "plus1" => CounterKind::PlusOnePlusOne,
         "-1/-1" | "minus1" => CounterKind::MinusOneMinusOne,
@@ -260,7 +286,12 @@ pub fn counter_kind(i: &mut &str) -> PResult<CounterKind> {
                 i,
                 &start,
                 format!("unknown counter kind `{w}`"),
-                &["+1/+1", "-1/-1", "a word of letters (time, spore...)"],
+                &[
+                    "+1/+1",
+                    "-1/-1",
+                    "+1/+0, -0/-1...",
+                    "a word of letters (time, spore...)",
+                ],
             );
         }
     })
