@@ -31,6 +31,7 @@ pub enum BestOf {
         "drop",
         "pool",
         "deck",
+        "sideboard",
         "play",
         "standings",
         "me",
@@ -255,6 +256,40 @@ pub async fn deck(
         other => Err(ServiceError::Refused(format!(
             "`{other}`: choose save, use or list"
         ))),
+    };
+    answer(ctx, r, false).await
+}
+
+/// Sideboard between the games of your match: swap cards with the rest of your pool.
+#[poise::command(slash_command)]
+pub async fn sideboard(
+    ctx: Context<'_>,
+    #[description = "Cards out of your deck (`2 Mountain, Rift Bolt`)"] out: Option<String>,
+    #[description = "Cards in from the rest of your pool (basic lands: any number)"]
+    #[rename = "in"]
+    into: Option<String>,
+    #[description = "True: back to your build for the rest of the match"] reset: Option<bool>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    use crate::league_service::words::card_counts;
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let l = match find(&ctx, league.as_deref()).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let lists = (
+        card_counts(out.as_deref().unwrap_or("")),
+        card_counts(into.as_deref().unwrap_or("")),
+    );
+    let r = match lists {
+        (Err(e), _) | (_, Err(e)) => Err(ServiceError::Refused(e)),
+        (Ok(o), Ok(i)) => {
+            data.svc
+                .league_sideboard(l.row.id, me, &o, &i, reset == Some(true))
+                .await
+        }
     };
     answer(ctx, r, false).await
 }
