@@ -2694,6 +2694,28 @@ async fn a_league_through_a_fake_discord() {
     assert_eq!(m.status, "finished");
     assert_eq!((m.a_wins, m.b_wins), (2, 0), "{m:?}");
     assert_eq!(m.a_user, alice);
+    // Each league game had a thread of its own in the league's channel, and its posts.
+    let mut threads = HashSet::new();
+    for g in svc.db.league_games(m.id).await.expect("games") {
+        let row = svc.db.game(g.game_id).await.expect("db").expect("row");
+        let t = row.thread_id.expect("a thread") as u64;
+        assert_ne!(t, CHANNEL);
+        assert!(
+            !posts_in(&env.fake, t, 0).is_empty(),
+            "game {} posted in its thread",
+            g.game_no
+        );
+        threads.insert(t);
+    }
+    assert_eq!(threads.len(), 2, "one thread per game");
+    assert!(
+        env.fake.calls().iter().any(|c| c.method == "POST"
+            && c.path == format!("/channels/{CHANNEL}/threads")
+            && c.json["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("League: "))),
+        "the threads are named for the league game"
+    );
     h.wait("the match result posted", |c| {
         c.iter().any(|c| {
             c.method == "POST"

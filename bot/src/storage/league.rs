@@ -612,6 +612,13 @@ impl Db {
         })
     }
 
+    /// Gives a game its thread (a league game's own thread in the league's channel), unless
+    /// it has one already; false if it had.
+    pub async fn set_thread(&self, game_id: Id, thread_id: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE games SET thread_id = $2 WHERE id = $1 AND thread_id IS NULL";
+        on_pool!(self, p => Ok(sqlx::query(SQL).bind(game_id).bind(thread_id).execute(p).await?.rows_affected() == 1))
+    }
+
     /// Marks the league's "closes in 48 hours" reminder sent; false if it was already.
     pub async fn set_closing_reminded(&self, league_id: Id) -> Result<bool> {
         const SQL: &str =
