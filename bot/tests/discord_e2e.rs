@@ -3116,7 +3116,8 @@ fn last_dm_of(fake: &Fake, user: u64, game: i64) -> Option<Value> {
         .filter(|(_, u)| **u == user)
         .map(|(c, _)| *c)
         .collect();
-    let mark = format!(":{game}:");
+    // `ss:TAG:GAME:...`: the game is the third field.
+    let of_game = |id: &str| id.split(':').nth(2) == Some(game.to_string().as_str());
     fake.calls()
         .into_iter()
         .rev()
@@ -3129,7 +3130,7 @@ fn last_dm_of(fake: &Fake, user: u64, game: i64) -> Option<Value> {
         .map(|c| c.json)
         .find(|j| {
             let ids = custom_ids(j);
-            !ids.is_empty() && ids.iter().all(|i| i.contains(&mark))
+            !ids.is_empty() && ids.iter().all(|i| of_game(i))
         })
 }
 
@@ -3395,9 +3396,20 @@ library = ["Forest", "Forest", "Forest"]
     let (g, thread) = scenario_game(&env, discard).await;
     bob_passes(&env, thread).await;
     let mut r = last_dm_of(fake, ALICE, g).expect("the hand's DM");
+    // Every DM the bot sent Alice (it may open a DM channel each time).
     let dms_before = |fake: &Fake| {
-        let ch = dm_channel_of(fake, ALICE);
-        posts_in(fake, ch, 0).len()
+        let chans: Vec<u64> = fake
+            .dm_channels
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(_, u)| **u == ALICE)
+            .map(|(c, _)| *c)
+            .collect();
+        chans
+            .iter()
+            .map(|c| posts_in(fake, *c, 0).len())
+            .sum::<usize>()
     };
     let mut sent = dms_before(fake);
     for _ in 0..6 {

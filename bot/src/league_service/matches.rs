@@ -1023,7 +1023,7 @@ impl Service {
         } else {
             m.b_user.unwrap_or(m.a_user)
         };
-        self.command(loser_user, g, "concede", None).await?;
+        self.command(loser_user, g, "concede yes", None).await?;
         let (text, plan, pings) = self
             .record_result(&l, &m, g, result, how, overdue.is_some())
             .await?;

@@ -617,6 +617,10 @@ async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period
         let games = svc.db.league_games(m.id).await.expect("games");
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].winner, Some(waiter));
+        // The claimed game is over in the service too, not left waiting for a concession's
+        // confirmation.
+        let row = svc.db.game(game).await.expect("db").expect("row");
+        assert_eq!(row.status, "finished");
         let m = svc.db.league_match(m.id).await.expect("m").expect("found");
         assert_eq!(m.status, "active");
         assert!(m.game_id.is_some_and(|g| g != game), "game 2 started");
@@ -984,6 +988,9 @@ async fn a_round_deadline_lets_the_waiting_player_claim() {
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].winner, Some(waiter));
         assert!(games[0].reason.contains("deadline"), "{}", games[0].reason);
+        // The claimed game is over in the service too (it was left waiting before the fix).
+        let row = svc.db.game(g).await.expect("db").expect("row");
+        assert_eq!(row.status, "finished");
         // The match without a game ends with its score: a draw.
         let r = svc.league_claim(league, idle_player).await.expect("claim");
         assert!(r.text.contains("no game in progress"), "{}", r.text);
