@@ -3290,14 +3290,12 @@ async fn two_games_at_once_from_the_direct_messages() {
     env.stop().await;
 }
 
-/// The answers of the decisions about a hand, each taken from the DM and each advancing the
-/// game as in the thread: suspend and cycle a card, a search's result, a discard of two
-/// (any two: the DM's menu takes exactly two cards), the mulligans of a new game (the second
-/// player's DM comes when it is their turn to decide, though their hand did not change). Old
-/// DM buttons say the game moved on and change nothing.
+/// The hand's answers taken from the DM, each advancing the game as in the thread (this
+/// test and the three after it): here a card suspended, then another cycled from the new
+/// DM; the first DM's buttons then say the game moved on and change nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hand_decisions_answered_from_the_direct_message() {
-    use engine::zones::ZoneKind::{Battlefield, Exile, Graveyard, Hand};
+async fn suspend_and_cycle_from_the_direct_message() {
+    use engine::zones::ZoneKind::{Exile, Graveyard, Hand};
     let env = start(&[], None, Duration::from_secs(3600)).await;
     let (svc, fake) = (&env.svc, &env.fake);
 
@@ -3333,6 +3331,16 @@ async fn hand_decisions_answered_from_the_direct_message() {
     let r = dm_answer(&env, ALICE, &first, "cycle Street Wraith").await;
     assert!(text(&r).contains("out of date"), "{r}");
     assert_eq!(version_of(svc, g).await, v);
+
+    env.stop().await;
+}
+
+/// A search's result chosen in the DM that comes for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_answered_from_the_direct_message() {
+    use engine::zones::ZoneKind::Battlefield;
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
 
     // A search's result, from the DM.
     let search = r#"
@@ -3375,6 +3383,16 @@ library = ["Forest", "Forest", "Forest"]
     assert!(text(&r).starts_with("Done: `find Plains`"), "{r}");
     let l = svc.load(g).await.expect("load");
     assert!(zone_names(&l.game, 0, Battlefield).contains(&"Plains".to_string()));
+
+    env.stop().await;
+}
+
+/// A discard of two: the DM comes for it (the hand unchanged) and its menu takes any two.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_discard_of_two_from_the_direct_message() {
+    use engine::zones::ZoneKind::Hand;
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
 
     // A discard of two in the cleanup step: the DM comes again for it though the hand is the
     // one the last DM showed, and its menu takes any two cards.
@@ -3476,6 +3494,16 @@ library = ["Forest", "Forest", "Forest"]
         zone_names(&l.game, 0, Hand),
         zone_names(&svc.load(g).await.expect("load").game, 0, Hand)
     );
+
+    env.stop().await;
+}
+
+/// The mulligans of a new game answered from the DMs, an old Keep out of date.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mulligans_from_the_direct_message() {
+    use engine::zones::ZoneKind::Hand;
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
 
     // Mulligans from the DM: the first to decide mulligans; the second is asked next (their
     // hand unchanged) and their DM carries Keep and Mulligan; then the first keeps.

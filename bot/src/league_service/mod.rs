@@ -463,8 +463,7 @@ impl Service {
             return Ok(LeagueReply::text(
                 league_id,
                 format!(
-                    "Your deck for game {next_game} ({} cards): {}
-The rest of your pool: {} (basic lands: any number). Swap with `sideboard out CARD in CARD`.",
+                    "Your deck for game {next_game} ({} cards): {}\nThe rest of your pool: {} (basic lands: any number). Swap with `sideboard out CARD in CARD`.",
                     deck.main_count(),
                     list(&deck.main),
                     list(&pool::sideboard(&pool, &deck))
@@ -479,8 +478,9 @@ The rest of your pool: {} (basic lands: any number). Swap with `sideboard out CA
                 p.join("\n- ")
             ))
         })?;
+        let text = decks::to_text(&new);
         self.db
-            .set_sideboard(league_id, user, Some((&decks::to_text(&new), cur.id)))
+            .set_sideboard(league_id, user, Some((text.as_str(), cur.id)))
             .await?;
         let said = |v: &[(u32, String)]| {
             v.iter()
