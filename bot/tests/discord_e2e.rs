@@ -15,6 +15,10 @@
 //!   `/mtg-server language` (Manage Server only) and a card image in that language.
 //! - `accept_default_button_for_a_blocker_order`: a real blocker order answered with the
 //!   **Accept default** button.
+//! - `two_games_at_once_from_the_direct_messages`: each game's DM moves that game only.
+//! - `suspend_and_cycle_...`, `a_search_...`, `a_discard_of_two_...`, `mulligans_from_the_direct_message`:
+//!   the hand's decisions answered from the DM (stale DM buttons say the game moved on).
+//! - `paged_declare_attackers_and_blockers_past_25_choices`: paged pickers and **Declare**.
 
 use axum::Router;
 use axum::body::Bytes;
