@@ -2002,9 +2002,15 @@ fn objects_from(
     let ids = offered_objects(legal);
     let labels = labels_in(game, player, &ids, legal);
     let mut cands: Vec<(String, ObjectId)> = labels.into_iter().zip(ids.iter().copied()).collect();
+    // `NAME #N` (the menus' numbering, see [`object_choices`]) counts among all the offered
+    // objects, whichever were named before it.
+    let full = cands.clone();
     let mut out = Vec::new();
     for part in split_list(rest) {
-        let id = pick_in(game, player, &part, &cands, "card")?;
+        let id = match nth_named(&part, &full) {
+            Some(id) => id,
+            None => pick_in(game, player, &part, &cands, "card")?,
+        };
         out.push(id);
         // Each object once: the next mention of the same name takes the next copy.
         if let Some(i) = cands.iter().position(|(_, o)| *o == id) {
@@ -2012,6 +2018,36 @@ fn objects_from(
         }
     }
     Ok(out)
+}
+
+/// A decision that takes several objects at once (discard or sacrifice N, N > 1): the
+/// verb, how many, and each object that may be chosen, as [`parse_answers`] reads them back
+/// after the verb (identical ones numbered: `Forest #2`). A menu of these with exactly
+/// `count` choices reaches every combination (the legal answers list only a few of them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectChoices {
+    pub verb: &'static str,
+    pub count: u32,
+    pub labels: Vec<String>,
+}
+
+pub fn object_choices(game: &Game, player: PlayerId) -> Option<ObjectChoices> {
+    let pending = game.pending().filter(|p| p.player == player)?;
+    let (verb, count) = match pending.decision {
+        Decision::Discard { count } if count > 1 => ("discard", count),
+        Decision::Sacrifice { count, .. } if count > 1 => ("sacrifice", count),
+        _ => return None,
+    };
+    let legal = game.legal_answers(player);
+    let ids = offered_objects(&legal);
+    if ids.len() < count as usize {
+        return None;
+    }
+    Some(ObjectChoices {
+        verb,
+        count,
+        labels: numbered(&labels_in(game, player, &ids, &legal)),
+    })
 }
 
 /// `NAME #N`: the N-th (from 1) of the candidates labelled NAME, when several share the

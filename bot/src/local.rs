@@ -166,7 +166,10 @@ async fn is_local(svc: &Service, l: &Loaded) -> anyhow::Result<bool> {
         let Some(u) = svc.db.user(s.user_id).await? else {
             return Ok(false);
         };
-        if !(u.external_id.starts_with("local:") || u.external_id == AGENT_ID) {
+        // League agents (`agent:league-...`) play local league games too.
+        if !(u.external_id.starts_with("local:")
+            || crate::league_service::is_agent_external(&u.external_id))
+        {
             return Ok(false);
         }
     }
@@ -528,6 +531,32 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// A league game (`spellstack league play`) played here: its result is recorded when
+    /// it ends, and the match's next game (or its end) is said, with the command that plays it.
+    async fn league_after(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let r = match self.svc.league_after(self.game_id).await {
+            Ok(r) => r,
+            Err(e) => {
+                writeln!(out, "error: the league could not record this game: {e}")?;
+                return Ok(());
+            }
+        };
+        if !r.text.is_empty() {
+            writeln!(out, "{}", r.text)?;
+        }
+        for p in r.plans.iter().filter(|p| p.game_id != self.game_id) {
+            if !p.finished {
+                writeln!(
+                    out,
+                    "The match goes on in game {}: {}",
+                    p.game_id,
+                    self.opts.resume_command(p.game_id)
+                )?;
+            }
+        }
+        Ok(())
+    }
+
     fn show_board(
         &mut self,
         loaded: &Loaded,
@@ -607,6 +636,7 @@ impl<'a> Session<'a> {
                 if grammar::fixed_command(words) == Some(Command::Board) {
                     self.shown = None;
                 }
+                self.league_after(out).await?;
             }
             Err(ServiceError::Stale { .. }) => {
                 writeln!(out, "The game moved on; here is the new state.")?

@@ -134,6 +134,9 @@ enum Command {
         schedule: String,
         #[arg(long, default_value_t = 3)]
         best_of: u32,
+        /// The league's seed (default: random, printed): the same seed plays the same league.
+        #[arg(long)]
+        seed: Option<u64>,
         /// Configuration file (default: ./config.toml when it exists).
         #[arg(long)]
         config: Option<PathBuf>,
@@ -367,11 +370,14 @@ fn run(command: Command) -> ExitCode {
             product,
             schedule,
             best_of,
+            seed,
             config,
             db,
         } => {
             init_tracing();
-            report(league_sim(players, product, schedule, best_of, config, db))
+            report(league_sim(
+                players, product, schedule, best_of, seed, config, db,
+            ))
         }
         Command::Cards { set } => cli_engine::cards(set.as_deref()),
         Command::Serve { config, db } => serve(config, db),
@@ -383,6 +389,7 @@ fn league_sim(
     product: String,
     schedule: String,
     best_of: u32,
+    seed: Option<u64>,
     config: Option<PathBuf>,
     db: Option<String>,
 ) -> anyhow::Result<ExitCode> {
@@ -402,6 +409,7 @@ fn league_sim(
         best_of,
         matches_per_run: None,
         tag: format!("{}", std::process::id()),
+        seed,
     };
     let r = runtime()?.block_on(async {
         let svc = service::Service::new(cfg).await?;

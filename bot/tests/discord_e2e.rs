@@ -15,6 +15,10 @@
 //!   `/mtg-server language` (Manage Server only) and a card image in that language.
 //! - `accept_default_button_for_a_blocker_order`: a real blocker order answered with the
 //!   **Accept default** button.
+//! - `two_games_at_once_from_the_direct_messages`: each game's DM moves that game only.
+//! - `suspend_and_cycle_...`, `a_search_...`, `a_discard_of_two_...`, `mulligans_from_the_direct_message`:
+//!   the hand's decisions answered from the DM (stale DM buttons say the game moved on).
+//! - `paged_declare_attackers_and_blockers_past_25_choices`: paged pickers and **Declare**.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -2694,6 +2698,28 @@ async fn a_league_through_a_fake_discord() {
     assert_eq!(m.status, "finished");
     assert_eq!((m.a_wins, m.b_wins), (2, 0), "{m:?}");
     assert_eq!(m.a_user, alice);
+    // Each league game had a thread of its own in the league's channel, and its posts.
+    let mut threads = HashSet::new();
+    for g in svc.db.league_games(m.id).await.expect("games") {
+        let row = svc.db.game(g.game_id).await.expect("db").expect("row");
+        let t = row.thread_id.expect("a thread") as u64;
+        assert_ne!(t, CHANNEL);
+        assert!(
+            !posts_in(&env.fake, t, 0).is_empty(),
+            "game {} posted in its thread",
+            g.game_no
+        );
+        threads.insert(t);
+    }
+    assert_eq!(threads.len(), 2, "one thread per game");
+    assert!(
+        env.fake.calls().iter().any(|c| c.method == "POST"
+            && c.path == format!("/channels/{CHANNEL}/threads")
+            && c.json["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("League: "))),
+        "the threads are named for the league game"
+    );
     h.wait("the match result posted", |c| {
         c.iter().any(|c| {
             c.method == "POST"
@@ -3006,6 +3032,725 @@ async fn a_whole_turn_from_the_direct_message() {
     assert!(
         !posts_in(fake, thread, from).is_empty(),
         "the thread followed the turn"
+    );
+    env.stop().await;
+}
+
+/// A started game whose state is a scenario board (`engine::scenario`), Alice (seat 0) and
+/// Bob (seat 1) its players, with a thread of its own: (game, thread). Its stored setup is a
+/// placeholder, so nothing here may replay the log (undo).
+async fn scenario_game(env: &Env, src: &str) -> (i64, u64) {
+    use spellstack::storage::{NewGame, NewSeat};
+    let svc = &env.svc;
+    let game = engine::scenario::game_from_str(src).expect("scenario runs");
+    let alice = svc
+        .user(&format!("discord:{ALICE}"), "Alice")
+        .await
+        .expect("user");
+    let bob = svc
+        .user(&format!("discord:{BOB}"), "Bob")
+        .await
+        .expect("user");
+    let thread = env.fake.id();
+    let deck = json!({"name": "scenario", "cards": []}).to_string();
+    let seats: Vec<NewSeat> = [alice, bob]
+        .iter()
+        .map(|u| NewSeat {
+            user_id: *u,
+            deck: Some(deck.clone()),
+            accepted: true,
+            is_agent: false,
+        })
+        .collect();
+    let id = svc
+        .db
+        .create_game(
+            &NewGame {
+                status: "challenge".into(),
+                ruleset: game.ruleset.name().into(),
+                seed: game.seed,
+                created_by: alice,
+                guild_id: Some(GUILD as i64),
+                channel_id: Some(CHANNEL as i64),
+                thread_id: Some(thread as i64),
+                now: svc.now(),
+            },
+            &seats,
+        )
+        .await
+        .expect("create");
+    let setup = spellstack::replay::StoredSetup {
+        ruleset: game.ruleset,
+        seed: game.seed,
+        starting_life: 20,
+        first_player: None,
+        players: Vec::new(),
+    };
+    svc.db
+        .start_game(
+            id,
+            &serde_json::to_string(&setup).expect("setup"),
+            &game.to_json().expect("json"),
+            None,
+            svc.now(),
+        )
+        .await
+        .expect("start");
+    (id, thread)
+}
+
+/// The direct-message channel the bot opened with `user`.
+fn dm_channel_of(fake: &Fake, user: u64) -> u64 {
+    fake.dm_channels
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(_, u)| **u == user)
+        .map(|(c, _)| *c)
+        .expect("a DM channel")
+}
+
+/// The newest DM to `user` whose components belong to `game`.
+fn last_dm_of(fake: &Fake, user: u64, game: i64) -> Option<Value> {
+    let chans: Vec<u64> = fake
+        .dm_channels
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, u)| **u == user)
+        .map(|(c, _)| *c)
+        .collect();
+    // `ss:TAG:GAME:...`: the game is the third field.
+    let of_game = |id: &str| id.split(':').nth(2) == Some(game.to_string().as_str());
+    fake.calls()
+        .into_iter()
+        .rev()
+        .filter(|c| c.method == "POST" && c.status == 200)
+        .filter(|c| {
+            chans
+                .iter()
+                .any(|d| c.path == format!("/channels/{d}/messages"))
+        })
+        .map(|c| c.json)
+        .find(|j| {
+            let ids = custom_ids(j);
+            !ids.is_empty() && ids.iter().all(|i| of_game(i))
+        })
+}
+
+/// A click on a component of a DM (an interaction without a server).
+async fn dm_click(env: &Env, user: u64, id: &str, values: Option<Vec<String>>) -> Value {
+    let ch = dm_channel_of(&env.fake, user);
+    env.fake.guild.store(0, Ordering::SeqCst);
+    let r = env.h.click(user, ch, id, values).await;
+    env.fake.guild.store(GUILD, Ordering::SeqCst);
+    r
+}
+
+/// Answers `phrase` with the component of `v` that carries it.
+async fn dm_answer(env: &Env, user: u64, v: &Value, phrase: &str) -> Value {
+    let (id, value) = answer_in(v, phrase).unwrap_or_else(|| panic!("`{phrase}` offered: {v}"));
+    dm_click(env, user, &id, value.map(|x| vec![x])).await
+}
+
+/// Bob passes in the thread: the first delivery of a scenario game (Alice is asked next,
+/// and her hand goes by DM with its actions).
+async fn bob_passes(env: &Env, thread: u64) {
+    let r = env
+        .h
+        .slash(BOB, thread, "mtg", "pass", vec![], json!({}))
+        .await;
+    assert!(text(&r).contains("Done: `pass`"), "{r}");
+}
+
+async fn version_of(svc: &Service, game: i64) -> i64 {
+    svc.load(game).await.expect("load").row.version
+}
+
+/// The names of the cards of `p` in `zone`.
+fn zone_names(g: &engine::Game, p: usize, zone: engine::zones::ZoneKind) -> Vec<String> {
+    let cat = g.catalog();
+    let mut v: Vec<String> = g
+        .objects
+        .iter()
+        .filter(|o| o.zone == zone && o.owner.index() == p && !o.token)
+        .map(|o| cat.get(o.card).name.clone())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Alice in her main phase (Bob has priority first), one land to play.
+fn main_phase_with(hand: &[&str]) -> String {
+    let hand: Vec<String> = hand.iter().map(|c| format!("\"{c}\"")).collect();
+    format!(
+        r#"
+name = "main phase"
+[setup]
+active = "alice"
+priority = "bob"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = [{}]
+battlefield = ["Mountain"]
+library = ["Forest", "Forest", "Forest", "Forest"]
+[setup.bob]
+library = ["Forest", "Forest", "Forest"]
+"#,
+        hand.join(", ")
+    )
+}
+
+/// Two games at once, both driven from Alice's DMs: each DM's actions name its own game,
+/// an answer from one game's DM moves that game only (the other keeps its version, hand and
+/// board, and its thread hears nothing), an old DM of a game says that game moved on, and
+/// `/mtg hand` in the DM asks which game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_games_at_once_from_the_direct_messages() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
+    let (ga, ta) = scenario_game(&env, &main_phase_with(&["Island", "Plains"])).await;
+    let (gb, tb) = scenario_game(&env, &main_phase_with(&["Swamp", "Forest"])).await;
+    bob_passes(&env, ta).await;
+    bob_passes(&env, tb).await;
+    let dma = last_dm_of(fake, ALICE, ga).expect("game A's DM");
+    let dmb = last_dm_of(fake, ALICE, gb).expect("game B's DM");
+    for (dm, g) in [(&dma, ga), (&dmb, gb)] {
+        assert!(
+            text(dm).contains(&format!("**Game {g}**")),
+            "the DM says its game: {dm}"
+        );
+    }
+    assert!(answer_in(&dma, "play Island").is_some(), "{dma}");
+    assert!(answer_in(&dma, "play Swamp").is_none(), "{dma}");
+    let (va, vb) = (version_of(svc, ga).await, version_of(svc, gb).await);
+    let a_before = svc.load(ga).await.expect("load").game;
+
+    // Game B's DM plays game B's land.
+    let from = fake.calls().len();
+    let r = dm_answer(&env, ALICE, &dmb, "play Swamp").await;
+    assert!(text(&r).starts_with("Done: `play Swamp`"), "{r}");
+    let b = svc.load(gb).await.expect("load");
+    assert!(b.row.version > vb);
+    assert!(
+        zone_names(&b.game, 0, engine::zones::ZoneKind::Battlefield).contains(&"Swamp".to_string())
+    );
+    let a = svc.load(ga).await.expect("load");
+    assert_eq!(a.row.version, va, "game A did not move");
+    assert_eq!(
+        zone_names(&a.game, 0, engine::zones::ZoneKind::Hand),
+        zone_names(&a_before, 0, engine::zones::ZoneKind::Hand)
+    );
+    assert!(
+        posts_in(fake, tb, from)
+            .iter()
+            .any(|c| text(&c.json).contains("Swamp")),
+        "game B's thread says so"
+    );
+    assert!(
+        posts_in(fake, ta, from).is_empty(),
+        "game A's thread hears nothing of game B"
+    );
+
+    // Game A's DM (older than game B's answer) still answers game A, at its version.
+    let from = fake.calls().len();
+    let r = dm_answer(&env, ALICE, &dma, "play Island").await;
+    assert!(text(&r).starts_with("Done: `play Island`"), "{r}");
+    let a = svc.load(ga).await.expect("load");
+    assert!(a.row.version > va);
+    assert!(
+        zone_names(&a.game, 0, engine::zones::ZoneKind::Battlefield)
+            .contains(&"Island".to_string())
+    );
+    let b2 = svc.load(gb).await.expect("load");
+    assert_eq!(b2.row.version, b.row.version, "game B did not move");
+    assert!(posts_in(fake, tb, from).is_empty());
+
+    // Game B's first DM is out of date now: it says so and shows game B.
+    let r = dm_answer(&env, ALICE, &dmb, "play Forest").await;
+    assert!(text(&r).contains("out of date"), "{r}");
+    assert!(text(&r).contains(&format!("**Game {gb}**")), "{r}");
+    assert_eq!(version_of(svc, gb).await, b.row.version);
+
+    // In the DM, `/mtg hand` without a game asks which one.
+    let ch = dm_channel_of(fake, ALICE);
+    fake.guild.store(0, Ordering::SeqCst);
+    let r = h.slash(ALICE, ch, "mtg", "hand", vec![], json!({})).await;
+    assert!(text(&r).contains("several games"), "{r}");
+    assert!(text(&r).contains(&ga.to_string()) && text(&r).contains(&gb.to_string()));
+    let r = h
+        .slash(
+            ALICE,
+            ch,
+            "mtg",
+            "hand",
+            vec![opt("game", 4, json!(gb))],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains(&format!("**Game {gb}**")), "{r}");
+    fake.guild.store(GUILD, Ordering::SeqCst);
+    env.stop().await;
+}
+
+/// The hand's answers taken from the DM, each advancing the game as in the thread (this
+/// test and the three after it): here a card suspended, then another cycled from the new
+/// DM; the first DM's buttons then say the game moved on and change nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn suspend_and_cycle_from_the_direct_message() {
+    use engine::zones::ZoneKind::{Exile, Graveyard, Hand};
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
+
+    // Suspend, then cycle, from the DM.
+    let (g, thread) = scenario_game(&env, &main_phase_with(&["Rift Bolt", "Street Wraith"])).await;
+    bob_passes(&env, thread).await;
+    let first = last_dm_of(fake, ALICE, g).expect("the hand's DM");
+    let from = fake.calls().len();
+    let r = dm_answer(&env, ALICE, &first, "suspend Rift Bolt").await;
+    assert!(text(&r).starts_with("Done: `suspend Rift Bolt`"), "{r}");
+    let l = svc.load(g).await.expect("load");
+    assert_eq!(zone_names(&l.game, 0, Exile), vec!["Rift Bolt".to_string()]);
+    assert!(
+        posts_in(fake, thread, from)
+            .iter()
+            .any(|c| text(&c.json).contains("Rift Bolt")),
+        "the thread says Rift Bolt was suspended"
+    );
+    let second = last_dm_of(fake, ALICE, g).expect("a new DM");
+    assert_ne!(
+        custom_ids(&second),
+        custom_ids(&first),
+        "the DM follows the game"
+    );
+    let r = dm_answer(&env, ALICE, &second, "cycle Street Wraith").await;
+    assert!(text(&r).starts_with("Done: `cycle Street Wraith`"), "{r}");
+    let l = svc.load(g).await.expect("load");
+    assert_eq!(l.game.player(engine::PlayerId(0)).life, 18);
+    assert!(zone_names(&l.game, 0, Graveyard).contains(&"Street Wraith".to_string()));
+    assert_eq!(zone_names(&l.game, 0, Hand), vec!["Forest".to_string()]);
+    // The first DM is out of date: it says so, and nothing moves.
+    let v = l.row.version;
+    let r = dm_answer(&env, ALICE, &first, "cycle Street Wraith").await;
+    assert!(text(&r).contains("out of date"), "{r}");
+    assert_eq!(version_of(svc, g).await, v);
+
+    env.stop().await;
+}
+
+/// A search's result chosen in the DM that comes for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_answered_from_the_direct_message() {
+    use engine::zones::ZoneKind::Battlefield;
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
+
+    // A search's result, from the DM.
+    let search = r#"
+name = "search"
+[setup]
+active = "alice"
+priority = "bob"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Search for Tomorrow"]
+battlefield = ["Forest", "Forest", "Forest"]
+library = ["Swamp", "Plains", "Island"]
+[setup.bob]
+library = ["Forest", "Forest", "Forest"]
+"#;
+    let (g, thread) = scenario_game(&env, search).await;
+    bob_passes(&env, thread).await;
+    let dm = last_dm_of(fake, ALICE, g).expect("the hand's DM");
+    let r = dm_answer(&env, ALICE, &dm, "cast Search for Tomorrow").await;
+    assert!(
+        text(&r).starts_with("Done: `cast Search for Tomorrow`"),
+        "{r}"
+    );
+    let l = svc.load(g).await.expect("load");
+    assert!(
+        matches!(
+            l.game.pending().map(|p| &p.decision),
+            Some(Decision::Search { .. })
+        ),
+        "{:?}",
+        l.game.pending()
+    );
+    let dm = last_dm_of(fake, ALICE, g).expect("the search's DM");
+    assert!(
+        text(&dm).contains("search"),
+        "the DM says what is asked: {dm}"
+    );
+    let r = dm_answer(&env, ALICE, &dm, "find Plains").await;
+    assert!(text(&r).starts_with("Done: `find Plains`"), "{r}");
+    let l = svc.load(g).await.expect("load");
+    assert!(zone_names(&l.game, 0, Battlefield).contains(&"Plains".to_string()));
+
+    env.stop().await;
+}
+
+/// A discard of two: the DM comes for it (the hand unchanged) and its menu takes any two.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_discard_of_two_from_the_direct_message() {
+    use engine::zones::ZoneKind::Hand;
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
+
+    // A discard of two in the cleanup step: the DM comes again for it though the hand is the
+    // one the last DM showed, and its menu takes any two cards.
+    let discard = r#"
+name = "discard"
+[setup]
+active = "alice"
+priority = "bob"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Sprout", "Forest", "Forest", "Island", "Island", "Plains", "Plains", "Swamp", "Swamp"]
+battlefield = ["Forest"]
+library = ["Forest", "Forest"]
+lands_played = 1
+[setup.bob]
+library = ["Forest", "Forest", "Forest"]
+"#;
+    let (g, thread) = scenario_game(&env, discard).await;
+    bob_passes(&env, thread).await;
+    let mut r = last_dm_of(fake, ALICE, g).expect("the hand's DM");
+    // Every DM the bot sent Alice (it may open a DM channel each time).
+    let dms_before = |fake: &Fake| {
+        let chans: Vec<u64> = fake
+            .dm_channels
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(_, u)| **u == ALICE)
+            .map(|(c, _)| *c)
+            .collect();
+        chans
+            .iter()
+            .map(|c| posts_in(fake, *c, 0).len())
+            .sum::<usize>()
+    };
+    let mut sent = dms_before(fake);
+    for _ in 0..6 {
+        let l = svc.load(g).await.expect("load");
+        if matches!(
+            l.game.pending().map(|p| &p.decision),
+            Some(Decision::Discard { .. })
+        ) {
+            break;
+        }
+        sent = dms_before(fake);
+        r = dm_answer(&env, ALICE, &r, "pass").await;
+    }
+    let l = svc.load(g).await.expect("load");
+    assert!(
+        matches!(
+            l.game.pending().map(|p| &p.decision),
+            Some(Decision::Discard { count: 2 })
+        ),
+        "{:?}",
+        l.game.pending()
+    );
+    assert!(dms_before(fake) > sent, "a DM came for the discard");
+    let dm = last_dm_of(fake, ALICE, g).expect("the discard's DM");
+    let menu = dm["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .find(|c| c["type"] == 3)
+        .expect("a menu");
+    assert_eq!(
+        (menu["min_values"].as_u64(), menu["max_values"].as_u64()),
+        (Some(2), Some(2)),
+        "{menu}"
+    );
+    let id = menu["custom_id"].as_str().expect("id").to_string();
+    let r = dm_click(
+        &env,
+        ALICE,
+        &id,
+        Some(vec!["Plains #2".into(), "Swamp #2".into()]),
+    )
+    .await;
+    assert!(
+        text(&r).starts_with("Done: `discard Plains #2, Swamp #2`"),
+        "{r}"
+    );
+    let l = svc.load(g).await.expect("load");
+    let hand = zone_names(&l.game, 0, Hand);
+    assert_eq!(hand.len(), 7, "{hand:?}");
+    assert_eq!(hand.iter().filter(|c| *c == "Plains").count(), 1);
+    assert_eq!(hand.iter().filter(|c| *c == "Swamp").count(), 1);
+    // The discard's menu again: out of date.
+    let r = dm_click(
+        &env,
+        ALICE,
+        &id,
+        Some(vec!["Forest #1".into(), "Island #1".into()]),
+    )
+    .await;
+    assert!(text(&r).contains("out of date"), "{r}");
+    assert_eq!(
+        zone_names(&l.game, 0, Hand),
+        zone_names(&svc.load(g).await.expect("load").game, 0, Hand)
+    );
+
+    env.stop().await;
+}
+
+/// The mulligans of a new game answered from the DMs, an old Keep out of date.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mulligans_from_the_direct_message() {
+    use engine::zones::ZoneKind::Hand;
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
+
+    // Mulligans from the DM: the first to decide mulligans; the second is asked next (their
+    // hand unchanged) and their DM carries Keep and Mulligan; then the first keeps.
+    let r = env
+        .h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![
+                opt("opponent", 6, json!(BOB.to_string())),
+                opt("deck", 3, json!("green")),
+            ],
+            json!({BOB.to_string(): env.h.user(BOB)}),
+        )
+        .await;
+    let menu = custom_ids(&r)
+        .into_iter()
+        .find(|i| i.starts_with("ss:Y:"))
+        .expect("deck menu");
+    let g: i64 = menu
+        .split(':')
+        .nth(2)
+        .and_then(|x| x.parse().ok())
+        .expect("id");
+    let r = env
+        .h
+        .click(BOB, CHANNEL, &menu, Some(vec!["green".into()]))
+        .await;
+    assert!(text(&r).contains("accepted"), "{r}");
+    let alice = svc
+        .user(&format!("discord:{ALICE}"), "Alice")
+        .await
+        .expect("user");
+    let decider = |l: &spellstack::service::Loaded| {
+        let p = l.game.pending().expect("pending");
+        assert!(
+            matches!(p.decision, Decision::Mulligan { .. }),
+            "{:?}",
+            p.decision
+        );
+        if l.seats[p.player.index()].user_id == alice {
+            ALICE
+        } else {
+            BOB
+        }
+    };
+    let l = svc.load(g).await.expect("load");
+    let one = decider(&l);
+    let seat_one = l.game.pending().expect("pending").player.index();
+    let two = if one == ALICE { BOB } else { ALICE };
+    let dm_one = last_dm_of(fake, one, g).expect("the first decider's DM");
+    let r = dm_answer(&env, one, &dm_one, "mulligan").await;
+    assert!(text(&r).starts_with("Done: `mulligan`"), "{r}");
+    let l = svc.load(g).await.expect("load");
+    assert_eq!(decider(&l), two);
+    let dm_two = last_dm_of(fake, two, g).expect("the second decider's DM");
+    assert!(
+        answer_in(&dm_two, "keep").is_some(),
+        "their DM carries Keep: {dm_two}"
+    );
+    let r = dm_answer(&env, two, &dm_two, "keep").await;
+    assert!(text(&r).starts_with("Done: `keep`"), "{r}");
+    let l = svc.load(g).await.expect("load");
+    assert_eq!(decider(&l), one, "the mulligan was taken; asked again");
+    let hand = zone_names(&l.game, seat_one, Hand);
+    assert_eq!(hand.len(), 6, "{hand:?}");
+    let again = last_dm_of(fake, one, g).expect("the new hand's DM");
+    // The first DM's Keep is out of date.
+    let v = l.row.version;
+    let r = dm_answer(&env, one, &dm_one, "keep").await;
+    assert!(text(&r).contains("out of date"), "{r}");
+    assert_eq!(version_of(svc, g).await, v);
+    let r = dm_answer(&env, one, &again, "keep").await;
+    assert!(text(&r).starts_with("Done: `keep`"), "{r}");
+    let l = svc.load(g).await.expect("load");
+    assert!(
+        l.game
+            .pending()
+            .is_none_or(|p| !matches!(p.decision, Decision::Mulligan { .. })),
+        "both kept"
+    );
+    env.stop().await;
+}
+
+/// The menus of a picker reply: (custom id, option values), in order.
+fn menus_of(v: &Value) -> Vec<(String, Vec<String>)> {
+    v["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["type"] == 3)
+        .map(|c| {
+            let values = c["options"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|o| o["value"].as_str().map(str::to_string))
+                .collect();
+            (c["custom_id"].as_str().unwrap_or("").to_string(), values)
+        })
+        .collect()
+}
+
+/// The **Declare** (or **Clear**) button of a reply.
+fn draft_button(v: &Value, clear: bool) -> String {
+    let end = if clear { ":clear" } else { ":go" };
+    custom_ids(v)
+        .into_iter()
+        .find(|i| i.starts_with("ss:d:") && i.ends_with(end))
+        .unwrap_or_else(|| panic!("a draft button: {v}"))
+}
+
+/// Past 25 choices the attack and block pickers are paged: choices from two pages are
+/// gathered and **Declare** declares them together (30 attackers; 28 legal blocks). Clear
+/// forgets them; a Declare with nothing chosen says so; a Declare from an older state says
+/// the game moved on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paged_declare_attackers_and_blockers_past_25_choices() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc) = (&env.h, &env.svc);
+    let bears = |n: usize| vec!["\"Ashcoat Bear\""; n].join(", ");
+
+    // Thirty attackers.
+    let src = format!(
+        "name = \"thirty\"\nscript = [\"goto declare_attackers\"]\n[setup]\nactive = \"alice\"\nturn = 3\n[setup.alice]\nlibrary = [\"Forest\"]\nbattlefield = [{}]\n[setup.bob]\nlibrary = [\"Forest\"]\n",
+        bears(30)
+    );
+    let (g, thread) = scenario_game(&env, &src).await;
+    let r = h
+        .slash(ALICE, thread, "mtg", "attack", vec![], json!({}))
+        .await;
+    assert!(text(&r).contains("30 choices"), "{r}");
+    let menus = menus_of(&r);
+    assert_eq!(menus.len(), 2, "{r}");
+    assert_eq!(menus[0].1.len(), 25);
+    assert_eq!(menus[1].1.len(), 5);
+    let v = version_of(svc, g).await;
+    let r = h
+        .click(
+            ALICE,
+            thread,
+            &menus[0].0,
+            Some(vec!["Ashcoat Bear #1".into(), "Ashcoat Bear #2".into()]),
+        )
+        .await;
+    assert!(text(&r).contains("chosen so far (2)"), "{r}");
+    // Clear forgets them; Declare then has nothing to declare.
+    let r = h.click(ALICE, thread, &draft_button(&r, true), None).await;
+    assert!(text(&r).contains("Cleared"), "{r}");
+    let go = format!("ss:d:{g}:{v}:{ALICE}:a:go");
+    let r = h.click(ALICE, thread, &go, None).await;
+    assert!(text(&r).contains("Nothing is chosen"), "{r}");
+    assert_eq!(version_of(svc, g).await, v);
+    // From both pages, then Declare.
+    h.click(
+        ALICE,
+        thread,
+        &menus[0].0,
+        Some(vec!["Ashcoat Bear #1".into(), "Ashcoat Bear #2".into()]),
+    )
+    .await;
+    let r = h
+        .click(
+            ALICE,
+            thread,
+            &menus[1].0,
+            Some(vec!["Ashcoat Bear #30".into(), "Ashcoat Bear #1".into()]),
+        )
+        .await;
+    assert!(text(&r).contains("chosen so far (3)"), "{r}");
+    let r = h.click(ALICE, thread, &draft_button(&r, false), None).await;
+    assert!(
+        text(&r)
+            .starts_with("Done: `attack with Ashcoat Bear #1, Ashcoat Bear #2, Ashcoat Bear #30`"),
+        "{r}"
+    );
+    // Three unblocked bears (Bob has no creatures): 6 damage.
+    let l = svc.load(g).await.expect("load");
+    assert_eq!(
+        l.game.player(engine::PlayerId(1)).life,
+        14,
+        "three attackers declared"
+    );
+    // A Declare from the state before: the game moved on.
+    h.click(
+        ALICE,
+        thread,
+        &menus[1].0,
+        Some(vec!["Ashcoat Bear #29".into()]),
+    )
+    .await;
+    let r = h.click(ALICE, thread, &go, None).await;
+    assert!(text(&r).contains("out of date"), "{r}");
+    assert_eq!(
+        svc.load(g).await.expect("load").row.version,
+        l.row.version,
+        "nothing moved"
+    );
+
+    // Fourteen blockers for two attackers: 28 legal blocks, paged.
+    let src = format!(
+        "name = \"fourteen\"\nscript = [\"goto declare_attackers\", \"bob: attack Ashcoat Bear@bob#1, Ashcoat Bear@bob#2\", \"goto declare_blockers\"]\n[setup]\nactive = \"bob\"\nturn = 3\n[setup.alice]\nlibrary = [\"Forest\"]\nbattlefield = [{}]\n[setup.bob]\nlibrary = [\"Forest\"]\nbattlefield = [{}]\n",
+        bears(14),
+        bears(2)
+    );
+    let (g, thread) = scenario_game(&env, &src).await;
+    let r = h
+        .slash(ALICE, thread, "mtg", "block", vec![], json!({}))
+        .await;
+    let menus = menus_of(&r);
+    assert_eq!(menus.len(), 2, "{r}");
+    assert_eq!(menus[0].1.len() + menus[1].1.len(), 28);
+    let first = menus[0].1[0].clone();
+    let last = menus[1].1.last().expect("a block").clone();
+    h.click(ALICE, thread, &menus[0].0, Some(vec![first.clone()]))
+        .await;
+    let r = h
+        .click(ALICE, thread, &menus[1].0, Some(vec![last.clone()]))
+        .await;
+    assert!(text(&r).contains("chosen so far (2)"), "{r}");
+    let r = h.click(ALICE, thread, &draft_button(&r, false), None).await;
+    assert!(
+        text(&r).starts_with(&format!("Done: `{first}, {last}`")),
+        "{r}"
+    );
+    // Each attacker met a bear of its own: both attackers and two blockers died, and Alice
+    // took no damage.
+    let l = svc.load(g).await.expect("load");
+    assert_eq!(
+        l.game.player(engine::PlayerId(0)).life,
+        20,
+        "{first}; {last}"
+    );
+    assert_eq!(
+        zone_names(&l.game, 1, engine::zones::ZoneKind::Battlefield).len(),
+        0
+    );
+    assert_eq!(
+        zone_names(&l.game, 0, engine::zones::ZoneKind::Battlefield).len(),
+        12
     );
     env.stop().await;
 }

@@ -663,6 +663,7 @@ pub fn picker_reply(
         kind,
         text: if paged { components::DRAFT } else { "" },
         placeholder,
+        min_values: 1,
     };
     let mut rows = components::pick_menus(&pick, &items, items.len().min(25) as u8, 4);
     let mut text = question.to_string();

@@ -35,6 +35,8 @@ pub enum PickKind {
     Attack,
     /// `block A with B, block C with D` (values are whole `block .. with ..` phrases).
     Block,
+    /// `TEXT V1, V2`: several objects at once (`discard Forest #2, Swamp`).
+    Choose,
 }
 
 impl PickKind {
@@ -49,6 +51,7 @@ impl PickKind {
             PickKind::Mode => 'm',
             PickKind::Attack => 'a',
             PickKind::Block => 'b',
+            PickKind::Choose => 'k',
         }
     }
     fn from_code(c: &str) -> Option<PickKind> {
@@ -62,6 +65,7 @@ impl PickKind {
             "m" => PickKind::Mode,
             "a" => PickKind::Attack,
             "b" => PickKind::Block,
+            "k" => PickKind::Choose,
             _ => return None,
         })
     }
@@ -79,6 +83,7 @@ impl PickKind {
             PickKind::Mode => format!("{text} mode {first}"),
             PickKind::Attack => format!("attack with {}", values.join(", ")),
             PickKind::Block => values.join(", "),
+            PickKind::Choose => format!("{text} {}", values.join(", ")),
         }
     }
 }
@@ -397,6 +402,7 @@ pub fn pick_menu(
         kind,
         text,
         placeholder,
+        min_values: 1,
     };
     pick_menus(&pick, items, max_values, 1).into_iter().next()
 }
@@ -409,6 +415,8 @@ pub struct Pick<'a> {
     pub kind: PickKind,
     pub text: &'a str,
     pub placeholder: &'a str,
+    /// The fewest values a menu takes (1 unless an answer needs exactly that many).
+    pub min_values: u8,
 }
 
 /// Options per menu (Discord's limit).
@@ -441,6 +449,7 @@ pub fn pick_menus(
         .filter(|(_, v)| seen.insert(v.clone()))
         .collect();
     let total = items.len();
+    let min = pick.min_values.max(1);
     let mut rows = Vec::new();
     for (n, page) in items.chunks(MENU_OPTIONS).take(menus).enumerate() {
         let id = if n == 0 {
@@ -466,11 +475,12 @@ pub fn pick_menus(
             .map(|(l, v)| CreateSelectMenuOption::new(cut(l, 100), v.clone()))
             .collect();
         let k = page.len() as u8;
+        let max = max_values.clamp(1, k);
         rows.push(CreateActionRow::SelectMenu(
             CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
                 .placeholder(placeholder)
-                .min_values(1)
-                .max_values(max_values.clamp(1, k)),
+                .min_values(min.min(max))
+                .max_values(max),
         ));
     }
     rows
@@ -587,10 +597,19 @@ mod tests {
         );
         assert_eq!(PickKind::Phrase.complete("", &v(&["pass"])), "pass");
         assert_eq!(
+            PickKind::Choose.complete("discard", &v(&["Plains #2", "Swamp"])),
+            "discard Plains #2, Swamp"
+        );
+        assert_eq!(
             PickKind::Mode.complete("cast Fortify", &v(&["2"])),
             "cast Fortify mode 2"
         );
-        for k in [PickKind::Mode, PickKind::X, PickKind::CostOption] {
+        for k in [
+            PickKind::Mode,
+            PickKind::X,
+            PickKind::CostOption,
+            PickKind::Choose,
+        ] {
             let c = Custom::Pick {
                 game: 1,
                 version: 1,
@@ -616,6 +635,7 @@ mod tests {
             kind: PickKind::Target,
             text: "cast Shock",
             placeholder: "Shock: a target",
+            min_values: 1,
         };
         let rows = pick_menus(&pick, &items, 1, 5);
         assert_eq!(rows.len(), 3, "60 distinct values in pages of 25");

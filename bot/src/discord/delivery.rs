@@ -375,6 +375,27 @@ pub async fn dm(http: &Http, user: u64, msg: CreateMessage) -> Result<(), bool> 
     }
 }
 
+/// Whether `p` must now answer a decision about their hand or library (a mulligan, a
+/// discard, a search, a reveal, a dredge, a scry, a yes/no question such as madness's): the
+/// hand's DM is sent again to carry its answers, even when the hand did not change.
+pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
+    use engine::decision::Decision as D;
+    game.result.is_none()
+        && game.pending().is_some_and(|x| {
+            x.player == p
+                && matches!(
+                    x.decision,
+                    D::Mulligan { .. }
+                        | D::Discard { .. }
+                        | D::Search { .. }
+                        | D::Reveal { .. }
+                        | D::Dredge { .. }
+                        | D::Scry { .. }
+                        | D::YesNo { .. }
+                )
+        })
+}
+
 /// The actions a hand's DM carries: when the player must decide now, the private panel's
 /// menus and buttons (every legal answer: play or cast from the hand, suspend, cycle, the
 /// hand's decisions); otherwise **My hand & options**, which shows the panel of the moment
@@ -542,7 +563,13 @@ pub async fn deliver(
             let names = hand_names(&l.game, p);
             let h = hash_of(&names);
             let key = (plan.game_id, s.user_id);
-            if data.mem(|m| m.hand.get(&key) == Some(&h)) {
+            // A DM goes out when the hand changed, or when a new decision about the hand
+            // (mulligan, discard, search...) waits for the player: the DM carries its answers.
+            let asked = asks_about_hand(&l.game, p).then_some(l.row.version);
+            let same_hand = data.mem(|m| m.hand.get(&key) == Some(&h));
+            let asked_before =
+                asked.is_none() || data.mem(|m| m.hand_asked.get(&key) == asked.as_ref());
+            if same_hand && asked_before {
                 continue;
             }
             let Some(d) = data.discord_of(s.user_id).await else {
@@ -579,6 +606,11 @@ pub async fn deliver(
             if !drew.is_empty() {
                 text = format!("{}\n{text}", drew.join("\n"));
             }
+            if l.game.result.is_none()
+                && let Some(x) = l.game.pending().filter(|x| x.player == p)
+            {
+                text.push_str(&format!("\nYou must {}.", x.decision.describe()));
+            }
             if let Some(w) = plan.waited_for(s.user_id) {
                 text = format!("{w}\n{text}");
             }
@@ -593,7 +625,12 @@ pub async fn deliver(
             msg = msg.components(dm_rows(data, http, plan.game_id, l, p, s.user_id, d).await);
             match dm(http, d, msg).await {
                 Ok(()) => {
-                    data.mem(|m| m.hand.insert(key, h));
+                    data.mem(|m| {
+                        m.hand.insert(key, h);
+                        if let Some(v) = asked {
+                            m.hand_asked.insert(key, v);
+                        }
+                    });
                 }
                 Err(closed) => {
                     if closed {

@@ -132,24 +132,56 @@ pub async fn panel(
             let buttons =
                 components::answer_buttons(game_id, l.row.version, discord, &quick, Vec::new());
             let room = 5usize.saturating_sub(buttons.len()).max(1);
-            if opts.len() > components::MENU_OPTIONS {
+            let several = crate::grammar::object_choices(&l.game, seat);
+            if several.is_none() && opts.len() > components::MENU_OPTIONS {
                 let shown = opts.len().min(room * components::MENU_OPTIONS);
                 text.push_str(&format!(
                     "\nThe menus hold answers 1-{shown} of {}; say any answer with `/mtg play` (autocompleted).",
                     opts.len()
                 ));
             }
-            let items: Vec<(String, String)> =
-                opts.iter().map(|o| (o.clone(), o.clone())).collect();
-            let pick = components::Pick {
-                game: game_id,
-                version: l.row.version,
-                user: discord,
-                kind: PickKind::Phrase,
-                text: "",
-                placeholder: "Everything you may do now",
+            r.rows = match several {
+                // Discard or sacrifice several: one menu taking exactly that many, so that
+                // every combination can be chosen.
+                Some(c) => {
+                    let placeholder = format!("Choose {} cards to {}", c.count, c.verb);
+                    let pick = components::Pick {
+                        game: game_id,
+                        version: l.row.version,
+                        user: discord,
+                        kind: PickKind::Choose,
+                        text: c.verb,
+                        placeholder: &placeholder,
+                        min_values: u8::try_from(c.count).unwrap_or(u8::MAX),
+                    };
+                    let items: Vec<(String, String)> =
+                        c.labels.iter().map(|o| (o.clone(), o.clone())).collect();
+                    if items.len() > components::MENU_OPTIONS {
+                        text.push_str(&format!(
+                            "\nThe menu holds the first {} cards; name any {} with `/mtg play {} A, B`.",
+                            components::MENU_OPTIONS,
+                            c.count,
+                            c.verb
+                        ));
+                    }
+                    let max = u8::try_from(c.count).unwrap_or(u8::MAX);
+                    components::pick_menus(&pick, &items, max, 1)
+                }
+                None => {
+                    let items: Vec<(String, String)> =
+                        opts.iter().map(|o| (o.clone(), o.clone())).collect();
+                    let pick = components::Pick {
+                        game: game_id,
+                        version: l.row.version,
+                        user: discord,
+                        kind: PickKind::Phrase,
+                        text: "",
+                        placeholder: "Everything you may do now",
+                        min_values: 1,
+                    };
+                    components::pick_menus(&pick, &items, 1, room)
+                }
             };
-            r.rows = components::pick_menus(&pick, &items, 1, room);
             r.rows.extend(buttons);
             r.rows.truncate(5);
         } else {
@@ -280,6 +312,7 @@ async fn needs_menu(
         kind,
         text: words.trim(),
         placeholder: &placeholder,
+        min_values: 1,
     };
     r.rows = components::pick_menus(&pick, &items, max, 5);
     if r.rows.is_empty() {
@@ -707,6 +740,7 @@ mod tests {
             kind: PickKind::X,
             text: "cast Fireball",
             placeholder: "X",
+            min_values: 1,
         };
         assert_eq!(components::pick_menus(&pick, &items, 1, 5).len(), 2);
     }

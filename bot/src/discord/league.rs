@@ -31,6 +31,7 @@ pub enum BestOf {
         "drop",
         "pool",
         "deck",
+        "sideboard",
         "play",
         "standings",
         "me",
@@ -88,6 +89,7 @@ async fn answer_with(
         Ok(r) => {
             let data = ctx.data();
             for p in &r.plans {
+                game_thread(data, ctx.http(), p.game_id).await;
                 if let Err(e) = delivery::deliver(data, ctx.http(), p, None).await {
                     tracing::warn!(game_id = p.game_id, error = %e, "league game delivery failed");
                 }
@@ -255,6 +257,40 @@ pub async fn deck(
         other => Err(ServiceError::Refused(format!(
             "`{other}`: choose save, use or list"
         ))),
+    };
+    answer(ctx, r, false).await
+}
+
+/// Sideboard between the games of your match: swap cards with the rest of your pool.
+#[poise::command(slash_command)]
+pub async fn sideboard(
+    ctx: Context<'_>,
+    #[description = "Cards out of your deck (`2 Mountain, Rift Bolt`)"] out: Option<String>,
+    #[description = "Cards in from the rest of your pool (basic lands: any number)"]
+    #[rename = "in"]
+    into: Option<String>,
+    #[description = "True: back to your build for the rest of the match"] reset: Option<bool>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    use crate::league_service::words::card_counts;
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let l = match find(&ctx, league.as_deref()).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let lists = (
+        card_counts(out.as_deref().unwrap_or("")),
+        card_counts(into.as_deref().unwrap_or("")),
+    );
+    let r = match lists {
+        (Err(e), _) | (_, Err(e)) => Err(ServiceError::Refused(e)),
+        (Ok(o), Ok(i)) => {
+            data.svc
+                .league_sideboard(l.row.id, me, &o, &i, reset == Some(true))
+                .await
+        }
     };
     answer(ctx, r, false).await
 }
@@ -458,9 +494,60 @@ pub async fn fix(
     organise(ctx, league, match_id, action, reason).await
 }
 
+/// A league game gets a thread of its own in the league's channel, as a challenge does
+/// (`League: Ann vs Ben · game 2`); its posts go there. When the thread cannot be made (a
+/// missing permission), the game is played in the channel.
+async fn game_thread(data: &super::Data, http: &serenity::Http, game_id: crate::storage::Id) {
+    let Ok(Some(row)) = data.svc.db.game(game_id).await else {
+        return;
+    };
+    if row.thread_id.is_some() {
+        return;
+    }
+    let Some(channel) = row
+        .channel_id
+        .and_then(|c| u64::try_from(c).ok())
+        .filter(|c| *c != 0)
+    else {
+        return;
+    };
+    let Ok(Some(m)) = data.svc.db.match_of_game(game_id).await else {
+        return;
+    };
+    let played = data.svc.db.league_games(m.id).await.map_or(0, |g| g.len());
+    let b = match m.b_user {
+        Some(b) => data.name_of(b).await,
+        None => return,
+    };
+    let title = format!(
+        "League: {} vs {b} · game {}",
+        data.name_of(m.a_user).await,
+        played + 1
+    );
+    let made = serenity::ChannelId::new(channel)
+        .create_thread(
+            http,
+            serenity::CreateThread::new(delivery::head(&title, 90))
+                .kind(serenity::ChannelType::PublicThread)
+                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+        )
+        .await;
+    match made {
+        Ok(t) => {
+            if let Err(e) = data.svc.db.set_thread(game_id, t.id.get() as i64).await {
+                tracing::warn!(game_id, error = %e, "the league game's thread was not stored");
+            }
+        }
+        Err(e) => {
+            tracing::info!(game_id, error = %e, "no thread for the league game; using the channel")
+        }
+    }
+}
+
 /// Posts what a league says after a game command (its result, the next game of the match).
 async fn post(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
     for p in &r.plans {
+        game_thread(data, http, p.game_id).await;
         if let Err(e) = delivery::deliver(data, http, p, None).await {
             tracing::warn!(game_id = p.game_id, error = %e, "league game delivery failed");
         }

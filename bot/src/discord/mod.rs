@@ -44,6 +44,9 @@ pub struct Memory {
     pub board: HashMap<Id, u64>,
     /// Hash of the last hand delivered per (game, user).
     pub hand: HashMap<(Id, Id), u64>,
+    /// The game version of the last hand decision (mulligan, discard, search...) whose
+    /// answers a DM carried, per (game, user): a new one is sent even if the hand is the same.
+    pub hand_asked: HashMap<(Id, Id), i64>,
     /// Users whose DMs are closed (Discord error 50007).
     pub dm_closed: HashSet<u64>,
     /// Service user id -> Discord user id.

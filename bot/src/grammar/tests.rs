@@ -1452,3 +1452,58 @@ library = ["Forest"]
     ));
     assert!(parse_answers(&g, alice, "tap Forest for green").is_ok());
 }
+
+/// Alice ends her turn with nine cards: in the cleanup step she discards two, and
+/// [`object_choices`] offers every card (identical ones numbered) so that any two can be
+/// chosen, not only the few combinations the legal answers list.
+pub(crate) const NINE_CARDS_CLEANUP: &str = r#"
+name = "nine cards"
+script = ["alice: pass", "bob: pass"]
+[setup]
+active = "alice"
+step = "end"
+turn = 3
+[setup.alice]
+hand = ["Forest", "Forest", "Forest", "Forest", "Island", "Island", "Plains", "Plains", "Swamp"]
+library = ["Forest"]
+[setup.bob]
+library = ["Forest"]
+"#;
+
+#[test]
+fn any_two_cards_can_be_discarded_by_their_numbered_names() {
+    let g = engine::scenario::game_from_str(NINE_CARDS_CLEANUP).expect("scenario");
+    let alice = PlayerId(0);
+    assert!(matches!(
+        g.pending().map(|p| &p.decision),
+        Some(Decision::Discard { count: 2 })
+    ));
+    let c = object_choices(&g, alice).expect("a choice of two");
+    assert_eq!((c.verb, c.count), ("discard", 2));
+    assert_eq!(c.labels.len(), 9);
+    assert!(
+        c.labels.contains(&"Plains #2".to_string()),
+        "{:?}",
+        c.labels
+    );
+    assert!(c.labels.contains(&"Swamp".to_string()), "{:?}", c.labels);
+    // The legal answers do not list this pair; the words reach it.
+    let answers = parse_answers(&g, alice, "discard Plains #2, Swamp").expect("parsed");
+    let [Answer::Objects(ids)] = answers.as_slice() else {
+        panic!("{answers:?}")
+    };
+    assert!(!g.legal_answers(alice).contains(&answers[0]));
+    let names: Vec<String> = ids.iter().map(|id| g.seen_name(*id, Some(alice))).collect();
+    assert_eq!(names, vec!["Plains".to_string(), "Swamp".to_string()]);
+    let mut after = g.clone();
+    after.submit(alice, answers[0].clone()).expect("accepted");
+    assert_eq!(after.player(alice).hand.len(), 7);
+    // `#N` counts among all the cards, whichever were named before: two different Forests.
+    let answers = parse_answers(&g, alice, "discard Forest #1, Forest #3").expect("parsed");
+    let [Answer::Objects(ids)] = answers.as_slice() else {
+        panic!("{answers:?}")
+    };
+    assert_ne!(ids[0], ids[1]);
+    // No choice to offer when one card is discarded, or when it is not Alice's decision.
+    assert!(object_choices(&g, PlayerId(1)).is_none());
+}

@@ -263,6 +263,9 @@ pub struct LeagueSetup {
     pub allow_rematches: bool,
     pub ruleset: Option<Ruleset>,
     pub pack_triggers: Vec<String>,
+    /// The league's seed (packs, game seeds, pairings, who chooses play or draw); None: a
+    /// random one. Fixed by the simulation and tests, so that a league can be replayed.
+    pub seed: Option<u64>,
 }
 
 impl LeagueSetup {

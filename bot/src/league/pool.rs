@@ -179,6 +179,61 @@ pub fn sideboard(pool: &Pool, deck: &Deck) -> Vec<Entry> {
         .collect()
 }
 
+/// Sideboarding (between the games of a match): `deck` with the cards of `out` taken out of
+/// the main deck and those of `into` put in from the rest of the pool (basic lands in any
+/// number), checked as a build is ([`check_deck`]). Names are matched as the catalog spells
+/// them, in any case. Every problem is named; on any problem nothing is changed.
+pub fn side(
+    pool: &Pool,
+    deck: &Deck,
+    out: &[(u32, String)],
+    into: &[(u32, String)],
+) -> Result<Deck, Vec<String>> {
+    let norm = engine::cards::normalize_name;
+    let mut new = deck.clone();
+    let mut problems = Vec::new();
+    for (n, name) in out {
+        match new.main.iter_mut().find(|e| norm(&e.name) == norm(name)) {
+            Some(e) if e.count >= *n => e.count -= n,
+            Some(e) => problems.push(format!(
+                "your deck has {} {}, not {n} to take out",
+                e.count, e.name
+            )),
+            None => problems.push(format!("{} is not in your deck", name.trim())),
+        }
+    }
+    new.main.retain(|e| e.count > 0);
+    let cards = pool.cards();
+    for (n, name) in into {
+        let basic = Catalog::builtin()
+            .by_name(name)
+            .filter(|d| d.supertypes.contains(&Supertype::Basic))
+            .map(|d| d.name.clone());
+        let Some(real) = cards
+            .iter()
+            .find(|c| norm(&c.name) == norm(name))
+            .map(|c| c.name.clone())
+            .or(basic)
+        else {
+            problems.push(format!("{} is not in your pool", name.trim()));
+            continue;
+        };
+        match new.main.iter_mut().find(|e| e.name == real) {
+            Some(e) => e.count += n,
+            None => new.main.push(Entry {
+                count: *n,
+                name: real,
+            }),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    new.sideboard = sideboard(pool, &new);
+    check_deck(pool, &new)?;
+    Ok(new)
+}
+
 /// A simple automatic build (for agents and the league simulation): the playable nonland
 /// cards of the two colours with the most of them (colourless ones too), at most 23, then
 /// basic lands of those colours to reach 40.
@@ -277,6 +332,62 @@ mod tests {
         grown.add("PLC", 9).expect("pack");
         assert_eq!(grown.packs.len(), 7);
         assert!(grown.add("XYZ", 1).is_err());
+    }
+
+    /// Sideboarding swaps cards with the rest of the pool: what goes in must be in the
+    /// sideboard (basic lands always are), what goes out in the deck; every problem named and
+    /// the deck unchanged on any.
+    #[test]
+    fn sideboarding_swaps_with_the_rest_of_the_pool() {
+        let p = pool();
+        let auto = auto_build(&p, "auto");
+        let spare = sideboard(&p, &auto);
+        let card_in = spare.first().expect("a sideboard card").name.clone();
+        let card_out = auto
+            .main
+            .iter()
+            .find(|e| !is_basic(&e.name))
+            .expect("a spell")
+            .name
+            .clone();
+        let sided = side(
+            &p,
+            &auto,
+            &[(1, card_out.to_uppercase())],
+            &[(1, card_in.to_lowercase())],
+        )
+        .expect("a legal swap");
+        assert_eq!(sided.main_count(), auto.main_count());
+        let count = |d: &Deck, n: &str| {
+            d.main
+                .iter()
+                .filter(|e| e.name == n)
+                .map(|e| e.count)
+                .sum::<u32>()
+        };
+        assert_eq!(count(&sided, &card_in), count(&auto, &card_in) + 1);
+        assert_eq!(count(&sided, &card_out), count(&auto, &card_out) - 1);
+        assert!(sided.sideboard.iter().any(|e| e.name == card_out));
+        check_deck(&p, &sided).expect("legal");
+        // Basic lands come from nowhere; a card not in the pool, or more than it has, does not.
+        let lands =
+            side(&p, &auto, &[(1, card_out.clone())], &[(1, "Plains".into())]).expect("basic");
+        assert_eq!(count(&lands, "Plains"), count(&auto, "Plains") + 1);
+        let e = side(&p, &auto, &[], &[(1, "Lightning Bolt".into())]).unwrap_err();
+        assert!(e.iter().any(|x| x.contains("not in your pool")), "{e:?}");
+        let have = p.count_of(&card_out);
+        let e = side(&p, &auto, &[], &[(have + 1, card_out.clone())]).unwrap_err();
+        assert!(e.iter().any(|x| x.contains("your pool has")), "{e:?}");
+        let e = side(
+            &p,
+            &auto,
+            &[(30, card_out.clone()), (1, "Nothing Such".into())],
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(e.len(), 2, "too many out, and an unknown card: {e:?}");
+        let e = side(&p, &auto, &[(1, card_out.clone())], &[]).unwrap_err();
+        assert!(e.iter().any(|x| x.contains("at least 40")), "{e:?}");
     }
 
     #[test]

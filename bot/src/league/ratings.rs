@@ -108,9 +108,66 @@ pub fn rate_game(a: &Rating, b: &Rating, outcome: Outcome, now: i64) -> (Rating,
     (wrap(na, a), wrap(nb, b))
 }
 
+/// One rated game: the two players, the result from `a`'s side, when it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatedGame {
+    pub a: i64,
+    pub b: i64,
+    pub outcome: Outcome,
+    pub at: i64,
+}
+
+/// Every player's rating after `games`, in order, from new ratings: what the ratings are when
+/// exactly these games count (an organiser's nullified match leaves its games out).
+pub fn replay(games: &[RatedGame]) -> std::collections::BTreeMap<i64, Rating> {
+    let mut out: std::collections::BTreeMap<i64, Rating> = Default::default();
+    for g in games {
+        let ra = out.get(&g.a).copied().unwrap_or_default();
+        let rb = out.get(&g.b).copied().unwrap_or_default();
+        let (na, nb) = rate_game(&ra, &rb, g.outcome, g.at);
+        out.insert(g.a, na);
+        out.insert(g.b, nb);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replaying_games_is_rating_them_one_by_one() {
+        let games = [
+            RatedGame {
+                a: 1,
+                b: 2,
+                outcome: Outcome::Win,
+                at: 10,
+            },
+            RatedGame {
+                a: 2,
+                b: 3,
+                outcome: Outcome::Draw,
+                at: 20 + PERIOD_SECS * 3,
+            },
+            RatedGame {
+                a: 3,
+                b: 1,
+                outcome: Outcome::Loss,
+                at: 30 + PERIOD_SECS * 3,
+            },
+        ];
+        let r = replay(&games);
+        let (a, b) = rate_game(&Rating::default(), &Rating::default(), Outcome::Win, 10);
+        let (b, c) = rate_game(&b, &Rating::default(), Outcome::Draw, 20 + PERIOD_SECS * 3);
+        let (c, a) = rate_game(&c, &a, Outcome::Loss, 30 + PERIOD_SECS * 3);
+        assert_eq!((r[&1], r[&2], r[&3]), (a, b, c));
+        assert_eq!(r[&1].games, 2);
+        // Without the first game, player 1 has only the last one.
+        let r = replay(&games[1..]);
+        assert_eq!(r[&1].games, 1);
+        assert!(replay(&[]).is_empty());
+    }
 
     #[test]
     fn a_first_win_matches_the_glicko2_reference() {

@@ -83,6 +83,16 @@ struct SeatDeckJson {
     cards: Vec<String>,
 }
 
+/// The deadline of `m`'s round, for scheduled rounds (Swiss, round robin; None for the
+/// queue and challenges).
+pub(crate) fn round_deadline(l: &LeagueCtx, m: &MatchRow) -> Option<i64> {
+    if matches!(l.def.schedule, Schedule::Queue) {
+        return None;
+    }
+    let round = u32::try_from(m.round.checked_sub(1)?).ok()?;
+    Some(l.def.dates.round_deadline(round, l.def.clock.round_days))
+}
+
 fn game_seed(league_seed: u64, match_id: Id, game_no: i64) -> u64 {
     let mut rng = ChaCha8Rng::seed_from_u64(
         league_seed ^ (match_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game_no as u64,
@@ -91,20 +101,44 @@ fn game_seed(league_seed: u64, match_id: Id, game_no: i64) -> u64 {
 }
 
 impl Service {
-    /// The member's deck for the next game: the build in use, checked against the pool.
-    async fn member_deck(&self, l: &LeagueCtx, m: &MemberRow) -> Result<SeatDeckJson> {
+    /// The member's deck for the next game of match `match_id`: the deck they sideboarded
+    /// to for this match, else the build in use (not yet checked against the pool).
+    pub(crate) async fn match_deck(
+        &self,
+        l: &LeagueCtx,
+        m: &MemberRow,
+        match_id: Id,
+    ) -> Result<decks::Deck> {
         let who = self.name_of(m.user_id).await;
         let name = m
             .deck_name
             .clone()
             .ok_or_else(|| ServiceError::Deck(format!("{who} has no deck chosen yet")))?;
+        if m.side_match == Some(match_id)
+            && let Some(list) = &m.side_list
+        {
+            return decks::parse(&name, list)
+                .map_err(|e| ServiceError::Deck(format!("{who}'s sideboarded deck: {e}")));
+        }
         let builds = self.db.league_decks(l.row.id, m.user_id).await?;
         let b = builds
             .iter()
             .find(|b| b.name == name)
             .ok_or_else(|| ServiceError::Deck(format!("{who}'s build `{name}` is gone")))?;
-        let deck = decks::parse(&b.name, &b.list)
-            .map_err(|e| ServiceError::Deck(format!("{who}: {e}")))?;
+        decks::parse(&b.name, &b.list).map_err(|e| ServiceError::Deck(format!("{who}: {e}")))
+    }
+
+    /// The member's deck for the next game of match `match_id` ([`Service::match_deck`]),
+    /// checked against the pool.
+    async fn member_deck(
+        &self,
+        l: &LeagueCtx,
+        m: &MemberRow,
+        match_id: Id,
+    ) -> Result<SeatDeckJson> {
+        let who = self.name_of(m.user_id).await;
+        let name = m.deck_name.clone().unwrap_or_default();
+        let deck = self.match_deck(l, m, match_id).await?;
         if matches!(l.def.format, LeagueFormat::Sealed { .. }) {
             let pool = self.member_pool(l, m).await?;
             pool::check_deck(&pool, &deck).map_err(|p| {
@@ -145,7 +179,7 @@ impl Service {
                 .member(l.row.id, u)
                 .await?
                 .ok_or_else(|| ServiceError::Refused("a player left the league".into()))?;
-            let deck = self.member_deck(l, &mem).await?;
+            let deck = self.member_deck(l, &mem, m.id).await?;
             let ext = self
                 .db
                 .user(u)
@@ -583,7 +617,7 @@ impl Service {
                 self.league_touch_clock(&l, m.id, g).await?;
                 break;
             };
-            let step = self.record_result(&l, &m, g, result, "won").await?;
+            let step = self.record_result(&l, &m, g, result, "won", false).await?;
             if !step.0.is_empty() {
                 reply.text = format!("{}\n{}", reply.text, step.0).trim().to_string();
             }
@@ -606,6 +640,7 @@ impl Service {
         game_id: Id,
         result: GameResult,
         how: &str,
+        end_match: bool,
     ) -> Result<(String, Option<Plan>, Vec<Id>)> {
         let b = m
             .b_user
@@ -638,10 +673,12 @@ impl Service {
         }
         let gtw = i64::from(l.def.games_to_win());
         // After the grace period no new game begins: the match ends with its score.
+        // A game claimed at the round's deadline ends the match too (`end_match`).
         let decided = after.a_wins >= gtw
             || after.b_wins >= gtw
             || game_no >= i64::from(l.def.best_of)
-            || l.phase(now) == Phase::Over;
+            || l.phase(now) == Phase::Over
+            || end_match;
         after.game_id = None;
         after.clock = None;
         // MTR 2.2: the loser of the game chooses for the next; after a draw, the same player.
@@ -917,7 +954,10 @@ impl Service {
     }
 
     /// The waiting player claims the game whose opponent's clock ran out: the flagged
-    /// player forfeits the game (never silently: only on this claim).
+    /// player forfeits the game (never silently: only on this claim). After the deadline of
+    /// the match's round (Swiss, round robin) the waiting player may claim too, whatever the
+    /// clocks say: the player the game waits for forfeits it and the match ends with its
+    /// score; a match with no game in progress then ends with its score.
     pub async fn league_claim(&self, league_id: Id, user: Id) -> Result<LeagueReply> {
         let l = self.league_ctx(league_id).await?;
         let matches = self.db.league_matches(league_id).await?;
@@ -927,7 +967,12 @@ impl Service {
         else {
             return refused("you have no league match in progress");
         };
+        let now = self.now();
+        let overdue = round_deadline(&l, m).filter(|d| now > *d);
         let Some(g) = m.game_id else {
+            if overdue.is_some() {
+                return self.end_at_deadline(&l, m, user).await;
+            }
             return refused("no game of your match is being played");
         };
         self.league_touch_clock(&l, m.id, g).await?;
@@ -936,11 +981,6 @@ impl Service {
             .league_match(m.id)
             .await?
             .ok_or_else(|| ServiceError::Refused("the match is gone".into()))?;
-        let stored: StoredClock = m
-            .clock
-            .as_deref()
-            .and_then(|c| serde_json::from_str(c).ok())
-            .ok_or_else(|| ServiceError::Refused("this game has no clock".into()))?;
         let my_seat = usize::from(m.b_user == Some(user));
         let other = if my_seat == 0 {
             m.b_user.unwrap_or(m.a_user)
@@ -948,11 +988,29 @@ impl Service {
             m.a_user
         };
         let vac = self.vacations_of(league_id, other).await?;
-        let loser_seat = stored
+        let on_time = match m
             .clock
-            .claim(my_seat, self.now(), &vac)
-            .map_err(ServiceError::Refused)?;
+            .as_deref()
+            .and_then(|c| serde_json::from_str::<StoredClock>(c).ok())
+        {
+            Some(stored) => stored.clock.claim(my_seat, now, &vac),
+            None => Err("this game has no clock".to_string()),
+        };
         let loaded = self.load(g).await?;
+        let (loser_seat, how) = match (on_time, overdue) {
+            (Ok(seat), _) => (seat, "claimed the game on time"),
+            (Err(why), None) => return refused(why),
+            (Err(_), Some(_)) => match loaded.game.pending().map(|p| p.player.index()) {
+                Some(seat) if seat != my_seat => (seat, "claimed the game at the round's deadline"),
+                Some(_) => {
+                    return refused(format!(
+                        "round {}'s deadline has passed, but the game waits for you: make your move (the player who waits may claim)",
+                        m.round
+                    ));
+                }
+                None => return refused("the game waits for nobody"),
+            },
+        };
         let mut game = loaded.game.clone();
         game.submit(PlayerId(loser_seat as u8), engine::Answer::Concede)
             .map_err(|e| ServiceError::Refused(e.to_string()))?;
@@ -965,18 +1023,54 @@ impl Service {
         } else {
             m.b_user.unwrap_or(m.a_user)
         };
-        self.command(loser_user, g, "concede", None).await?;
+        self.command(loser_user, g, "concede yes", None).await?;
         let (text, plan, pings) = self
-            .record_result(&l, &m, g, result, "claimed the game on time")
+            .record_result(&l, &m, g, result, how, overdue.is_some())
             .await?;
-        let mut reply = LeagueReply::text(
-            league_id,
-            format!("{} ran out of time: {text}", self.name_of(loser_user).await),
-        );
+        let why = if overdue.is_some() {
+            format!("round {}'s deadline has passed", m.round)
+        } else {
+            format!("{} ran out of time", self.name_of(loser_user).await)
+        };
+        let mut reply = LeagueReply::text(league_id, format!("{why}: {text}"));
         reply.pings = pings;
         if let Some(p) = plan {
             reply.plans.push(p);
         }
+        Ok(reply)
+    }
+
+    /// A claim after the round's deadline in a match with no game in progress: the match
+    /// ends with its score (a draw when level), and the next round is paired when it can be.
+    async fn end_at_deadline(&self, l: &LeagueCtx, m: &MatchRow, by: Id) -> Result<LeagueReply> {
+        let Some(b) = m.b_user else {
+            return refused("a bye has no games");
+        };
+        let now = self.now();
+        let mut after = m.clone();
+        after.status = "finished".into();
+        after.finished_at = Some(now);
+        after.clock = None;
+        after.note = Some(format!(
+            "ended at round {}'s deadline, claimed by {}",
+            m.round,
+            self.name_of(by).await
+        ));
+        if !self.db.update_match(&after, "active").await? {
+            return refused("the match changed meanwhile; look again and retry");
+        }
+        let (an, bn) = (self.name_of(m.a_user).await, self.name_of(b).await);
+        let mut text = format!(
+            "{}: round {}'s deadline has passed with no game in progress: match over, {an} {}-{} {bn}.",
+            l.def.name, m.round, m.a_wins, m.b_wins
+        );
+        let r = self.league_pair_round(l).await?;
+        if !r.text.is_empty() {
+            text.push_str(&format!("\n{}", r.text));
+        }
+        let mut reply = LeagueReply::text(l.row.id, text);
+        reply.pings = vec![m.a_user, b];
+        reply.pings.extend(r.pings);
         Ok(reply)
     }
 

@@ -145,7 +145,7 @@ impl Service {
             .validate(self.now(), ruleset)
             .map_err(ServiceError::Refused)?;
         let json = serde_json::to_string(&def).map_err(|e| ServiceError::Refused(e.to_string()))?;
-        let seed: u64 = rand::rng().random();
+        let seed: u64 = setup.seed.unwrap_or_else(|| rand::rng().random());
         let Some(id) = self
             .db
             .create_league(&def.name, guild, channel, by, &json, seed, self.now())
@@ -369,6 +369,7 @@ impl Service {
             .save_league_deck(league_id, user, name, &decks::to_text(&deck), self.now())
             .await?;
         self.db.set_member_deck(league_id, user, name).await?;
+        self.db.set_sideboard(league_id, user, None).await?;
         Ok(LeagueReply::text(
             league_id,
             format!(
@@ -405,9 +406,105 @@ impl Service {
             ));
         };
         self.db.set_member_deck(league_id, user, &b.name).await?;
+        self.db.set_sideboard(league_id, user, None).await?;
         Ok(LeagueReply::text(
             league_id,
             format!("You play `{}` from your next game.", b.name),
+        ))
+    }
+
+    /// Sideboarding in a match (sealed): the cards of `out` leave the deck and those of
+    /// `into` come in from the rest of the pool (basic lands in any number), from the next
+    /// game of the member's match in progress until the match ends (then the build in use
+    /// comes back); changes add up. `reset` undoes them; with nothing to change, the deck and
+    /// the rest of the pool are listed. Like `deck use`, a change made while a game is being
+    /// played applies from the next game.
+    pub async fn league_sideboard(
+        &self,
+        league_id: Id,
+        user: Id,
+        out: &[(u32, String)],
+        into: &[(u32, String)],
+        reset: bool,
+    ) -> Result<LeagueReply> {
+        let l = self.league_ctx(league_id).await?;
+        let m = self.member_or_refuse(&l, user).await?;
+        if !l.is_sealed() {
+            return refused("a constructed deck is locked for the run, its sideboard too");
+        }
+        let matches = self.db.league_matches(league_id).await?;
+        let Some(cur) = matches
+            .iter()
+            .find(|x| x.status == "active" && (x.a_user == user || x.b_user == Some(user)))
+        else {
+            return refused(
+                "sideboarding is between the games of a match, and you have no match in progress: change your build with `deck save` or `deck use`",
+            );
+        };
+        let next_game =
+            self.db.league_games(cur.id).await?.len() + 1 + usize::from(cur.game_id.is_some());
+        let build = m.deck_name.clone().unwrap_or_default();
+        if reset {
+            self.db.set_sideboard(league_id, user, None).await?;
+            return Ok(LeagueReply::text(
+                league_id,
+                format!("No sideboarding: you play `{build}` from game {next_game}."),
+            ));
+        }
+        let deck = self.match_deck(&l, &m, cur.id).await?;
+        let pool = self.member_pool(&l, &m).await?;
+        if out.is_empty() && into.is_empty() {
+            let list = |v: &[decks::Entry]| {
+                v.iter()
+                    .map(|e| format!("{} {}", e.count, e.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Ok(LeagueReply::text(
+                league_id,
+                format!(
+                    "Your deck for game {next_game} ({} cards): {}\nThe rest of your pool: {} (basic lands: any number). Swap with `sideboard out CARD in CARD`.",
+                    deck.main_count(),
+                    list(&deck.main),
+                    list(&pool::sideboard(&pool, &deck))
+                ),
+            ));
+        }
+        let new = pool::side(&pool, &deck, out, into).map_err(|p| {
+            ServiceError::Deck(format!(
+                "that sideboarding has {} problem{} (nothing changed):\n- {}",
+                p.len(),
+                if p.len() == 1 { "" } else { "s" },
+                p.join("\n- ")
+            ))
+        })?;
+        let text = decks::to_text(&new);
+        self.db
+            .set_sideboard(league_id, user, Some((text.as_str(), cur.id)))
+            .await?;
+        let said = |v: &[(u32, String)]| {
+            v.iter()
+                .map(|(n, c)| format!("{n} {}", c.trim()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        Ok(LeagueReply::text(
+            league_id,
+            format!(
+                "Sideboarded for match {} from game {next_game}: out {}, in {} ({} cards). `{build}` comes back after the match.",
+                cur.id,
+                if out.is_empty() {
+                    "nothing".into()
+                } else {
+                    said(out)
+                },
+                if into.is_empty() {
+                    "nothing".into()
+                } else {
+                    said(into)
+                },
+                new.main_count()
+            ),
         ))
     }
 
@@ -520,6 +617,9 @@ impl Service {
             W::Decks => self.league_decks(id, user).await,
             W::DeckSave { name, list } => self.league_deck_save(id, user, &name, &list).await,
             W::DeckUse(name) => self.league_deck_use(id, user, &name).await,
+            W::Sideboard { out, into, reset } => {
+                self.league_sideboard(id, user, &out, &into, reset).await
+            }
             W::Play { opponent } => {
                 let opp = match opponent {
                     Some(n) => Some(self.member_by_name(&l, &n).await?),

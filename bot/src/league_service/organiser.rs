@@ -1,11 +1,15 @@
 //! Organiser commands: nullify a match, award a forfeit, fix a result. Only the league's
 //! creator and members with the server's Manage Server permission (`is_admin`, told by the
 //! front end) may use them; each is recorded with who did it and why (`league_actions`).
-//! Ratings are not changed: they follow the games the engine played.
+//! Ratings follow the games the engine played: a forfeit or a fixed result leaves them as
+//! they are, and a nullified match's games stop counting, so the format's ratings are
+//! computed again from every recorded game that still counts ([`Service::recompute_ratings`]).
 
 use super::{LeagueCtx, LeagueReply, refused};
+use crate::league::definition::LeagueDef;
+use crate::league::ratings::{self, Outcome, RatedGame};
 use crate::service::{Result, Service, ServiceError};
-use crate::storage::{Id, MatchRow};
+use crate::storage::{Id, MatchRow, RatingRow};
 
 /// What an organiser does to a match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +139,9 @@ impl Service {
             },
         );
         let who = self.name_of(by).await;
+        if action == OrganiserAction::Nullify && !self.db.league_games(match_id).await?.is_empty() {
+            self.recompute_ratings(l.def.format.rating_key()).await?;
+        }
         Ok(LeagueReply {
             league_id,
             text: format!(
@@ -144,6 +151,62 @@ impl Service {
             plans: Vec::new(),
             pings: std::iter::once(m.a_user).chain(m.b_user).collect(),
         })
+    }
+
+    /// Computes every rating of `format` again from the recorded games that count (those of
+    /// matches not nullified, in every league of that format), in the order they ended, as
+    /// they were rated when played: each game at its own time, so idle days count the same.
+    pub async fn recompute_ratings(&self, format: &str) -> Result<()> {
+        let mut games: Vec<(i64, Id, RatedGame)> = Vec::new();
+        for row in self.db.all_leagues().await? {
+            let def: LeagueDef = match serde_json::from_str(&row.def) {
+                Ok(d) => d,
+                Err(e) => {
+                    tracing::warn!(league = row.id, error = %e, "unreadable league left out of the ratings");
+                    continue;
+                }
+            };
+            if def.format.rating_key() != format {
+                continue;
+            }
+            let matches = self.db.league_matches(row.id).await?;
+            for g in self.db.league_games_of(row.id).await? {
+                let Some(m) = matches.iter().find(|m| m.id == g.match_id) else {
+                    continue;
+                };
+                let Some(b) = m.b_user.filter(|_| m.status != "nullified") else {
+                    continue;
+                };
+                let outcome = match g.winner {
+                    Some(w) if w == m.a_user => Outcome::Win,
+                    Some(_) => Outcome::Loss,
+                    None => Outcome::Draw,
+                };
+                let rated = RatedGame {
+                    a: m.a_user,
+                    b,
+                    outcome,
+                    at: g.finished_at,
+                };
+                games.push((g.finished_at, g.game_id, rated));
+            }
+        }
+        games.sort_by_key(|(at, game, _)| (*at, *game));
+        let rated: Vec<RatedGame> = games.into_iter().map(|(_, _, g)| g).collect();
+        let rows: Vec<RatingRow> = ratings::replay(&rated)
+            .into_iter()
+            .map(|(user_id, r)| RatingRow {
+                user_id,
+                format: format.into(),
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+                games: i64::from(r.games),
+                last_played: r.last_played,
+            })
+            .collect();
+        self.db.replace_ratings(format, &rows).await?;
+        Ok(())
     }
 
     fn close(&self, m: &mut MatchRow) {

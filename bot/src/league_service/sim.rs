@@ -18,6 +18,22 @@ pub struct SimOptions {
     pub matches_per_run: Option<u32>,
     /// Makes the agents' names (external ids) unique in a shared database.
     pub tag: String,
+    /// The league's seed: None takes `LEAGUE_SIM_SEED` from the environment, else a random
+    /// one. The seed used is in the report (and its first log line): the same seed on a fresh
+    /// database plays the same league again.
+    pub seed: Option<u64>,
+}
+
+/// The seed of a simulated league: `o.seed`, else `LEAGUE_SIM_SEED`, else a random one.
+pub fn sim_seed(o: &SimOptions) -> u64 {
+    use rand::RngExt;
+    o.seed
+        .or_else(|| {
+            std::env::var("LEAGUE_SIM_SEED")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+        })
+        .unwrap_or_else(|| rand::rng().random())
 }
 
 impl Default for SimOptions {
@@ -29,6 +45,7 @@ impl Default for SimOptions {
             best_of: 3,
             matches_per_run: None,
             tag: "sim".into(),
+            seed: None,
         }
     }
 }
@@ -36,6 +53,8 @@ impl Default for SimOptions {
 #[derive(Debug, Clone)]
 pub struct SimReport {
     pub league_id: Id,
+    /// The league's seed (`LEAGUE_SIM_SEED=...` plays it again on a fresh database).
+    pub seed: u64,
     pub players: Vec<Id>,
     pub matches: usize,
     pub games: usize,
@@ -59,7 +78,9 @@ pub async fn simulate(svc: &Service, o: &SimOptions) -> Result<SimReport> {
             .await?,
         );
     }
+    let seed = sim_seed(o);
     let setup = LeagueSetup {
+        seed: Some(seed),
         name: format!("Simulated league {}", o.tag),
         product: o.product.clone(),
         best_of: Some(o.best_of),
@@ -69,7 +90,10 @@ pub async fn simulate(svc: &Service, o: &SimOptions) -> Result<SimReport> {
     };
     let created = svc.league_create(players[0], &setup, 0, None).await?;
     let league = created.league_id;
-    let mut log = vec![created.text];
+    let mut log = vec![
+        format!("league seed {seed} (LEAGUE_SIM_SEED={seed})"),
+        created.text,
+    ];
     let ready = ["red", "green", "white", "blue", "black"];
     for (i, p) in players.iter().enumerate() {
         let deck = crate::service::DeckChoice::Ready(ready[i % ready.len()].into());
@@ -103,15 +127,17 @@ pub async fn simulate(svc: &Service, o: &SimOptions) -> Result<SimReport> {
         if !active {
             break;
         }
-        return Err(ServiceError::Refused(
-            stuck_report(svc, &after, &refusals).await,
-        ));
+        return Err(ServiceError::Refused(format!(
+            "league seed {seed}: {}",
+            stuck_report(svc, &after, &refusals).await
+        )));
     }
     let matches = svc.db.league_matches(league).await?;
     let games = svc.db.league_games_of(league).await?.len();
     let standings = svc.league_standings(league).await?;
     Ok(SimReport {
         league_id: league,
+        seed,
         players,
         matches: matches.len(),
         games,

@@ -251,7 +251,14 @@ impl Service {
             {
                 if let Some(g) = m.game_id {
                     let (text, _, pings) = self
-                        .record_result(&l, m, g, GameResult::Draw, "unfinished at the league's end")
+                        .record_result(
+                            &l,
+                            m,
+                            g,
+                            GameResult::Draw,
+                            "unfinished at the league's end",
+                            false,
+                        )
                         .await?;
                     out.push(LeagueReply {
                         league_id: row.id,

@@ -3,7 +3,7 @@
 //!
 //! `create NAME [product 6 TSP] [best of 1] [schedule swiss 3] [matches 5] [days 28]`,
 //! `join [deck red]`, `drop`, `pool`, `decks`, `deck save NAME: 20 Forest; 2 ...`,
-//! `deck use NAME`, `play [OPPONENT]`, `standings`, `me`, `clock`, `claim`, `vacation N`,
+//! `deck use NAME`, `sideboard [out CARDS] [in CARDS]` / `sideboard reset`, `play [OPPONENT]`, `standings`, `me`, `clock`, `claim`, `vacation N`,
 //! `prefer play|draw`, `nullify MATCH REASON`, `forfeit MATCH LOSER REASON`,
 //! `fix MATCH A-B[-D] REASON`, `log`.
 
@@ -25,6 +25,12 @@ pub enum LeagueWords {
         list: String,
     },
     DeckUse(String),
+    /// `sideboard out 2 Foo, Bar in Baz`: (count, name) lists; `sideboard reset`.
+    Sideboard {
+        out: Vec<(u32, String)>,
+        into: Vec<(u32, String)>,
+        reset: bool,
+    },
     Play {
         opponent: Option<String>,
     },
@@ -78,7 +84,7 @@ impl OrganiserWordsAction {
     }
 }
 
-pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [days N], join [deck NAME], drop, pool, decks, deck save NAME: LIST, deck use NAME, play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
+pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [days N], join [deck NAME], drop, pool, decks, deck save NAME: LIST, deck use NAME, sideboard [out CARDS] [in CARDS] (between the games of a match; `sideboard reset`), play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
 
 fn number<T: std::str::FromStr>(w: Option<&str>, what: &str) -> Result<T, String> {
     w.and_then(|x| x.parse().ok())
@@ -173,6 +179,73 @@ fn parse_organise(verb: &str, rest: &str) -> Result<LeagueWords, String> {
     })
 }
 
+/// `2 Foo, Bar; 3 Baz`: (count, name) pairs (a count of 1 when none is said).
+pub fn card_counts(list: &str) -> Result<Vec<(u32, String)>, String> {
+    let mut out = Vec::new();
+    for part in list
+        .split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let part = part.trim_start_matches("and ").trim();
+        let (n, name) = match part.split_once(char::is_whitespace) {
+            Some((n, rest)) if n.trim_end_matches('x').parse::<u32>().is_ok() => (
+                n.trim_end_matches('x').parse::<u32>().unwrap_or(1),
+                rest.trim(),
+            ),
+            _ => (1, part),
+        };
+        if n == 0 || name.is_empty() {
+            return Err(format!(
+                "`{part}`: say a card, with how many if more than one"
+            ));
+        }
+        out.push((n, name.to_string()));
+    }
+    Ok(out)
+}
+
+/// `out CARDS in CARDS` (either part, in either order) or `reset`.
+pub fn parse_sideboard(rest: &str) -> Result<LeagueWords, String> {
+    let t = rest.trim();
+    if t.eq_ignore_ascii_case("reset") || t.eq_ignore_ascii_case("none") {
+        return Ok(LeagueWords::Sideboard {
+            out: Vec::new(),
+            into: Vec::new(),
+            reset: true,
+        });
+    }
+    // [out, in]: the words after each keyword.
+    let mut parts = [String::new(), String::new()];
+    let mut current: Option<usize> = None;
+    for w in t.split_whitespace() {
+        // A bare `in` inside the `in` part is a word of a name (Bound in Silence); `in:` and
+        // `out:` always start their part.
+        let lower = w.to_ascii_lowercase();
+        let colon = lower.ends_with(':');
+        match lower.trim_end_matches(':') {
+            "out" if colon || current != Some(0) => current = Some(0),
+            "in" if colon || current != Some(1) => current = Some(1),
+            _ => match current {
+                Some(i) => {
+                    parts[i].push(' ');
+                    parts[i].push_str(w);
+                }
+                None => {
+                    return Err(format!(
+                        "`sideboard {t}`: say `sideboard out CARDS in CARDS` (e.g. `out 2 Mountain in Lightning Axe`)"
+                    ));
+                }
+            },
+        }
+    }
+    Ok(LeagueWords::Sideboard {
+        out: card_counts(&parts[0])?,
+        into: card_counts(&parts[1])?,
+        reset: false,
+    })
+}
+
 /// Parses league words; the error explains what was expected.
 pub fn parse(text: &str) -> Result<LeagueWords, String> {
     let text = text.trim();
@@ -207,6 +280,7 @@ pub fn parse(text: &str) -> Result<LeagueWords, String> {
                 other => return Err(format!("deck {other}: say deck save, deck use or decks")),
             }
         }
+        "sideboard" | "side" => parse_sideboard(rest)?,
         "play" => LeagueWords::Play {
             opponent: (!rest.is_empty()).then(|| rest.to_string()),
         },
@@ -281,5 +355,39 @@ mod tests {
         assert!(parse("vacation lots").is_err());
         assert!(parse("create").is_err());
         assert!(parse("dance").unwrap_err().contains("league commands"));
+        assert_eq!(
+            parse("sideboard out 2 Mountain, Rift Bolt in: 2x Island; Lightning Axe"),
+            Ok(LeagueWords::Sideboard {
+                out: vec![(2, "Mountain".into()), (1, "Rift Bolt".into())],
+                into: vec![(2, "Island".into()), (1, "Lightning Axe".into())],
+                reset: false
+            })
+        );
+        assert_eq!(
+            parse("sideboard in Forest"),
+            Ok(LeagueWords::Sideboard {
+                out: vec![],
+                into: vec![(1, "Forest".into())],
+                reset: false
+            })
+        );
+        assert_eq!(
+            parse("sideboard out Forest in Bound in Silence"),
+            Ok(LeagueWords::Sideboard {
+                out: vec![(1, "Forest".into())],
+                into: vec![(1, "Bound in Silence".into())],
+                reset: false
+            })
+        );
+        assert!(matches!(
+            parse("sideboard reset"),
+            Ok(LeagueWords::Sideboard { reset: true, .. })
+        ));
+        assert!(
+            parse("sideboard Mountain")
+                .unwrap_err()
+                .contains("sideboard out")
+        );
+        assert!(parse("sideboard out 0 Mountain").is_err());
     }
 }

@@ -308,3 +308,62 @@ async fn concede_asks_first() {
     // The first `concede` (answered `keep`) conceded nothing.
     assert!(text.contains("You keep."), "{text}");
 }
+
+/// A league game played in the terminal: `spellstack league play` starts it, `spellstack
+/// local --game N` plays it hot seat, and when it ends the league records it and says where
+/// the match goes on (game 2, with the command that plays it).
+#[tokio::test]
+async fn a_league_game_is_played_in_the_terminal() {
+    use crate::league::definition::LeagueSetup;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let o = opts(dir.path());
+    let cfg = Config {
+        database_url: o.db.clone().expect("db"),
+        ..Config::default()
+    };
+    let svc = Service::new(cfg).await.expect("service");
+    let ann = svc.user("local:Ann", "Ann").await.expect("user");
+    let ben = svc.user("local:Ben", "Ben").await.expect("user");
+    let setup = LeagueSetup {
+        name: "Kitchen".into(),
+        product: Some("6 TSP".into()),
+        seed: Some(3),
+        ..Default::default()
+    };
+    let league = svc
+        .league_create(ann, &setup, 0, None)
+        .await
+        .expect("create")
+        .league_id;
+    for u in [ann, ben] {
+        svc.league_join(league, u, None).await.expect("join");
+    }
+    svc.league_play(league, ann, Some(ben))
+        .await
+        .expect("match");
+    let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+    let g1 = m.game_id.expect("game 1");
+    let local = LocalOpts {
+        game: Some(g1),
+        ..o.clone()
+    };
+    let mut out = Vec::new();
+    let mut input = std::io::Cursor::new(b"\nconcede\nyes\n".to_vec());
+    let played = play(&svc, &local, &mut input, &mut out)
+        .await
+        .expect("the league game is played here");
+    let text = String::from_utf8_lossy(&out).to_string();
+    assert_eq!(played, Some(g1));
+    let games = svc.db.league_games(m.id).await.expect("games");
+    assert_eq!(games.len(), 1, "{text}");
+    let m = svc.db.league_match(m.id).await.expect("m").expect("m");
+    let g2 = m.game_id.expect("game 2");
+    assert!(text.contains("Kitchen: game 1"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "The match goes on in game {g2}: spellstack local --game {g2}"
+        )),
+        "{text}"
+    );
+    svc.db.close().await;
+}

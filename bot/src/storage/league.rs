@@ -36,6 +36,9 @@ pub struct MemberRow {
     pub vacations: String,
     pub vacation_days_left: i64,
     pub prefer_draw: bool,
+    /// The deck for the rest of match `side_match` after sideboarding (a deck list).
+    pub side_list: Option<String>,
+    pub side_match: Option<Id>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,7 +120,7 @@ pub struct GameRecord {
 
 const LEAGUE_COLS: &str =
     "id, name, guild_id, channel_id, created_by, def, seed, status, created_at";
-const MEMBER_COLS: &str = "league_id, user_id, joined_at, dropped_at, pool, deck_name, queued_at, vacations, vacation_days_left, prefer_draw";
+const MEMBER_COLS: &str = "league_id, user_id, joined_at, dropped_at, pool, deck_name, queued_at, vacations, vacation_days_left, prefer_draw, side_list, side_match";
 const MATCH_COLS: &str = "id, league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at";
 
 macro_rules! league_row {
@@ -155,6 +158,8 @@ macro_rules! member_row {
                 .unwrap_or_else(|| "[]".into()),
             vacation_days_left: r.try_get("vacation_days_left")?,
             prefer_draw: r.try_get("prefer_draw")?,
+            side_list: r.try_get("side_list")?,
+            side_match: r.try_get("side_match")?,
         }
     }};
 }
@@ -266,6 +271,17 @@ impl Db {
     /// Every league not yet final (for the scheduler).
     pub async fn open_leagues(&self) -> Result<Vec<LeagueRow>> {
         let sql = format!("SELECT {LEAGUE_COLS} FROM leagues WHERE status = 'open' ORDER BY id");
+        on_pool!(self, p => {
+            let rows = sqlx::query(sqlx::AssertSqlSafe(sql.as_str())).fetch_all(p).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows { out.push(league_row!(r)); }
+            Ok(out)
+        })
+    }
+
+    /// Every league of every server, oldest first (ratings are kept across leagues).
+    pub async fn all_leagues(&self) -> Result<Vec<LeagueRow>> {
+        let sql = format!("SELECT {LEAGUE_COLS} FROM leagues ORDER BY id");
         on_pool!(self, p => {
             let rows = sqlx::query(sqlx::AssertSqlSafe(sql.as_str())).fetch_all(p).await?;
             let mut out = Vec::with_capacity(rows.len());
@@ -386,6 +402,21 @@ impl Db {
             "UPDATE league_members SET prefer_draw = $3 WHERE league_id = $1 AND user_id = $2";
         on_pool!(self, p => {
             sqlx::query(SQL).bind(league_id).bind(user_id).bind(draw).execute(p).await?;
+            Ok(())
+        })
+    }
+
+    /// Sets (or with None clears) the member's sideboarded deck for match `match_id`.
+    pub async fn set_sideboard(
+        &self,
+        league_id: Id,
+        user_id: Id,
+        side: Option<(&str, Id)>,
+    ) -> Result<()> {
+        const SQL: &str = "UPDATE league_members SET side_list = $3, side_match = $4 WHERE league_id = $1 AND user_id = $2";
+        let (list, m) = (side.map(|s| s.0), side.map(|s| s.1));
+        on_pool!(self, p => {
+            sqlx::query(SQL).bind(league_id).bind(user_id).bind(list).bind(m).execute(p).await?;
             Ok(())
         })
     }
@@ -581,6 +612,13 @@ impl Db {
         })
     }
 
+    /// Gives a game its thread (a league game's own thread in the league's channel), unless
+    /// it has one already; false if it had.
+    pub async fn set_thread(&self, game_id: Id, thread_id: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE games SET thread_id = $2 WHERE id = $1 AND thread_id IS NULL";
+        on_pool!(self, p => Ok(sqlx::query(SQL).bind(game_id).bind(thread_id).execute(p).await?.rows_affected() == 1))
+    }
+
     /// Marks the league's "closes in 48 hours" reminder sent; false if it was already.
     pub async fn set_closing_reminded(&self, league_id: Id) -> Result<bool> {
         const SQL: &str =
@@ -596,6 +634,20 @@ impl Db {
             let r = sqlx::query(SQL).bind(user_id).bind(format).fetch_optional(p).await?;
             match r { Some(r) => Ok(Some(rating_row!(r))), None => Ok(None) }
         })
+    }
+
+    /// Replaces every rating of `format` with `rows` (a recomputation), in one transaction:
+    /// a player without a row is unrated again.
+    pub async fn replace_ratings(&self, format: &str, rows: &[RatingRow]) -> Result<()> {
+        const CLEAR: &str = "DELETE FROM ratings WHERE format = $1";
+        write_tx!(self, tx => {
+            sqlx::query(CLEAR).bind(format).execute(&mut *tx).await?;
+            for r in rows {
+                sqlx::query(UPSERT_RATING).bind(r.user_id).bind(&r.format).bind(r.rating).bind(r.deviation)
+                    .bind(r.volatility).bind(r.games).bind(r.last_played).execute(&mut *tx).await?;
+            }
+        });
+        Ok(())
     }
 
     pub async fn set_rating(&self, r: &RatingRow) -> Result<()> {
