@@ -326,6 +326,20 @@ impl Game {
                 }
             }
         }
+        // Abilities of suspended cards (Greater Gargadon).
+        if !split_second && self.has_exile_triggers {
+            for &card in &self.exile {
+                let Some(def) = self.def(card) else { continue };
+                for (i, a) in def.abilities.iter().enumerate() {
+                    if a.while_suspended && self.can_begin_activate(player, card, i as u8) {
+                        out.push(Answer::Activate {
+                            source: card,
+                            ability: i as u8,
+                        });
+                    }
+                }
+            }
+        }
         // Special action: turning a face-down permanent face up (also under split second).
         for o in self.battlefield_of(player) {
             if o.face_down && self.can_begin_turn_face_up(player, o.id) {

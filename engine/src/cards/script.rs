@@ -118,6 +118,9 @@ struct Script {
     /// "Skip your draw step."
     #[serde(default)]
     skip_draw_step: bool,
+    /// Detainment Spell: "Enchanted creature's activated abilities can't be activated."
+    #[serde(default)]
+    enchanted_cant_activate: bool,
     /// "Hellbent — Skip your upkeep step if you have no cards in hand." (Gibbering Descent)
     #[serde(default)]
     skip_upkeep_if_hellbent: bool,
@@ -279,10 +282,15 @@ struct TriggerScript {
     condition: Option<String>,
     #[serde(default)]
     targets: Vec<String>,
+    #[serde(default)]
     effects: Vec<String>,
     text: Option<String>,
     /// "It deals N damage divided as you choose among any number of targets".
     divided_damage: Option<String>,
+    /// "Choose one —" (a modal triggered ability): `[[card.trigger.mode]]` tables like a
+    /// modal spell's, chosen as it is put on the stack.
+    #[serde(default)]
+    mode: Vec<ModeScript>,
 }
 
 /// One activated ability, in printed order; with `add` it is a mana ability.
@@ -307,6 +315,10 @@ struct AbilityScript {
     /// graveyard (Chronosavant; checked against the text).
     #[serde(default)]
     from_graveyard: bool,
+    /// "Activate only if ~ is suspended" (Greater Gargadon): activated only while the card
+    /// is suspended, by its owner (checked against the text).
+    #[serde(default)]
+    while_suspended: bool,
 }
 
 fn err(card: &str, problem: impl Into<String>) -> CatalogError {
@@ -611,6 +623,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enchant: None,
         spend_rule: None,
         skip_draw_step: false,
+        enchanted_cant_activate: false,
         skip_upkeep_if_hellbent: false,
         damage_life_floor: false,
         redirect_unblocked_combat_damage: false,
@@ -703,6 +716,13 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
         return Err("a state trigger (`state:...`) can't have targets".into());
     }
     let effects = parse_effects(&t.effects, targets.len())?;
+    if !t.mode.is_empty() && (!effects.is_empty() || !targets.is_empty()) {
+        return Err("a modal triggered ability puts its targets and effects in its modes".into());
+    }
+    if t.mode.is_empty() && effects.is_empty() {
+        return Err("a triggered ability needs `effects` (or `mode`s)".into());
+    }
+    let modes = parse_modes(&t.mode)?;
     let condition = t
         .condition
         .as_deref()
@@ -719,7 +739,26 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
         when,
         targets,
         effects,
+        modes,
     })
+}
+
+/// `[[card.mode]]` / `[[card.trigger.mode]]` tables: each mode's targets and effects.
+fn parse_modes(modes: &[ModeScript]) -> Result<Vec<crate::cards::SpellMode>, String> {
+    let mut out = Vec::new();
+    for m in modes {
+        let targets = parse_targets(&m.targets)?;
+        let effects = parse_effects(&m.effects, targets.len())?;
+        if effects.is_empty() {
+            return Err(format!("mode `{}` has no effects", m.text));
+        }
+        out.push(crate::cards::SpellMode {
+            text: m.text.clone(),
+            targets,
+            effects,
+        });
+    }
+    Ok(out)
 }
 
 /// `dredge = N` (702.51, `keywords/dredge.rs`), checked against the card's "Dredge N".
@@ -740,6 +779,10 @@ fn apply_dredge(
     }
     def.dredge = n;
     Ok(())
+}
+
+fn text_lower_of(def: &CardDef) -> String {
+    def.text.to_lowercase()
 }
 
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
@@ -806,19 +849,7 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     if is_spell_with_effect && effects.is_empty() && s.mode.is_empty() {
         return Err("an instant or sorcery needs `effects` (or `mode`s)".into());
     }
-    let mut modes = Vec::new();
-    for m in &s.mode {
-        let targets = parse_targets(&m.targets)?;
-        let effects = parse_effects(&m.effects, targets.len())?;
-        if effects.is_empty() {
-            return Err(format!("mode `{}` has no effects", m.text));
-        }
-        modes.push(crate::cards::SpellMode {
-            text: m.text.clone(),
-            targets,
-            effects,
-        });
-    }
+    let modes = parse_modes(&s.mode)?;
     let mut additional_costs = Vec::new();
     for a in &s.additional_cost {
         let alts = a
@@ -916,6 +947,13 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         );
     }
     def.skip_draw_step = s.skip_draw_step;
+    if s.enchanted_cant_activate
+        && !text_lower_of(def)
+            .contains("enchanted creature's activated abilities can't be activated")
+    {
+        return Err("`enchanted_cant_activate`: the card's text has no \"Enchanted creature's activated abilities can't be activated\"".into());
+    }
+    def.enchanted_cant_activate = s.enchanted_cant_activate;
     if s.skip_upkeep_if_hellbent
         && !text_lower.contains("hellbent — skip your upkeep step if you have no cards in hand")
     {
@@ -1218,9 +1256,24 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 (Some("counters_on_it"), Some(k), None) => Some(crate::cards::CdaPt::CountersOnIt(
                     crate::grammar::parse_all(crate::grammar::words::counter_kind, k)?,
                 )),
+                (Some("you_control"), Some(f), None) => Some(crate::cards::CdaPt::YouControl(
+                    crate::targets::ObjectFilter::parse(f)?,
+                )),
+                (Some("cards_in_your_hand"), None, None) => {
+                    Some(crate::cards::CdaPt::CardsInYourHand)
+                }
+                (Some("plus1_counters_on_your_creatures"), None, None) => {
+                    Some(crate::cards::CdaPt::PlusOneCountersOnYourCreatures)
+                }
+                (Some("life_minus_most_opponent"), None, None) => {
+                    Some(crate::cards::CdaPt::LifeMinusMostOpponent)
+                }
+                (Some("nonbasic_lands_in_opponents_graveyards"), None, None) => {
+                    Some(crate::cards::CdaPt::NonbasicLandsInOpponentsGraveyards)
+                }
                 _ => {
                     return Err(
-                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures` or `counters_on_it <kind>`".into(),
+                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures`, `counters_on_it <kind>`, `you_control <filter>`, `cards_in_your_hand`, `plus1_counters_on_your_creatures`, `life_minus_most_opponent` or `nonbasic_lands_in_opponents_graveyards`".into(),
                     );
                 }
             },
@@ -1338,6 +1391,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 from_hand: false,
                 forecast: false,
                 from_graveyard: false,
+                while_suspended: false,
             });
             continue;
         }
@@ -1356,6 +1410,17 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
         {
             return Err(
                 "`from_graveyard`: the card's text has no \"~ from your graveyard\"".into(),
+            );
+        }
+        if a.while_suspended
+            && !def.text.to_lowercase().contains(&format!(
+                "activate only if {} is suspended",
+                def.name.to_lowercase()
+            ))
+        {
+            return Err(
+                "`while_suspended`: the card's text has no \"Activate only if ~ is suspended\""
+                    .into(),
             );
         }
         if a.forecast && !def.text.to_lowercase().contains("forecast —") {
@@ -1391,6 +1456,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
             from_hand: a.forecast,
             forecast: a.forecast,
             from_graveyard: a.from_graveyard,
+            while_suspended: a.while_suspended,
         });
     }
     Ok(())
@@ -1468,6 +1534,7 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         from_hand: false,
         forecast: false,
         from_graveyard: false,
+        while_suspended: false,
     }
 }
 
@@ -1812,6 +1879,7 @@ pub(super) fn cycling_ability(
         from_hand: true,
         forecast: false,
         from_graveyard: false,
+        while_suspended: false,
     })
 }
 
@@ -2014,6 +2082,7 @@ fn search_same_mana_value_ability(
         from_hand: transmute,
         forecast: false,
         from_graveyard: false,
+        while_suspended: false,
     })
 }
 

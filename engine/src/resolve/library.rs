@@ -59,6 +59,44 @@ impl Game {
                 }
                 return self.discard_chosen(res);
             }
+            Effect::BalanceDiscard => {
+                // Restore Balance: each player discards down to the smallest hand, choosing.
+                let players = self.apnap();
+                let fewest = players
+                    .iter()
+                    .filter(|p| self.player(**p).in_game())
+                    .map(|p| self.player(*p).hand.len())
+                    .min()
+                    .unwrap_or(0);
+                for p in players {
+                    if res.choices.iter().any(|(q, _)| *q == p) {
+                        continue;
+                    }
+                    let hand = self.player(p).hand.clone();
+                    let n = hand.len().saturating_sub(fewest);
+                    if n == 0 {
+                        res.choices.push((p, Vec::new()));
+                    } else if n == hand.len() {
+                        res.choices.push((p, hand));
+                    } else {
+                        return Progress::Ask(Pending {
+                            player: p,
+                            decision: Decision::Discard { count: n as u32 },
+                        });
+                    }
+                }
+                return self.discard_chosen(res);
+            }
+            Effect::DiscardHand { who } => {
+                // "Each player discards their hand" (madness may ask for each card).
+                if res.choices.is_empty() {
+                    for p in self.players_of(res, *who) {
+                        let hand = self.player(p).hand.clone();
+                        res.choices.push((p, hand));
+                    }
+                }
+                return self.discard_chosen(res);
+            }
             Effect::DiscardHandDrawThatMany { who } => {
                 // "Discards all the cards in their hand, then draws that many." The draws
                 // are planned once the discards are done (madness may ask first, dredge
@@ -125,7 +163,10 @@ impl Game {
                 // `keywords/scry.rs`: ask, then put the cards back as answered.
                 let library = match e {
                     Effect::Scry(_) => Some(me),
-                    _ => self.fateseal_library(me),
+                    _ => match self.fateseal_choice(me, res.option) {
+                        Ok(l) => l,
+                        Err(ask) => return Progress::Ask(ask),
+                    },
                 };
                 let Some(library) = library else {
                     return Progress::Done;
