@@ -836,6 +836,30 @@ impl Game {
         Err(last_err.unwrap_or_else(|| RuleError::illegal("its costs can't be paid")))
     }
 
+    /// Costs paid with cards of the hand: Jhoira's "exile a nonland card from your hand",
+    /// grandeur's "discard another card named ~".
+    fn check_hand_cost_part(
+        &self,
+        c: &Casting,
+        part: &CostPart,
+        source: Option<ObjectId>,
+    ) -> Result<(), RuleError> {
+        let have = self.cost_object_candidates(c, part).len() as u32;
+        match part {
+            CostPart::ExileFromHand(f, n) if have < *n => Err(RuleError::illegal(format!(
+                "you have no {} card in your hand to exile",
+                crate::costs::card_filter_words(f)
+            ))),
+            CostPart::DiscardSameName if have == 0 => {
+                let name = source.map_or(String::new(), |s| self.card_name(s).to_string());
+                Err(RuleError::illegal(format!(
+                    "you have no other card named {name} in your hand to discard (grandeur)"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn check_costs_payable(&self, c: &Casting) -> Result<(), RuleError> {
         let total = self
             .total_cost(c)
@@ -942,21 +966,8 @@ impl Game {
                         return Err(RuleError::illegal("that card is not in your hand"));
                     }
                 }
-                CostPart::ExileFromHand(f, n) => {
-                    if (self.cost_object_candidates(c, part).len() as u32) < *n {
-                        return Err(RuleError::illegal(format!(
-                            "you have no {} card in your hand to exile",
-                            crate::costs::card_filter_words(f)
-                        )));
-                    }
-                }
-                CostPart::DiscardSameName => {
-                    if self.cost_object_candidates(c, part).is_empty() {
-                        let name = source.map_or(String::new(), |s| self.card_name(s).to_string());
-                        return Err(RuleError::illegal(format!(
-                            "you have no other card named {name} in your hand to discard (grandeur)"
-                        )));
-                    }
+                CostPart::ExileFromHand(..) | CostPart::DiscardSameName => {
+                    self.check_hand_cost_part(c, part, source)?;
                 }
                 // Exiling none (tapping none) is always possible.
                 CostPart::Delve(_) | CostPart::Convoke(_) => {}
@@ -2117,15 +2128,21 @@ impl Game {
         self.continue_casting(c);
     }
 
+    /// A triggered ability's choices are made (410.4 / 603.3): it goes on the stack with its
+    /// targets, division and mode.
+    fn commit_trigger(&mut self, t: crate::triggers::WaitingTrigger, c: Casting) {
+        self.push_trigger(t, c.targets);
+        if let Some(top) = self.stack.last_mut() {
+            top.division = c.division.unwrap_or_default();
+            top.mode = c.mode;
+        }
+        let next = self.priority_after_sba.take().unwrap_or(self.active);
+        self.give_priority(next);
+    }
+
     fn commit_cast(&mut self, c: Casting) {
         if let CastKind::Trigger(t) = c.kind {
-            self.push_trigger(t, c.targets);
-            if let Some(top) = self.stack.last_mut() {
-                top.division = c.division.unwrap_or_default();
-                top.mode = c.mode;
-            }
-            let next = self.priority_after_sba.take().unwrap_or(self.active);
-            self.give_priority(next);
+            self.commit_trigger(t, c);
             return;
         }
         if let CastKind::NewTargets(copy) = c.kind {

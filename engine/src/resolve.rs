@@ -678,8 +678,6 @@ impl Game {
             | Effect::Mill { .. }
             | Effect::Discard { .. }
             | Effect::DiscardHandDrawThatMany { .. }
-            | Effect::DiscardHand { .. }
-            | Effect::BalanceDiscard
             | Effect::DrawRevealDiscardNonland
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. }
@@ -715,6 +713,9 @@ impl Game {
             | Effect::SacrificeUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
+            Effect::DiscardHand { .. } | Effect::BalanceDiscard => {
+                return self.execute_hand_discards(res, e);
+            }
             Effect::SacrificeHalf { .. }
             | Effect::MaySacrificeThen { .. }
             | Effect::BalanceSacrifice(_) => {

@@ -781,13 +781,18 @@ fn apply_dredge(
     Ok(())
 }
 
-fn text_lower_of(def: &CardDef) -> String {
-    def.text.to_lowercase()
-}
-
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
+    if s.enchanted_cant_activate
+        && !def
+            .text
+            .to_lowercase()
+            .contains("enchanted creature's activated abilities can't be activated")
+    {
+        return Err("`enchanted_cant_activate`: the card's text has no \"Enchanted creature's activated abilities can't be activated\"".into());
+    }
+    def.enchanted_cant_activate = s.enchanted_cant_activate;
     apply_cast_keys(def, s)?;
     let text_lower = def.text.to_lowercase();
     let test_only = def.support == Support::TestOnly;
@@ -947,13 +952,6 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         );
     }
     def.skip_draw_step = s.skip_draw_step;
-    if s.enchanted_cant_activate
-        && !text_lower_of(def)
-            .contains("enchanted creature's activated abilities can't be activated")
-    {
-        return Err("`enchanted_cant_activate`: the card's text has no \"Enchanted creature's activated abilities can't be activated\"".into());
-    }
-    def.enchanted_cant_activate = s.enchanted_cant_activate;
     if s.skip_upkeep_if_hellbent
         && !text_lower.contains("hellbent — skip your upkeep step if you have no cards in hand")
     {
@@ -1242,42 +1240,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
                     .collect::<Result<crate::mana::ColorSet, _>>()
             })
             .transpose()?;
-        let cda_pt = match st.cda_pt.as_deref().map(str::split_whitespace) {
-            None => None,
-            Some(mut w) => match (w.next(), w.next(), w.next()) {
-                (Some("lands_of_type_or_defenders"), Some(t), None)
-                    if BASIC_LAND_TYPES.iter().any(|(n, _)| *n == t) =>
-                {
-                    Some(crate::cards::CdaPt::LandsOfTypeOrDefenders(t.to_string()))
-                }
-                (Some("face_down_creatures"), None, None) => {
-                    Some(crate::cards::CdaPt::FaceDownCreatures)
-                }
-                (Some("counters_on_it"), Some(k), None) => Some(crate::cards::CdaPt::CountersOnIt(
-                    crate::grammar::parse_all(crate::grammar::words::counter_kind, k)?,
-                )),
-                (Some("you_control"), Some(f), None) => Some(crate::cards::CdaPt::YouControl(
-                    crate::targets::ObjectFilter::parse(f)?,
-                )),
-                (Some("cards_in_your_hand"), None, None) => {
-                    Some(crate::cards::CdaPt::CardsInYourHand)
-                }
-                (Some("plus1_counters_on_your_creatures"), None, None) => {
-                    Some(crate::cards::CdaPt::PlusOneCountersOnYourCreatures)
-                }
-                (Some("life_minus_most_opponent"), None, None) => {
-                    Some(crate::cards::CdaPt::LifeMinusMostOpponent)
-                }
-                (Some("nonbasic_lands_in_opponents_graveyards"), None, None) => {
-                    Some(crate::cards::CdaPt::NonbasicLandsInOpponentsGraveyards)
-                }
-                _ => {
-                    return Err(
-                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures`, `counters_on_it <kind>`, `you_control <filter>`, `cards_in_your_hand`, `plus1_counters_on_your_creatures`, `life_minus_most_opponent` or `nonbasic_lands_in_opponents_graveyards`".into(),
-                    );
-                }
-            },
-        };
+        let cda_pt = st.cda_pt.as_deref().map(parse_cda_pt).transpose()?;
         if cda_pt.is_some() && !st.itself {
             return Err("a P/T-defining ability affects its object only (`itself = true`)".into());
         }
@@ -1326,6 +1289,40 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     Ok(())
+}
+
+/// `cda_pt = "..."`: what a characteristic-defining P/T ability counts.
+fn parse_cda_pt(s: &str) -> Result<crate::cards::CdaPt, String> {
+    use crate::cards::CdaPt;
+    let mut w = s.split_whitespace();
+    Ok(match (w.next(), w.next(), w.next()) {
+        (Some("lands_of_type_or_defenders"), Some(t), None)
+            if BASIC_LAND_TYPES.iter().any(|(n, _)| *n == t) =>
+        {
+            CdaPt::LandsOfTypeOrDefenders(t.to_string())
+        }
+        (Some("face_down_creatures"), None, None) => CdaPt::FaceDownCreatures,
+        (Some("counters_on_it"), Some(k), None) => CdaPt::CountersOnIt(crate::grammar::parse_all(
+            crate::grammar::words::counter_kind,
+            k,
+        )?),
+        (Some("you_control"), Some(f), None) => {
+            CdaPt::YouControl(crate::targets::ObjectFilter::parse(f)?)
+        }
+        (Some("cards_in_your_hand"), None, None) => CdaPt::CardsInYourHand,
+        (Some("plus1_counters_on_your_creatures"), None, None) => {
+            CdaPt::PlusOneCountersOnYourCreatures
+        }
+        (Some("life_minus_most_opponent"), None, None) => CdaPt::LifeMinusMostOpponent,
+        (Some("nonbasic_lands_in_opponents_graveyards"), None, None) => {
+            CdaPt::NonbasicLandsInOpponentsGraveyards
+        }
+        _ => {
+            return Err(
+                "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures`, `counters_on_it <kind>`, `you_control <filter>`, `cards_in_your_hand`, `plus1_counters_on_your_creatures`, `life_minus_most_opponent` or `nonbasic_lands_in_opponents_graveyards`".into(),
+            );
+        }
+    })
 }
 
 /// The triggered and activated abilities (`[[card.trigger]]`, `[[card.ability]]`).

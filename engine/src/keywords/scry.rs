@@ -52,14 +52,14 @@ impl Game {
         &self,
         player: PlayerId,
         choice: Option<u8>,
-    ) -> Result<Option<PlayerId>, Pending> {
+    ) -> Result<Option<PlayerId>, Box<Pending>> {
         let opponents = self.fateseal_opponents(player);
         if opponents.len() < 2 {
             return Ok(opponents.first().copied());
         }
         match choice {
             Some(i) => Ok(opponents.get(i as usize).copied()),
-            None => Err(Pending {
+            None => Err(Box::new(Pending {
                 player,
                 decision: Decision::ChooseMode {
                     options: opponents
@@ -67,7 +67,7 @@ impl Game {
                         .map(|p| format!("fateseal {}'s library", self.player(*p).name))
                         .collect(),
                 },
-            }),
+            })),
         }
     }
 
