@@ -58,6 +58,15 @@ pub enum TriggerEvent {
     LeavesOrBecomesUntapped,
     /// "When a player casts a spell".
     AnyPlayerCastsSpell,
+    /// "Whenever an opponent casts a spell" (Deep-Sea Kraken, Pardic Dragon: the subject is
+    /// the spell, "that player" its caster).
+    OpponentCastsSpell,
+    /// "When an opponent casts a creature spell" (Opal Guardian): a face-down spell is a
+    /// creature spell (R-opal-guardian-3).
+    OpponentCastsCreatureSpell,
+    /// "Whenever a card is put into an opponent's graveyard from anywhere" (Nihilith): any
+    /// card (not a token) an opponent owns; the subject is the card in the graveyard.
+    CardToOpponentGraveyard,
     /// "Whenever <scope> cycles a card" (502.18 / 702.28: cycling and typecycling alike;
     /// `keywords/cycling.rs`).
     PlayerCycles(PlayerScope),
@@ -197,6 +206,23 @@ pub struct TriggerDef {
     /// Hellkite): the division is chosen as it is put on the stack (410.4 / 603.3d).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub divided: Option<crate::cards::DividedDamage>,
+    /// A modal triggered ability ("choose one —", 2006 410.4 / 2014 603.3c): the mode is
+    /// chosen as it is put on the stack, a mode with no legal target can't be chosen, and
+    /// with no mode that can be, the ability is removed. When present, `targets` and
+    /// `effects` are empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modes: Vec<crate::cards::SpellMode>,
+}
+
+impl TriggerDef {
+    /// An ability of a card in exile (2006 402.8 / 2014 112.6k): "if ~ is suspended", "...
+    /// while it's exiled"; it triggers only there.
+    pub fn functions_in_exile(&self) -> bool {
+        matches!(
+            self.condition,
+            Some(TriggerCondition::Suspended | TriggerCondition::WhileExiled)
+        )
+    }
 }
 
 /// The intervening "if" clauses the card scripts use (`if = "..."`).
@@ -213,6 +239,15 @@ pub enum TriggerCondition {
     Suspended,
     /// Suspend's "if it's exiled" (its last-counter trigger).
     InExile,
+    /// "... while it's exiled" (Benalish Commander, Riftmarked Knight): the ability
+    /// functions only while the card is in exile (2006 402.8 / 2014 112.6k), so it triggers
+    /// only there; unlike an intervening "if" it is not checked again as it resolves (the
+    /// card may have been cast meanwhile).
+    WhileExiled,
+    /// "If ~ is an enchantment" (Opal Guardian), as it is now.
+    IsEnchantment,
+    /// "If you control no tapped lands" (Nantuko Shaman).
+    YouControlNoTappedLands,
     /// "If it was kicked" (502.21b / 702.32), with its first (`Some(0)`, "[A]") or second
     /// (`Some(1)`) printed kicker cost, or any (`None`).
     Kicked(Option<u8>),

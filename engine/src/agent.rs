@@ -479,6 +479,38 @@ const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
             ("Reiterate", 2),
         ],
     ),
+    // Modal triggers and the abilities of suspended cards (issue 13, mech-modal): cards whose
+    // abilities work in exile, cards that exile themselves with time counters, Detainment
+    // Spell and Opal Guardian.
+    (
+        "suspended",
+        &[
+            ("Mountain", 8),
+            ("Island", 6),
+            ("Plains", 4),
+            ("Swamp", 4),
+            ("Shivan Sand-Mage", 2),
+            ("Timebender", 2),
+            ("Benalish Commander", 2),
+            ("Aeon Chronicler", 2),
+            ("Riftmarked Knight", 2),
+            ("Greater Gargadon", 2),
+            ("Deep-Sea Kraken", 1),
+            ("Pardic Dragon", 2),
+            ("Nihilith", 2),
+            ("Roiling Horror", 1),
+            ("Veiling Oddity", 2),
+            ("Arc Blade", 2),
+            ("Reality Strobe", 2),
+            ("Festering March", 1),
+            ("Curse of the Cabal", 1),
+            ("Detainment Spell", 2),
+            ("Opal Guardian", 1),
+            ("Wheel of Fate", 1),
+            ("Riftwing Cloudskate", 2),
+            ("Rift Bolt", 4),
+        ],
+    ),
 ];
 
 /// The sets of the block (the `pool` deck's cards).

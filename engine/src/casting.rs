@@ -225,8 +225,15 @@ impl Game {
             }
             CastKind::Trigger(t) => {
                 let d = self.trigger_def(t.def_card(), t.index)?;
+                let targets: &'static [TargetSpec] = match kind_mode {
+                    Some(m) if !d.modes.is_empty() => d
+                        .modes
+                        .get(m as usize)
+                        .map_or(&[][..], |x| x.targets.as_slice()),
+                    _ => &d.targets,
+                };
                 Some(Shape {
-                    targets: &d.targets,
+                    targets,
                     base: Cost::default(),
                     additional: &[],
                     divided: d.divided.as_ref(),
@@ -305,6 +312,7 @@ impl Game {
                     p,
                     CostPart::Discard(_)
                         | CostPart::DiscardSameName
+                        | CostPart::ExileFromHand(..)
                         | CostPart::Sacrifice(..)
                         | CostPart::ExileFromGraveyard(..)
                         | CostPart::TapUntapped(..)
@@ -675,8 +683,19 @@ impl Game {
         let from_graveyard = self
             .ability(source, index)
             .is_some_and(|a| a.from_graveyard);
+        let while_suspended = self
+            .ability(source, index)
+            .is_some_and(|a| a.while_suspended);
         if let Some(a) = from_hand {
             self.check_hand_ability_source(player, source, a)?;
+        } else if while_suspended {
+            // Greater Gargadon: only while it is suspended, by its owner.
+            if !self.is_suspended(source) || o.owner != player {
+                return Err(RuleError::illegal(format!(
+                    "{} isn't a suspended card you own: that ability works only while it is suspended",
+                    def.name
+                )));
+            }
         } else if from_graveyard {
             // Chronosavant: only from its owner's graveyard (its controller there).
             if o.zone != ZoneKind::Graveyard || o.owner != player {
@@ -703,6 +722,12 @@ impl Game {
                 def.name
             )));
         }
+        if self.activation_forbidden(source) {
+            return Err(RuleError::illegal(format!(
+                "{}'s activated abilities can't be activated (it is enchanted by an Aura that forbids it)",
+                def.name
+            )));
+        }
         let a = self.ability(source, index).ok_or_else(|| {
             RuleError::illegal(format!("{} has no ability {}", def.name, index + 1))
         })?;
@@ -723,6 +748,13 @@ impl Game {
     fn modes_of(&self, c: &Casting) -> Option<&'static [crate::cards::SpellMode]> {
         if c.face_down {
             return None;
+        }
+        if let CastKind::Trigger(t) = c.kind {
+            // A modal triggered ability: the mode is chosen as it is put on the stack.
+            return self
+                .trigger_def(t.def_card(), t.index)
+                .map(|d| d.modes.as_slice())
+                .filter(|m| !m.is_empty());
         }
         self.spell_def(c)
             .map(|d| d.spell.modes.as_slice())
@@ -802,6 +834,30 @@ impl Game {
             }
         }
         Err(last_err.unwrap_or_else(|| RuleError::illegal("its costs can't be paid")))
+    }
+
+    /// Costs paid with cards of the hand: Jhoira's "exile a nonland card from your hand",
+    /// grandeur's "discard another card named ~".
+    fn check_hand_cost_part(
+        &self,
+        c: &Casting,
+        part: &CostPart,
+        source: Option<ObjectId>,
+    ) -> Result<(), RuleError> {
+        let have = self.cost_object_candidates(c, part).len() as u32;
+        match part {
+            CostPart::ExileFromHand(f, n) if have < *n => Err(RuleError::illegal(format!(
+                "you have no {} card in your hand to exile",
+                crate::costs::card_filter_words(f)
+            ))),
+            CostPart::DiscardSameName if have == 0 => {
+                let name = source.map_or(String::new(), |s| self.card_name(s).to_string());
+                Err(RuleError::illegal(format!(
+                    "you have no other card named {name} in your hand to discard (grandeur)"
+                )))
+            }
+            _ => Ok(()),
+        }
     }
 
     fn check_costs_payable(&self, c: &Casting) -> Result<(), RuleError> {
@@ -910,13 +966,8 @@ impl Game {
                         return Err(RuleError::illegal("that card is not in your hand"));
                     }
                 }
-                CostPart::DiscardSameName => {
-                    if self.cost_object_candidates(c, part).is_empty() {
-                        let name = source.map_or(String::new(), |s| self.card_name(s).to_string());
-                        return Err(RuleError::illegal(format!(
-                            "you have no other card named {name} in your hand to discard (grandeur)"
-                        )));
-                    }
+                CostPart::ExileFromHand(..) | CostPart::DiscardSameName => {
+                    self.check_hand_cost_part(c, part, source)?;
                 }
                 // Exiling none (tapping none) is always possible.
                 CostPart::Delve(_) | CostPart::Convoke(_) => {}
@@ -1520,6 +1571,13 @@ impl Game {
                 CastKind::Ability { source, .. } => self.same_name_in_hand(c.player, Some(source)),
                 _ => self.same_name_in_hand(c.player, me),
             },
+            CostPart::ExileFromHand(f, _) => self
+                .player(c.player)
+                .hand
+                .iter()
+                .copied()
+                .filter(|id| Some(*id) != me && self.matches_filter(*id, f, c.player))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -1535,6 +1593,7 @@ impl Game {
             | CostPart::Sacrifice(_, n)
             | CostPart::TapUntapped(_, n)
             | CostPart::ReturnToHand(_, n)
+            | CostPart::ExileFromHand(_, n)
             | CostPart::ExileFromGraveyard(_, n) => *n as usize,
             CostPart::RemoveCounterFromYours(_) => 1,
             CostPart::DiscardSameName => 1,
@@ -1796,6 +1855,21 @@ impl Game {
         autopay::solve_keeping(&pool, &sources, cost, &demand)
     }
 
+    /// Detainment Spell: an Aura with "enchanted creature's activated abilities can't be
+    /// activated" is attached to `source` (and has its abilities). Special actions (turning
+    /// face up) are not activated abilities (R-detainment-spell-2).
+    pub(crate) fn activation_forbidden(&self, source: ObjectId) -> bool {
+        self.has_statics
+            && self.is_on_battlefield(source)
+            && self.battlefield.iter().any(|a| {
+                self.obj(*a).is_some_and(|o| {
+                    o.attached_to == Some(source)
+                        && self.catalog().get(o.face()).enchanted_cant_activate
+                        && self.has_own_abilities(*a)
+                })
+            })
+    }
+
     fn check_mana_ability_cost(
         &self,
         player: PlayerId,
@@ -1806,6 +1880,11 @@ impl Game {
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
         let name = &self.catalog().get(o.face()).name;
+        if self.activation_forbidden(source) {
+            return Err(RuleError::illegal(format!(
+                "{name}'s activated abilities can't be activated (it is enchanted by an Aura that forbids it)"
+            )));
+        }
         if a.cost.tap {
             if o.tapped {
                 return Err(RuleError::illegal(format!("{name} is already tapped")));
@@ -2049,14 +2128,21 @@ impl Game {
         self.continue_casting(c);
     }
 
+    /// A triggered ability's choices are made (410.4 / 603.3): it goes on the stack with its
+    /// targets, division and mode.
+    fn commit_trigger(&mut self, t: crate::triggers::WaitingTrigger, c: Casting) {
+        self.push_trigger(t, c.targets);
+        if let Some(top) = self.stack.last_mut() {
+            top.division = c.division.unwrap_or_default();
+            top.mode = c.mode;
+        }
+        let next = self.priority_after_sba.take().unwrap_or(self.active);
+        self.give_priority(next);
+    }
+
     fn commit_cast(&mut self, c: Casting) {
         if let CastKind::Trigger(t) = c.kind {
-            self.push_trigger(t, c.targets);
-            if let Some(top) = self.stack.last_mut() {
-                top.division = c.division.unwrap_or_default();
-            }
-            let next = self.priority_after_sba.take().unwrap_or(self.active);
-            self.give_priority(next);
+            self.commit_trigger(t, c);
             return;
         }
         if let CastKind::NewTargets(copy) = c.kind {
@@ -2138,6 +2224,7 @@ impl Game {
                     mode: c.mode,
                     spent,
                     division: c.division.clone().unwrap_or_default(),
+                    cost_exiled: Vec::new(),
                 });
                 self.note_spell_cast();
                 self.emit(Event::SpellCast {
@@ -2158,6 +2245,7 @@ impl Game {
                     mode: None,
                     spent,
                     division: Vec::new(),
+                    cost_exiled: std::mem::take(&mut self.cost_exiled),
                 });
                 self.emit(Event::AbilityActivated {
                     player: c.player,
@@ -2297,6 +2385,14 @@ impl Game {
                 CostPart::ExileFromGraveyard(..) | CostPart::Delve(_) => {
                     for o in chosen.next().cloned().unwrap_or_default() {
                         self.move_object(o, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::ExileFromHand(..) => {
+                    // Remembered by the ability (Jhoira of the Ghitu: "the exiled card").
+                    for o in chosen.next().cloned().unwrap_or_default() {
+                        if let Some(new) = self.move_object(o, ZoneKind::Exile, Position::Top) {
+                            self.cost_exiled.push(new);
+                        }
                     }
                 }
                 CostPart::ReturnToHand(..) => {

@@ -125,6 +125,13 @@ impl Game {
 
     /// Restrictions that depend on the defending player (Orgg).
     fn check_can_attack_player(&self, id: ObjectId, defender: PlayerId) -> Result<(), String> {
+        if self.cant_be_attacked.contains(&defender) {
+            return Err(format!(
+                "{} can't attack {}: creatures can't attack that player until their next turn",
+                self.card_name(id),
+                self.player(defender).name
+            ));
+        }
         if self.has_keyword(id, Keyword::CantAttackIntoUntappedPower3)
             && let Some(big) = self
                 .battlefield_of(defender)
@@ -220,6 +227,11 @@ impl Game {
             } else {
                 format!("{name} has shadow and can block only creatures with shadow")
             });
+        }
+        // "~ can't be blocked" (Deep-Sea Kraken); "creatures can't be blocked this turn"
+        // (Veiling Oddity).
+        if ak.contains(Keyword::Unblockable) || self.unblockable_turn == Some(self.turn) {
+            return Err(format!("{} can't be blocked", self.card_name(attacker)));
         }
         // Protection: can't be blocked by creatures of the colour.
         for k in Keyword::ALL {
@@ -1190,6 +1202,7 @@ impl Game {
                 mode: None,
                 spent: crate::mana::ColorSet::NONE,
                 division: Vec::new(),
+                cost_exiled: Vec::new(),
             });
             return;
         }

@@ -60,6 +60,10 @@ pub enum CostPart {
     /// Grandeur's "Discard another card named ~" (`keywords/grandeur.rs`): a card in its
     /// controller's hand with the source's name (chosen while activating).
     DiscardSameName,
+    /// "Exile a nonland card from your hand" (Jhoira of the Ghitu): `count` cards of your
+    /// hand matching the filter, chosen while paying; the ability remembers them
+    /// (`StackItem::cost_exiled`).
+    ExileFromHand(ObjectFilter, u32),
 }
 
 impl Cost {
@@ -130,6 +134,9 @@ impl fmt::Display for Cost {
                 CostPart::DiscardX => "discard X cards".into(),
                 CostPart::DiscardThis => "discard this card".into(),
                 CostPart::DiscardSameName => "discard another card with its name".into(),
+                CostPart::ExileFromHand(f, n) => {
+                    format!("exile {n} {} card(s) from your hand", card_filter_words(f))
+                }
                 CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
                 CostPart::Convoke(n) => {
                     format!("tap up to {n} untapped creatures you control (convoke)")

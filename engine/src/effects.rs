@@ -46,6 +46,9 @@ pub enum Amount {
     /// The power plus the toughness of the creature chosen for target slot n, as it last
     /// existed on the battlefield (Phthisis: "equal to its power plus its toughness").
     TargetPowerPlusToughness(u8),
+    /// "N for each creature target player controls" (Divine Congregation: 2 life each),
+    /// counted on resolution; the player is target slot 0.
+    PerCreatureTargetPlayerControls(i32),
 }
 
 /// A player an effect acts on, relative to the controller.
@@ -134,7 +137,33 @@ pub enum Effect {
     ExileIfDies(ObjRef),
     Counter(ObjRef),
     Tap(ObjRef),
+    /// "Tap all <filter>" (Ivory Giant: nonwhite creatures), chosen as it resolves.
+    TapAll(ObjectFilter),
+    /// "Target player sacrifices half the permanents they control, rounded down" (Curse of
+    /// the Cabal): each such player chooses them as it resolves.
+    SacrificeHalf {
+        who: PlayerRef,
+    },
+    /// "That player may sacrifice a <filter>. If the player does, <then>" (Curse of the
+    /// Cabal's upkeep ability): a yes/no question, then the permanent (if several).
+    MaySacrificeThen {
+        who: PlayerRef,
+        filter: ObjectFilter,
+        then: Vec<Effect>,
+    },
+    /// Restore Balance: "each player chooses a number of <filter> they control equal to the
+    /// number controlled by the player who controls the fewest, then sacrifices the rest".
+    BalanceSacrifice(ObjectFilter),
+    /// Restore Balance: "players discard cards the same way" (down to the smallest hand).
+    BalanceDiscard,
+    /// "Each player discards their hand" (Wheel of Fate, then `draw 7 who=each_player`).
+    DiscardHand {
+        who: PlayerRef,
+    },
     Untap(ObjRef),
+    /// "Attach ~ to target creature" (Detainment Spell): the Aura on the battlefield moves
+    /// to the object if it could enchant it (303.4; else nothing happens).
+    AttachThisTo(ObjRef),
     /// "Turn target face-down creature face up" (no morph cost is paid: R-morph-13).
     TurnFaceUp(ObjRef),
     /// +P/+T until end of turn (a continuous effect locked to its object, 418.3b).
@@ -285,6 +314,14 @@ pub enum Effect {
     },
     /// "You win the game."
     WinGame,
+    /// Jhoira of the Ghitu: "put N time counters on the exiled card. If it doesn't have
+    /// suspend, it gains suspend" (the card its cost exiled, `StackItem::cost_exiled`).
+    SuspendCostExiled(u32),
+    /// "Creatures can't be blocked this turn" (Veiling Oddity): every creature, also ones
+    /// that arrive later this turn (no characteristic changes: a rule for this turn).
+    CreaturesUnblockableThisTurn,
+    /// "Until your next turn, creatures can't attack you" (Chronomantic Escape).
+    CreaturesCantAttackYou,
     /// Nothing happens (the "otherwise" of `if_cast_in_main_phase` when only the bonus does
     /// something: Return to Dust).
     Nothing,
@@ -307,6 +344,8 @@ pub enum Effect {
     },
     /// "Prevent all combat damage ~ would deal this combat."
     PreventCombatDamageFrom(ObjRef),
+    /// "Prevent all combat damage that would be dealt to and dealt by <it> this turn" (Ith).
+    PreventCombatDamageToAndFrom(ObjRef),
     /// "Put a spore counter on each Fungus you control."
     PutCounterEach {
         kind: CounterKind,
@@ -344,6 +383,10 @@ pub enum Effect {
         colors: crate::mana::ColorSet,
         subtypes: Vec<String>,
         keywords: Vec<crate::keywords::Keyword>,
+        /// `forever`: "becomes a 3/4 Gargoyle creature" with no duration and no other card
+        /// type (Opal Guardian); else until end of turn, in addition to its types.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        forever: bool,
     },
     /// "Counter target spell unless its controller pays {N}" (Mana Tithe; {X}: Logic Knot,
     /// the X its caster chose).
@@ -556,6 +599,11 @@ impl Effect {
         !matches!(
             self,
             Effect::Discard { random: false, .. }
+                | Effect::DiscardHand { .. }
+                | Effect::SacrificeHalf { .. }
+                | Effect::MaySacrificeThen { .. }
+                | Effect::BalanceSacrifice(_)
+                | Effect::BalanceDiscard
                 | Effect::Sacrifice { .. }
                 | Effect::Search { .. }
                 | Effect::RevealForX(..)
@@ -642,12 +690,20 @@ impl Effect {
                     v.extend(e.target_slots());
                 }
             }
+            Effect::MaySacrificeThen { who, then, .. } => {
+                p(who, &mut v);
+                for e in then {
+                    v.extend(e.target_slots());
+                }
+            }
             Effect::Draw { who, .. }
             | Effect::Discard { who, .. }
             | Effect::GainLife { who, .. }
             | Effect::LoseLife { who, .. }
             | Effect::Mill { who, .. }
             | Effect::DiscardHandDrawThatMany { who }
+            | Effect::DiscardHand { who }
+            | Effect::SacrificeHalf { who }
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. }
             | Effect::SkipNext { who, .. }
@@ -690,6 +746,7 @@ impl Effect {
                 ..
             }
             | Effect::Tap(ObjRef::Target(n))
+            | Effect::AttachThisTo(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
             | Effect::TurnFaceUp(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))

@@ -264,6 +264,21 @@ pub struct Game {
     /// are looked at for it at priority.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_graveyard_abilities: bool,
+    /// Some card has an ability that functions in exile (the abilities of suspended cards:
+    /// Deep-Sea Kraken, Benalish Commander, Greater Gargadon): exile is looked at for them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_exile_triggers: bool,
+    /// "Creatures can't be blocked this turn" (Veiling Oddity): the turn it applies to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unblockable_turn: Option<u32>,
+    /// "Until your next turn, creatures can't attack you" (Chronomantic Escape): these
+    /// players, until their next turn begins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cant_be_attacked: Vec<PlayerId>,
+    /// The cards the cost being paid exiled from the hand, for the ability's stack item
+    /// (Jhoira of the Ghitu; empty between casts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost_exiled: Vec<ObjectId>,
     /// The players dealt damage this turn (bloodthirst; only with `has_bloodthirst`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players_damaged: Vec<PlayerId>,
@@ -473,6 +488,10 @@ impl Game {
             has_lifelink_somewhere: false,
             has_bloodthirst: false,
             has_graveyard_abilities: false,
+            has_exile_triggers: false,
+            unblockable_turn: None,
+            cant_be_attacked: Vec::new(),
+            cost_exiled: Vec::new(),
             players_damaged: Vec::new(),
             cast_after_resolution: None,
             has_storm: false,
@@ -814,7 +833,7 @@ impl Game {
         {
             self.has_triggers = true;
         }
-        if !def.statics.is_empty() {
+        if !def.statics.is_empty() || def.enchanted_cant_activate {
             self.has_statics = true;
         }
         if def.bloodthirst > 0 {
@@ -822,6 +841,11 @@ impl Game {
         }
         if def.abilities.iter().any(|a| a.from_graveyard) {
             self.has_graveyard_abilities = true;
+        }
+        if def.triggers.iter().any(|t| t.functions_in_exile())
+            || def.abilities.iter().any(|a| a.while_suspended)
+        {
+            self.has_exile_triggers = true;
         }
         if def.keywords.contains(&crate::keywords::Keyword::Lifelink)
             || def

@@ -52,12 +52,15 @@ pub enum PtChange {
     Switch,
 }
 
-/// A P/T effect of a resolved spell or ability on one object, until end of turn.
+/// A P/T effect of a resolved spell or ability on one object, until end of turn (or, with
+/// `indefinite`, for as long as the object stays: Opal Guardian's "becomes a 3/4").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PtEffect {
     pub object: ObjectId,
     pub change: PtChange,
     pub timestamp: u32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub indefinite: bool,
 }
 
 impl Game {
@@ -102,6 +105,11 @@ impl Game {
                 .iter()
                 .filter(|b| self.obj(**b).is_some_and(|o| o.face_down) && self.is_creature(**b))
                 .count() as i32,
+            CdaPt::YouControl(_)
+            | CdaPt::CardsInYourHand
+            | CdaPt::PlusOneCountersOnYourCreatures
+            | CdaPt::LifeMinusMostOpponent
+            | CdaPt::NonbasicLandsInOpponentsGraveyards => self.cda_count_of_controller(id, cda),
             CdaPt::LandsOfTypeOrDefenders(t) => {
                 let Some(o) = self.obj(id) else { return 0 };
                 let whose = self
@@ -118,6 +126,48 @@ impl Game {
                     })
                     .count() as i32
             }
+        }
+    }
+
+    /// The CDAs that count something of the object's controller (its owner outside the
+    /// battlefield): Benalish Commander, Aeon Chronicler, Fungal Behemoth, Roiling Horror,
+    /// Detritivore.
+    fn cda_count_of_controller(&self, id: ObjectId, cda: &CdaPt) -> i32 {
+        let Some(o) = self.obj(id) else { return 0 };
+        let me = o.controller;
+        match cda {
+            CdaPt::YouControl(f) => self
+                .battlefield_of(me)
+                .filter(|b| self.matches_filter(b.id, f, me))
+                .count() as i32,
+            CdaPt::CardsInYourHand => self.player(me).hand.len() as i32,
+            CdaPt::PlusOneCountersOnYourCreatures => self
+                .battlefield_of(me)
+                .filter(|b| self.is_creature(b.id))
+                .map(|b| b.counters.get(&crate::object::CounterKind::PlusOnePlusOne) as i32)
+                .sum(),
+            CdaPt::LifeMinusMostOpponent => {
+                let most = self
+                    .opponents(me)
+                    .into_iter()
+                    .map(|p| self.player(p).life)
+                    .max()
+                    .unwrap_or(0);
+                self.player(me).life - most
+            }
+            CdaPt::NonbasicLandsInOpponentsGraveyards => self
+                .opponents(me)
+                .into_iter()
+                .flat_map(|p| self.player(p).graveyard.iter())
+                .filter(|c| {
+                    self.obj(**c).is_some_and(|x| {
+                        let d = self.catalog().get(x.card);
+                        d.has_type(CardType::Land)
+                            && !d.supertypes.contains(&crate::types::Supertype::Basic)
+                    })
+                })
+                .count() as i32,
+            _ => 0,
         }
     }
 
@@ -586,6 +636,9 @@ pub enum CharChange {
     /// Layer 4: it becomes a creature with these creature types in addition to its other
     /// types ("becomes a 4/4 red Giant artifact creature").
     BecomeCreature(Vec<String>),
+    /// Layer 4: it becomes a creature with these creature types and no other card type or
+    /// subtype (Opal Guardian: "becomes a 3/4 Gargoyle creature", no longer an enchantment).
+    BecomeOnlyCreature(Vec<String>),
     /// Layer 4: its land types become these basic land types (212.6e: "target land becomes
     /// a Forest").
     SetLandTypes(Vec<String>),
@@ -606,6 +659,7 @@ impl CharChange {
             CharChange::ChangeText { .. } => Layer::Text,
             CharChange::SetCreatureTypes(_)
             | CharChange::BecomeCreature(_)
+            | CharChange::BecomeOnlyCreature(_)
             | CharChange::SetLandTypes(_) => Layer::Type,
             CharChange::SetColors(_) => Layer::Color,
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
@@ -750,6 +804,7 @@ enum Change {
     AddSubtypes(Vec<String>),
     SetCreatureTypes(Vec<String>),
     BecomeCreature(Vec<String>),
+    BecomeOnlyCreature(Vec<String>),
     AllCreatureTypes,
     SetLandTypes(Vec<String>),
     SetColors(ColorSet),
@@ -877,6 +932,7 @@ impl Game {
                 CharChange::SetCreatureTypes(v) => Change::SetCreatureTypes(v.clone()),
                 CharChange::SetColors(c) => Change::SetColors(*c),
                 CharChange::BecomeCreature(v) => Change::BecomeCreature(v.clone()),
+                CharChange::BecomeOnlyCreature(v) => Change::BecomeOnlyCreature(v.clone()),
                 CharChange::SetLandTypes(v) => Change::SetLandTypes(v.clone()),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
@@ -1140,7 +1196,7 @@ impl Game {
                     Change::AddSubtypes(_) | Change::SetCreatureTypes(_) | Change::AllCreatureTypes,
                     Some(f),
                 ) => f.subtype.is_some(),
-                (Change::BecomeCreature(_), Some(f)) => {
+                (Change::BecomeCreature(_) | Change::BecomeOnlyCreature(_), Some(f)) => {
                     f.subtype.is_some() || !f.types_any.is_empty() || !f.types_none.is_empty()
                 }
                 (Change::SetColors(_), Some(f)) => {
@@ -1228,6 +1284,10 @@ impl Game {
                         }
                     }
                     c.subtypes = Cow::Owned(v);
+                }
+                Change::BecomeOnlyCreature(subs) => {
+                    c.types = Cow::Owned(vec![CardType::Creature]);
+                    c.subtypes = Cow::Owned(subs.clone());
                 }
                 Change::SetColors(col) => c.colors = *col,
                 Change::AddKeywords(k) => c.keywords = c.keywords.union(*k),

@@ -232,6 +232,39 @@ impl Game {
 
     /// The priority answers, optionally without mana abilities (an agent that lets the
     /// auto-payer handle mana does not need them). Empty unless `player` has priority.
+    /// Abilities that work from the graveyard (Chronosavant) or from exile while the card
+    /// is suspended (Greater Gargadon).
+    fn abilities_outside_battlefield(&self, player: PlayerId, out: &mut Vec<Answer>) {
+        let graveyard = self
+            .has_graveyard_abilities
+            .then(|| self.player(player).graveyard.iter())
+            .into_iter()
+            .flatten()
+            .map(|c| (*c, false));
+        let exile = self
+            .has_exile_triggers
+            .then(|| self.exile.iter())
+            .into_iter()
+            .flatten()
+            .map(|c| (*c, true));
+        for (card, exiled) in graveyard.chain(exile) {
+            let Some(def) = self.def(card) else { continue };
+            for (i, a) in def.abilities.iter().enumerate() {
+                let works_there = if exiled {
+                    a.while_suspended
+                } else {
+                    a.from_graveyard
+                };
+                if works_there && self.can_begin_activate(player, card, i as u8) {
+                    out.push(Answer::Activate {
+                        source: card,
+                        ability: i as u8,
+                    });
+                }
+            }
+        }
+    }
+
     pub fn priority_actions(&self, player: PlayerId, with_mana_abilities: bool) -> Vec<Answer> {
         if !self
             .pending
@@ -312,19 +345,8 @@ impl Game {
                 }
             }
         }
-        // Abilities that work from the graveyard (Chronosavant).
-        if !split_second && self.has_graveyard_abilities {
-            for &card in &self.player(player).graveyard {
-                let Some(def) = self.def(card) else { continue };
-                for (i, a) in def.abilities.iter().enumerate() {
-                    if a.from_graveyard && self.can_begin_activate(player, card, i as u8) {
-                        out.push(Answer::Activate {
-                            source: card,
-                            ability: i as u8,
-                        });
-                    }
-                }
-            }
+        if !split_second {
+            self.abilities_outside_battlefield(player, &mut out);
         }
         // Special action: turning a face-down permanent face up (also under split second).
         for o in self.battlefield_of(player) {

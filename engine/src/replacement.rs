@@ -72,6 +72,9 @@ pub enum Shield {
     ExileIfDies(ObjectId),
     /// "Prevent all combat damage ~ would deal this combat" (until the end of combat).
     PreventCombatDamageFrom(ObjectId),
+    /// "Prevent all combat damage that would be dealt to and dealt by that creature this
+    /// turn" (Ith, High Arcanist).
+    PreventCombatDamageToAndFrom(ObjectId),
     /// "The next N damage that would be dealt to `from` this turn is dealt to `to` instead"
     /// (Outrider en-Kor). It does nothing once `to` has left the battlefield or stopped
     /// being a creature (R-outrider-en-kor-1).
@@ -152,6 +155,12 @@ impl Game {
             if let Shield::PreventCombatDamageFrom(src) = s
                 && combat
                 && *src == source
+            {
+                return true;
+            }
+            if let Shield::PreventCombatDamageToAndFrom(o) = s
+                && combat
+                && (*o == source || target == Target::Object(*o))
             {
                 return true;
             }
@@ -877,7 +886,9 @@ impl Game {
             Shield::Regenerate(o) | Shield::CantRegenerate(o) | Shield::ExileIfDies(o) => *o != id,
             Shield::PreventNext { target, .. } => *target != Target::Object(id),
             Shield::RedirectNext { from, to, .. } => *from != id && *to != id,
-            Shield::PreventAll(_) | Shield::PreventCombatDamageFrom(_) => true,
+            Shield::PreventAll(_)
+            | Shield::PreventCombatDamageFrom(_)
+            | Shield::PreventCombatDamageToAndFrom(_) => true,
         });
     }
 

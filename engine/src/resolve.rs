@@ -286,6 +286,15 @@ impl Game {
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
                 .count() as i32,
+            Amount::PerCreatureTargetPlayerControls(each) => match Self::target_at(res, 0) {
+                Some(Target::Player(p)) => {
+                    each * self
+                        .battlefield_of(p)
+                        .filter(|o| self.is_creature(o.id))
+                        .count() as i32
+                }
+                _ => 0,
+            },
             Amount::BasicLandTypesYouControl => {
                 let lands: Vec<ObjectId> = self
                     .battlefield_of(res.item.controller)
@@ -704,6 +713,14 @@ impl Game {
             | Effect::SacrificeUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
+            Effect::DiscardHand { .. } | Effect::BalanceDiscard => {
+                return self.execute_hand_discards(res, e);
+            }
+            Effect::SacrificeHalf { .. }
+            | Effect::MaySacrificeThen { .. }
+            | Effect::BalanceSacrifice(_) => {
+                return self.execute_sacrifice_choices(res, e);
+            }
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
@@ -719,6 +736,7 @@ impl Game {
             | Effect::PreventNext { .. }
             | Effect::PreventAll(..)
             | Effect::PreventCombatDamageFrom(..)
+            | Effect::PreventCombatDamageToAndFrom(..)
             | Effect::Regenerate(..)
             | Effect::RegenerateAll(..)
             | Effect::CantRegenerate(..) => self.apply_damage(res, e),
@@ -761,12 +779,17 @@ impl Game {
             | Effect::GainControl(..)
             | Effect::GainControlWhileYouControlThis(..)
             | Effect::Tap(..)
+            | Effect::AttachThisTo(..)
+            | Effect::TapAll(..)
             | Effect::Untap(..)
             | Effect::TurnFaceUp(..)
             | Effect::TurnFaceDown(..)
             | Effect::SkipNext { .. }
             | Effect::ExtraTurn { .. }
             | Effect::WinGame
+            | Effect::CreaturesUnblockableThisTurn
+            | Effect::CreaturesCantAttackYou
+            | Effect::SuspendCostExiled(_)
             | Effect::CoalitionVictory => self.apply_control(res, e),
             // Effects with choices are handled in `execute`.
             Effect::Damage { .. }
@@ -804,6 +827,7 @@ impl Game {
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. }
             | Effect::DiscardHandDrawThatMany { .. }
+            | Effect::DiscardHand { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::PactUpkeep(_)
             | Effect::PactPay
@@ -812,7 +836,11 @@ impl Game {
             | Effect::Nothing
             | Effect::Scry(_)
             | Effect::Fateseal(_)
-            | Effect::ItsControllerMay { .. } => {}
+            | Effect::ItsControllerMay { .. }
+            | Effect::SacrificeHalf { .. }
+            | Effect::MaySacrificeThen { .. }
+            | Effect::BalanceSacrifice(_)
+            | Effect::BalanceDiscard => {}
         }
     }
 
@@ -848,6 +876,7 @@ impl Game {
             object,
             change,
             timestamp,
+            indefinite: false,
         });
     }
 
@@ -868,6 +897,7 @@ impl Game {
             mode: None,
             spent: crate::mana::ColorSet::NONE,
             division: Vec::new(),
+            cost_exiled: Vec::new(),
         };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {

@@ -723,9 +723,10 @@ impl Runner {
             ),
             "activate" => {
                 let (card, n) = split_index(rest);
-                // A permanent's ability, or one that works from the graveyard (Chronosavant).
+                // A permanent's ability, or one that works from the graveyard (Chronosavant)
+                // or from exile while suspended (Greater Gargadon).
                 Answer::Activate {
-                    source: self.find(card, &[Battlefield, Graveyard], None)?,
+                    source: self.find(card, &[Battlefield, Graveyard, Exile], None)?,
                     ability: n,
                 }
             }

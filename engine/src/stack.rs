@@ -51,6 +51,9 @@ pub struct StackItem {
     /// these targets are not in `targets` (the numbered slots).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub division: Vec<(Target, u32)>,
+    /// The cards its cost exiled from the hand (Jhoira of the Ghitu: "the exiled card").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost_exiled: Vec<ObjectId>,
 }
 
 impl StackItem {
@@ -97,7 +100,10 @@ impl Game {
             StackKind::Trigger { index, granter, .. } => self
                 .trigger_def(granter.unwrap_or(item.card), index)
                 .map_or((&[][..], &[][..]), |t| {
-                    (t.targets.as_slice(), t.effects.as_slice())
+                    match item.mode.and_then(|m| t.modes.get(m as usize)) {
+                        Some(m) => (m.targets.as_slice(), m.effects.as_slice()),
+                        None => (t.targets.as_slice(), t.effects.as_slice()),
+                    }
                 }),
             StackKind::CombatDamage { .. } => (&[], &[]),
         }
@@ -168,12 +174,19 @@ impl Game {
                 index,
                 granter,
                 ..
-            } => !self.trigger_condition_holds(
-                granter.unwrap_or(item.card),
-                index as usize,
-                item.controller,
-                source,
-            ),
+            } => {
+                !self
+                    .trigger_def(granter.unwrap_or(item.card), index)
+                    .is_some_and(|d| {
+                        d.condition == Some(crate::abilities::TriggerCondition::WhileExiled)
+                    })
+                    && !self.trigger_condition_holds(
+                        granter.unwrap_or(item.card),
+                        index as usize,
+                        item.controller,
+                        source,
+                    )
+            }
             _ => false,
         };
         let mut res = Resolution::new(item, legal);

@@ -71,6 +71,13 @@ impl crate::game::Game {
         {
             return false;
         }
+        if f.nonbasic
+            && self
+                .def(id)
+                .is_some_and(|d| d.supertypes.contains(&crate::types::Supertype::Basic))
+        {
+            return false;
+        }
         if let Some(w) = f.text_changeable
             && !self.text_change_supported(id, w)
         {

@@ -62,6 +62,9 @@ pub struct ObjectFilter {
     pub controller: Option<Relation>,
     pub keyword: Option<Keyword>,
     pub basic: bool,
+    /// "nonbasic land" (Detritivore).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nonbasic: bool,
     /// "attacking creature".
     #[serde(default)]
     pub attacking: bool,
@@ -131,6 +134,9 @@ impl fmt::Display for ObjectFilter {
         }
         if self.basic {
             parts.push("basic".into());
+        }
+        if self.nonbasic {
+            parts.push("nonbasic".into());
         }
         if self.attacking {
             parts.push("attacking".into());

@@ -101,6 +101,7 @@ fn delayed_lose(n: u8) -> &'static TriggerDef {
         (1..=4)
             .map(|n| TriggerDef {
                 divided: None,
+                modes: Vec::new(),
                 when: TriggerEvent::EachEndStep,
                 condition: None,
                 targets: Vec::new(),
@@ -121,6 +122,7 @@ fn delayed_return() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         when: TriggerEvent::EachEndStep,
         condition: None,
         targets: Vec::new(),
@@ -161,6 +163,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             }],
             text: "At the beginning of your upkeep, you may turn this creature face down.".into(),
             divided: None,
+            modes: Vec::new(),
         })),
         FLANKING_TRIGGER => Some(crate::keywords::flanking::definition()),
         P1 => Some(PO1.get_or_init(|| crate::keywords::poisonous::definition(1))),
@@ -183,6 +186,7 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
         // (classic deathtouch on damage dealt to a creature).
         DEATHTOUCH_TRIGGER => Some(DT.get_or_init(|| TriggerDef {
             divided: None,
+            modes: Vec::new(),
             when: TriggerEvent::DealsDamageToPlayer,
             targets: Vec::new(),
             effects: vec![Effect::Destroy {
@@ -378,6 +382,9 @@ impl Game {
                 out.push((id, face, o.controller, SHAPESHIFTER_TRIGGER as usize));
             }
         }
+        if self.has_exile_triggers {
+            self.matching_in_exile(&pred, &mut out);
+        }
         // Leaves-the-battlefield abilities look back in time (410.10d / 603.10a): permanents
         // that left together with the event's object still see it.
         for &(id, card, controller) in &self.lookback {
@@ -402,6 +409,24 @@ impl Game {
         out
     }
 
+    /// The triggered abilities of cards in exile that function there (2006 402.8 / 2014
+    /// 112.6k): "if ~ is suspended" and "... while it's exiled" (the abilities of suspended
+    /// cards: Deep-Sea Kraken, Benalish Commander). An exiled card's controller is its owner.
+    fn matching_in_exile(
+        &self,
+        pred: &impl Fn(&Game, ObjectId, PlayerId, &TriggerEvent) -> bool,
+        out: &mut Vec<(ObjectId, CardId, PlayerId, usize)>,
+    ) {
+        for &id in &self.exile {
+            let Some(o) = self.obj(id) else { continue };
+            for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
+                if t.functions_in_exile() && pred(self, id, o.owner, &t.when) {
+                    out.push((id, o.card, o.owner, i));
+                }
+            }
+        }
+    }
+
     /// 410.2: an event happened; note every ability it triggers.
     pub(crate) fn collect_triggers(&mut self, e: &Event) {
         self.collect_leaves_triggers(e);
@@ -410,6 +435,16 @@ impl Game {
         if let Event::SpellCast { spell, .. } = e {
             // Storm and gravestorm: the spell's own cast triggers, with their counts.
             self.storm_triggers(*spell);
+        }
+        if let Event::ZoneChanged {
+            card,
+            new,
+            to: ZoneKind::Graveyard,
+            owner,
+            ..
+        } = e
+        {
+            self.card_to_graveyard_triggers(*card, *new, *owner);
         }
         let found = match e {
             Event::EnteredBattlefield { .. }
@@ -433,6 +468,17 @@ impl Game {
                 self.queue(s, c, p, i, subject, about);
             }
         }
+    }
+
+    /// "Whenever a card is put into an opponent's graveyard from anywhere" (Nihilith): a
+    /// card, not a token, whose owner is an opponent of the ability's controller.
+    fn card_to_graveyard_triggers(&mut self, card: CardId, new: ObjectId, owner: PlayerId) {
+        if self.catalog().get(card).support == crate::cards::Support::Token {
+            return;
+        }
+        let found = self
+            .matching(|_, _, ctrl, w| *w == TriggerEvent::CardToOpponentGraveyard && ctrl != owner);
+        self.queue_about_player(found, Some(new), owner);
     }
 
     /// Leaves-the-battlefield (and "or becomes untapped") abilities, looked back on (410.10d).
@@ -963,17 +1009,21 @@ impl Game {
             } => {
                 let def = self.catalog().get(*card);
                 let player = *player;
-                self.matching(|_, _, ctrl, w| match w {
+                // As it is on the stack: a face-down spell is a 2/2 creature spell.
+                let creature_spell = self.is_creature(*spell);
+                let found = self.matching(|_, _, ctrl, w| match w {
                     TriggerEvent::YouCastCreatureSpell => {
                         ctrl == player && def.has_type(CardType::Creature)
                     }
                     TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
                     TriggerEvent::AnyPlayerCastsSpell => true,
+                    TriggerEvent::OpponentCastsSpell => ctrl != player,
+                    TriggerEvent::OpponentCastsCreatureSpell => ctrl != player && creature_spell,
                     _ => false,
-                })
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(*spell)))
-                .collect()
+                });
+                // "That player" is the caster (Pardic Dragon).
+                self.queue_about_player(found, Some(*spell), player);
+                Vec::new()
             }
             _ => Vec::new(),
         }
@@ -1062,10 +1112,14 @@ impl Game {
                 self.came_under_control_since_last_upkeep(source, controller)
             }
             TriggerCondition::Suspended => self.is_suspended(source),
-            TriggerCondition::InExile => {
+            TriggerCondition::InExile | TriggerCondition::WhileExiled => {
                 self.obj(source).is_some_and(|o| o.zone == ZoneKind::Exile)
             }
             TriggerCondition::Kicked(which) => self.was_kicked(source, which),
+            TriggerCondition::IsEnchantment => self.has_type(source, CardType::Enchantment),
+            TriggerCondition::YouControlNoTappedLands => !self
+                .battlefield_of(controller)
+                .any(|o| o.tapped && self.has_type(o.id, CardType::Land)),
             TriggerCondition::HasTimeCounter => self
                 .obj(source)
                 .is_some_and(|o| o.counters.get(&CounterKind::Time) > 0),
@@ -1104,7 +1158,7 @@ impl Game {
                 let Some(def) = self.trigger_def(t.def_card(), t.index) else {
                     continue;
                 };
-                if def.targets.is_empty() && def.divided.is_none() {
+                if def.targets.is_empty() && def.divided.is_none() && def.modes.is_empty() {
                     self.push_trigger(t, Vec::new());
                     continue;
                 }
@@ -1113,7 +1167,8 @@ impl Game {
                     self.begin_trigger_targets(c);
                     return StepFlow::Stopped;
                 }
-                // 410.4: no legal target: the ability is removed.
+                // 410.4 / 603.3c-d: no legal target (no mode that can be chosen): the
+                // ability is removed.
             }
         }
         StepFlow::Continue
@@ -1135,6 +1190,7 @@ impl Game {
             mode: None,
             spent: crate::mana::ColorSet::NONE,
             division: Vec::new(),
+            cost_exiled: Vec::new(),
         });
         self.emit(Event::TriggerPut {
             source: t.source,

@@ -145,6 +145,8 @@ impl Game {
             guard += 1;
         }
         self.turn += 1;
+        // "Until your next turn" ends as that turn begins (Chronomantic Escape).
+        self.cant_be_attacked.retain(|q| *q != p);
         // Storm and gravestorm count within one turn.
         self.this_turn = Default::default();
         self.active = p;
@@ -390,7 +392,8 @@ impl Game {
                 o.deathtouch_damage = false;
             }
         }
-        self.pt_effects.clear();
+        // Until end of turn; Opal Guardian's "becomes a 3/4" has no duration.
+        self.pt_effects.retain(|e| e.indefinite);
         self.shields.clear();
         // Flashback granted until end of turn (Dralnu) ends (314.2 / 514.2).
         self.granted_flashback.clear();

@@ -266,6 +266,12 @@ impl Game {
                 Shield::ExileIfDies(id) => {
                     format!("if {} would die this turn, it is exiled instead", name(*id))
                 }
+                Shield::PreventCombatDamageToAndFrom(id) => {
+                    format!(
+                        "prevent all combat damage dealt to and by {} this turn",
+                        name(*id)
+                    )
+                }
                 Shield::PreventCombatDamageFrom(id) => {
                     format!(
                         "prevent all combat damage {} would deal this combat",
@@ -350,6 +356,9 @@ impl Game {
                 CharChange::SetCreatureTypes(t) => format!("{objs} is a {}", t.join(" ")),
                 CharChange::BecomeCreature(t) => {
                     format!("{objs} is a {} creature too", t.join(" "))
+                }
+                CharChange::BecomeOnlyCreature(t) => {
+                    format!("{objs} is a {} creature", t.join(" "))
                 }
                 CharChange::SetColors(c) => format!(
                     "{objs} is {}",

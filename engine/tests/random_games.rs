@@ -503,6 +503,37 @@ fn random_games_with_suspend_cards() {
 }
 
 #[test]
+fn random_games_with_suspended_card_abilities() {
+    // The suspended deck: abilities of suspended cards (triggers in exile, Greater
+    // Gargadon's ability from exile), modal triggers (Shivan Sand-Mage, Timebender), cards
+    // that exile themselves with time counters, in both rulesets.
+    let (mut from_exile, mut modal) = (0, 0);
+    let finished = play_bench_deck_games("suspended", 0x5A5D, |g, p, events| {
+        if matches!(p.decision, engine::Decision::ChooseMode { .. }) {
+            modal += 1;
+        }
+        for e in events {
+            // A trigger of an exiled card with abilities that work there (suspend's own
+            // upkeep trigger included: the count shows such cards were suspended and ticked).
+            if let engine::Event::TriggerPut { source, card, .. } = e
+                && g.obj(*source)
+                    .is_some_and(|o| o.zone == engine::zones::ZoneKind::Exile)
+                && g.catalog()
+                    .get(*card)
+                    .triggers
+                    .iter()
+                    .any(|t| t.functions_in_exile())
+            {
+                from_exile += 1;
+            }
+        }
+    });
+    assert!(finished >= 10, "most games finish: {finished}/20");
+    assert!(from_exile > 0, "some ability of an exiled card triggered");
+    assert!(modal > 0, "some mode was chosen");
+}
+
+#[test]
 fn random_games_with_storm_cards() {
     // The storm deck: storm copies (new targets asked per copy), Reiterate's copies, kicker
     // and buyback announced as spells are cast, in both rulesets. Every listed answer is

@@ -124,6 +124,10 @@ pub struct ActivatedAbility {
     /// from your graveyard to the battlefield tapped").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_graveyard: bool,
+    /// "Activate only if ~ is suspended" (Greater Gargadon): only while the card is
+    /// suspended in exile, by its owner (2014 112.6k: the ability functions there).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub while_suspended: bool,
 }
 
 impl ActivatedAbility {
@@ -232,6 +236,10 @@ pub struct CardDef {
     pub spend_rule: Option<SpendRule>,
     /// "Skip your draw step."
     pub skip_draw_step: bool,
+    /// An Aura's "Enchanted creature's activated abilities can't be activated" (Detainment
+    /// Spell): mana abilities too, not special actions such as turning face up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enchanted_cant_activate: bool,
     /// "Hellbent — Skip your upkeep step if you have no cards in hand" (`keywords/hellbent.rs`).
     pub skip_upkeep_if_hellbent: bool,
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
@@ -435,6 +443,17 @@ pub enum CdaPt {
     FaceDownCreatures,
     /// "... each equal to the number of [kind] counters on it" (Tidewalker).
     CountersOnIt(CounterKind),
+    /// "... the number of <filter> you control" (Benalish Commander: Soldiers).
+    YouControl(crate::targets::ObjectFilter),
+    /// "... the number of cards in your hand" (Aeon Chronicler).
+    CardsInYourHand,
+    /// "... the number of +1/+1 counters on creatures you control" (Fungal Behemoth).
+    PlusOneCountersOnYourCreatures,
+    /// "... your life total minus the life total of an opponent with the most life"
+    /// (Roiling Horror).
+    LifeMinusMostOpponent,
+    /// "... the number of nonbasic land cards in your opponents' graveyards" (Detritivore).
+    NonbasicLandsInOpponentsGraveyards,
 }
 
 /// A rule about spending mana that a permanent gives its controller (Celestial Dawn:

@@ -118,6 +118,9 @@ struct Script {
     /// "Skip your draw step."
     #[serde(default)]
     skip_draw_step: bool,
+    /// Detainment Spell: "Enchanted creature's activated abilities can't be activated."
+    #[serde(default)]
+    enchanted_cant_activate: bool,
     /// "Hellbent — Skip your upkeep step if you have no cards in hand." (Gibbering Descent)
     #[serde(default)]
     skip_upkeep_if_hellbent: bool,
@@ -279,10 +282,15 @@ struct TriggerScript {
     condition: Option<String>,
     #[serde(default)]
     targets: Vec<String>,
+    #[serde(default)]
     effects: Vec<String>,
     text: Option<String>,
     /// "It deals N damage divided as you choose among any number of targets".
     divided_damage: Option<String>,
+    /// "Choose one —" (a modal triggered ability): `[[card.trigger.mode]]` tables like a
+    /// modal spell's, chosen as it is put on the stack.
+    #[serde(default)]
+    mode: Vec<ModeScript>,
 }
 
 /// One activated ability, in printed order; with `add` it is a mana ability.
@@ -307,6 +315,10 @@ struct AbilityScript {
     /// graveyard (Chronosavant; checked against the text).
     #[serde(default)]
     from_graveyard: bool,
+    /// "Activate only if ~ is suspended" (Greater Gargadon): activated only while the card
+    /// is suspended, by its owner (checked against the text).
+    #[serde(default)]
+    while_suspended: bool,
 }
 
 fn err(card: &str, problem: impl Into<String>) -> CatalogError {
@@ -611,6 +623,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enchant: None,
         spend_rule: None,
         skip_draw_step: false,
+        enchanted_cant_activate: false,
         skip_upkeep_if_hellbent: false,
         damage_life_floor: false,
         redirect_unblocked_combat_damage: false,
@@ -703,6 +716,13 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
         return Err("a state trigger (`state:...`) can't have targets".into());
     }
     let effects = parse_effects(&t.effects, targets.len())?;
+    if !t.mode.is_empty() && (!effects.is_empty() || !targets.is_empty()) {
+        return Err("a modal triggered ability puts its targets and effects in its modes".into());
+    }
+    if t.mode.is_empty() && effects.is_empty() {
+        return Err("a triggered ability needs `effects` (or `mode`s)".into());
+    }
+    let modes = parse_modes(&t.mode)?;
     let condition = t
         .condition
         .as_deref()
@@ -719,7 +739,26 @@ fn parse_trigger(t: &TriggerScript) -> Result<crate::abilities::TriggerDef, Stri
         when,
         targets,
         effects,
+        modes,
     })
+}
+
+/// `[[card.mode]]` / `[[card.trigger.mode]]` tables: each mode's targets and effects.
+fn parse_modes(modes: &[ModeScript]) -> Result<Vec<crate::cards::SpellMode>, String> {
+    let mut out = Vec::new();
+    for m in modes {
+        let targets = parse_targets(&m.targets)?;
+        let effects = parse_effects(&m.effects, targets.len())?;
+        if effects.is_empty() {
+            return Err(format!("mode `{}` has no effects", m.text));
+        }
+        out.push(crate::cards::SpellMode {
+            text: m.text.clone(),
+            targets,
+            effects,
+        });
+    }
+    Ok(out)
 }
 
 /// `dredge = N` (702.51, `keywords/dredge.rs`), checked against the card's "Dredge N".
@@ -745,6 +784,15 @@ fn apply_dredge(
 fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_spell(def, s)?;
     apply_card_keys(def, s)?;
+    if s.enchanted_cant_activate
+        && !def
+            .text
+            .to_lowercase()
+            .contains("enchanted creature's activated abilities can't be activated")
+    {
+        return Err("`enchanted_cant_activate`: the card's text has no \"Enchanted creature's activated abilities can't be activated\"".into());
+    }
+    def.enchanted_cant_activate = s.enchanted_cant_activate;
     apply_cast_keys(def, s)?;
     let text_lower = def.text.to_lowercase();
     let test_only = def.support == Support::TestOnly;
@@ -806,19 +854,7 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     if is_spell_with_effect && effects.is_empty() && s.mode.is_empty() {
         return Err("an instant or sorcery needs `effects` (or `mode`s)".into());
     }
-    let mut modes = Vec::new();
-    for m in &s.mode {
-        let targets = parse_targets(&m.targets)?;
-        let effects = parse_effects(&m.effects, targets.len())?;
-        if effects.is_empty() {
-            return Err(format!("mode `{}` has no effects", m.text));
-        }
-        modes.push(crate::cards::SpellMode {
-            text: m.text.clone(),
-            targets,
-            effects,
-        });
-    }
+    let modes = parse_modes(&s.mode)?;
     let mut additional_costs = Vec::new();
     for a in &s.additional_cost {
         let alts = a
@@ -1204,27 +1240,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
                     .collect::<Result<crate::mana::ColorSet, _>>()
             })
             .transpose()?;
-        let cda_pt = match st.cda_pt.as_deref().map(str::split_whitespace) {
-            None => None,
-            Some(mut w) => match (w.next(), w.next(), w.next()) {
-                (Some("lands_of_type_or_defenders"), Some(t), None)
-                    if BASIC_LAND_TYPES.iter().any(|(n, _)| *n == t) =>
-                {
-                    Some(crate::cards::CdaPt::LandsOfTypeOrDefenders(t.to_string()))
-                }
-                (Some("face_down_creatures"), None, None) => {
-                    Some(crate::cards::CdaPt::FaceDownCreatures)
-                }
-                (Some("counters_on_it"), Some(k), None) => Some(crate::cards::CdaPt::CountersOnIt(
-                    crate::grammar::parse_all(crate::grammar::words::counter_kind, k)?,
-                )),
-                _ => {
-                    return Err(
-                        "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures` or `counters_on_it <kind>`".into(),
-                    );
-                }
-            },
-        };
+        let cda_pt = st.cda_pt.as_deref().map(parse_cda_pt).transpose()?;
         if cda_pt.is_some() && !st.itself {
             return Err("a P/T-defining ability affects its object only (`itself = true`)".into());
         }
@@ -1273,6 +1289,40 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     Ok(())
+}
+
+/// `cda_pt = "..."`: what a characteristic-defining P/T ability counts.
+fn parse_cda_pt(s: &str) -> Result<crate::cards::CdaPt, String> {
+    use crate::cards::CdaPt;
+    let mut w = s.split_whitespace();
+    Ok(match (w.next(), w.next(), w.next()) {
+        (Some("lands_of_type_or_defenders"), Some(t), None)
+            if BASIC_LAND_TYPES.iter().any(|(n, _)| *n == t) =>
+        {
+            CdaPt::LandsOfTypeOrDefenders(t.to_string())
+        }
+        (Some("face_down_creatures"), None, None) => CdaPt::FaceDownCreatures,
+        (Some("counters_on_it"), Some(k), None) => CdaPt::CountersOnIt(crate::grammar::parse_all(
+            crate::grammar::words::counter_kind,
+            k,
+        )?),
+        (Some("you_control"), Some(f), None) => {
+            CdaPt::YouControl(crate::targets::ObjectFilter::parse(f)?)
+        }
+        (Some("cards_in_your_hand"), None, None) => CdaPt::CardsInYourHand,
+        (Some("plus1_counters_on_your_creatures"), None, None) => {
+            CdaPt::PlusOneCountersOnYourCreatures
+        }
+        (Some("life_minus_most_opponent"), None, None) => CdaPt::LifeMinusMostOpponent,
+        (Some("nonbasic_lands_in_opponents_graveyards"), None, None) => {
+            CdaPt::NonbasicLandsInOpponentsGraveyards
+        }
+        _ => {
+            return Err(
+                "cda_pt: expected `lands_of_type_or_defenders <basic land type>`, `face_down_creatures`, `counters_on_it <kind>`, `you_control <filter>`, `cards_in_your_hand`, `plus1_counters_on_your_creatures`, `life_minus_most_opponent` or `nonbasic_lands_in_opponents_graveyards`".into(),
+            );
+        }
+    })
 }
 
 /// The triggered and activated abilities (`[[card.trigger]]`, `[[card.ability]]`).
@@ -1338,6 +1388,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 from_hand: false,
                 forecast: false,
                 from_graveyard: false,
+                while_suspended: false,
             });
             continue;
         }
@@ -1356,6 +1407,17 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
         {
             return Err(
                 "`from_graveyard`: the card's text has no \"~ from your graveyard\"".into(),
+            );
+        }
+        if a.while_suspended
+            && !def.text.to_lowercase().contains(&format!(
+                "activate only if {} is suspended",
+                def.name.to_lowercase()
+            ))
+        {
+            return Err(
+                "`while_suspended`: the card's text has no \"Activate only if ~ is suspended\""
+                    .into(),
             );
         }
         if a.forecast && !def.text.to_lowercase().contains("forecast —") {
@@ -1391,6 +1453,7 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
             from_hand: a.forecast,
             forecast: a.forecast,
             from_graveyard: a.from_graveyard,
+            while_suspended: a.while_suspended,
         });
     }
     Ok(())
@@ -1468,6 +1531,7 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         from_hand: false,
         forecast: false,
         from_graveyard: false,
+        while_suspended: false,
     }
 }
 
@@ -1812,6 +1876,7 @@ pub(super) fn cycling_ability(
         from_hand: true,
         forecast: false,
         from_graveyard: false,
+        while_suspended: false,
     })
 }
 
@@ -2014,6 +2079,7 @@ fn search_same_mana_value_ability(
         from_hand: transmute,
         forecast: false,
         from_graveyard: false,
+        while_suspended: false,
     })
 }
 

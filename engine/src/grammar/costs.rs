@@ -169,7 +169,15 @@ fn exile(i: &mut &str) -> PResult<CostPart> {
     let n = arg("a count", count).parse_next(i)?;
     let f = filter_after(&["card", "cards"]).parse_next(i)?;
     literal_word(i, &["card", "cards"])?;
-    for w in ["from", "a", "graveyard"] {
+    literal_word(i, &["from"])?;
+    if next_word(i) == Some("your") {
+        // Jhoira of the Ghitu: "exile a nonland card from your hand".
+        for w in ["your", "hand"] {
+            literal_word(i, &[w])?;
+        }
+        return Ok(CostPart::ExileFromHand(f, n));
+    }
+    for w in ["a", "graveyard"] {
         literal_word(i, &[w])?;
     }
     Ok(CostPart::ExileFromGraveyard(f, n))

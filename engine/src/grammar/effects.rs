@@ -41,6 +41,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_kicked_a" => if_kicked(i, Some(0)),
         "if_kicked_b" => if_kicked(i, Some(1)),
         "if_you_control_at_most" => if_you_control_at_most(i),
+        "may_sacrifice" => may_sacrifice(i),
         _ => {
             i.reset(&start);
             sacrifice_then(i)
@@ -167,6 +168,27 @@ fn sacrifice_then(i: &mut &str) -> PResult<Effect> {
         );
     }
     Ok(Effect::SacrificeThen { what, then })
+}
+
+/// `may_sacrifice FILTER [who=PLAYER] && EFFECT...`: "that player may sacrifice a
+/// <filter>. If the player does, ..." (Curse of the Cabal).
+fn may_sacrifice(i: &mut &str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    let o = options(i, "may_sacrifice", &[WHO])?;
+    let at = after_spaces(i);
+    let then = chain(i)?;
+    if then.is_empty() || then.iter().any(|e| !e.is_choiceless()) {
+        *i = at;
+        return fail_here(
+            "`may_sacrifice FILTER && EFFECT...` takes effects that ask nothing more",
+            &["&& EFFECT"],
+        );
+    }
+    Ok(Effect::MaySacrificeThen {
+        who: o.player("who").unwrap_or(PlayerRef::You),
+        filter,
+        then,
+    })
 }
 
 /// `{ SP "&&" SP step }`.
@@ -307,6 +329,13 @@ const BASE: Opt = Opt {
     shape: "base=P/T",
     value: Value::Pt,
 };
+/// `forever`: Opal Guardian's "becomes a 3/4 Gargoyle creature" (no duration, no other type).
+const FOREVER: Opt = Opt {
+    key: "forever",
+    shape: "forever",
+    value: Value::Flag,
+};
+
 const KEYWORDS: Opt = Opt {
     key: "keywords",
     shape: "keywords=KEYWORD[,KEYWORD]",
@@ -482,6 +511,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("prevent_next", prevent_next),
     ("prevent_all", prevent_all),
     ("prevent_combat_damage_from", one_object),
+    ("prevent_combat_damage_to_and_from", one_object),
     ("redirect_next_from_this", redirect_next_from_this),
     ("regenerate", one_object),
     ("regenerate_all", one_filter),
@@ -515,6 +545,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("may_remove_or_add_time_counter", remove_or_add_counter),
     ("remove_time_counters_each", time_counters_each),
     ("counter_into_suspend", into_suspend),
+    ("suspend_exiled_card", suspend_exiled_card),
     ("exile_into_suspend", into_suspend),
     ("put_time_counters_each", time_counters_each),
     ("create_token", create_token),
@@ -525,6 +556,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("search", search),
     ("reveal_for_x", one_filter),
     ("discard_hand_draw_that_many", who_only),
+    ("discard_hand", who_only),
+    ("sacrifice_half", who_only),
     ("extra_turn", who_only),
     ("draw_reveal_discard_nonland", no_args),
     ("scry", scry),
@@ -553,12 +586,18 @@ pub const RULES: &[(&str, Rule)] = &[
     ("gain_control_until_end_of_turn", one_object),
     ("gain_control_while_you_control_this", one_object),
     ("tap", one_object),
+    ("tap_all", one_filter),
+    ("balance_sacrifice", one_filter),
+    ("balance_discard", no_args),
+    ("attach_this_to", one_object),
     ("untap", one_object),
     ("turn_face_up", one_object),
     ("turn_face_down", one_object),
     // turns and the game
     ("skip_next", skip_next),
     ("win", no_args),
+    ("creatures_unblockable_this_turn", no_args),
+    ("creatures_cant_attack_you_until_your_next_turn", no_args),
     ("nothing", no_args),
     ("coalition_victory", no_args),
     ("spitting_slug", no_args),
@@ -576,10 +615,21 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "living_end" => Effect::LivingEnd,
         "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
         "win" => Effect::WinGame,
+        "balance_discard" => Effect::BalanceDiscard,
+        "creatures_unblockable_this_turn" => Effect::CreaturesUnblockableThisTurn,
+        "creatures_cant_attack_you_until_your_next_turn" => Effect::CreaturesCantAttackYou,
         "nothing" => Effect::Nothing,
         "coalition_victory" => Effect::CoalitionVictory,
         _ => Effect::SpittingSlug,
     })
+}
+
+/// `suspend_exiled_card N`: Jhoira of the Ghitu's "put N time counters on the exiled card;
+/// if it doesn't have suspend, it gains suspend".
+fn suspend_exiled_card(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let n = arg("a number", super::words::natural).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::SuspendCostExiled(n))
 }
 
 /// `pact_upkeep COST`: the pact's "at the beginning of your next upkeep, pay COST".
@@ -595,6 +645,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     options(i, verb, &[])?;
     let make: fn(ObjRef) -> Effect = match verb {
         "prevent_combat_damage_from" => Effect::PreventCombatDamageFrom,
+        "prevent_combat_damage_to_and_from" => Effect::PreventCombatDamageToAndFrom,
         "regenerate" => Effect::Regenerate,
         "cant_regenerate" => Effect::CantRegenerate,
         "exile" => Effect::Exile,
@@ -617,6 +668,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "gain_control_until_end_of_turn" => Effect::GainControlUntilEndOfTurn,
         "gain_control_while_you_control_this" => Effect::GainControlWhileYouControlThis,
         "tap" => Effect::Tap,
+        "attach_this_to" => Effect::AttachThisTo,
         "untap" => Effect::Untap,
         "turn_face_up" => Effect::TurnFaceUp,
         _ => Effect::TurnFaceDown,
@@ -630,6 +682,8 @@ fn one_filter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     options(i, verb, &[])?;
     Ok(match verb {
         "regenerate_all" => Effect::RegenerateAll(filter),
+        "tap_all" => Effect::TapAll(filter),
+        "balance_sacrifice" => Effect::BalanceSacrifice(filter),
         "reveal_for_x" => Effect::RevealForX(filter),
         _ => Effect::ExileAll(filter),
     })
@@ -675,6 +729,8 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let who = o.player("who").unwrap_or(PlayerRef::You);
     Ok(match verb {
         "extra_turn" => Effect::ExtraTurn { who },
+        "discard_hand" => Effect::DiscardHand { who },
+        "sacrifice_half" => Effect::SacrificeHalf { who },
         _ => Effect::DiscardHandDrawThatMany { who },
     })
 }
@@ -1152,7 +1208,7 @@ fn become_creature(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let (power, toughness) = arg("a P/T", pt_change).parse_next(i)?;
     let colors = arg("colours (or C)", creature_colours).parse_next(i)?;
     let (subtypes, what) = words_then_object(i, "a creature type", 0)?;
-    let mut o = options(i, verb, &[KEYWORDS])?;
+    let mut o = options(i, verb, &[KEYWORDS, FOREVER])?;
     let keywords = match o.take("keywords") {
         Some(Val::Keywords(k)) => k,
         _ => Vec::new(),
@@ -1164,6 +1220,7 @@ fn become_creature(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         colors,
         subtypes: subtypes.iter().map(|s| s.to_string()).collect(),
         keywords,
+        forever: o.flag("forever"),
     })
 }
 

@@ -63,6 +63,19 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::YouCastCreatureSpell,
     ),
     ("any_player_casts_spell", TriggerEvent::AnyPlayerCastsSpell),
+    ("opponent_casts_spell", TriggerEvent::OpponentCastsSpell),
+    (
+        "opponent_casts_creature_spell",
+        TriggerEvent::OpponentCastsCreatureSpell,
+    ),
+    (
+        "card_to_opponent_graveyard",
+        TriggerEvent::CardToOpponentGraveyard,
+    ),
+    (
+        "last_time_counter_removed",
+        TriggerEvent::LastTimeCounterRemoved,
+    ),
     ("you_cycle", TriggerEvent::PlayerCycles(PlayerScope::You)),
     (
         "opponent_cycles",
@@ -287,6 +300,13 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     ("kicked_a", TriggerCondition::Kicked(Some(0))),
     ("kicked_b", TriggerCondition::Kicked(Some(1))),
     ("had_no_time_counters", TriggerCondition::HadNoTimeCounters),
+    ("suspended", TriggerCondition::Suspended),
+    ("while_exiled", TriggerCondition::WhileExiled),
+    ("is_enchantment", TriggerCondition::IsEnchantment),
+    (
+        "you_control_no_tapped_lands",
+        TriggerCondition::YouControlNoTappedLands,
+    ),
 ];
 
 /// `condition`: an intervening "if" clause.

@@ -37,6 +37,10 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         f.types_any.push(t);
         return Ok(());
     }
+    if w == "nonbasic" {
+        f.nonbasic = true;
+        return Ok(());
+    }
     if let Some(rest) = w.strip_prefix("non") {
         if let Ok(t) = rest.parse::<CardType>() {
             f.types_none.push(t);
@@ -179,6 +183,7 @@ fn merge(a: &mut ObjectFilter, b: ObjectFilter) {
     a.mana_value_x |= b.mana_value_x;
     a.with_aura |= b.with_aura;
     a.basic |= b.basic;
+    a.nonbasic |= b.nonbasic;
     a.attacking |= b.attacking;
     a.token |= b.token;
     a.other |= b.other;

@@ -49,6 +49,14 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
         "target_power_plus_toughness",
         Amount::TargetPowerPlusToughness(0),
     ),
+    (
+        "creatures_target_controls",
+        Amount::PerCreatureTargetPlayerControls(1),
+    ),
+    (
+        "two_per_creature_target_controls",
+        Amount::PerCreatureTargetPlayerControls(2),
+    ),
 ];
 
 /// `amount`.

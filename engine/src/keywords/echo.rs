@@ -37,6 +37,7 @@ impl TriggerDef {
             ),
             effects: vec![Effect::SacrificeUnlessPays { cost }],
             divided: None,
+            modes: Vec::new(),
         }
     }
 }

@@ -18,6 +18,7 @@ pub(crate) fn definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         when: TriggerEvent::Blocks,
         condition: None,
         targets: Vec::new(),

@@ -17,6 +17,7 @@ pub(crate) fn definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         when: TriggerEvent::AttacksAndIsntBlocked,
         condition: None,
         targets: Vec::new(),

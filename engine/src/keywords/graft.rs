@@ -29,6 +29,7 @@ impl TriggerDef {
             }],
             text: "Graft: whenever another creature enters the battlefield, if this permanent has a +1/+1 counter on it, you may move a +1/+1 counter from this permanent onto that creature.".into(),
             divided: None,
+            modes: Vec::new(),
         }
     }
 }

@@ -23,6 +23,7 @@ pub(crate) fn definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         // Not consulted for built-in abilities: `lifelink_on_damage` queues it.
         when: TriggerEvent::DealsDamageToPlayer,
         condition: None,

@@ -46,6 +46,7 @@ pub(crate) fn definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         // Not consulted: the discard itself queues the trigger (`Game::discard`).
         when: TriggerEvent::CardDiscarded(crate::abilities::PlayerScope::You),
         condition: None,

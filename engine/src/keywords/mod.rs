@@ -84,6 +84,8 @@ pub enum Keyword {
     Lifelink,
     /// Frenzy 1 (702.67, `keywords/frenzy.rs`): a built-in "attacks and isn't blocked" trigger.
     Frenzy1,
+    /// "~ can't be blocked" (Deep-Sea Kraken): a restriction on the block declaration.
+    Unblockable,
 }
 
 impl Keyword {
@@ -159,6 +161,7 @@ impl Keyword {
             Keyword::Poisonous3 => "Poisonous 3",
             Keyword::Lifelink => "Lifelink",
             Keyword::Frenzy1 => "Frenzy 1",
+            Keyword::Unblockable => "can't be blocked",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -175,7 +178,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 43] = [
+    pub const ALL: [Keyword; 44] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -219,6 +222,7 @@ impl Keyword {
         Keyword::Poisonous3,
         Keyword::Lifelink,
         Keyword::Frenzy1,
+        Keyword::Unblockable,
     ];
 }
 

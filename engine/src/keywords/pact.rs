@@ -23,6 +23,7 @@ pub(crate) fn definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         // Not consulted: `DelayedWhen::YourNextUpkeep` makes it trigger.
         when: TriggerEvent::YourUpkeep,
         condition: None,

@@ -22,6 +22,7 @@ pub const POISONOUS3_TRIGGER: u8 = u8::MAX - 41;
 pub(crate) fn definition(n: u32) -> TriggerDef {
     TriggerDef {
         divided: None,
+        modes: Vec::new(),
         when: TriggerEvent::DealsCombatDamageToPlayer,
         condition: None,
         targets: Vec::new(),

@@ -20,6 +20,7 @@ pub const RAMPAGE2_TRIGGER: u8 = u8::MAX - 3;
 pub(crate) fn definition(n: i32) -> TriggerDef {
     TriggerDef {
         divided: None,
+        modes: Vec::new(),
         when: TriggerEvent::BecomesBlocked,
         targets: Vec::new(),
         effects: vec![Effect::PumpCount {

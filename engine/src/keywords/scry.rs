@@ -16,9 +16,9 @@
 //! [`crate::effects::Effect::Fateseal`]) ask [`Decision::Scry`] with the cards looked at,
 //! top first; the answer [`Answer::Scry`] lists the cards for the top (the first listed
 //! becomes the top card) and the cards for the bottom (the last listed becomes the bottom
-//! card), each looked-at card exactly once. With several opponents, fateseal looks at the
-//! next opponent's library in turn order (the choice of opponent is not asked: every game
-//! the engine hosts has two players today).
+//! card), each looked-at card exactly once. With several opponents, the player who
+//! fateseals first chooses whose library (a `ChooseMode` question, `Answer::Mode`, asked
+//! as it resolves: [`Game::fateseal_choice`]); with one, that opponent's.
 
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::game::Game;
@@ -37,16 +37,38 @@ impl Game {
             .collect()
     }
 
-    /// Whose library `player` fateseals: the next opponent in turn order still in the game.
-    pub(crate) fn fateseal_library(&self, player: PlayerId) -> Option<PlayerId> {
-        let mut p = self.next_player_after(player);
-        while p != player {
-            if self.player(p).in_game() {
-                return Some(p);
-            }
-            p = self.next_player_after(p);
+    /// The opponents still in the game whose library `player` may fateseal, in turn order.
+    pub(crate) fn fateseal_opponents(&self, player: PlayerId) -> Vec<PlayerId> {
+        self.opponents(player)
+            .into_iter()
+            .filter(|p| self.player(*p).in_game())
+            .collect()
+    }
+
+    /// Whose library `player` fateseals: the only opponent, or the one they chose (`choice`,
+    /// an answer to the `ChooseMode` question this asks when there are several: "an
+    /// opponent's library", 701.19a); `None` with no opponent left.
+    pub(crate) fn fateseal_choice(
+        &self,
+        player: PlayerId,
+        choice: Option<u8>,
+    ) -> Result<Option<PlayerId>, Box<Pending>> {
+        let opponents = self.fateseal_opponents(player);
+        if opponents.len() < 2 {
+            return Ok(opponents.first().copied());
         }
-        None
+        match choice {
+            Some(i) => Ok(opponents.get(i as usize).copied()),
+            None => Err(Box::new(Pending {
+                player,
+                decision: Decision::ChooseMode {
+                    options: opponents
+                        .iter()
+                        .map(|p| format!("fateseal {}'s library", self.player(*p).name))
+                        .collect(),
+                },
+            })),
+        }
     }
 
     /// The scry (or fateseal) question for `player` about `cards` of `library`.

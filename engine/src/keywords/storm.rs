@@ -67,6 +67,7 @@ pub(crate) fn definition() -> &'static TriggerDef {
 pub(crate) fn copies_trigger(text: &str) -> TriggerDef {
     TriggerDef {
         divided: None,
+        modes: Vec::new(),
         // Not consulted: `Game::storm_triggers` matches the cast.
         when: TriggerEvent::AnyPlayerCastsSpell,
         condition: None,

@@ -44,6 +44,7 @@ pub(crate) fn upkeep_definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         when: TriggerEvent::YourUpkeep,
         condition: Some(TriggerCondition::Suspended),
         targets: Vec::new(),
@@ -62,6 +63,7 @@ pub(crate) fn cast_definition() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
     DEF.get_or_init(|| TriggerDef {
         divided: None,
+        modes: Vec::new(),
         when: TriggerEvent::CountersRemoved {
             on: ObjectScope::This,
             kind: Some(CounterKind::Time),

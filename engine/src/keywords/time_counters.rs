@@ -61,6 +61,21 @@ impl Game {
         self.add_counters(exiled, CounterKind::Time, time);
     }
 
+    /// Jhoira of the Ghitu: the card its cost exiled (still in exile) gets `time` time
+    /// counters and, if it doesn't have suspend, gains it (no zone change).
+    pub(crate) fn suspend_exiled(&mut self, id: ObjectId, time: u32) {
+        let Some(o) = self.obj(id).filter(|o| o.zone == ZoneKind::Exile) else {
+            return;
+        };
+        let printed = self.catalog().get(o.card).suspend.is_some();
+        if let Some(o) = self.obj_mut(id) {
+            o.gained_suspend = !printed;
+        }
+        self.has_triggers = true;
+        self.has_suspended_cards = true;
+        self.add_counters(id, CounterKind::Time, time);
+    }
+
     /// Dust of Moments: removes `n` time counters from each permanent and each suspended
     /// card (`put: false`), or puts `n` on each permanent with a time counter on it and each
     /// suspended card (`put: true`). Which objects is decided first, then the counters move

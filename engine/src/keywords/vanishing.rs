@@ -33,6 +33,7 @@ impl TriggerDef {
             }],
             text: "Vanishing: at the beginning of your upkeep, if there is a time counter on this permanent, remove one from it.".into(),
             divided: None,
+            modes: Vec::new(),
         }
     }
 
@@ -48,6 +49,7 @@ impl TriggerDef {
             }],
             text: "Vanishing: when the last time counter is removed from this permanent, sacrifice it.".into(),
             divided: None,
+            modes: Vec::new(),
         }
     }
 }

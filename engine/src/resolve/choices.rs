@@ -111,6 +111,122 @@ impl Game {
         Progress::Done
     }
 
+    /// Curse of the Cabal's sacrifices: "sacrifices half the permanents they control,
+    /// rounded down" (each player chooses, APNAP) and "may sacrifice a permanent. If the
+    /// player does, ..." (yes or no, then which one if there are several).
+    pub(super) fn execute_sacrifice_choices(
+        &mut self,
+        res: &mut Resolution,
+        e: &Effect,
+    ) -> Progress {
+        match e {
+            Effect::SacrificeHalf { .. } | Effect::BalanceSacrifice(_) => {
+                let (players, filter) = match e {
+                    Effect::SacrificeHalf { who } => (
+                        self.players_of(res, *who),
+                        crate::targets::ObjectFilter::default(),
+                    ),
+                    Effect::BalanceSacrifice(f) => (self.apnap(), f.clone()),
+                    _ => return Progress::Done,
+                };
+                let count = |g: &Game, p: PlayerId| {
+                    g.battlefield_of(p)
+                        .filter(|o| g.matches_filter(o.id, &filter, p))
+                        .count()
+                };
+                // Restore Balance: down to the fewest any player still in the game controls.
+                let fewest = players
+                    .iter()
+                    .filter(|p| self.player(**p).in_game())
+                    .map(|p| count(self, *p))
+                    .min()
+                    .unwrap_or(0);
+                for p in players {
+                    if res.choices.iter().any(|(q, _)| *q == p) {
+                        continue;
+                    }
+                    let have = count(self, p);
+                    let n = match e {
+                        Effect::SacrificeHalf { .. } => have / 2,
+                        _ => have.saturating_sub(fewest),
+                    };
+                    if n == 0 {
+                        res.choices.push((p, Vec::new()));
+                        continue;
+                    }
+                    if n == have {
+                        let all = self
+                            .battlefield_of(p)
+                            .filter(|o| self.matches_filter(o.id, &filter, p))
+                            .map(|o| o.id)
+                            .collect();
+                        res.choices.push((p, all));
+                        continue;
+                    }
+                    return Progress::Ask(Pending {
+                        player: p,
+                        decision: Decision::Sacrifice {
+                            filter: filter.clone(),
+                            count: n as u32,
+                        },
+                    });
+                }
+                let all: Vec<ObjectId> = std::mem::take(&mut res.choices)
+                    .into_iter()
+                    .flat_map(|(_, v)| v)
+                    .collect();
+                self.begin_batch(&all);
+                for o in all {
+                    self.sacrifice(o);
+                }
+                self.end_batch();
+            }
+            Effect::MaySacrificeThen { who, filter, then } => {
+                let Some(p) = self.players_of(res, *who).first().copied() else {
+                    return Progress::Done;
+                };
+                let cands: Vec<ObjectId> = self
+                    .battlefield_of(p)
+                    .map(|o| o.id)
+                    .filter(|id| self.matches_filter(*id, filter, p))
+                    .collect();
+                // Nothing to sacrifice: they can't, so nothing happens.
+                if cands.is_empty() || res.may == Some(false) {
+                    return Progress::Done;
+                }
+                if res.may.is_none() {
+                    let card = &self.catalog().get(res.item.card).name;
+                    return Self::ask_yes_no(
+                        p,
+                        format!("{card}: you may sacrifice a {filter}. Do you?"),
+                    );
+                }
+                let chosen = match (res.choices.first(), cands.as_slice()) {
+                    (Some((_, v)), _) => v.first().copied(),
+                    (None, [only]) => Some(*only),
+                    (None, _) => {
+                        return Progress::Ask(Pending {
+                            player: p,
+                            decision: Decision::Sacrifice {
+                                filter: filter.clone(),
+                                count: 1,
+                            },
+                        });
+                    }
+                };
+                if chosen.and_then(|o| self.sacrifice(o)).is_some() {
+                    for e in then {
+                        if let Progress::Ask(q) = self.execute(res, e) {
+                            debug_assert!(false, "a may_sacrifice effect asked {q:?}");
+                        }
+                    }
+                }
+            }
+            _ => debug_assert!(false, "not a sacrifice choice: {e:?}"),
+        }
+        Progress::Done
+    }
+
     /// Resolves one effect of payments and yes/no questions that may ask a player something first.
     pub(super) fn execute_payments(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;

@@ -173,19 +173,34 @@ impl Game {
                 colors,
                 subtypes,
                 keywords,
+                forever,
             } => {
                 let source = Self::source_of(&res.item);
                 if let Some(o) = self.object_of(res, *what)
                     && self.is_on_battlefield(o)
                 {
+                    let (types, duration) = if *forever {
+                        (
+                            CharChange::BecomeOnlyCreature(subtypes.clone()),
+                            Duration::Indefinite,
+                        )
+                    } else {
+                        (
+                            CharChange::BecomeCreature(subtypes.clone()),
+                            Duration::EndOfTurn,
+                        )
+                    };
                     for change in [
-                        CharChange::BecomeCreature(subtypes.clone()),
+                        types,
                         CharChange::SetColors(*colors),
                         CharChange::AddKeywords(crate::layers::KeywordSet::of(keywords)),
                     ] {
-                        self.add_char_effect(source, me, vec![o], change, Duration::EndOfTurn);
+                        self.add_char_effect(source, me, vec![o], change, duration);
                     }
                     self.add_pt_effect(o, PtChange::Set(*power, *toughness));
+                    if *forever && let Some(e) = self.pt_effects.last_mut() {
+                        e.indefinite = true;
+                    }
                 }
             }
             _ => debug_assert!(

@@ -3,6 +3,31 @@
 use super::*;
 
 impl Game {
+    /// Moves the Aura `aura` (on the battlefield) onto `to` if it could enchant it (its
+    /// "enchant" filter, not itself, not protected from the Aura's colours; 303.4 / 303.4d);
+    /// otherwise nothing happens. It gets a new timestamp as it becomes attached (418.5e).
+    pub(crate) fn attach_aura(&mut self, aura: ObjectId, to: ObjectId) {
+        let Some(o) = self.obj(aura) else { return };
+        let Some(filter) = self.catalog().get(o.face()).enchant.clone() else {
+            return;
+        };
+        let controller = o.controller;
+        if aura == to
+            || !self.is_on_battlefield(aura)
+            || !self.is_on_battlefield(to)
+            || o.attached_to == Some(to)
+            || !self.matches_filter(to, &filter, controller)
+            || self.protected_from(to, self.colors(aura))
+        {
+            return;
+        }
+        let ts = self.new_timestamp();
+        if let Some(a) = self.obj_mut(aura) {
+            a.attached_to = Some(to);
+            a.timestamp = ts;
+        }
+    }
+
     /// Applies one effect of control and status that needs no choice.
     pub(super) fn apply_control(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
@@ -25,6 +50,17 @@ impl Game {
             Effect::Tap(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.tap(o);
+                }
+            }
+            Effect::TapAll(f) => {
+                for o in self.permanents_matching(f, me) {
+                    self.tap(o);
+                }
+            }
+            Effect::AttachThisTo(r) => {
+                let aura = self.object_of(res, ObjRef::This);
+                if let (Some(aura), Some(o)) = (aura, self.object_of(res, *r)) {
+                    self.attach_aura(aura, o);
                 }
             }
             Effect::Untap(r) => {
@@ -58,6 +94,17 @@ impl Game {
                 }
             }
             Effect::WinGame => self.win_game(me),
+            Effect::CreaturesUnblockableThisTurn => self.unblockable_turn = Some(self.turn),
+            Effect::SuspendCostExiled(n) => {
+                for o in res.item.cost_exiled.clone() {
+                    self.suspend_exiled(o, *n);
+                }
+            }
+            Effect::CreaturesCantAttackYou => {
+                if !self.cant_be_attacked.contains(&me) {
+                    self.cant_be_attacked.push(me);
+                }
+            }
             Effect::GainControl(r) => {
                 self.char_effect_on(res, *r, CharChange::Control(me), Duration::Indefinite)
             }

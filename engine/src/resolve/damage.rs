@@ -169,6 +169,11 @@ impl Game {
                     self.add_shield(Shield::PreventCombatDamageFrom(o));
                 }
             }
+            Effect::PreventCombatDamageToAndFrom(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.add_shield(Shield::PreventCombatDamageToAndFrom(o));
+                }
+            }
             _ => debug_assert!(false, "not an effect of damage and life: {e:?}"),
         }
     }

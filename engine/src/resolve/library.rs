@@ -3,6 +3,53 @@
 use super::*;
 
 impl Game {
+    /// Discarding whole hands, or down to the smallest hand (Wheel of Fate, Restore
+    /// Balance): each player chooses in APNAP order, then madness asks, then all discard.
+    pub(super) fn execute_hand_discards(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
+        match e {
+            Effect::BalanceDiscard => {
+                // Restore Balance: each player discards down to the smallest hand, choosing.
+                let players = self.apnap();
+                let fewest = players
+                    .iter()
+                    .filter(|p| self.player(**p).in_game())
+                    .map(|p| self.player(*p).hand.len())
+                    .min()
+                    .unwrap_or(0);
+                for p in players {
+                    if res.choices.iter().any(|(q, _)| *q == p) {
+                        continue;
+                    }
+                    let hand = self.player(p).hand.clone();
+                    let n = hand.len().saturating_sub(fewest);
+                    if n == 0 {
+                        res.choices.push((p, Vec::new()));
+                    } else if n == hand.len() {
+                        res.choices.push((p, hand));
+                    } else {
+                        return Progress::Ask(Pending {
+                            player: p,
+                            decision: Decision::Discard { count: n as u32 },
+                        });
+                    }
+                }
+                return self.discard_chosen(res);
+            }
+            Effect::DiscardHand { who } => {
+                // "Each player discards their hand" (madness may ask for each card).
+                if res.choices.is_empty() {
+                    for p in self.players_of(res, *who) {
+                        let hand = self.player(p).hand.clone();
+                        res.choices.push((p, hand));
+                    }
+                }
+                return self.discard_chosen(res);
+            }
+            _ => debug_assert!(false, "not a hand discard: {e:?}"),
+        }
+        Progress::Done
+    }
+
     /// Resolves one effect of library and hand that may ask a player something first.
     pub(super) fn execute_library(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;
@@ -125,7 +172,10 @@ impl Game {
                 // `keywords/scry.rs`: ask, then put the cards back as answered.
                 let library = match e {
                     Effect::Scry(_) => Some(me),
-                    _ => self.fateseal_library(me),
+                    _ => match self.fateseal_choice(me, res.option) {
+                        Ok(l) => l,
+                        Err(ask) => return Progress::Ask(*ask),
+                    },
                 };
                 let Some(library) = library else {
                     return Progress::Done;
