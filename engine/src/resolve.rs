@@ -310,6 +310,15 @@ impl Game {
                 });
                 (blockers - 1).max(0)
             }
+            Amount::BlockersOfIt => {
+                let subject = self.object_of(res, ObjRef::Subject);
+                self.combat.as_ref().map_or(0, |c| {
+                    c.blockers
+                        .iter()
+                        .filter(|b| Some(b.attacker) == subject)
+                        .count() as i32
+                })
+            }
             Amount::SubjectPower => match Self::subject_id(res) {
                 Some(s) if self.is_on_battlefield(s) => self.power(s),
                 // Gone: its power as it last existed on the battlefield.
@@ -669,6 +678,7 @@ impl Game {
             | Effect::Mill { .. }
             | Effect::Discard { .. }
             | Effect::DiscardHandDrawThatMany { .. }
+            | Effect::DiscardHand { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. }
@@ -702,6 +712,7 @@ impl Game {
             Effect::MayPay { .. }
             | Effect::PactPay
             | Effect::SacrificeUnlessPays { .. }
+            | Effect::SacrificeThisUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
             other => self.apply_simple_effect(res, other),
@@ -730,6 +741,8 @@ impl Game {
             | Effect::ExileLinked(..)
             | Effect::PutOnTop(..)
             | Effect::SacrificeThis { .. }
+            | Effect::ShuffleGraveyardIntoLibrary { .. }
+            | Effect::ExileGraveyard { .. }
             | Effect::ExileIfDies(..)
             | Effect::Counter(..) => self.apply_zones(res, e),
             Effect::ReturnLinkedToBattlefield
@@ -756,7 +769,8 @@ impl Game {
             | Effect::LoseAllAbilities { .. }
             | Effect::BecomeLandType { .. }
             | Effect::BecomeColor { .. }
-            | Effect::BecomeCreature { .. } => self.apply_continuous(res, e),
+            | Effect::BecomeCreature { .. }
+            | Effect::BecomeCreatureAll { .. } => self.apply_continuous(res, e),
             Effect::GainControlUntilEndOfTurn(..)
             | Effect::GainControl(..)
             | Effect::GainControlWhileYouControlThis(..)
@@ -783,6 +797,8 @@ impl Game {
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
             | Effect::SacrificeUnlessPays { .. }
+            | Effect::SacrificeThisUnlessPays { .. }
+            | Effect::DiscardHand { .. }
             | Effect::IfSpent { .. }
             | Effect::IfCastInMainPhase { .. }
             | Effect::DamageDivided

@@ -84,6 +84,17 @@ pub enum Keyword {
     Lifelink,
     /// Frenzy 1 (702.67, `keywords/frenzy.rs`): a built-in "attacks and isn't blocked" trigger.
     Frenzy1,
+    /// "~ can't attack unless defending player controls an Island" (Dandân, Pirate Ship): a
+    /// restriction checked per defending player (2006 308.2 / 2014 508.1c).
+    CantAttackUnlessDefenderControlsIsland,
+    /// "~ can't attack" (Evil Eye of Orms-by-Gore's grant to its other creatures).
+    CantAttack,
+    /// "~ can't be blocked except by Walls" (Evil Eye of Orms-by-Gore).
+    UnblockableExceptByWalls,
+    /// "This spell can't be countered" (Scragnoth): a spell or ability that counters it does
+    /// nothing to it (2006 413.2 / 2014 701.5); the rules still counter it on resolution when
+    /// all its targets are illegal (none of the block's such cards targets).
+    CantBeCountered,
 }
 
 impl Keyword {
@@ -159,6 +170,12 @@ impl Keyword {
             Keyword::Poisonous3 => "Poisonous 3",
             Keyword::Lifelink => "Lifelink",
             Keyword::Frenzy1 => "Frenzy 1",
+            Keyword::CantAttackUnlessDefenderControlsIsland => {
+                "can't attack unless defending player controls an Island"
+            }
+            Keyword::CantAttack => "can't attack",
+            Keyword::UnblockableExceptByWalls => "can't be blocked except by Walls",
+            Keyword::CantBeCountered => "can't be countered",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -175,7 +192,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 43] = [
+    pub const ALL: [Keyword; 47] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -219,6 +236,10 @@ impl Keyword {
         Keyword::Poisonous3,
         Keyword::Lifelink,
         Keyword::Frenzy1,
+        Keyword::CantAttackUnlessDefenderControlsIsland,
+        Keyword::CantAttack,
+        Keyword::UnblockableExceptByWalls,
+        Keyword::CantBeCountered,
     ];
 }
 

@@ -84,6 +84,16 @@ impl Game {
                     return Progress::Ask(q);
                 }
             }
+            Effect::DiscardHand { who } => {
+                // Every card of each such hand at once (madness may ask about each).
+                if res.choices.is_empty() {
+                    for p in self.players_of(res, *who) {
+                        let hand = self.player(p).hand.clone();
+                        res.choices.push((p, hand));
+                    }
+                }
+                return self.discard_chosen(res);
+            }
             Effect::RevealForX(filter) => {
                 // "You may reveal X <filter> cards in your hand": X is how many.
                 let Some(i) = res.choices.iter().position(|(p, _)| *p == me) else {
