@@ -81,6 +81,22 @@ pub enum TriggerEvent {
     InGraveyardAnotherCreatureToYourGraveyard,
     /// "Whenever you cast an <type> spell".
     YouCastSpellOfType(CardType),
+    /// "Whenever you cast an instant or sorcery spell" (Mirari): a spell with any of these
+    /// types; the subject is the spell.
+    YouCastSpellOfTypes(Vec<CardType>),
+    /// "Whenever a player casts a <colour> spell" (Sol'kanar the Swamp King): the spell's
+    /// colour as it is cast.
+    AnyPlayerCastsSpellOfColor(crate::mana::Color),
+    /// "Whenever a <subtype> deals damage" (Essence Sliver): any permanent of the subtype,
+    /// whoever controls it, once per damage event; the subject is the source, "that player"
+    /// its controller and `that_much` the damage dealt.
+    SubtypeDealsDamage(String),
+    /// An Aura's "at the beginning of the upkeep of enchanted creature's controller"
+    /// (Unstable Mutation): the subject is the enchanted creature.
+    EnchantedControllersUpkeep,
+    /// "Whenever a <subtype> becomes blocked" (Spined Sliver): any creature of the
+    /// subtype, whoever controls it; the subject is the blocked creature.
+    SubtypeBecomesBlocked(String),
     /// "When ~ is turned face up" (morph, 502.26 / 702.36).
     TurnedFaceUp,
     /// "Whenever ~ or another permanent is turned face up" (Unblinking Bleb): any
@@ -259,6 +275,11 @@ pub enum TriggerCondition {
     /// and Future Sight): as it last existed on the battlefield
     /// (`Game::lki_without_time_counters`).
     HadNoTimeCounters,
+    /// "If there are no arrowhead counters on ~" (Serrated Arrows).
+    NoArrowheadCounters,
+    /// "If ~ dealt damage to an opponent this turn" (Whirling Dervish;
+    /// `Game::player_damage_record`).
+    DealtDamageToOpponentThisTurn,
 }
 
 impl TriggerCondition {

@@ -370,8 +370,9 @@ impl Game {
     pub(crate) fn has_cost_reducer(&self, player: PlayerId) -> bool {
         self.has_cost_reducers
             && self.battlefield_of(player).any(|o| {
-                self.def(o.id)
-                    .is_some_and(|d| d.reduce_per_same_name_in_graveyard > 0)
+                self.def(o.id).is_some_and(|d| {
+                    d.reduce_per_same_name_in_graveyard > 0 || d.spells_cost_less.is_some()
+                })
             })
     }
 
@@ -395,6 +396,43 @@ impl Game {
         if !self.has_cost_reducers {
             return 0;
         }
+        // "<Filter> spells you cast cost {N} less" (Stormscape Familiar, Undead Warchief).
+        let by_filter: u32 = self
+            .battlefield_of(player)
+            .filter(|o| self.has_own_abilities(o.id))
+            .filter_map(|o| self.def(o.id))
+            .filter_map(|d| d.spells_cost_less.as_ref())
+            .filter(|(_, f)| self.matches_filter(card, f, player))
+            .map(|(n, _)| *n)
+            .sum();
+        // Avatar of Woe: "if there are ten or more creature cards total in all graveyards,
+        // this spell costs {6} less" (the card itself is on the stack, not counted).
+        let own = self
+            .obj(card)
+            .and_then(|o| {
+                self.catalog()
+                    .get(o.face_up())
+                    .costs_less_with_creature_cards_in_graveyards
+            })
+            .filter(|(at_least, _)| self.creature_cards_in_graveyards() >= *at_least)
+            .map_or(0, |(_, less)| less);
+        by_filter + own + self.same_name_reduction(player, card)
+    }
+
+    /// The creature cards in all graveyards.
+    fn creature_cards_in_graveyards(&self) -> u32 {
+        self.players
+            .iter()
+            .flat_map(|p| p.graveyard.iter())
+            .filter(|g| {
+                self.obj(**g)
+                    .is_some_and(|o| self.catalog().get(o.face_up()).has_type(CardType::Creature))
+            })
+            .count() as u32
+    }
+
+    /// Locket of Yesterdays's reduction.
+    fn same_name_reduction(&self, player: PlayerId, card: ObjectId) -> u32 {
         let per: u32 = self
             .battlefield_of(player)
             .filter(|o| self.has_own_abilities(o.id))

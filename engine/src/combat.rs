@@ -132,6 +132,16 @@ impl Game {
                 self.player(defender).name
             ));
         }
+        if self.has_keyword(id, Keyword::CantAttackUnlessDefenderControlsIsland)
+            && !self
+                .battlefield_of(defender)
+                .any(|o| self.is_land(o.id) && self.has_subtype(o.id, "Island"))
+        {
+            return Err(format!(
+                "{} can't attack unless the defending player controls an Island",
+                self.card_name(id)
+            ));
+        }
         if self.has_keyword(id, Keyword::CantAttackIntoUntappedPower3)
             && let Some(big) = self
                 .battlefield_of(defender)
@@ -159,6 +169,9 @@ impl Game {
         }
         if self.has_keyword(id, Keyword::Defender) {
             return Err(format!("{name} has defender and can't attack"));
+        }
+        if self.has_keyword(id, Keyword::CantAttack) {
+            return Err(format!("{name} can't attack"));
         }
         if !self.controlled_since_turn_start(id) && !self.has_keyword(id, Keyword::Haste) {
             return Err(format!(
@@ -267,6 +280,12 @@ impl Game {
         {
             return Err(format!(
                 "{name} can't block {}: it has fear (only artifact or black creatures can block it)",
+                self.card_name(attacker)
+            ));
+        }
+        if ak.contains(Keyword::UnblockableExceptByWalls) && !self.has_subtype(blocker, "Wall") {
+            return Err(format!(
+                "{name} can't block {}: it can't be blocked except by Walls",
                 self.card_name(attacker)
             ));
         }

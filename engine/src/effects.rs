@@ -25,6 +25,9 @@ pub enum Amount {
     /// The number of creatures blocking the trigger's subject beyond the first, counted on
     /// resolution (502.12a-b rampage).
     BlockersBeyondFirst,
+    /// The number of creatures blocking the trigger's subject, counted on resolution
+    /// ("for each creature blocking it": Spined Sliver).
+    BlockersOfIt,
     /// The power of the trigger's subject ("equal to its power"), as it last existed on the
     /// battlefield if it has left.
     SubjectPower,
@@ -570,6 +573,35 @@ pub enum Effect {
     Scry(Amount),
     /// "Fateseal N" (701.19): the same with an opponent's library.
     Fateseal(Amount),
+    /// "Sacrifice ~ unless you pay COST", not an echo cost (Krosan Cloudscraper's and Nicol
+    /// Bolas's upkeep, Sacred Mesa's "unless you sacrifice a Pegasus"): its controller
+    /// chooses as it resolves; Thick-Skinned Goblin's {0} doesn't apply (`keywords/echo.rs`
+    /// pays it).
+    SacrificeThisUnlessPays {
+        cost: crate::costs::Cost,
+    },
+    /// "<Who> discards their hand" (Nicol Bolas): every card in it, at once.
+    DiscardHand {
+        who: PlayerRef,
+    },
+    /// "Shuffle your graveyard into your library" (Feldon's Cane).
+    ShuffleGraveyardIntoLibrary {
+        who: PlayerRef,
+    },
+    /// "All lands target player controls become 3/3 creatures until end of turn. They're
+    /// still lands." (Jolrael): each permanent matching the filter that such a player
+    /// controls now (the set is locked in, 418.3b) becomes a creature with base P/T P/T,
+    /// keeping its other types, colours and abilities (layers 4 and 7b).
+    BecomeCreatureAll {
+        filter: ObjectFilter,
+        who: PlayerRef,
+        power: i32,
+        toughness: i32,
+    },
+    /// "Exile target player's graveyard" (Tormod's Crypt): every card in it.
+    ExileGraveyard {
+        who: PlayerRef,
+    },
 }
 
 impl Effect {
@@ -704,6 +736,10 @@ impl Effect {
             | Effect::DiscardHandDrawThatMany { who }
             | Effect::DiscardHand { who }
             | Effect::SacrificeHalf { who }
+            | Effect::ShuffleGraveyardIntoLibrary { who }
+            | Effect::ExileGraveyard { who }
+            | Effect::BecomeCreatureAll { who, .. }
+            | Effect::Poison { who, .. }
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. }
             | Effect::SkipNext { who, .. }

@@ -242,6 +242,11 @@ pub struct Game {
     /// cleared in the cleanup step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub damage_record: Vec<(ObjectId, ObjectId)>,
+    /// Damage dealt to players this turn by sources that ask "if ~ dealt damage to an
+    /// opponent this turn" (Whirling Dervish): (source, damaged player); kept only for
+    /// such sources, cleared as the turn ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub player_damage_record: Vec<(ObjectId, PlayerId)>,
     /// Whether any object in the game has a state trigger (410.11 / 603.8).
     #[serde(default)]
     pub has_state_triggers: bool,
@@ -482,6 +487,7 @@ impl Game {
             lookback_attached: Vec::new(),
             layer_cache: Default::default(),
             damage_record: Vec::new(),
+            player_damage_record: Vec::new(),
             has_state_triggers: false,
             has_flashback: false,
             has_suspended_cards: false,
@@ -876,8 +882,10 @@ impl Game {
             self.has_storm = true;
             self.has_triggers = true;
         }
-        self.has_cost_reducers |=
-            def.reduce_per_same_name_in_graveyard > 0 || def.spells_cost_more > 0;
+        self.has_cost_reducers |= def.reduce_per_same_name_in_graveyard > 0
+            || def.spells_cost_more > 0
+            || def.spells_cost_less.is_some()
+            || def.costs_less_with_creature_cards_in_graveyards.is_some();
     }
 
     /// Creates a new object (a card at game start, or a token) in `zone`.
@@ -1500,6 +1508,17 @@ impl Game {
                 };
                 self.lose_life(p, loss);
                 self.note_player_damaged(p);
+                if self.def(source).is_some_and(|d| {
+                    d.triggers.iter().any(|t| {
+                        t.condition
+                            == Some(
+                                crate::abilities::TriggerCondition::DealtDamageToOpponentThisTurn,
+                            )
+                    })
+                }) && !self.player_damage_record.contains(&(source, p))
+                {
+                    self.player_damage_record.push((source, p));
+                }
                 self.lifelink_on_damage(source, amount);
             }
             Target::Object(id) => {

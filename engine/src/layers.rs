@@ -1195,9 +1195,12 @@ impl Game {
                 (
                     Change::AddSubtypes(_) | Change::SetCreatureTypes(_) | Change::AllCreatureTypes,
                     Some(f),
-                ) => f.subtype.is_some(),
+                ) => f.subtype.is_some() || f.not_subtype.is_some(),
                 (Change::BecomeCreature(_) | Change::BecomeOnlyCreature(_), Some(f)) => {
-                    f.subtype.is_some() || !f.types_any.is_empty() || !f.types_none.is_empty()
+                    f.subtype.is_some()
+                        || f.not_subtype.is_some()
+                        || !f.types_any.is_empty()
+                        || !f.types_none.is_empty()
                 }
                 (Change::SetColors(_), Some(f)) => {
                     !f.colors_any.is_empty() || !f.not_colors.is_empty()
@@ -1320,6 +1323,12 @@ impl Game {
         }
         if let Some(s) = &f.subtype
             && !c.has_subtype(self.catalog(), s)
+        {
+            return false;
+        }
+        // "Non-Eye creatures" (Evil Eye of Orms-by-Gore).
+        if let Some(s) = &f.not_subtype
+            && c.has_subtype(self.catalog(), s)
         {
             return false;
         }

@@ -296,6 +296,7 @@ impl Game {
             } else if !split_second
                 && (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
                 && (reducer
+                    || def.costs_less_with_creature_cards_in_graveyards.is_some()
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
                 && self.can_begin_cast(player, card)
@@ -518,6 +519,13 @@ impl Game {
                 if self.active != player || self.step != Step::Upkeep {
                     return Err(RuleError::illegal(
                         "that ability can be activated only during your upkeep",
+                    ));
+                }
+            }
+            AbilityTiming::EndOfCombat => {
+                if self.step != Step::EndCombat {
+                    return Err(RuleError::illegal(
+                        "that ability can be activated only during the end of combat step",
                     ));
                 }
             }

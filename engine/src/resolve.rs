@@ -319,6 +319,15 @@ impl Game {
                 });
                 (blockers - 1).max(0)
             }
+            Amount::BlockersOfIt => {
+                let subject = self.object_of(res, ObjRef::Subject);
+                self.combat.as_ref().map_or(0, |c| {
+                    c.blockers
+                        .iter()
+                        .filter(|b| Some(b.attacker) == subject)
+                        .count() as i32
+                })
+            }
             Amount::SubjectPower => match Self::subject_id(res) {
                 Some(s) if self.is_on_battlefield(s) => self.power(s),
                 // Gone: its power as it last existed on the battlefield.
@@ -678,6 +687,7 @@ impl Game {
             | Effect::Mill { .. }
             | Effect::Discard { .. }
             | Effect::DiscardHandDrawThatMany { .. }
+            | Effect::DiscardHand { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. }
@@ -711,6 +721,7 @@ impl Game {
             Effect::MayPay { .. }
             | Effect::PactPay
             | Effect::SacrificeUnlessPays { .. }
+            | Effect::SacrificeThisUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
             Effect::DiscardHand { .. } | Effect::BalanceDiscard => {
@@ -748,6 +759,8 @@ impl Game {
             | Effect::ExileLinked(..)
             | Effect::PutOnTop(..)
             | Effect::SacrificeThis { .. }
+            | Effect::ShuffleGraveyardIntoLibrary { .. }
+            | Effect::ExileGraveyard { .. }
             | Effect::ExileIfDies(..)
             | Effect::Counter(..) => self.apply_zones(res, e),
             Effect::ReturnLinkedToBattlefield
@@ -774,7 +787,8 @@ impl Game {
             | Effect::LoseAllAbilities { .. }
             | Effect::BecomeLandType { .. }
             | Effect::BecomeColor { .. }
-            | Effect::BecomeCreature { .. } => self.apply_continuous(res, e),
+            | Effect::BecomeCreature { .. }
+            | Effect::BecomeCreatureAll { .. } => self.apply_continuous(res, e),
             Effect::GainControlUntilEndOfTurn(..)
             | Effect::GainControl(..)
             | Effect::GainControlWhileYouControlThis(..)
@@ -806,6 +820,8 @@ impl Game {
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
             | Effect::SacrificeUnlessPays { .. }
+            | Effect::SacrificeThisUnlessPays { .. }
+            | Effect::DiscardHand { .. }
             | Effect::IfSpent { .. }
             | Effect::IfCastInMainPhase { .. }
             | Effect::DamageDivided

@@ -277,6 +277,9 @@ impl Game {
 
     /// 414.1: a countered spell goes to its owner's graveyard; an ability is removed.
     pub(crate) fn counter_item(&mut self, item: &StackItem, by_rules: bool) {
+        if !by_rules && self.cant_be_countered(item) {
+            return;
+        }
         match item.kind {
             StackKind::Spell(card) => {
                 self.spell_to_graveyard(card);
@@ -292,5 +295,11 @@ impl Game {
             card: item.card,
             by_rules,
         });
+    }
+
+    /// "This spell can't be countered" (Scragnoth): a spell with the keyword, which spells
+    /// and abilities that counter it leave on the stack.
+    pub(crate) fn cant_be_countered(&self, item: &StackItem) -> bool {
+        matches!(item.kind, StackKind::Spell(card) if self.has_keyword(card, crate::keywords::Keyword::CantBeCountered))
     }
 }

@@ -21,6 +21,16 @@ impl crate::game::Game {
         {
             return false;
         }
+        if let Some(s) = &f.not_subtype
+            && self.has_subtype(id, s)
+        {
+            return false;
+        }
+        if let Some((p, t)) = f.exact_pt
+            && (self.power(id) != p || self.toughness(id) != t)
+        {
+            return false;
+        }
         if f.not_colors.iter().any(|c| self.colors(id).contains(c)) {
             return false;
         }

@@ -97,6 +97,12 @@ pub struct ObjectFilter {
     /// doesn't count itself: `sba.rs`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub with_aura: bool,
+    /// Must not have this subtype ("non-Eye creatures": `nontype:Eye`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_subtype: Option<String>,
+    /// Exactly this power and toughness ("target 1/1 creature": `pt:1/1`, Pendelhaven).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_pt: Option<(i32, i32)>,
 }
 
 /// A player relative to the controller of the spell or ability.

@@ -459,12 +459,21 @@ impl Game {
         for (s, c, p, i, subject) in found {
             // An intervening "if" must be true for the ability to trigger at all.
             if self.trigger_condition_holds(c, i, p, s) {
-                let about = upkeep_of.filter(|_| {
-                    u8::try_from(i)
-                        .ok()
-                        .and_then(|i| self.trigger_def(c, i))
-                        .is_some_and(|d| d.when == TriggerEvent::EachUpkeep)
-                });
+                let when = u8::try_from(i)
+                    .ok()
+                    .and_then(|i| self.trigger_def(c, i))
+                    .map(|d| d.when.clone());
+                let about = match when {
+                    Some(TriggerEvent::EachUpkeep) => upkeep_of,
+                    // "Whenever ~ attacks and isn't blocked, defending player ...": the
+                    // player it attacks is "that player" (Swamp Mosquito).
+                    Some(TriggerEvent::AttacksAndIsntBlocked)
+                        if u8::try_from(i).is_ok_and(|i| builtin_trigger(i).is_none()) =>
+                    {
+                        subject.and_then(|a| self.defender_of(a))
+                    }
+                    _ => None,
+                };
                 self.queue(s, c, p, i, subject, about);
             }
         }
@@ -479,6 +488,33 @@ impl Game {
         let found = self
             .matching(|_, _, ctrl, w| *w == TriggerEvent::CardToOpponentGraveyard && ctrl != owner);
         self.queue_about_player(found, Some(new), owner);
+    }
+
+    /// Auras' "at the beginning of the upkeep of enchanted creature's controller": the
+    /// enchanted creature is the subject.
+    fn enchanted_controllers_upkeep_triggers(
+        &self,
+        active: PlayerId,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        let host_of = |g: &Game, id: ObjectId| {
+            g.obj(id)
+                .and_then(|o| o.attached_to)
+                .filter(|h| g.obj(*h).is_some_and(|h| h.controller == active))
+        };
+        self.matching(|g, id, _, w| {
+            *w == TriggerEvent::EnchantedControllersUpkeep && host_of(g, id).is_some()
+        })
+        .into_iter()
+        .map(|(s, c, p, i)| (s, c, p, i, host_of(self, s)))
+        .collect()
+    }
+
+    /// The player an attacking creature attacks.
+    fn defender_of(&self, attacker: ObjectId) -> Option<PlayerId> {
+        self.combat
+            .as_ref()
+            .and_then(|c| c.attackers.iter().find(|a| a.id == attacker))
+            .map(|a| a.defender)
     }
 
     /// Leaves-the-battlefield (and "or becomes untapped") abilities, looked back on (410.10d).
@@ -630,6 +666,23 @@ impl Game {
                     }
                 }
             }
+            // "Whenever a Sliver deals damage, its controller ...": "that player" is the
+            // source's controller (as it last existed if it left).
+            let Some(source_controller) = self.obj(source).map(|o| o.controller) else {
+                return;
+            };
+            let found = self.matching(|g, _, _, w| match w {
+                TriggerEvent::SubtypeDealsDamage(t) => g.has_subtype(source, t),
+                _ => false,
+            });
+            for (s, c, p, i) in found {
+                if self.trigger_condition_holds(c, i, p, s) {
+                    self.queue(s, c, p, i, Some(source), Some(source_controller));
+                    if let Some(t) = self.triggers.last_mut() {
+                        t.amount = amount;
+                    }
+                }
+            }
         }
     }
 
@@ -680,6 +733,7 @@ impl Game {
                     .collect();
                 if step == Step::Upkeep {
                     v.extend(self.suspend_upkeep_triggers(active));
+                    v.extend(self.enchanted_controllers_upkeep_triggers(active));
                 }
                 v
             }
@@ -743,6 +797,12 @@ impl Game {
                         TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t) => {
                             id != a && Some(ctrl) == a_ctrl && g.has_subtype(a, t)
                         }
+                        _ => false,
+                    }) {
+                        v.push((s, c, p, i, Some(a)));
+                    }
+                    for (s, c, p, i) in self.matching(|g, _, _, w| match w {
+                        TriggerEvent::SubtypeBecomesBlocked(t) => g.has_subtype(a, t),
                         _ => false,
                     }) {
                         v.push((s, c, p, i, Some(a)));
@@ -1011,11 +1071,16 @@ impl Game {
                 let player = *player;
                 // As it is on the stack: a face-down spell is a 2/2 creature spell.
                 let creature_spell = self.is_creature(*spell);
+                let spell_colors = self.colors(*spell);
                 let found = self.matching(|_, _, ctrl, w| match w {
                     TriggerEvent::YouCastCreatureSpell => {
                         ctrl == player && def.has_type(CardType::Creature)
                     }
                     TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
+                    TriggerEvent::YouCastSpellOfTypes(ts) => {
+                        ctrl == player && ts.iter().any(|t| def.has_type(*t))
+                    }
+                    TriggerEvent::AnyPlayerCastsSpellOfColor(c) => spell_colors.contains(*c),
                     TriggerEvent::AnyPlayerCastsSpell => true,
                     TriggerEvent::OpponentCastsSpell => ctrl != player,
                     TriggerEvent::OpponentCastsCreatureSpell => ctrl != player && creature_spell,
@@ -1128,6 +1193,13 @@ impl Game {
                 .is_some_and(|o| o.counters.get(&CounterKind::PlusOnePlusOne) > 0),
             // Last known information: the permanent left with no time counter on it.
             TriggerCondition::HadNoTimeCounters => self.lki_without_time_counters.contains(&source),
+            TriggerCondition::DealtDamageToOpponentThisTurn => self
+                .player_damage_record
+                .iter()
+                .any(|(s, p)| *s == source && *p != controller),
+            TriggerCondition::NoArrowheadCounters => self
+                .obj(source)
+                .is_some_and(|o| o.counters.get(&CounterKind::Named("arrowhead".to_string())) == 0),
         }
     }
 

@@ -399,6 +399,7 @@ impl Game {
         self.granted_flashback.clear();
         // "Dealt damage by ~ this turn" and last known powers end with the turn.
         self.damage_record.clear();
+        self.player_damage_record.clear();
         self.lki_power.clear();
         self.lki_without_time_counters.clear();
         self.end_turn_char_effects();

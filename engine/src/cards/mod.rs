@@ -53,6 +53,8 @@ pub enum AbilityTiming {
     Sorcery,
     /// "Activate only during your upkeep."
     YourUpkeep,
+    /// "Activate only during the end of combat step" (Desert): any player's.
+    EndOfCombat,
 }
 
 /// An extra condition on activation.
@@ -263,6 +265,15 @@ pub struct CardDef {
     /// Locket of Yesterdays: "Spells you cast cost {N} less to cast for each card with the
     /// same name as that spell in your graveyard" (generic mana only).
     pub reduce_per_same_name_in_graveyard: u32,
+    /// "<Filter> spells you cast cost {N} less to cast" (Stormscape Familiar's white and
+    /// black spells, Undead Warchief's Zombie spells): generic mana only, the filter matched
+    /// against the spell as it is cast (`casting.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spells_cost_less: Option<(u32, crate::targets::ObjectFilter)>,
+    /// "If there are N or more creature cards total in all graveyards, this spell costs
+    /// {M} less to cast" (Avatar of Woe): `(N, M)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub costs_less_with_creature_cards_in_graveyards: Option<(u32, u32)>,
     /// Suspend N—[cost] (502.59 / 702.61, `keywords/suspend.rs`).
     pub suspend: Option<SuspendDef>,
     /// A test fixture's "your opponents can't cast spells with this name" (Meddling Mage).

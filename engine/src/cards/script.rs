@@ -188,6 +188,10 @@ struct Script {
     /// in your graveyard.
     #[serde(default)]
     reduce_per_same_name_in_graveyard: u32,
+    /// `spells_cost_less = "1 white or black"`: "<filter> spells you cast cost {N} less".
+    spells_cost_less: Option<String>,
+    /// `costs_less_with_creature_cards_in_graveyards = [10, 6]` (Avatar of Woe).
+    costs_less_with_creature_cards_in_graveyards: Option<(u32, u32)>,
     /// Kicker (502.21 / 702.32): `"{W}{W}"`, or `"{2}{U} and/or {1}{B}"`, as printed.
     kicker: Option<String>,
     /// Target slots the spell has only when kicked (after `targets`).
@@ -632,6 +636,8 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         flashback: None,
         damage_to_sacrifice: false,
         reduce_per_same_name_in_graveyard: 0,
+        spells_cost_less: None,
+        costs_less_with_creature_cards_in_graveyards: None,
         suspend: None,
         opponents_cant_cast: None,
         spells_cost_more: 0,
@@ -810,11 +816,53 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     }
     def.bloodthirst = s.bloodthirst;
     apply_dredge(def, s.dredge, &text_lower, test_only)?;
+    apply_cost_reductions(def, s, &text_lower)?;
     apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
     // After the printed activated abilities: cycling is printed after them.
     apply_graveyard_keys(def, s)
+}
+
+/// `spells_cost_less` and `costs_less_with_creature_cards_in_graveyards`, checked against
+/// the card's text ("... spells you cast cost {1} less to cast", "if there are ten or more
+/// creature cards total in all graveyards, this spell costs {6} less to cast").
+fn apply_cost_reductions(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
+    if let Some(r) = &s.spells_cost_less {
+        let (n, filter) = r
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| format!("`spells_cost_less = \"{r}\"`: expected `N FILTER`"))?;
+        let n: u32 = n
+            .parse()
+            .map_err(|_| format!("`spells_cost_less = \"{r}\"`: `{n}` is not a number"))?;
+        let f = crate::grammar::parse_all(crate::grammar::filters::filter, filter)
+            .map_err(|e| format!("`spells_cost_less = \"{r}\"`: {e}"))?;
+        if !text_lower.contains(&format!("spells you cast cost {{{n}}} less to cast")) {
+            return Err(format!(
+                "`spells_cost_less`: the card's text has no \"spells you cast cost {{{n}}} less to cast\""
+            ));
+        }
+        def.spells_cost_less = Some((n, f));
+    }
+    if let Some((at_least, less)) = s.costs_less_with_creature_cards_in_graveyards {
+        let words = [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        ];
+        let count = words
+            .get(at_least as usize)
+            .map_or(at_least.to_string(), |w| w.to_string());
+        let printed = format!(
+            "if there are {count} or more creature cards total in all graveyards, this spell costs {{{less}}} less to cast"
+        );
+        if !text_lower.contains(&printed) {
+            return Err(format!(
+                "`costs_less_with_creature_cards_in_graveyards`: the card's text has no \"{printed}\""
+            ));
+        }
+        def.costs_less_with_creature_cards_in_graveyards = Some((at_least, less));
+    }
+    Ok(())
 }
 
 /// Keywords, colours, and the spell's targets, effects, modes and additional costs.
@@ -1429,6 +1477,19 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
             None | Some("instant") => AbilityTiming::Instant,
             Some("sorcery") => AbilityTiming::Sorcery,
             Some("your_upkeep") => AbilityTiming::YourUpkeep,
+            Some("end_of_combat")
+                if def
+                    .text
+                    .to_lowercase()
+                    .contains("activate only during the end of combat step") =>
+            {
+                AbilityTiming::EndOfCombat
+            }
+            Some("end_of_combat") => {
+                return Err(
+                    "`timing = \"end_of_combat\"`: the card's text has no \"Activate only during the end of combat step\"".into(),
+                );
+            }
             Some(t) => return Err(format!("unknown timing `{t}`")),
         };
         let condition = match a.condition.as_deref() {

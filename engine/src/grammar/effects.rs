@@ -501,6 +501,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("damage_divided", no_args),
     ("gain", player_amount),
     ("lose", player_amount),
+    ("poison", poison),
     ("exchange_life", exchange_life),
     ("fight", fight),
     (
@@ -534,6 +535,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("return_if_dies_this_turn", one_object),
     ("put_on_top", one_object),
     ("sacrifice", sacrifice),
+    ("sacrifice_unless_pays", sacrifice_unless_pays),
     ("living_end", no_args),
     // the stack
     ("counter", counter),
@@ -558,6 +560,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("discard_hand_draw_that_many", who_only),
     ("discard_hand", who_only),
     ("sacrifice_half", who_only),
+    ("shuffle_graveyard_into_library", who_only),
+    ("exile_graveyard", who_only),
     ("extra_turn", who_only),
     ("draw_reveal_discard_nonland", no_args),
     ("scry", scry),
@@ -580,6 +584,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("become_land_type", become_land_type),
     ("become_color", become_color),
     ("become_creature", become_creature),
+    ("become_creature_all", become_creature_all),
     ("lose_all_abilities", lose_all_abilities),
     ("change_text", change_text),
     // control and status
@@ -630,6 +635,28 @@ fn suspend_exiled_card(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let n = arg("a number", super::words::natural).parse_next(i)?;
     options(i, verb, &[])?;
     Ok(Effect::SuspendCostExiled(n))
+}
+
+/// `poison N [who=P]`: "<who> gets N poison counters" (Swamp Mosquito).
+fn poison(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let amount = arg("a number", natural).parse_next(i)?;
+    let o = options(i, verb, &[WHO])?;
+    Ok(Effect::Poison {
+        amount,
+        who: o.player("who").unwrap_or(PlayerRef::You),
+    })
+}
+
+/// `sacrifice_unless_pays COST`: "sacrifice ~ unless you pay COST" (the rest of the line is
+/// the cost: mana, `sacrifice a type:Pegasus`, `discard a card`).
+fn sacrifice_unless_pays(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let _ = verb;
+    let cost = arg(
+        "a cost",
+        take_while(1.., |_: char| true).try_map(crate::costs::Cost::parse),
+    )
+    .parse_next(i)?;
+    Ok(Effect::SacrificeThisUnlessPays { cost })
 }
 
 /// `pact_upkeep COST`: the pact's "at the beginning of your next upkeep, pay COST".
@@ -731,6 +758,8 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "extra_turn" => Effect::ExtraTurn { who },
         "discard_hand" => Effect::DiscardHand { who },
         "sacrifice_half" => Effect::SacrificeHalf { who },
+        "shuffle_graveyard_into_library" => Effect::ShuffleGraveyardIntoLibrary { who },
+        "exile_graveyard" => Effect::ExileGraveyard { who },
         _ => Effect::DiscardHandDrawThatMany { who },
     })
 }
@@ -1052,6 +1081,19 @@ fn pump_all(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     options(i, verb, &[])?;
     Ok(Effect::PumpAll {
         filter,
+        power,
+        toughness,
+    })
+}
+
+/// `become_creature_all P/T FILTER [who=P]`: each such permanent P controls (default: you).
+fn become_creature_all(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let (power, toughness) = arg("a P/T", pt_change).parse_next(i)?;
+    let filter = filter_after(&[]).parse_next(i)?;
+    let o = options(i, verb, &[WHO])?;
+    Ok(Effect::BecomeCreatureAll {
+        filter,
+        who: o.player("who").unwrap_or(PlayerRef::You),
         power,
         toughness,
     })

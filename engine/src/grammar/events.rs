@@ -3,7 +3,7 @@
 //! counters a permanent enters with.
 
 use super::filters::filter_after;
-use super::words::{card_type, counter_kind, keyword, natural};
+use super::words::{counter_kind, keyword, natural};
 use super::{PResult, arg, fail_at, fail_here, item, table, word};
 use crate::abilities::{
     CopyCreature, ObjectScope, PlayerScope, StateCondition, StaticPrevention, TriggerCondition,
@@ -30,6 +30,10 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ("creature_enters", TriggerEvent::CreatureEnters),
     ("your_upkeep", TriggerEvent::YourUpkeep),
     ("each_upkeep", TriggerEvent::EachUpkeep),
+    (
+        "enchanted_controllers_upkeep",
+        TriggerEvent::EnchantedControllersUpkeep,
+    ),
     ("each_end_step", TriggerEvent::EachEndStep),
     ("attacks", TriggerEvent::Attacks),
     ("creature_attacks", TriggerEvent::CreatureAttacks),
@@ -155,9 +159,20 @@ type EventRule = fn(&mut &str) -> PResult<TriggerEvent>;
 
 const EVENT_PREFIXES: &[(&str, EventRule)] = &[
     ("state:", |i| state.map(TriggerEvent::State).parse_next(i)),
-    ("you_cast_spell:", |i| {
-        card_type
-            .map(TriggerEvent::YouCastSpellOfType)
+    ("you_cast_spell:", you_cast_spell),
+    ("any_player_casts_spell:", |i| {
+        super::words::colour_name
+            .map(TriggerEvent::AnyPlayerCastsSpellOfColor)
+            .parse_next(i)
+    }),
+    ("subtype_deals_damage:", |i| {
+        subtype_word
+            .map(TriggerEvent::SubtypeDealsDamage)
+            .parse_next(i)
+    }),
+    ("subtype_becomes_blocked:", |i| {
+        subtype_word
+            .map(TriggerEvent::SubtypeBecomesBlocked)
             .parse_next(i)
     }),
     ("becomes_tapped:", |i| {
@@ -254,6 +269,40 @@ fn another_of_subtype_becomes_blocked(i: &mut &str) -> PResult<TriggerEvent> {
     ))
 }
 
+/// `you_cast_spell:TYPE[_or_TYPE]`: "whenever you cast an instant or sorcery spell".
+fn you_cast_spell(i: &mut &str) -> PResult<TriggerEvent> {
+    let start = i.checkpoint();
+    let w = super::item.parse_next(i)?;
+    let mut types = Vec::new();
+    for t in w.split("_or_") {
+        match t.parse::<crate::types::CardType>() {
+            Ok(t) => types.push(t),
+            Err(_) => {
+                return fail_at(
+                    i,
+                    &start,
+                    format!("`{t}` is not a card type"),
+                    &["TYPE", "TYPE_or_TYPE"],
+                );
+            }
+        }
+    }
+    Ok(match types.as_slice() {
+        [one] => TriggerEvent::YouCastSpellOfType(*one),
+        _ => TriggerEvent::YouCastSpellOfTypes(types),
+    })
+}
+
+/// A subtype after a colon (`Sliver`).
+fn subtype_word(i: &mut &str) -> PResult<String> {
+    let start = i.checkpoint();
+    let t = take_while(0.., |c: char| c.is_ascii_alphabetic() || c == '-').parse_next(i)?;
+    if t.is_empty() {
+        return fail_at(i, &start, "expected a subtype", &["SUBTYPE"]);
+    }
+    Ok(t.to_string())
+}
+
 /// `state`.
 pub fn state(i: &mut &str) -> PResult<StateCondition> {
     let start = i.checkpoint();
@@ -306,6 +355,14 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     (
         "you_control_no_tapped_lands",
         TriggerCondition::YouControlNoTappedLands,
+    ),
+    (
+        "no_arrowhead_counters",
+        TriggerCondition::NoArrowheadCounters,
+    ),
+    (
+        "dealt_damage_to_opponent_this_turn",
+        TriggerCondition::DealtDamageToOpponentThisTurn,
     ),
 ];
 

@@ -22,7 +22,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             &start,
             what,
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, mana_value:X, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, type:SUBTYPE, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         )
     };
@@ -39,6 +39,10 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
     }
     if w == "nonbasic" {
         f.nonbasic = true;
+        return Ok(());
+    }
+    if let Some(s) = w.strip_prefix("nontype:") {
+        f.not_subtype = Some(s.to_string());
         return Ok(());
     }
     if let Some(rest) = w.strip_prefix("non") {
@@ -89,6 +93,12 @@ fn filter_word_with_value<'a>(
             Ok(n) if rest.is_empty() => f.min_power = Some(n),
             _ => return fail_at(i, start, format!("bad number in `{w}`"), &["power>=N"]),
         }
+    } else if let Some(pt) = value("pt:") {
+        let mut rest = pt;
+        match words::pt_change.parse_next(&mut rest) {
+            Ok(pt) if rest.is_empty() => f.exact_pt = Some(pt),
+            _ => return fail_at(i, start, format!("bad P/T in `{w}`"), &["pt:P/T"]),
+        }
     } else if let Some(s) = value("type:") {
         f.subtype = Some(s.to_string());
     } else if let Some(k) = value("with:") {
@@ -112,7 +122,7 @@ fn filter_word_with_value<'a>(
             start,
             format!("unknown filter word `{w}`"),
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, mana_value:X, type:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, type:SUBTYPE, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         );
     }
@@ -168,6 +178,10 @@ fn merge(a: &mut ObjectFilter, b: ObjectFilter) {
     if b.subtype.is_some() {
         a.subtype = b.subtype;
     }
+    if b.not_subtype.is_some() {
+        a.not_subtype = b.not_subtype;
+    }
+    a.exact_pt = b.exact_pt.or(a.exact_pt);
     for c in b.not_colors.iter() {
         a.not_colors.insert(c);
     }

@@ -39,6 +39,7 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
         Amount::BasicLandTypesYouControl,
     ),
     ("blockers_beyond_first", Amount::BlockersBeyondFirst),
+    ("blockers_of_it", Amount::BlockersOfIt),
     ("its_power", Amount::SubjectPower),
     ("this_power", Amount::SourcePower),
     ("its_mana_value", Amount::SubjectManaValue),
@@ -138,6 +139,11 @@ pub fn recipient(i: &mut &str) -> PResult<Recipient> {
         }
         "each_creature_blocking_it" => return Ok(Recipient::EachCreatureBlocking(ObjRef::Subject)),
         "each_creature" => return Ok(Recipient::EachCreature(creatures())),
+        "each_attacking_creature" => {
+            let mut f = creatures();
+            f.attacking = true;
+            return Ok(Recipient::EachCreature(f));
+        }
         _ => {}
     }
     let with = w.strip_prefix("each_creature_with:").map(|k| (k, true));

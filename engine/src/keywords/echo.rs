@@ -99,11 +99,14 @@ impl Game {
     /// (R-thick-skinned-goblin-1), asked as a `ChooseMode` (pay / pay {0} / sacrifice).
     /// Without it, a yes/no "Pay?" (asked only when the cost can be paid). A cost with
     /// cards or permanents to choose asks for them after "pay" (`Discard`, `Sacrifice`).
+    /// `echo = false`: another "sacrifice ~ unless you pay" (Krosan Cloudscraper, Sacred
+    /// Mesa, `sacrifice_unless_pays`), paid the same way but never for {0}.
     pub(crate) fn execute_echo(
         &mut self,
         res: &mut Resolution,
         this: ObjectId,
         cost: &Cost,
+        echo: bool,
     ) -> Progress {
         let me = res.item.controller;
         // "Sacrifice it": only if it is still the same permanent and still its controller's
@@ -116,7 +119,12 @@ impl Game {
         }
         let payable = self.can_pay_echo(me, cost);
         let name = self.seen_name(this, Some(me));
-        let choice = if let Some(goblin) = self.echo_zero_source(me) {
+        let goblin = if echo {
+            self.echo_zero_source(me)
+        } else {
+            None
+        };
+        let choice = if let Some(goblin) = goblin {
             let Some(i) = res.option else {
                 let mut options = Vec::new();
                 if payable {

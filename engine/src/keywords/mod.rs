@@ -86,6 +86,17 @@ pub enum Keyword {
     Frenzy1,
     /// "~ can't be blocked" (Deep-Sea Kraken): a restriction on the block declaration.
     Unblockable,
+    /// "~ can't attack unless defending player controls an Island" (Dandân, Pirate Ship): a
+    /// restriction checked per defending player (2006 308.2 / 2014 508.1c).
+    CantAttackUnlessDefenderControlsIsland,
+    /// "~ can't attack" (Evil Eye of Orms-by-Gore's grant to its other creatures).
+    CantAttack,
+    /// "~ can't be blocked except by Walls" (Evil Eye of Orms-by-Gore).
+    UnblockableExceptByWalls,
+    /// "This spell can't be countered" (Scragnoth): a spell or ability that counters it does
+    /// nothing to it (2006 413.2 / 2014 701.5); the rules still counter it on resolution when
+    /// all its targets are illegal (none of the block's such cards targets).
+    CantBeCountered,
 }
 
 impl Keyword {
@@ -162,6 +173,12 @@ impl Keyword {
             Keyword::Lifelink => "Lifelink",
             Keyword::Frenzy1 => "Frenzy 1",
             Keyword::Unblockable => "can't be blocked",
+            Keyword::CantAttackUnlessDefenderControlsIsland => {
+                "can't attack unless defending player controls an Island"
+            }
+            Keyword::CantAttack => "can't attack",
+            Keyword::UnblockableExceptByWalls => "can't be blocked except by Walls",
+            Keyword::CantBeCountered => "can't be countered",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -178,7 +195,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 44] = [
+    pub const ALL: [Keyword; 48] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -223,6 +240,10 @@ impl Keyword {
         Keyword::Lifelink,
         Keyword::Frenzy1,
         Keyword::Unblockable,
+        Keyword::CantAttackUnlessDefenderControlsIsland,
+        Keyword::CantAttack,
+        Keyword::UnblockableExceptByWalls,
+        Keyword::CantBeCountered,
     ];
 }
 

@@ -34,6 +34,9 @@ impl Game {
             let StackKind::Spell(card) = item.kind else {
                 return;
             };
+            if self.cant_be_countered(&item) {
+                return;
+            }
             self.stack.retain(|s| s.object() != Some(card));
             let exiled = self.move_object(card, ZoneKind::Exile, Position::Top);
             self.emit(Event::Countered {

@@ -254,7 +254,10 @@ impl Game {
                 }
             }
             Effect::SacrificeUnlessPays { cost } => {
-                return self.execute_echo(res, source, cost);
+                return self.execute_echo(res, source, cost, true);
+            }
+            Effect::SacrificeThisUnlessPays { cost } => {
+                return self.execute_echo(res, source, cost, false);
             }
             Effect::PactPay => {
                 let Some(cost) = self.pact_cost(res.item.card) else {

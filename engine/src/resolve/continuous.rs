@@ -203,6 +203,35 @@ impl Game {
                     }
                 }
             }
+            Effect::BecomeCreatureAll {
+                filter,
+                who,
+                power,
+                toughness,
+            } => {
+                let players = self.players_of(res, *who);
+                let all: Vec<ObjectId> = self
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|id| {
+                        self.obj(*id)
+                            .is_some_and(|o| players.contains(&o.controller))
+                            && self.matches_filter(*id, filter, me)
+                    })
+                    .collect();
+                let source = Self::source_of(&res.item);
+                self.add_char_effect(
+                    source,
+                    me,
+                    all.clone(),
+                    CharChange::BecomeCreature(Vec::new()),
+                    Duration::EndOfTurn,
+                );
+                for o in all {
+                    self.add_pt_effect(o, PtChange::Set(*power, *toughness));
+                }
+            }
             _ => debug_assert!(
                 false,
                 "not an effect of characteristics (types, colours, text, abilities): {e:?}"

@@ -119,6 +119,23 @@ impl Game {
                     self.move_object(o, ZoneKind::Library, Position::Top);
                 }
             }
+            Effect::ShuffleGraveyardIntoLibrary { who } => {
+                for p in self.players_of(res, *who) {
+                    let cards = self.player(p).graveyard.clone();
+                    for c in cards {
+                        self.move_object(c, ZoneKind::Library, Position::Top);
+                    }
+                    self.shuffle_library(p);
+                }
+            }
+            Effect::ExileGraveyard { who } => {
+                for p in self.players_of(res, *who) {
+                    let cards = self.player(p).graveyard.clone();
+                    for c in cards {
+                        self.move_object(c, ZoneKind::Exile, Position::Top);
+                    }
+                }
+            }
             _ => debug_assert!(false, "not an effect of zones: {e:?}"),
         }
     }
