@@ -1337,14 +1337,41 @@ impl Game {
             _ => Vec::new(),
         };
         candidates.retain(|a| self.apply_casting_answer(c, a.clone()).is_ok());
-        if !matches!(c.kind, CastKind::Trigger(_) | CastKind::NewTargets(_))
-            && player == c.player
-            && (!c.suspend_cast || self.may_decline_suspend_cast(c))
-            && c.random_discards.is_none()
-        {
+        if self.may_cancel(c, player) {
             candidates.push(Answer::Cancel);
         }
         candidates
+    }
+
+    /// Whether `player` may cancel the cast or activation `c` (listed as `Answer::Cancel`).
+    fn may_cancel(&self, c: &Casting, player: PlayerId) -> bool {
+        !matches!(c.kind, CastKind::Trigger(_) | CastKind::NewTargets(_))
+            && player == c.player
+            && (!c.suspend_cast || self.may_decline_suspend_cast(c))
+            && c.random_discards.is_none()
+    }
+
+    /// Whether [`Game::casting_answers`] lists `AutoPay` or `Cancel`, checked for that one
+    /// answer (the random agent asks at every payment; listing every mana ability and
+    /// trying each costs far more). Other answers: `None` (list them all).
+    pub(crate) fn casting_lists(&self, player: PlayerId, answer: &Answer) -> Option<bool> {
+        let Some(c) = &self.casting else {
+            return Some(false);
+        };
+        let listed = match answer {
+            Answer::AutoPay => match self.next_casting_decision(c) {
+                // Only a payment lists AutoPay; it is listed if it would be accepted.
+                Some(Decision::PayMana { .. }) => {
+                    self.apply_casting_answer(c, Answer::AutoPay).is_ok()
+                }
+                _ => false,
+            },
+            Answer::Cancel => {
+                self.next_casting_decision(c).is_some() && self.may_cancel(c, player)
+            }
+            _ => return None,
+        };
+        Some(listed)
     }
 
     // ----- targets and cost objects --------------------------------------------------------

@@ -678,6 +678,23 @@ impl Game {
         }
     }
 
+    /// Whether [`Game::legal_answers`] lists `answer` for `player`: the same result, checked
+    /// for that one answer where that is cheaper (paying automatically or cancelling while
+    /// casting); otherwise by listing them all.
+    pub fn lists_answer(&self, player: PlayerId, answer: &Answer) -> bool {
+        if let Some(p) = &self.pending
+            && p.player == player
+            && self.result.is_none()
+            && self.casting.is_some()
+            && matches!(p.decision, Decision::PayMana { .. })
+            && let Some(listed) = self.casting_lists(player, answer)
+        {
+            // `legal_answers` sends a payment while casting to `casting_answers`.
+            return listed;
+        }
+        self.legal_answers(player).contains(answer)
+    }
+
     /// A stable hash of the whole state (FNV-1a over its JSON).
     pub fn state_hash(&self) -> u64 {
         let json = serde_json::to_vec(self).unwrap_or_default();
