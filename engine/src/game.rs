@@ -317,6 +317,12 @@ pub struct Game {
     /// Endless mandatory loop detection (102.4b / 104.4b, `loops.rs`).
     #[serde(default, skip_serializing_if = "crate::loops::LoopWatch::is_idle")]
     pub loop_watch: crate::loops::LoopWatch,
+    /// Set as a player receives priority after a state-based-action check that found none
+    /// (`priority.rs`); cleared by any answer but that player's pass. While set, nothing
+    /// has changed since that check, so the next player's first check is skipped (it would
+    /// find none). Never saved: a loaded or new game checks again.
+    #[serde(skip)]
+    pub(crate) sba_clean: bool,
 }
 
 impl PartialEq for Game {
@@ -487,6 +493,7 @@ impl Game {
             lki_without_time_counters: Vec::new(),
             draw_reason: None,
             loop_watch: Default::default(),
+            sba_clean: false,
         }
     }
 
@@ -509,6 +516,7 @@ impl Game {
             if !self.players[player.index()].in_game() {
                 return Err(RuleError::illegal("you have already left this game"));
             }
+            self.sba_clean = false;
             self.events.clear();
             self.loop_watch = Default::default();
             self.concede(player);
@@ -522,6 +530,10 @@ impl Game {
                 waiting_for: pending.player,
                 what: pending.decision.describe(),
             });
+        }
+        // Only passing priority keeps the "nothing changed since the last check" mark.
+        if !(answer == Answer::Pass && pending.decision == Decision::Priority) {
+            self.sba_clean = false;
         }
         // Validate on a copy of the checks, then apply: every handler validates fully before
         // its first change, so an error leaves the game untouched.

@@ -15,11 +15,13 @@ impl Game {
     /// then give `p` priority.
     pub(crate) fn give_priority(&mut self, p: PlayerId) {
         self.pending = None;
+        // Passed on by `pass_priority` when nothing changed since the last check found none.
+        let mut unchanged = std::mem::take(&mut self.sba_clean);
         loop {
             if self.check_game_over() {
                 return;
             }
-            let acted = self.check_state_based_actions();
+            let acted = !std::mem::take(&mut unchanged) && self.check_state_based_actions();
             if self.check_game_over() {
                 return;
             }
@@ -47,6 +49,8 @@ impl Game {
         } else {
             self.next_player_after(p)
         };
+        // The check just made found none, and the state is as it left it.
+        self.sba_clean = true;
         self.pending = Some(Pending {
             player: p,
             decision: Decision::Priority,
@@ -133,6 +137,8 @@ impl Game {
     }
 
     fn pass_priority(&mut self, player: PlayerId) {
+        // Passing alone changes nothing a state-based action looks at.
+        let unchanged = std::mem::take(&mut self.sba_clean);
         self.passes += 1;
         if self.passes as usize >= self.living_players() {
             self.passes = 0;
@@ -146,6 +152,7 @@ impl Game {
             }
         } else {
             let next = self.next_player_after(player);
+            self.sba_clean = unchanged;
             self.give_priority(next);
         }
     }
