@@ -256,6 +256,8 @@ impl Game {
         let mut upper_bound: Option<u32> = None;
         // A cost reduction (Locket of Yesterdays) makes the mana value no bound.
         let reducer = self.has_cost_reducer(player);
+        // Whether each card name in the hand can be cast, asked once per name.
+        let mut castable: Vec<(crate::ids::CardId, bool)> = Vec::new();
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
             if def.has_type(CardType::Land) {
@@ -272,7 +274,7 @@ impl Game {
                 && (reducer
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
-                && self.can_begin_cast(player, card)
+                && self.can_cast_from_hand(player, card, def.id, &mut castable)
             {
                 out.push(Answer::Cast(card));
             }
@@ -382,6 +384,31 @@ impl Game {
             }
         }
         out
+    }
+
+    /// [`Game::can_begin_cast`] for `card`, a card named `face` in `player`'s hand, asked
+    /// once per name in one listing: two copies in the same hand are cast alike (timing,
+    /// costs and targets come from the card; "another card" costs and targets see the other
+    /// copy alike). Debug builds check every reuse against the full check.
+    fn can_cast_from_hand(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        face: crate::ids::CardId,
+        memo: &mut Vec<(crate::ids::CardId, bool)>,
+    ) -> bool {
+        if let Some(&(_, ok)) = memo.iter().find(|(c, _)| *c == face) {
+            debug_assert_eq!(
+                ok,
+                self.can_begin_cast(player, card),
+                "two copies of {} in a hand cast differently",
+                self.card_name(card)
+            );
+            return ok;
+        }
+        let ok = self.can_begin_cast(player, card);
+        memo.push((face, ok));
+        ok
     }
 
     /// An upper bound on the mana `player` could make now: the pool plus one per untapped
