@@ -58,8 +58,10 @@ fn main() {
             }
             let pl = p.player;
             let ans = a.choose(&g, pl);
-            let shown = format!("{ans:?}");
+            // Kept for the error message only (wording it every time costs the timer).
+            let kept = ans.clone();
             if let Err(e) = g.submit(pl, ans) {
+                let shown = format!("{kept:?}");
                 if errors == 0 {
                     // The first engine error, to reproduce: the game's seed and the answer.
                     eprintln!(

@@ -38,8 +38,9 @@ impl RandomAgent {
             // The auto-payer; when it can't pay (a cost chosen earlier used a mana source),
             // the cast is abandoned (409.1 / 601.2: an illegal cast is reversed).
             Decision::PayMana { .. } => {
-                let legal = game.legal_answers(player);
-                if legal.contains(&Answer::AutoPay) || !legal.contains(&Answer::Cancel) {
+                if game.lists_answer(player, &Answer::AutoPay)
+                    || !game.lists_answer(player, &Answer::Cancel)
+                {
                     Answer::AutoPay
                 } else {
                     Answer::Cancel

@@ -276,7 +276,11 @@ impl Game {
 
     /// The total cost with the chosen alternatives (409.1f), and whether it has X.
     fn total_cost(&self, c: &Casting) -> Option<Cost> {
-        let shape = self.shape_of(c)?;
+        self.total_of_shape(c, self.shape_of(c)?)
+    }
+
+    /// [`Game::total_cost`] from the shape of `c` (`Game::shape_of`).
+    fn total_of_shape(&self, c: &Casting, shape: Shape) -> Option<Cost> {
         let mut total = shape.base;
         // "Discard X cards" (Conflagrate's flashback) once X is known.
         let x = c.x.unwrap_or(0);
@@ -327,10 +331,16 @@ impl Game {
     }
 
     pub(crate) fn payable_mana(&self, c: &Casting) -> PayableCost {
-        let mut cost = self.payable_before_convoke(c);
+        self.payable_mana_of(c, self.total_cost(c).as_ref())
+    }
+
+    /// [`Game::payable_mana`] from the total cost of `c` (`Game::total_cost`), for callers
+    /// that have it already.
+    fn payable_mana_of(&self, c: &Casting, total: Option<&Cost>) -> PayableCost {
+        let mut cost = self.payable_of_total(c, total);
         // Convoke (`keywords/convoke.rs`): the creatures tapped pay for mana of the total
         // cost (classic: reduce it), after increases and reductions.
-        if let Some(parts) = self.total_cost(c).map(|t| Self::choice_parts(&t)) {
+        if let Some(parts) = total.map(Self::choice_parts) {
             let creatures = self.convoke_creatures(c, &parts);
             if !creatures.is_empty() {
                 self.convoke_pay(&mut cost, &creatures);
@@ -341,12 +351,14 @@ impl Game {
 
     /// The mana a spell or ability costs before convoke's creatures pay their part.
     pub(crate) fn payable_before_convoke(&self, c: &Casting) -> PayableCost {
-        let total = self.total_cost(c);
-        let delve = total
-            .as_ref()
-            .map_or(0, |t| self.delve_reduction(c, &Self::choice_parts(t)));
+        self.payable_of_total(c, self.total_cost(c).as_ref())
+    }
+
+    /// [`Game::payable_before_convoke`] from the total cost of `c` (`Game::total_cost`).
+    fn payable_of_total(&self, c: &Casting, total: Option<&Cost>) -> PayableCost {
+        let delve = total.map_or(0, |t| self.delve_reduction(c, &Self::choice_parts(t)));
         let mut cost = total
-            .and_then(|t| t.mana)
+            .and_then(|t| t.mana.as_ref())
             .map(|m| m.to_payable(c.x.unwrap_or(0)))
             .unwrap_or_default();
         if let CastKind::Spell(card) = c.kind {
@@ -550,17 +562,17 @@ impl Game {
                 });
             }
         }
-        let total = self.total_cost(c)?;
+        let total = self.total_of_shape(c, shape)?;
         let parts = Self::choice_parts(&total);
         if c.cost_objects.len() < parts.len() {
             return Some(Decision::ChooseCostObjects {
                 part: parts[c.cost_objects.len()].clone(),
             });
         }
-        if let Some((_, p)) = self.casting_madness_question(c) {
+        if let Some((_, p)) = self.madness_question_of(c, &total) {
             return Some(p.decision);
         }
-        let cost = self.payable_mana(c);
+        let cost = self.payable_mana_of(c, Some(&total));
         if !cost.is_zero() && !self.plan_covers(c, &cost) {
             return Some(Decision::PayMana { cost });
         }
@@ -1018,7 +1030,7 @@ impl Game {
                 }
             }
         }
-        let mana = self.payable_mana(c);
+        let mana = self.payable_mana_of(c, Some(&total));
         if !mana.is_zero() {
             let exclude: Vec<ObjectId> = source
                 .filter(|_| total.tap || total.untap)
@@ -1074,10 +1086,12 @@ impl Game {
         }
         // "Discard a card at random" (a cost): picked once everything else is chosen, so
         // madness can ask about what it picked before the costs are paid.
-        if c.random_discards.is_none() && self.next_casting_decision(&c).is_none() {
+        let mut next = self.next_casting_decision(&c);
+        if c.random_discards.is_none() && next.is_none() {
             c.random_discards = self.pick_random_discards(&c);
+            next = self.next_casting_decision(&c);
         }
-        match self.next_casting_decision(&c) {
+        match next {
             Some(decision) => {
                 let player = self.casting_decider(&c, &decision);
                 self.pending = Some(Pending { player, decision });
@@ -1426,14 +1440,41 @@ impl Game {
             _ => Vec::new(),
         };
         candidates.retain(|a| self.apply_casting_answer(c, a.clone()).is_ok());
-        if !matches!(c.kind, CastKind::Trigger(_) | CastKind::NewTargets(_))
-            && player == c.player
-            && (!c.suspend_cast || self.may_decline_suspend_cast(c))
-            && c.random_discards.is_none()
-        {
+        if self.may_cancel(c, player) {
             candidates.push(Answer::Cancel);
         }
         candidates
+    }
+
+    /// Whether `player` may cancel the cast or activation `c` (listed as `Answer::Cancel`).
+    fn may_cancel(&self, c: &Casting, player: PlayerId) -> bool {
+        !matches!(c.kind, CastKind::Trigger(_) | CastKind::NewTargets(_))
+            && player == c.player
+            && (!c.suspend_cast || self.may_decline_suspend_cast(c))
+            && c.random_discards.is_none()
+    }
+
+    /// Whether [`Game::casting_answers`] lists `AutoPay` or `Cancel`, checked for that one
+    /// answer (the random agent asks at every payment; listing every mana ability and
+    /// trying each costs far more). Other answers: `None` (list them all).
+    pub(crate) fn casting_lists(&self, player: PlayerId, answer: &Answer) -> Option<bool> {
+        let Some(c) = &self.casting else {
+            return Some(false);
+        };
+        let listed = match answer {
+            Answer::AutoPay => match self.next_casting_decision(c) {
+                // Only a payment lists AutoPay; it is listed if it would be accepted.
+                Some(Decision::PayMana { .. }) => {
+                    self.apply_casting_answer(c, Answer::AutoPay).is_ok()
+                }
+                _ => false,
+            },
+            Answer::Cancel => {
+                self.next_casting_decision(c).is_some() && self.may_cancel(c, player)
+            }
+            _ => return None,
+        };
+        Some(listed)
     }
 
     // ----- targets and cost objects --------------------------------------------------------
@@ -2361,8 +2402,12 @@ impl Game {
     /// Madness's question about the next card a cost of this cast discards, if one is due
     /// (`keywords/madness.rs`): the card and the question.
     fn casting_madness_question(&self, c: &Casting) -> Option<(ObjectId, Pending)> {
-        let total = self.total_cost(c)?;
-        let parts = Self::choice_parts(&total);
+        self.madness_question_of(c, &self.total_cost(c)?)
+    }
+
+    /// [`Game::casting_madness_question`] from the total cost of `c` (`Game::total_cost`).
+    fn madness_question_of(&self, c: &Casting, total: &Cost) -> Option<(ObjectId, Pending)> {
+        let parts = Self::choice_parts(total);
         let chosen = parts
             .iter()
             .zip(&c.cost_objects)

@@ -109,7 +109,9 @@ impl Game {
     /// Creatures `player` could declare as attackers, with the players each may attack.
     pub fn eligible_attackers(&self, player: PlayerId) -> Vec<(ObjectId, Vec<PlayerId>)> {
         let opponents = self.opponents(player);
+        // Untapped creatures first: the full check words a refusal for every land.
         self.battlefield_of(player)
+            .filter(|o| !o.tapped && self.is_creature(o.id))
             .filter(|o| self.check_can_attack(o.id).is_ok())
             .map(|o| {
                 let ds: Vec<PlayerId> = opponents
@@ -187,6 +189,8 @@ impl Game {
             return Vec::new();
         };
         self.battlefield_of(player)
+            // Untapped creatures first: the full check words a refusal for every land.
+            .filter(|o| !o.tapped && self.is_creature(o.id))
             .filter_map(|o| {
                 let options: Vec<ObjectId> = c
                     .attackers

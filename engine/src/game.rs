@@ -337,6 +337,12 @@ pub struct Game {
     /// Endless mandatory loop detection (102.4b / 104.4b, `loops.rs`).
     #[serde(default, skip_serializing_if = "crate::loops::LoopWatch::is_idle")]
     pub loop_watch: crate::loops::LoopWatch,
+    /// Set as a player receives priority after a state-based-action check that found none
+    /// (`priority.rs`); cleared by any answer but that player's pass. While set, nothing
+    /// has changed since that check, so the next player's first check is skipped (it would
+    /// find none). Never saved: a loaded or new game checks again.
+    #[serde(skip)]
+    pub(crate) sba_clean: bool,
 }
 
 impl PartialEq for Game {
@@ -512,6 +518,7 @@ impl Game {
             lki_without_time_counters: Vec::new(),
             draw_reason: None,
             loop_watch: Default::default(),
+            sba_clean: false,
         }
     }
 
@@ -534,6 +541,7 @@ impl Game {
             if !self.players[player.index()].in_game() {
                 return Err(RuleError::illegal("you have already left this game"));
             }
+            self.sba_clean = false;
             self.events.clear();
             self.loop_watch = Default::default();
             self.concede(player);
@@ -547,6 +555,10 @@ impl Game {
                 waiting_for: pending.player,
                 what: pending.decision.describe(),
             });
+        }
+        // Only passing priority keeps the "nothing changed since the last check" mark.
+        if !(answer == Answer::Pass && pending.decision == Decision::Priority) {
+            self.sba_clean = false;
         }
         // Validate on a copy of the checks, then apply: every handler validates fully before
         // its first change, so an error leaves the game untouched.
@@ -701,6 +713,23 @@ impl Game {
                 .chain(cards.iter().map(|c| Answer::Objects(vec![*c])))
                 .collect(),
         }
+    }
+
+    /// Whether [`Game::legal_answers`] lists `answer` for `player`: the same result, checked
+    /// for that one answer where that is cheaper (paying automatically or cancelling while
+    /// casting); otherwise by listing them all.
+    pub fn lists_answer(&self, player: PlayerId, answer: &Answer) -> bool {
+        if let Some(p) = &self.pending
+            && p.player == player
+            && self.result.is_none()
+            && self.casting.is_some()
+            && matches!(p.decision, Decision::PayMana { .. })
+            && let Some(listed) = self.casting_lists(player, answer)
+        {
+            // `legal_answers` sends a payment while casting to `casting_answers`.
+            return listed;
+        }
+        self.legal_answers(player).contains(answer)
     }
 
     /// A stable hash of the whole state (FNV-1a over its JSON).

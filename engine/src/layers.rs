@@ -247,6 +247,17 @@ impl Game {
     pub fn power_toughness(&self, id: ObjectId) -> Option<(i32, i32)> {
         let (mut p, mut t) = self.printed_pt(id)?;
         let o = self.obj(id)?;
+        if !self.has_statics && !self.pt_effects.iter().any(|e| e.object == id) {
+            // Only counters change it (the same in both layer orders): the common case, and
+            // state-based actions ask it of every creature at every check.
+            let n = if o.counters.is_empty() {
+                0
+            } else {
+                o.counters.get(&CounterKind::PlusOnePlusOne) as i32
+                    - o.counters.get(&CounterKind::MinusOneMinusOne) as i32
+            };
+            return Some((p + n, t + n));
+        }
         let mut resolved: Vec<&PtEffect> =
             self.pt_effects.iter().filter(|e| e.object == id).collect();
         resolved.sort_by_key(|e| e.timestamp);

@@ -15,11 +15,13 @@ impl Game {
     /// then give `p` priority.
     pub(crate) fn give_priority(&mut self, p: PlayerId) {
         self.pending = None;
+        // Passed on by `pass_priority` when nothing changed since the last check found none.
+        let mut unchanged = std::mem::take(&mut self.sba_clean);
         loop {
             if self.check_game_over() {
                 return;
             }
-            let acted = self.check_state_based_actions();
+            let acted = !std::mem::take(&mut unchanged) && self.check_state_based_actions();
             if self.check_game_over() {
                 return;
             }
@@ -47,6 +49,8 @@ impl Game {
         } else {
             self.next_player_after(p)
         };
+        // The check just made found none, and the state is as it left it.
+        self.sba_clean = true;
         self.pending = Some(Pending {
             player: p,
             decision: Decision::Priority,
@@ -133,6 +137,8 @@ impl Game {
     }
 
     fn pass_priority(&mut self, player: PlayerId) {
+        // Passing alone changes nothing a state-based action looks at.
+        let unchanged = std::mem::take(&mut self.sba_clean);
         self.passes += 1;
         if self.passes as usize >= self.living_players() {
             self.passes = 0;
@@ -146,6 +152,7 @@ impl Game {
             }
         } else {
             let next = self.next_player_after(player);
+            self.sba_clean = unchanged;
             self.give_priority(next);
         }
     }
@@ -282,6 +289,8 @@ impl Game {
         let mut upper_bound: Option<u32> = None;
         // A cost reduction (Locket of Yesterdays) makes the mana value no bound.
         let reducer = self.has_cost_reducer(player);
+        // Whether each card name in the hand can be cast, asked once per name.
+        let mut castable: Vec<(crate::ids::CardId, bool)> = Vec::new();
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
             if def.has_type(CardType::Land) {
@@ -299,7 +308,7 @@ impl Game {
                     || def.costs_less_with_creature_cards_in_graveyards.is_some()
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
-                && self.can_begin_cast(player, card)
+                && self.can_cast_from_hand(player, card, def.id, &mut castable)
             {
                 out.push(Answer::Cast(card));
             }
@@ -398,6 +407,31 @@ impl Game {
             }
         }
         out
+    }
+
+    /// [`Game::can_begin_cast`] for `card`, a card named `face` in `player`'s hand, asked
+    /// once per name in one listing: two copies in the same hand are cast alike (timing,
+    /// costs and targets come from the card; "another card" costs and targets see the other
+    /// copy alike). Debug builds check every reuse against the full check.
+    fn can_cast_from_hand(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        face: crate::ids::CardId,
+        memo: &mut Vec<(crate::ids::CardId, bool)>,
+    ) -> bool {
+        if let Some(&(_, ok)) = memo.iter().find(|(c, _)| *c == face) {
+            debug_assert_eq!(
+                ok,
+                self.can_begin_cast(player, card),
+                "two copies of {} in a hand cast differently",
+                self.card_name(card)
+            );
+            return ok;
+        }
+        let ok = self.can_begin_cast(player, card);
+        memo.push((face, ok));
+        ok
     }
 
     /// An upper bound on the mana `player` could make now: the pool plus one per untapped

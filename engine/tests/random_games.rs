@@ -266,7 +266,16 @@ fn random_games_with_combat_cards_terminate() {
 
 /// The first few answers listed for `player` are each accepted (tried on a copy).
 fn assert_first_listed_answers_accepted(g: &Game, player: engine::PlayerId, what: &str) {
-    for a in g.legal_answers(player).into_iter().take(6) {
+    let listed = g.legal_answers(player);
+    // The one-answer check agrees with the full list.
+    for a in [engine::Answer::AutoPay, engine::Answer::Cancel, engine::Answer::Pass] {
+        assert_eq!(
+            g.lists_answer(player, &a),
+            listed.contains(&a),
+            "{what}: lists_answer({a:?}) disagrees with legal_answers"
+        );
+    }
+    for a in listed.into_iter().take(6) {
         let mut probe = g.clone();
         if let Err(e) = probe.submit(player, a.clone()) {
             panic!("{what}: listed answer {a:?} was refused: {e}");

@@ -83,8 +83,11 @@ impl Game {
             .filter(|(_, a)| a.from_hand)
             .map(|(i, _)| i as u8)
             .collect();
-        for (index, _, _) in self.catalog().granted_cycling() {
-            if self.granted_cycling_ability(card, index).is_some() {
+        for (index, _, subtype) in self.catalog().granted_cycling() {
+            // Its subtype first: most cards have none of the granted ones.
+            if def.subtypes.iter().any(|s| s == subtype)
+                && self.granted_cycling_ability(card, index).is_some()
+            {
                 out.push(index);
             }
         }
