@@ -159,7 +159,8 @@ pub enum Effect {
     BalanceSacrifice(ObjectFilter),
     /// Restore Balance: "players discard cards the same way" (down to the smallest hand).
     BalanceDiscard,
-    /// "Each player discards their hand" (Wheel of Fate, then `draw 7 who=each_player`).
+    /// "<Who> discards their hand" (Wheel of Fate, then `draw 7 who=each_player`; Nicol
+    /// Bolas): every card in it, at once.
     DiscardHand {
         who: PlayerRef,
     },
@@ -579,10 +580,6 @@ pub enum Effect {
     /// pays it).
     SacrificeThisUnlessPays {
         cost: crate::costs::Cost,
-    },
-    /// "<Who> discards their hand" (Nicol Bolas): every card in it, at once.
-    DiscardHand {
-        who: PlayerRef,
     },
     /// "Shuffle your graveyard into your library" (Feldon's Cane).
     ShuffleGraveyardIntoLibrary {

@@ -250,23 +250,14 @@ impl Game {
         if !self.has_statics && !self.pt_effects.iter().any(|e| e.object == id) {
             // Only counters change it (the same in both layer orders): the common case, and
             // state-based actions ask it of every creature at every check.
-            let n = if o.counters.is_empty() {
-                0
-            } else {
-                o.counters.get(&CounterKind::PlusOnePlusOne) as i32
-                    - o.counters.get(&CounterKind::MinusOneMinusOne) as i32
-            };
-            return Some((p + n, t + n));
+            let (cp, ct) = counters_pt(&o.counters);
+            return Some((p + cp, t + ct));
         }
         let mut resolved: Vec<&PtEffect> =
             self.pt_effects.iter().filter(|e| e.object == id).collect();
         resolved.sort_by_key(|e| e.timestamp);
         let statics = self.static_pt_mods(id);
-        // Every counter that changes power and toughness (+1/+1, -1/-1, +1/+0...).
-        let (cp, ct) = o.counters.0.iter().fold((0, 0), |(p, t), (k, n)| {
-            let (a, b) = k.pt_change();
-            (p + a * *n as i32, t + b * *n as i32)
-        });
+        let (cp, ct) = counters_pt(&o.counters);
         let mut switches = 0;
         if self.ruleset.layers_2006() {
             // 6b: setting and modifying effects of resolved spells, in timestamp order.
@@ -1512,6 +1503,15 @@ impl Game {
             self.refresh_control();
         }
     }
+}
+
+/// What an object's counters add to its power and toughness: every counter that changes
+/// them (+1/+1, -1/-1, +1/+0...; `CounterKind::pt_change`).
+fn counters_pt(counters: &crate::object::Counters) -> (i32, i32) {
+    counters.0.iter().fold((0, 0), |(p, t), (k, n)| {
+        let (a, b) = k.pt_change();
+        (p + a * *n as i32, t + b * *n as i32)
+    })
 }
 
 #[cfg(test)]

@@ -687,7 +687,6 @@ impl Game {
             | Effect::Mill { .. }
             | Effect::Discard { .. }
             | Effect::DiscardHandDrawThatMany { .. }
-            | Effect::DiscardHand { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. }
@@ -843,7 +842,6 @@ impl Game {
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. }
             | Effect::DiscardHandDrawThatMany { .. }
-            | Effect::DiscardHand { .. }
             | Effect::DrawRevealDiscardNonland
             | Effect::PactUpkeep(_)
             | Effect::PactPay

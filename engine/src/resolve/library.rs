@@ -131,7 +131,6 @@ impl Game {
                     return Progress::Ask(q);
                 }
             }
-            Effect::DiscardHand { who } => return self.discard_hands(res, *who),
             Effect::RevealForX(filter) => {
                 // "You may reveal X <filter> cards in your hand": X is how many.
                 let Some(i) = res.choices.iter().position(|(p, _)| *p == me) else {
@@ -303,16 +302,6 @@ impl Game {
     /// madness's questions about them (`keywords/madness.rs`).
     /// "<Who> discards their hand" (Nicol Bolas): every card of each such hand at once
     /// (madness may ask about each).
-    fn discard_hands(&mut self, res: &mut Resolution, who: PlayerRef) -> Progress {
-        if res.choices.is_empty() {
-            for p in self.players_of(res, who) {
-                let hand = self.player(p).hand.clone();
-                res.choices.push((p, hand));
-            }
-        }
-        self.discard_chosen(res)
-    }
-
     fn discard_chosen(&mut self, res: &mut Resolution) -> Progress {
         let cards: Vec<(PlayerId, ObjectId)> = res
             .choices
