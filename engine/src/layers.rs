@@ -595,6 +595,9 @@ pub enum CharChange {
     LoseAllAbilities,
     /// Layer 6 (classic 5): gains keywords.
     AddKeywords(KeywordSet),
+    /// Layer 4: these creature types in addition to its other types ("it's a Zombie in
+    /// addition to its other creature types": Lim-Dûl the Necromancer).
+    AddCreatureTypes(Vec<String>),
 }
 
 impl CharChange {
@@ -604,7 +607,8 @@ impl CharChange {
             CharChange::ChangeText { .. } => Layer::Text,
             CharChange::SetCreatureTypes(_)
             | CharChange::BecomeCreature(_)
-            | CharChange::SetLandTypes(_) => Layer::Type,
+            | CharChange::SetLandTypes(_)
+            | CharChange::AddCreatureTypes(_) => Layer::Type,
             CharChange::SetColors(_) => Layer::Color,
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
         }
@@ -876,6 +880,7 @@ impl Game {
                 CharChange::SetColors(c) => Change::SetColors(*c),
                 CharChange::BecomeCreature(v) => Change::BecomeCreature(v.clone()),
                 CharChange::SetLandTypes(v) => Change::SetLandTypes(v.clone()),
+                CharChange::AddCreatureTypes(v) => Change::AddSubtypes(v.clone()),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
             };

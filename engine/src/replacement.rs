@@ -80,6 +80,10 @@ pub enum Shield {
         to: ObjectId,
         remaining: u32,
     },
+    /// "Until end of turn, damage that would reduce your life total to less than 1 reduces
+    /// it to 1 instead" (Angel's Grace): a replacement, not prevention, so it applies to
+    /// damage that can't be prevented too (R-angels-grace-5); the damage dealt is unchanged.
+    LifeFloor(PlayerId),
 }
 
 /// One of the replacements that may apply to combat damage an unblocked creature would deal
@@ -783,7 +787,7 @@ impl Game {
                     .collect();
                 self.player_damage_orders.push((p, chosen));
             }
-            Target::Object(_) => self.shield_orders.push((recipient, order)),
+            Target::Object(_) | Target::Ability(_) => self.shield_orders.push((recipient, order)),
         }
         // Go on with whatever was about to deal the damage.
         self.continue_damage();
@@ -877,7 +881,9 @@ impl Game {
             Shield::Regenerate(o) | Shield::CantRegenerate(o) | Shield::ExileIfDies(o) => *o != id,
             Shield::PreventNext { target, .. } => *target != Target::Object(id),
             Shield::RedirectNext { from, to, .. } => *from != id && *to != id,
-            Shield::PreventAll(_) | Shield::PreventCombatDamageFrom(_) => true,
+            Shield::PreventAll(_) | Shield::PreventCombatDamageFrom(_) | Shield::LifeFloor(_) => {
+                true
+            }
         });
     }
 
@@ -886,13 +892,15 @@ impl Game {
     }
 
     /// Whether a permanent of `p` says "damage that would reduce your life total to less
-    /// than 1 reduces it to 1 instead" (Fortune Thief; not life loss, not paying life).
+    /// than 1 reduces it to 1 instead" (Fortune Thief; not life loss, not paying life), or
+    /// an effect says so until end of turn (Angel's Grace: `Shield::LifeFloor`).
     pub(crate) fn damage_life_floor(&self, p: PlayerId) -> bool {
-        self.battlefield.iter().any(|&id| {
-            self.obj(id).is_some_and(|o| o.controller == p)
-                && self.def(id).is_some_and(|d| d.damage_life_floor)
-                && self.has_own_abilities(id)
-        })
+        self.shields.contains(&Shield::LifeFloor(p))
+            || self.battlefield.iter().any(|&id| {
+                self.obj(id).is_some_and(|o| o.controller == p)
+                    && self.def(id).is_some_and(|d| d.damage_life_floor)
+                    && self.has_own_abilities(id)
+            })
     }
 
     /// "Play with your hand revealed" (Enduring Renewal): a permanent of this player says so.

@@ -29,6 +29,12 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ),
     ("creature_enters", TriggerEvent::CreatureEnters),
     ("your_upkeep", TriggerEvent::YourUpkeep),
+    ("your_draw_step", TriggerEvent::YourDrawStep),
+    ("opponent_creature_dies", TriggerEvent::OpponentCreatureDies),
+    (
+        "enchanted_player_first_upkeep",
+        TriggerEvent::EnchantedPlayerFirstUpkeep,
+    ),
     ("each_upkeep", TriggerEvent::EachUpkeep),
     ("each_end_step", TriggerEvent::EachEndStep),
     ("attacks", TriggerEvent::Attacks),
@@ -287,6 +293,8 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     ("kicked_a", TriggerCondition::Kicked(Some(0))),
     ("kicked_b", TriggerCondition::Kicked(Some(1))),
     ("had_no_time_counters", TriggerCondition::HadNoTimeCounters),
+    ("tapped_and_linked", TriggerCondition::TappedAndLinked),
+    ("linked", TriggerCondition::Linked),
 ];
 
 /// `condition`: an intervening "if" clause.
