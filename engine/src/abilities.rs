@@ -25,6 +25,11 @@ pub enum TriggerEvent {
     AnotherCreatureEntersYourControl,
     /// "At the beginning of your upkeep."
     YourUpkeep,
+    /// "At the beginning of each of your draw steps" (Giant Oyster).
+    YourDrawStep,
+    /// "At the beginning of enchanted player's first upkeep each turn" (an Aura attached
+    /// to a player: Paradox Haze); "that player" is the enchanted player.
+    EnchantedPlayerFirstUpkeep,
     /// "At the beginning of the end step" (every turn's).
     EachEndStep,
     /// "Whenever ~ attacks."
@@ -52,6 +57,9 @@ pub enum TriggerEvent {
     /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
     /// Renewal): any creature its controller owns.
     CreatureToYourGraveyard,
+    /// "Whenever a creature an opponent controls dies" (Lim-Dûl the Necromancer); the
+    /// subject is the card in the graveyard.
+    OpponentCreatureDies,
     /// "When ~ leaves the battlefield" (looks back: the object is gone when it triggers).
     LeavesBattlefield,
     /// "When ~ leaves the battlefield or becomes untapped" (Merieke Ri Berit).
@@ -280,6 +288,11 @@ pub enum TriggerCondition {
     /// "If ~ dealt damage to an opponent this turn" (Whirling Dervish;
     /// `Game::player_damage_record`).
     DealtDamageToOpponentThisTurn,
+    /// Giant Oyster's "for as long as ~ remains tapped": the source is tapped on the
+    /// battlefield and its ability linked an object (`Game::links`).
+    TappedAndLinked,
+    /// Its ability linked an object that is still linked (`Game::links`).
+    Linked,
 }
 
 impl TriggerCondition {

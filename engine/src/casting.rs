@@ -1320,6 +1320,42 @@ impl Game {
         Ok(next)
     }
 
+    /// 409.1i / 602.2: an activated ability goes on the stack (numbered where abilities
+    /// can be targeted); cycling and forecast are noted.
+    fn put_ability_on_stack(
+        &mut self,
+        c: &Casting,
+        source: ObjectId,
+        index: u8,
+        spent: crate::mana::ColorSet,
+    ) {
+        let card = self.objects[source.slot()].face();
+        self.stack.push(StackItem {
+            kind: StackKind::Ability { source, index },
+            controller: c.player,
+            card,
+            targets: c.targets.clone(),
+            x: c.x.unwrap_or(0),
+            mode: None,
+            spent,
+            division: Vec::new(),
+            cost_exiled: std::mem::take(&mut self.cost_exiled),
+            serial: None,
+        });
+        self.number_top_ability();
+        self.emit(Event::AbilityActivated {
+            player: c.player,
+            source,
+            card,
+            targets: c.targets.clone(),
+        });
+        match self.catalog().ability(card, index) {
+            Some(a) if a.cycling => self.cycled(c.player),
+            Some(a) if a.forecast => self.forecast_revealed(c.player, source),
+            _ => {}
+        }
+    }
+
     fn cost_tapped_source(&self, c: &Casting) -> Vec<ObjectId> {
         match (c.kind, self.total_cost(c)) {
             (CastKind::Ability { source, .. }, Some(t)) if t.tap || t.untap => vec![source],
@@ -1525,6 +1561,12 @@ impl Game {
                     .iter()
                     .copied()
                     .map(Target::Object),
+            ),
+            K::Ability => v.extend(
+                self.stack
+                    .iter()
+                    .filter_map(|s| s.serial)
+                    .map(Target::Ability),
             ),
             K::PermanentOrSuspended { .. } => v.extend(
                 self.battlefield
@@ -1775,7 +1817,11 @@ impl Game {
                 } else {
                     10
                 };
-                let produce = a.mana.as_ref().map(|m| m.options()).unwrap_or_default();
+                let produce = a
+                    .mana
+                    .as_ref()
+                    .map(|m| self.mana_options(o.id, m))
+                    .unwrap_or_default();
                 if a.mana.as_ref().is_some_and(|m| m.amount() != 1) {
                     continue;
                 }
@@ -1956,6 +2002,7 @@ impl Game {
         let o = self
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
+        self.check_not_locked(source)?;
         let name = &self.catalog().get(o.face()).name;
         if self.activation_forbidden(source) {
             return Err(RuleError::illegal(format!(
@@ -2048,7 +2095,7 @@ impl Game {
             return Err(RuleError::illegal("that is not a mana ability"));
         };
         self.check_mana_ability_cost(player, source, a)?;
-        let options = produce.options();
+        let options = self.mana_options(source, produce);
         match (produce, color) {
             (ManaProduce::Fixed(v), _) if v.len() == 1 => Ok(v[0]),
             (ManaProduce::Fixed(_), _) => Err(RuleError::illegal(
@@ -2067,10 +2114,30 @@ impl Game {
                 c.name()
             ))),
             (ManaProduce::OneOf(v), None) if v.len() == 1 => Ok(v[0]),
+            (ManaProduce::ColorlessOrAnyWithCounter(_), None)
+                if options == [ManaType::Colorless] =>
+            {
+                Ok(ManaType::Colorless)
+            }
             _ => Err(RuleError::illegal(format!(
                 "say which colour {} should make",
                 def.name
             ))),
+        }
+    }
+
+    /// The mana types a mana ability of `source` can make now: Gemstone Caverns' depend on
+    /// its luck counter (any colour instead of {C}).
+    pub(crate) fn mana_options(&self, source: ObjectId, m: &ManaProduce) -> Vec<ManaType> {
+        match m {
+            ManaProduce::ColorlessOrAnyWithCounter(kind) => {
+                if self.obj(source).is_some_and(|o| o.counters.get(kind) > 0) {
+                    Color::ALL.into_iter().map(ManaType::Colored).collect()
+                } else {
+                    vec![ManaType::Colorless]
+                }
+            }
+            m => m.options(),
         }
     }
 
@@ -2086,15 +2153,17 @@ impl Game {
         };
         let candidates: Vec<Option<Color>> = match &a.mana {
             Some(ManaProduce::Fixed(_)) => vec![None],
-            Some(m) => m
-                .options()
-                .into_iter()
-                .filter_map(|t| match t {
-                    ManaType::Colored(c) => Some(Some(c)),
-                    ManaType::Colorless => None,
-                })
-                .chain(m.options().contains(&ManaType::Colorless).then_some(None))
-                .collect(),
+            Some(m) => {
+                let options = self.mana_options(source, m);
+                options
+                    .iter()
+                    .filter_map(|t| match t {
+                        ManaType::Colored(c) => Some(Some(*c)),
+                        ManaType::Colorless => None,
+                    })
+                    .chain(options.contains(&ManaType::Colorless).then_some(None))
+                    .collect()
+            }
             None => Vec::new(),
         };
         candidates
@@ -2302,6 +2371,7 @@ impl Game {
                     spent,
                     division: c.division.clone().unwrap_or_default(),
                     cost_exiled: Vec::new(),
+                    serial: None,
                 });
                 self.note_spell_cast();
                 self.emit(Event::SpellCast {
@@ -2312,29 +2382,7 @@ impl Game {
                 });
             }
             CastKind::Ability { source, index } => {
-                let card = self.objects[source.slot()].face();
-                self.stack.push(StackItem {
-                    kind: StackKind::Ability { source, index },
-                    controller: c.player,
-                    card,
-                    targets: c.targets.clone(),
-                    x: c.x.unwrap_or(0),
-                    mode: None,
-                    spent,
-                    division: Vec::new(),
-                    cost_exiled: std::mem::take(&mut self.cost_exiled),
-                });
-                self.emit(Event::AbilityActivated {
-                    player: c.player,
-                    source,
-                    card,
-                    targets: c.targets,
-                });
-                match self.catalog().ability(card, index) {
-                    Some(a) if a.cycling => self.cycled(c.player),
-                    Some(a) if a.forecast => self.forecast_revealed(c.player, source),
-                    _ => {}
-                }
+                self.put_ability_on_stack(&c, source, index, spent);
             }
             // Handled at the top of `commit_cast`.
             CastKind::Trigger(_) | CastKind::NewTargets(_) => return,

@@ -974,6 +974,9 @@ impl Game {
             }
             match t {
                 Target::Object(o) if d.recipients.contains(o) => {}
+                Target::Ability(_) => {
+                    return Err(RuleError::illegal("an ability can't be dealt damage"));
+                }
                 Target::Player(p) if Some(*p) == d.trample_to => {}
                 Target::Player(_) => {
                     return Err(RuleError::illegal(format!(
@@ -1226,6 +1229,7 @@ impl Game {
                 spent: crate::mana::ColorSet::NONE,
                 division: Vec::new(),
                 cost_exiled: Vec::new(),
+                serial: None,
             });
             return;
         }

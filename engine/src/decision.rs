@@ -116,6 +116,12 @@ pub enum Decision {
         cards: Vec<ObjectId>,
         names: Vec<String>,
     },
+    /// A pregame action from the opening hand (2006 rule 101.6 / 2014 103.6, `turn.rs`):
+    /// "If Gemstone Caverns is in your opening hand and you're not the starting player, you
+    /// may begin the game with it on the battlefield with a luck counter on it. If you do,
+    /// exile a card from your hand": `Objects([])` declines, `Objects([other])` does it
+    /// exiling that card (`Objects([card])` when it is the only card in the hand).
+    PregameAction { card: ObjectId, name: String },
 }
 
 fn one() -> u32 {
@@ -342,6 +348,9 @@ impl Decision {
                 "you would draw a card: dredge {} instead, or draw",
                 names.join(" or ")
             ),
+            Decision::PregameAction { name, .. } => format!(
+                "before the game: begin with {name} on the battlefield with a luck counter, exiling a card from your hand? (choose the card to exile, or nothing)"
+            ),
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -373,6 +382,7 @@ impl Decision {
             Decision::OrderReplacements { .. } => "order_replacements",
             Decision::Scry { .. } => "scry",
             Decision::Dredge { .. } => "dredge",
+            Decision::PregameAction { .. } => "pregame_action",
         }
     }
 }

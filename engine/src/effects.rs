@@ -139,6 +139,10 @@ pub enum Effect {
     /// "If it would die this turn, exile it instead" (only if it is a creature).
     ExileIfDies(ObjRef),
     Counter(ObjRef),
+    /// "Counter target activated or triggered ability. If a permanent's ability is
+    /// countered this way, activated abilities of that permanent can't be activated this
+    /// turn" (Trickbind; `counter target lock_source`, `Game::counter_ability`).
+    CounterLockingSource(ObjRef),
     Tap(ObjRef),
     /// "Tap all <filter>" (Ivory Giant: nonwhite creatures), chosen as it resolves.
     TapAll(ObjectFilter),
@@ -326,6 +330,33 @@ pub enum Effect {
     CreaturesUnblockableThisTurn,
     /// "Until your next turn, creatures can't attack you" (Chronomantic Escape).
     CreaturesCantAttackYou,
+    /// Giant Oyster: "for as long as ~ remains tapped, <the object> ...": links the object
+    /// to the ability's source (`Game::links`); the source's script says what the link does
+    /// (`linked_doesnt_untap_while_tapped`, its triggers naming `linked`).
+    LinkWhileTapped(ObjRef),
+    /// The links of the ability's source end (Giant Oyster, once it untapped or left).
+    Unlink,
+    /// "Remove all <kind> counters from <object>".
+    RemoveAllCounters {
+        kind: crate::object::CounterKind,
+        what: ObjRef,
+    },
+    /// "Return that card to the battlefield under your control. If it's a creature, it's a
+    /// <type> in addition to its other creature types" (Lim-Dûl the Necromancer; the type
+    /// stays while it remains on the battlefield, and only if it returned as a creature).
+    ReturnUnderYourControlWithType {
+        what: ObjRef,
+        creature_type: String,
+    },
+    /// "You can't lose the game this turn and your opponents can't win the game this turn"
+    /// (Angel's Grace; `Game::can_lose` in `sba.rs`).
+    CantLoseThisTurn,
+    /// "That player gets an additional upkeep step after this step" (Paradox Haze; the
+    /// player is the active one, whose upkeep it is).
+    ExtraUpkeep,
+    /// "Until end of turn, damage that would reduce your life total to less than 1 reduces
+    /// it to 1 instead" (Angel's Grace: `Shield::LifeFloor`).
+    LifeFloorUntilEndOfTurn,
     /// Nothing happens (the "otherwise" of `if_cast_in_main_phase` when only the bonus does
     /// something: Return to Dust).
     Nothing,
@@ -774,6 +805,12 @@ impl Effect {
                 ..
             }
             | Effect::Counter(ObjRef::Target(n))
+            | Effect::LinkWhileTapped(ObjRef::Target(n))
+            | Effect::RemoveAllCounters {
+                what: ObjRef::Target(n),
+                ..
+            }
+            | Effect::CounterLockingSource(ObjRef::Target(n))
             | Effect::CounterUnlessPays {
                 what: ObjRef::Target(n),
                 ..

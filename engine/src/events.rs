@@ -132,6 +132,11 @@ pub enum Event {
         card: CardId,
         by_rules: bool,
     },
+    /// The activated abilities of `permanent` can't be activated this turn (Trickbind
+    /// countered one of its abilities).
+    ActivationsLocked {
+        permanent: ObjectId,
+    },
     Damage {
         source: ObjectId,
         target: Target,

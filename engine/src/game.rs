@@ -343,6 +343,41 @@ pub struct Game {
     /// find none). Never saved: a loaded or new game checks again.
     #[serde(skip)]
     pub(crate) sba_clean: bool,
+    /// "You can't lose the game this turn and your opponents can't win the game this turn"
+    /// (Angel's Grace): the player and the turn (`sba.rs`: `Game::can_lose`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cant_lose: Vec<(PlayerId, u32)>,
+    /// Some card can target an activated or triggered ability (Trickbind): abilities put on
+    /// the stack get serial numbers (`StackItem::serial`, `stack.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_ability_targets: bool,
+    /// The last serial number given to an ability on the stack.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub next_ability_serial: u32,
+    /// Permanents whose activated abilities can't be activated this turn, with the turn
+    /// (Trickbind: `Game::activations_locked`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub locked_activations: Vec<(ObjectId, u32)>,
+    /// Upkeep steps begun this turn (Paradox Haze's "first upkeep each turn"), counted in
+    /// games with an Aura enchanting a player.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub upkeeps_this_turn: u32,
+    /// Additional upkeep steps still to come after this one (`turn.rs`, 2006 300.7 /
+    /// 2014 500.8: "an additional step after this step").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra_upkeeps: u32,
+    /// Untap step choices made so far ("you may choose not to untap ~": Giant Oyster): the
+    /// permanent and whether it untaps (`turn.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untap_choices: Vec<(ObjectId, bool)>,
+    /// Pregame actions answered (Gemstone Caverns, `turn.rs`): the player and, if they
+    /// took it, the card and the card exiled from their hand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pregame: Vec<(PlayerId, Option<(ObjectId, ObjectId)>)>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl PartialEq for Game {
@@ -519,6 +554,14 @@ impl Game {
             draw_reason: None,
             loop_watch: Default::default(),
             sba_clean: false,
+            cant_lose: Vec::new(),
+            has_ability_targets: false,
+            next_ability_serial: 0,
+            locked_activations: Vec::new(),
+            upkeeps_this_turn: 0,
+            extra_upkeeps: 0,
+            untap_choices: Vec::new(),
+            pregame: Vec::new(),
         }
     }
 
@@ -625,6 +668,11 @@ impl Game {
             Decision::YesNo { .. } if self.madness_discards.asking.is_some() => {
                 self.answer_madness_discard(player, answer)
             }
+            Decision::YesNo { .. }
+                if self.step == crate::steps::Step::Untap && self.resolution.is_none() =>
+            {
+                self.answer_untap_choice(player, answer)
+            }
             Decision::YesNo { .. } => self.answer_yes_no(player, answer),
             Decision::ChooseCopy { .. } => match self.copying {
                 Some(choice) => self.answer_copy_creature(answer, choice),
@@ -640,6 +688,7 @@ impl Game {
             }
             d @ Decision::Scry { .. } => self.answer_scry(player, d, answer),
             Decision::Dredge { cards, .. } => self.answer_dredge(player, cards, answer),
+            Decision::PregameAction { card, .. } => self.answer_pregame(player, *card, answer),
         }
     }
 
@@ -709,6 +758,7 @@ impl Game {
                 )
                 .collect(),
             d @ Decision::Scry { .. } => Self::scry_answers(d),
+            Decision::PregameAction { card, .. } => self.pregame_answers(player, *card),
             Decision::Dredge { cards, .. } => std::iter::once(Answer::Objects(Vec::new()))
                 .chain(cards.iter().map(|c| Answer::Objects(vec![*c])))
                 .collect(),
@@ -830,6 +880,7 @@ impl Game {
         match t {
             Target::Player(p) => p.index() < self.players.len() && self.player(p).in_game(),
             Target::Object(id) => self.obj(id).is_some(),
+            Target::Ability(serial) => self.ability_on_stack(serial).is_some(),
         }
     }
 
@@ -868,11 +919,18 @@ impl Game {
         {
             self.has_triggers = true;
         }
-        if !def.statics.is_empty() || def.enchanted_cant_activate {
+        if !def.statics.is_empty()
+            || def.enchanted_cant_activate
+            || def.own_creature_cards_have_flash
+            || def.opponents_sorcery_timing
+        {
             self.has_statics = true;
         }
         if def.bloodthirst > 0 {
             self.has_bloodthirst = true;
+        }
+        if def.targets_abilities() {
+            self.has_ability_targets = true;
         }
         if def.abilities.iter().any(|a| a.from_graveyard) {
             self.has_graveyard_abilities = true;
@@ -943,6 +1001,7 @@ impl Game {
             token: false,
             ceased: false,
             attached_to: None,
+            attached_player: None,
             deathtouch_damage: false,
             chosen_type: None,
             entered_under: None,
@@ -1082,6 +1141,7 @@ impl Game {
             o.controlled_since = turn;
             o.control_clock = ts;
             o.attached_to = None;
+            o.attached_player = None;
             o.deathtouch_damage = false;
             o.entered_under = None;
             o.copy_of = None;
@@ -1517,6 +1577,8 @@ impl Game {
             return 0;
         }
         match target {
+            // An ability is never dealt damage (no recipient names one).
+            Target::Ability(_) => return 0,
             Target::Player(p) => {
                 if !self.player(p).in_game() {
                     return 0;
@@ -1650,6 +1712,10 @@ impl Game {
     }
 
     pub(crate) fn player_lost(&mut self, p: PlayerId, reason: LossReason) {
+        // 104.3a: conceding is always possible; any other loss waits for `can_lose`.
+        if reason != LossReason::Conceded && !self.can_lose(p) {
+            return;
+        }
         if self.player(p).lost.is_none() {
             self.player_mut(p).lost = Some(reason.clone());
             self.emit(Event::PlayerLost { player: p, reason });
@@ -1683,6 +1749,9 @@ impl Game {
     }
 
     pub(crate) fn win_game(&mut self, winner: PlayerId) {
+        if !self.can_win(winner) {
+            return;
+        }
         for p in self.opponents(winner) {
             self.player_lost(p, LossReason::CardEffect);
         }

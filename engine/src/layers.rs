@@ -652,6 +652,9 @@ pub enum CharChange {
     LoseAllAbilities,
     /// Layer 6 (classic 5): gains keywords.
     AddKeywords(KeywordSet),
+    /// Layer 4: these creature types in addition to its other types ("it's a Zombie in
+    /// addition to its other creature types": Lim-Dûl the Necromancer).
+    AddCreatureTypes(Vec<String>),
 }
 
 impl CharChange {
@@ -662,7 +665,8 @@ impl CharChange {
             CharChange::SetCreatureTypes(_)
             | CharChange::BecomeCreature(_)
             | CharChange::BecomeOnlyCreature(_)
-            | CharChange::SetLandTypes(_) => Layer::Type,
+            | CharChange::SetLandTypes(_)
+            | CharChange::AddCreatureTypes(_) => Layer::Type,
             CharChange::SetColors(_) => Layer::Color,
             CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
         }
@@ -936,6 +940,7 @@ impl Game {
                 CharChange::BecomeCreature(v) => Change::BecomeCreature(v.clone()),
                 CharChange::BecomeOnlyCreature(v) => Change::BecomeOnlyCreature(v.clone()),
                 CharChange::SetLandTypes(v) => Change::SetLandTypes(v.clone()),
+                CharChange::AddCreatureTypes(v) => Change::AddSubtypes(v.clone()),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
             };

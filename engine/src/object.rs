@@ -140,6 +140,10 @@ pub struct Object {
     pub ceased: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attached_to: Option<ObjectId>,
+    /// The player an Aura with "enchant player" is attached to (Paradox Haze; 303.4 /
+    /// 2014 303.4: an Aura may be attached to a player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attached_player: Option<crate::ids::PlayerId>,
     /// Damage from a deathtouch source since the last state-based check (modern S18).
     #[serde(default, skip_serializing_if = "is_false")]
     pub deathtouch_damage: bool,

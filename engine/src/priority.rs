@@ -284,6 +284,7 @@ impl Game {
         let hand = &self.player(player).hand;
         // Cheap filters first; every listed answer still passes the full check.
         let sorcery_ok = self.sorcery_timing(player);
+        let instant = self.instant_timing_rule(player);
         let split_second = self.split_second_spell().is_some();
         let land_ok = sorcery_ok && self.player(player).lands_played == 0;
         let mut upper_bound: Option<u32> = None;
@@ -303,7 +304,7 @@ impl Game {
                     out.extend(self.castable_halves(player, card));
                 }
             } else if !split_second
-                && (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
+                && (sorcery_ok || instant(def))
                 && (reducer
                     || def.costs_less_with_creature_cards_in_graveyards.is_some()
                     || def.mana_value()
@@ -336,7 +337,7 @@ impl Game {
             // Suspend: a special action with the card's own timing (502.59a / 702.61a).
             if def.suspend.is_some()
                 && !split_second
-                && (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
+                && (sorcery_ok || instant(def))
                 && self.can_begin_suspend(player, card)
             {
                 out.push(Answer::Suspend(card));
@@ -347,7 +348,7 @@ impl Game {
         if !split_second && (self.has_flashback || !self.granted_flashback.is_empty()) {
             for &card in &self.player(player).graveyard {
                 let Some(def) = self.def(card) else { continue };
-                if (sorcery_ok || crate::keywords::flash::has_instant_timing(def))
+                if (sorcery_ok || instant(def))
                     && self.flashback_cost_of(card).is_some()
                     && self.can_begin_cast(player, card)
                 {
@@ -485,7 +486,44 @@ impl Game {
                 )));
             }
         }
+        if let Some(teferi) = self.sorcery_timing_only(player)
+            && let Some(why) = self.why_not_sorcery_timing_strict(player)
+        {
+            return Err(RuleError::illegal(format!(
+                "{} lets you cast spells only when you could cast a sorcery (your main phase, empty stack): {why}",
+                self.card_name(teferi)
+            )));
+        }
         Ok(())
+    }
+
+    /// An opponent's permanent saying "each opponent can cast spells only any time they
+    /// could cast a sorcery" (Teferi, Mage of Zhalfir), if `player` is under one. It wins
+    /// over flash and over casts while something resolves (a madness or suspend trigger,
+    /// R-teferi-mage-of-zhalfir-4: the resolving ability is still on the stack).
+    pub(crate) fn sorcery_timing_only(&self, player: PlayerId) -> Option<ObjectId> {
+        if !self.has_statics {
+            return None;
+        }
+        self.battlefield.iter().copied().find(|&id| {
+            self.obj(id).is_some_and(|o| {
+                o.controller != player && self.catalog().get(o.face()).opponents_sorcery_timing
+            }) && self.has_own_abilities(id)
+        })
+    }
+
+    /// Why `player` couldn't cast a sorcery now, counting a resolving spell or ability as
+    /// still on the stack (the cast being made is not counted).
+    fn why_not_sorcery_timing_strict(&self, player: PlayerId) -> Option<&'static str> {
+        if self.active != player {
+            Some("it is not your turn")
+        } else if !self.step.is_main() {
+            Some("it is not a main phase")
+        } else if !self.stack.is_empty() || self.resolution.is_some() {
+            Some("the stack is not empty")
+        } else {
+            None
+        }
     }
 
     /// Timing for casting `card` (408.1d, flash 502.57).
@@ -509,7 +547,7 @@ impl Game {
     ) -> Result<(), RuleError> {
         self.check_split_second()?;
         self.check_cast_permission(player, def)?;
-        let instant_speed = crate::keywords::flash::has_instant_timing(def);
+        let instant_speed = self.instant_timing_for(player, def);
         if !instant_speed && let Some(why) = self.why_not_sorcery_timing(player) {
             return Err(RuleError::illegal(format!(
                 "{} can be cast only when you could cast a sorcery (your main phase, empty stack): {why}",
@@ -537,6 +575,7 @@ impl Game {
         let a = self.ability(source, ability).ok_or_else(|| {
             RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
         })?;
+        self.check_not_locked(source)?;
         if !a.is_mana_ability() {
             self.check_split_second()?;
         }

@@ -83,6 +83,10 @@ pub enum Shield {
         to: ObjectId,
         remaining: u32,
     },
+    /// "Until end of turn, damage that would reduce your life total to less than 1 reduces
+    /// it to 1 instead" (Angel's Grace): a replacement, not prevention, so it applies to
+    /// damage that can't be prevented too (R-angels-grace-5); the damage dealt is unchanged.
+    LifeFloor(PlayerId),
 }
 
 /// One of the replacements that may apply to combat damage an unblocked creature would deal
@@ -792,7 +796,7 @@ impl Game {
                     .collect();
                 self.player_damage_orders.push((p, chosen));
             }
-            Target::Object(_) => self.shield_orders.push((recipient, order)),
+            Target::Object(_) | Target::Ability(_) => self.shield_orders.push((recipient, order)),
         }
         // Go on with whatever was about to deal the damage.
         self.continue_damage();
@@ -888,7 +892,8 @@ impl Game {
             Shield::RedirectNext { from, to, .. } => *from != id && *to != id,
             Shield::PreventAll(_)
             | Shield::PreventCombatDamageFrom(_)
-            | Shield::PreventCombatDamageToAndFrom(_) => true,
+            | Shield::PreventCombatDamageToAndFrom(_)
+            | Shield::LifeFloor(_) => true,
         });
     }
 
@@ -897,13 +902,15 @@ impl Game {
     }
 
     /// Whether a permanent of `p` says "damage that would reduce your life total to less
-    /// than 1 reduces it to 1 instead" (Fortune Thief; not life loss, not paying life).
+    /// than 1 reduces it to 1 instead" (Fortune Thief; not life loss, not paying life), or
+    /// an effect says so until end of turn (Angel's Grace: `Shield::LifeFloor`).
     pub(crate) fn damage_life_floor(&self, p: PlayerId) -> bool {
-        self.battlefield.iter().any(|&id| {
-            self.obj(id).is_some_and(|o| o.controller == p)
-                && self.def(id).is_some_and(|d| d.damage_life_floor)
-                && self.has_own_abilities(id)
-        })
+        self.shields.contains(&Shield::LifeFloor(p))
+            || self.battlefield.iter().any(|&id| {
+                self.obj(id).is_some_and(|o| o.controller == p)
+                    && self.def(id).is_some_and(|d| d.damage_life_floor)
+                    && self.has_own_abilities(id)
+            })
     }
 
     /// "Play with your hand revealed" (Enduring Renewal): a permanent of this player says so.

@@ -189,6 +189,17 @@ impl Game {
                         o.timestamp = ts;
                     }
                 }
+                // "Enchant player": it enters attached to the player it targeted.
+                if def.enchant_player
+                    && let (Some(aura), Some(Target::Player(p))) = (new, item.targets.first())
+                    && self.player(*p).in_game()
+                {
+                    let ts = self.new_timestamp();
+                    if let Some(o) = self.obj_mut(aura) {
+                        o.attached_player = Some(*p);
+                        o.timestamp = ts;
+                    }
+                }
             } else if self.buyback_destination(card, item.controller) == ZoneKind::Hand {
                 // Buyback (502.16a / 702.26a): its owner's hand instead.
                 self.move_object(card, ZoneKind::Hand, Position::Top);
@@ -493,7 +504,7 @@ impl Game {
             }
             ObjRef::Target(n) => match Self::target_at(res, n)? {
                 Target::Object(o) => self.obj(o).map(|o| o.id),
-                Target::Player(_) => None,
+                Target::Player(_) | Target::Ability(_) => None,
             },
         }
     }
@@ -697,6 +708,7 @@ impl Game {
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
             | Effect::MoveCounter { .. }
+            | Effect::RemoveAllCounters { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);
@@ -745,6 +757,7 @@ impl Game {
             | Effect::RedirectNextFromThis { .. }
             | Effect::PreventNext { .. }
             | Effect::PreventAll(..)
+            | Effect::LifeFloorUntilEndOfTurn
             | Effect::PreventCombatDamageFrom(..)
             | Effect::PreventCombatDamageToAndFrom(..)
             | Effect::Regenerate(..)
@@ -761,7 +774,8 @@ impl Game {
             | Effect::ShuffleGraveyardIntoLibrary { .. }
             | Effect::ExileGraveyard { .. }
             | Effect::ExileIfDies(..)
-            | Effect::Counter(..) => self.apply_zones(res, e),
+            | Effect::Counter(..)
+            | Effect::CounterLockingSource(..) => self.apply_zones(res, e),
             Effect::ReturnLinkedToBattlefield
             | Effect::ExileUntilNextEndStep(..)
             | Effect::ReturnIfDiesThisTurn(..)
@@ -769,6 +783,7 @@ impl Game {
             | Effect::ReturnToBattlefield(..)
             | Effect::ReturnToBattlefieldTapped(..)
             | Effect::ReturnToBattlefieldUnderYourControl(..)
+            | Effect::ReturnUnderYourControlWithType { .. }
             | Effect::ReturnToHand(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } => self.apply_counters(res, e),
@@ -803,6 +818,10 @@ impl Game {
             | Effect::CreaturesUnblockableThisTurn
             | Effect::CreaturesCantAttackYou
             | Effect::SuspendCostExiled(_)
+            | Effect::CantLoseThisTurn
+            | Effect::LinkWhileTapped(..)
+            | Effect::Unlink
+            | Effect::ExtraUpkeep
             | Effect::CoalitionVictory => self.apply_control(res, e),
             // Effects with choices are handled in `execute`.
             Effect::Damage { .. }
@@ -828,6 +847,7 @@ impl Game {
             | Effect::PutCounters { .. }
             | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. }
+            | Effect::RemoveAllCounters { .. }
             | Effect::RemoveOrAddCounter { .. }
             | Effect::TimeCountersEach { .. }
             | Effect::IntoSuspend { .. }
@@ -912,6 +932,7 @@ impl Game {
             spent: crate::mana::ColorSet::NONE,
             division: Vec::new(),
             cost_exiled: Vec::new(),
+            serial: None,
         };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {

@@ -12,12 +12,28 @@ use crate::types::{CardType, Supertype};
 use crate::zones::{Position, ZoneKind};
 
 impl Game {
+    /// Whether `p` can lose the game now: not in a turn whose "you can't lose the game this
+    /// turn" covers them (Angel's Grace; 2006 and 2014 alike). A player who can't lose is
+    /// spared S1-S3 (life 0 or less, poison; the "drew from an empty library" that the check
+    /// saw is then spent) and every "loses the game" effect; conceding still ends their game
+    /// (104.3a). Once the turn is over, the next check sees their life again
+    /// (R-angels-grace-4).
+    pub(crate) fn can_lose(&self, p: PlayerId) -> bool {
+        self.cant_lose.is_empty() || !self.cant_lose.contains(&(p, self.turn))
+    }
+
+    /// Whether `p` can win the game now ("your opponents can't win the game this turn").
+    pub(crate) fn can_win(&self, p: PlayerId) -> bool {
+        self.cant_lose.is_empty() || self.opponents(p).into_iter().all(|o| self.can_lose(o))
+    }
+
     /// Whether any state-based action would apply now (a scan that changes nothing).
     pub(crate) fn state_based_actions_pending(&self) -> bool {
         let players = self
             .players
             .iter()
-            .any(|p| p.in_game() && (p.life <= 0 || p.drew_from_empty || p.poison >= 10));
+            .any(|p| p.in_game() && (p.life <= 0 || p.drew_from_empty || p.poison >= 10))
+            && (self.cant_lose.is_empty() || self.players_can_lose_now());
         if players {
             return true;
         }
@@ -70,9 +86,18 @@ impl Game {
             return false;
         }
         let mut losers: Vec<(PlayerId, LossReason)> = Vec::new();
+        let mut spent_draws: Vec<PlayerId> = Vec::new();
         for p in self.player_ids().collect::<Vec<_>>() {
             let pl = self.player(p);
             if !pl.in_game() {
+                continue;
+            }
+            if !self.can_lose(p) {
+                // The draw from an empty library was seen by this check (704.5b: "since the
+                // last time state-based actions were checked").
+                if pl.drew_from_empty {
+                    spent_draws.push(p);
+                }
                 continue;
             }
             // S1, S2, S3.
@@ -83,6 +108,9 @@ impl Game {
             } else if pl.poison >= 10 {
                 losers.push((p, LossReason::Poison));
             }
+        }
+        for p in spent_draws {
+            self.player_mut(p).drew_from_empty = false;
         }
         let mut to_graveyard: Vec<ObjectId> = Vec::new();
         let mut destroyed: Vec<ObjectId> = Vec::new();
@@ -193,6 +221,17 @@ impl Game {
         }
         self.check_game_over();
         true
+    }
+
+    /// Whether some player in the game who can lose has life 0 or less, poison 10 or more,
+    /// or drew from an empty library; a player who can't lose counts only for the last
+    /// (the check spends it).
+    fn players_can_lose_now(&self) -> bool {
+        self.player_ids().any(|id| {
+            let p = self.player(id);
+            p.in_game()
+                && (p.drew_from_empty || (self.can_lose(id) && (p.life <= 0 || p.poison >= 10)))
+        })
     }
 
     /// S6 (420.5d / 704.5m): an Aura attached to something its "enchant" doesn't allow, or

@@ -384,6 +384,11 @@ impl Runner {
         }
         r.game = g;
         for (aura, target) in attachments {
+            // `attached_to = "alice"`: an Aura enchanting a player (Paradox Haze).
+            if let Ok(p) = r.player(&target) {
+                r.game.objects[aura.slot()].attached_player = Some(p);
+                continue;
+            }
             let t = r.find(&target, &[ZoneKind::Battlefield], None)?;
             r.game.objects[aura.slot()].attached_to = Some(t);
         }
@@ -848,6 +853,36 @@ impl Runner {
         })
     }
 
+    /// Whether the pending decision is a target that is an ability on the stack (Trickbind).
+    fn choosing_ability_target(&self) -> bool {
+        matches!(
+            self.game.pending().map(|p| &p.decision),
+            Some(Decision::ChooseTarget { spec, .. }) if spec.kind == crate::targets::TargetKind::Ability
+        )
+    }
+
+    /// `target Benalish Cavalry` at an ability target: the topmost ability on the stack
+    /// whose source has that name (`target Benalish Cavalry #2`: the second from the top).
+    fn ability_target(&self, rest: &str) -> Result<Target, String> {
+        let (name, nth) = match rest.rsplit_once(" #") {
+            Some((n, k)) => (
+                n,
+                k.parse::<usize>()
+                    .map_err(|_| format!("bad index in `{rest}`"))?,
+            ),
+            None => (rest, 1),
+        };
+        self.game
+            .stack
+            .iter()
+            .rev()
+            .filter(|s| s.serial.is_some() && self.game.catalog().get(s.card).name == name)
+            .nth(nth.saturating_sub(1))
+            .and_then(|s| s.serial)
+            .map(Target::Ability)
+            .ok_or_else(|| format!("no ability of {name} on the stack"))
+    }
+
     /// The answers that name objects or players: targets, orders, assignments, choices,
     /// attacks and blocks.
     fn parse_object_answer(
@@ -858,6 +893,9 @@ impl Runner {
     ) -> Result<Answer, String> {
         use ZoneKind::*;
         Ok(match verb {
+            "target" if self.choosing_ability_target() => {
+                Answer::Target(self.ability_target(rest)?)
+            }
             "target" => Answer::Target(match self.player(rest) {
                 Ok(p) => Target::Player(p),
                 Err(_) => Target::Object(self.find(

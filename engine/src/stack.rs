@@ -54,6 +54,11 @@ pub struct StackItem {
     /// The cards its cost exiled from the hand (Jhoira of the Ghitu: "the exiled card").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cost_exiled: Vec<ObjectId>,
+    /// An activated or triggered ability's serial number, given as it is put on the stack
+    /// in games where something can target an ability (`Game::has_ability_targets`): what
+    /// `Target::Ability` names, so a target stays the same ability while others come and go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serial: Option<u32>,
 }
 
 impl StackItem {
@@ -70,6 +75,75 @@ impl StackItem {
 }
 
 impl Game {
+    /// Numbers the ability just put on top of the stack (`StackItem::serial`), in games
+    /// where something can target an ability.
+    pub(crate) fn number_top_ability(&mut self) {
+        if !self.has_ability_targets {
+            return;
+        }
+        let serial = self.next_ability_serial + 1;
+        if let Some(top) = self.stack.last_mut()
+            && matches!(
+                top.kind,
+                StackKind::Ability { .. } | StackKind::Trigger { .. }
+            )
+            && top.serial.is_none()
+        {
+            top.serial = Some(serial);
+            self.next_ability_serial = serial;
+        }
+    }
+
+    /// The activated or triggered ability on the stack with this serial number.
+    pub(crate) fn ability_on_stack(&self, serial: u32) -> Option<&StackItem> {
+        self.stack.iter().find(|s| s.serial == Some(serial))
+    }
+
+    /// 413.3 (Trickbind): counter the ability `serial`; if it is a permanent's ability
+    /// ("if a permanent's ability is countered this way") and `lock` is set, that
+    /// permanent's activated abilities can't be activated this turn
+    /// (`Game::activations_locked`). The source must still be the same permanent: a card in
+    /// exile (suspend, madness), in a hand (cycling) or a graveyard is no permanent, and a
+    /// permanent that left the battlefield is a new object.
+    pub(crate) fn counter_ability(&mut self, serial: u32, lock: bool) {
+        let Some(item) = self.ability_on_stack(serial).cloned() else {
+            return;
+        };
+        self.counter_item(&item, false);
+        let source = match item.kind {
+            StackKind::Ability { source, .. } | StackKind::Trigger { source, .. } => source,
+            _ => return,
+        };
+        if lock && self.is_on_battlefield(source) {
+            let turn = self.turn;
+            self.locked_activations.retain(|(_, t)| *t == turn);
+            self.locked_activations.push((source, turn));
+            self.emit(Event::ActivationsLocked { permanent: source });
+        }
+    }
+
+    /// Whether `source`'s activated abilities (mana abilities too) can't be activated this
+    /// turn: an ability of it was countered by Trickbind (R-trickbind-1).
+    pub(crate) fn activations_locked(&self, source: ObjectId) -> bool {
+        !self.locked_activations.is_empty()
+            && self.locked_activations.contains(&(source, self.turn))
+    }
+
+    /// Refuses activating an ability of `source` while its activated abilities are locked
+    /// this turn (Trickbind).
+    pub(crate) fn check_not_locked(
+        &self,
+        source: ObjectId,
+    ) -> Result<(), crate::decision::RuleError> {
+        if self.activations_locked(source) {
+            return Err(crate::decision::RuleError::illegal(format!(
+                "{}'s activated abilities can't be activated this turn (an ability of it was countered by Trickbind)",
+                self.card_name(source)
+            )));
+        }
+        Ok(())
+    }
+
     /// The stack item of the spell `spell` (an object on the stack), if it is there.
     pub(crate) fn stack_item_of(&self, spell: ObjectId) -> Option<&StackItem> {
         self.stack.iter().find(|s| s.object() == Some(spell))
@@ -202,7 +276,7 @@ impl Game {
             .iter()
             .map(|t| match t {
                 Target::Object(o) => self.obj(*o).map(|x| x.controller),
-                Target::Player(_) => None,
+                Target::Player(_) | Target::Ability(_) => None,
             })
             .collect();
         res.target_pts = res
@@ -220,7 +294,7 @@ impl Game {
             .iter()
             .map(|t| match t {
                 Target::Object(o) => self.spell_mana_value(*o),
-                Target::Player(_) => None,
+                Target::Player(_) | Target::Ability(_) => None,
             })
             .collect();
         self.resolution = Some(res);

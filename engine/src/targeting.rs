@@ -240,6 +240,14 @@ impl crate::game::Game {
                     Err(format!("{} is not {}", self.card_name(id), spec.describe()))
                 }
             }
+            (TargetKind::Ability, Target::Ability(serial)) => match self.ability_on_stack(serial) {
+                Some(_) => Ok(()),
+                None => Err("that ability is no longer on the stack".into()),
+            },
+            (_, Target::Ability(_)) => Err(format!(
+                "that is an ability, but this needs {}",
+                spec.describe()
+            )),
             (_, Target::Player(p)) => Err(format!(
                 "{p} is a player, but this needs {}",
                 spec.describe()

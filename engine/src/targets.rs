@@ -14,6 +14,10 @@ use std::fmt;
 pub enum Target {
     Player(PlayerId),
     Object(ObjectId),
+    /// An activated or triggered ability on the stack, by its serial number
+    /// (`StackItem::serial`, given in games where something can target an ability:
+    /// Trickbind).
+    Ability(u32),
 }
 
 /// What a target slot accepts.
@@ -42,6 +46,9 @@ pub enum TargetKind {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         with_time_counter: bool,
     },
+    /// "Target activated or triggered ability" (Trickbind): an ability on the stack (mana
+    /// abilities never are; classic combat damage on the stack is no ability).
+    Ability,
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -260,6 +267,7 @@ impl TargetSpec {
                 "a spell with mana value X".into()
             }
             TargetKind::Spell(f) => format!("a {f} spell"),
+            TargetKind::Ability => "an activated or triggered ability".into(),
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
                 "a card in a graveyard".into()
             }

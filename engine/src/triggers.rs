@@ -718,14 +718,21 @@ impl Game {
                 controller,
                 ..
             } => self.dies_triggers(card, old, new, controller),
-            Event::StepBegan(step @ (Step::Upkeep | Step::End)) => {
+            Event::StepBegan(step @ (Step::Upkeep | Step::Draw | Step::End)) => {
                 let active = self.active;
                 let step = *step;
+                let first_upkeep = self.upkeeps_this_turn == 1;
                 let mut v: Vec<_> = self
-                    .matching(|_, _, ctrl, w| match w {
+                    .matching(|g, id, ctrl, w| match w {
                         TriggerEvent::YourUpkeep => step == Step::Upkeep && ctrl == active,
+                        TriggerEvent::YourDrawStep => step == Step::Draw && ctrl == active,
                         TriggerEvent::EachEndStep => step == Step::End,
                         TriggerEvent::EachUpkeep => step == Step::Upkeep,
+                        TriggerEvent::EnchantedPlayerFirstUpkeep => {
+                            step == Step::Upkeep
+                                && first_upkeep
+                                && g.obj(id).is_some_and(|o| o.attached_player == Some(active))
+                        }
                         _ => false,
                     })
                     .into_iter()
@@ -857,7 +864,8 @@ impl Game {
             let owner = self.objects[new.slot()].owner;
             v.extend(
                 self.matching(|_, _, ctrl, w| {
-                    *w == TriggerEvent::CreatureToYourGraveyard && ctrl == owner
+                    (*w == TriggerEvent::CreatureToYourGraveyard && ctrl == owner)
+                        || (*w == TriggerEvent::OpponentCreatureDies && ctrl != *controller)
                 })
                 .into_iter()
                 .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
@@ -1200,6 +1208,12 @@ impl Game {
             TriggerCondition::NoArrowheadCounters => self
                 .obj(source)
                 .is_some_and(|o| o.counters.get(&CounterKind::Named("arrowhead".to_string())) == 0),
+            TriggerCondition::TappedAndLinked => {
+                self.obj(source)
+                    .is_some_and(|o| o.tapped && o.zone == ZoneKind::Battlefield)
+                    && self.links.iter().any(|(s, _)| *s == source)
+            }
+            TriggerCondition::Linked => self.links.iter().any(|(s, _)| *s == source),
         }
     }
 
@@ -1263,7 +1277,9 @@ impl Game {
             spent: crate::mana::ColorSet::NONE,
             division: Vec::new(),
             cost_exiled: Vec::new(),
+            serial: None,
         });
+        self.number_top_ability();
         self.emit(Event::TriggerPut {
             source: t.source,
             card: t.card,

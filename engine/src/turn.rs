@@ -5,7 +5,7 @@
 use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::events::Event;
 use crate::game::Game;
-use crate::ids::PlayerId;
+use crate::ids::{ObjectId, PlayerId};
 use crate::zones::{Position, ZoneKind};
 
 pub use crate::steps::{Phase, SkipKind, Step};
@@ -125,9 +125,105 @@ impl Game {
     }
 
     fn start_first_turn(&mut self) {
+        // 2006 101.6 / 2014 103.6: after mulligans, pregame actions from opening hands, in
+        // turn order from the starting player; then they happen at once.
+        if let Some(p) = self.next_pregame_question() {
+            self.pending = Some(p);
+            return;
+        }
+        self.take_pregame_actions();
         self.pending = None;
         self.begin_turn(self.first_player);
         self.run_steps();
+    }
+
+    /// The next player (in turn order from the starting player, who has none) holding a
+    /// card with Gemstone Caverns' pregame action and not asked yet: the question about the
+    /// first such card in their hand.
+    fn next_pregame_question(&self) -> Option<Pending> {
+        let catalog = self.catalog();
+        self.players_from(self.first_player)
+            .into_iter()
+            .filter(|p| *p != self.first_player && self.player(*p).in_game())
+            .filter(|p| !self.pregame.iter().any(|(q, _)| q == p))
+            .find_map(|p| {
+                let card = self.player(p).hand.iter().copied().find(|c| {
+                    self.obj(*c)
+                        .is_some_and(|o| catalog.get(o.card).begin_game_on_battlefield)
+                })?;
+                Some(Pending {
+                    player: p,
+                    decision: Decision::PregameAction {
+                        card,
+                        name: self.card_name(card).to_string(),
+                    },
+                })
+            })
+    }
+
+    /// Every answer to a pregame question: decline, or do it exiling one card of the hand.
+    pub(crate) fn pregame_answers(&self, player: PlayerId, card: ObjectId) -> Vec<Answer> {
+        let hand = &self.player(player).hand;
+        let mut v = vec![Answer::Objects(Vec::new())];
+        if hand.len() == 1 {
+            v.push(Answer::Objects(vec![card]));
+        }
+        v.extend(
+            hand.iter()
+                .filter(|c| **c != card)
+                .map(|c| Answer::Objects(vec![*c])),
+        );
+        v
+    }
+
+    pub(crate) fn answer_pregame(
+        &mut self,
+        player: PlayerId,
+        card: ObjectId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Answer::Objects(chosen) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!(
+                    "the card to exile from your hand, or nothing, not {}",
+                    answer.kind_name()
+                ),
+            });
+        };
+        let hand = &self.player(player).hand;
+        let taken = match chosen.as_slice() {
+            [] => None,
+            [c] if *c != card && hand.contains(c) => Some((card, *c)),
+            [c] if *c == card && hand.len() == 1 => Some((card, card)),
+            [c] if *c == card => {
+                return Err(RuleError::illegal(format!(
+                    "choose another card of your hand to exile, not {} itself",
+                    self.card_name(card)
+                )));
+            }
+            [_] => return Err(RuleError::illegal("that card is not in your hand")),
+            _ => return Err(RuleError::illegal("exile exactly one card from your hand")),
+        };
+        self.pregame.push((player, taken));
+        self.start_first_turn();
+        Ok(())
+    }
+
+    /// Gemstone Caverns: each card chosen is put onto the battlefield with a luck counter,
+    /// and each chosen card is exiled from its hand, all at once before the first turn.
+    fn take_pregame_actions(&mut self) {
+        let taken: Vec<(PlayerId, ObjectId, ObjectId)> = std::mem::take(&mut self.pregame)
+            .into_iter()
+            .filter_map(|(p, t)| t.map(|(c, x)| (p, c, x)))
+            .collect();
+        for (p, card, exiled) in taken {
+            if exiled != card {
+                self.move_object(exiled, ZoneKind::Exile, Position::Top);
+            }
+            if let Some(new) = self.put_onto_battlefield(card, p, false) {
+                self.add_counters(new, crate::object::CounterKind::Named("luck".into()), 1);
+            }
+        }
     }
 
     // ----- turns and steps -------------------------------------------------------------
@@ -157,6 +253,10 @@ impl Game {
             pl.lands_played = 0;
         }
         let turn = self.turn;
+        // "You can't lose the game this turn" (Angel's Grace) ends with its turn.
+        self.cant_lose.retain(|(_, t)| *t == turn);
+        self.upkeeps_this_turn = 0;
+        self.extra_upkeeps = 0;
         self.players_damaged.clear();
         self.player_mut(p).turn_started = turn;
         self.emit(Event::TurnBegan { turn, player: p });
@@ -208,6 +308,13 @@ impl Game {
             self.end_combat_char_effects();
         }
         self.passes = 0;
+        // Paradox Haze: an additional upkeep step after this one.
+        let next = if self.step == Step::Upkeep && self.extra_upkeeps > 0 {
+            self.extra_upkeeps -= 1;
+            Some(Step::Upkeep)
+        } else {
+            next
+        };
         match next {
             Some(s) => self.step = s,
             None => {
@@ -215,6 +322,113 @@ impl Game {
                 self.begin_turn(next_player);
             }
         }
+    }
+
+    /// 302.2 / 502.2: the active player untaps all their permanents, but for those that
+    /// don't untap (a "doesn't untap" keyword, Giant Oyster's tapped lock) and those whose
+    /// "you may choose not to untap ~" their controller used (asked first, one yes/no each).
+    fn untap_step(&mut self) -> StepFlow {
+        if let Some(p) = self.next_untap_question() {
+            self.pending = Some(p);
+            return StepFlow::Stopped;
+        }
+        let held: Vec<ObjectId> = std::mem::take(&mut self.untap_choices)
+            .into_iter()
+            .filter(|(_, untap)| !untap)
+            .map(|(id, _)| id)
+            .collect();
+        let mine: Vec<ObjectId> = self
+            .battlefield_of(self.active)
+            .filter(|o| o.tapped)
+            .map(|o| o.id)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .filter(|id| {
+                !self.has_keyword(*id, crate::keywords::Keyword::DoesntUntap)
+                    && !held.contains(id)
+                    && !self.held_by_tapped_lock(*id)
+            })
+            .collect();
+        for id in mine {
+            self.untap(id);
+        }
+        StepFlow::Continue
+    }
+
+    /// The active player's next "untap ~?" question, for a tapped permanent that says "you
+    /// may choose not to untap ~ during your untap step" and would untap.
+    fn next_untap_question(&self) -> Option<Pending> {
+        let id = self.untap_question_object()?;
+        Some(Pending {
+            player: self.active,
+            decision: Decision::YesNo {
+                question: format!(
+                    "Untap {} during your untap step? (no: it stays tapped)",
+                    self.card_name(id)
+                ),
+            },
+        })
+    }
+
+    /// The permanent the next untap step question is about.
+    fn untap_question_object(&self) -> Option<ObjectId> {
+        self.battlefield_of(self.active)
+            .find(|o| {
+                o.tapped
+                    && self.catalog().get(o.face()).may_choose_not_to_untap
+                    && self.has_own_abilities(o.id)
+                    && !self.untap_choices.iter().any(|(id, _)| *id == o.id)
+                    && !self.has_keyword(o.id, crate::keywords::Keyword::DoesntUntap)
+                    && !self.held_by_tapped_lock(o.id)
+            })
+            .map(|o| o.id)
+    }
+
+    /// The answer to an untap step question: recorded, then the untap step goes on.
+    pub(crate) fn answer_untap_choice(
+        &mut self,
+        player: PlayerId,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let untap = answer.yes_or_no()?;
+        let Some(id) = self
+            .untap_question_object()
+            .filter(|_| player == self.active)
+        else {
+            return Err(RuleError::illegal("there is nothing to untap or not"));
+        };
+        self.untap_choices.push((id, untap));
+        self.pending = None;
+        if self.untap_step() == StepFlow::Continue {
+            self.end_step_and_move_on();
+            self.run_steps();
+        }
+        Ok(())
+    }
+
+    /// Giant Oyster: `id` was linked by a permanent that says "for as long as ~ remains
+    /// tapped, <it> doesn't untap during its controller's untap step", and that permanent
+    /// is still tapped on the battlefield.
+    fn held_by_tapped_lock(&self, id: ObjectId) -> bool {
+        self.links.iter().any(|(src, o)| {
+            *o == id
+                && self.obj(*src).is_some_and(|s| {
+                    s.tapped
+                        && s.zone == ZoneKind::Battlefield
+                        && self
+                            .catalog()
+                            .get(s.face())
+                            .linked_doesnt_untap_while_tapped
+                })
+        })
+    }
+
+    /// Whether an Aura is attached to a player (Paradox Haze): only then are this turn's
+    /// upkeeps counted (an Aura arriving after the first upkeep began sees none counted).
+    fn has_player_auras(&self) -> bool {
+        self.battlefield
+            .iter()
+            .any(|&id| self.obj(id).is_some_and(|o| o.attached_player.is_some()))
     }
 
     /// Who takes the next turn: an extra turn's player (300.7 / 500.7: "directly after this
@@ -285,24 +499,13 @@ impl Game {
             let clock = self.new_timestamp();
             let p = self.player_mut(self.active);
             p.upkeeps_began = [clock, p.upkeeps_began[0]];
+            if self.has_player_auras() {
+                self.upkeeps_this_turn += 1;
+            }
         }
         self.emit(Event::StepBegan(step));
         match step {
-            Step::Untap => {
-                // 302.2: the active player untaps all their permanents.
-                let mine: Vec<_> = self
-                    .battlefield_of(self.active)
-                    .filter(|o| o.tapped)
-                    .map(|o| o.id)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .filter(|id| !self.has_keyword(*id, crate::keywords::Keyword::DoesntUntap))
-                    .collect();
-                for id in mine {
-                    self.untap(id);
-                }
-                StepFlow::Continue
-            }
+            Step::Untap => self.untap_step(),
             Step::Draw => {
                 // 101.5a: the starting player skips the first draw step in a two-player game.
                 if self.turn == 1 && self.players.len() == 2 {
@@ -420,5 +623,86 @@ impl Game {
             return StepFlow::Stopped;
         }
         StepFlow::Continue
+    }
+}
+
+#[cfg(test)]
+mod pregame_tests {
+    use crate::cards::Catalog;
+    use crate::decision::{Answer, Decision};
+    use crate::game::{Game, GameSetup};
+    use crate::ids::PlayerId;
+    use crate::object::CounterKind;
+    use crate::ruleset::Ruleset;
+    use crate::zones::ZoneKind;
+
+    fn game(ruleset: Ruleset) -> Game {
+        let c = Catalog::builtin();
+        let caverns = c.by_name("Gemstone Caverns").map(|d| d.id);
+        let island = c.by_name("Island").map(|d| d.id);
+        let (Some(caverns), Some(island)) = (caverns, island) else {
+            panic!("cards missing from the catalog");
+        };
+        let deck: Vec<_> = (0..20).flat_map(|_| [caverns, island]).collect();
+        let mut setup = GameSetup::two_player(ruleset, 7, deck.clone(), deck);
+        setup.first_player = Some(PlayerId(0));
+        let mut g = Game::new(&setup).expect("a legal setup");
+        for p in [PlayerId(0), PlayerId(1)] {
+            g.submit(p, Answer::Keep).expect("keep");
+        }
+        g
+    }
+
+    /// 2006 101.6 / 2014 103.6: only the player who doesn't start is asked; doing it puts
+    /// Gemstone Caverns onto the battlefield with a luck counter and exiles the chosen card.
+    #[test]
+    fn the_second_player_may_begin_with_gemstone_caverns() {
+        for ruleset in [Ruleset::Classic, Ruleset::Modern] {
+            let mut g = game(ruleset);
+            let Some(p) = g.pending().cloned() else {
+                panic!("a pregame question is pending");
+            };
+            assert_eq!(p.player, PlayerId(1));
+            let Decision::PregameAction { card, .. } = p.decision else {
+                panic!("not a pregame question: {:?}", p.decision);
+            };
+            // Refused: exiling the Caverns itself while other cards are in hand.
+            let before = g.state_hash();
+            assert!(g.submit(PlayerId(1), Answer::Objects(vec![card])).is_err());
+            assert_eq!(g.state_hash(), before);
+            let exiled = g.players[1].hand.iter().copied().find(|c| *c != card);
+            let Some(exiled) = exiled else {
+                panic!("a second card in hand");
+            };
+            g.submit(PlayerId(1), Answer::Objects(vec![exiled]))
+                .expect("the pregame action");
+            assert_eq!(g.turn, 1);
+            let on_bf: Vec<_> = g
+                .battlefield
+                .iter()
+                .filter_map(|id| g.obj(*id))
+                .filter(|o| o.controller == PlayerId(1))
+                .collect();
+            assert_eq!(on_bf.len(), 1);
+            assert_eq!(on_bf[0].counters.get(&CounterKind::Named("luck".into())), 1);
+            assert_eq!(g.players[1].hand.len(), 5);
+            assert!(
+                g.exile
+                    .iter()
+                    .any(|id| g.obj(*id).is_some_and(|o| o.zone == ZoneKind::Exile))
+            );
+            assert!(g.pending().is_some_and(|p| p.player == PlayerId(0)));
+        }
+    }
+
+    /// Declining leaves the hand as it is.
+    #[test]
+    fn declining_the_pregame_action_changes_nothing() {
+        let mut g = game(Ruleset::Modern);
+        g.submit(PlayerId(1), Answer::Objects(Vec::new()))
+            .expect("decline");
+        assert!(g.battlefield.is_empty());
+        assert_eq!(g.players[1].hand.len(), 7);
+        assert_eq!(g.turn, 1);
     }
 }

@@ -203,6 +203,10 @@ impl Game {
                 .get(p.index())
                 .map_or_else(|| p.to_string(), |x| x.name.clone()),
             Target::Object(id) => self.card_name(id).to_string(),
+            Target::Ability(serial) => self.ability_on_stack(serial).map_or_else(
+                || "an ability no longer on the stack".into(),
+                |i| format!("the ability of {}", self.catalog().get(i.card).name),
+            ),
         }
     }
 
@@ -221,6 +225,7 @@ impl Game {
                     .unwrap_or_default();
                 let to = match t {
                     Target::Player(p) => self.player(*p).name.clone(),
+                    Target::Ability(_) => self.describe_target(*t),
                     Target::Object(id) => {
                         let owner = self
                             .obj(*id)
@@ -234,6 +239,28 @@ impl Game {
             .collect()
     }
 
+    /// Effects about players: Auras enchanting them (Paradox Haze), "can't lose the game
+    /// this turn" (Angel's Grace).
+    fn player_effect_lines(&self, viewer: Option<PlayerId>, out: &mut Vec<String>) {
+        for &id in &self.battlefield {
+            if let Some(p) = self.obj(id).and_then(|o| o.attached_player) {
+                out.push(format!(
+                    "{} enchants {}",
+                    self.seen_name(id, viewer),
+                    self.describe_target(Target::Player(p))
+                ));
+            }
+        }
+        for (p, turn) in &self.cant_lose {
+            if *turn == self.turn {
+                out.push(format!(
+                    "{} can't lose the game and their opponents can't win the game this turn",
+                    self.describe_target(Target::Player(*p))
+                ));
+            }
+        }
+    }
+
     /// The continuing effects `viewer` can see, one line each (names as that viewer sees
     /// them: a face-down permanent stays unnamed).
     pub fn effect_lines(&self, viewer: Option<PlayerId>) -> Vec<String> {
@@ -242,7 +269,7 @@ impl Game {
         let name = |id: ObjectId| self.seen_name(id, viewer);
         let who = |t: Target| match t {
             Target::Object(id) => name(id),
-            Target::Player(_) => self.describe_target(t),
+            Target::Player(_) | Target::Ability(_) => self.describe_target(t),
         };
         let mut out = Vec::new();
         for s in &self.shields {
@@ -287,8 +314,13 @@ impl Game {
                     name(*from),
                     name(*to)
                 ),
+                Shield::LifeFloor(p) => format!(
+                    "damage that would reduce {}'s life total to less than 1 reduces it to 1 instead this turn",
+                    self.describe_target(Target::Player(*p))
+                ),
             });
         }
+        self.player_effect_lines(viewer, &mut out);
         for id in &self.granted_flashback {
             if self.obj(*id).is_some() {
                 out.push(format!(
@@ -354,6 +386,9 @@ impl Game {
                 }
                 CharChange::SetLandTypes(t) => format!("{objs} is a {}", t.join(" ")),
                 CharChange::SetCreatureTypes(t) => format!("{objs} is a {}", t.join(" ")),
+                CharChange::AddCreatureTypes(t) => {
+                    format!("{objs} is a {} in addition to its other types", t.join(" "))
+                }
                 CharChange::BecomeCreature(t) => {
                     format!("{objs} is a {} creature too", t.join(" "))
                 }
@@ -388,6 +423,9 @@ impl Game {
                 // A hidden choice (what to discard) is described without private details.
                 description: match (&p.decision, viewer == Some(p.player)) {
                     (Decision::Search { .. }, false) => "search their library".into(),
+                    (Decision::PregameAction { .. }, false) => {
+                        "decide on an action from their opening hand before the game".into()
+                    }
                     (
                         Decision::Scry {
                             fateseal, cards, ..

@@ -77,6 +77,9 @@ pub enum ManaProduce {
     /// number of counters its cost removes; the colours are chosen as it is activated
     /// (`Answer::ActivateManaX`, `keywords/storage.rs`).
     XCombination(Vec<Color>),
+    /// "Add {C}. If ~ has a <kind> counter on it, instead add one mana of any color"
+    /// (Gemstone Caverns: `add = "{C}, any with luck counter"`; `Game::mana_options`).
+    ColorlessOrAnyWithCounter(crate::object::CounterKind),
 }
 
 impl ManaProduce {
@@ -87,6 +90,10 @@ impl ManaProduce {
             ManaProduce::AnyColor => Color::ALL.into_iter().map(ManaType::Colored).collect(),
             ManaProduce::OneOf(v) => v.clone(),
             ManaProduce::XCombination(v) => v.iter().map(|c| ManaType::Colored(*c)).collect(),
+            // Which of the two depends on its counters (`Game::mana_options`).
+            ManaProduce::ColorlessOrAnyWithCounter(_) => std::iter::once(ManaType::Colorless)
+                .chain(Color::ALL.into_iter().map(ManaType::Colored))
+                .collect(),
         }
     }
     /// How much mana one activation makes (0: X, chosen as it is activated).
@@ -234,6 +241,9 @@ pub struct CardDef {
     pub copy_creature: Option<crate::abilities::CopyCreature>,
     /// An Aura's "Enchant ..." (303.4): what it may be attached to; its spell targets that.
     pub enchant: Option<crate::targets::ObjectFilter>,
+    /// "Enchant player" (Paradox Haze): its spell targets a player and it enters attached
+    /// to that player (`Object::attached_player`).
+    pub enchant_player: bool,
     /// A rule for spending its controller's mana (Celestial Dawn).
     pub spend_rule: Option<SpendRule>,
     /// "Skip your draw step."
@@ -278,6 +288,21 @@ pub struct CardDef {
     pub suspend: Option<SuspendDef>,
     /// A test fixture's "your opponents can't cast spells with this name" (Meddling Mage).
     pub opponents_cant_cast: Option<String>,
+    /// "Creature cards you own that aren't on the battlefield have flash" (Teferi, Mage of
+    /// Zhalfir; `keywords/flash.rs`).
+    pub own_creature_cards_have_flash: bool,
+    /// "Each opponent can cast spells only any time they could cast a sorcery" (Teferi;
+    /// `priority.rs`: `Game::check_cast_permission`).
+    pub opponents_sorcery_timing: bool,
+    /// "You may choose not to untap ~ during your untap step" (Giant Oyster; `turn.rs`).
+    pub may_choose_not_to_untap: bool,
+    /// "If ~ is in your opening hand and you're not the starting player, you may begin the
+    /// game with ~ on the battlefield with a luck counter on it. If you do, exile a card
+    /// from your hand" (Gemstone Caverns; `turn.rs`).
+    pub begin_game_on_battlefield: bool,
+    /// Giant Oyster: "for as long as ~ remains tapped, <the linked creature> doesn't untap
+    /// during its controller's untap step" (`Game::links`, `turn.rs`).
+    pub linked_doesnt_untap_while_tapped: bool,
     /// A test fixture's "Spells cost {N} more to cast" (every player's).
     pub spells_cost_more: u32,
     /// Madness [cost] (502.24 / 702.34, `keywords/madness.rs`): discarded, it may be exiled
@@ -507,6 +532,15 @@ impl StaticAbility {
 }
 
 impl CardDef {
+    /// Whether its spell targets an activated or triggered ability (Trickbind): the game
+    /// then numbers abilities on the stack (`StackItem::serial`).
+    pub fn targets_abilities(&self) -> bool {
+        self.spell
+            .targets
+            .iter()
+            .any(|t| t.kind == crate::targets::TargetKind::Ability)
+    }
+
     pub fn has_type(&self, t: CardType) -> bool {
         self.types.contains(&t)
     }

@@ -97,6 +97,22 @@ struct Script {
     /// Test fixtures only (Meddling Mage, outside the block, with its name chosen):
     /// "Spells with the chosen name can't be cast" by this card's opponents.
     opponents_cant_cast: Option<String>,
+    /// "Creature cards you own that aren't on the battlefield have flash." (Teferi)
+    #[serde(default)]
+    own_creature_cards_have_flash: bool,
+    /// "Each opponent can cast spells only any time they could cast a sorcery." (Teferi)
+    #[serde(default)]
+    opponents_sorcery_timing: bool,
+    /// "You may choose not to untap ~ during your untap step." (Giant Oyster)
+    #[serde(default)]
+    may_choose_not_to_untap: bool,
+    /// Gemstone Caverns' pregame action from the opening hand.
+    #[serde(default)]
+    begin_game_on_battlefield: bool,
+    /// "For as long as ~ remains tapped, target ... doesn't untap during its controller's
+    /// untap step" (Giant Oyster: the creature its ability linked).
+    #[serde(default)]
+    linked_doesnt_untap_while_tapped: bool,
     /// Test fixtures only: "Spells cost {N} more to cast."
     #[serde(default)]
     spells_cost_more: u32,
@@ -625,6 +641,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         copy_land_as_enters: false,
         copy_creature: None,
         enchant: None,
+        enchant_player: false,
         spend_rule: None,
         skip_draw_step: false,
         enchanted_cant_activate: false,
@@ -640,6 +657,11 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         costs_less_with_creature_cards_in_graveyards: None,
         suspend: None,
         opponents_cant_cast: None,
+        own_creature_cards_have_flash: false,
+        opponents_sorcery_timing: false,
+        may_choose_not_to_untap: false,
+        begin_game_on_battlefield: false,
+        linked_doesnt_untap_while_tapped: false,
         spells_cost_more: 0,
         cast_keys: CastKeys::default(),
         madness: None,
@@ -936,6 +958,74 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     Ok(())
 }
 
+/// An Aura's `enchant` (303.4): a permanent filter its spell targets, or "player" (an Aura
+/// attached to a player: Paradox Haze).
+fn apply_enchant(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
+    if s.enchant.as_deref() == Some("player") {
+        if !def.subtypes.iter().any(|t| t == "Aura") || !text_lower.contains("enchant player") {
+            return Err(
+                "`enchant = \"player\"` is for an Aura whose text says \"Enchant player\"".into(),
+            );
+        }
+        def.spell.targets = vec![crate::targets::TargetSpec::parse("player")?];
+        def.enchant_player = true;
+    } else if let Some(e) = &s.enchant {
+        if !def.subtypes.iter().any(|t| t == "Aura") {
+            return Err("only an Aura has `enchant`".into());
+        }
+        let filter = crate::targets::ObjectFilter::parse(e)
+            .map_err(|err| format!("enchant `{e}`: {err}"))?;
+        def.spell.targets = vec![crate::targets::TargetSpec::parse(e)?];
+        def.enchant = Some(filter);
+    } else if def.subtypes.iter().any(|t| t == "Aura") && def.is_supported() {
+        return Err("an Aura needs `enchant`".into());
+    }
+    Ok(())
+}
+
+/// The card-level keys of one-off rules (the hard ones of issue 14): Teferi's flash and
+/// timing, Giant Oyster's untap keys, Gemstone Caverns' pregame action; each checked
+/// against the card's text.
+fn apply_rule_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
+    if s.own_creature_cards_have_flash
+        && !text_lower.contains("creature cards you own that aren't on the battlefield have flash")
+    {
+        return Err("`own_creature_cards_have_flash`: the card's text doesn't say so".into());
+    }
+    def.own_creature_cards_have_flash = s.own_creature_cards_have_flash;
+    if s.opponents_sorcery_timing
+        && !text_lower
+            .contains("each opponent can cast spells only any time they could cast a sorcery")
+    {
+        return Err("`opponents_sorcery_timing`: the card's text doesn't say so".into());
+    }
+    def.opponents_sorcery_timing = s.opponents_sorcery_timing;
+    let name_lower = def.name.to_lowercase();
+    if s.may_choose_not_to_untap
+        && !text_lower.contains(&format!(
+            "you may choose not to untap {name_lower} during your untap step"
+        ))
+    {
+        return Err("`may_choose_not_to_untap`: the card's text doesn't say so".into());
+    }
+    def.may_choose_not_to_untap = s.may_choose_not_to_untap;
+    if s.begin_game_on_battlefield
+        && !(text_lower.contains(&format!("if {name_lower} is in your opening hand and you're not the starting player, you may begin the game with {name_lower} on the battlefield with a luck counter on it"))
+            && text_lower.contains("if you do, exile a card from your hand"))
+    {
+        return Err("`begin_game_on_battlefield`: the card's text doesn't say so".into());
+    }
+    def.begin_game_on_battlefield = s.begin_game_on_battlefield;
+    if s.linked_doesnt_untap_while_tapped
+        && !(text_lower.contains(&format!("for as long as {name_lower} remains tapped"))
+            && text_lower.contains("doesn't untap during its controller's untap step"))
+    {
+        return Err("`linked_doesnt_untap_while_tapped`: the card's text doesn't say so".into());
+    }
+    def.linked_doesnt_untap_while_tapped = s.linked_doesnt_untap_while_tapped;
+    Ok(())
+}
+
 /// The card-level keys: flashback, replacement and prevention keys, copy abilities, enchant,
 /// echo, suspend, morph.
 fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
@@ -982,6 +1072,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         }
         def.opponents_cant_cast = Some(n.clone());
     }
+    apply_rule_keys(def, s, &text_lower)?;
     if s.spells_cost_more > 0 {
         if def.support != Support::TestOnly {
             return Err("`spells_cost_more` is for test fixtures".into());
@@ -1025,17 +1116,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
             Some(crate::cards::SpendRule::OnlyColorAsAny(color))
         }
     };
-    if let Some(e) = &s.enchant {
-        if !def.subtypes.iter().any(|t| t == "Aura") {
-            return Err("only an Aura has `enchant`".into());
-        }
-        let filter = crate::targets::ObjectFilter::parse(e)
-            .map_err(|err| format!("enchant `{e}`: {err}"))?;
-        def.spell.targets = vec![crate::targets::TargetSpec::parse(e)?];
-        def.enchant = Some(filter);
-    } else if def.subtypes.iter().any(|t| t == "Aura") && def.is_supported() {
-        return Err("an Aura needs `enchant`".into());
-    }
+    apply_enchant(def, s, &text_lower)?;
     if let Some(e) = &s.echo {
         def.triggers
             .push(crate::abilities::TriggerDef::echo(parse_echo(
@@ -1524,6 +1605,15 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
     let s = s.trim();
     if s == "any" {
         return Ok(ManaProduce::AnyColor);
+    }
+    // "{C}, any with luck counter": Gemstone Caverns.
+    if let Some(kind) = s
+        .strip_prefix("{C}, any with ")
+        .and_then(|k| k.strip_suffix(" counter"))
+    {
+        return Ok(ManaProduce::ColorlessOrAnyWithCounter(
+            kind.parse::<crate::object::CounterKind>()?,
+        ));
     }
     // "X of {W} and/or {U}": X mana in any combination of these colours (storage lands).
     if let Some(colors) = s.strip_prefix("X of ") {

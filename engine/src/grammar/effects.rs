@@ -319,6 +319,11 @@ const UNLESS_PAYS: Opt = Opt {
     shape: "unless_pays=N|X",
     value: Value::Amount,
 };
+const LOCK_SOURCE: Opt = Opt {
+    key: "lock_source",
+    shape: "lock_source",
+    value: Value::Flag,
+};
 const UNLESS_COUNTERS: Opt = Opt {
     key: "unless_counters",
     shape: "unless_counters=KIND",
@@ -530,6 +535,10 @@ pub const RULES: &[(&str, Rule)] = &[
     ("return_to_battlefield", one_object),
     ("return_to_battlefield_tapped", one_object),
     ("return_to_battlefield_under_your_control", one_object),
+    (
+        "return_to_battlefield_under_your_control_with_type",
+        return_with_type,
+    ),
     ("return_linked_to_battlefield", no_args),
     ("return_at_next_end_step", one_object),
     ("return_if_dies_this_turn", one_object),
@@ -543,6 +552,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("put_counter", put_counter),
     ("put_counter_each", put_counter_each),
     ("remove_counter", remove_counter),
+    ("remove_all_counters", remove_all_counters),
+    ("link_while_tapped", one_object),
+    ("unlink", no_args),
     ("remove_or_add_counter", remove_or_add_counter),
     ("may_remove_or_add_time_counter", remove_or_add_counter),
     ("remove_time_counters_each", time_counters_each),
@@ -603,6 +615,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("win", no_args),
     ("creatures_unblockable_this_turn", no_args),
     ("creatures_cant_attack_you_until_your_next_turn", no_args),
+    ("cant_lose_this_turn", no_args),
+    ("extra_upkeep_step", no_args),
+    ("life_floor_until_end_of_turn", no_args),
     ("nothing", no_args),
     ("coalition_victory", no_args),
     ("spitting_slug", no_args),
@@ -623,7 +638,11 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "balance_discard" => Effect::BalanceDiscard,
         "creatures_unblockable_this_turn" => Effect::CreaturesUnblockableThisTurn,
         "creatures_cant_attack_you_until_your_next_turn" => Effect::CreaturesCantAttackYou,
+        "cant_lose_this_turn" => Effect::CantLoseThisTurn,
+        "extra_upkeep_step" => Effect::ExtraUpkeep,
+        "life_floor_until_end_of_turn" => Effect::LifeFloorUntilEndOfTurn,
         "nothing" => Effect::Nothing,
+        "unlink" => Effect::Unlink,
         "coalition_victory" => Effect::CoalitionVictory,
         _ => Effect::SpittingSlug,
     })
@@ -687,6 +706,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "return_at_next_end_step" => Effect::ReturnAtNextEndStep,
         "return_if_dies_this_turn" => Effect::ReturnIfDiesThisTurn,
         "put_on_top" => Effect::PutOnTop,
+        "link_while_tapped" => Effect::LinkWhileTapped,
         "switch_pt" => Effect::SwitchPt,
         "grant_flashback" => Effect::GrantFlashback,
         "copy_spell" => Effect::CopySpell,
@@ -949,8 +969,9 @@ fn sacrifice(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 /// `counter OBJECT [unless_pays=N]`.
 fn counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let what = arg("an object", object).parse_next(i)?;
-    let o = options(i, verb, &[UNLESS_PAYS])?;
+    let o = options(i, verb, &[UNLESS_PAYS, LOCK_SOURCE])?;
     Ok(match o.amount("unless_pays") {
+        None if o.flag("lock_source") => Effect::CounterLockingSource(what),
         None => Effect::Counter(what),
         Some(generic) => Effect::CounterUnlessPays { what, generic },
     })
@@ -981,6 +1002,14 @@ fn remove_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         count: o.amount("n").unwrap_or(Amount::Fixed(1)),
         what,
     })
+}
+
+/// `remove_all_counters KIND OBJECT`.
+fn remove_all_counters(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::RemoveAllCounters { kind, what })
 }
 
 /// `remove_or_add_counter OBJECT` (Clockspinning: any kind, chosen as it resolves) and
@@ -1192,6 +1221,16 @@ fn become_creature_type(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     Ok(Effect::BecomeCreatureType {
         what,
         types: types.iter().map(|t| t.to_string()).collect(),
+    })
+}
+
+/// `return_to_battlefield_under_your_control_with_type CREATURE_TYPE OBJECT`.
+fn return_with_type(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let (types, what) = words_then_object(i, "a creature type", 1)?;
+    options(i, verb, &[])?;
+    Ok(Effect::ReturnUnderYourControlWithType {
+        what,
+        creature_type: types.first().map_or_else(String::new, |t| t.to_string()),
     })
 }
 

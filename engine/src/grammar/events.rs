@@ -29,6 +29,12 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ),
     ("creature_enters", TriggerEvent::CreatureEnters),
     ("your_upkeep", TriggerEvent::YourUpkeep),
+    ("your_draw_step", TriggerEvent::YourDrawStep),
+    ("opponent_creature_dies", TriggerEvent::OpponentCreatureDies),
+    (
+        "enchanted_player_first_upkeep",
+        TriggerEvent::EnchantedPlayerFirstUpkeep,
+    ),
     ("each_upkeep", TriggerEvent::EachUpkeep),
     (
         "enchanted_controllers_upkeep",
@@ -364,6 +370,8 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
         "dealt_damage_to_opponent_this_turn",
         TriggerCondition::DealtDamageToOpponentThisTurn,
     ),
+    ("tapped_and_linked", TriggerCondition::TappedAndLinked),
+    ("linked", TriggerCondition::Linked),
 ];
 
 /// `condition`: an intervening "if" clause.

@@ -223,6 +223,7 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
         "any" => TargetKind::Any,
         "player" => TargetKind::Player,
         "opponent" => TargetKind::Opponent,
+        "activated_or_triggered_ability" => TargetKind::Ability,
         "spell" => TargetKind::Spell(filter_after(CHOOSERS).parse_next(i)?),
         "card_in_graveyard" => {
             let at = i.checkpoint();

@@ -55,7 +55,8 @@
 //!             | "type:" subtype
 //!             | "with:" keyword | "without:" keyword
 //!             | "text_changeable:" text_word | "you_control" | "opponent_controls" ;
-//! target      = ( "any" | "player" | "opponent" | "spell" filter
+//! target      = ( "any" | "player" | "opponent" | "activated_or_triggered_ability"
+//!               | "spell" filter
 //!               | "card_in_graveyard" filter | "card_in_your_graveyard" filter
 //!               | "permanent_or_suspended_card" [SP "with_time_counter"] filter
 //!               | filter ) { SP chooser } ;
@@ -71,7 +72,8 @@
 //! state       = "you_control_at_least" SP integer SP filter | "you_control_no" SP filter
 //!             | "you_have_no_cards_in_hand" ;
 //! condition   = "no_creatures_on_battlefield" | "nothing_else_and_empty_hand"
-//!             | "kicked" | "kicked_a" | "kicked_b" | "had_no_time_counters" ;
+//!             | "kicked" | "kicked_a" | "kicked_b" | "had_no_time_counters"
+//!             | "tapped_and_linked" | "linked" ;
 //! enters_with = ( integer | "other_spells_this_turn" | "you_control:" subtype ) SP counter_kind
 //!               [ SP "if_kicked" ] ;
 //!

@@ -104,6 +104,8 @@ fn parse_new(kind: &str, s: &str) -> String {
                 .collect::<Result<Vec<_>, _>>(),
         ),
         "filter" => show(ObjectFilter::parse(s)),
+        // "Enchant player" (Paradox Haze): the Aura's spell targets a player.
+        "enchant" if s == "player" => show(TargetSpec::parse(s)),
         "enchant" => show(ObjectFilter::parse(s).and_then(|f| Ok((f, TargetSpec::parse(s)?)))),
         "pt" => show(parse_all(words::pt_change, s)),
         "counter" => show(parse_all(words::counter_kind, s)),

@@ -45,6 +45,7 @@ impl Game {
         if !self.has_own_abilities(source) {
             return Err(RuleError::illegal(format!("{name} has lost its abilities")));
         }
+        self.check_not_locked(source)?;
         let a = self
             .ability(source, ability)
             .ok_or_else(|| RuleError::illegal(format!("{name} has no ability {}", ability + 1)))?;

@@ -105,6 +105,31 @@ impl Game {
                     self.cant_be_attacked.push(me);
                 }
             }
+            Effect::LinkWhileTapped(r) => {
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && self.is_on_battlefield(source)
+                {
+                    self.links.retain(|(s, _)| *s != source);
+                    self.links.push((source, o));
+                }
+            }
+            Effect::Unlink => {
+                let source = Self::source_of(&res.item);
+                self.links.retain(|(s, _)| *s != source);
+            }
+            Effect::ExtraUpkeep => {
+                if self.step == crate::steps::Step::Upkeep {
+                    self.extra_upkeeps += 1;
+                }
+            }
+            Effect::CantLoseThisTurn => {
+                let turn = self.turn;
+                if !self.cant_lose.contains(&(me, turn)) {
+                    self.cant_lose.push((me, turn));
+                }
+            }
             Effect::GainControl(r) => {
                 self.char_effect_on(res, *r, CharChange::Control(me), Duration::Indefinite)
             }

@@ -28,6 +28,16 @@ impl Game {
                     self.remove_counters(o, kind, n);
                 }
             }
+            Effect::RemoveAllCounters { kind, what } => {
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                {
+                    let n = self.obj(o).map_or(0, |x| x.counters.get(kind));
+                    if n > 0 {
+                        self.remove_counters(o, kind, n);
+                    }
+                }
+            }
             Effect::MoveCounter { kind, from, to } => {
                 if let (Some(f), Some(t)) = (self.object_of(res, *from), self.object_of(res, *to)) {
                     self.move_counter(kind, f, t);

@@ -113,6 +113,7 @@ impl Game {
                 }
             }
             Effect::PreventAll(scope) => self.add_shield(Shield::PreventAll(*scope)),
+            Effect::LifeFloorUntilEndOfTurn => self.add_shield(Shield::LifeFloor(me)),
             Effect::CantRegenerate(r) => {
                 if let Some(o) = self.object_of(res, *r)
                     && self.is_on_battlefield(o)

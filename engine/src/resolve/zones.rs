@@ -80,7 +80,16 @@ impl Game {
                     self.add_shield(Shield::ExileIfDies(o));
                 }
             }
-            Effect::Counter(r) => {
+            Effect::Counter(ObjRef::Target(slot))
+            | Effect::CounterLockingSource(ObjRef::Target(slot))
+                if matches!(Self::target_at(res, *slot), Some(Target::Ability(_))) =>
+            {
+                if let Some(Target::Ability(serial)) = Self::target_at(res, *slot) {
+                    let lock = matches!(e, Effect::CounterLockingSource(_));
+                    self.counter_ability(serial, lock);
+                }
+            }
+            Effect::Counter(r) | Effect::CounterLockingSource(r) => {
                 if let Some(o) = self.object_of(res, *r)
                     && let Some(item) = self.stack.iter().find(|s| s.object() == Some(o)).cloned()
                 {
@@ -250,6 +259,29 @@ impl Game {
                     )
                 {
                     self.put_onto_battlefield(o, res.item.controller, false);
+                }
+            }
+            Effect::ReturnUnderYourControlWithType {
+                what,
+                creature_type,
+            } => {
+                let me = res.item.controller;
+                if let Some(o) = self.object_of(res, *what)
+                    && matches!(
+                        self.obj(o).map(|x| x.zone),
+                        Some(ZoneKind::Exile | ZoneKind::Graveyard)
+                    )
+                    && let Some(new) = self.put_onto_battlefield(o, me, false)
+                    && self.is_creature(new)
+                {
+                    let source = Self::source_of(&res.item);
+                    self.add_char_effect(
+                        source,
+                        me,
+                        vec![new],
+                        CharChange::AddCreatureTypes(vec![creature_type.clone()]),
+                        Duration::Indefinite,
+                    );
                 }
             }
             _ => debug_assert!(
