@@ -1380,9 +1380,7 @@ impl Game {
                 }
                 _ => false,
             },
-            Answer::Cancel => {
-                self.next_casting_decision(c).is_some() && self.may_cancel(c, player)
-            }
+            Answer::Cancel => self.next_casting_decision(c).is_some() && self.may_cancel(c, player),
             _ => return None,
         };
         Some(listed)

@@ -268,7 +268,11 @@ fn random_games_with_combat_cards_terminate() {
 fn assert_first_listed_answers_accepted(g: &Game, player: engine::PlayerId, what: &str) {
     let listed = g.legal_answers(player);
     // The one-answer check agrees with the full list.
-    for a in [engine::Answer::AutoPay, engine::Answer::Cancel, engine::Answer::Pass] {
+    for a in [
+        engine::Answer::AutoPay,
+        engine::Answer::Cancel,
+        engine::Answer::Pass,
+    ] {
         assert_eq!(
             g.lists_answer(player, &a),
             listed.contains(&a),
