@@ -253,6 +253,7 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
         Target::Player(p) if Some(*p) == viewer => "you".to_string(),
         Target::Player(p) => pn(*p),
         Target::Object(id) => obj(*id),
+        Target::Ability(_) => game.describe_target(*t),
     };
     let targeting = |targets: &[Target]| {
         if targets.is_empty() {

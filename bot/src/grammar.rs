@@ -284,7 +284,7 @@ impl ObjectOf for Target {
     fn object_of(&self) -> Option<ObjectId> {
         match self {
             Target::Object(id) => Some(*id),
-            Target::Player(_) => None,
+            Target::Player(_) | Target::Ability(_) => None,
         }
     }
 }
@@ -806,6 +806,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                     Target::Object(id) => {
                         format!("{n} to {}", object_label(game, viewer, *id, &among))
                     }
+                    Target::Ability(_) => format!("{n} to {}", game.describe_target(*t)),
                 })
                 .collect();
             format!("assign {}", parts.join(", "))
@@ -2328,6 +2329,8 @@ fn damage_from(
                 }
             }
             Target::Object(id) => cands.push((object_label(game, player, *id, &among), *t)),
+            // Damage is never assigned to an ability.
+            Target::Ability(_) => {}
         }
     }
     let mut out = Vec::new();
