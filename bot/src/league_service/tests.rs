@@ -841,7 +841,7 @@ async fn one_unreadable_league_does_not_stop_the_sweep() {
 }
 
 /// Many whole leagues, each with its own random seed (what makes the sealed league's test
-/// play different games in every run): `SIM_RUNS=50 cargo test -p spellstack --lib
+/// play different games in every run): `SIM_RUNS=50 cargo test --workspace --lib
 /// many_simulated_leagues -- --ignored`. A league that stops making progress fails with the
 /// stuck game's decision and the engine's reason.
 #[tokio::test]

@@ -109,17 +109,7 @@ impl Game {
                 Duration::EndOfTurn,
             ),
             Effect::LoseAllAbilities { filter, who, base } => {
-                let players = self.players_of(res, *who);
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| {
-                        self.obj(*id)
-                            .is_some_and(|o| players.contains(&o.controller))
-                            && self.matches_filter(*id, filter, me)
-                    })
-                    .collect();
+                let all = self.controlled_matching(res, *who, filter);
                 let source = Self::source_of(&res.item);
                 self.add_char_effect(
                     source,
@@ -209,17 +199,7 @@ impl Game {
                 power,
                 toughness,
             } => {
-                let players = self.players_of(res, *who);
-                let all: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|id| {
-                        self.obj(*id)
-                            .is_some_and(|o| players.contains(&o.controller))
-                            && self.matches_filter(*id, filter, me)
-                    })
-                    .collect();
+                let all = self.controlled_matching(res, *who, filter);
                 let source = Self::source_of(&res.item);
                 self.add_char_effect(
                     source,
@@ -237,5 +217,26 @@ impl Game {
                 "not an effect of characteristics (types, colours, text, abilities): {e:?}"
             ),
         }
+    }
+
+    /// The permanents controlled by `who` (as the resolving item sees them) that match
+    /// `filter`: the objects of a "<filter> <who> control(s) ..." effect.
+    fn controlled_matching(
+        &self,
+        res: &Resolution,
+        who: PlayerRef,
+        filter: &crate::targets::ObjectFilter,
+    ) -> Vec<ObjectId> {
+        let me = res.item.controller;
+        let players = self.players_of(res, who);
+        self.battlefield
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.obj(*id)
+                    .is_some_and(|o| players.contains(&o.controller))
+                    && self.matches_filter(*id, filter, me)
+            })
+            .collect()
     }
 }
