@@ -58,6 +58,15 @@ pub enum TriggerEvent {
     LeavesOrBecomesUntapped,
     /// "When a player casts a spell".
     AnyPlayerCastsSpell,
+    /// "Whenever an opponent casts a spell" (Kaervek the Merciless): the subject is the spell.
+    OpponentCastsSpell,
+    /// "When ~ becomes the target of a spell or ability" (Skulking Knight: as a spell is
+    /// cast, an ability activated or a triggered ability put on the stack targeting it), or
+    /// with `opponent_spell` only "of a spell an opponent controls" (Opaline Sliver's grant).
+    BecomesTarget { opponent_spell: bool },
+    /// "Whenever ~ becomes blocked by a creature" (Evil Eye of Urborg): once for each
+    /// blocker; the subject is that blocker.
+    BecomesBlockedByCreature,
     /// "Whenever <scope> cycles a card" (502.18 / 702.28: cycling and typecycling alike;
     /// `keywords/cycling.rs`).
     PlayerCycles(PlayerScope),
@@ -224,6 +233,11 @@ pub enum TriggerCondition {
     /// and Future Sight): as it last existed on the battlefield
     /// (`Game::lki_without_time_counters`).
     HadNoTimeCounters,
+    /// "If you have N or more creature cards in your graveyard" (Pit Keeper).
+    CreatureCardsInGraveyardAtLeast(u32),
+    /// "If defending player controls no black permanents" (Spectral Force's attack trigger):
+    /// the player the source attacks.
+    DefenderControlsNoBlack,
 }
 
 impl TriggerCondition {
@@ -240,6 +254,9 @@ pub enum StaticPrevention {
     SpellDamage(u32),
     /// Uncle Istvan: prevent all damage creatures would deal to this permanent.
     FromCreaturesToThis,
+    /// An Aura's "prevent all damage that would be dealt by enchanted creature" (Temporal
+    /// Isolation).
+    ByEnchanted,
 }
 
 impl StaticPrevention {

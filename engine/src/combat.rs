@@ -125,6 +125,16 @@ impl Game {
 
     /// Restrictions that depend on the defending player (Orgg).
     fn check_can_attack_player(&self, id: ObjectId, defender: PlayerId) -> Result<(), String> {
+        if self.has_keyword(id, Keyword::CantAttackUnlessDefenderHasIsland)
+            && !self
+                .battlefield_of(defender)
+                .any(|o| self.is_land(o.id) && self.has_subtype(o.id, "Island"))
+        {
+            return Err(format!(
+                "{} can't attack unless the defending player controls an Island",
+                self.card_name(id)
+            ));
+        }
         if self.has_keyword(id, Keyword::CantAttackIntoUntappedPower3)
             && let Some(big) = self
                 .battlefield_of(defender)
@@ -152,6 +162,9 @@ impl Game {
         }
         if self.has_keyword(id, Keyword::Defender) {
             return Err(format!("{name} has defender and can't attack"));
+        }
+        if self.has_keyword(id, Keyword::CantAttack) {
+            return Err(format!("{name} can't attack"));
         }
         if !self.controlled_since_turn_start(id) && !self.has_keyword(id, Keyword::Haste) {
             return Err(format!(
@@ -247,6 +260,15 @@ impl Game {
                     k.name().to_lowercase()
                 ));
             }
+        }
+        if ak.contains(Keyword::BlockedOnlyByArtifactOrWhite)
+            && !self.has_type(blocker, crate::types::CardType::Artifact)
+            && !bcolors.contains(crate::mana::Color::W)
+        {
+            return Err(format!(
+                "{name} can't block {}: only artifact or white creatures can block it",
+                self.card_name(attacker)
+            ));
         }
         // Fear (CR 702.36, seed silent): only artifact creatures and black creatures block it.
         if ak.contains(Keyword::Fear)

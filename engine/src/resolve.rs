@@ -286,6 +286,10 @@ impl Game {
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
                 .count() as i32,
+            Amount::YouControlSubtype(t) => self
+                .battlefield_of(res.item.controller)
+                .filter(|o| self.has_subtype(o.id, t))
+                .count() as i32,
             Amount::BasicLandTypesYouControl => {
                 let lands: Vec<ObjectId> = self
                     .battlefield_of(res.item.controller)
@@ -387,6 +391,11 @@ impl Game {
                         .iter()
                         .copied()
                         .filter(|id| self.matches_filter(*id, f, me))
+                        .map(Target::Object),
+                ),
+                Recipient::Object(r) => recipients.extend(
+                    self.object_of(res, *r)
+                        .filter(|o| self.is_on_battlefield(*o))
                         .map(Target::Object),
                 ),
                 Recipient::EachCreatureBlocking(what) => {
@@ -674,12 +683,14 @@ impl Game {
             | Effect::SearchSameManaValue { .. }
             | Effect::Scry(_)
             | Effect::Fateseal(_)
+            | Effect::ReorderTop(_)
             | Effect::RevealForX(..)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
             | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
+            Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);
             }
@@ -700,6 +711,7 @@ impl Game {
                 return self.execute_choices(res, e);
             }
             Effect::MayPay { .. }
+            | Effect::UnlessPays { .. }
             | Effect::PactPay
             | Effect::SacrificeUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
@@ -762,6 +774,8 @@ impl Game {
             | Effect::GainControlWhileYouControlThis(..)
             | Effect::Tap(..)
             | Effect::Untap(..)
+            | Effect::RemoveFromCombat(..)
+            | Effect::DoesntUntapNext(..)
             | Effect::TurnFaceUp(..)
             | Effect::TurnFaceDown(..)
             | Effect::SkipNext { .. }
@@ -782,6 +796,8 @@ impl Game {
             | Effect::May { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
+            | Effect::UnlessPays { .. }
+            | Effect::MayTapOrUntap(_)
             | Effect::SacrificeUnlessPays { .. }
             | Effect::IfSpent { .. }
             | Effect::IfCastInMainPhase { .. }
@@ -812,6 +828,7 @@ impl Game {
             | Effect::Nothing
             | Effect::Scry(_)
             | Effect::Fateseal(_)
+            | Effect::ReorderTop(_)
             | Effect::ItsControllerMay { .. } => {}
         }
     }
@@ -1161,12 +1178,20 @@ impl Game {
         let Some(def) = self.def(id) else {
             return false;
         };
-        (f.types_any.is_empty() || f.types_any.iter().any(|t| def.has_type(*t)))
+        (f.types_any.is_empty()
+            || f.types_any.iter().any(|t| def.has_type(*t))
+            || f.or_keyword.is_some_and(|k| def.keywords.contains(&k)))
             && !f.types_none.iter().any(|t| def.has_type(*t))
             && (!f.basic || def.supertypes.contains(&crate::types::Supertype::Basic))
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| def.subtypes.iter().any(|x| x == s))
+            && (f.subtypes_any.is_empty()
+                || f.subtypes_any
+                    .iter()
+                    .any(|s| def.subtypes.iter().any(|x| x == s)))
+            && f.max_mana_value
+                .is_none_or(|max| def.mana_value_matches(|v| v <= max))
     }
 }
 

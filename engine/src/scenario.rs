@@ -724,15 +724,26 @@ impl Runner {
             "activate" => {
                 let (card, n) = split_index(rest);
                 // A permanent's ability, or one that works from the graveyard (Chronosavant).
+                let source = self.find(card, &[Battlefield, Graveyard], None)?;
                 Answer::Activate {
-                    source: self.find(card, &[Battlefield, Graveyard], None)?,
-                    ability: n,
+                    source,
+                    ability: self.nth_ability(source, n),
                 }
             }
             "mana" => return self.parse_mana_answer(rest),
             "scry" => return self.parse_scry_answer(rest),
             _ => return self.parse_object_answer(player, verb, rest),
         })
+    }
+
+    /// The index of the n-th (0-based) ability `source` has now, counting its own in printed
+    /// order and then those static abilities grant it ("All Slivers have ..."); `n` itself
+    /// past the end.
+    fn nth_ability(&self, source: ObjectId, n: u8) -> u8 {
+        self.game
+            .abilities_of(source)
+            .nth(n as usize)
+            .map_or(n, |(i, _)| i)
     }
 
     /// `scry top Island, Swamp bottom Forest` (scry and fateseal): the names among the
@@ -822,7 +833,7 @@ impl Runner {
         let (card, ability) = split_index(&joined);
         let source = self.find(card, &[ZoneKind::Battlefield], None)?;
         let ability = if rest.contains(" #") {
-            ability
+            self.nth_ability(source, ability)
         } else {
             self.game
                 .abilities_of(source)

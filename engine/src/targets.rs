@@ -94,6 +94,25 @@ pub struct ObjectFilter {
     /// doesn't count itself: `sba.rs`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub with_aura: bool,
+    /// "Attacking or blocking creature" (`attacking_or_blocking`: D'Avenant Healer).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attacking_or_blocking: bool,
+    /// "With mana value N or less" (`mana_value<=N`: Amrou Scout's search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_mana_value: Option<u32>,
+    /// "... or a card with K" (`or_with:K`: Mystical Teachings' "an instant card or a card
+    /// with flash"): the card types of `types_any` match, or, instead, this keyword does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub or_keyword: Option<Keyword>,
+    /// One of these subtypes (`type:Insect|Rat|Spider|Squirrel`: Swarmyard).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes_any: Vec<String>,
+    /// Must not have this subtype (`nontype:Eye`: Evil Eye of Urborg's "non-Eye creatures").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_subtype: Option<String>,
+    /// Power and toughness exactly these ("each 1/1 creature": `pt=1/1`, Pendelhaven Elder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pt: Option<(i32, i32)>,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -156,6 +175,15 @@ impl fmt::Display for ObjectFilter {
         if let Some(s) = &self.subtype {
             parts.push(s.clone());
         }
+        if let Some(s) = &self.not_subtype {
+            parts.push(format!("non-{s}"));
+        }
+        if !self.subtypes_any.is_empty() {
+            parts.push(self.subtypes_any.join(" or "));
+        }
+        if let Some((p, t)) = self.pt {
+            parts.push(format!("{p}/{t}"));
+        }
         if self.types_any.is_empty() {
             parts.push("permanent".into());
         } else {
@@ -165,6 +193,9 @@ impl fmt::Display for ObjectFilter {
                 .map(|t| t.name().to_lowercase())
                 .collect();
             parts.push(names.join(" or "));
+        }
+        if let Some(k) = self.or_keyword {
+            parts.push(format!("or a card with {}", k.name().to_lowercase()));
         }
         if let Some(k) = self.keyword {
             parts.push(format!("with {}", k.name().to_lowercase()));
@@ -183,6 +214,12 @@ impl fmt::Display for ObjectFilter {
         }
         if self.with_aura {
             parts.push("with another Aura attached to it".into());
+        }
+        if self.attacking_or_blocking {
+            parts.push("that is attacking or blocking".into());
+        }
+        if let Some(n) = self.max_mana_value {
+            parts.push(format!("with mana value {n} or less"));
         }
         match self.controller {
             Some(Relation::You) => parts.push("you control".into()),

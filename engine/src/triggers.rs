@@ -688,6 +688,16 @@ impl Game {
                     ));
                 }
                 v.extend(self.flanking_triggers(blocks));
+                // "Whenever ~ becomes blocked by a creature": once for each blocker.
+                for (blocker, attacker) in blocks {
+                    v.extend(
+                        self.matching(|_, src, _, w| {
+                            src == *attacker && *w == TriggerEvent::BecomesBlockedByCreature
+                        })
+                        .into_iter()
+                        .map(|(s, c, p, i)| (s, c, p, i, Some(*blocker))),
+                    );
+                }
                 let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
                 blocked.sort();
                 blocked.dedup();
@@ -959,24 +969,56 @@ impl Game {
                 player,
                 card,
                 spell,
-                ..
+                targets,
             } => {
                 let def = self.catalog().get(*card);
                 let player = *player;
-                self.matching(|_, _, ctrl, w| match w {
-                    TriggerEvent::YouCastCreatureSpell => {
-                        ctrl == player && def.has_type(CardType::Creature)
-                    }
-                    TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
-                    TriggerEvent::AnyPlayerCastsSpell => true,
-                    _ => false,
-                })
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(*spell)))
-                .collect()
+                let mut v: Vec<_> = self
+                    .becomes_target_triggers(targets, Some(player))
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+                    .collect();
+                v.extend(
+                    self.matching(|_, _, ctrl, w| match w {
+                        TriggerEvent::YouCastCreatureSpell => {
+                            ctrl == player && def.has_type(CardType::Creature)
+                        }
+                        TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
+                        TriggerEvent::AnyPlayerCastsSpell => true,
+                        TriggerEvent::OpponentCastsSpell => ctrl != player,
+                        _ => false,
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(*spell))),
+                );
+                v
             }
+            Event::AbilityActivated { targets, .. } | Event::TriggerPut { targets, .. } => self
+                .becomes_target_triggers(targets, None)
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+                .collect(),
             _ => Vec::new(),
         }
+    }
+
+    /// "When ~ becomes the target of a spell or ability": the permanents among `targets`
+    /// (`spell_of`: a spell cast by that player, else an ability) with such a trigger.
+    fn becomes_target_triggers(
+        &self,
+        targets: &[crate::targets::Target],
+        spell_of: Option<PlayerId>,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize)> {
+        if targets.is_empty() {
+            return Vec::new();
+        }
+        self.matching(|_, id, ctrl, w| match w {
+            TriggerEvent::BecomesTarget { opponent_spell } => {
+                targets.contains(&crate::targets::Target::Object(id))
+                    && (!opponent_spell || spell_of.is_some_and(|p| p != ctrl))
+            }
+            _ => false,
+        })
     }
 
     /// Queues abilities triggered by an event about `player` ("that player"), each only if
@@ -1074,6 +1116,29 @@ impl Game {
                 .is_some_and(|o| o.counters.get(&CounterKind::PlusOnePlusOne) > 0),
             // Last known information: the permanent left with no time counter on it.
             TriggerCondition::HadNoTimeCounters => self.lki_without_time_counters.contains(&source),
+            TriggerCondition::DefenderControlsNoBlack => {
+                let defender = self
+                    .combat
+                    .as_ref()
+                    .and_then(|c| c.attackers.iter().find(|a| a.id == source))
+                    .map(|a| a.defender);
+                defender.is_some_and(|d| {
+                    !self
+                        .battlefield_of(d)
+                        .any(|o| self.colors(o.id).contains(crate::mana::Color::B))
+                })
+            }
+            TriggerCondition::CreatureCardsInGraveyardAtLeast(n) => {
+                self.player(controller)
+                    .graveyard
+                    .iter()
+                    .filter(|c| {
+                        self.def(**c)
+                            .is_some_and(|d| d.has_type(CardType::Creature))
+                    })
+                    .count()
+                    >= n as usize
+            }
         }
     }
 

@@ -296,8 +296,20 @@ impl Game {
                     .into_iter()
                     .filter(|id| !self.has_keyword(*id, crate::keywords::Keyword::DoesntUntap))
                     .collect();
+                // "It doesn't untap during your next untap step": this step is that one,
+                // tapped or not (the effect is used up).
+                let active = self.active;
+                let frozen: Vec<crate::ids::ObjectId> = self
+                    .frozen
+                    .iter()
+                    .copied()
+                    .filter(|id| self.obj(*id).is_some_and(|o| o.controller == active))
+                    .collect();
+                self.frozen.retain(|id| !frozen.contains(id));
                 for id in mine {
-                    self.untap(id);
+                    if !frozen.contains(&id) {
+                        self.untap(id);
+                    }
                 }
                 StepFlow::Continue
             }

@@ -84,6 +84,14 @@ pub enum Keyword {
     Lifelink,
     /// Frenzy 1 (702.67, `keywords/frenzy.rs`): a built-in "attacks and isn't blocked" trigger.
     Frenzy1,
+    /// "~ can't be blocked except by artifact creatures and/or white creatures" (Amrou
+    /// Seekers; a restriction on the block declaration, like fear's).
+    BlockedOnlyByArtifactOrWhite,
+    /// "~ can't attack unless defending player controls an Island" (Slipstream Serpent): a
+    /// restriction checked per defending player.
+    CantAttackUnlessDefenderHasIsland,
+    /// "~ can't attack" (Evil Eye of Urborg's "Non-Eye creatures you control can't attack").
+    CantAttack,
 }
 
 impl Keyword {
@@ -159,6 +167,13 @@ impl Keyword {
             Keyword::Poisonous3 => "Poisonous 3",
             Keyword::Lifelink => "Lifelink",
             Keyword::Frenzy1 => "Frenzy 1",
+            Keyword::BlockedOnlyByArtifactOrWhite => {
+                "can't be blocked except by artifact creatures and/or white creatures"
+            }
+            Keyword::CantAttackUnlessDefenderHasIsland => {
+                "can't attack unless defending player controls an Island"
+            }
+            Keyword::CantAttack => "can't attack",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -175,7 +190,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 43] = [
+    pub const ALL: [Keyword; 46] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -219,6 +234,9 @@ impl Keyword {
         Keyword::Poisonous3,
         Keyword::Lifelink,
         Keyword::Frenzy1,
+        Keyword::BlockedOnlyByArtifactOrWhite,
+        Keyword::CantAttackUnlessDefenderHasIsland,
+        Keyword::CantAttack,
     ];
 }
 

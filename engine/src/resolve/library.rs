@@ -121,10 +121,10 @@ impl Game {
                 }
                 return self.discard_chosen(res);
             }
-            Effect::Scry(n) | Effect::Fateseal(n) => {
+            Effect::Scry(n) | Effect::Fateseal(n) | Effect::ReorderTop(n) => {
                 // `keywords/scry.rs`: ask, then put the cards back as answered.
                 let library = match e {
-                    Effect::Scry(_) => Some(me),
+                    Effect::Scry(_) | Effect::ReorderTop(_) => Some(me),
                     _ => self.fateseal_library(me),
                 };
                 let Some(library) = library else {
@@ -140,7 +140,13 @@ impl Game {
                 if cards.is_empty() {
                     return Progress::Done;
                 }
-                return Progress::Ask(self.scry_question(me, library, cards));
+                let mut q = self.scry_question(me, library, cards);
+                if let (Effect::ReorderTop(_), Decision::Scry { top_only, .. }) =
+                    (e, &mut q.decision)
+                {
+                    *top_only = true;
+                }
+                return Progress::Ask(q);
             }
             Effect::Search { .. }
             | Effect::SearchReveal(..)
