@@ -150,6 +150,13 @@ pub enum Effect {
     /// "Look at the top N cards of your library, then put them back in any order" (Sage of
     /// Epityr; a scry question whose cards all go back on top, `keywords/scry.rs`).
     ReorderTop(Amount),
+    /// "Target player reveals a card at random from their hand. ~ deals damage to that player
+    /// equal to that card's mana value" (Ignite Memories).
+    RevealRandomDamage(PlayerRef),
+    /// "Target player reveals their hand and the top card of their library. You choose a card
+    /// revealed this way. That player puts the chosen card on the bottom of their library"
+    /// (Psychotic Episode): the controller chooses as it resolves (`ChooseMode`).
+    ChooseRevealedToBottom(PlayerRef),
     /// "It doesn't untap during its controller's next untap step" (Spectral Force).
     DoesntUntapNext(ObjRef),
     /// "Turn target face-down creature face up" (no morph cost is paid: R-morph-13).
@@ -597,6 +604,7 @@ impl Effect {
                 | Effect::Scry(_)
                 | Effect::Fateseal(_)
                 | Effect::ReorderTop(_)
+                | Effect::ChooseRevealedToBottom(_)
         ) && self.target_slots().is_empty()
     }
 
@@ -683,6 +691,8 @@ impl Effect {
             | Effect::LoseLife { who, .. }
             | Effect::Mill { who, .. }
             | Effect::DiscardHandDrawThatMany { who }
+            | Effect::RevealRandomDamage(who)
+            | Effect::ChooseRevealedToBottom(who)
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. }
             | Effect::SkipNext { who, .. }

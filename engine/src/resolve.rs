@@ -691,6 +691,10 @@ impl Game {
             | Effect::MoveCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
+            Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
+            Effect::ChooseRevealedToBottom(who) => {
+                return self.choose_revealed_to_bottom(res, *who);
+            }
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);
             }
@@ -798,6 +802,8 @@ impl Game {
             | Effect::MayPay { .. }
             | Effect::UnlessPays { .. }
             | Effect::MayTapOrUntap(_)
+            | Effect::RevealRandomDamage(_)
+            | Effect::ChooseRevealedToBottom(_)
             | Effect::SacrificeUnlessPays { .. }
             | Effect::IfSpent { .. }
             | Effect::IfCastInMainPhase { .. }

@@ -736,13 +736,20 @@ impl Runner {
         })
     }
 
-    /// The index of the n-th (0-based) ability `source` has now, counting its own in printed
-    /// order and then those static abilities grant it ("All Slivers have ..."); `n` itself
-    /// past the end.
+    /// The index of the n-th (0-based) ability of `source`: its card's own in printed order,
+    /// then those static abilities grant it now ("All Slivers have ..."); `n` itself past
+    /// the end.
     fn nth_ability(&self, source: ObjectId, n: u8) -> u8 {
+        let own = self.game.def(source).map_or(0, |d| d.abilities.len());
+        if (n as usize) < own {
+            return n;
+        }
         self.game
             .abilities_of(source)
-            .nth(n as usize)
+            .filter(|(i, _)| {
+                *i >= crate::cards::GRANTED_ABILITY && *i < crate::cards::GRANTED_CYCLING_ABILITY
+            })
+            .nth(n as usize - own)
             .map_or(n, |(i, _)| i)
     }
 

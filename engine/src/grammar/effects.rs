@@ -558,6 +558,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("reveal_for_x", one_filter),
     ("discard_hand_draw_that_many", who_only),
     ("extra_turn", who_only),
+    ("reveal_random_damage", who_only),
+    ("choose_revealed_to_bottom", who_only),
     ("draw_reveal_discard_nonland", no_args),
     ("scry", scry),
     ("reorder_top", scry),
@@ -714,6 +716,8 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let who = o.player("who").unwrap_or(PlayerRef::You);
     Ok(match verb {
         "extra_turn" => Effect::ExtraTurn { who },
+        "reveal_random_damage" => Effect::RevealRandomDamage(who),
+        "choose_revealed_to_bottom" => Effect::ChooseRevealedToBottom(who),
         _ => Effect::DiscardHandDrawThatMany { who },
     })
 }

@@ -104,11 +104,12 @@ fn filter_word_with_value<'a>(
             _ => return fail_at(i, start, format!("bad number in `{w}`"), &["mana_value<=N"]),
         }
     } else if let Some(pt) = value("pt=") {
-        let mut rest = pt;
-        let parsed = (words::integer, '/', words::integer).parse_next(&mut rest);
+        let parsed = pt
+            .split_once('/')
+            .and_then(|(p, t)| Some((p.parse::<i32>().ok()?, t.parse::<i32>().ok()?)));
         match parsed {
-            Ok((p, _, t)) if rest.is_empty() => f.pt = Some((p, t)),
-            _ => return fail_at(i, start, format!("bad P/T in `{w}`"), &["pt=P/T"]),
+            Some(pt) => f.pt = Some(pt),
+            None => return fail_at(i, start, format!("bad P/T in `{w}`"), &["pt=P/T"]),
         }
     } else if let Some(k) = value("or_with:") {
         match k.parse() {

@@ -156,6 +156,76 @@ impl Game {
         Progress::Done
     }
 
+    /// Ignite Memories: each such player reveals a card at random from their hand (chosen
+    /// once, kept in `res.choices`), then is dealt damage equal to its mana value by the
+    /// source (a split card's halves counted together, as `CardDef::mana_value`).
+    pub(super) fn reveal_random_damage(&mut self, res: &mut Resolution, who: PlayerRef) {
+        let source = Self::source_of(&res.item);
+        for p in self.players_of(res, who) {
+            if res.choices.iter().any(|(q, _)| *q == p) {
+                continue;
+            }
+            let hand = self.player(p).hand.clone();
+            if hand.is_empty() {
+                res.choices.push((p, Vec::new()));
+                continue;
+            }
+            let card = hand[self.rng.random_range(0..hand.len())];
+            res.choices.push((p, vec![card]));
+            self.emit(Event::Revealed { player: p, card });
+            let n = self.def(card).map_or(0, |d| d.mana_value());
+            self.deal_damage(source, Target::Player(p), n, false);
+        }
+    }
+
+    /// Psychotic Episode: the controller chooses among the player's hand and the top card of
+    /// their library (`ChooseMode`, hand first, then the top card); the chosen card goes to
+    /// the bottom of its owner's library.
+    pub(super) fn choose_revealed_to_bottom(
+        &mut self,
+        res: &mut Resolution,
+        who: PlayerRef,
+    ) -> Progress {
+        let Some(p) = self.players_of(res, who).into_iter().next() else {
+            return Progress::Done;
+        };
+        let mut cards = self.player(p).hand.clone();
+        if let Some(top) = self.player(p).library.last() {
+            cards.push(*top);
+        }
+        if cards.is_empty() {
+            return Progress::Done;
+        }
+        let Some(i) = res.option else {
+            let top = self.player(p).library.last().copied();
+            for c in &cards {
+                self.emit(Event::Revealed {
+                    player: p,
+                    card: *c,
+                });
+            }
+            let options = cards
+                .iter()
+                .map(|c| {
+                    let name = self.card_name(*c).to_string();
+                    if Some(*c) == top {
+                        format!("{name} (the top card of the library)")
+                    } else {
+                        name
+                    }
+                })
+                .collect();
+            return Progress::Ask(Pending {
+                player: res.item.controller,
+                decision: Decision::ChooseMode { options },
+            });
+        };
+        if let Some(c) = cards.get(i as usize) {
+            self.move_object(*c, ZoneKind::Library, Position::Bottom);
+        }
+        Progress::Done
+    }
+
     /// Library searches: ask for the card, then move it, reveal it if the effect says so,
     /// and shuffle.
     fn execute_search(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
