@@ -970,29 +970,7 @@ impl Game {
                 card,
                 spell,
                 targets,
-            } => {
-                let def = self.catalog().get(*card);
-                let player = *player;
-                let mut v: Vec<_> = self
-                    .becomes_target_triggers(targets, Some(player))
-                    .into_iter()
-                    .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
-                    .collect();
-                v.extend(
-                    self.matching(|_, _, ctrl, w| match w {
-                        TriggerEvent::YouCastCreatureSpell => {
-                            ctrl == player && def.has_type(CardType::Creature)
-                        }
-                        TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
-                        TriggerEvent::AnyPlayerCastsSpell => true,
-                        TriggerEvent::OpponentCastsSpell => ctrl != player,
-                        _ => false,
-                    })
-                    .into_iter()
-                    .map(|(s, c, p, i)| (s, c, p, i, Some(*spell))),
-                );
-                v
-            }
+            } => self.spell_cast_triggers(*player, *card, *spell, targets),
             Event::AbilityActivated { targets, .. } | Event::TriggerPut { targets, .. } => self
                 .becomes_target_triggers(targets, None)
                 .into_iter()
@@ -1000,6 +978,37 @@ impl Game {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+
+    /// Abilities triggered by `player` casting `spell` (a `card`): "whenever you cast ...",
+    /// "whenever a player / an opponent casts a spell", and "becomes the target" of it.
+    fn spell_cast_triggers(
+        &self,
+        player: PlayerId,
+        card: CardId,
+        spell: ObjectId,
+        targets: &[crate::targets::Target],
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        let def = self.catalog().get(card);
+        let mut v: Vec<_> = self
+            .becomes_target_triggers(targets, Some(player))
+            .into_iter()
+            .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+            .collect();
+        v.extend(
+            self.matching(|_, _, ctrl, w| match w {
+                TriggerEvent::YouCastCreatureSpell => {
+                    ctrl == player && def.has_type(CardType::Creature)
+                }
+                TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
+                TriggerEvent::AnyPlayerCastsSpell => true,
+                TriggerEvent::OpponentCastsSpell => ctrl != player,
+                _ => false,
+            })
+            .into_iter()
+            .map(|(s, c, p, i)| (s, c, p, i, Some(spell))),
+        );
+        v
     }
 
     /// "When ~ becomes the target of a spell or ability": the permanents among `targets`

@@ -1136,56 +1136,66 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
     Ok(())
 }
 
+/// A static ability's `affects` filter, its pump (power, toughness) and granted keywords.
+type AffectsAndPump = (crate::targets::ObjectFilter, i32, i32, Vec<Keyword>);
+
+/// A static ability's `affects` filter, pump and granted keywords, checked: `affects` names
+/// only what a static may look at, and a keyword only when that can't loop.
+fn static_affects_and_pump(st: &StaticScript) -> Result<AffectsAndPump, String> {
+    let affects = crate::targets::ObjectFilter::parse(&st.affects)
+        .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
+    if affects.max_toughness.is_some()
+        || affects.with_aura
+        || affects.mana_value_x
+        || affects.min_power.is_some()
+        || affects.without_keyword.is_some()
+        || affects.attacking
+        || affects.attacking_or_blocking
+        || affects.max_mana_value.is_some()
+        || affects.pt.is_some()
+    {
+        return Err("a static ability's `affects` may name only types, subtypes, colours, controllers, tapped or untapped and (see below) a keyword".into());
+    }
+    let (power, toughness) = match &st.pump {
+        Some(p) => crate::grammar::parse_all(crate::grammar::words::pt_change, p)
+            .map_err(|e| format!("pump `{p}`: {e}"))?,
+        None => (0, 0),
+    };
+    let grants = st
+        .grant
+        .iter()
+        .map(|k| k.parse())
+        .collect::<Result<Vec<Keyword>, _>>()?;
+    // "Creatures with flanking have flanking" (Cavalry Master): a keyword filter only
+    // for a static that grants exactly that keyword, so it adds an instance and never
+    // depends on anything else (layers.rs `has_keyword`).
+    // A pump alone may name a keyword too ("other creatures you control with flying get
+    // +0/+1": Sprite Noble): P/T come after the abilities (layer 7), so nothing loops.
+    let pump_only = grants.is_empty()
+        && st.grant_trigger.is_empty()
+        && st.grant_ability.is_empty()
+        && st.add_subtypes.is_empty()
+        && st.set_creature_type.is_none()
+        && st.cda.is_none()
+        && st.set_land_types.is_empty()
+        && st.set_colors.is_none()
+        && st.cda_pt.is_none();
+    if let Some(k) = affects.keyword
+        && !pump_only
+        && (grants != [k] || power != 0 || toughness != 0)
+    {
+        return Err(
+            "a static ability whose `affects` names a keyword must grant exactly that keyword"
+                .into(),
+        );
+    }
+    Ok((affects, power, toughness, grants))
+}
+
 /// The static abilities (`[[card.static]]`).
 fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for st in &s.statics {
-        let affects = crate::targets::ObjectFilter::parse(&st.affects)
-            .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
-        if affects.max_toughness.is_some()
-            || affects.with_aura
-            || affects.mana_value_x
-            || affects.min_power.is_some()
-            || affects.without_keyword.is_some()
-            || affects.attacking
-            || affects.attacking_or_blocking
-            || affects.max_mana_value.is_some()
-            || affects.pt.is_some()
-        {
-            return Err("a static ability's `affects` may name only types, subtypes, colours, controllers, tapped or untapped and (see below) a keyword".into());
-        }
-        let (power, toughness) = match &st.pump {
-            Some(p) => crate::grammar::parse_all(crate::grammar::words::pt_change, p)
-                .map_err(|e| format!("pump `{p}`: {e}"))?,
-            None => (0, 0),
-        };
-        let grants = st
-            .grant
-            .iter()
-            .map(|k| k.parse())
-            .collect::<Result<Vec<Keyword>, _>>()?;
-        // "Creatures with flanking have flanking" (Cavalry Master): a keyword filter only
-        // for a static that grants exactly that keyword, so it adds an instance and never
-        // depends on anything else (layers.rs `has_keyword`).
-        // A pump alone may name a keyword too ("other creatures you control with flying get
-        // +0/+1": Sprite Noble): P/T come after the abilities (layer 7), so nothing loops.
-        let pump_only = grants.is_empty()
-            && st.grant_trigger.is_empty()
-            && st.grant_ability.is_empty()
-            && st.add_subtypes.is_empty()
-            && st.set_creature_type.is_none()
-            && st.cda.is_none()
-            && st.set_land_types.is_empty()
-            && st.set_colors.is_none()
-            && st.cda_pt.is_none();
-        if let Some(k) = affects.keyword
-            && !pump_only
-            && (grants != [k] || power != 0 || toughness != 0)
-        {
-            return Err(
-                "a static ability whose `affects` names a keyword must grant exactly that keyword"
-                    .into(),
-            );
-        }
+        let (affects, power, toughness, grants) = static_affects_and_pump(st)?;
         let mut grant_triggers = Vec::new();
         for t in &st.grant_trigger {
             grant_triggers.push(parse_trigger(t)?);

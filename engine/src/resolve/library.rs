@@ -140,13 +140,7 @@ impl Game {
                 if cards.is_empty() {
                     return Progress::Done;
                 }
-                let mut q = self.scry_question(me, library, cards);
-                if let (Effect::ReorderTop(_), Decision::Scry { top_only, .. }) =
-                    (e, &mut q.decision)
-                {
-                    *top_only = true;
-                }
-                return Progress::Ask(q);
+                return Progress::Ask(self.scry_or_reorder_question(me, library, cards, e));
             }
             Effect::Search { .. }
             | Effect::SearchReveal(..)
@@ -154,6 +148,21 @@ impl Game {
             _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
         }
         Progress::Done
+    }
+
+    /// The scry question of `e`: `reorder_top`'s puts every card back on top (`top_only`).
+    fn scry_or_reorder_question(
+        &self,
+        me: PlayerId,
+        library: PlayerId,
+        cards: Vec<ObjectId>,
+        e: &Effect,
+    ) -> Pending {
+        let mut q = self.scry_question(me, library, cards);
+        if let (Effect::ReorderTop(_), Decision::Scry { top_only, .. }) = (e, &mut q.decision) {
+            *top_only = true;
+        }
+        q
     }
 
     /// Ignite Memories: each such player reveals a card at random from their hand (chosen
