@@ -66,8 +66,8 @@ pub enum TriggerEvent {
     LeavesOrBecomesUntapped,
     /// "When a player casts a spell".
     AnyPlayerCastsSpell,
-    /// "Whenever an opponent casts a spell" (Deep-Sea Kraken, Pardic Dragon: the subject is
-    /// the spell, "that player" its caster).
+    /// "Whenever an opponent casts a spell" (Deep-Sea Kraken, Pardic Dragon, Kaervek the
+    /// Merciless: the subject is the spell, "that player" its caster).
     OpponentCastsSpell,
     /// "When an opponent casts a creature spell" (Opal Guardian): a face-down spell is a
     /// creature spell (R-opal-guardian-3).
@@ -75,6 +75,13 @@ pub enum TriggerEvent {
     /// "Whenever a card is put into an opponent's graveyard from anywhere" (Nihilith): any
     /// card (not a token) an opponent owns; the subject is the card in the graveyard.
     CardToOpponentGraveyard,
+    /// "When ~ becomes the target of a spell or ability" (Skulking Knight: as a spell is
+    /// cast, an ability activated or a triggered ability put on the stack targeting it), or
+    /// with `opponent_spell` only "of a spell an opponent controls" (Opaline Sliver's grant).
+    BecomesTarget { opponent_spell: bool },
+    /// "Whenever ~ becomes blocked by a creature" (Evil Eye of Urborg): once for each
+    /// blocker; the subject is that blocker.
+    BecomesBlockedByCreature,
     /// "Whenever <scope> cycles a card" (502.18 / 702.28: cycling and typecycling alike;
     /// `keywords/cycling.rs`).
     PlayerCycles(PlayerScope),
@@ -293,6 +300,11 @@ pub enum TriggerCondition {
     TappedAndLinked,
     /// Its ability linked an object that is still linked (`Game::links`).
     Linked,
+    /// "If you have N or more creature cards in your graveyard" (Pit Keeper).
+    CreatureCardsInGraveyardAtLeast(u32),
+    /// "If defending player controls no black permanents" (Spectral Force's attack trigger):
+    /// the player the source attacks.
+    DefenderControlsNoBlack,
 }
 
 impl TriggerCondition {
@@ -309,6 +321,9 @@ pub enum StaticPrevention {
     SpellDamage(u32),
     /// Uncle Istvan: prevent all damage creatures would deal to this permanent.
     FromCreaturesToThis,
+    /// An Aura's "prevent all damage that would be dealt by enchanted creature" (Temporal
+    /// Isolation).
+    ByEnchanted,
 }
 
 impl StaticPrevention {

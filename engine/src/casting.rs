@@ -1856,7 +1856,7 @@ impl Game {
             if exclude.contains(&o.id) || c.mana_plan.iter().any(|m| m.0 == o.id) {
                 continue;
             }
-            if !self.has_own_abilities(o.id) {
+            if !self.has_own_abilities(o.id) || !self.granted_ability_indices(o.id).is_empty() {
                 simple = false;
                 break;
             }
@@ -2082,7 +2082,7 @@ impl Game {
                 def.name
             )));
         }
-        if !self.has_own_abilities(source) && ability < crate::cards::INTRINSIC_ABILITY {
+        if !self.has_own_abilities(source) && ability < crate::cards::GRANTED_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name
@@ -2097,10 +2097,10 @@ impl Game {
         self.check_mana_ability_cost(player, source, a)?;
         let options = self.mana_options(source, produce);
         match (produce, color) {
-            (ManaProduce::Fixed(v), _) if v.len() == 1 => Ok(v[0]),
-            (ManaProduce::Fixed(_), _) => Err(RuleError::illegal(
-                "abilities that make several mana at once are not supported yet",
-            )),
+            // Several mana at once ("Add {B}{B}": Basal Sliver's grant): all of it is
+            // added by `activate_mana_ability`; the first is returned.
+            (ManaProduce::Fixed(v), _) if !v.is_empty() => Ok(v[0]),
+            (ManaProduce::Fixed(_), _) => Err(RuleError::illegal("that ability makes no mana")),
             (ManaProduce::XCombination(_), _) => Err(RuleError::illegal(format!(
                 "{}'s ability makes X mana: say which, one colour letter each (`mana {} #{} W U`)",
                 def.name,
@@ -2247,15 +2247,25 @@ impl Game {
             match p {
                 CostPart::PayLife(n) => self.lose_life(player, *n as i32),
                 CostPart::RemoveCounters(k, n) => self.remove_counters(source, k, *n),
+                // "Sacrifice ~: Add ..." (Chromatic Star, Basal Sliver's grant).
+                CostPart::SacrificeThis => {
+                    self.sacrifice(source);
+                }
                 _ => {}
             }
         }
-        self.player_mut(player).pool.add(produced, 1);
-        self.emit(Event::ManaAdded {
-            player,
-            mana: produced,
-            amount: 1,
-        });
+        let made = match &a.mana {
+            Some(ManaProduce::Fixed(v)) if v.len() > 1 => v.clone(),
+            _ => vec![produced],
+        };
+        for mana in made {
+            self.player_mut(player).pool.add(mana, 1);
+            self.emit(Event::ManaAdded {
+                player,
+                mana,
+                amount: 1,
+            });
+        }
         let effects = a.effects.clone();
         for e in &effects {
             self.apply_immediate_effect(player, source, e);

@@ -277,6 +277,15 @@ impl Game {
                 ));
             }
         }
+        if ak.contains(Keyword::BlockedOnlyByArtifactOrWhite)
+            && !self.has_type(blocker, crate::types::CardType::Artifact)
+            && !bcolors.contains(crate::mana::Color::W)
+        {
+            return Err(format!(
+                "{name} can't block {}: only artifact or white creatures can block it",
+                self.card_name(attacker)
+            ));
+        }
         // Fear (CR 702.36, seed silent): only artifact creatures and black creatures block it.
         if ak.contains(Keyword::Fear)
             && !self.has_type(blocker, crate::types::CardType::Artifact)

@@ -108,6 +108,10 @@ pub enum Decision {
         fateseal: bool,
         cards: Vec<ObjectId>,
         names: Vec<String>,
+        /// "Look at the top N cards of your library, then put them back in any order"
+        /// (Sage of Epityr): every card goes back on top (the answer's bottom list is empty).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        top_only: bool,
     },
     /// Dredge (702.51, `keywords/dredge.rs`): `player` would draw a card and may instead
     /// mill N and return one of `cards` (their dredge cards in their graveyard) to their
@@ -335,6 +339,14 @@ impl Decision {
             Decision::OrderReplacements { descriptions, .. } => format!(
                 "choose the order of the effects that would apply to the damage (the first applies first): {}",
                 descriptions.join(" | ")
+            ),
+            Decision::Scry {
+                names,
+                top_only: true,
+                ..
+            } => format!(
+                "you look at {} (top first); put them back on top of your library in the order you choose",
+                names.join(", ")
             ),
             Decision::Scry {
                 fateseal, names, ..

@@ -52,6 +52,10 @@ pub enum Amount {
     /// "N for each creature target player controls" (Divine Congregation: 2 life each),
     /// counted on resolution; the player is target slot 0.
     PerCreatureTargetPlayerControls(i32),
+    /// The number of permanents with this subtype the controller controls, counted on
+    /// resolution (`you_control:Swamp`: Tendrils of Corruption's "the number of Swamps you
+    /// control").
+    YouControlSubtype(String),
 }
 
 /// A player an effect acts on, relative to the controller.
@@ -89,6 +93,9 @@ pub enum Recipient {
     /// "Each creature blocking it": the creatures declared as its blockers that are still
     /// blocking (it may have left combat since: the blocks are remembered).
     EachCreatureBlocking(ObjRef),
+    /// An object named by a word (`this`: "and 3 damage to itself", Psionic Sliver's grant),
+    /// if it is still on the battlefield.
+    Object(ObjRef),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,6 +179,23 @@ pub enum Effect {
     /// "Attach ~ to target creature" (Detainment Spell): the Aura on the battlefield moves
     /// to the object if it could enchant it (303.4; else nothing happens).
     AttachThisTo(ObjRef),
+    /// "You may tap or untap target permanent" (Coral Trickster): its controller chooses as it
+    /// resolves (`ChooseMode`: tap, untap, neither).
+    MayTapOrUntap(ObjRef),
+    /// "Remove it from combat" (Gustcloak Cavalier; 2006 306.2 / 2014 506.4).
+    RemoveFromCombat(ObjRef),
+    /// "Look at the top N cards of your library, then put them back in any order" (Sage of
+    /// Epityr; a scry question whose cards all go back on top, `keywords/scry.rs`).
+    ReorderTop(Amount),
+    /// "Target player reveals a card at random from their hand. ~ deals damage to that player
+    /// equal to that card's mana value" (Ignite Memories).
+    RevealRandomDamage(PlayerRef),
+    /// "Target player reveals their hand and the top card of their library. You choose a card
+    /// revealed this way. That player puts the chosen card on the bottom of their library"
+    /// (Psychotic Episode): the controller chooses as it resolves (`ChooseMode`).
+    ChooseRevealedToBottom(PlayerRef),
+    /// "It doesn't untap during its controller's next untap step" (Spectral Force).
+    DoesntUntapNext(ObjRef),
     /// "Turn target face-down creature face up" (no morph cost is paid: R-morph-13).
     TurnFaceUp(ObjRef),
     /// +P/+T until end of turn (a continuous effect locked to its object, 418.3b).
@@ -397,6 +421,14 @@ pub enum Effect {
     SacrificeUnlessPays {
         cost: crate::costs::Cost,
     },
+    /// "EFFECTS unless you pay COST" (Drifter il-Dal: "sacrifice ~ unless you pay {U}";
+    /// Sangrophage: "tap ~ unless you pay 2 life"): its controller chooses as it resolves
+    /// (one who can't pay isn't asked); the mana is paid by the auto-payer.
+    UnlessPays {
+        mana: Option<crate::mana::ManaCost>,
+        life: u32,
+        effects: Vec<Effect>,
+    },
     /// "<Who> takes an extra turn after this one" (2006 300.7 / 2014 500.7): taken right
     /// after this turn, the most recently created first (`turn.rs`).
     ExtraTurn {
@@ -498,6 +530,10 @@ pub enum Effect {
         kind: CounterKind,
         count: Amount,
         what: ObjRef,
+        /// "Remove a +1/+1 counter from it. If you do, ...": these happen only if a counter
+        /// was removed (Clockwork Hydra; `remove_counter KIND WHAT && EFFECT...`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Effect>,
     },
     /// Clockspinning: "Choose a counter on it. Remove that counter from it or put another of
     /// those counters on it" (a permanent or a suspended card): the kind and the choice are
@@ -670,9 +706,13 @@ impl Effect {
                 | Effect::May { .. }
                 | Effect::CounterUnlessPays { .. }
                 | Effect::MayPay { .. }
+                | Effect::UnlessPays { .. }
+                | Effect::MayTapOrUntap(_)
                 | Effect::ItsControllerMay { .. }
                 | Effect::Scry(_)
                 | Effect::Fateseal(_)
+                | Effect::ReorderTop(_)
+                | Effect::ChooseRevealedToBottom(_)
         ) && self.target_slots().is_empty()
     }
 
@@ -706,7 +746,9 @@ impl Effect {
                     match r {
                         Recipient::Target(n) => v.push(*n),
                         Recipient::Player(pr) => p(pr, &mut v),
-                        Recipient::EachCreature(_) | Recipient::EachCreatureBlocking(_) => {}
+                        Recipient::EachCreature(_)
+                        | Recipient::EachCreatureBlocking(_)
+                        | Recipient::Object(_) => {}
                     }
                 }
                 if let Effect::DamageFrom {
@@ -745,6 +787,7 @@ impl Effect {
                 }
             }
             Effect::SacrificeThen { then: effects, .. }
+            | Effect::RemoveCounters { then: effects, .. }
             | Effect::ItsControllerMay { effects, .. } => {
                 for e in effects {
                     v.extend(e.target_slots());
@@ -768,6 +811,8 @@ impl Effect {
             | Effect::ExileGraveyard { who }
             | Effect::BecomeCreatureAll { who, .. }
             | Effect::Poison { who, .. }
+            | Effect::RevealRandomDamage(who)
+            | Effect::ChooseRevealedToBottom(who)
             | Effect::Sacrifice { who, .. }
             | Effect::CreateToken { who, .. }
             | Effect::SkipNext { who, .. }
@@ -818,6 +863,9 @@ impl Effect {
             | Effect::Tap(ObjRef::Target(n))
             | Effect::AttachThisTo(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
+            | Effect::MayTapOrUntap(ObjRef::Target(n))
+            | Effect::RemoveFromCombat(ObjRef::Target(n))
+            | Effect::DoesntUntapNext(ObjRef::Target(n))
             | Effect::TurnFaceUp(ObjRef::Target(n))
             | Effect::PutOnTop(ObjRef::Target(n))
             | Effect::ReturnToHand(ObjRef::Target(n))

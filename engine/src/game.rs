@@ -175,6 +175,10 @@ pub struct Game {
     /// Extra turns to be taken after this one, the last created first (300.7 / 500.7).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra_turns: Vec<PlayerId>,
+    /// Permanents that don't untap during their controller's next untap step (Spectral
+    /// Force: "it doesn't untap during your next untap step"); each is used by that step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frozen: Vec<ObjectId>,
     /// Whose turn comes once the extra turns are taken (the turn order resumes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_after_extra: Option<PlayerId>,
@@ -507,6 +511,7 @@ impl Game {
             granted_flashback: Vec::new(),
             skips: Vec::new(),
             extra_turns: Vec::new(),
+            frozen: Vec::new(),
             turn_after_extra: None,
             char_effects: Vec::new(),
             layered: false,

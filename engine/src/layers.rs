@@ -477,6 +477,11 @@ impl Game {
             None if index >= crate::cards::GRANTED_CYCLING_ABILITY => {
                 self.granted_cycling_ability(id, index)
             }
+            None if index >= crate::cards::GRANTED_ABILITY => self
+                .granted_ability_indices(id)
+                .contains(&index)
+                .then(|| self.catalog().ability(card, index))
+                .flatten(),
             None if self.has_own_abilities(id) => self.catalog().ability(card, index),
             None => None,
         }
@@ -494,12 +499,35 @@ impl Game {
         };
         let card = def.map(|d| d.id);
         let catalog = self.catalog();
-        own.iter().enumerate().map(|(i, a)| (i as u8, a)).chain(
-            self.intrinsic_colors(id).iter().filter_map(move |c| {
+        let granted = self.granted_ability_indices(id);
+        own.iter()
+            .enumerate()
+            .map(|(i, a)| (i as u8, a))
+            .chain(self.intrinsic_colors(id).iter().filter_map(move |c| {
                 let i = INTRINSIC_ABILITY + c as u8;
                 catalog.ability(card?, i).map(|a| (i, a))
-            }),
-        )
+            }))
+            .chain(
+                granted
+                    .into_iter()
+                    .filter_map(move |i| catalog.ability(card?, i).map(|a| (i, a))),
+            )
+    }
+
+    /// The ability indices (`GRANTED_ABILITY + k`) of the activated abilities static
+    /// abilities grant `id` now ("All Slivers have '{T}: ...'").
+    pub(crate) fn granted_ability_indices(&self, id: ObjectId) -> Vec<u8> {
+        if !self.layered {
+            return Vec::new();
+        }
+        let grants = self
+            .with_chars(id, |c| c.granted_abilities.clone())
+            .unwrap_or_default();
+        let catalog = self.catalog();
+        grants
+            .into_iter()
+            .flat_map(|(card, st)| catalog.granted_ability_indices(card, st))
+            .collect()
     }
 
     /// The colours of the intrinsic mana abilities an effect gave `id` by setting its land
@@ -611,6 +639,8 @@ pub struct Chars {
     pub own_abilities: bool,
     /// Triggered abilities granted by static abilities: (granter card, static index).
     pub granted_triggers: Vec<(CardId, u8)>,
+    /// Activated abilities granted by static abilities: (granter card, static index).
+    pub granted_abilities: Vec<(CardId, u8)>,
     /// An effect set its land types (212.6e): its rules text is gone and it has the
     /// intrinsic mana ability of each basic land type in `subtypes`.
     pub land_types_set: bool,
@@ -816,6 +846,7 @@ enum Change {
     SetColors(ColorSet),
     AddKeywords(KeywordSet),
     GrantTriggers(CardId, u8),
+    GrantAbilities(CardId, u8),
     LoseAll,
 }
 
@@ -890,6 +921,7 @@ impl Game {
             keywords,
             own_abilities: true,
             granted_triggers: Vec::new(),
+            granted_abilities: Vec::new(),
             land_types_set: false,
         })
     }
@@ -1032,6 +1064,15 @@ impl Game {
                         cda: false,
                         applies: applies.clone(),
                         change: Change::AddKeywords(KeywordSet::of(&st.grants)),
+                    });
+                }
+                if !st.grant_abilities.is_empty() {
+                    out.push(Layered {
+                        layer: Layer::Ability,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: applies.clone(),
+                        change: Change::GrantAbilities(o.face(), i as u8),
                     });
                 }
                 if !st.grant_triggers.is_empty() {
@@ -1202,9 +1243,10 @@ impl Game {
                 (
                     Change::AddSubtypes(_) | Change::SetCreatureTypes(_) | Change::AllCreatureTypes,
                     Some(f),
-                ) => f.subtype.is_some() || f.not_subtype.is_some(),
+                ) => f.subtype.is_some() || !f.subtypes_any.is_empty() || f.not_subtype.is_some(),
                 (Change::BecomeCreature(_) | Change::BecomeOnlyCreature(_), Some(f)) => {
                     f.subtype.is_some()
+                        || !f.subtypes_any.is_empty()
                         || f.not_subtype.is_some()
                         || !f.types_any.is_empty()
                         || !f.types_none.is_empty()
@@ -1212,9 +1254,10 @@ impl Game {
                 (Change::SetColors(_), Some(f)) => {
                     !f.colors_any.is_empty() || !f.not_colors.is_empty()
                 }
-                (Change::AddKeywords(_) | Change::GrantTriggers(..), Some(f)) => {
-                    f.keyword.is_some() || f.without_keyword.is_some()
-                }
+                (
+                    Change::AddKeywords(_) | Change::GrantTriggers(..) | Change::GrantAbilities(..),
+                    Some(f),
+                ) => f.keyword.is_some() || f.without_keyword.is_some(),
             };
             if !relevant {
                 return false;
@@ -1279,6 +1322,7 @@ impl Game {
                     c.keywords = KeywordSet::default();
                     c.own_abilities = false;
                     c.granted_triggers.clear();
+                    c.granted_abilities.clear();
                     c.land_types_set = true;
                 }
                 Change::BecomeCreature(subs) => {
@@ -1302,10 +1346,12 @@ impl Game {
                 Change::SetColors(col) => c.colors = *col,
                 Change::AddKeywords(k) => c.keywords = c.keywords.union(*k),
                 Change::GrantTriggers(card, index) => c.granted_triggers.push((*card, *index)),
+                Change::GrantAbilities(card, index) => c.granted_abilities.push((*card, *index)),
                 Change::LoseAll => {
                     c.keywords = KeywordSet::default();
                     c.own_abilities = false;
                     c.granted_triggers.clear();
+                    c.granted_abilities.clear();
                 }
             }
         }
@@ -1322,7 +1368,23 @@ impl Game {
     ) -> bool {
         use crate::targets::Relation;
         let Some(o) = self.obj(id) else { return false };
-        if !f.types_any.is_empty() && !f.types_any.iter().any(|t| c.has_type(*t)) {
+        if !f.types_any.is_empty()
+            && !f.types_any.iter().any(|t| c.has_type(*t))
+            && !f.or_keyword.is_some_and(|k| c.keywords.contains(k))
+        {
+            return false;
+        }
+        if !f.subtypes_any.is_empty()
+            && !f
+                .subtypes_any
+                .iter()
+                .any(|s| c.has_subtype(self.catalog(), s))
+        {
+            return false;
+        }
+        if let Some(s) = &f.not_subtype
+            && c.has_subtype(self.catalog(), s)
+        {
             return false;
         }
         if f.types_none.iter().any(|t| c.has_type(*t)) {
@@ -1330,12 +1392,6 @@ impl Game {
         }
         if let Some(s) = &f.subtype
             && !c.has_subtype(self.catalog(), s)
-        {
-            return false;
-        }
-        // "Non-Eye creatures" (Evil Eye of Orms-by-Gore).
-        if let Some(s) = &f.not_subtype
-            && c.has_subtype(self.catalog(), s)
         {
             return false;
         }

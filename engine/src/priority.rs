@@ -380,7 +380,10 @@ impl Game {
             }
             // Without mana abilities, a permanent whose abilities are all mana abilities
             // (lands: the intrinsic ones an effect gives are mana abilities too) has nothing.
-            if !with_mana_abilities && def.abilities.iter().all(|a| a.is_mana_ability()) {
+            if !with_mana_abilities
+                && def.abilities.iter().all(|a| a.is_mana_ability())
+                && self.granted_ability_indices(o.id).is_empty()
+            {
                 continue;
             }
             for (i, a) in self.abilities_of(o.id) {
@@ -448,7 +451,8 @@ impl Game {
                         .abilities
                         .iter()
                         .any(|a| a.is_mana_ability())
-                        || !self.intrinsic_colors(o.id).is_empty())
+                        || !self.intrinsic_colors(o.id).is_empty()
+                        || !self.granted_ability_indices(o.id).is_empty())
             })
             .count() as u32;
         self.player(player).pool.total() + sources
@@ -566,7 +570,7 @@ impl Game {
         let def = self
             .def(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        if !self.has_own_abilities(source) && ability < crate::cards::INTRINSIC_ABILITY {
+        if !self.has_own_abilities(source) && ability < crate::cards::GRANTED_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name

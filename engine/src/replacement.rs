@@ -169,6 +169,13 @@ impl Game {
                 return true;
             }
         }
+        // "Prevent all damage that would be dealt by enchanted creature" (Temporal Isolation).
+        if self.battlefield.iter().any(|&a| {
+            self.obj(a).is_some_and(|o| o.attached_to == Some(source))
+                && self.has_static_prevention(a, |p| matches!(p, StaticPrevention::ByEnchanted))
+        }) {
+            return true;
+        }
         if let Target::Object(id) = target {
             // Protection from a colour prevents damage from sources of that colour.
             if self.protected_from(id, self.source_colors(source)) {
@@ -357,7 +364,7 @@ impl Game {
                 .flat_map(|&p| self.static_preventions(p))
                 .map(|p| match p {
                     StaticPrevention::SpellDamage(n) => n,
-                    StaticPrevention::FromCreaturesToThis => 0,
+                    StaticPrevention::FromCreaturesToThis | StaticPrevention::ByEnchanted => 0,
                 })
                 .sum()
         } else {

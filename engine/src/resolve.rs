@@ -89,7 +89,9 @@ impl Resolution {
     }
 }
 
-/// What executing one effect did.
+/// What executing one effect did. (A `Pending` is asked at most once per effect and moved
+/// out at once: boxing it would buy nothing; Scry's `top_only` took it past the lint's size.)
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Progress {
     Done,
     /// A player must choose; the resolution waits.
@@ -306,6 +308,10 @@ impl Game {
                 }
                 _ => 0,
             },
+            Amount::YouControlSubtype(t) => self
+                .battlefield_of(res.item.controller)
+                .filter(|o| self.has_subtype(o.id, t))
+                .count() as i32,
             Amount::BasicLandTypesYouControl => {
                 let lands: Vec<ObjectId> = self
                     .battlefield_of(res.item.controller)
@@ -416,6 +422,11 @@ impl Game {
                         .iter()
                         .copied()
                         .filter(|id| self.matches_filter(*id, f, me))
+                        .map(Target::Object),
+                ),
+                Recipient::Object(r) => recipients.extend(
+                    self.object_of(res, *r)
+                        .filter(|o| self.is_on_battlefield(*o))
                         .map(Target::Object),
                 ),
                 Recipient::EachCreatureBlocking(what) => {
@@ -703,6 +714,7 @@ impl Game {
             | Effect::SearchSameManaValue { .. }
             | Effect::Scry(_)
             | Effect::Fateseal(_)
+            | Effect::ReorderTop(_)
             | Effect::RevealForX(..)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
@@ -710,6 +722,11 @@ impl Game {
             | Effect::MoveCounter { .. }
             | Effect::RemoveAllCounters { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
+            Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
+            Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
+            Effect::ChooseRevealedToBottom(who) => {
+                return self.choose_revealed_to_bottom(res, *who);
+            }
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);
             }
@@ -730,6 +747,7 @@ impl Game {
                 return self.execute_choices(res, e);
             }
             Effect::MayPay { .. }
+            | Effect::UnlessPays { .. }
             | Effect::PactPay
             | Effect::SacrificeUnlessPays { .. }
             | Effect::SacrificeThisUnlessPays { .. }
@@ -810,6 +828,8 @@ impl Game {
             | Effect::AttachThisTo(..)
             | Effect::TapAll(..)
             | Effect::Untap(..)
+            | Effect::RemoveFromCombat(..)
+            | Effect::DoesntUntapNext(..)
             | Effect::TurnFaceUp(..)
             | Effect::TurnFaceDown(..)
             | Effect::SkipNext { .. }
@@ -837,6 +857,10 @@ impl Game {
             | Effect::May { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::MayPay { .. }
+            | Effect::UnlessPays { .. }
+            | Effect::MayTapOrUntap(_)
+            | Effect::RevealRandomDamage(_)
+            | Effect::ChooseRevealedToBottom(_)
             | Effect::SacrificeUnlessPays { .. }
             | Effect::SacrificeThisUnlessPays { .. }
             | Effect::DiscardHand { .. }
@@ -870,6 +894,7 @@ impl Game {
             | Effect::Nothing
             | Effect::Scry(_)
             | Effect::Fateseal(_)
+            | Effect::ReorderTop(_)
             | Effect::ItsControllerMay { .. }
             | Effect::SacrificeHalf { .. }
             | Effect::MaySacrificeThen { .. }
@@ -1226,12 +1251,20 @@ impl Game {
         let Some(def) = self.def(id) else {
             return false;
         };
-        (f.types_any.is_empty() || f.types_any.iter().any(|t| def.has_type(*t)))
+        (f.types_any.is_empty()
+            || f.types_any.iter().any(|t| def.has_type(*t))
+            || f.or_keyword.is_some_and(|k| def.keywords.contains(&k)))
             && !f.types_none.iter().any(|t| def.has_type(*t))
             && (!f.basic || def.supertypes.contains(&crate::types::Supertype::Basic))
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| def.subtypes.iter().any(|x| x == s))
+            && (f.subtypes_any.is_empty()
+                || f.subtypes_any
+                    .iter()
+                    .any(|s| def.subtypes.iter().any(|x| x == s)))
+            && f.max_mana_value
+                .is_none_or(|max| def.mana_value_matches(|v| v <= max))
     }
 }
 

@@ -730,15 +730,33 @@ impl Runner {
                 let (card, n) = split_index(rest);
                 // A permanent's ability, or one that works from the graveyard (Chronosavant)
                 // or from exile while suspended (Greater Gargadon).
+                let source = self.find(card, &[Battlefield, Graveyard, Exile], None)?;
                 Answer::Activate {
-                    source: self.find(card, &[Battlefield, Graveyard, Exile], None)?,
-                    ability: n,
+                    source,
+                    ability: self.nth_ability(source, n),
                 }
             }
             "mana" => return self.parse_mana_answer(rest),
             "scry" => return self.parse_scry_answer(rest),
             _ => return self.parse_object_answer(player, verb, rest),
         })
+    }
+
+    /// The index of the n-th (0-based) ability of `source`: its card's own in printed order,
+    /// then those static abilities grant it now ("All Slivers have ..."); `n` itself past
+    /// the end.
+    fn nth_ability(&self, source: ObjectId, n: u8) -> u8 {
+        let own = self.game.def(source).map_or(0, |d| d.abilities.len());
+        if (n as usize) < own {
+            return n;
+        }
+        self.game
+            .abilities_of(source)
+            .filter(|(i, _)| {
+                *i >= crate::cards::GRANTED_ABILITY && *i < crate::cards::GRANTED_CYCLING_ABILITY
+            })
+            .nth(n as usize - own)
+            .map_or(n, |(i, _)| i)
     }
 
     /// `scry top Island, Swamp bottom Forest` (scry and fateseal): the names among the
@@ -828,7 +846,7 @@ impl Runner {
         let (card, ability) = split_index(&joined);
         let source = self.find(card, &[ZoneKind::Battlefield], None)?;
         let ability = if rest.contains(" #") {
-            ability
+            self.nth_ability(source, ability)
         } else {
             self.game
                 .abilities_of(source)

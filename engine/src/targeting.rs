@@ -10,7 +10,10 @@ impl crate::game::Game {
     pub fn matches_filter(&self, id: ObjectId, f: &ObjectFilter, me: PlayerId) -> bool {
         let Some(o) = self.obj(id) else { return false };
         let types = self.types_of(id);
-        if !f.types_any.is_empty() && !f.types_any.iter().any(|t| types.contains(t)) {
+        if !f.types_any.is_empty()
+            && !f.types_any.iter().any(|t| types.contains(t))
+            && !f.or_keyword.is_some_and(|k| self.has_keyword(id, k))
+        {
             return false;
         }
         if f.types_none.iter().any(|t| types.contains(t)) {
@@ -19,6 +22,9 @@ impl crate::game::Game {
         if let Some(s) = &f.subtype
             && !self.has_subtype(id, s)
         {
+            return false;
+        }
+        if !f.subtypes_any.is_empty() && !f.subtypes_any.iter().any(|s| self.has_subtype(id, s)) {
             return false;
         }
         if let Some(s) = &f.not_subtype
@@ -66,6 +72,21 @@ impl crate::game::Game {
             return false;
         }
         if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
+            return false;
+        }
+        if f.attacking_or_blocking
+            && !self
+                .combat
+                .as_ref()
+                .is_some_and(|c| c.is_attacking(id) || c.is_blocking(id))
+        {
+            return false;
+        }
+        if let Some(max) = f.max_mana_value
+            && !self
+                .def(id)
+                .is_some_and(|d| d.mana_value_matches(|v| v <= max))
+        {
             return false;
         }
         if f.token && !o.token {
@@ -117,6 +138,10 @@ impl crate::game::Game {
             (TargetKind::Spell(f), Target::Object(id)) if f.mana_value_x => {
                 self.spell_mana_value(id) == Some(x)
             }
+            // "Target artifact or enchantment with mana value X" (Molder).
+            (TargetKind::Permanent(f), Target::Object(id)) if f.mana_value_x => self
+                .def(id)
+                .is_some_and(|d| d.mana_value_matches(|v| v == x)),
             _ => true,
         }
     }

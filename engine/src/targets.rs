@@ -110,6 +110,19 @@ pub struct ObjectFilter {
     /// Exactly this power and toughness ("target 1/1 creature": `pt:1/1`, Pendelhaven).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_pt: Option<(i32, i32)>,
+    /// "Attacking or blocking creature" (`attacking_or_blocking`: D'Avenant Healer).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attacking_or_blocking: bool,
+    /// "With mana value N or less" (`mana_value<=N`: Amrou Scout's search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_mana_value: Option<u32>,
+    /// "... or a card with K" (`or_with:K`: Mystical Teachings' "an instant card or a card
+    /// with flash"): the card types of `types_any` match, or, instead, this keyword does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub or_keyword: Option<Keyword>,
+    /// One of these subtypes (`type:Insect|Rat|Spider|Squirrel`: Swarmyard).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes_any: Vec<String>,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -175,6 +188,15 @@ impl fmt::Display for ObjectFilter {
         if let Some(s) = &self.subtype {
             parts.push(s.clone());
         }
+        if let Some(s) = &self.not_subtype {
+            parts.push(format!("non-{s}"));
+        }
+        if !self.subtypes_any.is_empty() {
+            parts.push(self.subtypes_any.join(" or "));
+        }
+        if let Some((p, t)) = self.exact_pt {
+            parts.push(format!("{p}/{t}"));
+        }
         if self.types_any.is_empty() {
             parts.push("permanent".into());
         } else {
@@ -184,6 +206,9 @@ impl fmt::Display for ObjectFilter {
                 .map(|t| t.name().to_lowercase())
                 .collect();
             parts.push(names.join(" or "));
+        }
+        if let Some(k) = self.or_keyword {
+            parts.push(format!("or a card with {}", k.name().to_lowercase()));
         }
         if let Some(k) = self.keyword {
             parts.push(format!("with {}", k.name().to_lowercase()));
@@ -202,6 +227,12 @@ impl fmt::Display for ObjectFilter {
         }
         if self.with_aura {
             parts.push("with another Aura attached to it".into());
+        }
+        if self.attacking_or_blocking {
+            parts.push("that is attacking or blocking".into());
+        }
+        if let Some(n) = self.max_mana_value {
+            parts.push(format!("with mana value {n} or less"));
         }
         match self.controller {
             Some(Relation::You) => parts.push("you control".into()),

@@ -762,71 +762,88 @@ impl Game {
                 }
                 v
             }
-            Event::BlockersDeclared { blocks } => {
-                let mut v = Vec::new();
-                // "Whenever ~ attacks and isn't blocked": every attacker no one blocked.
-                let unblocked: Vec<ObjectId> = self
-                    .combat
-                    .as_ref()
-                    .map(|c| {
-                        c.attackers
-                            .iter()
-                            .map(|a| a.id)
-                            .filter(|a| !blocks.iter().any(|(_, x)| x == a))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                for a in unblocked {
-                    v.extend(self.own_triggers(a, &[TriggerEvent::AttacksAndIsntBlocked]));
-                    v.extend(self.frenzy_triggers(a));
-                }
-                // "Whenever ~ blocks" triggers once, however many attackers it blocks
-                // (CR 509.3c, seed silent).
-                let mut blockers: Vec<ObjectId> = Vec::new();
-                for (blocker, _) in blocks {
-                    if !blockers.contains(blocker) {
-                        blockers.push(*blocker);
-                    }
-                }
-                for b in blockers {
-                    v.extend(self.own_triggers(
-                        b,
-                        &[TriggerEvent::Blocks, TriggerEvent::BlocksOrBecomesBlocked],
-                    ));
-                }
-                v.extend(self.flanking_triggers(blocks));
-                let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
-                blocked.sort();
-                blocked.dedup();
-                for a in blocked {
-                    let a_ctrl = self.obj(a).map(|o| o.controller);
-                    for (s, c, p, i) in self.matching(|g, id, ctrl, w| match w {
-                        TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t) => {
-                            id != a && Some(ctrl) == a_ctrl && g.has_subtype(a, t)
-                        }
-                        _ => false,
-                    }) {
-                        v.push((s, c, p, i, Some(a)));
-                    }
-                    for (s, c, p, i) in self.matching(|g, _, _, w| match w {
-                        TriggerEvent::SubtypeBecomesBlocked(t) => g.has_subtype(a, t),
-                        _ => false,
-                    }) {
-                        v.push((s, c, p, i, Some(a)));
-                    }
-                    v.extend(self.own_triggers(
-                        a,
-                        &[
-                            TriggerEvent::BecomesBlocked,
-                            TriggerEvent::BlocksOrBecomesBlocked,
-                        ],
-                    ));
-                    v.extend(self.rampage_triggers(a));
-                }
-                v
-            }
+            Event::BlockersDeclared { blocks } => self.blockers_declared_triggers(blocks),
             _ => Vec::new(),
         }
+    }
+
+    /// Abilities triggered as blockers are declared: "attacks and isn't blocked", "blocks",
+    /// flanking, "becomes blocked (by a creature)", "another ... becomes blocked", rampage.
+    fn blockers_declared_triggers(
+        &mut self,
+        blocks: &[(ObjectId, ObjectId)],
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        let mut v = Vec::new();
+        // "Whenever ~ attacks and isn't blocked": every attacker no one blocked.
+        let unblocked: Vec<ObjectId> = self
+            .combat
+            .as_ref()
+            .map(|c| {
+                c.attackers
+                    .iter()
+                    .map(|a| a.id)
+                    .filter(|a| !blocks.iter().any(|(_, x)| x == a))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for a in unblocked {
+            v.extend(self.own_triggers(a, &[TriggerEvent::AttacksAndIsntBlocked]));
+            v.extend(self.frenzy_triggers(a));
+        }
+        // "Whenever ~ blocks" triggers once, however many attackers it blocks
+        // (CR 509.3c, seed silent).
+        let mut blockers: Vec<ObjectId> = Vec::new();
+        for (blocker, _) in blocks {
+            if !blockers.contains(blocker) {
+                blockers.push(*blocker);
+            }
+        }
+        for b in blockers {
+            v.extend(self.own_triggers(
+                b,
+                &[TriggerEvent::Blocks, TriggerEvent::BlocksOrBecomesBlocked],
+            ));
+        }
+        v.extend(self.flanking_triggers(blocks));
+        // "Whenever ~ becomes blocked by a creature": once for each blocker.
+        for (blocker, attacker) in blocks {
+            v.extend(
+                self.matching(|_, src, _, w| {
+                    src == *attacker && *w == TriggerEvent::BecomesBlockedByCreature
+                })
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(*blocker))),
+            );
+        }
+        let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
+        blocked.sort();
+        blocked.dedup();
+        for a in blocked {
+            let a_ctrl = self.obj(a).map(|o| o.controller);
+            for (s, c, p, i) in self.matching(|g, id, ctrl, w| match w {
+                TriggerEvent::AnotherOfSubtypeYouControlBecomesBlocked(t) => {
+                    id != a && Some(ctrl) == a_ctrl && g.has_subtype(a, t)
+                }
+                _ => false,
+            }) {
+                v.push((s, c, p, i, Some(a)));
+            }
+            for (s, c, p, i) in self.matching(|g, _, _, w| match w {
+                TriggerEvent::SubtypeBecomesBlocked(t) => g.has_subtype(a, t),
+                _ => false,
+            }) {
+                v.push((s, c, p, i, Some(a)));
+            }
+            v.extend(self.own_triggers(
+                a,
+                &[
+                    TriggerEvent::BecomesBlocked,
+                    TriggerEvent::BlocksOrBecomesBlocked,
+                ],
+            ));
+            v.extend(self.rampage_triggers(a));
+        }
+        v
     }
 
     /// A creature put into a graveyard from the battlefield: its own "when ~ dies", "a
@@ -1073,33 +1090,72 @@ impl Game {
                 player,
                 card,
                 spell,
-                ..
+                targets,
             } => {
-                let def = self.catalog().get(*card);
-                let player = *player;
-                // As it is on the stack: a face-down spell is a 2/2 creature spell.
-                let creature_spell = self.is_creature(*spell);
-                let spell_colors = self.colors(*spell);
-                let found = self.matching(|_, _, ctrl, w| match w {
-                    TriggerEvent::YouCastCreatureSpell => {
-                        ctrl == player && def.has_type(CardType::Creature)
-                    }
-                    TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
-                    TriggerEvent::YouCastSpellOfTypes(ts) => {
-                        ctrl == player && ts.iter().any(|t| def.has_type(*t))
-                    }
-                    TriggerEvent::AnyPlayerCastsSpellOfColor(c) => spell_colors.contains(*c),
-                    TriggerEvent::AnyPlayerCastsSpell => true,
-                    TriggerEvent::OpponentCastsSpell => ctrl != player,
-                    TriggerEvent::OpponentCastsCreatureSpell => ctrl != player && creature_spell,
-                    _ => false,
-                });
+                let (player, spell) = (*player, *spell);
+                let found = self.spell_cast_triggers(player, *card, spell);
                 // "That player" is the caster (Pardic Dragon).
-                self.queue_about_player(found, Some(*spell), player);
-                Vec::new()
+                self.queue_about_player(found, Some(spell), player);
+                self.becomes_target_triggers(targets, Some(player))
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+                    .collect()
             }
+            Event::AbilityActivated { targets, .. } | Event::TriggerPut { targets, .. } => self
+                .becomes_target_triggers(targets, None)
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+                .collect(),
             _ => Vec::new(),
         }
+    }
+
+    /// Abilities triggered by `player` casting `spell` (a `card`): "whenever you cast ...",
+    /// "whenever a player / an opponent casts a spell" ("becomes the target" of it is
+    /// `becomes_target_triggers`).
+    fn spell_cast_triggers(
+        &self,
+        player: PlayerId,
+        card: CardId,
+        spell: ObjectId,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize)> {
+        let def = self.catalog().get(card);
+        // As it is on the stack: a face-down spell is a 2/2 creature spell.
+        let creature_spell = self.is_creature(spell);
+        let spell_colors = self.colors(spell);
+        self.matching(|_, _, ctrl, w| match w {
+            TriggerEvent::YouCastCreatureSpell => {
+                ctrl == player && def.has_type(CardType::Creature)
+            }
+            TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
+            TriggerEvent::YouCastSpellOfTypes(ts) => {
+                ctrl == player && ts.iter().any(|t| def.has_type(*t))
+            }
+            TriggerEvent::AnyPlayerCastsSpellOfColor(c) => spell_colors.contains(*c),
+            TriggerEvent::AnyPlayerCastsSpell => true,
+            TriggerEvent::OpponentCastsSpell => ctrl != player,
+            TriggerEvent::OpponentCastsCreatureSpell => ctrl != player && creature_spell,
+            _ => false,
+        })
+    }
+
+    /// "When ~ becomes the target of a spell or ability": the permanents among `targets`
+    /// (`spell_of`: a spell cast by that player, else an ability) with such a trigger.
+    fn becomes_target_triggers(
+        &self,
+        targets: &[crate::targets::Target],
+        spell_of: Option<PlayerId>,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize)> {
+        if targets.is_empty() {
+            return Vec::new();
+        }
+        self.matching(|_, id, ctrl, w| match w {
+            TriggerEvent::BecomesTarget { opponent_spell } => {
+                targets.contains(&crate::targets::Target::Object(id))
+                    && (!opponent_spell || spell_of.is_some_and(|p| p != ctrl))
+            }
+            _ => false,
+        })
     }
 
     /// Queues abilities triggered by an event about `player` ("that player"), each only if
@@ -1214,6 +1270,29 @@ impl Game {
                     && self.links.iter().any(|(s, _)| *s == source)
             }
             TriggerCondition::Linked => self.links.iter().any(|(s, _)| *s == source),
+            TriggerCondition::DefenderControlsNoBlack => {
+                let defender = self
+                    .combat
+                    .as_ref()
+                    .and_then(|c| c.attackers.iter().find(|a| a.id == source))
+                    .map(|a| a.defender);
+                defender.is_some_and(|d| {
+                    !self
+                        .battlefield_of(d)
+                        .any(|o| self.colors(o.id).contains(crate::mana::Color::B))
+                })
+            }
+            TriggerCondition::CreatureCardsInGraveyardAtLeast(n) => {
+                self.player(controller)
+                    .graveyard
+                    .iter()
+                    .filter(|c| {
+                        self.def(**c)
+                            .is_some_and(|d| d.has_type(CardType::Creature))
+                    })
+                    .count()
+                    >= n as usize
+            }
         }
     }
 

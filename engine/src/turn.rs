@@ -337,6 +337,16 @@ impl Game {
             .filter(|(_, untap)| !untap)
             .map(|(id, _)| id)
             .collect();
+        // "It doesn't untap during its controller's next untap step" (Spectral Force): this
+        // step is that one, tapped or not (the effect is used up).
+        let active = self.active;
+        let frozen: Vec<ObjectId> = self
+            .frozen
+            .iter()
+            .copied()
+            .filter(|id| self.obj(*id).is_some_and(|o| o.controller == active))
+            .collect();
+        self.frozen.retain(|id| !frozen.contains(id));
         let mine: Vec<ObjectId> = self
             .battlefield_of(self.active)
             .filter(|o| o.tapped)
@@ -346,6 +356,7 @@ impl Game {
             .filter(|id| {
                 !self.has_keyword(*id, crate::keywords::Keyword::DoesntUntap)
                     && !held.contains(id)
+                    && !frozen.contains(id)
                     && !self.held_by_tapped_lock(*id)
             })
             .collect();
@@ -378,6 +389,7 @@ impl Game {
                     && self.catalog().get(o.face()).may_choose_not_to_untap
                     && self.has_own_abilities(o.id)
                     && !self.untap_choices.iter().any(|(id, _)| *id == o.id)
+                    && !self.frozen.contains(&o.id)
                     && !self.has_keyword(o.id, crate::keywords::Keyword::DoesntUntap)
                     && !self.held_by_tapped_lock(o.id)
             })

@@ -397,6 +397,10 @@ pub struct StaticAbility {
     pub grants: Vec<Keyword>,
     /// Triggered abilities it grants ("All Slivers have 'At the beginning of ...'").
     pub grant_triggers: Vec<crate::abilities::TriggerDef>,
+    /// Activated abilities it grants ("All Slivers have '{T}: Tap target permanent.'"),
+    /// each also listed in the catalog's granted-ability table (index `GRANTED_ABILITY + k`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grant_abilities: Vec<ActivatedAbility>,
     /// Subtypes added "in addition to their other types" (Hivestone), layer 4.
     pub add_subtypes: Vec<String>,
     /// "Creatures you control are the chosen type" (Conspiracy), layer 4: the creature
@@ -507,6 +511,10 @@ pub const INTRINSIC_ABILITY: u8 = 250;
 /// permanent grants to cards in hands (Homing Sliver): `GRANTED_CYCLING_ABILITY + k`, the
 /// catalog's k-th such grant.
 pub const GRANTED_CYCLING_ABILITY: u8 = 240;
+/// Ability indices from here (below [`GRANTED_CYCLING_ABILITY`]) name an activated ability
+/// a static ability grants to permanents (Telekinetic Sliver's "All Slivers have '{T}: Tap
+/// target permanent.'"): `GRANTED_ABILITY + k`, the catalog's k-th such grant.
+pub const GRANTED_ABILITY: u8 = 200;
 
 impl StaticAbility {
     /// The P/T modification it gives `counters`' object.
@@ -523,6 +531,7 @@ impl StaticAbility {
     /// Whether it changes types or abilities (needs the full layer computation).
     pub fn is_layered(&self) -> bool {
         !self.grant_triggers.is_empty()
+            || !self.grant_abilities.is_empty()
             || !self.add_subtypes.is_empty()
             || !self.set_land_types.is_empty()
             || self.set_colors.is_some()
@@ -633,6 +642,9 @@ pub struct Catalog {
     /// Typecycling granted to cards in hands (Homing Sliver): the granting card, the
     /// subtype a card needs, and the ability.
     granted_cycling: Vec<(CardId, String, ActivatedAbility)>,
+    /// Activated abilities granted by static abilities: (granting card, static index,
+    /// position in its `grant_abilities`), by k (index `GRANTED_ABILITY + k`).
+    granted_abilities: Vec<(CardId, u8, u8)>,
     /// The halves of the split cards (ids `CardId::split_half`), in no deck and found by no
     /// name lookup: only a split card cast as that half has one's characteristics.
     halves: Vec<CardDef>,
@@ -675,6 +687,12 @@ impl Catalog {
     /// Loads and validates the embedded facts and scripts.
     pub fn load() -> Result<Catalog, CatalogError> {
         script::build(FACTS, SCRIPTS)
+    }
+
+    /// Loads and validates the embedded facts with other script files (`(file name,
+    /// text)`, as the embedded ones): for tools that check scripts being edited.
+    pub fn load_scripts(scripts: &[(&str, &str)]) -> Result<Catalog, CatalogError> {
+        script::build(FACTS, scripts)
     }
 
     pub fn get(&self, id: CardId) -> &CardDef {
@@ -735,9 +753,29 @@ impl Catalog {
             Some(c) => self.intrinsic.get(c as usize),
             None => match index.checked_sub(GRANTED_CYCLING_ABILITY) {
                 Some(k) => self.granted_cycling.get(k as usize).map(|g| &g.2),
-                None => self.get(card).abilities.get(index as usize),
+                None => match index.checked_sub(GRANTED_ABILITY) {
+                    Some(k) => self.granted_ability(k),
+                    None => self.get(card).abilities.get(index as usize),
+                },
             },
         }
+    }
+    /// The k-th activated ability granted by a static ability.
+    fn granted_ability(&self, k: u8) -> Option<&ActivatedAbility> {
+        let (card, st, pos) = *self.granted_abilities.get(k as usize)?;
+        self.get(card)
+            .statics
+            .get(st as usize)?
+            .grant_abilities
+            .get(pos as usize)
+    }
+    /// The ability indices of the activated abilities static ability `st` of `card` grants.
+    pub fn granted_ability_indices(&self, card: CardId, st: u8) -> impl Iterator<Item = u8> + '_ {
+        self.granted_abilities
+            .iter()
+            .enumerate()
+            .filter(move |(_, (c, s, _))| *c == card && *s == st)
+            .map(|(k, _)| GRANTED_ABILITY + k as u8)
     }
     /// The typecycling abilities permanents grant to cards in hands (Homing Sliver): the
     /// granting card and the subtype a card needs, by `k` (index `GRANTED_CYCLING_ABILITY + k`).

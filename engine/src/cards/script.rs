@@ -253,6 +253,10 @@ struct StaticScript {
     /// Triggered abilities granted: `[[card.static.grant_trigger]]` tables like `[[card.trigger]]`.
     #[serde(default)]
     grant_trigger: Vec<TriggerScript>,
+    /// Activated abilities granted: `[[card.static.grant_ability]]` tables like
+    /// `[[card.ability]]` ("All Slivers have '{T}: ...'"; `this` is the permanent that has it).
+    #[serde(default)]
+    grant_ability: Vec<AbilityScript>,
     /// Subtypes added in addition to the others (layer 4).
     #[serde(default)]
     add_subtypes: Vec<String>,
@@ -509,9 +513,11 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     land_types.sort();
     land_types.dedup();
     let granted_cycling = granted_cycling(&cards)?;
+    let granted_abilities = granted_abilities(&cards)?;
     Ok(Catalog {
         halves,
         granted_cycling,
+        granted_abilities,
         cards,
         face_down,
         by_name,
@@ -1295,48 +1301,76 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
     Ok(())
 }
 
+/// A static ability's `affects` filter, its pump (power, toughness) and granted keywords.
+type AffectsAndPump = (crate::targets::ObjectFilter, i32, i32, Vec<Keyword>);
+
+/// A static ability's `affects` filter, pump and granted keywords, checked: `affects` names
+/// only what a static may look at, and a keyword only when that can't loop.
+fn static_affects_and_pump(st: &StaticScript) -> Result<AffectsAndPump, String> {
+    let affects = crate::targets::ObjectFilter::parse(&st.affects)
+        .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
+    if affects.max_toughness.is_some()
+        || affects.with_aura
+        || affects.mana_value_x
+        || affects.min_power.is_some()
+        || affects.without_keyword.is_some()
+        || affects.attacking
+        || affects.attacking_or_blocking
+        || affects.max_mana_value.is_some()
+        || affects.exact_pt.is_some()
+    {
+        return Err("a static ability's `affects` may name only types, subtypes, colours, controllers, tapped or untapped and (see below) a keyword".into());
+    }
+    let (power, toughness) = match &st.pump {
+        Some(p) => crate::grammar::parse_all(crate::grammar::words::pt_change, p)
+            .map_err(|e| format!("pump `{p}`: {e}"))?,
+        None => (0, 0),
+    };
+    let grants = st
+        .grant
+        .iter()
+        .map(|k| k.parse())
+        .collect::<Result<Vec<Keyword>, _>>()?;
+    // "Creatures with flanking have flanking" (Cavalry Master): a keyword filter only
+    // for a static that grants exactly that keyword, so it adds an instance and never
+    // depends on anything else (layers.rs `has_keyword`).
+    // A pump alone may name a keyword too ("other creatures you control with flying get
+    // +0/+1": Sprite Noble): P/T come after the abilities (layer 7), so nothing loops.
+    let pump_only = grants.is_empty()
+        && st.grant_trigger.is_empty()
+        && st.grant_ability.is_empty()
+        && st.add_subtypes.is_empty()
+        && st.set_creature_type.is_none()
+        && st.cda.is_none()
+        && st.set_land_types.is_empty()
+        && st.set_colors.is_none()
+        && st.cda_pt.is_none();
+    if let Some(k) = affects.keyword
+        && !pump_only
+        && (grants != [k] || power != 0 || toughness != 0)
+    {
+        return Err(
+            "a static ability whose `affects` names a keyword must grant exactly that keyword"
+                .into(),
+        );
+    }
+    Ok((affects, power, toughness, grants))
+}
+
 /// The static abilities (`[[card.static]]`).
 fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for st in &s.statics {
-        let affects = crate::targets::ObjectFilter::parse(&st.affects)
-            .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
-        if affects.max_toughness.is_some()
-            || affects.with_aura
-            || affects.mana_value_x
-            || affects.min_power.is_some()
-            || affects.without_keyword.is_some()
-            || affects.tapped.is_some()
-            || affects.attacking
-        {
-            return Err("a static ability's `affects` may name only types, subtypes, colours, controllers and (see below) a keyword".into());
-        }
-        let (power, toughness) = match &st.pump {
-            Some(p) => crate::grammar::parse_all(crate::grammar::words::pt_change, p)
-                .map_err(|e| format!("pump `{p}`: {e}"))?,
-            None => (0, 0),
-        };
-        let grants = st
-            .grant
-            .iter()
-            .map(|k| k.parse())
-            .collect::<Result<Vec<Keyword>, _>>()?;
-        // "Creatures with flanking have flanking" (Cavalry Master): a keyword filter only
-        // for a static that grants exactly that keyword, so it adds an instance and never
-        // depends on anything else (layers.rs `has_keyword`).
-        if let Some(k) = affects.keyword
-            && (grants != [k] || power != 0 || toughness != 0)
-        {
-            return Err(
-                "a static ability whose `affects` names a keyword must grant exactly that keyword"
-                    .into(),
-            );
-        }
+        let (affects, power, toughness, grants) = static_affects_and_pump(st)?;
         let mut grant_triggers = Vec::new();
         for t in &st.grant_trigger {
             grant_triggers.push(parse_trigger(t)?);
         }
         if grant_triggers.len() > 4 {
             return Err("a static ability grants at most 4 triggered abilities".into());
+        }
+        let mut grant_abilities = Vec::new();
+        for a in &st.grant_ability {
+            grant_abilities.push(parse_ability(def, a)?);
         }
         let set_chosen_creature_type = match st.set_creature_type.as_deref() {
             None => false,
@@ -1377,6 +1411,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             && toughness == 0
             && grants.is_empty()
             && grant_triggers.is_empty()
+            && grant_abilities.is_empty()
             && add_subtypes.is_empty()
             && !set_chosen_creature_type
             && !cda_all_creature_types
@@ -1395,6 +1430,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             toughness,
             grants,
             grant_triggers,
+            grant_abilities,
             add_subtypes,
             set_chosen_creature_type,
             also_outside_battlefield: st.also_outside_battlefield,
@@ -1463,142 +1499,140 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("at most 64 triggered abilities".into());
     }
     for a in &s.ability {
-        let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
-        let same_name = cost
+        let ability = parse_ability(def, a)?;
+        def.abilities.push(ability);
+    }
+    Ok(())
+}
+
+/// One `[[card.ability]]` (or `[[card.static.grant_ability]]`) table.
+fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, String> {
+    let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
+    let same_name = cost
+        .parts
+        .contains(&crate::costs::CostPart::DiscardSameName);
+    if same_name
+        && def.support != Support::TestOnly
+        && !def.text.to_lowercase().contains(&format!(
+            "grandeur — discard another card named {}",
+            def.name.to_lowercase()
+        ))
+    {
+        return Err(format!(
+            "cost `{}`: the card's text has no \"Grandeur — Discard another card named {}\"",
+            a.cost, def.name
+        ));
+    }
+    if let Some(add) = &a.add {
+        if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
+            return Err("a mana ability has no targets, timing or condition (406.1, Δ22)".into());
+        }
+        let produce = parse_produce(add)?;
+        let x_cost = cost
             .parts
-            .contains(&crate::costs::CostPart::DiscardSameName);
-        if same_name
-            && def.support != Support::TestOnly
-            && !def.text.to_lowercase().contains(&format!(
-                "grandeur — discard another card named {}",
-                def.name.to_lowercase()
-            ))
-        {
+            .iter()
+            .any(|p| matches!(p, crate::costs::CostPart::RemoveXCounters(_)));
+        if x_cost != matches!(produce, ManaProduce::XCombination(_)) {
             return Err(format!(
-                "cost `{}`: the card's text has no \"Grandeur — Discard another card named {}\"",
-                a.cost, def.name
+                "a mana ability makes X mana (`add = \"X of ...\"`) exactly when its cost removes X counters (cost `{}`, add `{add}`)",
+                a.cost
             ));
         }
-        if let Some(add) = &a.add {
-            if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
-                return Err(
-                    "a mana ability has no targets, timing or condition (406.1, Δ22)".into(),
-                );
-            }
-            let produce = parse_produce(add)?;
-            let x_cost = cost
-                .parts
-                .iter()
-                .any(|p| matches!(p, crate::costs::CostPart::RemoveXCounters(_)));
-            if x_cost != matches!(produce, ManaProduce::XCombination(_)) {
-                return Err(format!(
-                    "a mana ability makes X mana (`add = \"X of ...\"`) exactly when its cost removes X counters (cost `{}`, add `{add}`)",
-                    a.cost
-                ));
-            }
-            let effects = parse_effects(&a.effects, 0)?;
-            if let Some(e) = effects.iter().find(|e| !e.is_choiceless()) {
-                return Err(format!(
-                    "a mana ability's other effects must not need choices ({e:?})"
-                ));
-            }
-            def.abilities.push(ActivatedAbility {
-                text: a
-                    .text
-                    .clone()
-                    .unwrap_or_else(|| format!("{}: Add {}.", cost, add)),
-                cost,
-                targets: Vec::new(),
-                effects,
-                mana: Some(produce),
-                timing: AbilityTiming::Instant,
-                condition: None,
-                cycling: false,
-                from_hand: false,
-                forecast: false,
-                from_graveyard: false,
-                while_suspended: false,
-            });
-            continue;
+        let effects = parse_effects(&a.effects, 0)?;
+        if let Some(e) = effects.iter().find(|e| !e.is_choiceless()) {
+            return Err(format!(
+                "a mana ability's other effects must not need choices ({e:?})"
+            ));
         }
-        if a.effects.is_empty() {
-            return Err(
-                "an activated ability needs `effects` (or `add` for a mana ability)".into(),
-            );
-        }
-        let targets = parse_targets(&a.targets)?;
-        let effects = parse_effects(&a.effects, targets.len())?;
-        if a.from_graveyard
-            && !def
-                .text
-                .to_lowercase()
-                .contains(&format!("{} from your graveyard", def.name.to_lowercase()))
-        {
-            return Err(
-                "`from_graveyard`: the card's text has no \"~ from your graveyard\"".into(),
-            );
-        }
-        if a.while_suspended
-            && !def.text.to_lowercase().contains(&format!(
-                "activate only if {} is suspended",
-                def.name.to_lowercase()
-            ))
-        {
-            return Err(
-                "`while_suspended`: the card's text has no \"Activate only if ~ is suspended\""
-                    .into(),
-            );
-        }
-        if a.forecast && !def.text.to_lowercase().contains("forecast —") {
-            return Err("`forecast`: the card's text has no forecast".into());
-        }
-        let timing = match a.timing.as_deref() {
-            // Forecast: "activate only during your upkeep" (and once each turn).
-            None if a.forecast => AbilityTiming::YourUpkeep,
-            None | Some("instant") => AbilityTiming::Instant,
-            Some("sorcery") => AbilityTiming::Sorcery,
-            Some("your_upkeep") => AbilityTiming::YourUpkeep,
-            Some("end_of_combat")
-                if def
-                    .text
-                    .to_lowercase()
-                    .contains("activate only during the end of combat step") =>
-            {
-                AbilityTiming::EndOfCombat
-            }
-            Some("end_of_combat") => {
-                return Err(
-                    "`timing = \"end_of_combat\"`: the card's text has no \"Activate only during the end of combat step\"".into(),
-                );
-            }
-            Some(t) => return Err(format!("unknown timing `{t}`")),
-        };
-        let condition = match a.condition.as_deref() {
-            None => None,
-            Some(c) => Some(ActivationCondition::HandSizeExactly(
-                crate::grammar::parse_all(crate::grammar::events::activation_condition, c)
-                    .map_err(|e| format!("condition `{c}`: {e}"))?,
-            )),
-        };
-        def.abilities.push(ActivatedAbility {
+        return Ok(ActivatedAbility {
             text: a
                 .text
                 .clone()
-                .unwrap_or_else(|| format!("{}: {}", cost, a.effects.join("; "))),
+                .unwrap_or_else(|| format!("{}: Add {}.", cost, add)),
             cost,
-            targets,
+            targets: Vec::new(),
             effects,
-            mana: None,
-            timing,
-            condition,
+            mana: Some(produce),
+            timing: AbilityTiming::Instant,
+            condition: None,
             cycling: false,
-            from_hand: a.forecast,
-            forecast: a.forecast,
-            from_graveyard: a.from_graveyard,
-            while_suspended: a.while_suspended,
+            from_hand: false,
+            forecast: false,
+            from_graveyard: false,
+            while_suspended: false,
         });
     }
-    Ok(())
+    if a.effects.is_empty() {
+        return Err("an activated ability needs `effects` (or `add` for a mana ability)".into());
+    }
+    let targets = parse_targets(&a.targets)?;
+    let effects = parse_effects(&a.effects, targets.len())?;
+    if a.from_graveyard
+        && !def
+            .text
+            .to_lowercase()
+            .contains(&format!("{} from your graveyard", def.name.to_lowercase()))
+    {
+        return Err("`from_graveyard`: the card's text has no \"~ from your graveyard\"".into());
+    }
+    if a.while_suspended
+        && !def.text.to_lowercase().contains(&format!(
+            "activate only if {} is suspended",
+            def.name.to_lowercase()
+        ))
+    {
+        return Err(
+            "`while_suspended`: the card's text has no \"Activate only if ~ is suspended\"".into(),
+        );
+    }
+    if a.forecast && !def.text.to_lowercase().contains("forecast —") {
+        return Err("`forecast`: the card's text has no forecast".into());
+    }
+    let timing = match a.timing.as_deref() {
+        // Forecast: "activate only during your upkeep" (and once each turn).
+        None if a.forecast => AbilityTiming::YourUpkeep,
+        None | Some("instant") => AbilityTiming::Instant,
+        Some("sorcery") => AbilityTiming::Sorcery,
+        Some("your_upkeep") => AbilityTiming::YourUpkeep,
+        Some("end_of_combat")
+            if def
+                .text
+                .to_lowercase()
+                .contains("activate only during the end of combat step") =>
+        {
+            AbilityTiming::EndOfCombat
+        }
+        Some("end_of_combat") => {
+            return Err(
+                "`timing = \"end_of_combat\"`: the card's text has no \"Activate only during the end of combat step\"".into(),
+            );
+        }
+        Some(t) => return Err(format!("unknown timing `{t}`")),
+    };
+    let condition = match a.condition.as_deref() {
+        None => None,
+        Some(c) => Some(ActivationCondition::HandSizeExactly(
+            crate::grammar::parse_all(crate::grammar::events::activation_condition, c)
+                .map_err(|e| format!("condition `{c}`: {e}"))?,
+        )),
+    };
+    Ok(ActivatedAbility {
+        text: a
+            .text
+            .clone()
+            .unwrap_or_else(|| format!("{}: {}", cost, a.effects.join("; "))),
+        cost,
+        targets,
+        effects,
+        mana: None,
+        timing,
+        condition,
+        cycling: false,
+        from_hand: a.forecast,
+        forecast: a.forecast,
+        from_graveyard: a.from_graveyard,
+        while_suspended: a.while_suspended,
+    })
 }
 
 fn parse_produce(s: &str) -> Result<ManaProduce, String> {
@@ -2059,6 +2093,26 @@ fn parse_madness(
 
 /// The typecycling abilities cards grant to cards in hands (Homing Sliver's
 /// `grant_typecycling_in_hands = "Sliver {3}"`), in catalog order.
+/// The activated abilities static abilities grant, numbered for `GRANTED_ABILITY + k`.
+fn granted_abilities(cards: &[CardDef]) -> Result<Vec<(CardId, u8, u8)>, CatalogError> {
+    let mut out = Vec::new();
+    for def in cards {
+        for (st, s) in def.statics.iter().enumerate() {
+            for pos in 0..s.grant_abilities.len() {
+                out.push((def.id, st as u8, pos as u8));
+            }
+        }
+    }
+    let room = (crate::cards::GRANTED_CYCLING_ABILITY - crate::cards::GRANTED_ABILITY) as usize;
+    if out.len() > room {
+        return Err(err(
+            "catalog",
+            format!("more than {room} granted activated abilities: lower GRANTED_ABILITY"),
+        ));
+    }
+    Ok(out)
+}
+
 fn granted_cycling(
     cards: &[CardDef],
 ) -> Result<Vec<(CardId, String, ActivatedAbility)>, CatalogError> {

@@ -42,6 +42,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_kicked_b" => if_kicked(i, Some(1)),
         "if_you_control_at_most" => if_you_control_at_most(i),
         "may_sacrifice" => may_sacrifice(i),
+        "unless_pays" => unless_pays(i),
         _ => {
             i.reset(&start);
             sacrifice_then(i)
@@ -91,6 +92,26 @@ fn may(i: &mut &str) -> PResult<(Vec<Effect>, String)> {
         return fail_here("`may` takes effects that ask nothing more", &[]);
     }
     Ok((effects, text.trim().replace('_', " ")))
+}
+
+/// `unless_pays = "unless_pays" SP (mana_cost | integer "_life") SP "&&" SP step {...}`:
+/// "EFFECTS unless you pay COST" (Drifter il-Dal, Sangrophage).
+fn unless_pays(i: &mut &str) -> PResult<Effect> {
+    let (mana, life) = arg("a cost: {U} or 2_life", pay_cost).parse_next(i)?;
+    let after = after_spaces(i);
+    let effects = chain(i)?;
+    if effects.is_empty() || effects.iter().any(|e| !e.is_choiceless()) {
+        *i = after;
+        return fail_here(
+            "`unless_pays COST && EFFECT...` takes effects that ask nothing more",
+            &["&& EFFECT"],
+        );
+    }
+    Ok(Effect::UnlessPays {
+        mana,
+        life,
+        effects,
+    })
 }
 
 /// `if_main`: `A || B`, B what happens otherwise.
@@ -222,6 +243,17 @@ pub fn step(i: &mut &str) -> PResult<Effect> {
         }
         _ => Ok(e),
     }
+}
+
+/// The cost of `unless_pays`: `2_life` (N > 0) or a mana cost.
+fn pay_cost(i: &mut &str) -> PResult<(Option<ManaCost>, u32)> {
+    winnow::combinator::alt((
+        winnow::combinator::terminated(winnow::ascii::dec_uint::<_, u32, _>, "_life")
+            .verify(|n: &u32| *n > 0)
+            .map(|n| (None, n)),
+        mana_cost.map(|m| (Some(m), 0)),
+    ))
+    .parse_next(i)
 }
 
 /// `mana_cost` in a line: `{2}{G}`.
@@ -575,8 +607,11 @@ pub const RULES: &[(&str, Rule)] = &[
     ("shuffle_graveyard_into_library", who_only),
     ("exile_graveyard", who_only),
     ("extra_turn", who_only),
+    ("reveal_random_damage", who_only),
+    ("choose_revealed_to_bottom", who_only),
     ("draw_reveal_discard_nonland", no_args),
     ("scry", scry),
+    ("reorder_top", scry),
     ("fateseal", scry),
     // continuous effects: pump, set, grant, become (layers)
     ("pump", pt_object),
@@ -608,6 +643,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("balance_discard", no_args),
     ("attach_this_to", one_object),
     ("untap", one_object),
+    ("may_tap_or_untap", one_object),
+    ("remove_from_combat", one_object),
+    ("doesnt_untap_next", one_object),
     ("turn_face_up", one_object),
     ("turn_face_down", one_object),
     // turns and the game
@@ -717,6 +755,9 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "tap" => Effect::Tap,
         "attach_this_to" => Effect::AttachThisTo,
         "untap" => Effect::Untap,
+        "may_tap_or_untap" => Effect::MayTapOrUntap,
+        "remove_from_combat" => Effect::RemoveFromCombat,
+        "doesnt_untap_next" => Effect::DoesntUntapNext,
         "turn_face_up" => Effect::TurnFaceUp,
         _ => Effect::TurnFaceDown,
     };
@@ -763,10 +804,10 @@ fn player_amount(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 fn scry(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let amount = arg("an amount", amount).parse_next(i)?;
     options(i, verb, &[])?;
-    Ok(if verb == "scry" {
-        Effect::Scry(amount)
-    } else {
-        Effect::Fateseal(amount)
+    Ok(match verb {
+        "scry" => Effect::Scry(amount),
+        "reorder_top" => Effect::ReorderTop(amount),
+        _ => Effect::Fateseal(amount),
     })
 }
 
@@ -780,6 +821,8 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "sacrifice_half" => Effect::SacrificeHalf { who },
         "shuffle_graveyard_into_library" => Effect::ShuffleGraveyardIntoLibrary { who },
         "exile_graveyard" => Effect::ExileGraveyard { who },
+        "reveal_random_damage" => Effect::RevealRandomDamage(who),
+        "choose_revealed_to_bottom" => Effect::ChooseRevealedToBottom(who),
         _ => Effect::DiscardHandDrawThatMany { who },
     })
 }
@@ -997,10 +1040,24 @@ fn remove_counter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let kind = arg("a counter kind", counter_kind).parse_next(i)?;
     let what = arg("an object", object).parse_next(i)?;
     let o = options(i, verb, &[N])?;
+    // "Remove a counter from it. If you do, ...": the effects after `&&`.
+    let at = after_spaces(i);
+    let then = chain(i)?;
+    if then
+        .iter()
+        .any(|e| !e.is_choiceless() && e.target_slots().is_empty())
+    {
+        *i = at;
+        return fail_here(
+            "`remove_counter KIND WHAT && EFFECT...` takes effects that ask nothing more",
+            &[],
+        );
+    }
     Ok(Effect::RemoveCounters {
         kind,
         count: o.amount("n").unwrap_or(Amount::Fixed(1)),
         what,
+        then,
     })
 }
 
@@ -1259,7 +1316,8 @@ fn become_land_type(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 
 /// `become_color COLOURS OBJECT`.
 fn become_color(i: &mut &str, verb: &'static str) -> PResult<Effect> {
-    let colors = arg("colours, e.g. W", super::words::colours).parse_next(i)?;
+    // `C`: "becomes colorless" (Blazing Blade Askari).
+    let colors = arg("colours, e.g. W, or C", creature_colours).parse_next(i)?;
     let what = arg("an object", object).parse_next(i)?;
     options(i, verb, &[])?;
     Ok(Effect::BecomeColor { what, colors })

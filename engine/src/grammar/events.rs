@@ -86,6 +86,22 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         "last_time_counter_removed",
         TriggerEvent::LastTimeCounterRemoved,
     ),
+    (
+        "becomes_target",
+        TriggerEvent::BecomesTarget {
+            opponent_spell: false,
+        },
+    ),
+    (
+        "becomes_blocked_by_creature",
+        TriggerEvent::BecomesBlockedByCreature,
+    ),
+    (
+        "becomes_target_of_opponent_spell",
+        TriggerEvent::BecomesTarget {
+            opponent_spell: true,
+        },
+    ),
     ("you_cycle", TriggerEvent::PlayerCycles(PlayerScope::You)),
     (
         "opponent_cycles",
@@ -372,10 +388,22 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     ),
     ("tapped_and_linked", TriggerCondition::TappedAndLinked),
     ("linked", TriggerCondition::Linked),
+    (
+        "defending_player_controls_no_black_permanents",
+        TriggerCondition::DefenderControlsNoBlack,
+    ),
 ];
 
 /// `condition`: an intervening "if" clause.
 pub fn condition(i: &mut &str) -> PResult<TriggerCondition> {
+    // `creature_cards_in_graveyard>=4`: "if you have four or more creature cards in your
+    // graveyard" (Pit Keeper).
+    if let Some(rest) = i.strip_prefix("creature_cards_in_graveyard>=") {
+        *i = rest;
+        return winnow::combinator::cut_err(natural)
+            .map(TriggerCondition::CreatureCardsInGraveyardAtLeast)
+            .parse_next(i);
+    }
     winnow::combinator::cut_err(table("condition", CONDITIONS)).parse_next(i)
 }
 
@@ -387,11 +415,12 @@ pub fn static_prevention(i: &mut &str) -> PResult<StaticPrevention> {
             .map(StaticPrevention::SpellDamage)
             .parse_next(i),
         "from_creatures_to_this" => Ok(StaticPrevention::FromCreaturesToThis),
+        "by_enchanted" => Ok(StaticPrevention::ByEnchanted),
         w => fail_at(
             i,
             &start,
             format!("unknown prevention `{w}`"),
-            &["spell_damage N", "from_creatures_to_this"],
+            &["spell_damage N", "from_creatures_to_this", "by_enchanted"],
         ),
     }
 }

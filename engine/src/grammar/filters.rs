@@ -22,7 +22,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             &start,
             what,
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, type:SUBTYPE, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         )
     };
@@ -41,12 +41,10 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         f.nonbasic = true;
         return Ok(());
     }
-    if let Some(s) = w.strip_prefix("nontype:") {
-        f.not_subtype = Some(s.to_string());
-        return Ok(());
-    }
     if let Some(rest) = w.strip_prefix("non") {
-        if let Ok(t) = rest.parse::<CardType>() {
+        if let Some(sub) = rest.strip_prefix("type:").filter(|s| !s.is_empty()) {
+            f.not_subtype = Some(sub.to_string());
+        } else if let Ok(t) = rest.parse::<CardType>() {
             f.types_none.push(t);
         } else if let Some(c) = Color::from_name(rest) {
             f.not_colors.insert(c);
@@ -65,6 +63,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         "face_down" => f.face_down = true,
         "mana_value:X" => f.mana_value_x = true,
         "with_aura" => f.with_aura = true,
+        "attacking_or_blocking" => f.attacking_or_blocking = true,
         "you_control" => f.controller = Some(Relation::You),
         "opponent_controls" => f.controller = Some(Relation::Opponent),
         _ => return filter_word_with_value(i, &start, w, f),
@@ -100,7 +99,25 @@ fn filter_word_with_value<'a>(
             _ => return fail_at(i, start, format!("bad P/T in `{w}`"), &["pt:P/T"]),
         }
     } else if let Some(s) = value("type:") {
-        f.subtype = Some(s.to_string());
+        if s.contains('|') {
+            f.subtypes_any = s.split('|').map(str::to_string).collect();
+            if f.subtypes_any.iter().any(String::is_empty) {
+                return fail_at(i, start, format!("empty subtype in `{w}`"), &["type:A|B"]);
+            }
+        } else {
+            f.subtype = Some(s.to_string());
+        }
+    } else if let Some(n) = value("mana_value<=") {
+        let mut rest = n;
+        match words::natural.parse_next(&mut rest) {
+            Ok(n) if rest.is_empty() => f.max_mana_value = Some(n),
+            _ => return fail_at(i, start, format!("bad number in `{w}`"), &["mana_value<=N"]),
+        }
+    } else if let Some(k) = value("or_with:") {
+        match k.parse() {
+            Ok(k) => f.or_keyword = Some(k),
+            Err(e) => return fail_at(i, start, format!("`{w}`: {e}"), &["or_with:KEYWORD"]),
+        }
     } else if let Some(k) = value("with:") {
         match k.parse() {
             Ok(k) => f.keyword = Some(k),
@@ -122,7 +139,7 @@ fn filter_word_with_value<'a>(
             start,
             format!("unknown filter word `{w}`"),
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, type:SUBTYPE, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         );
     }
@@ -195,6 +212,12 @@ fn merge(a: &mut ObjectFilter, b: ObjectFilter) {
     a.without_keyword = b.without_keyword.or(a.without_keyword);
     a.min_power = b.min_power.or(a.min_power);
     a.mana_value_x |= b.mana_value_x;
+    a.attacking_or_blocking |= b.attacking_or_blocking;
+    a.max_mana_value = b.max_mana_value.or(a.max_mana_value);
+    a.or_keyword = b.or_keyword.or(a.or_keyword);
+    if !b.subtypes_any.is_empty() {
+        a.subtypes_any = b.subtypes_any;
+    }
     a.with_aura |= b.with_aura;
     a.basic |= b.basic;
     a.nonbasic |= b.nonbasic;

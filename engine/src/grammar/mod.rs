@@ -318,5 +318,8 @@ pub(crate) fn is_line_word(w: &str) -> bool {
 
 /// A `key=value` word.
 pub(crate) fn is_option_word(w: &str) -> bool {
-    w.contains('=') && !w.starts_with("toughness<=") && !w.starts_with("power>=")
+    w.contains('=')
+        && !w.starts_with("toughness<=")
+        && !w.starts_with("power>=")
+        && !w.starts_with("mana_value<=")
 }

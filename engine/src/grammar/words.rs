@@ -62,16 +62,25 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
 
 /// `amount`.
 pub fn amount(i: &mut &str) -> PResult<Amount> {
-    alt((integer.map(Amount::Fixed), table("amount", AMOUNT_WORDS)))
-        .map_err(|e: ErrMode<Problem>| {
-            e.map(|mut p| {
-                p.expected.retain(|w| w != "x" && w != "a number");
-                p.expected.insert(0, "a number".into());
-                p.what = p.what.map(|_| "bad amount".to_string());
-                p
-            })
+    let you_control = winnow::combinator::preceded(
+        "you_control:",
+        take_while(1.., |c: char| c.is_ascii_alphabetic() || c == '-'),
+    )
+    .map(|s: &str| Amount::YouControlSubtype(s.to_string()));
+    alt((
+        integer.map(Amount::Fixed),
+        you_control,
+        table("amount", AMOUNT_WORDS),
+    ))
+    .map_err(|e: ErrMode<Problem>| {
+        e.map(|mut p| {
+            p.expected.retain(|w| w != "x" && w != "a number");
+            p.expected.insert(0, "a number".into());
+            p.what = p.what.map(|_| "bad amount".to_string());
+            p
         })
-        .parse_next(i)
+    })
+    .parse_next(i)
 }
 
 const SLOTS: &[(&str, u8)] = &[
@@ -144,6 +153,7 @@ pub fn recipient(i: &mut &str) -> PResult<Recipient> {
             f.attacking = true;
             return Ok(Recipient::EachCreature(f));
         }
+        "this" => return Ok(Recipient::Object(ObjRef::This)),
         _ => {}
     }
     let with = w.strip_prefix("each_creature_with:").map(|k| (k, true));

@@ -97,6 +97,9 @@ pub enum Keyword {
     /// nothing to it (2006 413.2 / 2014 701.5); the rules still counter it on resolution when
     /// all its targets are illegal (none of the block's such cards targets).
     CantBeCountered,
+    /// "~ can't be blocked except by artifact creatures and/or white creatures" (Amrou
+    /// Seekers; a restriction on the block declaration, like fear's).
+    BlockedOnlyByArtifactOrWhite,
 }
 
 impl Keyword {
@@ -179,6 +182,9 @@ impl Keyword {
             Keyword::CantAttack => "can't attack",
             Keyword::UnblockableExceptByWalls => "can't be blocked except by Walls",
             Keyword::CantBeCountered => "can't be countered",
+            Keyword::BlockedOnlyByArtifactOrWhite => {
+                "can't be blocked except by artifact creatures and/or white creatures"
+            }
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -195,7 +201,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 48] = [
+    pub const ALL: [Keyword; 49] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -244,6 +250,7 @@ impl Keyword {
         Keyword::CantAttack,
         Keyword::UnblockableExceptByWalls,
         Keyword::CantBeCountered,
+        Keyword::BlockedOnlyByArtifactOrWhite,
     ];
 }
 

@@ -89,6 +89,7 @@ impl Game {
                 fateseal: library != player,
                 cards,
                 names,
+                top_only: false,
             },
         }
     }
@@ -164,7 +165,10 @@ impl Game {
         d: &Decision,
         answer: Answer,
     ) -> Result<(), RuleError> {
-        let Decision::Scry { cards, .. } = d else {
+        let Decision::Scry {
+            cards, top_only, ..
+        } = d
+        else {
             return Err(RuleError::illegal("nothing is being scried"));
         };
         let Answer::Scry { top, bottom } = answer else {
@@ -172,6 +176,11 @@ impl Game {
                 expected: format!("{}, not {}", d.describe(), answer.kind_name()),
             });
         };
+        if *top_only && !bottom.is_empty() {
+            return Err(RuleError::illegal(
+                "put the cards back on top of your library, in any order (none on the bottom)",
+            ));
+        }
         self.check_scry(cards, &top, &bottom)?;
         let Some(res) = &mut self.resolution else {
             return Err(RuleError::illegal("nothing is resolving"));
@@ -188,7 +197,10 @@ impl Game {
     /// Some of the answers to a scry question: everything on top as it was, everything on
     /// the bottom, each card alone on the bottom, and the top card moved under the others.
     pub(crate) fn scry_answers(d: &Decision) -> Vec<Answer> {
-        let Decision::Scry { cards, .. } = d else {
+        let Decision::Scry {
+            cards, top_only, ..
+        } = d
+        else {
             return Vec::new();
         };
         let mut out = vec![Answer::Scry {
@@ -214,6 +226,9 @@ impl Game {
             });
         }
         out.dedup();
+        if *top_only {
+            out.retain(|a| matches!(a, Answer::Scry { bottom, .. } if bottom.is_empty()));
+        }
         out
     }
 }

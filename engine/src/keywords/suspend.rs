@@ -52,6 +52,7 @@ pub(crate) fn upkeep_definition() -> &'static TriggerDef {
             kind: CounterKind::Time,
             count: Amount::Fixed(1),
             what: ObjRef::This,
+            then: Vec::new(),
         }],
         text: "Suspend: at the beginning of your upkeep, if this card is suspended, remove a time counter from it.".into(),
     })

@@ -30,6 +30,7 @@ impl TriggerDef {
                 kind: CounterKind::Time,
                 count: Amount::Fixed(1),
                 what: ObjRef::This,
+                then: Vec::new(),
             }],
             text: "Vanishing: at the beginning of your upkeep, if there is a time counter on this permanent, remove one from it.".into(),
             divided: None,

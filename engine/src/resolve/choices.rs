@@ -227,6 +227,51 @@ impl Game {
         Progress::Done
     }
 
+    /// "EFFECTS unless you pay COST": the controller is asked whether to pay (not if they
+    /// can't: 2006 / 2014 a player can pay life only up to their life total, 119.4); paid,
+    /// nothing else happens; else the effects do.
+    fn execute_unless_pays(
+        &mut self,
+        res: &mut Resolution,
+        mana: Option<&crate::mana::ManaCost>,
+        life: u32,
+        effects: &[Effect],
+    ) -> Progress {
+        let me = res.item.controller;
+        let payable = mana.map(|m| m.to_payable(0));
+        let can_pay = payable.as_ref().is_none_or(|p| self.can_pay_now(me, p))
+            && self.player(me).life >= life as i32;
+        match res.may {
+            None if can_pay => {
+                let card = &self.catalog().get(res.item.card).name;
+                let cost = match (mana, life) {
+                    (Some(m), 0) => m.to_string(),
+                    (Some(m), n) => format!("{m} and {n} life"),
+                    (None, n) => format!("{n} life"),
+                };
+                return Self::ask_yes_no(me, format!("{card}: pay {cost}?"));
+            }
+            Some(true)
+                if can_pay
+                    && payable
+                        .as_ref()
+                        .is_none_or(|p| self.pay_automatically(me, p)) =>
+            {
+                if life > 0 {
+                    self.lose_life(me, life as i32);
+                }
+                return Progress::Done;
+            }
+            _ => {}
+        }
+        for e in effects {
+            if let Progress::Ask(p) = self.execute(res, e) {
+                debug_assert!(false, "an unless_pays effect asked {p:?}");
+            }
+        }
+        Progress::Done
+    }
+
     /// Resolves one effect of payments and yes/no questions that may ask a player something first.
     pub(super) fn execute_payments(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;
@@ -259,6 +304,11 @@ impl Game {
             Effect::SacrificeThisUnlessPays { cost } => {
                 return self.execute_echo(res, source, cost, false);
             }
+            Effect::UnlessPays {
+                mana,
+                life,
+                effects,
+            } => return self.execute_unless_pays(res, mana.as_ref(), *life, effects),
             Effect::PactPay => {
                 let Some(cost) = self.pact_cost(res.item.card) else {
                     return Progress::Done;

@@ -63,7 +63,12 @@ impl Game {
                 power,
                 toughness,
             } => {
-                let all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                let mut all: Vec<ObjectId> = self.permanents_matching(filter, me);
+                // "Other creatures ...": not the ability's source (Sprite Noble).
+                if filter.other {
+                    let source = Self::source_of(&res.item);
+                    all.retain(|o| *o != source);
+                }
                 for o in all {
                     self.add_pt_effect(o, PtChange::Modify(*power, *toughness));
                 }

@@ -28,6 +28,44 @@ impl Game {
         }
     }
 
+    /// "You may tap or untap target permanent" (Coral Trickster): its controller chooses tap,
+    /// untap or neither as it resolves (`ChooseMode`); a permanent gone: nothing.
+    pub(super) fn execute_may_tap_or_untap(
+        &mut self,
+        res: &mut Resolution,
+        what: ObjRef,
+    ) -> Progress {
+        let Some(o) = self
+            .object_of(res, what)
+            .filter(|o| self.is_on_battlefield(*o))
+        else {
+            return Progress::Done;
+        };
+        let Some(choice) = res.option else {
+            let name = self.card_name(o).to_string();
+            return Progress::Ask(Pending {
+                player: res.item.controller,
+                decision: Decision::ChooseMode {
+                    options: vec![
+                        format!("tap {name}"),
+                        format!("untap {name}"),
+                        "neither".into(),
+                    ],
+                },
+            });
+        };
+        match choice {
+            0 => {
+                self.tap(o);
+            }
+            1 => {
+                self.untap(o);
+            }
+            _ => {}
+        }
+        Progress::Done
+    }
+
     /// Applies one effect of control and status that needs no choice.
     pub(super) fn apply_control(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
@@ -66,6 +104,21 @@ impl Game {
             Effect::Untap(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.untap(o);
+                }
+            }
+            Effect::DoesntUntapNext(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && !self.frozen.contains(&o)
+                {
+                    self.frozen.push(o);
+                }
+            }
+            Effect::RemoveFromCombat(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && let Some(c) = self.combat.as_mut()
+                {
+                    c.remove(o);
                 }
             }
             Effect::TurnFaceUp(r) => {

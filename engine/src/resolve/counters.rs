@@ -17,15 +17,30 @@ impl Game {
                     self.add_counters(o, kind.clone(), n);
                 }
             }
-            Effect::RemoveCounters { kind, count, what } => {
+            Effect::RemoveCounters {
+                kind,
+                count,
+                what,
+                then,
+            } => {
                 // From a permanent, or from a card in exile (a suspended card).
                 let n = self.amount(res, count).max(0) as u32;
+                let mut removed = false;
                 if let Some(o) = self.object_of(res, *what)
                     && self
                         .obj(o)
                         .is_some_and(|x| matches!(x.zone, ZoneKind::Battlefield | ZoneKind::Exile))
                 {
+                    removed = n > 0 && self.obj(o).is_some_and(|x| x.counters.get(kind) > 0);
                     self.remove_counters(o, kind, n);
+                }
+                // "If you do, ...".
+                if removed {
+                    for e in then {
+                        if let Progress::Ask(p) = self.execute(res, e) {
+                            debug_assert!(false, "a remove_counter && effect asked {p:?}");
+                        }
+                    }
                 }
             }
             Effect::RemoveAllCounters { kind, what } => {

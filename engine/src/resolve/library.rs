@@ -168,10 +168,10 @@ impl Game {
                 }
                 return self.discard_chosen(res);
             }
-            Effect::Scry(n) | Effect::Fateseal(n) => {
+            Effect::Scry(n) | Effect::Fateseal(n) | Effect::ReorderTop(n) => {
                 // `keywords/scry.rs`: ask, then put the cards back as answered.
                 let library = match e {
-                    Effect::Scry(_) => Some(me),
+                    Effect::Scry(_) | Effect::ReorderTop(_) => Some(me),
                     _ => match self.fateseal_choice(me, res.option) {
                         Ok(l) => l,
                         Err(ask) => return Progress::Ask(*ask),
@@ -190,12 +190,97 @@ impl Game {
                 if cards.is_empty() {
                     return Progress::Done;
                 }
-                return Progress::Ask(self.scry_question(me, library, cards));
+                return Progress::Ask(self.scry_or_reorder_question(me, library, cards, e));
             }
             Effect::Search { .. }
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. } => return self.execute_search(res, e),
             _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
+        }
+        Progress::Done
+    }
+
+    /// The scry question of `e`: `reorder_top`'s puts every card back on top (`top_only`).
+    fn scry_or_reorder_question(
+        &self,
+        me: PlayerId,
+        library: PlayerId,
+        cards: Vec<ObjectId>,
+        e: &Effect,
+    ) -> Pending {
+        let mut q = self.scry_question(me, library, cards);
+        if let (Effect::ReorderTop(_), Decision::Scry { top_only, .. }) = (e, &mut q.decision) {
+            *top_only = true;
+        }
+        q
+    }
+
+    /// Ignite Memories: each such player reveals a card at random from their hand (chosen
+    /// once, kept in `res.choices`), then is dealt damage equal to its mana value by the
+    /// source (a split card's halves counted together, as `CardDef::mana_value`).
+    pub(super) fn reveal_random_damage(&mut self, res: &mut Resolution, who: PlayerRef) {
+        let source = Self::source_of(&res.item);
+        for p in self.players_of(res, who) {
+            if res.choices.iter().any(|(q, _)| *q == p) {
+                continue;
+            }
+            let hand = self.player(p).hand.clone();
+            if hand.is_empty() {
+                res.choices.push((p, Vec::new()));
+                continue;
+            }
+            let card = hand[self.rng.random_range(0..hand.len())];
+            res.choices.push((p, vec![card]));
+            self.emit(Event::Revealed { player: p, card });
+            let n = self.def(card).map_or(0, |d| d.mana_value());
+            self.deal_damage(source, Target::Player(p), n, false);
+        }
+    }
+
+    /// Psychotic Episode: the controller chooses among the player's hand and the top card of
+    /// their library (`ChooseMode`, hand first, then the top card); the chosen card goes to
+    /// the bottom of its owner's library.
+    pub(super) fn choose_revealed_to_bottom(
+        &mut self,
+        res: &mut Resolution,
+        who: PlayerRef,
+    ) -> Progress {
+        let Some(p) = self.players_of(res, who).into_iter().next() else {
+            return Progress::Done;
+        };
+        let mut cards = self.player(p).hand.clone();
+        if let Some(top) = self.player(p).library.last() {
+            cards.push(*top);
+        }
+        if cards.is_empty() {
+            return Progress::Done;
+        }
+        let Some(i) = res.option else {
+            let top = self.player(p).library.last().copied();
+            for c in &cards {
+                self.emit(Event::Revealed {
+                    player: p,
+                    card: *c,
+                });
+            }
+            let options = cards
+                .iter()
+                .map(|c| {
+                    let name = self.card_name(*c).to_string();
+                    if Some(*c) == top {
+                        format!("{name} (the top card of the library)")
+                    } else {
+                        name
+                    }
+                })
+                .collect();
+            return Progress::Ask(Pending {
+                player: res.item.controller,
+                decision: Decision::ChooseMode { options },
+            });
+        };
+        if let Some(c) = cards.get(i as usize) {
+            self.move_object(*c, ZoneKind::Library, Position::Bottom);
         }
         Progress::Done
     }
