@@ -70,6 +70,9 @@ pub enum TriggerEvent {
     /// A card in its owner's graveyard: "whenever another creature is put into your
     /// graveyard from the battlefield" (Nether Traitor).
     InGraveyardAnotherCreatureToYourGraveyard,
+    /// A card in its owner's graveyard: "whenever a P/T creature enters the battlefield
+    /// under your control" (Sword of the Meek: 1/1), its P/T as it entered.
+    InGraveyardCreatureEntersYourControl(i32, i32),
     /// "Whenever you cast an <type> spell".
     YouCastSpellOfType(CardType),
     /// "When ~ is turned face up" (morph, 502.26 / 702.36).
@@ -151,6 +154,9 @@ pub enum ObjectScope {
     AnyCreature,
     /// "a creature you control".
     CreatureYouControl,
+    /// "enchanted / equipped creature", "fortified land": the permanent the source is
+    /// attached to (`keywords/equip.rs`).
+    Attached,
 }
 
 /// The game states state triggers wait for (410.11 / 603.8).

@@ -697,7 +697,7 @@ impl Game {
                 def.name
             )));
         }
-        if !self.has_own_abilities(source) && index < crate::cards::INTRINSIC_ABILITY {
+        if !self.has_own_abilities(source) && index < crate::cards::GRANTED_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name
@@ -1879,7 +1879,7 @@ impl Game {
                 def.name
             )));
         }
-        if !self.has_own_abilities(source) && ability < crate::cards::INTRINSIC_ABILITY {
+        if !self.has_own_abilities(source) && ability < crate::cards::GRANTED_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name

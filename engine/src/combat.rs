@@ -153,6 +153,9 @@ impl Game {
         if self.has_keyword(id, Keyword::Defender) {
             return Err(format!("{name} has defender and can't attack"));
         }
+        if self.has_keyword(id, Keyword::CantAttack) {
+            return Err(format!("{name} can't attack"));
+        }
         if !self.controlled_since_turn_start(id) && !self.has_keyword(id, Keyword::Haste) {
             return Err(format!(
                 "{name} has summoning sickness: it hasn't been under your control since your turn began"

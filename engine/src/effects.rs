@@ -189,6 +189,20 @@ pub enum Effect {
     },
     /// "Turn it face down" (Vesuvan Shapeshifter's upkeep trigger).
     TurnFaceDown(ObjRef),
+    /// "Attach ~ to target creature you control" (equip, 502.33 / 702.6; fortify, 702.66:
+    /// `keywords/equip.rs`): `what` becomes attached to `to` if it can be (nothing happens
+    /// otherwise, or if it is already attached to it).
+    Attach {
+        what: ObjRef,
+        to: ObjRef,
+    },
+    /// "Return ~ from your graveyard to the battlefield, then attach it to that creature"
+    /// (Sword of the Meek): under its owner's control; it stays unattached if it can't be
+    /// attached to `to`.
+    ReturnAttached {
+        what: ObjRef,
+        to: ObjRef,
+    },
     /// Living End: "Each player exiles all creature cards from their graveyard, then
     /// sacrifices all creatures they control, then puts all cards they exiled this way onto
     /// the battlefield" (they enter at the same time).
@@ -723,6 +737,10 @@ impl Effect {
             | Effect::ReturnAtNextEndStep(ObjRef::Target(n))
             | Effect::Exile(ObjRef::Target(n))
             | Effect::TurnFaceDown(ObjRef::Target(n))
+            | Effect::Attach {
+                to: ObjRef::Target(n),
+                ..
+            }
             | Effect::BecomeCreature {
                 what: ObjRef::Target(n),
                 ..

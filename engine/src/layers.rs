@@ -423,6 +423,10 @@ impl Game {
             None if index >= crate::cards::GRANTED_CYCLING_ABILITY => {
                 self.granted_cycling_ability(id, index)
             }
+            None if index >= crate::cards::GRANTED_ABILITY => {
+                let (card, st, a) = self.catalog().granted_ability(index)?;
+                self.granted_triggers(id).contains(&(card, st)).then_some(a)
+            }
             None if self.has_own_abilities(id) => self.catalog().ability(card, index),
             None => None,
         }
@@ -440,12 +444,21 @@ impl Game {
         };
         let card = def.map(|d| d.id);
         let catalog = self.catalog();
-        own.iter().enumerate().map(|(i, a)| (i as u8, a)).chain(
-            self.intrinsic_colors(id).iter().filter_map(move |c| {
+        // Abilities granted by static abilities (Fallen Ideal), after its own.
+        let granted: Vec<(u8, &'static ActivatedAbility)> = self
+            .granted_triggers(id)
+            .into_iter()
+            .flat_map(|(c, st)| catalog.granted_ability_indices(c, st))
+            .filter_map(|i| catalog.granted_ability(i).map(|g| (i, g.2)))
+            .collect();
+        own.iter()
+            .enumerate()
+            .map(|(i, a)| (i as u8, a))
+            .chain(granted)
+            .chain(self.intrinsic_colors(id).iter().filter_map(move |c| {
                 let i = INTRINSIC_ABILITY + c as u8;
                 catalog.ability(card?, i).map(|a| (i, a))
-            }),
-        )
+            }))
     }
 
     /// The colours of the intrinsic mana abilities an effect gave `id` by setting its land
@@ -555,7 +568,8 @@ pub struct Chars {
     /// Whether it still has the abilities of its own card (false after "loses all
     /// abilities"; abilities gained later are in `keywords` / `granted_triggers`).
     pub own_abilities: bool,
-    /// Triggered abilities granted by static abilities: (granter card, static index).
+    /// Triggered and activated abilities granted by static abilities: (granter card,
+    /// static index); the object has that static's `grant_triggers` and `grant_abilities`.
     pub granted_triggers: Vec<(CardId, u8)>,
     /// An effect set its land types (212.6e): its rules text is gone and it has the
     /// intrinsic mana ability of each basic land type in `subtypes`.
@@ -969,7 +983,8 @@ impl Game {
                         change: Change::AddKeywords(KeywordSet::of(&st.grants)),
                     });
                 }
-                if !st.grant_triggers.is_empty() {
+                // Granted triggered and activated abilities: the object has the static's.
+                if !st.grant_triggers.is_empty() || !st.grant_abilities.is_empty() {
                     out.push(Layered {
                         layer: Layer::Ability,
                         timestamp: o.timestamp,

@@ -347,7 +347,11 @@ impl Game {
             }
             // Without mana abilities, a permanent whose abilities are all mana abilities
             // (lands: the intrinsic ones an effect gives are mana abilities too) has nothing.
-            if !with_mana_abilities && def.abilities.iter().all(|a| a.is_mana_ability()) {
+            // (A layered game may grant it others: Fallen Ideal.)
+            if !with_mana_abilities
+                && !self.layered
+                && def.abilities.iter().all(|a| a.is_mana_ability())
+            {
                 continue;
             }
             for (i, a) in self.abilities_of(o.id) {
@@ -471,7 +475,7 @@ impl Game {
         let def = self
             .def(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
-        if !self.has_own_abilities(source) && ability < crate::cards::INTRINSIC_ABILITY {
+        if !self.has_own_abilities(source) && ability < crate::cards::GRANTED_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name

@@ -742,6 +742,7 @@ impl Game {
             | Effect::ReturnToHand(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } => self.apply_counters(res, e),
+            Effect::Attach { .. } | Effect::ReturnAttached { .. } => self.apply_attach(res, e),
             Effect::Pump { .. }
             | Effect::PumpCount { .. }
             | Effect::PumpAllCount { .. }

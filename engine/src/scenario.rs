@@ -724,10 +724,14 @@ impl Runner {
             "activate" => {
                 let (card, n) = split_index(rest);
                 // A permanent's ability, or one that works from the graveyard (Chronosavant).
-                Answer::Activate {
-                    source: self.find(card, &[Battlefield, Graveyard], None)?,
-                    ability: n,
-                }
+                let source = self.find(card, &[Battlefield, Graveyard], None)?;
+                // `#n` counts its abilities now: its own, then granted ones (Fallen Ideal).
+                let ability = self
+                    .game
+                    .abilities_of(source)
+                    .nth(n as usize)
+                    .map_or(n, |(i, _)| i);
+                Answer::Activate { source, ability }
             }
             "mana" => return self.parse_mana_answer(rest),
             "scry" => return self.parse_scry_answer(rest),

@@ -353,6 +353,11 @@ pub struct StaticAbility {
     pub grants: Vec<Keyword>,
     /// Triggered abilities it grants ("All Slivers have 'At the beginning of ...'").
     pub grant_triggers: Vec<crate::abilities::TriggerDef>,
+    /// Activated abilities it grants ("Enchanted creature has 'Sacrifice a creature: ...'",
+    /// Fallen Ideal; `Game::ability` from [`GRANTED_ABILITY`]): activated by the controller of
+    /// the permanent that has them, "this creature" being that permanent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grant_abilities: Vec<ActivatedAbility>,
     /// Subtypes added "in addition to their other types" (Hivestone), layer 4.
     pub add_subtypes: Vec<String>,
     /// "Creatures you control are the chosen type" (Conspiracy), layer 4: the creature
@@ -452,6 +457,10 @@ pub const INTRINSIC_ABILITY: u8 = 250;
 /// permanent grants to cards in hands (Homing Sliver): `GRANTED_CYCLING_ABILITY + k`, the
 /// catalog's k-th such grant.
 pub const GRANTED_CYCLING_ABILITY: u8 = 240;
+/// Ability indices from here (below [`GRANTED_CYCLING_ABILITY`]) name an activated ability a
+/// static ability grants to permanents (Fallen Ideal): `GRANTED_ABILITY + g`, the catalog's
+/// g-th such grant (`Catalog::granted_ability`).
+pub const GRANTED_ABILITY: u8 = 200;
 
 impl StaticAbility {
     /// The P/T modification it gives `counters`' object.
@@ -468,6 +477,7 @@ impl StaticAbility {
     /// Whether it changes types or abilities (needs the full layer computation).
     pub fn is_layered(&self) -> bool {
         !self.grant_triggers.is_empty()
+            || !self.grant_abilities.is_empty()
             || !self.add_subtypes.is_empty()
             || !self.set_land_types.is_empty()
             || self.set_colors.is_some()
@@ -569,6 +579,9 @@ pub struct Catalog {
     /// Typecycling granted to cards in hands (Homing Sliver): the granting card, the
     /// subtype a card needs, and the ability.
     granted_cycling: Vec<(CardId, String, ActivatedAbility)>,
+    /// Activated abilities static abilities grant to permanents: the granting card, the
+    /// static's index and the ability's index in it, by g (index `GRANTED_ABILITY + g`).
+    granted_abilities: Vec<(CardId, u8, u8)>,
     /// The halves of the split cards (ids `CardId::split_half`), in no deck and found by no
     /// name lookup: only a split card cast as that half has one's characteristics.
     halves: Vec<CardDef>,
@@ -671,9 +684,31 @@ impl Catalog {
             Some(c) => self.intrinsic.get(c as usize),
             None => match index.checked_sub(GRANTED_CYCLING_ABILITY) {
                 Some(k) => self.granted_cycling.get(k as usize).map(|g| &g.2),
+                None if index >= GRANTED_ABILITY => self.granted_ability(index).map(|g| g.2),
                 None => self.get(card).abilities.get(index as usize),
             },
         }
+    }
+    /// A granted activated ability by its index (`GRANTED_ABILITY + g`): the granting card,
+    /// the static ability's index, and the ability.
+    pub fn granted_ability(&self, index: u8) -> Option<(CardId, u8, &ActivatedAbility)> {
+        let g = index.checked_sub(GRANTED_ABILITY)?;
+        let &(card, st, k) = self.granted_abilities.get(g as usize)?;
+        let a = self
+            .get(card)
+            .statics
+            .get(st as usize)?
+            .grant_abilities
+            .get(k as usize)?;
+        Some((card, st, a))
+    }
+    /// The indices of the activated abilities static `st` of `card` grants, in order.
+    pub fn granted_ability_indices(&self, card: CardId, st: u8) -> impl Iterator<Item = u8> + '_ {
+        self.granted_abilities
+            .iter()
+            .enumerate()
+            .filter(move |(_, g)| g.0 == card && g.1 == st)
+            .map(|(i, _)| GRANTED_ABILITY + i as u8)
     }
     /// The typecycling abilities permanents grant to cards in hands (Homing Sliver): the
     /// granting card and the subtype a card needs, by `k` (index `GRANTED_CYCLING_ABILITY + k`).

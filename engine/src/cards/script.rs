@@ -215,6 +215,10 @@ struct Script {
     /// "If this spell was kicked, it has split second" (Molten Disaster).
     #[serde(default)]
     kicked_split_second: bool,
+    /// Equip (502.33 / 702.6, `keywords/equip.rs`): `equip = "{2}"`, as printed.
+    equip: Option<String>,
+    /// Fortify (702.66, `keywords/fortify.rs`): `fortify = "{3}"`, as printed.
+    fortify: Option<String>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -230,6 +234,10 @@ struct StaticScript {
     /// Triggered abilities granted: `[[card.static.grant_trigger]]` tables like `[[card.trigger]]`.
     #[serde(default)]
     grant_trigger: Vec<TriggerScript>,
+    /// Activated abilities granted: `[[card.static.grant_ability]]` tables like
+    /// `[[card.ability]]` (`this` is the permanent that has it).
+    #[serde(default)]
+    grant_ability: Vec<AbilityScript>,
     /// Subtypes added in addition to the others (layer 4).
     #[serde(default)]
     add_subtypes: Vec<String>,
@@ -246,6 +254,12 @@ struct StaticScript {
     /// Only the permanent the source (an Aura) enchants.
     #[serde(default)]
     enchanted: bool,
+    /// Only the creature the source (an Equipment) equips: "Equipped creature ...".
+    #[serde(default)]
+    equipped: bool,
+    /// Only the land the source (a Fortification) fortifies: "Fortified land ...".
+    #[serde(default)]
+    fortified: bool,
     /// `["Plains"]`: the land types become these basic land types (layer 4, 212.6e).
     #[serde(default)]
     set_land_types: Vec<String>,
@@ -477,9 +491,11 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     land_types.sort();
     land_types.dedup();
     let granted_cycling = granted_cycling(&cards)?;
+    let granted_abilities = granted_abilities(&cards)?;
     Ok(Catalog {
         halves,
         granted_cycling,
+        granted_abilities,
         cards,
         face_down,
         by_name,
@@ -487,6 +503,26 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         intrinsic,
         land_types,
     })
+}
+
+/// The activated abilities static abilities grant (`GRANTED_ABILITY + g`), in catalog order.
+fn granted_abilities(cards: &[CardDef]) -> Result<Vec<(CardId, u8, u8)>, CatalogError> {
+    let mut out = Vec::new();
+    for c in cards {
+        for (st, s) in c.statics.iter().enumerate() {
+            for k in 0..s.grant_abilities.len() {
+                out.push((c.id, st as u8, k as u8));
+            }
+        }
+    }
+    let room = (GRANTED_CYCLING_ABILITY - GRANTED_ABILITY) as usize;
+    if out.len() > room {
+        return Err(err(
+            "granted abilities",
+            format!("more than {room} granted activated abilities: widen GRANTED_ABILITY"),
+        ));
+    }
+    Ok(out)
 }
 
 /// Every token an effect creates must be defined as a token.
@@ -765,8 +801,50 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
+    apply_attach_keys(def, s, &text_lower, test_only)?;
     // After the printed activated abilities: cycling is printed after them.
     apply_graveyard_keys(def, s)
+}
+
+/// Equip and fortify (`keywords/equip.rs`, `keywords/fortify.rs`): the activated ability
+/// "[Cost]: Attach to target creature (land) you control. Activate only as a sorcery",
+/// after the printed activated abilities; each checked against the card's text and type,
+/// and a card whose text has one must be scripted with it.
+fn apply_attach_keys(
+    def: &mut CardDef,
+    s: &Script,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<(), String> {
+    for (key, value, sub, fortify) in [
+        ("equip", &s.equip, "Equipment", false),
+        ("fortify", &s.fortify, "Fortification", true),
+    ] {
+        let printed_line = |l: &str| l.starts_with(&format!("{key} {{"));
+        match value {
+            Some(c) => {
+                if !def.subtypes.iter().any(|t| t == sub) {
+                    return Err(format!("only an {sub} has `{key}`"));
+                }
+                let printed = format!("{key} {}", c.trim().to_lowercase());
+                if !text_lower.lines().any(|l| l.starts_with(&printed)) {
+                    return Err(format!(
+                        "`{key} = \"{c}\"`: the card's text has no `{printed}`"
+                    ));
+                }
+                let cost = Cost::parse(c).map_err(|e| format!("{key} `{c}`: {e}"))?;
+                def.abilities
+                    .push(crate::keywords::equip::ability(cost, fortify)?);
+            }
+            None if !test_only && text_lower.lines().any(printed_line) => {
+                return Err(format!(
+                    "the card has {key}: script it with `{key} = \"{{cost}}\"`"
+                ));
+            }
+            None => {}
+        }
+    }
+    Ok(())
 }
 
 /// Keywords, colours, and the spell's targets, effects, modes and additional costs.
@@ -1173,6 +1251,17 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         if grant_triggers.len() > 4 {
             return Err("a static ability grants at most 4 triggered abilities".into());
         }
+        let grant_abilities = st
+            .grant_ability
+            .iter()
+            .map(|a| parse_ability(def, a))
+            .collect::<Result<Vec<_>, _>>()?;
+        if grant_abilities
+            .iter()
+            .any(|a| a.from_graveyard || a.from_hand)
+        {
+            return Err("a granted ability works on the battlefield only".into());
+        }
         let set_chosen_creature_type = match st.set_creature_type.as_deref() {
             None => false,
             Some("chosen") if s.choose_creature_type => true,
@@ -1232,6 +1321,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             && toughness == 0
             && grants.is_empty()
             && grant_triggers.is_empty()
+            && grant_abilities.is_empty()
             && add_subtypes.is_empty()
             && !set_chosen_creature_type
             && !cda_all_creature_types
@@ -1242,6 +1332,17 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
         let condition = static_condition(st.condition.as_deref(), &def.text)?;
+        let lower = def.text.to_lowercase();
+        for (key, set, sub, words) in [
+            ("equipped", st.equipped, "Equipment", "equipped creature"),
+            ("fortified", st.fortified, "Fortification", "fortified land"),
+        ] {
+            if set && (!def.subtypes.iter().any(|t| t == sub) || !lower.contains(words)) {
+                return Err(format!(
+                    "`{key} = true`: only an {sub} whose text says \"{words}\""
+                ));
+            }
+        }
         def.statics.push(crate::cards::StaticAbility {
             condition,
             affects,
@@ -1250,12 +1351,14 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             toughness,
             grants,
             grant_triggers,
+            grant_abilities,
             add_subtypes,
             set_chosen_creature_type,
             also_outside_battlefield: st.also_outside_battlefield,
             cda_all_creature_types,
             itself: st.itself,
-            enchanted: st.enchanted,
+            // "Enchanted", "equipped", "fortified": what the source is attached to.
+            enchanted: st.enchanted || st.equipped || st.fortified,
             set_land_types: st.set_land_types.clone(),
             set_colors,
             cda_pt,
@@ -1284,116 +1387,116 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("at most 64 triggered abilities".into());
     }
     for a in &s.ability {
-        let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
-        let same_name = cost
+        let ability = parse_ability(def, a)?;
+        def.abilities.push(ability);
+    }
+    Ok(())
+}
+
+/// One `[[card.ability]]` (or a static's `[[card.static.grant_ability]]`) table, checked
+/// against `def`'s text where a key needs it.
+fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, String> {
+    let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
+    let same_name = cost
+        .parts
+        .contains(&crate::costs::CostPart::DiscardSameName);
+    if same_name
+        && def.support != Support::TestOnly
+        && !def.text.to_lowercase().contains(&format!(
+            "grandeur — discard another card named {}",
+            def.name.to_lowercase()
+        ))
+    {
+        return Err(format!(
+            "cost `{}`: the card's text has no \"Grandeur — Discard another card named {}\"",
+            a.cost, def.name
+        ));
+    }
+    if let Some(add) = &a.add {
+        if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
+            return Err("a mana ability has no targets, timing or condition (406.1, Δ22)".into());
+        }
+        let produce = parse_produce(add)?;
+        let x_cost = cost
             .parts
-            .contains(&crate::costs::CostPart::DiscardSameName);
-        if same_name
-            && def.support != Support::TestOnly
-            && !def.text.to_lowercase().contains(&format!(
-                "grandeur — discard another card named {}",
-                def.name.to_lowercase()
-            ))
-        {
+            .iter()
+            .any(|p| matches!(p, crate::costs::CostPart::RemoveXCounters(_)));
+        if x_cost != matches!(produce, ManaProduce::XCombination(_)) {
             return Err(format!(
-                "cost `{}`: the card's text has no \"Grandeur — Discard another card named {}\"",
-                a.cost, def.name
+                "a mana ability makes X mana (`add = \"X of ...\"`) exactly when its cost removes X counters (cost `{}`, add `{add}`)",
+                a.cost
             ));
         }
-        if let Some(add) = &a.add {
-            if !a.targets.is_empty() || a.timing.is_some() || a.condition.is_some() {
-                return Err(
-                    "a mana ability has no targets, timing or condition (406.1, Δ22)".into(),
-                );
-            }
-            let produce = parse_produce(add)?;
-            let x_cost = cost
-                .parts
-                .iter()
-                .any(|p| matches!(p, crate::costs::CostPart::RemoveXCounters(_)));
-            if x_cost != matches!(produce, ManaProduce::XCombination(_)) {
-                return Err(format!(
-                    "a mana ability makes X mana (`add = \"X of ...\"`) exactly when its cost removes X counters (cost `{}`, add `{add}`)",
-                    a.cost
-                ));
-            }
-            let effects = parse_effects(&a.effects, 0)?;
-            if let Some(e) = effects.iter().find(|e| !e.is_choiceless()) {
-                return Err(format!(
-                    "a mana ability's other effects must not need choices ({e:?})"
-                ));
-            }
-            def.abilities.push(ActivatedAbility {
-                text: a
-                    .text
-                    .clone()
-                    .unwrap_or_else(|| format!("{}: Add {}.", cost, add)),
-                cost,
-                targets: Vec::new(),
-                effects,
-                mana: Some(produce),
-                timing: AbilityTiming::Instant,
-                condition: None,
-                cycling: false,
-                from_hand: false,
-                forecast: false,
-                from_graveyard: false,
-            });
-            continue;
+        let effects = parse_effects(&a.effects, 0)?;
+        if let Some(e) = effects.iter().find(|e| !e.is_choiceless()) {
+            return Err(format!(
+                "a mana ability's other effects must not need choices ({e:?})"
+            ));
         }
-        if a.effects.is_empty() {
-            return Err(
-                "an activated ability needs `effects` (or `add` for a mana ability)".into(),
-            );
-        }
-        let targets = parse_targets(&a.targets)?;
-        let effects = parse_effects(&a.effects, targets.len())?;
-        if a.from_graveyard
-            && !def
-                .text
-                .to_lowercase()
-                .contains(&format!("{} from your graveyard", def.name.to_lowercase()))
-        {
-            return Err(
-                "`from_graveyard`: the card's text has no \"~ from your graveyard\"".into(),
-            );
-        }
-        if a.forecast && !def.text.to_lowercase().contains("forecast —") {
-            return Err("`forecast`: the card's text has no forecast".into());
-        }
-        let timing = match a.timing.as_deref() {
-            // Forecast: "activate only during your upkeep" (and once each turn).
-            None if a.forecast => AbilityTiming::YourUpkeep,
-            None | Some("instant") => AbilityTiming::Instant,
-            Some("sorcery") => AbilityTiming::Sorcery,
-            Some("your_upkeep") => AbilityTiming::YourUpkeep,
-            Some(t) => return Err(format!("unknown timing `{t}`")),
-        };
-        let condition = match a.condition.as_deref() {
-            None => None,
-            Some(c) => Some(ActivationCondition::HandSizeExactly(
-                crate::grammar::parse_all(crate::grammar::events::activation_condition, c)
-                    .map_err(|e| format!("condition `{c}`: {e}"))?,
-            )),
-        };
-        def.abilities.push(ActivatedAbility {
+        return Ok(ActivatedAbility {
             text: a
                 .text
                 .clone()
-                .unwrap_or_else(|| format!("{}: {}", cost, a.effects.join("; "))),
+                .unwrap_or_else(|| format!("{}: Add {}.", cost, add)),
             cost,
-            targets,
+            targets: Vec::new(),
             effects,
-            mana: None,
-            timing,
-            condition,
+            mana: Some(produce),
+            timing: AbilityTiming::Instant,
+            condition: None,
             cycling: false,
-            from_hand: a.forecast,
-            forecast: a.forecast,
-            from_graveyard: a.from_graveyard,
+            from_hand: false,
+            forecast: false,
+            from_graveyard: false,
         });
     }
-    Ok(())
+    if a.effects.is_empty() {
+        return Err("an activated ability needs `effects` (or `add` for a mana ability)".into());
+    }
+    let targets = parse_targets(&a.targets)?;
+    let effects = parse_effects(&a.effects, targets.len())?;
+    if a.from_graveyard
+        && !def
+            .text
+            .to_lowercase()
+            .contains(&format!("{} from your graveyard", def.name.to_lowercase()))
+    {
+        return Err("`from_graveyard`: the card's text has no \"~ from your graveyard\"".into());
+    }
+    if a.forecast && !def.text.to_lowercase().contains("forecast —") {
+        return Err("`forecast`: the card's text has no forecast".into());
+    }
+    let timing = match a.timing.as_deref() {
+        // Forecast: "activate only during your upkeep" (and once each turn).
+        None if a.forecast => AbilityTiming::YourUpkeep,
+        None | Some("instant") => AbilityTiming::Instant,
+        Some("sorcery") => AbilityTiming::Sorcery,
+        Some("your_upkeep") => AbilityTiming::YourUpkeep,
+        Some(t) => return Err(format!("unknown timing `{t}`")),
+    };
+    let condition = match a.condition.as_deref() {
+        None => None,
+        Some(c) => Some(ActivationCondition::HandSizeExactly(
+            crate::grammar::parse_all(crate::grammar::events::activation_condition, c)
+                .map_err(|e| format!("condition `{c}`: {e}"))?,
+        )),
+    };
+    Ok(ActivatedAbility {
+        text: a
+            .text
+            .clone()
+            .unwrap_or_else(|| format!("{}: {}", cost, a.effects.join("; "))),
+        cost,
+        targets,
+        effects,
+        mana: None,
+        timing,
+        condition,
+        cycling: false,
+        from_hand: a.forecast,
+        forecast: a.forecast,
+        from_graveyard: a.from_graveyard,
+    })
 }
 
 fn parse_produce(s: &str) -> Result<ManaProduce, String> {

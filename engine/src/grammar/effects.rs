@@ -483,6 +483,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("prevent_all", prevent_all),
     ("prevent_combat_damage_from", one_object),
     ("redirect_next_from_this", redirect_next_from_this),
+    ("attach", attach),
+    ("return_to_battlefield_attached", attach),
     ("regenerate", one_object),
     ("regenerate_all", one_filter),
     ("cant_regenerate", one_object),
@@ -805,6 +807,22 @@ fn redirect_next_from_this(i: &mut &str, verb: &'static str) -> PResult<Effect> 
         return missing(verb, TO_OBJECT);
     };
     Ok(Effect::RedirectNextFromThis { amount, to })
+}
+
+/// `attach OBJECT to=OBJECT` (equip, fortify: `keywords/equip.rs`) and
+/// `return_to_battlefield_attached OBJECT to=OBJECT` (Sword of the Meek: from its owner's
+/// graveyard to the battlefield, then attached).
+fn attach(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("an object (this, it, linked, target)", object).parse_next(i)?;
+    let o = options(i, verb, &[TO_OBJECT])?;
+    let Some(to) = o.object("to") else {
+        return missing(verb, TO_OBJECT);
+    };
+    Ok(if verb == "attach" {
+        Effect::Attach { what, to }
+    } else {
+        Effect::ReturnAttached { what, to }
+    })
 }
 
 // ---------------------------------------------------------------------------------------

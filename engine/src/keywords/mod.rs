@@ -84,6 +84,13 @@ pub enum Keyword {
     Lifelink,
     /// Frenzy 1 (702.67, `keywords/frenzy.rs`): a built-in "attacks and isn't blocked" trigger.
     Frenzy1,
+    /// Indestructible (2014 702.12; 2006: a static ability of the rules' glossary, the same
+    /// rule): it can't be destroyed, and lethal damage doesn't destroy it (`Game::destroy`,
+    /// `sba.rs`; Darksteel Garrison, `keywords/fortify.rs`).
+    Indestructible,
+    /// "~ can't attack" (a restriction on the attack declaration; Utopia Vow's "enchanted
+    /// creature can't attack or block" grants it with [`Keyword::CantBlock`]).
+    CantAttack,
 }
 
 impl Keyword {
@@ -159,6 +166,8 @@ impl Keyword {
             Keyword::Poisonous3 => "Poisonous 3",
             Keyword::Lifelink => "Lifelink",
             Keyword::Frenzy1 => "Frenzy 1",
+            Keyword::Indestructible => "Indestructible",
+            Keyword::CantAttack => "can't attack",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -175,7 +184,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 43] = [
+    pub const ALL: [Keyword; 45] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -219,6 +228,8 @@ impl Keyword {
         Keyword::Poisonous3,
         Keyword::Lifelink,
         Keyword::Frenzy1,
+        Keyword::Indestructible,
+        Keyword::CantAttack,
     ];
 }
 
@@ -240,10 +251,12 @@ pub mod cycling;
 pub mod delve;
 pub mod dredge;
 pub mod echo;
+pub mod equip;
 pub mod flanking;
 pub mod flash;
 pub mod flashback;
 pub mod forecast;
+pub mod fortify;
 pub mod frenzy;
 pub mod graft;
 pub mod grandeur;
