@@ -16,6 +16,8 @@ pub enum Amount {
     Fixed(i32),
     /// The X chosen while casting (409.1b).
     X,
+    /// Twice X ("2 life for each ...": chroma, `keywords/chroma.rs`).
+    TwiceX,
     /// The number of creatures the controller controls, counted on resolution (413.2f).
     CreaturesYouControl,
     /// The number of attacking creatures, counted on resolution (Strength in Numbers).
@@ -473,6 +475,9 @@ pub enum Effect {
     /// revealed, is the resolving item's X for the effects after it ("if you do, target
     /// creature gets -X/-X": `pump_count X -1/-1 target`).
     RevealForX(crate::targets::ObjectFilter),
+    /// Chroma (an ability word, `keywords/chroma.rs`): "reveal any number of cards in your
+    /// hand": X is the number of mana symbols of this colour in those cards' mana costs.
+    RevealChroma(crate::mana::Color),
     /// Typecycling's "search your library for a [type] card, reveal it, put it into your
     /// hand, then shuffle" (`keywords/cycling.rs`).
     SearchReveal(crate::targets::ObjectFilter),
@@ -573,6 +578,7 @@ impl Effect {
                 | Effect::Sacrifice { .. }
                 | Effect::Search { .. }
                 | Effect::RevealForX(..)
+                | Effect::RevealChroma(..)
                 | Effect::May { .. }
                 | Effect::CounterUnlessPays { .. }
                 | Effect::MayPay { .. }

@@ -282,6 +282,7 @@ impl Game {
         match a {
             Amount::Fixed(n) => *n,
             Amount::X | Amount::ThatMuch => res.item.x as i32,
+            Amount::TwiceX => 2 * res.item.x as i32,
             Amount::CreaturesYouControl => self
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
@@ -675,6 +676,7 @@ impl Game {
             | Effect::Scry(_)
             | Effect::Fateseal(_)
             | Effect::RevealForX(..)
+            | Effect::RevealChroma(..)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -798,6 +800,7 @@ impl Game {
             | Effect::IfKicked { .. }
             | Effect::IfYouControlAtMost { .. }
             | Effect::RevealForX(..)
+            | Effect::RevealChroma(..)
             | Effect::StormCopies
             | Effect::CopySpell(_)
             | Effect::GainControlOfSpell(_)

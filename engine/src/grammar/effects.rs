@@ -526,6 +526,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("mill", player_amount),
     ("search", search),
     ("reveal_for_x", one_filter),
+    ("reveal_for_chroma", reveal_for_chroma),
     ("discard_hand_draw_that_many", who_only),
     ("extra_turn", who_only),
     ("draw_reveal_discard_nonland", no_args),
@@ -807,6 +808,14 @@ fn redirect_next_from_this(i: &mut &str, verb: &'static str) -> PResult<Effect> 
         return missing(verb, TO_OBJECT);
     };
     Ok(Effect::RedirectNextFromThis { amount, to })
+}
+
+/// `reveal_for_chroma COLOUR` (chroma, `keywords/chroma.rs`): X = that colour's mana
+/// symbols in the mana costs of the cards revealed from the hand.
+fn reveal_for_chroma(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let c = arg("a colour letter (W U B R G)", colour_letter).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::RevealChroma(c))
 }
 
 /// `attach OBJECT to=OBJECT` (equip, fortify: `keywords/equip.rs`) and

@@ -246,6 +246,7 @@ impl FromStr for Keyword {
 
 pub mod bloodthirst;
 pub mod buyback;
+pub mod chroma;
 pub mod convoke;
 pub mod cycling;
 pub mod delve;

@@ -100,6 +100,22 @@ impl Game {
                     self.emit(Event::Revealed { player: me, card });
                 }
             }
+            Effect::RevealChroma(color) => {
+                // Chroma: "reveal any number of cards in your hand" (any card).
+                let Some(i) = res.choices.iter().position(|(p, _)| *p == me) else {
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::Reveal {
+                            filter: Default::default(),
+                        },
+                    });
+                };
+                let (_, cards) = res.choices.remove(i);
+                res.item.x = self.chroma_count(&cards, *color);
+                for card in cards {
+                    self.emit(Event::Revealed { player: me, card });
+                }
+            }
             Effect::DrawRevealDiscardNonland => {
                 // The card drawn is kept while madness asks (an answer runs this again);
                 // dredge may replace the draw (nothing is revealed then).
