@@ -1251,17 +1251,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         if grant_triggers.len() > 4 {
             return Err("a static ability grants at most 4 triggered abilities".into());
         }
-        let grant_abilities = st
-            .grant_ability
-            .iter()
-            .map(|a| parse_ability(def, a))
-            .collect::<Result<Vec<_>, _>>()?;
-        if grant_abilities
-            .iter()
-            .any(|a| a.from_graveyard || a.from_hand)
-        {
-            return Err("a granted ability works on the battlefield only".into());
-        }
+        let grant_abilities = granted_abilities_of(def, st)?;
         let set_chosen_creature_type = match st.set_creature_type.as_deref() {
             None => false,
             Some("chosen") if s.choose_creature_type => true,
@@ -1332,17 +1322,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
         let condition = static_condition(st.condition.as_deref(), &def.text)?;
-        let lower = def.text.to_lowercase();
-        for (key, set, sub, words) in [
-            ("equipped", st.equipped, "Equipment", "equipped creature"),
-            ("fortified", st.fortified, "Fortification", "fortified land"),
-        ] {
-            if set && (!def.subtypes.iter().any(|t| t == sub) || !lower.contains(words)) {
-                return Err(format!(
-                    "`{key} = true`: only an {sub} whose text says \"{words}\""
-                ));
-            }
-        }
+        check_attached_static(def, st)?;
         def.statics.push(crate::cards::StaticAbility {
             condition,
             affects,
@@ -1374,6 +1354,36 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
                 None => None,
             },
         });
+    }
+    Ok(())
+}
+
+/// A static's `[[card.static.grant_ability]]` tables (Fallen Ideal): battlefield abilities.
+fn granted_abilities_of(def: &CardDef, st: &StaticScript) -> Result<Vec<ActivatedAbility>, String> {
+    let v = st
+        .grant_ability
+        .iter()
+        .map(|a| parse_ability(def, a))
+        .collect::<Result<Vec<_>, _>>()?;
+    if v.iter().any(|a| a.from_graveyard || a.from_hand) {
+        return Err("a granted ability works on the battlefield only".into());
+    }
+    Ok(v)
+}
+
+/// `equipped = true` / `fortified = true`: only an Equipment (Fortification) whose text
+/// says "equipped creature" ("fortified land").
+fn check_attached_static(def: &CardDef, st: &StaticScript) -> Result<(), String> {
+    let lower = def.text.to_lowercase();
+    for (key, set, sub, words) in [
+        ("equipped", st.equipped, "Equipment", "equipped creature"),
+        ("fortified", st.fortified, "Fortification", "fortified land"),
+    ] {
+        if set && (!def.subtypes.iter().any(|t| t == sub) || !lower.contains(words)) {
+            return Err(format!(
+                "`{key} = true`: only an {sub} whose text says \"{words}\""
+            ));
+        }
     }
     Ok(())
 }

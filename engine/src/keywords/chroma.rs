@@ -9,9 +9,12 @@
 //! card in a hand has both halves' costs (505.2 / 708.2): both are counted. Both rulesets
 //! alike. Cards: Phosphorescent Feast.
 
+use crate::decision::{Decision, Pending};
+use crate::events::Event;
 use crate::game::Game;
 use crate::ids::ObjectId;
 use crate::mana::{Color, ManaCost, ManaSymbol};
+use crate::resolve::{Progress, Resolution};
 
 /// The mana symbols of `color` in `cost` (hybrid symbols with it included).
 pub fn symbols_of(cost: &ManaCost, color: Color) -> u32 {
@@ -26,6 +29,26 @@ pub fn symbols_of(cost: &ManaCost, color: Color) -> u32 {
 }
 
 impl Game {
+    /// `reveal_for_chroma`: asks its controller which cards of their hand to reveal (any
+    /// number, any card); with the answer, X is the count of `color`'s symbols.
+    pub(crate) fn reveal_chroma(&mut self, res: &mut Resolution, color: Color) -> Option<Progress> {
+        let me = res.item.controller;
+        let Some(i) = res.choices.iter().position(|(p, _)| *p == me) else {
+            return Some(Progress::Ask(Pending {
+                player: me,
+                decision: Decision::Reveal {
+                    filter: Default::default(),
+                },
+            }));
+        };
+        let (_, cards) = res.choices.remove(i);
+        res.item.x = self.chroma_count(&cards, color);
+        for card in cards {
+            self.emit(Event::Revealed { player: me, card });
+        }
+        None
+    }
+
     /// The mana symbols of `color` in the mana costs of `cards` (a split card: both halves).
     pub(crate) fn chroma_count(&self, cards: &[ObjectId], color: Color) -> u32 {
         let catalog = self.catalog();

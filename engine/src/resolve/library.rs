@@ -101,19 +101,8 @@ impl Game {
                 }
             }
             Effect::RevealChroma(color) => {
-                // Chroma: "reveal any number of cards in your hand" (any card).
-                let Some(i) = res.choices.iter().position(|(p, _)| *p == me) else {
-                    return Progress::Ask(Pending {
-                        player: me,
-                        decision: Decision::Reveal {
-                            filter: Default::default(),
-                        },
-                    });
-                };
-                let (_, cards) = res.choices.remove(i);
-                res.item.x = self.chroma_count(&cards, *color);
-                for card in cards {
-                    self.emit(Event::Revealed { player: me, card });
+                if let Some(ask) = self.reveal_chroma(res, *color) {
+                    return ask;
                 }
             }
             Effect::DrawRevealDiscardNonland => {
