@@ -94,6 +94,9 @@ pub enum TriggerEvent {
     /// A card in its owner's graveyard: "whenever another creature is put into your
     /// graveyard from the battlefield" (Nether Traitor).
     InGraveyardAnotherCreatureToYourGraveyard,
+    /// A card in its owner's graveyard: "whenever a P/T creature enters the battlefield
+    /// under your control" (Sword of the Meek: 1/1), its P/T as it entered.
+    InGraveyardCreatureEntersYourControl(i32, i32),
     /// "Whenever you cast an <type> spell".
     YouCastSpellOfType(CardType),
     /// "Whenever you cast an instant or sorcery spell" (Mirari): a spell with any of these
@@ -191,6 +194,9 @@ pub enum ObjectScope {
     AnyCreature,
     /// "a creature you control".
     CreatureYouControl,
+    /// "enchanted / equipped creature", "fortified land": the permanent the source is
+    /// attached to (`keywords/equip.rs`).
+    Attached,
 }
 
 /// The game states state triggers wait for (410.11 / 603.8).

@@ -766,7 +766,7 @@ impl Game {
                 def.name
             )));
         }
-        if !self.has_own_abilities(source) && index < crate::cards::INTRINSIC_ABILITY {
+        if !self.has_own_abilities(source) && index < crate::cards::GRANTED_ABILITY {
             return Err(RuleError::illegal(format!(
                 "{} has lost its abilities",
                 def.name

@@ -16,6 +16,8 @@ pub enum Amount {
     Fixed(i32),
     /// The X chosen while casting (409.1b).
     X,
+    /// Twice X ("2 life for each ...": chroma, `keywords/chroma.rs`).
+    TwiceX,
     /// The number of creatures the controller controls, counted on resolution (413.2f).
     CreaturesYouControl,
     /// The number of attacking creatures, counted on resolution (Strength in Numbers).
@@ -176,9 +178,6 @@ pub enum Effect {
         who: PlayerRef,
     },
     Untap(ObjRef),
-    /// "Attach ~ to target creature" (Detainment Spell): the Aura on the battlefield moves
-    /// to the object if it could enchant it (303.4; else nothing happens).
-    AttachThisTo(ObjRef),
     /// "You may tap or untap target permanent" (Coral Trickster): its controller chooses as it
     /// resolves (`ChooseMode`: tap, untap, neither).
     MayTapOrUntap(ObjRef),
@@ -250,6 +249,20 @@ pub enum Effect {
     },
     /// "Turn it face down" (Vesuvan Shapeshifter's upkeep trigger).
     TurnFaceDown(ObjRef),
+    /// "Attach ~ to target creature you control" (equip, 502.33 / 702.6; fortify, 702.66:
+    /// `keywords/equip.rs`): `what` becomes attached to `to` if it can be (nothing happens
+    /// otherwise, or if it is already attached to it).
+    Attach {
+        what: ObjRef,
+        to: ObjRef,
+    },
+    /// "Return ~ from your graveyard to the battlefield, then attach it to that creature"
+    /// (Sword of the Meek): under its owner's control; it stays unattached if it can't be
+    /// attached to `to`.
+    ReturnAttached {
+        what: ObjRef,
+        to: ObjRef,
+    },
     /// Living End: "Each player exiles all creature cards from their graveyard, then
     /// sacrifices all creatures they control, then puts all cards they exiled this way onto
     /// the battlefield" (they enter at the same time).
@@ -573,6 +586,9 @@ pub enum Effect {
     /// revealed, is the resolving item's X for the effects after it ("if you do, target
     /// creature gets -X/-X": `pump_count X -1/-1 target`).
     RevealForX(crate::targets::ObjectFilter),
+    /// Chroma (an ability word, `keywords/chroma.rs`): "reveal any number of cards in your
+    /// hand": X is the number of mana symbols of this colour in those cards' mana costs.
+    RevealChroma(crate::mana::Color),
     /// Typecycling's "search your library for a [type] card, reveal it, put it into your
     /// hand, then shuffle" (`keywords/cycling.rs`).
     SearchReveal(crate::targets::ObjectFilter),
@@ -703,6 +719,7 @@ impl Effect {
                 | Effect::Sacrifice { .. }
                 | Effect::Search { .. }
                 | Effect::RevealForX(..)
+                | Effect::RevealChroma(..)
                 | Effect::May { .. }
                 | Effect::CounterUnlessPays { .. }
                 | Effect::MayPay { .. }
@@ -861,7 +878,6 @@ impl Effect {
                 ..
             }
             | Effect::Tap(ObjRef::Target(n))
-            | Effect::AttachThisTo(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
             | Effect::MayTapOrUntap(ObjRef::Target(n))
             | Effect::RemoveFromCombat(ObjRef::Target(n))
@@ -898,6 +914,10 @@ impl Effect {
             | Effect::ReturnAtNextEndStep(ObjRef::Target(n))
             | Effect::Exile(ObjRef::Target(n))
             | Effect::TurnFaceDown(ObjRef::Target(n))
+            | Effect::Attach {
+                to: ObjRef::Target(n),
+                ..
+            }
             | Effect::BecomeCreature {
                 what: ObjRef::Target(n),
                 ..

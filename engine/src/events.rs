@@ -150,6 +150,12 @@ pub enum Event {
     },
     Tapped(ObjectId),
     Untapped(ObjectId),
+    /// An Aura, Equipment or Fortification became attached to a permanent (701.3; equip,
+    /// fortify: `keywords/equip.rs`); `to = None`: it became unattached.
+    Attached {
+        object: ObjectId,
+        to: Option<ObjectId>,
+    },
     CountersChanged {
         object: ObjectId,
         kind: CounterKind,

@@ -1678,7 +1678,8 @@ impl Game {
 
     /// Destroys a permanent; `can_regenerate = false` for "it can't be regenerated".
     pub(crate) fn destroy_with(&mut self, id: ObjectId, can_regenerate: bool) -> Option<ObjectId> {
-        if !self.is_on_battlefield(id) {
+        // Indestructible (702.12b): it can't be destroyed (`keywords/fortify.rs`).
+        if !self.is_on_battlefield(id) || self.indestructible(id) {
             return None;
         }
         if can_regenerate && self.try_regenerate(id) {

@@ -637,7 +637,8 @@ pub struct Chars {
     /// Whether it still has the abilities of its own card (false after "loses all
     /// abilities"; abilities gained later are in `keywords` / `granted_triggers`).
     pub own_abilities: bool,
-    /// Triggered abilities granted by static abilities: (granter card, static index).
+    /// Triggered and activated abilities granted by static abilities: (granter card,
+    /// static index); the object has that static's `grant_triggers` and `grant_abilities`.
     pub granted_triggers: Vec<(CardId, u8)>,
     /// Activated abilities granted by static abilities: (granter card, static index).
     pub granted_abilities: Vec<(CardId, u8)>,

@@ -295,6 +295,7 @@ impl Game {
         match a {
             Amount::Fixed(n) => *n,
             Amount::X | Amount::ThatMuch => res.item.x as i32,
+            Amount::TwiceX => 2 * res.item.x as i32,
             Amount::CreaturesYouControl => self
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
@@ -716,6 +717,7 @@ impl Game {
             | Effect::Fateseal(_)
             | Effect::ReorderTop(_)
             | Effect::RevealForX(..)
+            | Effect::RevealChroma(..)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -805,6 +807,7 @@ impl Game {
             | Effect::ReturnToHand(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } => self.apply_counters(res, e),
+            Effect::Attach { .. } | Effect::ReturnAttached { .. } => self.apply_attach(res, e),
             Effect::Pump { .. }
             | Effect::PumpCount { .. }
             | Effect::PumpAllCount { .. }
@@ -825,7 +828,6 @@ impl Game {
             | Effect::GainControl(..)
             | Effect::GainControlWhileYouControlThis(..)
             | Effect::Tap(..)
-            | Effect::AttachThisTo(..)
             | Effect::TapAll(..)
             | Effect::Untap(..)
             | Effect::RemoveFromCombat(..)
@@ -879,6 +881,7 @@ impl Game {
             | Effect::IfKicked { .. }
             | Effect::IfYouControlAtMost { .. }
             | Effect::RevealForX(..)
+            | Effect::RevealChroma(..)
             | Effect::StormCopies
             | Effect::CopySpell(_)
             | Effect::GainControlOfSpell(_)

@@ -44,7 +44,9 @@ impl Game {
             let def = catalog.get(o.face());
             if def.has_type(CardType::Creature) || (self.layered && self.is_creature(id)) {
                 let t = self.toughness(id);
-                if t <= 0 || o.damage as i32 >= t || o.deathtouch_damage {
+                if t <= 0
+                    || (o.damage as i32 >= t || o.deathtouch_damage) && !self.indestructible(id)
+                {
                     return true;
                 }
             }
@@ -55,9 +57,7 @@ impl Game {
                 return true;
             }
             if let Some(to) = o.attached_to
-                && (!self.is_on_battlefield(to)
-                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment")
-                    || self.aura_illegal(id, to))
+                && self.attachment_illegal(id, to)
             {
                 return true;
             }
@@ -122,7 +122,8 @@ impl Game {
                 if t <= 0 {
                     // S15: toughness 0 or less: put into the graveyard (not destroyed).
                     to_graveyard.push(id);
-                } else if o.damage as i32 >= t || o.deathtouch_damage {
+                } else if (o.damage as i32 >= t || o.deathtouch_damage) && !self.indestructible(id)
+                {
                     // S4 / S18: lethal damage: destroyed.
                     destroyed.push(id);
                 }
@@ -165,15 +166,13 @@ impl Game {
             })
             .map(|o| o.id)
             .collect();
-        // S5-S7, S17: attachments (no Auras or Equipment are supported yet; the rule for
-        // non-Aura permanents attached to something still applies).
+        // S5-S7, S17: attachments: an illegal Aura goes to the graveyard; Equipment,
+        // Fortifications and anything else attached become unattached (`keywords/equip.rs`).
         let mut unattach: Vec<ObjectId> = Vec::new();
         for &id in &self.battlefield {
             if let Some(o) = self.obj(id)
                 && let Some(to) = o.attached_to
-                && (!self.is_on_battlefield(to)
-                    || !self.has_subtype(id, "Aura") && !self.has_subtype(id, "Equipment")
-                    || self.aura_illegal(id, to))
+                && self.attachment_illegal(id, to)
             {
                 if self.has_subtype(id, "Aura") {
                     to_graveyard.push(id);
@@ -236,7 +235,7 @@ impl Game {
 
     /// S6 (420.5d / 704.5m): an Aura attached to something its "enchant" doesn't allow, or
     /// to a permanent with protection from one of its colours.
-    fn aura_illegal(&self, aura: ObjectId, to: ObjectId) -> bool {
+    pub(crate) fn aura_illegal(&self, aura: ObjectId, to: ObjectId) -> bool {
         let Some(filter) = self.def(aura).and_then(|d| d.enchant.as_ref()) else {
             return false;
         };

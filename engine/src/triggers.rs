@@ -54,6 +54,7 @@ impl ObjectScope {
             ObjectScope::CreatureYouControl => {
                 g.is_creature(object) && g.obj(object).is_some_and(|o| o.controller == controller)
             }
+            ObjectScope::Attached => g.obj(source).is_some_and(|o| o.attached_to == Some(object)),
         }
     }
 }
@@ -707,7 +708,11 @@ impl Game {
                 });
                 // "That player" is the controller it entered under (Pandemonium's chooser).
                 self.queue_about_player(found, Some(*object), *controller);
-                Vec::new()
+                if entering_creature {
+                    self.in_graveyard_enters_triggers(*object, *controller)
+                } else {
+                    Vec::new()
+                }
             }
             Event::ZoneChanged {
                 card,
@@ -919,6 +924,28 @@ impl Game {
             }
             v
         }
+    }
+
+    /// Cards in `controller`'s graveyard whose ability waits for a creature of a given P/T
+    /// entering under their owner's control (Sword of the Meek), about `object`.
+    fn in_graveyard_enters_triggers(
+        &self,
+        object: ObjectId,
+        controller: PlayerId,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        let mut v = Vec::new();
+        let pt = self.power_toughness(object);
+        for &g in &self.player(controller).graveyard {
+            let Some(o) = self.obj(g) else { continue };
+            for (i, t) in self.catalog().get(o.card).triggers.iter().enumerate() {
+                if let TriggerEvent::InGraveyardCreatureEntersYourControl(p, tough) = t.when
+                    && pt == Some((p, tough))
+                {
+                    v.push((g, o.card, controller, i, Some(object)));
+                }
+            }
+        }
+        v
     }
 
     /// "When enchanted creature dies": the Auras attached to the creature `old`, still on the

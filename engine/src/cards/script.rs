@@ -238,6 +238,10 @@ struct Script {
     /// "If this spell was kicked, it has split second" (Molten Disaster).
     #[serde(default)]
     kicked_split_second: bool,
+    /// Equip (502.33 / 702.6, `keywords/equip.rs`): `equip = "{2}"`, as printed.
+    equip: Option<String>,
+    /// Fortify (702.66, `keywords/fortify.rs`): `fortify = "{3}"`, as printed.
+    fortify: Option<String>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -273,6 +277,12 @@ struct StaticScript {
     /// Only the permanent the source (an Aura) enchants.
     #[serde(default)]
     enchanted: bool,
+    /// Only the creature the source (an Equipment) equips: "Equipped creature ...".
+    #[serde(default)]
+    equipped: bool,
+    /// Only the land the source (a Fortification) fortifies: "Fortified land ...".
+    #[serde(default)]
+    fortified: bool,
     /// `["Plains"]`: the land types become these basic land types (layer 4, 212.6e).
     #[serde(default)]
     set_land_types: Vec<String>,
@@ -525,6 +535,26 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         intrinsic,
         land_types,
     })
+}
+
+/// The activated abilities static abilities grant (`GRANTED_ABILITY + g`), in catalog order.
+fn granted_abilities(cards: &[CardDef]) -> Result<Vec<(CardId, u8, u8)>, CatalogError> {
+    let mut out = Vec::new();
+    for c in cards {
+        for (st, s) in c.statics.iter().enumerate() {
+            for k in 0..s.grant_abilities.len() {
+                out.push((c.id, st as u8, k as u8));
+            }
+        }
+    }
+    let room = (GRANTED_CYCLING_ABILITY - GRANTED_ABILITY) as usize;
+    if out.len() > room {
+        return Err(err(
+            "granted abilities",
+            format!("more than {room} granted activated abilities: widen GRANTED_ABILITY"),
+        ));
+    }
+    Ok(out)
 }
 
 /// Every token an effect creates must be defined as a token.
@@ -848,6 +878,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_graft(def, s.graft, &text_lower, test_only)?;
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
+    apply_attach_keys(def, s, &text_lower, test_only)?;
     // After the printed activated abilities: cycling is printed after them.
     apply_graveyard_keys(def, s)
 }
@@ -889,6 +920,47 @@ fn apply_cost_reductions(def: &mut CardDef, s: &Script, text_lower: &str) -> Res
             ));
         }
         def.costs_less_with_creature_cards_in_graveyards = Some((at_least, less));
+    }
+    Ok(())
+}
+
+/// Equip and fortify (`keywords/equip.rs`, `keywords/fortify.rs`): the activated ability
+/// "[Cost]: Attach to target creature (land) you control. Activate only as a sorcery",
+/// after the printed activated abilities; each checked against the card's text and type,
+/// and a card whose text has one must be scripted with it.
+fn apply_attach_keys(
+    def: &mut CardDef,
+    s: &Script,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<(), String> {
+    for (key, value, sub, fortify) in [
+        ("equip", &s.equip, "Equipment", false),
+        ("fortify", &s.fortify, "Fortification", true),
+    ] {
+        let printed_line = |l: &str| l.starts_with(&format!("{key} {{"));
+        match value {
+            Some(c) => {
+                if !def.subtypes.iter().any(|t| t == sub) {
+                    return Err(format!("only an {sub} has `{key}`"));
+                }
+                let printed = format!("{key} {}", c.trim().to_lowercase());
+                if !text_lower.lines().any(|l| l.starts_with(&printed)) {
+                    return Err(format!(
+                        "`{key} = \"{c}\"`: the card's text has no `{printed}`"
+                    ));
+                }
+                let cost = Cost::parse(c).map_err(|e| format!("{key} `{c}`: {e}"))?;
+                def.abilities
+                    .push(crate::keywords::equip::ability(cost, fortify)?);
+            }
+            None if !test_only && text_lower.lines().any(printed_line) => {
+                return Err(format!(
+                    "the card has {key}: script it with `{key} = \"{{cost}}\"`"
+                ));
+            }
+            None => {}
+        }
     }
     Ok(())
 }
@@ -1368,10 +1440,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         if grant_triggers.len() > 4 {
             return Err("a static ability grants at most 4 triggered abilities".into());
         }
-        let mut grant_abilities = Vec::new();
-        for a in &st.grant_ability {
-            grant_abilities.push(parse_ability(def, a)?);
-        }
+        let grant_abilities = granted_abilities_of(def, st)?;
         let set_chosen_creature_type = match st.set_creature_type.as_deref() {
             None => false,
             Some("chosen") if s.choose_creature_type => true,
@@ -1422,6 +1491,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
         let condition = static_condition(st.condition.as_deref(), &def.text)?;
+        check_attached_static(def, st)?;
         def.statics.push(crate::cards::StaticAbility {
             condition,
             affects,
@@ -1436,7 +1506,8 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             also_outside_battlefield: st.also_outside_battlefield,
             cda_all_creature_types,
             itself: st.itself,
-            enchanted: st.enchanted,
+            // "Enchanted", "equipped", "fortified": what the source is attached to.
+            enchanted: st.enchanted || st.equipped || st.fortified,
             set_land_types: st.set_land_types.clone(),
             set_colors,
             cda_pt,
@@ -1490,6 +1561,36 @@ fn parse_cda_pt(s: &str) -> Result<crate::cards::CdaPt, String> {
     })
 }
 
+/// A static's `[[card.static.grant_ability]]` tables (Fallen Ideal): battlefield abilities.
+fn granted_abilities_of(def: &CardDef, st: &StaticScript) -> Result<Vec<ActivatedAbility>, String> {
+    let v = st
+        .grant_ability
+        .iter()
+        .map(|a| parse_ability(def, a))
+        .collect::<Result<Vec<_>, _>>()?;
+    if v.iter().any(|a| a.from_graveyard || a.from_hand) {
+        return Err("a granted ability works on the battlefield only".into());
+    }
+    Ok(v)
+}
+
+/// `equipped = true` / `fortified = true`: only an Equipment (Fortification) whose text
+/// says "equipped creature" ("fortified land").
+fn check_attached_static(def: &CardDef, st: &StaticScript) -> Result<(), String> {
+    let lower = def.text.to_lowercase();
+    for (key, set, sub, words) in [
+        ("equipped", st.equipped, "Equipment", "equipped creature"),
+        ("fortified", st.fortified, "Fortification", "fortified land"),
+    ] {
+        if set && (!def.subtypes.iter().any(|t| t == sub) || !lower.contains(words)) {
+            return Err(format!(
+                "`{key} = true`: only an {sub} whose text says \"{words}\""
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The triggered and activated abilities (`[[card.trigger]]`, `[[card.ability]]`).
 fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
     for t in &s.trigger {
@@ -1505,6 +1606,8 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
     Ok(())
 }
 
+/// One `[[card.ability]]` (or a static's `[[card.static.grant_ability]]`) table, checked
+/// against `def`'s text where a key needs it.
 /// One `[[card.ability]]` (or `[[card.static.grant_ability]]`) table.
 fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, String> {
     let cost = Cost::parse(&a.cost).map_err(|e| format!("cost `{}`: {e}", a.cost))?;
@@ -2093,26 +2196,6 @@ fn parse_madness(
 
 /// The typecycling abilities cards grant to cards in hands (Homing Sliver's
 /// `grant_typecycling_in_hands = "Sliver {3}"`), in catalog order.
-/// The activated abilities static abilities grant, numbered for `GRANTED_ABILITY + k`.
-fn granted_abilities(cards: &[CardDef]) -> Result<Vec<(CardId, u8, u8)>, CatalogError> {
-    let mut out = Vec::new();
-    for def in cards {
-        for (st, s) in def.statics.iter().enumerate() {
-            for pos in 0..s.grant_abilities.len() {
-                out.push((def.id, st as u8, pos as u8));
-            }
-        }
-    }
-    let room = (crate::cards::GRANTED_CYCLING_ABILITY - crate::cards::GRANTED_ABILITY) as usize;
-    if out.len() > room {
-        return Err(err(
-            "catalog",
-            format!("more than {room} granted activated abilities: lower GRANTED_ABILITY"),
-        ));
-    }
-    Ok(out)
-}
-
 fn granted_cycling(
     cards: &[CardDef],
 ) -> Result<Vec<(CardId, String, ActivatedAbility)>, CatalogError> {

@@ -551,6 +551,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("prevent_combat_damage_from", one_object),
     ("prevent_combat_damage_to_and_from", one_object),
     ("redirect_next_from_this", redirect_next_from_this),
+    ("attach", attach),
+    ("return_to_battlefield_attached", attach),
     ("regenerate", one_object),
     ("regenerate_all", one_filter),
     ("cant_regenerate", one_object),
@@ -601,6 +603,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("mill", player_amount),
     ("search", search),
     ("reveal_for_x", one_filter),
+    ("reveal_for_chroma", reveal_for_chroma),
     ("discard_hand_draw_that_many", who_only),
     ("discard_hand", who_only),
     ("sacrifice_half", who_only),
@@ -641,7 +644,6 @@ pub const RULES: &[(&str, Rule)] = &[
     ("tap_all", one_filter),
     ("balance_sacrifice", one_filter),
     ("balance_discard", no_args),
-    ("attach_this_to", one_object),
     ("untap", one_object),
     ("may_tap_or_untap", one_object),
     ("remove_from_combat", one_object),
@@ -753,7 +755,6 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "gain_control_until_end_of_turn" => Effect::GainControlUntilEndOfTurn,
         "gain_control_while_you_control_this" => Effect::GainControlWhileYouControlThis,
         "tap" => Effect::Tap,
-        "attach_this_to" => Effect::AttachThisTo,
         "untap" => Effect::Untap,
         "may_tap_or_untap" => Effect::MayTapOrUntap,
         "remove_from_combat" => Effect::RemoveFromCombat,
@@ -953,6 +954,30 @@ fn redirect_next_from_this(i: &mut &str, verb: &'static str) -> PResult<Effect> 
         return missing(verb, TO_OBJECT);
     };
     Ok(Effect::RedirectNextFromThis { amount, to })
+}
+
+/// `reveal_for_chroma COLOUR` (chroma, `keywords/chroma.rs`): X = that colour's mana
+/// symbols in the mana costs of the cards revealed from the hand.
+fn reveal_for_chroma(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let c = arg("a colour letter (W U B R G)", colour_letter).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::RevealChroma(c))
+}
+
+/// `attach OBJECT to=OBJECT` (equip, fortify: `keywords/equip.rs`) and
+/// `return_to_battlefield_attached OBJECT to=OBJECT` (Sword of the Meek: from its owner's
+/// graveyard to the battlefield, then attached).
+fn attach(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let what = arg("an object (this, it, linked, target)", object).parse_next(i)?;
+    let o = options(i, verb, &[TO_OBJECT])?;
+    let Some(to) = o.object("to") else {
+        return missing(verb, TO_OBJECT);
+    };
+    Ok(if verb == "attach" {
+        Effect::Attach { what, to }
+    } else {
+        Effect::ReturnAttached { what, to }
+    })
 }
 
 // ---------------------------------------------------------------------------------------

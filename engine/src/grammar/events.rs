@@ -214,6 +214,11 @@ const EVENT_PREFIXES: &[(&str, EventRule)] = &[
             .parse_next(i)
     }),
     ("your_creature_with:", your_creature_with_attacks),
+    ("in_graveyard_creature_enters_your_control:", |i| {
+        super::words::pt_change
+            .map(|(p, t)| TriggerEvent::InGraveyardCreatureEntersYourControl(p, t))
+            .parse_next(i)
+    }),
     (
         "another_your_creature_type:",
         another_of_subtype_becomes_blocked,
@@ -244,13 +249,14 @@ const SCOPES: &[(&str, ObjectScope)] = &[
     ("this", ObjectScope::This),
     ("creature", ObjectScope::AnyCreature),
     ("your_creature", ObjectScope::CreatureYouControl),
+    ("attached", ObjectScope::Attached),
 ];
 
-/// `scope`: this, creature, your_creature.
+/// `scope`: this, creature, your_creature, attached.
 fn scope(i: &mut &str) -> PResult<ObjectScope> {
     take_while(1.., |c: char| c != ':' && !c.is_whitespace())
         .verify_map(|w: &str| SCOPES.iter().find(|(k, _)| *k == w).map(|(_, s)| *s))
-        .context("this, creature or your_creature")
+        .context("this, creature, your_creature or attached")
         .parse_next(i)
 }
 

@@ -32,6 +32,7 @@ pub fn natural(i: &mut &str) -> PResult<u32> {
 const AMOUNT_WORDS: &[(&str, Amount)] = &[
     ("X", Amount::X),
     ("x", Amount::X),
+    ("twice_X", Amount::TwiceX),
     ("creatures_you_control", Amount::CreaturesYouControl),
     ("attacking_creatures", Amount::AttackingCreatures),
     (

@@ -100,6 +100,10 @@ pub enum Keyword {
     /// "~ can't be blocked except by artifact creatures and/or white creatures" (Amrou
     /// Seekers; a restriction on the block declaration, like fear's).
     BlockedOnlyByArtifactOrWhite,
+    /// Indestructible (2014 702.12; 2006: a static ability of the rules' glossary, the same
+    /// rule): it can't be destroyed, and lethal damage doesn't destroy it (`Game::destroy`,
+    /// `sba.rs`; Darksteel Garrison, `keywords/fortify.rs`).
+    Indestructible,
 }
 
 impl Keyword {
@@ -185,6 +189,7 @@ impl Keyword {
             Keyword::BlockedOnlyByArtifactOrWhite => {
                 "can't be blocked except by artifact creatures and/or white creatures"
             }
+            Keyword::Indestructible => "Indestructible",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -201,7 +206,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 49] = [
+    pub const ALL: [Keyword; 50] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -251,6 +256,7 @@ impl Keyword {
         Keyword::UnblockableExceptByWalls,
         Keyword::CantBeCountered,
         Keyword::BlockedOnlyByArtifactOrWhite,
+        Keyword::Indestructible,
     ];
 }
 
@@ -267,15 +273,18 @@ impl FromStr for Keyword {
 
 pub mod bloodthirst;
 pub mod buyback;
+pub mod chroma;
 pub mod convoke;
 pub mod cycling;
 pub mod delve;
 pub mod dredge;
 pub mod echo;
+pub mod equip;
 pub mod flanking;
 pub mod flash;
 pub mod flashback;
 pub mod forecast;
+pub mod fortify;
 pub mod frenzy;
 pub mod graft;
 pub mod grandeur;

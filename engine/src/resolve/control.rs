@@ -3,31 +3,6 @@
 use super::*;
 
 impl Game {
-    /// Moves the Aura `aura` (on the battlefield) onto `to` if it could enchant it (its
-    /// "enchant" filter, not itself, not protected from the Aura's colours; 303.4 / 303.4d);
-    /// otherwise nothing happens. It gets a new timestamp as it becomes attached (418.5e).
-    pub(crate) fn attach_aura(&mut self, aura: ObjectId, to: ObjectId) {
-        let Some(o) = self.obj(aura) else { return };
-        let Some(filter) = self.catalog().get(o.face()).enchant.clone() else {
-            return;
-        };
-        let controller = o.controller;
-        if aura == to
-            || !self.is_on_battlefield(aura)
-            || !self.is_on_battlefield(to)
-            || o.attached_to == Some(to)
-            || !self.matches_filter(to, &filter, controller)
-            || self.protected_from(to, self.colors(aura))
-        {
-            return;
-        }
-        let ts = self.new_timestamp();
-        if let Some(a) = self.obj_mut(aura) {
-            a.attached_to = Some(to);
-            a.timestamp = ts;
-        }
-    }
-
     /// "You may tap or untap target permanent" (Coral Trickster): its controller chooses tap,
     /// untap or neither as it resolves (`ChooseMode`); a permanent gone: nothing.
     pub(super) fn execute_may_tap_or_untap(
@@ -93,12 +68,6 @@ impl Game {
             Effect::TapAll(f) => {
                 for o in self.permanents_matching(f, me) {
                     self.tap(o);
-                }
-            }
-            Effect::AttachThisTo(r) => {
-                let aura = self.object_of(res, ObjRef::This);
-                if let (Some(aura), Some(o)) = (aura, self.object_of(res, *r)) {
-                    self.attach_aura(aura, o);
                 }
             }
             Effect::Untap(r) => {

@@ -147,6 +147,11 @@ impl Game {
                     self.emit(Event::Revealed { player: me, card });
                 }
             }
+            Effect::RevealChroma(color) => {
+                if let Some(ask) = self.reveal_chroma(res, *color) {
+                    return ask;
+                }
+            }
             Effect::DrawRevealDiscardNonland => {
                 // The card drawn is kept while madness asks (an answer runs this again);
                 // dredge may replace the draw (nothing is revealed then).
