@@ -951,8 +951,7 @@ fn apply_attach_keys(
                     ));
                 }
                 let cost = Cost::parse(c).map_err(|e| format!("{key} `{c}`: {e}"))?;
-                def.abilities
-                    .push(crate::keywords::equip::ability(cost, fortify)?);
+                def.abilities.push(attach_ability(cost, fortify)?);
             }
             None if !test_only && text_lower.lines().any(printed_line) => {
                 return Err(format!(
@@ -2564,6 +2563,40 @@ fn apply_split_script(def: &mut CardDef, halves: &mut [CardDef], s: &Script) -> 
     }
     def.support = Support::Supported;
     Ok(())
+}
+
+/// The activated ability "Equip [cost]" / "Fortify [cost]" (502.33a / 702.6a, 702.66a):
+/// attach this to target creature (land) you control, only as a sorcery (`keywords/equip.rs`
+/// resolves the attach).
+fn attach_ability(
+    cost: crate::costs::Cost,
+    fortify: bool,
+) -> Result<crate::cards::ActivatedAbility, String> {
+    let (word, what) = if fortify {
+        ("Fortify", "land")
+    } else {
+        ("Equip", "creature")
+    };
+    let target = crate::targets::TargetSpec::parse(&format!("{what} you_control"))?;
+    Ok(crate::cards::ActivatedAbility {
+        text: format!(
+            "{word} {cost} ({cost}: Attach to target {what} you control. {word} only as a sorcery.)"
+        ),
+        cost,
+        targets: vec![target],
+        effects: vec![crate::effects::Effect::Attach {
+            what: crate::effects::ObjRef::This,
+            to: crate::effects::ObjRef::Target(0),
+        }],
+        mana: None,
+        timing: crate::cards::AbilityTiming::Sorcery,
+        condition: None,
+        cycling: false,
+        from_hand: false,
+        forecast: false,
+        from_graveyard: false,
+        while_suspended: false,
+    })
 }
 
 #[cfg(test)]

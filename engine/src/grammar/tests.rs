@@ -199,7 +199,10 @@ fn an_unknown_word_is_named_with_its_column() {
     );
     let e = err_of(TriggerEvent::parse("becomes_tapped:everything"));
     assert!(e.starts_with("column 16, at `everything`"), "{e}");
-    assert!(e.contains("this, creature, your_creature or attached"), "{e}");
+    assert!(
+        e.contains("this, creature, your_creature or attached"),
+        "{e}"
+    );
     let e = err_of(TriggerEvent::parse("the_moon_rises"));
     assert!(e.contains("unknown trigger event `the_moon_rises`"), "{e}");
     let e = err_of(Cost::parse("{T}, dance a jig"));

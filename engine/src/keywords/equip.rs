@@ -28,7 +28,7 @@
 //! block's cards). Cards: Sword of the Meek (its graveyard trigger returns it attached:
 //! `return_to_battlefield_attached`), Darksteel Garrison (fortify).
 
-use crate::effects::{Effect, ObjRef};
+use crate::effects::Effect;
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::ObjectId;
@@ -119,37 +119,4 @@ impl Game {
             _ => debug_assert!(false, "not an attach effect: {e:?}"),
         }
     }
-}
-
-/// The activated ability "Equip [cost]" / "Fortify [cost]" (502.33a / 702.6a, 702.66a):
-/// attach this to target creature (land) you control, only as a sorcery.
-pub(crate) fn ability(
-    cost: crate::costs::Cost,
-    fortify: bool,
-) -> Result<crate::cards::ActivatedAbility, String> {
-    let (word, what) = if fortify {
-        ("Fortify", "land")
-    } else {
-        ("Equip", "creature")
-    };
-    let target = crate::targets::TargetSpec::parse(&format!("{what} you_control"))?;
-    Ok(crate::cards::ActivatedAbility {
-        text: format!(
-            "{word} {cost} ({cost}: Attach to target {what} you control. {word} only as a sorcery.)"
-        ),
-        cost,
-        targets: vec![target],
-        effects: vec![Effect::Attach {
-            what: ObjRef::This,
-            to: ObjRef::Target(0),
-        }],
-        mana: None,
-        timing: crate::cards::AbilityTiming::Sorcery,
-        condition: None,
-        cycling: false,
-        from_hand: false,
-        forecast: false,
-        from_graveyard: false,
-        while_suspended: false,
-    })
 }

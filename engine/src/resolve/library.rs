@@ -174,28 +174,7 @@ impl Game {
                 return self.discard_chosen(res);
             }
             Effect::Scry(n) | Effect::Fateseal(n) | Effect::ReorderTop(n) => {
-                // `keywords/scry.rs`: ask, then put the cards back as answered.
-                let library = match e {
-                    Effect::Scry(_) | Effect::ReorderTop(_) => Some(me),
-                    _ => match self.fateseal_choice(me, res.option) {
-                        Ok(l) => l,
-                        Err(ask) => return Progress::Ask(*ask),
-                    },
-                };
-                let Some(library) = library else {
-                    return Progress::Done;
-                };
-                if let [(p, top), (_, bottom)] = res.choices.as_slice() {
-                    let (p, top, bottom) = (*p, top.clone(), bottom.clone());
-                    self.arrange_scry(p, library, &top, &bottom);
-                    return Progress::Done;
-                }
-                let n = self.amount(res, n).max(0) as u32;
-                let cards = self.scry_cards(library, n);
-                if cards.is_empty() {
-                    return Progress::Done;
-                }
-                return Progress::Ask(self.scry_or_reorder_question(me, library, cards, e));
+                return self.execute_scry(res, e, n);
             }
             Effect::Search { .. }
             | Effect::SearchReveal(..)
@@ -203,6 +182,33 @@ impl Game {
             _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
         }
         Progress::Done
+    }
+
+    /// Scry, fateseal and `reorder_top` (`keywords/scry.rs`): ask, then put the cards back
+    /// as answered.
+    fn execute_scry(&mut self, res: &mut Resolution, e: &Effect, n: &Amount) -> Progress {
+        let me = res.item.controller;
+        let library = match e {
+            Effect::Scry(_) | Effect::ReorderTop(_) => Some(me),
+            _ => match self.fateseal_choice(me, res.option) {
+                Ok(l) => l,
+                Err(ask) => return Progress::Ask(*ask),
+            },
+        };
+        let Some(library) = library else {
+            return Progress::Done;
+        };
+        if let [(p, top), (_, bottom)] = res.choices.as_slice() {
+            let (p, top, bottom) = (*p, top.clone(), bottom.clone());
+            self.arrange_scry(p, library, &top, &bottom);
+            return Progress::Done;
+        }
+        let n = self.amount(res, n).max(0) as u32;
+        let cards = self.scry_cards(library, n);
+        if cards.is_empty() {
+            return Progress::Done;
+        }
+        Progress::Ask(self.scry_or_reorder_question(me, library, cards, e))
     }
 
     /// The scry question of `e`: `reorder_top`'s puts every card back on top (`top_only`).
