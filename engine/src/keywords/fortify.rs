@@ -1,7 +1,7 @@
 //! Fortify (2014 rules 702.66 and 301.6; 2006: added to section 502 with Future Sight, its
 //! text absent from the seeds, the same ability). "Fortify [cost]" means "[Cost]: Attach
 //! this Fortification to target land you control. Activate only as a sorcery" (702.66a):
-//! the script key `fortify = "{3}"` builds it (`keywords/equip.rs`, [`super::equip::ability`];
+//! the script key `fortify = "{3}"` builds it (`cards/script.rs` `attach_ability`, resolved in `keywords/equip.rs`;
 //! checked against the card's "Fortify {3}" line).
 //!
 //! A Fortification is an artifact subtype that can be attached only to a land (301.6): it
