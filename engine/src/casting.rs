@@ -1631,9 +1631,13 @@ impl Game {
             return no(&|| "it must target another card, not the card of its own source".into());
         }
         // Protection matters for permanents and spells, not cards in graveyards.
+        // The target's protections first: the spell's colours (a layer computation for a
+        // card in hand) are asked only of a target that has one.
         if let Target::Object(id) = t
             && self.obj(id).is_some_and(|o| o.zone != ZoneKind::Graveyard)
-            && self.protected_from(id, self.casting_colors(c))
+            && let from = self.protection_colors(id)
+            && !from.is_empty()
+            && self.casting_colors(c).iter().any(|col| from.contains(col))
         {
             return no(&|| {
                 format!(
