@@ -836,11 +836,7 @@ impl Game {
             if Some(slot) == optional {
                 continue;
             }
-            if !self
-                .target_candidates(c, spec)
-                .iter()
-                .any(|t| self.check_target(c, spec, *t).is_ok())
-            {
+            if self.target_candidates(c, spec).is_empty() {
                 return Err(RuleError::illegal(format!(
                     "there is no legal target for it: it needs {}",
                     spec.describe()
@@ -849,10 +845,7 @@ impl Game {
         }
         if let Some(d) = shape.divided
             && self.divided_amount(c, d) > 0
-            && !self
-                .target_candidates(c, &d.spec)
-                .iter()
-                .any(|t| self.check_target(c, &d.spec, *t).is_ok())
+            && self.target_candidates(c, &d.spec).is_empty()
         {
             return Err(RuleError::illegal(format!(
                 "there is no legal target for its damage: it needs {}",
@@ -1577,26 +1570,46 @@ impl Game {
             ),
         }
         let me = Self::casting_self(c);
-        v.retain(|t| Some(*t) != me.map(Target::Object) && self.check_target(c, spec, *t).is_ok());
+        v.retain(|t| Some(*t) != me.map(Target::Object) && self.target_allowed(c, spec, *t));
         v
     }
 
     fn check_target(&self, c: &Casting, spec: &TargetSpec, t: Target) -> Result<(), RuleError> {
+        self.target_check_as(c, spec, t, true)
+    }
+
+    /// `check_target` without the words (the listings ask only yes or no).
+    fn target_allowed(&self, c: &Casting, spec: &TargetSpec, t: Target) -> bool {
+        self.target_check_as(c, spec, t, false).is_ok()
+    }
+
+    /// The one check of a target chosen while casting; worded only when `words`.
+    fn target_check_as(
+        &self,
+        c: &Casting,
+        spec: &TargetSpec,
+        t: Target,
+        words: bool,
+    ) -> Result<(), RuleError> {
+        let no = |why: &dyn Fn() -> String| {
+            Err(RuleError::Illegal(if words {
+                why()
+            } else {
+                String::new()
+            }))
+        };
         if let (Some(me), Target::Object(id)) = (Self::casting_self(c), t)
             && me == id
         {
-            return Err(RuleError::illegal("a spell can't target itself (415.6)"));
+            return no(&|| "a spell can't target itself (415.6)".into());
         }
-        self.target_legal(c.player, spec, t)
+        self.target_check(c.player, spec, t, words)
             .map_err(RuleError::Illegal)?;
         // Before X is chosen (is there any target at all?) any X may still fit.
         if let (Target::Object(id), Some(x)) = (t, c.x)
             && !self.mana_value_x_ok(spec, t, x)
         {
-            return Err(RuleError::illegal(format!(
-                "{} doesn't have mana value X = {x}",
-                self.card_name(id)
-            )));
+            return no(&|| format!("{} doesn't have mana value X = {x}", self.card_name(id)));
         }
         if let crate::targets::TargetKind::Permanent(f) = &spec.kind
             && f.other
@@ -1604,9 +1617,7 @@ impl Game {
             | CastKind::Trigger(crate::triggers::WaitingTrigger { source, .. }) = &c.kind
             && t == Target::Object(*source)
         {
-            return Err(RuleError::illegal(
-                "it must target another permanent, not its own source",
-            ));
+            return no(&|| "it must target another permanent, not its own source".into());
         }
         // "Another target creature card from your graveyard" (Deadwood Treefolk): not the
         // card its source became (the same card slot, a later zone-change generation).
@@ -1617,19 +1628,23 @@ impl Game {
             && let Target::Object(id) = t
             && id.slot() == source.slot()
         {
-            return Err(RuleError::illegal(
-                "it must target another card, not the card of its own source",
-            ));
+            return no(&|| "it must target another card, not the card of its own source".into());
         }
         // Protection matters for permanents and spells, not cards in graveyards.
+        // The target's protections first: the spell's colours (a layer computation for a
+        // card in hand) are asked only of a target that has one.
         if let Target::Object(id) = t
             && self.obj(id).is_some_and(|o| o.zone != ZoneKind::Graveyard)
-            && self.protected_from(id, self.casting_colors(c))
+            && let from = self.protection_colors(id)
+            && !from.is_empty()
+            && self.casting_colors(c).iter().any(|col| from.contains(col))
         {
-            return Err(RuleError::illegal(format!(
-                "{} has protection from that colour and can't be targeted by it",
-                self.card_name(id)
-            )));
+            return no(&|| {
+                format!(
+                    "{} has protection from that colour and can't be targeted by it",
+                    self.card_name(id)
+                )
+            });
         }
         Ok(())
     }

@@ -1665,10 +1665,25 @@ impl Game {
 
     /// Whether `id` has protection from any of `colors`.
     pub fn protected_from(&self, id: ObjectId, colors: crate::mana::ColorSet) -> bool {
-        !colors.is_empty()
-            && crate::keywords::Keyword::ALL.into_iter().any(|k| {
-                k.protection_from().is_some_and(|c| colors.contains(c)) && self.has_keyword(id, k)
-            })
+        !colors.is_empty() && {
+            let from = self.protection_colors(id);
+            colors.iter().any(|c| from.contains(c))
+        }
+    }
+
+    /// The colours `id` has protection from (its keywords computed once, not one look-up
+    /// per protection keyword).
+    pub fn protection_colors(&self, id: ObjectId) -> crate::mana::ColorSet {
+        let ks = self.keyword_set(id);
+        let mut from = crate::mana::ColorSet::NONE;
+        for k in crate::keywords::Keyword::ALL {
+            if let Some(c) = k.protection_from()
+                && ks.contains(k)
+            {
+                from.insert(c);
+            }
+        }
+        from
     }
 
     /// Destroys a permanent (a regeneration shield may replace it).

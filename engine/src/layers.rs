@@ -606,9 +606,11 @@ impl Game {
 pub struct KeywordSet(pub u64);
 
 impl KeywordSet {
+    /// Bit `i` for `Keyword::ALL[i]`: the enum's order is `ALL`'s (a unit test checks it).
     fn bit(k: Keyword) -> u64 {
-        let i = Keyword::ALL.iter().position(|x| *x == k).unwrap_or(63);
-        1u64 << i
+        let i = k as usize;
+        debug_assert!(Keyword::ALL.get(i) == Some(&k), "Keyword::ALL out of order");
+        1u64 << i.min(63)
     }
     pub fn of(ks: &[Keyword]) -> Self {
         KeywordSet(ks.iter().fold(0, |a, k| a | Self::bit(*k)))
@@ -1634,5 +1636,22 @@ battlefield = ["Gaea's Liege", "Forest"]
         );
         assert_eq!("black".parse::<TextWord>(), Ok(TextWord::Color(Color::B)));
         assert!("Sliver".parse::<TextWord>().is_err());
+    }
+}
+
+#[cfg(test)]
+mod keyword_set_tests {
+    use super::KeywordSet;
+    use crate::keywords::Keyword;
+
+    /// `KeywordSet`'s bit of a keyword is its place in the enum, which must be its place in
+    /// `Keyword::ALL` (sets are saved as their bits).
+    #[test]
+    fn keyword_bits_follow_the_all_list() {
+        assert!(Keyword::ALL.len() <= 64);
+        for (i, k) in Keyword::ALL.iter().enumerate() {
+            assert_eq!(*k as usize, i, "{k:?} is out of order in Keyword::ALL");
+            assert_eq!(KeywordSet::of(&[*k]).0, 1u64 << i);
+        }
     }
 }

@@ -218,7 +218,7 @@ impl Game {
             .iter()
             .zip(specs.iter())
             .map(|(t, spec)| {
-                self.target_legal(item.controller, spec, *t).is_ok()
+                self.target_is_legal(item.controller, spec, *t)
                     && self.mana_value_x_ok(spec, *t, item.x)
                     && !self.is_self_target(&item, *t)
                     && !matches!(t, Target::Object(o)
@@ -340,7 +340,7 @@ impl Game {
             StackKind::Trigger { source, .. } => self.source_colors(source),
             _ => crate::mana::ColorSet::NONE,
         };
-        self.target_legal(item.controller, &d.spec, t).is_ok()
+        self.target_is_legal(item.controller, &d.spec, t)
             && !self.is_self_target(item, t)
             && !matches!(t, Target::Object(o) if self.protected_from(o, colors))
     }

@@ -149,90 +149,107 @@ impl crate::game::Game {
     /// Whether `t` is a legal target for `spec` for a spell or ability controlled by `me`
     /// (409.1c, 413.2a). The error says why not.
     pub fn target_legal(&self, me: PlayerId, spec: &TargetSpec, t: Target) -> Result<(), String> {
+        self.target_check(me, spec, t, true)
+    }
+
+    /// `target_legal` without the words: the listings and the checks on resolution ask
+    /// only yes or no (wording every refusal was most of a target listing's cost).
+    pub fn target_is_legal(&self, me: PlayerId, spec: &TargetSpec, t: Target) -> bool {
+        self.target_check(me, spec, t, false).is_ok()
+    }
+
+    /// The one target check; a refusal is worded only when `words` (else an empty message).
+    pub(crate) fn target_check(
+        &self,
+        me: PlayerId,
+        spec: &TargetSpec,
+        t: Target,
+        words: bool,
+    ) -> Result<(), String> {
         use crate::zones::ZoneKind;
+        let no = |why: &dyn Fn() -> String| Err(if words { why() } else { String::new() });
         // Shroud (702.18, `keywords/shroud.rs`).
         if let Target::Object(id) = t
-            && let Some(why) = self.shroud_refusal(id)
+            && self.has_shroud(id)
         {
-            return Err(why);
+            return no(&|| self.shroud_words(id));
         }
         match (&spec.kind, t) {
             (TargetKind::Any | TargetKind::Player, Target::Player(p)) => {
                 if self.target_exists(t) {
                     Ok(())
                 } else {
-                    Err(format!("{p} is not in the game"))
+                    no(&|| format!("{p} is not in the game"))
                 }
             }
             (TargetKind::Opponent, Target::Player(p)) => {
                 if !self.target_exists(t) {
-                    Err(format!("{p} is not in the game"))
+                    no(&|| format!("{p} is not in the game"))
                 } else if p == me {
-                    Err("you must target an opponent".into())
+                    no(&|| "you must target an opponent".into())
                 } else {
                     Ok(())
                 }
             }
             (TargetKind::Any, Target::Object(id)) => {
                 let Some(o) = self.obj(id) else {
-                    return Err("that object is gone".into());
+                    return no(&|| "that object is gone".into());
                 };
                 if o.zone != ZoneKind::Battlefield || !self.is_creature(id) {
-                    Err(format!(
-                        "{} is not a creature on the battlefield",
-                        self.card_name(id)
-                    ))
+                    no(&|| {
+                        format!(
+                            "{} is not a creature on the battlefield",
+                            self.card_name(id)
+                        )
+                    })
                 } else {
                     Ok(())
                 }
             }
             (TargetKind::Permanent(f), Target::Object(id)) => {
                 let Some(o) = self.obj(id) else {
-                    return Err("that object is gone".into());
+                    return no(&|| "that object is gone".into());
                 };
                 if o.zone != ZoneKind::Battlefield {
-                    Err(format!("{} is not on the battlefield", self.card_name(id)))
+                    no(&|| format!("{} is not on the battlefield", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
-                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                    no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {
                     Ok(())
                 }
             }
             (TargetKind::Spell(f), Target::Object(id)) => {
                 let Some(o) = self.obj(id) else {
-                    return Err("that spell is gone".into());
+                    return no(&|| "that spell is gone".into());
                 };
                 if o.zone != ZoneKind::Stack {
-                    Err(format!(
-                        "{} is not a spell on the stack",
-                        self.card_name(id)
-                    ))
+                    no(&|| format!("{} is not a spell on the stack", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
-                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                    no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {
                     Ok(())
                 }
             }
             (TargetKind::GraveyardCard(f), Target::Object(id)) => {
                 let Some(o) = self.obj(id) else {
-                    return Err("that card is gone".into());
+                    return no(&|| "that card is gone".into());
                 };
                 if o.zone != ZoneKind::Graveyard {
-                    Err(format!("{} is not in a graveyard", self.card_name(id)))
+                    no(&|| format!("{} is not in a graveyard", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
-                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                    no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {
                     Ok(())
                 }
             }
             (TargetKind::CardInYourGraveyard(f), Target::Object(id)) => {
                 let Some(o) = self.obj(id) else {
-                    return Err("that card is gone".into());
+                    return no(&|| "that card is gone".into());
                 };
                 if o.zone != ZoneKind::Graveyard || o.owner != me {
-                    Err(format!("{} is not in your graveyard", self.card_name(id)))
+                    no(&|| format!("{} is not in your graveyard", self.card_name(id)))
                 } else if !self.matches_filter(id, f, me) {
-                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                    no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
                 } else {
                     Ok(())
                 }
@@ -245,7 +262,7 @@ impl crate::game::Game {
                 Target::Object(id),
             ) => {
                 let Some(o) = self.obj(id) else {
-                    return Err("that object is gone".into());
+                    return no(&|| "that object is gone".into());
                 };
                 let ok = match o.zone {
                     ZoneKind::Battlefield => {
@@ -262,26 +279,26 @@ impl crate::game::Game {
                 if ok {
                     Ok(())
                 } else {
-                    Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+                    no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
                 }
             }
             (TargetKind::Ability, Target::Ability(serial)) => match self.ability_on_stack(serial) {
                 Some(_) => Ok(()),
-                None => Err("that ability is no longer on the stack".into()),
+                None => no(&|| "that ability is no longer on the stack".into()),
             },
-            (_, Target::Ability(_)) => Err(format!(
-                "that is an ability, but this needs {}",
-                spec.describe()
-            )),
-            (_, Target::Player(p)) => Err(format!(
-                "{p} is a player, but this needs {}",
-                spec.describe()
-            )),
-            (_, Target::Object(id)) => Err(format!(
-                "{} is not a player, but this needs {}",
-                self.card_name(id),
-                spec.describe()
-            )),
+            (_, Target::Ability(_)) => {
+                no(&|| format!("that is an ability, but this needs {}", spec.describe()))
+            }
+            (_, Target::Player(p)) => {
+                no(&|| format!("{p} is a player, but this needs {}", spec.describe()))
+            }
+            (_, Target::Object(id)) => no(&|| {
+                format!(
+                    "{} is not a player, but this needs {}",
+                    self.card_name(id),
+                    spec.describe()
+                )
+            }),
         }
     }
 }

@@ -12,17 +12,20 @@ use crate::keywords::Keyword;
 use crate::zones::ZoneKind;
 
 impl Game {
-    /// Why `id` can't be targeted because of shroud, or `None` when it can be: a permanent
-    /// with shroud can't be the target of any spell or ability (702.18a).
-    pub(crate) fn shroud_refusal(&self, id: ObjectId) -> Option<String> {
+    /// Whether `id` can't be targeted because of shroud: a permanent with shroud can't be
+    /// the target of any spell or ability (702.18a).
+    pub(crate) fn has_shroud(&self, id: ObjectId) -> bool {
         let on_battlefield = self
             .obj(id)
             .is_some_and(|o| o.zone == ZoneKind::Battlefield);
-        (on_battlefield && self.has_keyword(id, Keyword::Shroud)).then(|| {
-            format!(
-                "{} has shroud and can't be the target of spells or abilities",
-                self.card_name(id)
-            )
-        })
+        on_battlefield && self.has_keyword(id, Keyword::Shroud)
+    }
+
+    /// The words of a refusal for shroud.
+    pub(crate) fn shroud_words(&self, id: ObjectId) -> String {
+        format!(
+            "{} has shroud and can't be the target of spells or abilities",
+            self.card_name(id)
+        )
     }
 }
