@@ -28,6 +28,7 @@ pub enum BestOf {
     subcommands(
         "create",
         "join",
+        "run",
         "drop",
         "pool",
         "deck",
@@ -38,9 +39,11 @@ pub enum BestOf {
         "clock",
         "claim",
         "vacation",
+        "prefer",
         "nullify",
         "forfeit",
-        "fix"
+        "fix",
+        "log"
     ),
     subcommand_required
 )]
@@ -148,6 +151,11 @@ pub async fn create(
     #[description = "queue (default), swiss, swiss N, round robin"] schedule: Option<String>,
     #[description = "Matches per run (default 5)"] matches: Option<u32>,
     #[description = "Days the league lasts (default 28)"] days: Option<u32>,
+    #[description = "Sealed: pack triggers (`weekly`, `per 3 losses`, `loser`; commas between)"]
+    packs: Option<String>,
+    #[description = "A run also ends at this many losses (queue leagues; default: none)"]
+    until_losses: Option<u32>,
+    #[description = "True: allow a repeat opponent within a run"] rematches: Option<bool>,
 ) -> Result<(), Error> {
     ctx.defer().await?;
     let data = ctx.data();
@@ -159,6 +167,15 @@ pub async fn create(
         schedule,
         matches_per_run: matches,
         length_days: days,
+        run_losses: until_losses,
+        allow_rematches: rematches.unwrap_or(false),
+        pack_triggers: packs
+            .as_deref()
+            .unwrap_or("")
+            .split([',', ';'])
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect(),
         ..Default::default()
     };
     let channel = Some(ctx.channel_id().get() as i64);
@@ -398,6 +415,64 @@ pub async fn claim(
         Err(e) => Err(e),
     };
     answer(ctx, r, true).await
+}
+
+/// Start a new run when yours is over (sealed: a new pool; constructed: your deck, locked).
+#[poise::command(slash_command)]
+pub async fn run(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+    #[description = "Constructed: the run's deck (saved deck or red, green, white, blue, black)"]
+    deck: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let l = match find(&ctx, league.as_deref()).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let choice = match deck.as_deref() {
+        Some(d) => Some(super::commands::deck_choice(data, me, Some(d)).await),
+        None => None,
+    };
+    let r = data.svc.league_new_run(l.row.id, me, choice.as_ref()).await;
+    let files = if r.is_ok() && l.is_sealed() {
+        pool_image(&ctx, l.row.id, me).await
+    } else {
+        Vec::new()
+    };
+    answer_with(ctx, r, false, files).await
+}
+
+/// When you choose play or draw (MTR 2.2): play first or draw first.
+#[poise::command(slash_command)]
+pub async fn prefer(
+    ctx: Context<'_>,
+    #[description = "True: draw first when you choose; false: play first"] draw: bool,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_prefer(l.row.id, me, draw).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
+}
+
+/// The organiser log: every nullify, forfeit and fix, with who and why.
+#[poise::command(slash_command)]
+pub async fn log(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_log(l.row.id).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
 }
 
 /// Take vacation days: your game clocks stop.
