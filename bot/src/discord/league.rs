@@ -156,6 +156,9 @@ pub async fn create(
     #[description = "A run also ends at this many losses (queue leagues; default: none)"]
     until_losses: Option<u32>,
     #[description = "True: allow a repeat opponent within a run"] rematches: Option<bool>,
+    #[description = "Rules (default from the server config)"] ruleset: Option<
+        super::commands::RulesetChoice,
+    >,
 ) -> Result<(), Error> {
     ctx.defer().await?;
     let data = ctx.data();
@@ -168,6 +171,10 @@ pub async fn create(
         matches_per_run: matches,
         length_days: days,
         run_losses: until_losses,
+        ruleset: ruleset.map(|r| match r {
+            super::commands::RulesetChoice::Modern => engine::Ruleset::Modern,
+            super::commands::RulesetChoice::Classic => engine::Ruleset::Classic,
+        }),
         allow_rematches: rematches.unwrap_or(false),
         pack_triggers: packs
             .as_deref()
@@ -661,5 +668,90 @@ pub async fn tick(data: &super::Data, http: &serenity::Http) {
             }
         }
         Err(e) => tracing::warn!(error = %e, "league sweep failed"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Characters Discord counts toward a command's 8000 limit: names, descriptions and
+    /// choice names and values, over every subcommand and option.
+    fn counted(v: &serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Object(m) => m
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    "name" | "description" => v.as_str().map_or(0, |s| s.chars().count()),
+                    "value" => v
+                        .as_str()
+                        .map_or_else(|| v.to_string().len(), |s| s.chars().count()),
+                    "options" | "choices" => counted(v),
+                    _ => 0,
+                })
+                .sum(),
+            serde_json::Value::Array(a) => a.iter().map(counted).sum(),
+            _ => 0,
+        }
+    }
+
+    /// Every string of `key` in `v`, at any depth.
+    fn strings<'a>(v: &'a serde_json::Value, key: &str, out: &mut Vec<&'a str>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    if k == key
+                        && let Some(s) = x.as_str()
+                    {
+                        out.push(s);
+                    }
+                    strings(x, key, out);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, key, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_league_command_fits_discords_limits() {
+        let cmds =
+            poise::builtins::create_application_commands::<super::super::Shared, super::Error>(&[
+                super::league(),
+            ]);
+        let json = serde_json::to_value(&cmds).expect("json");
+        let cmd = &json[0];
+        assert_eq!(cmd["name"], "league");
+        let subs = cmd["options"].as_array().expect("subcommands");
+        assert!(subs.len() <= 25, "{} subcommands", subs.len());
+        for want in ["run", "prefer", "log", "create", "join", "play"] {
+            assert!(subs.iter().any(|s| s["name"] == want), "{want}");
+        }
+        for s in subs {
+            let n = s["options"].as_array().map_or(0, Vec::len);
+            assert!(n <= 25, "{}: {n} options", s["name"]);
+        }
+        let total = counted(cmd);
+        assert!(total <= 8000, "{total} characters");
+        let mut descs = Vec::new();
+        strings(cmd, "description", &mut descs);
+        for d in descs {
+            assert!(
+                (1..=100).contains(&d.chars().count()),
+                "a description of 1 to 100 characters: {d}"
+            );
+        }
+        // Subcommand and option names: 1 to 32 lowercase characters, no spaces.
+        let ok = |n: &str| {
+            (1..=32).contains(&n.chars().count())
+                && n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+        };
+        for s in subs {
+            let name = s["name"].as_str().unwrap_or("");
+            assert!(ok(name), "{name}");
+            for o in s["options"].as_array().into_iter().flatten() {
+                let n = o["name"].as_str().unwrap_or("");
+                assert!(ok(n), "{name}: {n}");
+            }
+        }
     }
 }

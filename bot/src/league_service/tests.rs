@@ -1390,6 +1390,15 @@ async fn scheduled_leagues_have_no_new_runs() {
         // Words reach the same command.
         let e = refusal(svc.league_words(u[0], 0, None, "run", false).await);
         assert!(e.contains("one event"), "{e}");
+        // A player who drops before playing a match did not take part (MTR 2.10): not in
+        // the standings; one who played keeps their line.
+        svc.league_join(league, u[1], None).await.expect("join");
+        svc.league_drop(league, u[1]).await.expect("drop");
+        let v = svc.league_standings(league).await.expect("standings");
+        assert_eq!(
+            v.lines.iter().map(|x| x.user).collect::<Vec<_>>(),
+            vec![u[0]]
+        );
     }
 }
 

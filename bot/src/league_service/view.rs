@@ -2,7 +2,7 @@
 //! one member's history, and the scheduler's sweep (results of ended games, the end of the
 //! grace period, weekly packs, final standings).
 
-use super::matches::run_record;
+use super::matches::{record_of, run_record};
 use super::{LeagueCtx, LeagueReply};
 use crate::league::clocks::{DAY, Phase};
 use crate::league::definition::{LeagueFormat, PackTrigger};
@@ -73,8 +73,10 @@ impl Service {
         let l = self.league_ctx(league_id).await?;
         let members = self.db.members(league_id).await?;
         let matches = self.db.league_matches(league_id).await?;
+        // MTR 2.10: a player who drops before playing a match did not take part.
         let players: Vec<(Id, u32, bool)> = members
             .iter()
+            .filter(|m| m.dropped_at.is_none() || record_of(m.user_id, &matches).played > 0)
             .map(|m| {
                 (
                     m.user_id,
