@@ -141,6 +141,8 @@ async fn pool_image(
 }
 
 /// Create a league (sealed with a product such as `6 TSP`, or constructed).
+// A slash command's options are its arguments.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command)]
 pub async fn create(
     ctx: Context<'_>,
