@@ -2746,6 +2746,11 @@ async fn a_league_through_a_fake_discord() {
         .slash(BOB, CHANNEL, "league", "me", vec![], json!({}))
         .await;
     assert!(text(&r).contains("0-1-0"), "{r}");
+    // One run at a time: a new run only once this one is over.
+    let r = h
+        .slash(BOB, CHANNEL, "league", "run", vec![], json!({}))
+        .await;
+    assert!(text(&r).contains("is not over: 1 of 5"), "{r}");
     env.stop().await;
 }
 

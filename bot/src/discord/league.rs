@@ -28,6 +28,7 @@ pub enum BestOf {
     subcommands(
         "create",
         "join",
+        "run",
         "drop",
         "pool",
         "deck",
@@ -38,9 +39,11 @@ pub enum BestOf {
         "clock",
         "claim",
         "vacation",
+        "prefer",
         "nullify",
         "forfeit",
-        "fix"
+        "fix",
+        "log"
     ),
     subcommand_required
 )]
@@ -138,6 +141,8 @@ async fn pool_image(
 }
 
 /// Create a league (sealed with a product such as `6 TSP`, or constructed).
+// A slash command's options are its arguments.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command)]
 pub async fn create(
     ctx: Context<'_>,
@@ -148,6 +153,14 @@ pub async fn create(
     #[description = "queue (default), swiss, swiss N, round robin"] schedule: Option<String>,
     #[description = "Matches per run (default 5)"] matches: Option<u32>,
     #[description = "Days the league lasts (default 28)"] days: Option<u32>,
+    #[description = "Sealed: pack triggers (`weekly`, `per 3 losses`, `loser`; commas between)"]
+    packs: Option<String>,
+    #[description = "A run also ends at this many losses (queue leagues; default: none)"]
+    until_losses: Option<u32>,
+    #[description = "True: allow a repeat opponent within a run"] rematches: Option<bool>,
+    #[description = "Rules (default from the server config)"] ruleset: Option<
+        super::commands::RulesetChoice,
+    >,
 ) -> Result<(), Error> {
     ctx.defer().await?;
     let data = ctx.data();
@@ -159,6 +172,19 @@ pub async fn create(
         schedule,
         matches_per_run: matches,
         length_days: days,
+        run_losses: until_losses,
+        ruleset: ruleset.map(|r| match r {
+            super::commands::RulesetChoice::Modern => engine::Ruleset::Modern,
+            super::commands::RulesetChoice::Classic => engine::Ruleset::Classic,
+        }),
+        allow_rematches: rematches.unwrap_or(false),
+        pack_triggers: packs
+            .as_deref()
+            .unwrap_or("")
+            .split([',', ';'])
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect(),
         ..Default::default()
     };
     let channel = Some(ctx.channel_id().get() as i64);
@@ -400,6 +426,64 @@ pub async fn claim(
     answer(ctx, r, true).await
 }
 
+/// Start a new run when yours is over (sealed: a new pool; constructed: your deck, locked).
+#[poise::command(slash_command)]
+pub async fn run(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+    #[description = "Constructed: the run's deck (saved deck or red, green, white, blue, black)"]
+    deck: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let l = match find(&ctx, league.as_deref()).await {
+        Ok(l) => l,
+        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
+    };
+    let choice = match deck.as_deref() {
+        Some(d) => Some(super::commands::deck_choice(data, me, Some(d)).await),
+        None => None,
+    };
+    let r = data.svc.league_new_run(l.row.id, me, choice.as_ref()).await;
+    let files = if r.is_ok() && l.is_sealed() {
+        pool_image(&ctx, l.row.id, me).await
+    } else {
+        Vec::new()
+    };
+    answer_with(ctx, r, false, files).await
+}
+
+/// When you choose play or draw (MTR 2.2): play first or draw first.
+#[poise::command(slash_command)]
+pub async fn prefer(
+    ctx: Context<'_>,
+    #[description = "True: draw first when you choose; false: play first"] draw: bool,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let me = ctx.data().user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_prefer(l.row.id, me, draw).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
+}
+
+/// The organiser log: every nullify, forfeit and fix, with who and why.
+#[poise::command(slash_command)]
+pub async fn log(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => ctx.data().svc.league_log(l.row.id).await,
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, false).await
+}
+
 /// Take vacation days: your game clocks stop.
 #[poise::command(slash_command)]
 pub async fn vacation(
@@ -586,5 +670,90 @@ pub async fn tick(data: &super::Data, http: &serenity::Http) {
             }
         }
         Err(e) => tracing::warn!(error = %e, "league sweep failed"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Characters Discord counts toward a command's 8000 limit: names, descriptions and
+    /// choice names and values, over every subcommand and option.
+    fn counted(v: &serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Object(m) => m
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    "name" | "description" => v.as_str().map_or(0, |s| s.chars().count()),
+                    "value" => v
+                        .as_str()
+                        .map_or_else(|| v.to_string().len(), |s| s.chars().count()),
+                    "options" | "choices" => counted(v),
+                    _ => 0,
+                })
+                .sum(),
+            serde_json::Value::Array(a) => a.iter().map(counted).sum(),
+            _ => 0,
+        }
+    }
+
+    /// Every string of `key` in `v`, at any depth.
+    fn strings<'a>(v: &'a serde_json::Value, key: &str, out: &mut Vec<&'a str>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    if k == key
+                        && let Some(s) = x.as_str()
+                    {
+                        out.push(s);
+                    }
+                    strings(x, key, out);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, key, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_league_command_fits_discords_limits() {
+        let cmds =
+            poise::builtins::create_application_commands::<super::super::Shared, super::Error>(&[
+                super::league(),
+            ]);
+        let json = serde_json::to_value(&cmds).expect("json");
+        let cmd = &json[0];
+        assert_eq!(cmd["name"], "league");
+        let subs = cmd["options"].as_array().expect("subcommands");
+        assert!(subs.len() <= 25, "{} subcommands", subs.len());
+        for want in ["run", "prefer", "log", "create", "join", "play"] {
+            assert!(subs.iter().any(|s| s["name"] == want), "{want}");
+        }
+        for s in subs {
+            let n = s["options"].as_array().map_or(0, Vec::len);
+            assert!(n <= 25, "{}: {n} options", s["name"]);
+        }
+        let total = counted(cmd);
+        assert!(total <= 8000, "{total} characters");
+        let mut descs = Vec::new();
+        strings(cmd, "description", &mut descs);
+        for d in descs {
+            assert!(
+                (1..=100).contains(&d.chars().count()),
+                "a description of 1 to 100 characters: {d}"
+            );
+        }
+        // Subcommand and option names: 1 to 32 lowercase characters, no spaces.
+        let ok = |n: &str| {
+            (1..=32).contains(&n.chars().count())
+                && n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+        };
+        for s in subs {
+            let name = s["name"].as_str().unwrap_or("");
+            assert!(ok(name), "{name}");
+            for o in s["options"].as_array().into_iter().flatten() {
+                let n = o["name"].as_str().unwrap_or("");
+                assert!(ok(n), "{name}: {n}");
+            }
+        }
     }
 }

@@ -515,5 +515,15 @@ pub fn pack_seed(league_seed: u64, member: u64, index: u64) -> u64 {
     rng.random()
 }
 
+/// The seed a member's packs of run `run` are drawn from ([`pack_seed`] with it in place of
+/// the league's seed): run 1 uses the league's seed itself, later runs get packs of their own.
+pub fn run_seed(league_seed: u64, run: u64) -> u64 {
+    if run <= 1 {
+        return league_seed;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(league_seed ^ run.wrapping_mul(0xD6E8_FEB8_6659_FD93));
+    rng.random()
+}
+
 #[cfg(test)]
 mod tests;

@@ -195,6 +195,10 @@ pub struct LeagueDef {
     /// 1 or 3.
     pub best_of: u32,
     pub matches_per_run: u32,
+    /// A run also ends at this many match losses (Arena style: e.g. 3 in best of one);
+    /// None: a run is its matches. Queue leagues only.
+    #[serde(default)]
+    pub run_losses: Option<u32>,
     pub schedule: Schedule,
     /// No repeat opponent within a run.
     pub no_rematch: bool,
@@ -204,6 +208,17 @@ pub struct LeagueDef {
 }
 
 impl LeagueDef {
+    /// Whether a run with this record is over: its matches played, or ended by losses.
+    pub fn run_over(&self, played: u32, losses: u32) -> bool {
+        played >= self.matches_per_run || self.run_losses.is_some_and(|n| losses >= n)
+    }
+
+    /// Whether members play runs one after another (queue leagues); a scheduled league
+    /// (Swiss, round robin) is one event.
+    pub fn has_runs(&self) -> bool {
+        matches!(self.schedule, Schedule::Queue)
+    }
+
     /// Games a player needs to win the match.
     pub fn games_to_win(&self) -> u32 {
         self.best_of.div_ceil(2)
@@ -220,8 +235,10 @@ impl LeagueDef {
         };
         let schedule = match self.schedule {
             Schedule::Queue => format!(
-                "runs of {} matches, opponents by record",
-                self.matches_per_run
+                "runs of {} matches{}, opponents by record, a new run when one is over",
+                self.matches_per_run,
+                self.run_losses
+                    .map_or(String::new(), |n| format!(" (or {n} losses)"))
             ),
             Schedule::Swiss { rounds } => format!("{rounds} Swiss rounds"),
             Schedule::RoundRobin => "round robin".into(),
@@ -258,6 +275,8 @@ pub struct LeagueSetup {
     pub length_days: Option<u32>,
     pub best_of: Option<u32>,
     pub matches_per_run: Option<u32>,
+    /// A run ends early at this many losses (queue leagues).
+    pub run_losses: Option<u32>,
     /// `queue`, `swiss` / `swiss 3`, `round robin`.
     pub schedule: Option<String>,
     pub allow_rematches: bool,
@@ -311,6 +330,13 @@ impl LeagueSetup {
                 Schedule::Queue
             }
         };
+        if let Some(n) = self.run_losses
+            && (n == 0 || n > matches_per_run || !matches!(schedule, Schedule::Queue))
+        {
+            problems.push(format!(
+                "a run ending at {n} losses needs the queue schedule and 1 to {matches_per_run} losses (the run's matches)"
+            ));
+        }
         let mut pack_triggers = Vec::new();
         for t in &self.pack_triggers {
             match PackTrigger::parse(t) {
@@ -337,6 +363,7 @@ impl LeagueSetup {
             dates,
             best_of,
             matches_per_run,
+            run_losses: self.run_losses,
             schedule,
             no_rematch: !self.allow_rematches,
             ruleset: self.ruleset.unwrap_or(default_ruleset),
@@ -434,6 +461,39 @@ mod tests {
         assert_eq!(d.dates.ends_at - d.dates.entries_close_at, 2 * DAY);
         assert!(d.describe().contains("sealed, 6 TSP"));
         assert_eq!(d.format.rating_key(), "sealed");
+        assert_eq!(d.run_losses, None);
+        assert!(d.has_runs());
+        assert!(!d.run_over(4, 4) && d.run_over(5, 0));
+        let losing = LeagueSetup {
+            run_losses: Some(2),
+            ..s.clone()
+        };
+        let d2 = losing.validate(1000, Ruleset::Modern).expect("valid");
+        assert!(d2.run_over(2, 2) && !d2.run_over(2, 1));
+        assert!(d2.describe().contains("or 2 losses"), "{}", d2.describe());
+        for bad in [
+            LeagueSetup {
+                run_losses: Some(6),
+                ..s.clone()
+            },
+            LeagueSetup {
+                run_losses: Some(0),
+                ..s.clone()
+            },
+            LeagueSetup {
+                run_losses: Some(1),
+                schedule: Some("swiss".into()),
+                ..s.clone()
+            },
+        ] {
+            let e = bad.validate(1000, Ruleset::Modern).unwrap_err();
+            assert!(e.contains("losses"), "{e}");
+        }
+        // A league stored before runs had a loss rule reads as having none.
+        let mut old = serde_json::to_value(&d).expect("json");
+        old.as_object_mut().expect("object").remove("run_losses");
+        let back: LeagueDef = serde_json::from_value(old).expect("old league");
+        assert_eq!(back.run_losses, None);
         let bad = LeagueSetup {
             name: " ".into(),
             product: Some("6 TSB".into()),

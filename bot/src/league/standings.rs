@@ -216,6 +216,90 @@ pub fn standings(
     lines
 }
 
+/// A match between runs (MTGO leagues: a member may play several runs, one after another):
+/// each side is (player, run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunMatchRecord {
+    pub a: (PlayerId, u32),
+    pub b: Option<(PlayerId, u32)>,
+    pub a_wins: u32,
+    pub b_wins: u32,
+    pub draws: u32,
+}
+
+/// A player's line of a league with runs: their best run, and how many they have.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunLine {
+    /// `line.player` is the player; ranks count players, not runs.
+    pub line: Line,
+    pub run: u32,
+    pub runs: u32,
+}
+
+/// Standings of a league whose members play runs: every run is an entry of its own (as each
+/// MTGO league entry is), so a run's record, match-win % and game-win % are its own, and an
+/// opponent's figures are those of the run in which they met (Appendix C within each run's
+/// field). Each player is shown once, by their best run (the entry ranked highest: points,
+/// then the tiebreakers); ranks are renumbered over players. `players`: (player, runs
+/// begun, dropped). With one run each this is [`standings`].
+pub fn best_runs(
+    players: &[(PlayerId, u32, bool)],
+    matches: &[RunMatchRecord],
+    game_ties: bool,
+) -> Vec<RunLine> {
+    use std::collections::BTreeSet;
+    let mut keys: BTreeSet<(PlayerId, u32)> = players
+        .iter()
+        .flat_map(|(p, runs, _)| (1..=(*runs).max(1)).map(move |r| (*p, r)))
+        .collect();
+    for m in matches {
+        keys.insert(m.a);
+        keys.extend(m.b);
+    }
+    // Entry ids in (player, run) order: exact ties still fall to the lower player id.
+    let ids: HashMap<(PlayerId, u32), PlayerId> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (*k, i as PlayerId + 1))
+        .collect();
+    let owner: HashMap<PlayerId, (PlayerId, u32)> = ids.iter().map(|(k, id)| (*id, *k)).collect();
+    let dropped: HashMap<PlayerId, bool> = players.iter().map(|p| (p.0, p.2)).collect();
+    let entries: Vec<(PlayerId, bool)> = keys
+        .iter()
+        .map(|k| (ids[k], dropped.get(&k.0).copied().unwrap_or(false)))
+        .collect();
+    let records: Vec<MatchRecord> = matches
+        .iter()
+        .map(|m| MatchRecord {
+            a: ids[&m.a],
+            b: m.b.map(|b| ids[&b]),
+            a_wins: m.a_wins,
+            b_wins: m.b_wins,
+            draws: m.draws,
+        })
+        .collect();
+    let runs: HashMap<PlayerId, u32> = keys.iter().fold(HashMap::new(), |mut acc, (p, r)| {
+        let e = acc.entry(*p).or_insert(0);
+        *e = (*e).max(*r);
+        acc
+    });
+    let mut out: Vec<RunLine> = Vec::new();
+    for mut line in standings(&entries, &records, game_ties) {
+        let (player, run) = owner[&line.player];
+        if out.iter().any(|x| x.line.player == player) {
+            continue;
+        }
+        line.player = player;
+        line.rank = out.len() + 1;
+        out.push(RunLine {
+            line,
+            run,
+            runs: runs.get(&player).copied().unwrap_or(1),
+        });
+    }
+    out
+}
+
 /// A percentage as the Tournament Rules print them (`66.67%`).
 pub fn percent(x: f64) -> String {
     format!("{:.2}%", x * 100.0)
@@ -227,6 +311,78 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-4
+    }
+
+    #[test]
+    fn with_runs_each_player_shows_their_best_run_and_opponents_count_per_run() {
+        // One run each: the same table as `standings`.
+        let plain = [
+            MatchRecord::new(1, 2, 2, 0, 0),
+            MatchRecord::new(3, 1, 2, 1, 0),
+            MatchRecord::new(2, 3, 2, 1, 0),
+        ];
+        let players = [(1, false), (2, false), (3, false)];
+        let want = standings(&players, &plain, true);
+        let run_matches: Vec<RunMatchRecord> = plain
+            .iter()
+            .map(|m| RunMatchRecord {
+                a: (m.a, 1),
+                b: m.b.map(|b| (b, 1)),
+                a_wins: m.a_wins,
+                b_wins: m.b_wins,
+                draws: m.draws,
+            })
+            .collect();
+        let got = best_runs(
+            &[(1, 1, false), (2, 1, false), (3, 1, false)],
+            &run_matches,
+            true,
+        );
+        assert_eq!(got.iter().map(|x| x.line.clone()).collect::<Vec<_>>(), want);
+        // Player 1's run 1 lost both; run 2 won both (against 2's run 1 and 3's run 1):
+        // run 2 is shown, 1's points are run 2's alone (6, not 6 + 0).
+        let r = |a: (i64, u32), b: (i64, u32), aw, bw| RunMatchRecord {
+            a,
+            b: Some(b),
+            a_wins: aw,
+            b_wins: bw,
+            draws: 0,
+        };
+        let ms = [
+            r((1, 1), (2, 1), 0, 2),
+            r((1, 1), (3, 1), 1, 2),
+            r((1, 2), (2, 1), 2, 0),
+            r((1, 2), (3, 1), 2, 1),
+        ];
+        let got = best_runs(&[(1, 2, false), (2, 1, false), (3, 1, true)], &ms, true);
+        assert_eq!(got.len(), 3, "one line per player");
+        let one = got.iter().find(|x| x.line.player == 1).expect("1");
+        assert_eq!((one.run, one.runs), (2, 2));
+        assert_eq!(
+            (one.line.match_points, one.line.wins, one.line.losses),
+            (6, 2, 0)
+        );
+        // Run 2's opponents: 2 (1 win of 2 = 50%) and 3 (1 win of 2 = 50%).
+        assert!(close(one.line.omw, 0.5), "{}", one.line.omw);
+        // 2 and 3 each met run 1 (0 points: floored 33%) and run 2 (100%).
+        let two = got.iter().find(|x| x.line.player == 2).expect("2");
+        assert!(close(two.line.omw, (FLOOR + 1.0) / 2.0), "{}", two.line.omw);
+        assert_eq!(got[0].line.player, 1);
+        assert_eq!(
+            got.iter().map(|x| x.line.rank).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        assert!(
+            got.iter()
+                .find(|x| x.line.player == 3)
+                .expect("3")
+                .line
+                .dropped
+        );
+        // A run begun with no matches yet does not hide the better one.
+        let got = best_runs(&[(1, 3, false), (2, 1, false), (3, 1, false)], &ms, true);
+        let one = got.iter().find(|x| x.line.player == 1).expect("1");
+        assert_eq!((one.run, one.runs), (2, 3));
     }
 
     #[test]

@@ -43,12 +43,24 @@ pub struct Record {
     pub busy: bool,
 }
 
+/// A member's record over all their runs (`busy`: a match of theirs is in progress).
 pub(crate) fn record_of(user: Id, matches: &[MatchRow]) -> Record {
+    record_where(user, None, matches)
+}
+
+/// A member's record in run `run` (what its length, its pairings by record, its rematch
+/// rule and its pack triggers count); `busy` is about that run too.
+pub(crate) fn run_record(user: Id, run: i64, matches: &[MatchRow]) -> Record {
+    record_where(user, Some(run), matches)
+}
+
+fn record_where(user: Id, run: Option<i64>, matches: &[MatchRow]) -> Record {
     let mut r = Record::default();
+    let in_run = |x: i64| run.is_none_or(|r| r == x);
     for m in matches.iter().filter(|m| m.status != "nullified") {
-        let (me_a, opp) = if m.a_user == user {
+        let (me_a, opp) = if m.a_user == user && in_run(m.a_run) {
             (true, m.b_user)
-        } else if m.b_user == Some(user) {
+        } else if m.b_user == Some(user) && in_run(m.b_run) {
             (false, Some(m.a_user))
         } else {
             continue;
@@ -280,7 +292,7 @@ impl Service {
                 ));
             }
         }
-        let rec = record_of(user, &matches);
+        let rec = run_record(user, me.run, &matches);
         if let Some(o) = opponent {
             if !matches!(l.def.schedule, Schedule::Queue) {
                 return refused(format!(
@@ -340,6 +352,17 @@ impl Service {
             _ => a,
         };
         let bye = b.is_none();
+        let run_of = |u: Option<Id>| async move {
+            match u {
+                Some(u) => self
+                    .db
+                    .member(l.row.id, u)
+                    .await
+                    .map(|m| m.map_or(1, |m| m.run)),
+                None => Ok(1),
+            }
+        };
+        let (a_run, b_run) = (run_of(Some(a)).await?, run_of(b).await?);
         let mut m = MatchRow {
             id: 0,
             league_id: l.row.id,
@@ -364,6 +387,8 @@ impl Service {
             note: bye.then(|| "bye".to_string()),
             created_at: now,
             finished_at: bye.then_some(now),
+            a_run,
+            b_run,
         };
         m.id = self.db.create_match(&m).await?;
         Ok(m)
@@ -401,15 +426,23 @@ impl Service {
             &name,
         )
         .map_err(ServiceError::Refused)?;
-        if rec.played >= l.def.matches_per_run {
-            return refused(format!(
-                "your run is complete ({} matches)",
-                l.def.matches_per_run
-            ));
+        if l.def.run_over(rec.played, rec.losses) {
+            return refused(self.run_over_text(l, rec));
         }
-        let orec = record_of(opp, &matches);
-        if orec.played >= l.def.matches_per_run {
+        let orun = members
+            .iter()
+            .find(|m| m.user_id == opp)
+            .map_or(1, |m| m.run);
+        let orec = run_record(opp, orun, &matches);
+        if l.def.run_over(orec.played, orec.losses) {
             return refused(format!("{name}'s run is complete"));
+        }
+        // No repeat opponent within a run: within theirs either (a new run of mine does
+        // not make me a new opponent for someone still in the run where we met).
+        if l.def.no_rematch && orec.met.contains(&user) {
+            return refused(format!(
+                "{name} has already played you in their run; choose someone they have not met"
+            ));
         }
         let mut m = self.new_match(l, user, Some(opp), 0).await?;
         let plan = self.start_match_game(l, &mut m).await?;
@@ -425,11 +458,8 @@ impl Service {
         rec: &Record,
         matches: &[MatchRow],
     ) -> Result<LeagueReply> {
-        if rec.played >= l.def.matches_per_run {
-            return refused(format!(
-                "your run is complete ({} matches: {}-{}-{})",
-                l.def.matches_per_run, rec.wins, rec.losses, rec.draws
-            ));
+        if l.def.run_over(rec.played, rec.losses) {
+            return refused(self.run_over_text(l, rec));
         }
         let members = self.db.members(l.row.id).await?;
         let mut waiting: Vec<&MemberRow> = members
@@ -439,16 +469,19 @@ impl Service {
         waiting.sort_by_key(|m| (m.queued_at, m.user_id));
         let others: Vec<Waiting> = waiting
             .iter()
+            .filter(|m| {
+                let r = run_record(m.user_id, m.run, matches);
+                !record_of(m.user_id, matches).busy && !l.def.run_over(r.played, r.losses)
+            })
             .map(|m| {
-                let r = record_of(m.user_id, matches);
+                let r = run_record(m.user_id, m.run, matches);
                 Waiting {
                     player: m.user_id,
                     wins: r.wins,
                     losses: r.losses,
-                    met: r.met,
+                    met: if l.def.no_rematch { r.met } else { Vec::new() },
                 }
             })
-            .filter(|w| !record_of(w.player, matches).busy)
             .collect();
         let mine = Waiting {
             player: me.user_id,
@@ -788,7 +821,8 @@ impl Service {
         };
         let Some(loser) = loser else { return Ok(None) };
         let matches = self.db.league_matches(l.row.id).await?;
-        let losses = record_of(loser, &matches).losses;
+        let run = self.db.member(l.row.id, loser).await?.map_or(1, |m| m.run);
+        let losses = run_record(loser, run, &matches).losses;
         let due = l.def.pack_triggers.iter().any(|t| match t {
             PackTrigger::Loser => true,
             PackTrigger::PerLosses(n) => losses > 0 && losses.is_multiple_of(*n),
@@ -813,7 +847,11 @@ impl Service {
             .await?
             .ok_or_else(|| ServiceError::Refused("not a member".into()))?;
         let mut pool: Pool = self.member_pool(l, &m).await?;
-        let seed = boosters::pack_seed(l.row.seed, user as u64, pool.packs.len() as u64);
+        let seed = boosters::pack_seed(
+            boosters::run_seed(l.row.seed, u64::try_from(m.run).unwrap_or(1)),
+            user as u64,
+            pool.packs.len() as u64,
+        );
         let pack = pool.add(set, seed).map_err(ServiceError::Refused)?.clone();
         let json =
             serde_json::to_string(&pool).map_err(|e| ServiceError::Refused(e.to_string()))?;

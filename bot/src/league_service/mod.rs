@@ -1,5 +1,5 @@
 //! League commands of the service, shared by the terminal and Discord: create, join, drop,
-//! pool, deck builds, play (the next match), standings, me, vacations, claims, and the
+//! pool, deck builds, play (the next match), new runs, standings, me, vacations, claims, and the
 //! organiser's nullify / forfeit / fix (each recorded with who and why).
 //!
 //! Matches are games of the engine: when a league game ends, [`Service::league_after`]
@@ -9,6 +9,7 @@
 
 pub mod matches;
 pub mod organiser;
+pub mod runs;
 pub mod sim;
 pub mod view;
 pub mod words;
@@ -613,6 +614,10 @@ impl Service {
                 self.league_join(id, user, choice.as_ref()).await
             }
             W::Drop => self.league_drop(id, user).await,
+            W::Run { deck } => {
+                let choice = deck.map(DeckChoice::Ready);
+                self.league_new_run(id, user, choice.as_ref()).await
+            }
             W::Pool => Ok(self.league_pool(id, user).await?.0),
             W::Decks => self.league_decks(id, user).await,
             W::DeckSave { name, list } => self.league_deck_save(id, user, &name, &list).await,

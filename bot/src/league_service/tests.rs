@@ -1149,3 +1149,382 @@ async fn sideboarding_between_games_swaps_with_the_rest_of_the_pool() {
         assert_eq!(count(&ann3, &card_out), count(&ann1, &card_out));
     }
 }
+
+/// Agents `names` (played by the random agent) and an organiser, in a new league.
+async fn agents_league(svc: &Service, setup: LeagueSetup, names: &[&str]) -> (Id, Vec<Id>) {
+    let t = tag();
+    let org = svc.user(&format!("org-{t}"), "Org").await.expect("user");
+    let mut users = Vec::new();
+    for n in names {
+        users.push(svc.user(&format!("agent:{n}-{t}"), n).await.expect("user"));
+    }
+    let setup = LeagueSetup {
+        name: format!("{} {t}", setup.name),
+        ..setup
+    };
+    let r = svc
+        .league_create(org, &setup, 0, None)
+        .await
+        .expect("create");
+    (r.league_id, users)
+}
+
+#[tokio::test]
+async fn a_member_plays_runs_one_after_another() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let setup = LeagueSetup {
+            name: "Runs".into(),
+            product: Some("3 TSP".into()),
+            best_of: Some(1),
+            matches_per_run: Some(2),
+            seed: Some(99),
+            ..Default::default()
+        };
+        let (league, u) = agents_league(svc, setup, &["Ann", "Ben", "Cat", "Dan"]).await;
+        let (a, b, c, d) = (u[0], u[1], u[2], u[3]);
+        for x in &u {
+            svc.league_join(league, *x, None).await.expect("join");
+        }
+        let l = svc.league_ctx(league).await.expect("league");
+        let outsider = svc
+            .user(&format!("out-{}", tag()), "Out")
+            .await
+            .expect("user");
+        assert!(
+            refusal(svc.league_new_run(league, outsider, None).await).contains("join it first")
+        );
+        // A run that is not over: no new run.
+        let e = refusal(svc.league_new_run(league, a, None).await);
+        assert!(e.contains("run 1 is not over: 0 of 2"), "{e}");
+        svc.league_play(league, a, Some(b)).await.expect("match 1");
+        svc.league_play(league, a, Some(c)).await.expect("match 2");
+        let e = refusal(svc.league_play(league, a, Some(d)).await);
+        assert!(
+            e.contains("run is complete") && e.contains("league run"),
+            "{e}"
+        );
+        // Bad input changes nothing: a deck for a sealed run.
+        let before = svc.db.member(league, a).await.expect("m").expect("member");
+        let e = refusal(
+            svc.league_new_run(league, a, Some(&DeckChoice::Ready("red".into())))
+                .await,
+        );
+        assert!(e.contains("new pool"), "{e}");
+        assert_eq!(
+            svc.db.member(league, a).await.expect("m").expect("member"),
+            before
+        );
+        // The new run: a new pool from new seeded packs, one automatic build, run 1 kept.
+        svc.league_deck_save(
+            league,
+            a,
+            "mine",
+            &decks::to_text(&pool::auto_build(
+                &svc.member_pool(&l, &before).await.expect("pool"),
+                "mine",
+            )),
+        )
+        .await
+        .expect("a build of run 1");
+        let r = svc.league_new_run(league, a, None).await.expect("new run");
+        assert!(r.text.contains("Run 2 of"), "{}", r.text);
+        let m = svc.db.member(league, a).await.expect("m").expect("member");
+        assert_eq!((m.run, m.deck_name.as_deref()), (2, Some("auto")));
+        let new_pool = svc.member_pool(&l, &m).await.expect("pool");
+        let old_pool = svc.member_pool(&l, &before).await.expect("pool");
+        assert!(
+            new_pool.verify().is_ok(),
+            "the new pool replays from its seeds"
+        );
+        assert_ne!(new_pool, old_pool);
+        let seed2 = boosters::run_seed(99, 2);
+        for (i, p) in new_pool.packs.iter().enumerate() {
+            assert_eq!(p.seed, boosters::pack_seed(seed2, a as u64, i as u64));
+        }
+        let builds = svc.db.league_decks(league, a).await.expect("builds");
+        assert_eq!(
+            builds.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+            vec!["auto"]
+        );
+        let runs = svc.db.league_runs(league, a).await.expect("runs");
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].deck_name.as_deref(), Some("mine"));
+        assert!(runs[0].decks.contains("mine") && runs[0].decks.contains("auto"));
+        let kept: Pool =
+            serde_json::from_str(runs[0].pool.as_deref().expect("old pool")).expect("pool");
+        assert_eq!(kept, old_pool);
+        // One run at a time.
+        let e = refusal(svc.league_new_run(league, a, None).await);
+        assert!(e.contains("run 2 is not over: 0 of 2"), "{e}");
+        // Within a run no repeat opponent, on either side: Ben met Ann in his run 1.
+        let e = refusal(svc.league_play(league, a, Some(b)).await);
+        assert!(e.contains("already played you in their run"), "{e}");
+        svc.league_play(league, a, Some(d))
+            .await
+            .expect("run 2, match 1");
+        let ms = svc.db.league_matches(league).await.expect("matches");
+        let last = ms.last().expect("match");
+        assert_eq!((last.a_user, last.a_run, last.b_run), (a, 2, 1));
+        // Standings: one line per member, Ann's best run beside her run count.
+        let v = svc.league_standings(league).await.expect("standings");
+        assert_eq!(v.lines.len(), 4);
+        let ann = v.lines.iter().find(|x| x.user == a).expect("Ann");
+        assert_eq!(ann.runs, 2);
+        let points = |run| {
+            let r = super::matches::run_record(a, run, &ms);
+            3 * r.wins + r.draws
+        };
+        assert_eq!(ann.points, points(1).max(points(2)), "{}", v.text);
+        assert!(
+            v.text.contains(&format!("run {} of 2", ann.run)),
+            "{}",
+            v.text
+        );
+        assert!(v.title.contains("best run"), "{}", v.title);
+        let me = svc.league_me(league, a).await.expect("me").text;
+        assert!(me.contains("run 2: ") && me.contains("run 1: "), "{me}");
+        assert!(me.contains("(run 2) vs"), "{me}");
+        // After the entries close no new run begins, and `play` says so.
+        svc.league_play(league, b, Some(c))
+            .await
+            .expect("Ben's second");
+        svc.clock.advance(27 * 86_400);
+        let e = refusal(svc.league_new_run(league, b, None).await);
+        assert!(e.contains("entries") && e.contains("closed"), "{e}");
+        assert!(refusal(svc.league_play(league, b, None).await).contains("Entries are closed"));
+        assert_eq!(
+            svc.db.member(league, b).await.expect("m").expect("b").run,
+            1
+        );
+        // A dropped member starts no run.
+        svc.league_drop(league, c).await.expect("drop");
+        assert!(refusal(svc.league_new_run(league, c, None).await).contains("dropped"));
+    }
+}
+
+#[tokio::test]
+async fn constructed_runs_register_a_new_deck_and_can_end_by_losses() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let setup = LeagueSetup {
+            name: "Block".into(),
+            best_of: Some(1),
+            matches_per_run: Some(3),
+            run_losses: Some(1),
+            ..Default::default()
+        };
+        let (league, u) = agents_league(svc, setup, &["Ann", "Ben"]).await;
+        let (a, b) = (u[0], u[1]);
+        for x in &u {
+            svc.league_join(league, *x, Some(&DeckChoice::Ready("red".into())))
+                .await
+                .expect("join");
+        }
+        svc.league_play(league, a, Some(b)).await.expect("match");
+        let m = svc.db.league_matches(league).await.expect("matches")[0].clone();
+        assert_eq!(m.status, "finished");
+        let loser = match m.a_wins.cmp(&m.b_wins) {
+            std::cmp::Ordering::Greater => b,
+            std::cmp::Ordering::Less => a,
+            // A drawn game ends nobody's run.
+            std::cmp::Ordering::Equal => continue,
+        };
+        let winner = if loser == a { b } else { a };
+        // The winner's run goes on (1 of 3); the loser's ended at its first loss.
+        let e = refusal(svc.league_new_run(league, winner, None).await);
+        assert!(e.contains("1 of 3"), "{e}");
+        let e = refusal(svc.league_play(league, loser, None).await);
+        assert!(
+            e.contains("(1 loss:") && e.contains("run is complete"),
+            "{e}"
+        );
+        // A constructed run needs its deck, checked before anything changes.
+        let e = refusal(svc.league_new_run(league, loser, None).await);
+        assert!(e.contains("needs its deck"), "{e}");
+        let e = refusal(
+            svc.league_new_run(league, loser, Some(&DeckChoice::Ready("purple".into())))
+                .await,
+        );
+        assert!(e.contains("purple"), "{e}");
+        assert_eq!(
+            svc.db
+                .member(league, loser)
+                .await
+                .expect("m")
+                .expect("m")
+                .run,
+            1
+        );
+        let r = svc
+            .league_new_run(league, loser, Some(&DeckChoice::Ready("green".into())))
+            .await
+            .expect("run 2");
+        assert!(r.text.contains("locked for the run"), "{}", r.text);
+        let builds = svc.db.league_decks(league, loser).await.expect("builds");
+        assert_eq!(builds.len(), 1);
+        assert!(builds[0].list.contains("Forest"), "{}", builds[0].list);
+        let runs = svc.db.league_runs(league, loser).await.expect("runs");
+        assert!(runs[0].decks.contains("Mountain"), "{}", runs[0].decks);
+        // Still locked within the run; the winner has met the loser in this run.
+        assert!(refusal(svc.league_deck_use(league, loser, "registered").await).contains("locked"));
+        let e = refusal(svc.league_play(league, loser, Some(winner)).await);
+        assert!(e.contains("already played you in their run"), "{e}");
+    }
+}
+
+#[tokio::test]
+async fn scheduled_leagues_have_no_new_runs() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let setup = LeagueSetup {
+            name: "RR".into(),
+            product: Some("3 TSP".into()),
+            schedule: Some("round robin".into()),
+            ..Default::default()
+        };
+        let (league, u) = agents_league(svc, setup, &["Ann", "Ben"]).await;
+        svc.league_join(league, u[0], None).await.expect("join");
+        let e = refusal(svc.league_new_run(league, u[0], None).await);
+        assert!(e.contains("one event"), "{e}");
+        // Words reach the same command.
+        let e = refusal(svc.league_words(u[0], 0, None, "run", false).await);
+        assert!(e.contains("one event"), "{e}");
+        // A player who drops before playing a match did not take part (MTR 2.10): not in
+        // the standings; one who played keeps their line.
+        svc.league_join(league, u[1], None).await.expect("join");
+        svc.league_drop(league, u[1]).await.expect("drop");
+        let v = svc.league_standings(league).await.expect("standings");
+        assert_eq!(
+            v.lines.iter().map(|x| x.user).collect::<Vec<_>>(),
+            vec![u[0]]
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_closing_notice_counts_matches_left_and_the_grace_period_lets_matches_finish() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let a = svc.user(&format!("g1-{t}"), "Hana").await.expect("user");
+        let b = svc.user(&format!("g2-{t}"), "Ivo").await.expect("user");
+        let c = svc.user(&format!("g3-{t}"), "Jo").await.expect("user");
+        let setup = LeagueSetup {
+            name: format!("Close {t}"),
+            product: Some("3 TSP".into()),
+            length_days: Some(10),
+            ..Default::default()
+        };
+        let league = svc
+            .league_create(a, &setup, 0, None)
+            .await
+            .expect("c")
+            .league_id;
+        for u in [a, b, c] {
+            svc.league_join(league, u, None).await.expect("join");
+        }
+        let r = svc.league_play(league, a, Some(b)).await.expect("match");
+        assert_eq!(r.plans.len(), 1);
+        let l = svc.league_ctx(league).await.expect("league");
+        let ends = l.def.dates.ends_at;
+        let here = |v: Vec<LeagueReply>| -> Vec<LeagueReply> {
+            v.into_iter().filter(|r| r.league_id == league).collect()
+        };
+        // 49 hours before the end: no notice yet.
+        svc.clock.advance(ends - 49 * 3_600 - svc.now());
+        let ticks = here(svc.league_tick_one(league).await.expect("tick"));
+        assert!(
+            ticks.iter().all(|r| !r.text.contains("closes in 48")),
+            "{ticks:?}"
+        );
+        // 47 hours before: once, to each member with matches left (the one in progress
+        // counts), with how many.
+        svc.clock.advance(2 * 3_600);
+        let ticks = here(svc.league_tick_one(league).await.expect("tick"));
+        let notice: Vec<&LeagueReply> = ticks
+            .iter()
+            .filter(|r| r.text.contains("closes in 48 hours"))
+            .collect();
+        assert_eq!(notice.len(), 1, "{ticks:?}");
+        assert!(
+            notice[0].text.contains("Hana: 5")
+                && notice[0].text.contains("Ivo: 5")
+                && notice[0].text.contains("Jo: 5"),
+            "{}",
+            notice[0].text
+        );
+        let mut pinged = notice[0].pings.clone();
+        pinged.sort();
+        let mut want = vec![a, b, c];
+        want.sort();
+        assert_eq!(pinged, want);
+        let again = here(svc.league_tick_one(league).await.expect("tick"));
+        assert!(again.iter().all(|r| !r.text.contains("closes in 48")));
+        // The league has ended: in the grace period the match in progress goes on, no new
+        // match begins and nothing is final yet.
+        svc.clock.advance(48 * 3_600);
+        let ticks = here(svc.league_tick_one(league).await.expect("tick"));
+        assert!(
+            ticks.iter().all(|r| !r.text.contains("Final standings")),
+            "{ticks:?}"
+        );
+        let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+        assert_eq!(m.status, "active");
+        let game = m.game_id.expect("game in progress");
+        assert!(svc.load(game).await.expect("load").game.result.is_none());
+        assert!(refusal(svc.league_play(league, c, None).await).contains("has ended"));
+        assert_eq!(
+            svc.db.league(league).await.expect("l").expect("row").status,
+            "open"
+        );
+        // After the grace period: the unfinished game is a draw and the final standings are
+        // posted, to every member.
+        svc.clock.advance(l.def.clock.grace);
+        let ticks = here(svc.league_tick_one(league).await.expect("tick"));
+        let fin: Vec<&LeagueReply> = ticks
+            .iter()
+            .filter(|r| r.text.starts_with("Final standings"))
+            .collect();
+        assert_eq!(fin.len(), 1, "{ticks:?}");
+        assert_eq!(fin[0].pings.len(), 3);
+        let m = svc.db.league_match(m.id).await.expect("m").expect("found");
+        assert_eq!((m.status.as_str(), m.draws), ("finished", 1));
+    }
+}
+
+#[tokio::test]
+async fn a_pack_per_losses_goes_to_the_loser_from_its_stored_seed() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let setup = LeagueSetup {
+            name: "Losses".into(),
+            product: Some("3 TSP".into()),
+            best_of: Some(1),
+            pack_triggers: vec!["per 1 loss".into()],
+            seed: Some(5),
+            ..Default::default()
+        };
+        let (league, u) = agents_league(svc, setup, &["Ann", "Ben"]).await;
+        for x in &u {
+            svc.league_join(league, *x, None).await.expect("join");
+        }
+        let r = svc
+            .league_play(league, u[0], Some(u[1]))
+            .await
+            .expect("match");
+        let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+        let (loser, winner) = match m.a_wins.cmp(&m.b_wins) {
+            std::cmp::Ordering::Greater => (u[1], u[0]),
+            std::cmp::Ordering::Less => (u[0], u[1]),
+            std::cmp::Ordering::Equal => continue,
+        };
+        assert!(r.text.contains("opens a TSP pack"), "{}", r.text);
+        let (_, pool) = svc.league_pool(league, loser).await.expect("pool");
+        assert_eq!(pool.packs.len(), 4);
+        assert_eq!(pool.packs[3].seed, boosters::pack_seed(5, loser as u64, 3));
+        assert!(pool.verify().is_ok());
+        let (_, pool) = svc.league_pool(league, winner).await.expect("pool");
+        assert_eq!(pool.packs.len(), 3);
+    }
+}

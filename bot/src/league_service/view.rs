@@ -2,11 +2,11 @@
 //! one member's history, and the scheduler's sweep (results of ended games, the end of the
 //! grace period, weekly packs, final standings).
 
-use super::matches::record_of;
+use super::matches::{record_of, run_record};
 use super::{LeagueCtx, LeagueReply};
 use crate::league::clocks::{DAY, Phase};
 use crate::league::definition::{LeagueFormat, PackTrigger};
-use crate::league::standings::{self, MatchRecord, percent};
+use crate::league::standings::{self, RunMatchRecord, percent};
 use crate::service::{Result, Service};
 use crate::storage::{Id, MatchRow};
 use engine::GameResult;
@@ -26,6 +26,9 @@ pub struct StandingLine {
     /// `1623` or `1500?` (provisional).
     pub rating: String,
     pub dropped: bool,
+    /// The run shown (the member's best) and how many runs they have begun.
+    pub run: u32,
+    pub runs: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -40,14 +43,15 @@ pub struct StandingsView {
 /// Lines in the text table (Discord's embed description holds 4096 characters).
 pub const MAX_LINES: usize = 40;
 
-/// The matches that count, as Appendix C records.
-pub(crate) fn match_records(matches: &[MatchRow]) -> Vec<MatchRecord> {
+/// The matches that count, as Appendix C records between runs.
+pub(crate) fn match_records(matches: &[MatchRow]) -> Vec<RunMatchRecord> {
+    let run = |r: i64| u32::try_from(r).unwrap_or(1).max(1);
     matches
         .iter()
         .filter(|m| m.status == "finished")
-        .map(|m| MatchRecord {
-            a: m.a_user,
-            b: m.b_user,
+        .map(|m| RunMatchRecord {
+            a: (m.a_user, run(m.a_run)),
+            b: m.b_user.map(|b| (b, run(m.b_run))),
             a_wins: u32::try_from(m.a_wins).unwrap_or(0),
             b_wins: u32::try_from(m.b_wins).unwrap_or(0),
             draws: u32::try_from(m.draws).unwrap_or(0),
@@ -55,20 +59,38 @@ pub(crate) fn match_records(matches: &[MatchRow]) -> Vec<MatchRecord> {
         .collect()
 }
 
+/// ` run 2 of 3` beside a member with several runs (the run their line is from).
+fn run_mark(x: &StandingLine) -> String {
+    if x.runs > 1 {
+        format!(" run {} of {}", x.run, x.runs)
+    } else {
+        String::new()
+    }
+}
+
 impl Service {
     pub async fn league_standings(&self, league_id: Id) -> Result<StandingsView> {
         let l = self.league_ctx(league_id).await?;
         let members = self.db.members(league_id).await?;
         let matches = self.db.league_matches(league_id).await?;
-        let players: Vec<(Id, bool)> = members
+        // MTR 2.10: a player who drops before playing a match did not take part.
+        let players: Vec<(Id, u32, bool)> = members
             .iter()
-            .map(|m| (m.user_id, m.dropped_at.is_some()))
+            .filter(|m| m.dropped_at.is_none() || record_of(m.user_id, &matches).played > 0)
+            .map(|m| {
+                (
+                    m.user_id,
+                    u32::try_from(m.run).unwrap_or(1),
+                    m.dropped_at.is_some(),
+                )
+            })
             .collect();
-        let table = standings::standings(&players, &match_records(&matches), l.def.best_of > 1);
+        let table = standings::best_runs(&players, &match_records(&matches), l.def.best_of > 1);
         let format = l.def.format.rating_key();
         let now = self.now();
         let mut lines = Vec::new();
-        for s in table {
+        for r in table {
+            let s = r.line;
             let rating = self.rating_of(s.player, format).await?.at(now).display();
             lines.push(StandingLine {
                 rank: s.rank,
@@ -81,14 +103,22 @@ impl Service {
                 ogw: s.ogw,
                 rating,
                 dropped: s.dropped,
+                run: r.run,
+                runs: r.runs,
             });
         }
         let finished = matches.iter().filter(|m| m.status == "finished").count();
+        let several = lines.iter().any(|x| x.runs > 1);
         let title = format!(
-            "{} standings{} ({finished} matches)",
+            "{} standings{} ({finished} matches{})",
             l.def.name,
             if l.row.status == "final" {
                 ", final"
+            } else {
+                ""
+            },
+            if several {
+                "; each player's best run"
             } else {
                 ""
             }
@@ -98,7 +128,7 @@ impl Service {
         for x in lines.iter().take(MAX_LINES) {
             let name: String = x.name.chars().take(16).collect();
             text.push_str(&format!(
-                "{:>3} {:<16} {:>3} {:<7} {:>6} {:>6} {:>6} {}{}\n",
+                "{:>3} {:<16} {:>3} {:<7} {:>6} {:>6} {:>6} {}{}{}\n",
                 x.rank,
                 name,
                 x.points,
@@ -107,6 +137,7 @@ impl Service {
                 percent(x.gwp).trim_end_matches('%'),
                 percent(x.ogw).trim_end_matches('%'),
                 x.rating,
+                run_mark(x),
                 if x.dropped { " (dropped)" } else { "" }
             ));
         }
@@ -127,15 +158,20 @@ impl Service {
         let l = self.league_ctx(league_id).await?;
         let m = self.member_or_refuse(&l, user).await?;
         let matches = self.db.league_matches(league_id).await?;
-        let r = record_of(user, &matches);
+        let r = run_record(user, m.run, &matches);
         let rating = self
             .rating_of(user, l.def.format.rating_key())
             .await?
             .at(self.now());
         let mut s = format!(
-            "{} in {}: {}-{}-{} ({} of {} matches), rating {} ({} games)",
+            "{} in {}: {}{}-{}-{} ({} of {} matches), rating {} ({} games)",
             self.name_of(user).await,
             l.def.name,
+            if m.run > 1 {
+                format!("run {}: ", m.run)
+            } else {
+                String::new()
+            },
             r.wins,
             r.losses,
             r.draws,
@@ -155,6 +191,7 @@ impl Service {
             s.push_str(" (dropped)");
         }
         s.push('\n');
+        s.push_str(&self.past_runs_text(&l, &m, &matches).await?);
         for x in matches
             .iter()
             .filter(|x| x.a_user == user || x.b_user == Some(user))
@@ -172,9 +209,15 @@ impl Service {
             } else {
                 (x.b_wins, x.a_wins)
             };
+            let my_run = if x.a_user == user { x.a_run } else { x.b_run };
             s.push_str(&format!(
-                "match {} vs {}: {mine}-{theirs}{} ({})",
+                "match {}{} vs {}: {mine}-{theirs}{} ({})",
                 x.id,
+                if m.run > 1 {
+                    format!(" (run {my_run})")
+                } else {
+                    String::new()
+                },
                 self.name_of(opp).await,
                 if x.draws > 0 {
                     format!("-{}", x.draws)
@@ -297,11 +340,14 @@ impl Service {
             if m.dropped_at.is_some() {
                 continue;
             }
-            let r = record_of(m.user_id, &matches);
+            let r = run_record(m.user_id, m.run, &matches);
             let left = match l.def.schedule {
-                crate::league::definition::Schedule::Queue => {
+                crate::league::definition::Schedule::Queue
+                    if !l.def.run_over(r.played, r.losses) =>
+                {
                     l.def.matches_per_run.saturating_sub(r.played) + u32::from(r.busy)
                 }
+                crate::league::definition::Schedule::Queue => 0,
                 _ => u32::from(r.busy),
             };
             if left > 0 {
@@ -404,11 +450,12 @@ pub fn standings_scene(v: &StandingsView) -> render::league::StandingsScene {
             .map(|l| render::league::StandingsRow {
                 cells: vec![
                     l.rank.to_string(),
-                    if l.dropped {
-                        format!("{} (dropped)", l.name)
-                    } else {
-                        l.name.clone()
-                    },
+                    format!(
+                        "{}{}{}",
+                        l.name,
+                        run_mark(l),
+                        if l.dropped { " (dropped)" } else { "" }
+                    ),
                     l.points.to_string(),
                     l.record.clone(),
                     percent(l.omw).trim_end_matches('%').to_string(),

@@ -2,7 +2,8 @@
 //! commands Discord's `/league` offers:
 //!
 //! `create NAME [product 6 TSP] [best of 1] [schedule swiss 3] [matches 5] [days 28]`,
-//! `join [deck red]`, `drop`, `pool`, `decks`, `deck save NAME: 20 Forest; 2 ...`,
+//! `create ... [until 3 losses] [packs weekly, per 3 losses, loser] [rematches]`,
+//! `join [deck red]`, `run [deck red]` (a new run), `drop`, `pool`, `decks`, `deck save NAME: 20 Forest; 2 ...`,
 //! `deck use NAME`, `sideboard [out CARDS] [in CARDS]` / `sideboard reset`, `play [OPPONENT]`, `standings`, `me`, `clock`, `claim`, `vacation N`,
 //! `prefer play|draw`, `nullify MATCH REASON`, `forfeit MATCH LOSER REASON`,
 //! `fix MATCH A-B[-D] REASON`, `log`.
@@ -18,6 +19,10 @@ pub enum LeagueWords {
         deck: Option<String>,
     },
     Drop,
+    /// A new run when the last one is over (constructed: with its deck).
+    Run {
+        deck: Option<String>,
+    },
     Pool,
     Decks,
     DeckSave {
@@ -84,7 +89,7 @@ impl OrganiserWordsAction {
     }
 }
 
-pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [days N], join [deck NAME], drop, pool, decks, deck save NAME: LIST, deck use NAME, sideboard [out CARDS] [in CARDS] (between the games of a match; `sideboard reset`), play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
+pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [until N losses] [days N] [packs weekly|per N losses|loser] [rematches] [ruleset modern|classic], join [deck NAME], run [deck NAME] (a new run when yours is over), drop, pool, decks, deck save NAME: LIST, deck use NAME, sideboard [out CARDS] [in CARDS] (between the games of a match; `sideboard reset`), play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
 
 fn number<T: std::str::FromStr>(w: Option<&str>, what: &str) -> Result<T, String> {
     w.and_then(|x| x.parse().ok())
@@ -93,7 +98,17 @@ fn number<T: std::str::FromStr>(w: Option<&str>, what: &str) -> Result<T, String
 
 fn parse_create(rest: &str) -> Result<LeagueSetup, String> {
     // NAME runs up to the first keyword.
-    let keys = ["product", "best", "schedule", "matches", "days"];
+    let keys = [
+        "product",
+        "best",
+        "schedule",
+        "matches",
+        "until",
+        "days",
+        "packs",
+        "rematches",
+        "ruleset",
+    ];
     let words: Vec<&str> = rest.split_whitespace().collect();
     let cut = words
         .iter()
@@ -120,6 +135,34 @@ fn parse_create(rest: &str) -> Result<LeagueSetup, String> {
             "schedule" => s.schedule = Some(value),
             "matches" => s.matches_per_run = Some(number(Some(&value), "matches")?),
             "days" => s.length_days = Some(number(Some(&value), "days")?),
+            "until" => {
+                let mut w = value.split_whitespace();
+                let n = number(w.next(), "until N losses")?;
+                if !matches!(w.next(), Some("losses" | "loss") | None) || w.next().is_some() {
+                    return Err(format!("`until {value}`: say `until 3 losses`"));
+                }
+                s.run_losses = Some(n);
+            }
+            "packs" => {
+                s.pack_triggers = value
+                    .split([',', ';'])
+                    .flat_map(|t| t.split(" and "))
+                    .map(|t| t.trim().to_string())
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                if s.pack_triggers.is_empty() {
+                    return Err("packs: weekly, per 3 losses or loser".into());
+                }
+            }
+            "rematches" => s.allow_rematches = true,
+            "ruleset" => {
+                s.ruleset = Some(
+                    value
+                        .trim()
+                        .parse()
+                        .map_err(|e| format!("ruleset `{}`: {e}", value.trim()))?,
+                )
+            }
             _ => {}
         }
         i = end;
@@ -261,6 +304,12 @@ pub fn parse(text: &str) -> Result<LeagueWords, String> {
                 .filter(|d| !d.is_empty()),
         },
         "drop" => LeagueWords::Drop,
+        "run" | "rejoin" => {
+            let d = rest.strip_prefix("deck").unwrap_or(rest).trim();
+            LeagueWords::Run {
+                deck: (!d.is_empty()).then(|| d.to_string()),
+            }
+        }
         "pool" => LeagueWords::Pool,
         "decks" => LeagueWords::Decks,
         "deck" => {
@@ -319,6 +368,24 @@ mod tests {
         assert_eq!(s.product.as_deref(), Some("2 TSP + 2 PLC + 2 FUT"));
         assert_eq!((s.best_of, s.length_days), (Some(1), Some(14)));
         assert_eq!(s.schedule.as_deref(), Some("swiss 3"));
+        let LeagueWords::Create(s) = parse(
+            "create Growing product 3 TSP packs weekly, per 3 losses until 3 losses rematches",
+        )
+        .expect("create") else {
+            panic!("not a create");
+        };
+        assert_eq!(s.name, "Growing");
+        assert_eq!(s.pack_triggers, vec!["weekly", "per 3 losses"]);
+        assert_eq!((s.run_losses, s.allow_rematches), (Some(3), true));
+        assert!(parse("create X ruleset medieval").is_err());
+        assert!(parse("create X packs").is_err());
+        assert_eq!(parse("run"), Ok(LeagueWords::Run { deck: None }));
+        assert_eq!(
+            parse("run deck red"),
+            Ok(LeagueWords::Run {
+                deck: Some("red".into())
+            })
+        );
         assert_eq!(
             parse("join deck red"),
             Ok(LeagueWords::Join {

@@ -39,6 +39,25 @@ pub struct MemberRow {
     /// The deck for the rest of match `side_match` after sideboarding (a deck list).
     pub side_list: Option<String>,
     pub side_match: Option<Id>,
+    /// The member's current run (1 at entry; migration 0006).
+    pub run: i64,
+    /// When the current run began (None: at entry, `joined_at`).
+    pub run_started_at: Option<i64>,
+}
+
+/// A member's run that is over (migration 0006), kept when they start another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRow {
+    pub league_id: Id,
+    pub user_id: Id,
+    pub run: i64,
+    /// The run's sealed pool JSON (every pack's seed).
+    pub pool: Option<String>,
+    /// The run's builds, a JSON list of `{name, list}`.
+    pub decks: String,
+    pub deck_name: Option<String>,
+    pub started_at: i64,
+    pub ended_at: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +89,9 @@ pub struct MatchRow {
     pub note: Option<String>,
     pub created_at: i64,
     pub finished_at: Option<i64>,
+    /// The run each player played this match in (migration 0006).
+    pub a_run: i64,
+    pub b_run: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,8 +142,8 @@ pub struct GameRecord {
 
 const LEAGUE_COLS: &str =
     "id, name, guild_id, channel_id, created_by, def, seed, status, created_at";
-const MEMBER_COLS: &str = "league_id, user_id, joined_at, dropped_at, pool, deck_name, queued_at, vacations, vacation_days_left, prefer_draw, side_list, side_match";
-const MATCH_COLS: &str = "id, league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at";
+const MEMBER_COLS: &str = "league_id, user_id, joined_at, dropped_at, pool, deck_name, queued_at, vacations, vacation_days_left, prefer_draw, side_list, side_match, run, run_started_at";
+const MATCH_COLS: &str = "id, league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at, a_run, b_run";
 
 macro_rules! league_row {
     ($r:expr) => {{
@@ -160,6 +182,8 @@ macro_rules! member_row {
             prefer_draw: r.try_get("prefer_draw")?,
             side_list: r.try_get("side_list")?,
             side_match: r.try_get("side_match")?,
+            run: r.try_get("run")?,
+            run_started_at: r.try_get("run_started_at")?,
         }
     }};
 }
@@ -183,6 +207,8 @@ macro_rules! match_row {
             note: r.try_get("note")?,
             created_at: r.try_get("created_at")?,
             finished_at: r.try_get("finished_at")?,
+            a_run: r.try_get("a_run")?,
+            b_run: r.try_get("b_run")?,
         }
     }};
 }
@@ -447,19 +473,80 @@ impl Db {
         })
     }
 
+    /// Starts the member's next run in one transaction: run `from_run` (as `done`) is kept
+    /// in `league_runs`, its builds make way for the new run's one build `deck` (name, list),
+    /// and the member gets the new `pool` (sealed) and plays `deck`; sideboarding and the
+    /// queue are cleared. False (and nothing changed) if the member is no longer in run
+    /// `from_run` (a racing command) or has dropped.
+    pub async fn start_run(
+        &self,
+        done: &RunRow,
+        pool: Option<&str>,
+        deck: (&str, &str),
+        now: i64,
+    ) -> Result<bool> {
+        const KEEP: &str = "INSERT INTO league_runs (league_id, user_id, run, pool, decks, deck_name, started_at, ended_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (league_id, user_id, run) DO NOTHING";
+        const NEXT: &str = "UPDATE league_members SET run = $4, run_started_at = $5, pool = $6, deck_name = $7, side_list = NULL, side_match = NULL, queued_at = NULL \
+             WHERE league_id = $1 AND user_id = $2 AND run = $3 AND dropped_at IS NULL";
+        const CLEAR: &str = "DELETE FROM league_decks WHERE league_id = $1 AND user_id = $2";
+        const SAVE: &str = "INSERT INTO league_decks (league_id, user_id, name, list, updated_at) VALUES ($1, $2, $3, $4, $5)";
+        let old_pool = opt_json(done.pool.as_deref())?;
+        let decks = json(&done.decks)?;
+        let new_pool = opt_json(pool)?;
+        let (l, u) = (done.league_id, done.user_id);
+        let ok: bool = write_tx!(self, tx => {
+            let kept = sqlx::query(KEEP).bind(l).bind(u).bind(done.run).bind(old_pool).bind(decks).bind(&done.deck_name)
+                .bind(done.started_at).bind(done.ended_at).execute(&mut *tx).await?.rows_affected() == 1;
+            let moved = kept && sqlx::query(NEXT).bind(l).bind(u).bind(done.run).bind(done.run + 1).bind(now).bind(new_pool)
+                .bind(deck.0).execute(&mut *tx).await?.rows_affected() == 1;
+            if !moved {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+            sqlx::query(CLEAR).bind(l).bind(u).execute(&mut *tx).await?;
+            sqlx::query(SAVE).bind(l).bind(u).bind(deck.0).bind(deck.1).bind(now).execute(&mut *tx).await?;
+            true
+        });
+        Ok(ok)
+    }
+
+    /// A member's runs that are over, oldest first.
+    pub async fn league_runs(&self, league_id: Id, user_id: Id) -> Result<Vec<RunRow>> {
+        const SQL: &str = "SELECT league_id, user_id, run, pool, decks, deck_name, started_at, ended_at FROM league_runs \
+             WHERE league_id = $1 AND user_id = $2 ORDER BY run";
+        on_pool!(self, p => {
+            let rows = sqlx::query(SQL).bind(league_id).bind(user_id).fetch_all(p).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows {
+                out.push(RunRow {
+                    league_id: r.try_get("league_id")?,
+                    user_id: r.try_get("user_id")?,
+                    run: r.try_get("run")?,
+                    pool: get_json!(r, "pool").map_err(StorageError::BadJson)?,
+                    decks: get_json!(r, "decks").map_err(StorageError::BadJson)?.unwrap_or_else(|| "[]".into()),
+                    deck_name: r.try_get("deck_name")?,
+                    started_at: r.try_get("started_at")?,
+                    ended_at: r.try_get("ended_at")?,
+                });
+            }
+            Ok(out)
+        })
+    }
+
     // ----- matches ----------------------------------------------------------------------
 
     /// Creates a match (with its first game, if any) and takes both members off the queue.
     pub async fn create_match(&self, m: &MatchRow) -> Result<Id> {
-        const SQL: &str = "INSERT INTO league_matches (league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id";
+        const SQL: &str = "INSERT INTO league_matches (league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at, a_run, b_run) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id";
         const UNQUEUE: &str =
             "UPDATE league_members SET queued_at = NULL WHERE league_id = $1 AND user_id = $2";
         let clock = opt_json(m.clock.as_deref())?;
         let id: Id = write_tx!(self, tx => {
             let id: Id = sqlx::query(SQL).bind(m.league_id).bind(m.round).bind(m.a_user).bind(m.b_user).bind(&m.status)
                 .bind(m.a_wins).bind(m.b_wins).bind(m.draws).bind(m.game_id).bind(m.chooser).bind(clock).bind(&m.note)
-                .bind(m.created_at).bind(m.finished_at).fetch_one(&mut *tx).await?.try_get("id")?;
+                .bind(m.created_at).bind(m.finished_at).bind(m.a_run).bind(m.b_run).fetch_one(&mut *tx).await?.try_get("id")?;
             for u in std::iter::once(m.a_user).chain(m.b_user) {
                 sqlx::query(UNQUEUE).bind(m.league_id).bind(u).execute(&mut *tx).await?;
             }

@@ -821,7 +821,7 @@ impl Db {
 mod league;
 pub use league::{
     GameRecord, LeagueActionRow, LeagueDeckRow, LeagueGameRow, LeagueRow, MatchRow, MemberRow,
-    RatingRow,
+    RatingRow, RunRow,
 };
 
 #[cfg(test)]

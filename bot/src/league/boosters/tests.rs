@@ -178,6 +178,13 @@ fn the_same_seed_gives_the_same_pack() {
     assert_ne!(pack_seed(1, 2, 3), pack_seed(1, 2, 4));
     assert_ne!(pack_seed(1, 2, 3), pack_seed(1, 3, 3));
     assert_eq!(pack_seed(1, 2, 3), pack_seed(1, 2, 3));
+    assert_eq!(run_seed(7, 1), 7);
+    assert_eq!(run_seed(7, 2), run_seed(7, 2));
+    assert_ne!(run_seed(7, 2), run_seed(7, 3));
+    assert_ne!(
+        pack_seed(run_seed(7, 2), 2, 0),
+        pack_seed(run_seed(7, 1), 2, 0)
+    );
 }
 
 #[test]

@@ -60,6 +60,8 @@ fn new_match(league: Id, a: Id, b: Option<Id>, game: Option<Id>) -> MatchRow {
         note: None,
         created_at: 5,
         finished_at: None,
+        a_run: 1,
+        b_run: 2,
     }
 }
 
@@ -156,6 +158,54 @@ async fn leagues_members_and_builds_round_trip() {
             vec!["a", "b"]
         );
         assert_eq!(ds[1].list, "40 Swamp\n");
+
+        // A new run keeps the old one (pool and builds) and starts from one build.
+        let m = db.member(id, u[1]).await.expect("member").expect("found");
+        assert_eq!((m.run, m.run_started_at), (1, None));
+        let done = RunRow {
+            league_id: id,
+            user_id: u[1],
+            run: 1,
+            pool: m.pool.clone(),
+            decks: "[{\"name\":\"a\",\"list\":\"40 Island\\n\"}]".into(),
+            deck_name: Some("a".into()),
+            started_at: m.joined_at,
+            ended_at: 60,
+        };
+        assert!(
+            db.start_run(&done, Some("{\"packs\": [2]}"), ("auto", "40 Plains\n"), 60)
+                .await
+                .expect("run")
+        );
+        // The same run cannot be ended twice (a racing command changes nothing).
+        assert!(
+            !db.start_run(&done, Some("{\"packs\": [3]}"), ("x", "40 Forest\n"), 61)
+                .await
+                .expect("again")
+        );
+        let m = db.member(id, u[1]).await.expect("member").expect("found");
+        assert_eq!((m.run, m.run_started_at), (2, Some(60)));
+        assert_eq!(m.deck_name.as_deref(), Some("auto"));
+        assert!(m.pool.as_deref().is_some_and(|p| p.contains('2')));
+        let ds = db.league_decks(id, u[1]).await.expect("decks");
+        assert_eq!(ds.len(), 1, "{}", db.backend());
+        assert_eq!(ds[0].list, "40 Plains\n");
+        let runs = db.league_runs(id, u[1]).await.expect("runs");
+        assert_eq!(runs.len(), 1);
+        assert_eq!((runs[0].run, runs[0].ended_at), (1, 60));
+        assert!(runs[0].decks.contains("40 Island"));
+        assert!(runs[0].pool.as_deref().is_some_and(|p| p.contains("packs")));
+        // A dropped member starts no run.
+        let dropped = RunRow {
+            user_id: u[2],
+            ..done
+        };
+        assert!(
+            !db.start_run(&dropped, None, ("y", "40 Forest\n"), 62)
+                .await
+                .expect("dropped")
+        );
+        assert!(db.league_runs(id, u[2]).await.expect("runs").is_empty());
     }
 }
 
