@@ -376,7 +376,8 @@ pub async fn dm(http: &Http, user: u64, msg: CreateMessage) -> Result<(), bool> 
 }
 
 /// Whether `p` must now answer a decision about their hand or library (a mulligan, a
-/// discard, a search, a reveal, a dredge, a scry, a yes/no question such as madness's): the
+/// discard, a search, a reveal, a dredge, a scry, a yes/no question such as madness's, the
+/// pregame action of an opening hand's Gemstone Caverns): the
 /// hand's DM is sent again to carry its answers, even when the hand did not change.
 pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
     use engine::decision::Decision as D;
@@ -392,6 +393,7 @@ pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
                         | D::Dredge { .. }
                         | D::Scry { .. }
                         | D::YesNo { .. }
+                        | D::PregameAction { .. }
                 )
         })
 }

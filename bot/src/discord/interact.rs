@@ -333,7 +333,10 @@ async fn needs_menu(
 
 /// Which menu completes a command the grammar says `needs` `what`.
 pub fn needs_kind(what: &str) -> Option<PickKind> {
-    Some(if what.starts_with("a target") {
+    // First: its example names a card, which may contain the words below.
+    Some(if what.starts_with("a card to exile from your hand") {
+        PickKind::Exile
+    } else if what.starts_with("a target") {
         PickKind::Target
     } else if what.contains("discard") {
         PickKind::Discard
@@ -755,6 +758,12 @@ mod tests {
             Some(PickKind::Discard)
         );
         assert_eq!(needs_kind("a choice of what to pay with"), None);
+        assert_eq!(
+            needs_kind(
+                "a card to exile from your hand (add `exiling CARD`: `begin with Gemstone Caverns exiling Discard Fixture`)"
+            ),
+            Some(PickKind::Exile)
+        );
         let modes = vec![
             "1 (deal 2 damage)".to_string(),
             "2 (gain 3 life)".to_string(),
