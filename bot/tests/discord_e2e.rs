@@ -44,6 +44,9 @@ use tokio::sync::mpsc;
 /// Trickbind's ability targets.
 #[path = "discord_e2e/answers.rs"]
 mod answers;
+/// A spectator's board and log, a challenge from a DM, closed DMs tried again.
+#[path = "discord_e2e/public.rs"]
+mod public;
 
 const APP: u64 = 999;
 const ALICE: u64 = 1001;

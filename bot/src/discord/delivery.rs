@@ -583,12 +583,9 @@ pub async fn deliver(
                 // button, or the panel of the player's own command).
                 continue;
             }
-            if data.mem(|m| m.dm_closed.contains(&d)) {
-                if Some(s.user_id) == actor {
-                    out.dm_failed.push(s.user_id);
-                }
-                continue;
-            }
+            // DMs found closed are tried again with each new hand or question: the flag
+            // clears itself once one goes through, and the thread is told only once.
+            let was_closed = data.mem(|m| m.dm_closed.contains(&d));
             let drew: Vec<&str> = plan
                 .private_for(s.user_id)
                 .into_iter()
@@ -628,6 +625,7 @@ pub async fn deliver(
             match dm(http, d, msg).await {
                 Ok(()) => {
                     data.mem(|m| {
+                        m.dm_closed.remove(&d);
                         m.hand.insert(key, h);
                         if let Some(v) = asked {
                             m.hand_asked.insert(key, v);
@@ -639,7 +637,10 @@ pub async fn deliver(
                         data.mem(|m| m.dm_closed.insert(d));
                     }
                     out.dm_failed.push(s.user_id);
-                    if Some(s.user_id) != actor {
+                    if was_closed {
+                        // Said before; the hand is shown on `/mtg hand`.
+                        data.mem(|m| m.hand.insert(key, h));
+                    } else if Some(s.user_id) != actor {
                         let note = format!(
                             "<@{d}>: I cannot send you your hand by DM (your DMs are closed). \
                              Use `/mtg hand` to see it privately."

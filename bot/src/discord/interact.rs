@@ -89,6 +89,23 @@ pub async fn resolve_game(
     }
 }
 
+/// The game a look at public information (`/mtg board`, `/mtg log`) is about: the one
+/// given, the game of this thread (for anyone: spectators too), else as [`resolve_game`].
+pub async fn resolve_view(
+    data: &Data,
+    user: Id,
+    channel: ChannelId,
+    given: Option<i64>,
+) -> Result<Id, String> {
+    if let Some(g) = given {
+        return Ok(g);
+    }
+    if let Ok(Some(g)) = data.svc.db.game_in_thread(channel.get() as i64).await {
+        return Ok(g.id);
+    }
+    resolve_game(data, user, channel, None).await
+}
+
 /// The private panel: your hand, what is asked, and every legal answer as a menu.
 pub async fn panel(
     data: &Data,
