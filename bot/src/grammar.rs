@@ -884,6 +884,47 @@ pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
     )
 }
 
+/// What `/mtg play` offers while `partial` is typed: a command that needs a target,
+/// completed with each of its targets (`cast Lightning Axe on Ashcoat Bear`, also once
+/// `cast Lightning Axe on ash` is typed), then the phrases of [`options`] that contain the
+/// words typed.
+pub fn completions(game: &Game, player: PlayerId, partial: &str) -> Vec<String> {
+    let typed = norm(partial);
+    let all = options(game, player, true);
+    let mut out = Vec::new();
+    // The command typed so far and the target's words after `on` (if any).
+    let (head, tail) = match [" on ", " targeting ", " target "]
+        .iter()
+        .filter_map(|w| typed.rfind(w).map(|i| (i, w.len())))
+        .max()
+    {
+        Some((i, n)) => (typed[..i].to_string(), typed[i + n..].to_string()),
+        None => (
+            typed.strip_suffix(" on").unwrap_or(&typed).to_string(),
+            String::new(),
+        ),
+    };
+    // Said as the options say it (`cast Lightning Axe`), else as typed.
+    let head = all
+        .iter()
+        .find(|o| norm(o) == head)
+        .cloned()
+        .unwrap_or(head);
+    if !head.is_empty()
+        && let Err(GrammarError::Needs { what, options, .. }) = parse_answers(game, player, &head)
+        && what.starts_with("a target")
+    {
+        out.extend(
+            options
+                .iter()
+                .filter(|o| norm(o).contains(&tail))
+                .map(|o| format!("{head} on {o}")),
+        );
+    }
+    out.extend(all.into_iter().filter(|o| norm(o).contains(&typed)));
+    uniq(out.into_iter())
+}
+
 /// The phrase that accepts the default order or damage assignment.
 pub const DEFAULT: &str = "default";
 

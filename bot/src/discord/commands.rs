@@ -544,11 +544,9 @@ async fn ac_play(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse 
     let Some(seat) = l.seat_of(me) else {
         return out;
     };
-    let p = partial.trim().to_lowercase();
-    for o in crate::grammar::options(&l.game, seat, true)
+    for o in crate::grammar::completions(&l.game, seat, partial)
         .into_iter()
-        .filter(|o| o.to_lowercase().contains(&p))
-        .filter(|o| o.len() <= 100)
+        .filter(|o| o.chars().count() <= 100)
         .take(25)
     {
         out = out.add_string_choice(o.clone(), o);

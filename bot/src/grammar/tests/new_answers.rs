@@ -196,6 +196,25 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
         ),
         serial_at(&g, 1)
     );
+    // `/mtg play` completes the target while it is typed.
+    let c = completions(&g, alice, "cast Trickbind");
+    assert_eq!(
+        c[..3],
+        [
+            "cast Trickbind on Prodigal Sorcerer's ability #1 (yours)".to_string(),
+            "cast Trickbind on Prodigal Sorcerer's ability #2 (Bob's)".to_string(),
+            "cast Trickbind on Prodigal Sorcerer's ability #3 (Bob's)".to_string(),
+        ],
+        "{c:?}"
+    );
+    assert!(c.contains(&"cast Trickbind".to_string()), "{c:?}");
+    assert_eq!(
+        completions(&g, alice, "cast trickbind on #2"),
+        vec!["cast Trickbind on Prodigal Sorcerer's ability #2 (Bob's)".to_string()]
+    );
+    for w in &c[..3] {
+        assert!(parse_answers(&g, alice, w).is_ok(), "`{w}` parses");
+    }
     // Two of Bob's: which one must be said.
     let e = parse_answers(
         &g,
