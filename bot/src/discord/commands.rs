@@ -251,15 +251,8 @@ pub async fn challenge(
         RulesetChoice::Classic => Ruleset::Classic,
     });
     let channel = ctx.channel_id();
-    let me_name = ctx
-        .author()
-        .global_name
-        .clone()
-        .unwrap_or_else(|| ctx.author().name.clone());
-    let opp_name = opponent
-        .global_name
-        .clone()
-        .unwrap_or_else(|| opponent.name.clone());
+    let me_name = super::display_name(ctx.author());
+    let opp_name = super::display_name(&opponent);
     // One thread per game (inside a thread, or when no thread can be made: the channel
     // itself).
     let thread = match channel
