@@ -1114,7 +1114,7 @@ impl Service {
                 rebuilt: None,
             }),
             Err(why) => {
-                if row.status == "challenge" || row.status == "declined" {
+                if matches!(row.status.as_str(), "challenge" | "declined" | "expired") {
                     return Err(ServiceError::WrongStatus {
                         id: game_id,
                         status: row.status,
@@ -1694,6 +1694,23 @@ impl Service {
     pub async fn tick(&self) -> Result<Vec<Plan>> {
         let now = self.now();
         let mut plans = Vec::new();
+        // Unanswered challenges expire (once: the status moves from `challenge` only).
+        for id in self
+            .db
+            .challenges_before(now - self.cfg.challenge_secs())
+            .await?
+        {
+            if self.db.set_status(id, "challenge", "expired", now).await? {
+                plans.push(Plan {
+                    game_id: id,
+                    public: vec![format!(
+                        "The challenge of game {id} expired: it was not answered within {} h.",
+                        self.cfg.deadlines.challenge_hours
+                    )],
+                    ..Default::default()
+                });
+            }
+        }
         for (id, deadline, reminded) in self.db.games_due(now + self.cfg.reminder_secs()).await? {
             if deadline <= now {
                 match self.expire(id).await {

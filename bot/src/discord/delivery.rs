@@ -439,7 +439,7 @@ pub async fn deliver(
     let row = data.svc.db.game(plan.game_id).await?;
     let started = row
         .as_ref()
-        .is_some_and(|r| r.status != "challenge" && r.status != "declined");
+        .is_some_and(|r| !matches!(r.status.as_str(), "challenge" | "declined" | "expired"));
     data.mem(|m| {
         let r = m.recent.entry(plan.game_id).or_default();
         r.extend(plan.public.iter().cloned());
