@@ -249,10 +249,12 @@ pub async fn act(
                 done.push('\n');
                 done.push_str(&delivery::thread_failed_note(why));
             }
+            // `help` asked for what the player may say; otherwise the panel shows it.
+            let help = crate::grammar::fixed_command(words) == Some(Command::Help);
             for t in plan.private_for(user) {
                 // Private lines that are not the board (the board is in the image/status).
                 for line in t.lines().filter(|l| l.starts_with("You ")) {
-                    if !line.starts_with("You may say") {
+                    if help || !line.starts_with("You may say") {
                         done.push('\n');
                         done.push_str(line);
                     }

@@ -10,7 +10,21 @@ use super::*;
 async fn a_spectator_sees_the_board_graveyards_exile_and_the_log() {
     let env = start(&[], None, Duration::from_secs(3600)).await;
     let h = &env.h;
-    let (_game, thread, _who, _land) = game_until_a_land(&env).await;
+    let (_game, thread, who, land) = game_until_a_land(&env).await;
+    // `/mtg play help`: what the player may say now, privately.
+    let r = h
+        .slash(
+            who,
+            thread,
+            "mtg",
+            "play",
+            vec![opt("what", 3, json!("help"))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(text(&r).contains("You may say"), "{r}");
+    assert!(text(&r).contains(&land), "the help lists `{land}`: {r}");
     let r = h
         .slash(MALLORY, thread, "mtg", "board", vec![], json!({}))
         .await;
