@@ -741,7 +741,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         }
         Answer::Target(Target::Ability(s)) => format!(
             "target {}",
-            abilities::ability_label(game, viewer, *s, &abilities::ability_serials(legal))
+            abilities::ability_label(game, viewer, *s, &abilities::ability_serials(game, legal))
         ),
         Answer::Objects(ids) if matches!(decision, Some(Decision::PregameAction { .. })) => {
             pregame::describe(game, viewer, decision.as_ref(), ids, &among)
@@ -2026,7 +2026,7 @@ fn land_refusal(game: &Game, player: PlayerId) -> String {
 
 fn target_cands(game: &Game, player: PlayerId, legal: &[Answer]) -> Vec<(String, Answer)> {
     let among = answer_objects(legal);
-    let serials = abilities::ability_serials(legal);
+    let serials = abilities::ability_serials(game, legal);
     let mut out: Vec<(String, Answer)> = abilities::ability_labels(game, player, &serials)
         .into_iter()
         .zip(serials)

@@ -7,8 +7,9 @@
 use engine::stack::{StackItem, StackKind};
 use engine::{Answer, Game, PlayerId, Target};
 
-/// The serial numbers of the abilities `legal` may target, each once, in order.
-pub(super) fn ability_serials(legal: &[Answer]) -> Vec<u32> {
+/// The serial numbers of the abilities `legal` may target, each once, the top of the
+/// stack first (as the stack is listed).
+pub(super) fn ability_serials(game: &Game, legal: &[Answer]) -> Vec<u32> {
     let mut v = Vec::new();
     for a in legal {
         if let Answer::Target(Target::Ability(s)) = a
@@ -17,6 +18,8 @@ pub(super) fn ability_serials(legal: &[Answer]) -> Vec<u32> {
             v.push(*s);
         }
     }
+    let pos = |s: &u32| game.stack.iter().position(|i| i.serial == Some(*s));
+    v.sort_by_key(|s| std::cmp::Reverse(pos(s)));
     v
 }
 

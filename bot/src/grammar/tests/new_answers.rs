@@ -150,13 +150,17 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
     assert_eq!(g.stack.len(), 3);
     // Without a target, the casting asks for one of the three abilities, each told apart:
     // numbered from the top of the stack, whose when it differs.
-    let Err(GrammarError::Needs { what, options, .. }) = parse_answers(&g, alice, "cast Trickbind")
+    let Err(GrammarError::Needs {
+        what,
+        options: targets,
+        ..
+    }) = parse_answers(&g, alice, "cast Trickbind")
     else {
         panic!("Trickbind needs a target");
     };
     assert!(what.starts_with("a target"), "{what}");
     assert_eq!(
-        options,
+        targets,
         vec![
             "Prodigal Sorcerer's ability #1 (yours)".to_string(),
             "Prodigal Sorcerer's ability #2 (Bob's)".to_string(),
