@@ -166,6 +166,8 @@ pub struct Deadlines {
     pub decision_hours: u32,
     pub reminder_hours: u32,
     pub max_timeouts: u32,
+    /// Hours a challenge waits for its answer before it expires.
+    pub challenge_hours: u32,
 }
 
 impl Default for Deadlines {
@@ -174,6 +176,7 @@ impl Default for Deadlines {
             decision_hours: 48,
             reminder_hours: 12,
             max_timeouts: 3,
+            challenge_hours: 24,
         }
     }
 }
@@ -257,6 +260,10 @@ impl Config {
             d.max_timeouts > 0,
             "deadlines.max_timeouts must be at least 1"
         );
+        anyhow::ensure!(
+            d.challenge_hours > 0,
+            "deadlines.challenge_hours must be at least 1"
+        );
         Ok(())
     }
 
@@ -271,6 +278,9 @@ impl Config {
     }
     pub fn reminder_secs(&self) -> i64 {
         i64::from(self.deadlines.reminder_hours) * 3600
+    }
+    pub fn challenge_secs(&self) -> i64 {
+        i64::from(self.deadlines.challenge_hours) * 3600
     }
 }
 

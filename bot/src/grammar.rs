@@ -15,6 +15,9 @@ use engine::mana::Color;
 use engine::{Answer, Attack, Block, Game, ObjectId, PlayerId, Target};
 use std::fmt;
 
+mod abilities;
+mod pregame;
+
 /// What a player said, beyond game answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -270,27 +273,29 @@ fn pick_or<T: Clone>(query: &str, cands: &[(String, T)], what: &str) -> Result<T
 }
 
 /// A candidate's object, for words that say whose it is or what state it is in.
+/// An ability on the stack answers for its source (`my Prodigal Sorcerer's ability`).
 pub trait ObjectOf {
-    fn object_of(&self) -> Option<ObjectId>;
+    fn object_of(&self, game: &Game) -> Option<ObjectId>;
 }
 
 impl ObjectOf for ObjectId {
-    fn object_of(&self) -> Option<ObjectId> {
+    fn object_of(&self, _: &Game) -> Option<ObjectId> {
         Some(*self)
     }
 }
 
 impl ObjectOf for Target {
-    fn object_of(&self) -> Option<ObjectId> {
+    fn object_of(&self, game: &Game) -> Option<ObjectId> {
         match self {
             Target::Object(id) => Some(*id),
-            Target::Player(_) | Target::Ability(_) => None,
+            Target::Ability(s) => abilities::ability_source(game, *s),
+            Target::Player(_) => None,
         }
     }
 }
 
 impl ObjectOf for Answer {
-    fn object_of(&self) -> Option<ObjectId> {
+    fn object_of(&self, game: &Game) -> Option<ObjectId> {
         match self {
             Answer::PlayLand(id)
             | Answer::Cast(id)
@@ -298,7 +303,7 @@ impl ObjectOf for Answer {
             | Answer::TurnFaceUp(id)
             | Answer::Activate { source: id, .. }
             | Answer::ActivateMana { source: id, .. } => Some(*id),
-            Answer::Target(t) => t.object_of(),
+            Answer::Target(t) => t.object_of(game),
             _ => None,
         }
     }
@@ -456,7 +461,10 @@ fn pick_in<T: Clone + ObjectOf>(
     }
     let fit: Vec<(String, T)> = cands
         .iter()
-        .filter(|(_, t)| t.object_of().is_some_and(|id| q.accepts(game, viewer, id)))
+        .filter(|(_, t)| {
+            t.object_of(game)
+                .is_some_and(|id| q.accepts(game, viewer, id))
+        })
         .cloned()
         .collect();
     if fit.is_empty() {
@@ -731,6 +739,13 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         Answer::Target(Target::Object(id)) => {
             format!("target {}", object_label(game, viewer, *id, &among))
         }
+        Answer::Target(Target::Ability(s)) => format!(
+            "target {}",
+            abilities::ability_label(game, viewer, *s, &abilities::ability_serials(game, legal))
+        ),
+        Answer::Objects(ids) if matches!(decision, Some(Decision::PregameAction { .. })) => {
+            pregame::describe(game, viewer, decision.as_ref(), ids, &among)
+        }
         Answer::Objects(ids) => {
             let verb = match decision {
                 Some(Decision::Discard { .. }) => "discard",
@@ -867,6 +882,47 @@ pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
                 .map(|a| describe_among(game, player, a, &legal)),
         ),
     )
+}
+
+/// What `/mtg play` offers while `partial` is typed: a command that needs a target,
+/// completed with each of its targets (`cast Lightning Axe on Ashcoat Bear`, also once
+/// `cast Lightning Axe on ash` is typed), then the phrases of [`options`] that contain the
+/// words typed.
+pub fn completions(game: &Game, player: PlayerId, partial: &str) -> Vec<String> {
+    let typed = norm(partial);
+    let all = options(game, player, true);
+    let mut out = Vec::new();
+    // The command typed so far and the target's words after `on` (if any).
+    let (head, tail) = match [" on ", " targeting ", " target "]
+        .iter()
+        .filter_map(|w| typed.rfind(w).map(|i| (i, w.len())))
+        .max()
+    {
+        Some((i, n)) => (typed[..i].to_string(), typed[i + n..].to_string()),
+        None => (
+            typed.strip_suffix(" on").unwrap_or(&typed).to_string(),
+            String::new(),
+        ),
+    };
+    // Said as the options say it (`cast Lightning Axe`), else as typed.
+    let head = all
+        .iter()
+        .find(|o| norm(o) == head)
+        .cloned()
+        .unwrap_or(head);
+    if !head.is_empty()
+        && let Err(GrammarError::Needs { what, options, .. }) = parse_answers(game, player, &head)
+        && what.starts_with("a target")
+    {
+        out.extend(
+            options
+                .iter()
+                .filter(|o| norm(o).contains(&tail))
+                .map(|o| format!("{head} on {o}")),
+        );
+    }
+    out.extend(all.into_iter().filter(|o| norm(o).contains(&typed)));
+    uniq(out.into_iter())
 }
 
 /// The phrase that accepts the default order or damage assignment.
@@ -1299,6 +1355,7 @@ pub fn parse_answers(
             }
         }
         Decision::Scry { cards, names, .. } => scry_answer(game, player, &t, cards, names)?,
+        Decision::PregameAction { name, .. } => pregame::parse(game, player, &t, name, &legal)?,
         Decision::YesNo { .. } => match t.as_str() {
             "yes" | "y" | "ok" | "do it" => Answer::Yes,
             "no" | "n" | "pass" | "skip" | "don't" => Answer::No,
@@ -1969,7 +2026,12 @@ fn land_refusal(game: &Game, player: PlayerId) -> String {
 
 fn target_cands(game: &Game, player: PlayerId, legal: &[Answer]) -> Vec<(String, Answer)> {
     let among = answer_objects(legal);
-    let mut out = Vec::new();
+    let serials = abilities::ability_serials(game, legal);
+    let mut out: Vec<(String, Answer)> = abilities::ability_labels(game, player, &serials)
+        .into_iter()
+        .zip(serials)
+        .map(|(l, s)| (l, Answer::Target(Target::Ability(s))))
+        .collect();
     for a in legal {
         match a {
             Answer::Target(Target::Object(id)) => {

@@ -555,6 +555,34 @@ struct SeatDeck {
     cards: Vec<String>,
 }
 
+/// The order in which [`replay::replay_with`] reports the answers of `actions`: the batch
+/// of each answer seen for the first time, None for one submitted again after an undo; and
+/// each undo as (the batch taken back, how many first-time answers came before it).
+fn log_order(actions: &[ActionRow]) -> (Vec<Option<i64>>, Vec<(i64, usize)>) {
+    let mut order = Vec::new();
+    let mut undone = Vec::new();
+    let mut live: Vec<i64> = Vec::new();
+    let mut fresh = 0usize;
+    for a in actions {
+        if a.kind == "undo" {
+            let rec: Option<UndoRecord> = a
+                .answer
+                .as_deref()
+                .and_then(|t| serde_json::from_str(t).ok());
+            if let Some(rec) = rec {
+                live.retain(|b| *b != rec.undo_batch);
+                undone.push((rec.undo_batch, fresh));
+                order.extend(live.iter().map(|_| None));
+            }
+        } else {
+            order.push(Some(a.batch));
+            live.push(a.batch);
+            fresh += 1;
+        }
+    }
+    (order, undone)
+}
+
 /// The answer given for a player whose deadline expired.
 pub fn default_answer(game: &Game, p: PlayerId) -> Answer {
     let legal = game.legal_answers(p);
@@ -1086,7 +1114,7 @@ impl Service {
                 rebuilt: None,
             }),
             Err(why) => {
-                if row.status == "challenge" || row.status == "declined" {
+                if matches!(row.status.as_str(), "challenge" | "declined" | "expired") {
                     return Err(ServiceError::WrongStatus {
                         id: game_id,
                         status: row.status,
@@ -1130,6 +1158,47 @@ impl Service {
     fn stored_setup(row: &GameRow) -> Result<StoredSetup, String> {
         let text = row.setup.as_deref().ok_or("the game has no stored setup")?;
         serde_json::from_str(text).map_err(|e| format!("the stored setup is unreadable: {e}"))
+    }
+
+    /// The game's log as a spectator reads it (`/mtg log`): every public event line since
+    /// the game began, oldest first, replayed from the action log (answers taken back by an
+    /// undo are left out).
+    pub async fn log_lines(&self, game_id: Id) -> Result<Vec<String>> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or(ServiceError::NoGame(game_id))?;
+        let setup =
+            Self::stored_setup(&row).map_err(|why| ServiceError::Corrupt { id: game_id, why })?;
+        let actions = self.db.actions(game_id).await?;
+        let (order, undone) = log_order(&actions);
+        let mut entries: Vec<(i64, Vec<String>)> = Vec::new();
+        let mut i = 0usize;
+        replay::replay_with(&setup, &actions, false, &mut |g, events| {
+            if let Some(Some(batch)) = order.get(i) {
+                entries.push((*batch, board_text::events(g, None, events)));
+            }
+            i += 1;
+        })
+        .map_err(|d| ServiceError::Corrupt {
+            id: game_id,
+            why: d.to_string(),
+        })?;
+        let mut keep = vec![true; entries.len()];
+        for (batch, before) in undone {
+            for (k, e) in entries.iter().enumerate().take(before) {
+                if e.0 == batch {
+                    keep[k] = false;
+                }
+            }
+        }
+        Ok(entries
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .flat_map(|(e, _)| e.1)
+            .collect())
     }
 
     /// Replays the log from the seed and compares every recorded hash and the snapshot.
@@ -1625,6 +1694,23 @@ impl Service {
     pub async fn tick(&self) -> Result<Vec<Plan>> {
         let now = self.now();
         let mut plans = Vec::new();
+        // Unanswered challenges expire (once: the status moves from `challenge` only).
+        for id in self
+            .db
+            .challenges_before(now - self.cfg.challenge_secs())
+            .await?
+        {
+            if self.db.set_status(id, "challenge", "expired", now).await? {
+                plans.push(Plan {
+                    game_id: id,
+                    public: vec![format!(
+                        "The challenge of game {id} expired: it was not answered within {} h.",
+                        self.cfg.deadlines.challenge_hours
+                    )],
+                    ..Default::default()
+                });
+            }
+        }
         for (id, deadline, reminded) in self.db.games_due(now + self.cfg.reminder_secs()).await? {
             if deadline <= now {
                 match self.expire(id).await {

@@ -19,6 +19,8 @@
 //! - `suspend_and_cycle_...`, `a_search_...`, `a_discard_of_two_...`, `mulligans_from_the_direct_message`:
 //!   the hand's decisions answered from the DM (stale DM buttons say the game moved on).
 //! - `paged_declare_attackers_and_blockers_past_25_choices`: paged pickers and **Declare**.
+//! - `answers.rs`: a madness discard answered from the DM, Gemstone Caverns' pregame action
+//!   from the DM, Trickbind's target among abilities on the stack from a menu.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -37,6 +39,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
+
+/// Answers taken from the DM and the menus: madness, Gemstone Caverns' pregame action,
+/// Trickbind's ability targets.
+#[path = "discord_e2e/answers.rs"]
+mod answers;
+/// A spectator's board and log, a challenge from a DM, closed DMs tried again.
+#[path = "discord_e2e/public.rs"]
+mod public;
 
 const APP: u64 = 999;
 const ALICE: u64 = 1001;
@@ -3045,9 +3055,14 @@ async fn a_whole_turn_from_the_direct_message() {
 /// Bob (seat 1) its players, with a thread of its own: (game, thread). Its stored setup is a
 /// placeholder, so nothing here may replay the log (undo).
 async fn scenario_game(env: &Env, src: &str) -> (i64, u64) {
+    let game = engine::scenario::game_from_str(src).expect("scenario runs");
+    stored_game(env, &game).await
+}
+
+/// A started game whose state is `game` (see [`scenario_game`]): (game, thread).
+async fn stored_game(env: &Env, game: &engine::Game) -> (i64, u64) {
     use spellstack::storage::{NewGame, NewSeat};
     let svc = &env.svc;
-    let game = engine::scenario::game_from_str(src).expect("scenario runs");
     let alice = svc
         .user(&format!("discord:{ALICE}"), "Alice")
         .await

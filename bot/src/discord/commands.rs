@@ -146,6 +146,7 @@ pub async fn finish(ctx: Context<'_>, b: poise::CreateReply, ephemeral: bool) ->
         "challenge",
         "games",
         "board",
+        "log",
         "hand",
         "play",
         "pass",
@@ -214,6 +215,16 @@ pub async fn challenge(
     deck: Option<String>,
     #[description = "Rules (default from the server config)"] ruleset: Option<RulesetChoice>,
 ) -> Result<(), Error> {
+    // A game is played in a thread of a server's channel: there is none in a DM.
+    if ctx.guild_id().is_none() {
+        return send(
+            ctx,
+            Reply::ephemeral(
+                "Challenges are made in a server's channel (the game gets a thread there), not in a direct message.",
+            ),
+        )
+        .await;
+    }
     defer_public(ctx).await?;
     let data = ctx.data();
     let http = ctx.http();
@@ -240,16 +251,10 @@ pub async fn challenge(
         RulesetChoice::Classic => Ruleset::Classic,
     });
     let channel = ctx.channel_id();
-    let me_name = ctx
-        .author()
-        .global_name
-        .clone()
-        .unwrap_or_else(|| ctx.author().name.clone());
-    let opp_name = opponent
-        .global_name
-        .clone()
-        .unwrap_or_else(|| opponent.name.clone());
-    // One thread per game (in a DM or inside a thread, the channel itself).
+    let me_name = super::display_name(ctx.author());
+    let opp_name = super::display_name(&opponent);
+    // One thread per game (inside a thread, or when no thread can be made: the channel
+    // itself).
     let thread = match channel
         .create_thread(
             http,
@@ -430,7 +435,7 @@ pub async fn board(
     ctx.defer_ephemeral().await?;
     let data = ctx.data();
     let me = data.user_of(ctx.author()).await?;
-    let g = match interact::resolve_game(data, me, ctx.channel_id(), game).await {
+    let g = match interact::resolve_view(data, me, ctx.channel_id(), game).await {
         Ok(g) => g,
         Err(m) => return send(ctx, Reply::ephemeral(m)).await,
     };
@@ -439,12 +444,65 @@ pub async fn board(
         Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
     };
     let seats: Vec<Id> = l.seats.iter().map(|s| s.user_id).collect();
-    let mut r = Reply::ephemeral(delivery::status_text(data, g, &l.game, &seats).await);
+    // The status, then the whole public board in words: every permanent, each player's
+    // graveyard, exile, continuing effects (the spectator's view).
+    let mut r = Reply::ephemeral(format!(
+        "{}
+{}",
+        delivery::status_text(data, g, &l.game, &seats).await,
+        crate::board_text::board(&l.game.view(None))
+    ));
     let recent = data.mem(|m| m.recent.get(&g).cloned().unwrap_or_default());
     if let Some(png) = delivery::board_png(data, g, &l.game.view(None), &recent).await {
         r.files.push((png, "board.png".into()));
     }
     send(ctx, r).await
+}
+
+/// The game's log: what happened, as anyone watching saw it (only you see this reply).
+#[poise::command(slash_command)]
+pub async fn log(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this thread's game)"] game: Option<i64>,
+    #[description = "How many of the last lines (default 40)"] lines: Option<u32>,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let g = match interact::resolve_view(data, me, ctx.channel_id(), game).await {
+        Ok(g) => g,
+        Err(m) => return send(ctx, Reply::ephemeral(m)).await,
+    };
+    let text = match data.svc.log_lines(g).await {
+        Ok(all) if all.is_empty() => format!("**Game {g}**: nothing has happened yet."),
+        Ok(all) => {
+            let n = lines.unwrap_or(40).clamp(1, 500) as usize;
+            let from = all.len().saturating_sub(n);
+            format!(
+                "**Game {g}** · log, lines {}-{} of {}:\n{}",
+                from + 1,
+                all.len(),
+                all.len(),
+                all[from..].join("\n")
+            )
+        }
+        Err(e) => format!("The log of game {g} cannot be read: {e}"),
+    };
+    // Too long for one message: the newest lines are kept.
+    send(ctx, Reply::ephemeral(log_tail(&text))).await
+}
+
+/// `text` cut to one message keeping its first line (which game) and its newest lines.
+fn log_tail(text: &str) -> String {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let room = delivery::MAX_CONTENT.saturating_sub(first.chars().count() + 80);
+    if rest.chars().count() <= room {
+        return text.to_string();
+    }
+    let skip = rest.chars().count() - room;
+    let tail: String = rest.chars().skip(skip).collect();
+    let tail = tail.split_once('\n').map_or(tail.as_str(), |(_, t)| t);
+    format!("{first}\n(older lines left out: `/mtg log lines:N` for fewer)\n{tail}")
 }
 
 /// Your hand and everything you may do now (only you see it).
@@ -479,11 +537,9 @@ async fn ac_play(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse 
     let Some(seat) = l.seat_of(me) else {
         return out;
     };
-    let p = partial.trim().to_lowercase();
-    for o in crate::grammar::options(&l.game, seat, true)
+    for o in crate::grammar::completions(&l.game, seat, partial)
         .into_iter()
-        .filter(|o| o.to_lowercase().contains(&p))
-        .filter(|o| o.len() <= 100)
+        .filter(|o| o.chars().count() <= 100)
         .take(25)
     {
         out = out.add_string_choice(o.clone(), o);

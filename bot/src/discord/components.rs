@@ -37,6 +37,8 @@ pub enum PickKind {
     Block,
     /// `TEXT V1, V2`: several objects at once (`discard Forest #2, Swamp`).
     Choose,
+    /// `TEXT exiling VALUE` (the card exiled for Gemstone Caverns' pregame action).
+    Exile,
 }
 
 impl PickKind {
@@ -52,6 +54,7 @@ impl PickKind {
             PickKind::Attack => 'a',
             PickKind::Block => 'b',
             PickKind::Choose => 'k',
+            PickKind::Exile => 'e',
         }
     }
     fn from_code(c: &str) -> Option<PickKind> {
@@ -66,6 +69,7 @@ impl PickKind {
             "a" => PickKind::Attack,
             "b" => PickKind::Block,
             "k" => PickKind::Choose,
+            "e" => PickKind::Exile,
             _ => return None,
         })
     }
@@ -84,6 +88,7 @@ impl PickKind {
             PickKind::Attack => format!("attack with {}", values.join(", ")),
             PickKind::Block => values.join(", "),
             PickKind::Choose => format!("{text} {}", values.join(", ")),
+            PickKind::Exile => format!("{text} exiling {first}"),
         }
     }
 }
@@ -604,11 +609,16 @@ mod tests {
             PickKind::Mode.complete("cast Fortify", &v(&["2"])),
             "cast Fortify mode 2"
         );
+        assert_eq!(
+            PickKind::Exile.complete("begin with Gemstone Caverns", &v(&["Island"])),
+            "begin with Gemstone Caverns exiling Island"
+        );
         for k in [
             PickKind::Mode,
             PickKind::X,
             PickKind::CostOption,
             PickKind::Choose,
+            PickKind::Exile,
         ] {
             let c = Custom::Pick {
                 game: 1,

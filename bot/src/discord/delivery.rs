@@ -376,7 +376,8 @@ pub async fn dm(http: &Http, user: u64, msg: CreateMessage) -> Result<(), bool> 
 }
 
 /// Whether `p` must now answer a decision about their hand or library (a mulligan, a
-/// discard, a search, a reveal, a dredge, a scry, a yes/no question such as madness's): the
+/// discard, a search, a reveal, a dredge, a scry, a yes/no question such as madness's, the
+/// pregame action of an opening hand's Gemstone Caverns): the
 /// hand's DM is sent again to carry its answers, even when the hand did not change.
 pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
     use engine::decision::Decision as D;
@@ -392,6 +393,7 @@ pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
                         | D::Dredge { .. }
                         | D::Scry { .. }
                         | D::YesNo { .. }
+                        | D::PregameAction { .. }
                 )
         })
 }
@@ -437,7 +439,7 @@ pub async fn deliver(
     let row = data.svc.db.game(plan.game_id).await?;
     let started = row
         .as_ref()
-        .is_some_and(|r| r.status != "challenge" && r.status != "declined");
+        .is_some_and(|r| !matches!(r.status.as_str(), "challenge" | "declined" | "expired"));
     data.mem(|m| {
         let r = m.recent.entry(plan.game_id).or_default();
         r.extend(plan.public.iter().cloned());
@@ -581,12 +583,9 @@ pub async fn deliver(
                 // button, or the panel of the player's own command).
                 continue;
             }
-            if data.mem(|m| m.dm_closed.contains(&d)) {
-                if Some(s.user_id) == actor {
-                    out.dm_failed.push(s.user_id);
-                }
-                continue;
-            }
+            // DMs found closed are tried again with each new hand or question: the flag
+            // clears itself once one goes through, and the thread is told only once.
+            let was_closed = data.mem(|m| m.dm_closed.contains(&d));
             let drew: Vec<&str> = plan
                 .private_for(s.user_id)
                 .into_iter()
@@ -626,6 +625,7 @@ pub async fn deliver(
             match dm(http, d, msg).await {
                 Ok(()) => {
                     data.mem(|m| {
+                        m.dm_closed.remove(&d);
                         m.hand.insert(key, h);
                         if let Some(v) = asked {
                             m.hand_asked.insert(key, v);
@@ -637,7 +637,10 @@ pub async fn deliver(
                         data.mem(|m| m.dm_closed.insert(d));
                     }
                     out.dm_failed.push(s.user_id);
-                    if Some(s.user_id) != actor {
+                    if was_closed {
+                        // Said before; the hand is shown on `/mtg hand`.
+                        data.mem(|m| m.hand.insert(key, h));
+                    } else if Some(s.user_id) != actor {
                         let note = format!(
                             "<@{d}>: I cannot send you your hand by DM (your DMs are closed). \
                              Use `/mtg hand` to see it privately."

@@ -89,6 +89,23 @@ pub async fn resolve_game(
     }
 }
 
+/// The game a look at public information (`/mtg board`, `/mtg log`) is about: the one
+/// given, the game of this thread (for anyone: spectators too), else as [`resolve_game`].
+pub async fn resolve_view(
+    data: &Data,
+    user: Id,
+    channel: ChannelId,
+    given: Option<i64>,
+) -> Result<Id, String> {
+    if let Some(g) = given {
+        return Ok(g);
+    }
+    if let Ok(Some(g)) = data.svc.db.game_in_thread(channel.get() as i64).await {
+        return Ok(g.id);
+    }
+    resolve_game(data, user, channel, None).await
+}
+
 /// The private panel: your hand, what is asked, and every legal answer as a menu.
 pub async fn panel(
     data: &Data,
@@ -232,10 +249,12 @@ pub async fn act(
                 done.push('\n');
                 done.push_str(&delivery::thread_failed_note(why));
             }
+            // `help` asked for what the player may say; otherwise the panel shows it.
+            let help = crate::grammar::fixed_command(words) == Some(Command::Help);
             for t in plan.private_for(user) {
                 // Private lines that are not the board (the board is in the image/status).
                 for line in t.lines().filter(|l| l.starts_with("You ")) {
-                    if !line.starts_with("You may say") {
+                    if help || !line.starts_with("You may say") {
                         done.push('\n');
                         done.push_str(line);
                     }
@@ -333,7 +352,10 @@ async fn needs_menu(
 
 /// Which menu completes a command the grammar says `needs` `what`.
 pub fn needs_kind(what: &str) -> Option<PickKind> {
-    Some(if what.starts_with("a target") {
+    // First: its example names a card, which may contain the words below.
+    Some(if what.starts_with("a card to exile from your hand") {
+        PickKind::Exile
+    } else if what.starts_with("a target") {
         PickKind::Target
     } else if what.contains("discard") {
         PickKind::Discard
@@ -755,6 +777,12 @@ mod tests {
             Some(PickKind::Discard)
         );
         assert_eq!(needs_kind("a choice of what to pay with"), None);
+        assert_eq!(
+            needs_kind(
+                "a card to exile from your hand (add `exiling CARD`: `begin with Gemstone Caverns exiling Discard Fixture`)"
+            ),
+            Some(PickKind::Exile)
+        );
         let modes = vec![
             "1 (deal 2 damage)".to_string(),
             "2 (gain 3 life)".to_string(),

@@ -161,7 +161,7 @@ impl Data {
 
     /// The service user of a Discord user (created on first sight).
     pub async fn user_of(&self, u: &serenity::User) -> Result<Id, ServiceError> {
-        let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
+        let name = display_name(u);
         let id = self
             .svc
             .user(&format!("{EXTERNAL_PREFIX}{}", u.id.get()), &name)
@@ -367,11 +367,58 @@ pub fn token_from_env() -> anyhow::Result<String> {
     }
 }
 
+/// A Discord user's name as the bot writes it everywhere (messages, thread names, images):
+/// [`plain_name`] of their display name.
+pub fn display_name(u: &serenity::User) -> String {
+    plain_name(u.global_name.as_deref().unwrap_or(&u.name))
+}
+
+/// A user-supplied name that can't break the formatting of a message: Markdown's marks
+/// (`*_~|` and backticks, `>` and `#` heading a line, links' brackets, `<` of mentions and
+/// emoji, the escape `\`) and line breaks left out, `@` kept from naming a mention
+/// (`@\u{200b}everyone`), at most 32 characters; `player` when nothing is left.
+pub fn plain_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        match c {
+            '*' | '_' | '~' | '|' | '`' | '>' | '<' | '#' | '[' | ']' | '\\' => {}
+            '@' => out.push_str("@\u{200b}"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    let out: String = out
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(32)
+        .collect();
+    if out.trim().is_empty() {
+        "player".to_string()
+    } else {
+        out.trim().to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::service::Clock;
     use engine::Catalog;
+
+    #[test]
+    fn names_cannot_break_the_formatting() {
+        assert_eq!(plain_name("Ann"), "Ann");
+        assert_eq!(plain_name("**Bob**"), "Bob");
+        assert_eq!(plain_name("`x` ||y|| ~~z~~"), "x y z");
+        assert_eq!(plain_name("> # [link](http://a)"), "link(http://a)");
+        assert_eq!(plain_name("@everyone"), "@\u{200b}everyone");
+        assert_eq!(plain_name("two\nlines"), "two lines");
+        assert_eq!(plain_name("<@123> \\o/"), "@\u{200b}123 o/");
+        assert_eq!(plain_name("***"), "player");
+        assert_eq!(plain_name(&"é".repeat(40)).chars().count(), 32);
+    }
 
     async fn data(cjk_font_path: &str, language: &str) -> (Data, tempfile::TempDir) {
         let (mut dbs, dir) = crate::storage::tests::test_dbs().await;

@@ -2,6 +2,7 @@ use super::*;
 use crate::decks;
 use engine::agent::RandomAgent;
 use engine::{GameSetup, Ruleset};
+mod new_answers;
 
 pub(crate) fn ready_game(seed: u64, a: &str, b: &str) -> Game {
     let deck = |k: &str| {

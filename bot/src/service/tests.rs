@@ -1182,3 +1182,61 @@ async fn a_changed_snapshot_is_detected_and_rebuilt() {
         );
     }
 }
+
+/// A challenge nobody answers expires after `challenge_hours` (once), and can't be
+/// accepted afterwards; an answered one never does.
+#[tokio::test]
+async fn unanswered_challenges_expire() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let alice = svc
+            .user(&format!("alice-{t}"), "Alice")
+            .await
+            .expect("user");
+        let bob = svc.user(&format!("bob-{t}"), "Bob").await.expect("user");
+        let plan = svc
+            .challenge(
+                alice,
+                &DeckChoice::Ready("green".into()),
+                &[bob],
+                None,
+                Place::default(),
+            )
+            .await
+            .expect("challenge");
+        let id = plan.game_id;
+        let (started, _) = started(svc, "green", "red").await;
+        svc.clock.advance(svc.cfg.challenge_secs() - 10);
+        assert!(
+            svc.tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|p| p.game_id != id),
+            "not yet"
+        );
+        svc.clock.advance(20);
+        let plans = svc.tick().await.expect("tick");
+        let p = plans.iter().find(|p| p.game_id == id).expect("expired");
+        assert!(p.public[0].contains("expired"), "{:?}", p.public);
+        assert!(plans.iter().all(|p| p.game_id != started));
+        assert_eq!(
+            svc.db.game(id).await.expect("row").expect("game").status,
+            "expired"
+        );
+        assert!(
+            svc.tick()
+                .await
+                .expect("tick")
+                .iter()
+                .all(|p| p.game_id != id),
+            "once"
+        );
+        let e = svc
+            .accept(bob, id, &DeckChoice::Ready("red".into()))
+            .await
+            .expect_err("too late");
+        assert!(e.to_string().contains("expired"), "{e}");
+    }
+}

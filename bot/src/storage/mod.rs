@@ -476,6 +476,16 @@ impl Db {
         })
     }
 
+    /// The newest game played in `thread_id` (a game thread; for spectators' `/mtg board`).
+    pub async fn game_in_thread(&self, thread_id: i64) -> Result<Option<GameRow>> {
+        const SQL: &str = "SELECT id, status, ruleset, seed, version, setup, snapshot, deadline, reminded, guild_id, channel_id, thread_id, created_by, undo_by, undo_batch, undo_consents, created_at, updated_at FROM games WHERE thread_id = $1 AND status NOT IN ('challenge', 'declined', 'expired') ORDER BY id DESC LIMIT 1";
+        debug_assert!(SQL.contains(GAME_COLS));
+        on_pool!(self, p => {
+            let r = sqlx::query(SQL).bind(thread_id).fetch_optional(p).await?;
+            match r { Some(r) => Ok(Some(game_row!(r))), None => Ok(None) }
+        })
+    }
+
     pub async fn seats(&self, game_id: Id) -> Result<Vec<SeatRow>> {
         const SQL: &str = "SELECT game_id, seat, user_id, deck, accepted, is_agent, timeouts, pass_until_turn FROM game_players WHERE game_id = $1 ORDER BY seat";
         on_pool!(self, p => {
@@ -498,6 +508,16 @@ impl Db {
             let mut out = Vec::with_capacity(rows.len());
             for r in rows { out.push(game_row!(r)); }
             Ok(out)
+        })
+    }
+
+    /// Challenges made at or before `until`, unanswered (they expire).
+    pub async fn challenges_before(&self, until: i64) -> Result<Vec<Id>> {
+        const SQL: &str =
+            "SELECT id FROM games WHERE status = 'challenge' AND created_at <= $1 ORDER BY id";
+        on_pool!(self, p => {
+            let rows = sqlx::query(SQL).bind(until).fetch_all(p).await?;
+            rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
         })
     }
 
