@@ -17,20 +17,9 @@ impl Game {
                     .min()
                     .unwrap_or(0);
                 for p in players {
-                    if res.choices.iter().any(|(q, _)| *q == p) {
-                        continue;
-                    }
-                    let hand = self.player(p).hand.clone();
-                    let n = hand.len().saturating_sub(fewest);
-                    if n == 0 {
-                        res.choices.push((p, Vec::new()));
-                    } else if n == hand.len() {
-                        res.choices.push((p, hand));
-                    } else {
-                        return Progress::Ask(Pending {
-                            player: p,
-                            decision: Decision::Discard { count: n as u32 },
-                        });
+                    let n = self.player(p).hand.len().saturating_sub(fewest);
+                    if let Some(ask) = self.plan_discard(res, p, n, false) {
+                        return Progress::Ask(ask);
                     }
                 }
                 return self.discard_chosen(res);
@@ -48,6 +37,40 @@ impl Game {
             _ => debug_assert!(false, "not a hand discard: {e:?}"),
         }
         Progress::Done
+    }
+
+    /// Plans player `p`'s discard of `n` cards (413.2d) into `res.choices`: nothing to
+    /// plan if they already chose; the whole hand when `n` covers it; `n` cards at random
+    /// when `random`; otherwise the question to ask them.
+    fn plan_discard(
+        &mut self,
+        res: &mut Resolution,
+        p: PlayerId,
+        n: usize,
+        random: bool,
+    ) -> Option<Pending> {
+        if res.choices.iter().any(|(q, _)| *q == p) {
+            return None;
+        }
+        let mut hand = self.player(p).hand.clone();
+        if random {
+            let mut picked = Vec::new();
+            for _ in 0..n.min(hand.len()) {
+                let i = self.rng.random_range(0..hand.len());
+                picked.push(hand.remove(i));
+            }
+            res.choices.push((p, picked));
+        } else if n == 0 {
+            res.choices.push((p, Vec::new()));
+        } else if hand.len() <= n {
+            res.choices.push((p, hand));
+        } else {
+            return Some(Pending {
+                player: p,
+                decision: Decision::Discard { count: n as u32 },
+            });
+        }
+        None
     }
 
     /// Resolves one effect of library and hand that may ask a player something first.
@@ -84,24 +107,8 @@ impl Game {
                 // 413.2d: each player chooses in APNAP order (or the cards are picked at
                 // random); then madness asks about its cards; then all discard at once.
                 for p in self.players_of(res, *who) {
-                    if res.choices.iter().any(|(q, _)| *q == p) {
-                        continue;
-                    }
-                    let mut hand = self.player(p).hand.clone();
-                    if *random {
-                        let mut picked = Vec::new();
-                        for _ in 0..n.min(hand.len()) {
-                            let i = self.rng.random_range(0..hand.len());
-                            picked.push(hand.remove(i));
-                        }
-                        res.choices.push((p, picked));
-                    } else if hand.len() <= n {
-                        res.choices.push((p, hand));
-                    } else {
-                        return Progress::Ask(Pending {
-                            player: p,
-                            decision: Decision::Discard { count: n as u32 },
-                        });
+                    if let Some(ask) = self.plan_discard(res, p, n, *random) {
+                        return Progress::Ask(ask);
                     }
                 }
                 return self.discard_chosen(res);
