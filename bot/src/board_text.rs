@@ -414,6 +414,36 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                 verb(*controller, "turn", "turns"),
                 cat.get(*card).name
             ),
+            Event::Attached {
+                object,
+                to: Some(to),
+            } => format!("{} is attached to {}.", whose(*object), whose(*to)),
+            Event::Attached { object, to: None } => {
+                format!("{} becomes unattached.", whose(*object))
+            }
+            Event::BeganOnBattlefield {
+                player,
+                card,
+                exiled,
+                ..
+            } => format!(
+                "{} {} the game with {} on the battlefield (a luck counter on it){}.",
+                who(*player),
+                verb(*player, "begin", "begins"),
+                cat.get(*card).name,
+                match exiled {
+                    Some(x) => format!(
+                        ", exiling {} from {} hand",
+                        cat.get(*x).name,
+                        if Some(*player) == viewer {
+                            "your"
+                        } else {
+                            "their"
+                        }
+                    ),
+                    None => String::new(),
+                }
+            ),
             Event::Suspended {
                 player, card, time, ..
             } => format!(
@@ -740,6 +770,73 @@ battlefield = ["Scarwood Treefolk"]
                 "Bob's Scarwood Treefolk deals 3 combat damage to your Scarwood Treefolk."
             ),
             "{lines}"
+        );
+    }
+
+    /// Gemstone Caverns' pregame action is public: the Caverns and the exiled card are named.
+    #[test]
+    fn beginning_with_gemstone_caverns_names_it_and_the_exiled_card() {
+        let c = engine::Catalog::builtin();
+        let caverns = c.by_name("Gemstone Caverns").map(|d| d.id).expect("card");
+        let island = c.by_name("Island").map(|d| d.id).expect("card");
+        let deck: Vec<_> = (0..20).flat_map(|_| [caverns, island]).collect();
+        let mut setup =
+            engine::GameSetup::two_player(engine::Ruleset::Modern, 7, deck.clone(), deck);
+        setup.first_player = Some(PlayerId(0));
+        let mut g = Game::new(&setup).expect("a legal setup");
+        for p in [PlayerId(0), PlayerId(1)] {
+            g.submit(p, Answer::Keep).expect("keep");
+        }
+        let (bob, hand) = (PlayerId(1), g.players[1].hand.clone());
+        let island_in_hand = hand
+            .iter()
+            .copied()
+            .find(|id| g.obj(*id).is_some_and(|o| o.card == island))
+            .expect("an Island");
+        let ev = g
+            .submit(bob, Answer::Objects(vec![island_in_hand]))
+            .expect("the pregame action");
+        let public = events(&g, None, &ev).join("\n");
+        assert!(
+            public.contains("Bob begins the game with Gemstone Caverns on the battlefield (a luck counter on it), exiling Island from their hand."),
+            "{public}"
+        );
+        let own = events(&g, Some(bob), &ev).join("\n");
+        assert!(
+            own.contains("You begin the game with Gemstone Caverns on the battlefield (a luck counter on it), exiling Island from your hand."),
+            "{own}"
+        );
+    }
+
+    /// Equip in player words: whose equipment is attached to whose creature.
+    #[test]
+    fn an_attachment_says_whose_equipment_and_creature() {
+        let mut g = engine::scenario::game_from_str(
+            r#"
+name = "equip"
+script = ["alice: activate Sword of the Meek", "alice: target Squire", "alice: autopay"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = ["Sword of the Meek", "Squire", "Island", "Island"]
+[setup.bob]
+library = ["Forest"]
+"#,
+        )
+        .expect("scenario runs");
+        let ev = pass_until_empty(&mut g);
+        let alice = events(&g, Some(PlayerId(0)), &ev).join("\n");
+        assert!(
+            alice.contains("Your Sword of the Meek is attached to your Squire."),
+            "{alice}"
+        );
+        let public = events(&g, None, &ev).join("\n");
+        assert!(
+            public.contains("Alice's Sword of the Meek is attached to Alice's Squire."),
+            "{public}"
         );
     }
 }

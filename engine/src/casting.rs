@@ -2472,6 +2472,29 @@ impl Game {
 
     /// Madness's question about the next card a cost of this cast discards, if one is due
     /// (`keywords/madness.rs`): the card and the question.
+    /// The card still in its owner's hand whose madness question is open (a cost's discard
+    /// or an effect's): others see only that "a card" is being discarded until it is exiled
+    /// or put into the graveyard (`Game::view`).
+    pub(crate) fn madness_question_card(&self) -> Option<ObjectId> {
+        if !matches!(
+            self.pending.as_ref().map(|p| &p.decision),
+            Some(Decision::YesNo { .. })
+        ) {
+            return None;
+        }
+        match &self.casting {
+            Some(c) => {
+                let other = self.optional_cost_decision(c).is_some()
+                    || (matches!(c.kind, CastKind::NewTargets(_)) && c.retarget.is_none());
+                if other {
+                    return None;
+                }
+                self.casting_madness_question(c).map(|(card, _)| card)
+            }
+            None => self.madness_discards.asking,
+        }
+    }
+
     fn casting_madness_question(&self, c: &Casting) -> Option<(ObjectId, Pending)> {
         self.madness_question_of(c, &self.total_cost(c)?)
     }

@@ -95,6 +95,16 @@ pub enum Event {
         object: ObjectId,
         time: u32,
     },
+    /// A pregame action (Gemstone Caverns, `turn.rs`): `player` began the game with `card`
+    /// on the battlefield as `object` (with a luck counter), exiling `exiled` from their
+    /// hand (None when it was the only card). Public: the chosen cards are revealed and put
+    /// into play (rulings: Gemstone Caverns), and the exiled card is face up in exile.
+    BeganOnBattlefield {
+        player: PlayerId,
+        card: CardId,
+        object: ObjectId,
+        exiled: Option<CardId>,
+    },
     /// A player got poison counters (poisonous).
     PoisonCounters {
         player: PlayerId,

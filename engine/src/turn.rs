@@ -217,11 +217,23 @@ impl Game {
             .filter_map(|(p, t)| t.map(|(c, x)| (p, c, x)))
             .collect();
         for (p, card, exiled) in taken {
+            let card_id = self.obj(card).map(|o| o.card);
+            let exiled_id = (exiled != card)
+                .then(|| self.obj(exiled).map(|o| o.card))
+                .flatten();
             if exiled != card {
                 self.move_object(exiled, ZoneKind::Exile, Position::Top);
             }
             if let Some(new) = self.put_onto_battlefield(card, p, false) {
                 self.add_counters(new, crate::object::CounterKind::Named("luck".into()), 1);
+                if let Some(card) = card_id {
+                    self.emit(Event::BeganOnBattlefield {
+                        player: p,
+                        card,
+                        object: new,
+                        exiled: exiled_id,
+                    });
+                }
             }
         }
     }
@@ -686,9 +698,26 @@ mod pregame_tests {
             let Some(exiled) = exiled else {
                 panic!("a second card in hand");
             };
-            g.submit(PlayerId(1), Answer::Objects(vec![exiled]))
+            let exiled_card = g.obj(exiled).map(|o| o.card);
+            let events = g
+                .submit(PlayerId(1), Answer::Objects(vec![exiled]))
                 .expect("the pregame action");
             assert_eq!(g.turn, 1);
+            // Told publicly: what began on the battlefield and what was exiled.
+            let told = events.iter().find_map(|e| match e {
+                crate::events::Event::BeganOnBattlefield {
+                    player,
+                    card,
+                    exiled,
+                    ..
+                } => Some((*player, *card, *exiled)),
+                _ => None,
+            });
+            let caverns = Catalog::builtin().by_name("Gemstone Caverns").map(|d| d.id);
+            assert_eq!(
+                told.map(|t| (t.0, Some(t.1), t.2)),
+                Some((PlayerId(1), caverns, exiled_card))
+            );
             let on_bf: Vec<_> = g
                 .battlefield
                 .iter()

@@ -423,6 +423,9 @@ impl Game {
                 // A hidden choice (what to discard) is described without private details.
                 description: match (&p.decision, viewer == Some(p.player)) {
                     (Decision::Search { .. }, false) => "search their library".into(),
+                    (Decision::YesNo { .. }, false) if self.madness_question_card().is_some() => {
+                        "decide whether a card being discarded is exiled with madness".into()
+                    }
                     (Decision::PregameAction { .. }, false) => {
                         "decide on an action from their opening hand before the game".into()
                     }

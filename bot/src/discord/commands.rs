@@ -785,7 +785,10 @@ pub async fn settings(
         p.dms = d;
         if d {
             let id = ctx.author().id.get();
-            data.mem(|m| m.dm_closed.remove(&id));
+            data.mem(|m| {
+                m.dm_closed.remove(&id);
+                m.dm_told.remove(&id);
+            });
         }
     }
     if let Some(x) = pings {

@@ -375,6 +375,11 @@ pub async fn dm(http: &Http, user: u64, msg: CreateMessage) -> Result<(), bool> 
     }
 }
 
+/// Whether `p` must decide something now (the game goes on).
+fn decides(game: &Game, p: PlayerId) -> bool {
+    game.result.is_none() && game.pending().is_some_and(|x| x.player == p)
+}
+
 /// Whether `p` must now answer a decision about their hand or library (a mulligan, a
 /// discard, a search, a reveal, a dredge, a scry, a yes/no question such as madness's, the
 /// pregame action of an opening hand's Gemstone Caverns): the
@@ -565,27 +570,30 @@ pub async fn deliver(
             let names = hand_names(&l.game, p);
             let h = hash_of(&names);
             let key = (plan.game_id, s.user_id);
+            let Some(d) = data.discord_of(s.user_id).await else {
+                continue;
+            };
+            // DMs found closed are tried again with each new hand or question: the flag
+            // clears itself once one goes through, and the thread is told only once.
+            let was_closed = data.mem(|m| m.dm_closed.contains(&d));
             // A DM goes out when the hand changed, or when a new decision about the hand
             // (mulligan, discard, search...) waits for the player: the DM carries its answers.
-            let asked = asks_about_hand(&l.game, p).then_some(l.row.version);
+            // While the player's DMs are found closed, any new decision of theirs tries again
+            // (they may have opened them since; nothing else tells the bot).
+            let asked = (asks_about_hand(&l.game, p) || (was_closed && decides(&l.game, p)))
+                .then_some(l.row.version);
             let same_hand = data.mem(|m| m.hand.get(&key) == Some(&h));
             let asked_before =
                 asked.is_none() || data.mem(|m| m.hand_asked.get(&key) == asked.as_ref());
             if same_hand && asked_before {
                 continue;
             }
-            let Some(d) = data.discord_of(s.user_id).await else {
-                continue;
-            };
             let pr = prefs(data, s.user_id).await;
             if !pr.dms {
                 // DMs off: the hand comes only when asked for (`/mtg hand`, the options
                 // button, or the panel of the player's own command).
                 continue;
             }
-            // DMs found closed are tried again with each new hand or question: the flag
-            // clears itself once one goes through, and the thread is told only once.
-            let was_closed = data.mem(|m| m.dm_closed.contains(&d));
             let drew: Vec<&str> = plan
                 .private_for(s.user_id)
                 .into_iter()
@@ -618,7 +626,9 @@ pub async fn deliver(
                 MAX_CONTENT,
                 "(the rest: `/mtg hand` in the game's thread)",
             ));
-            if let Some(png) = hand_png(data, plan.game_id, &l.game, p).await {
+            // While DMs are found closed, each retry is text and actions only: an image made
+            // for every refused try would slow every command (the next hand brings it).
+            if !was_closed && let Some(png) = hand_png(data, plan.game_id, &l.game, p).await {
                 msg = msg.add_file(CreateAttachment::bytes(png, "hand.png"));
             }
             msg = msg.components(dm_rows(data, http, plan.game_id, l, p, s.user_id, d).await);
@@ -626,6 +636,7 @@ pub async fn deliver(
                 Ok(()) => {
                     data.mem(|m| {
                         m.dm_closed.remove(&d);
+                        m.dm_told.remove(&d);
                         m.hand.insert(key, h);
                         if let Some(v) = asked {
                             m.hand_asked.insert(key, v);
@@ -633,14 +644,19 @@ pub async fn deliver(
                     });
                 }
                 Err(closed) => {
-                    if closed {
-                        data.mem(|m| m.dm_closed.insert(d));
-                    }
                     out.dm_failed.push(s.user_id);
-                    if was_closed {
-                        // Said before; the hand is shown on `/mtg hand`.
-                        data.mem(|m| m.hand.insert(key, h));
-                    } else if Some(s.user_id) != actor {
+                    let told = data.mem(|m| {
+                        if closed {
+                            m.dm_closed.insert(d);
+                        }
+                        if let Some(v) = asked {
+                            m.hand_asked.insert(key, v);
+                        }
+                        m.dm_told.contains(&d)
+                    });
+                    // The player who acts is told in their reply (with their hand); the
+                    // thread tells them once, the first time it fails while they are away.
+                    if !told && Some(s.user_id) != actor {
                         let note = format!(
                             "<@{d}>: I cannot send you your hand by DM (your DMs are closed). \
                              Use `/mtg hand` to see it privately."
@@ -650,7 +666,11 @@ pub async fn deliver(
                             .allowed_mentions(CreateAllowedMentions::new().users([UserId::new(d)]));
                         let _ =
                             with_retry("DM note", || thread.send_message(http, post.clone())).await;
-                        // Said once; the hand is then shown on `/mtg hand`.
+                        data.mem(|m| m.dm_told.insert(d));
+                    }
+                    if told || Some(s.user_id) != actor {
+                        // Said; the hand is then shown on `/mtg hand` (and tried again by DM
+                        // with the next new hand or decision).
                         data.mem(|m| m.hand.insert(key, h));
                     }
                 }

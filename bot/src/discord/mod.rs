@@ -49,6 +49,9 @@ pub struct Memory {
     pub hand_asked: HashMap<(Id, Id), i64>,
     /// Users whose DMs are closed (Discord error 50007).
     pub dm_closed: HashSet<u64>,
+    /// Users told in a game's thread that their DMs are closed (once until a DM goes
+    /// through again; a failure while the user acts is told in their own reply instead).
+    pub dm_told: HashSet<u64>,
     /// Service user id -> Discord user id.
     pub discord_of: HashMap<Id, u64>,
     /// Recent public lines per game (for the status message and the board image).

@@ -202,8 +202,9 @@ async fn gemstone_caverns_begins_the_game_from_the_direct_message() {
     assert!(
         posts_in(fake, thread, from)
             .iter()
-            .any(|c| text(&c.json).contains("Gemstone Caverns")),
-        "the thread says Bob began with Gemstone Caverns"
+            .any(|c| text(&c.json).contains("Gemstone Caverns")
+                && text(&c.json).contains("exiling Island")),
+        "the thread says Bob began with Gemstone Caverns, exiling Island"
     );
     // The old DM is out of date now.
     let r = dm_answer(&env, BOB, &dm, "no").await;

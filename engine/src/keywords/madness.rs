@@ -313,4 +313,60 @@ battlefield = ["Mountain"]
                 .all(|id| g.obj(*id).is_some_and(|o| o.zone == ZoneKind::Exile))
         );
     }
+
+    /// The card asked about is still in its owner's hand: only its owner's view names it
+    /// (an effect's or the cleanup step's discard, and a cost's discard); the madness
+    /// trigger's own question, with the card exiled face up, is public.
+    #[test]
+    fn the_madness_question_names_the_card_only_to_its_owner() {
+        let axe = r#"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Lightning Axe", "Fiery Temper"]
+battlefield = ["Mountain", "Mountain"]
+[setup.bob]
+battlefield = ["Squire"]
+"#;
+        let cost = r#""alice: cast Lightning Axe", "alice: option 1", "alice: target Squire", "alice: discard Fiery Temper""#;
+        let cases = [
+            (
+                CLEANUP,
+                r#""goto cleanup", "alice: choose Forest, Fiery Temper""#,
+            ),
+            (axe, cost),
+        ];
+        for (setup, script) in cases {
+            let g = game(setup, script);
+            assert!(
+                matches!(
+                    g.pending().map(|p| &p.decision),
+                    Some(Decision::YesNo { .. })
+                ),
+                "{:?}",
+                g.pending()
+            );
+            let said = |v: Option<PlayerId>| g.view(v).pending.map(|p| p.description);
+            let own = said(Some(PlayerId(0))).unwrap_or_default();
+            assert!(own.contains("Fiery Temper"), "{own}");
+            for other in [None, Some(PlayerId(1))] {
+                let public = said(other).unwrap_or_default();
+                assert!(!public.contains("Fiery Temper"), "{public}");
+                assert!(public.contains("madness"), "{public}");
+            }
+        }
+        // The trigger's question: the card is in exile, everyone sees it.
+        let g = game(
+            axe,
+            &format!(r#"{cost}, "alice: yes", "alice: autopay", "resolve""#),
+        );
+        let public = g
+            .view(None)
+            .pending
+            .map(|p| p.description)
+            .unwrap_or_default();
+        assert!(public.contains("Fiery Temper"), "{public}");
+    }
 }
