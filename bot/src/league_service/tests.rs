@@ -415,9 +415,9 @@ fn oracle_points(matches: &[crate::storage::MatchRow], user: Id) -> (u32, f64) {
         };
     }
     let mwp = if rounds == 0 {
-        1.0 / 3.0
+        0.33
     } else {
-        (f64::from(pts) / f64::from(3 * rounds)).max(1.0 / 3.0)
+        (f64::from(pts) / f64::from(3 * rounds)).max(0.33)
     };
     (pts, mwp)
 }
