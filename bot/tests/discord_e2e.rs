@@ -2764,6 +2764,151 @@ async fn a_league_through_a_fake_discord() {
     env.stop().await;
 }
 
+/// The custom ids of a reply's components that start with `prefix`.
+fn ids_with(r: &Value, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for row in r["components"].as_array().into_iter().flatten() {
+        for c in row["components"].as_array().into_iter().flatten() {
+            if let Some(id) = c["custom_id"].as_str().filter(|id| id.starts_with(prefix)) {
+                out.push(id.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// League buttons and menus through the fake Discord: a join offers the builds menu and the
+/// "Play my next match" button; a build saved in Discord joins the menu; choosing a build in
+/// the menu plays it next; someone else's button, a mangled id and a league that does not
+/// exist are refused with a message and change nothing; the play buttons pair two members
+/// through the queue and start the match (the opponent mentioned in the league's channel);
+/// pressing play again during the match is refused and starts nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn league_buttons_and_menus_through_a_fake_discord() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc) = (&env.h, &env.svc);
+    let create = vec![
+        opt("name", 3, json!("Button Sealed")),
+        opt("product", 3, json!("6 TSP")),
+    ];
+    let r = h
+        .slash(ALICE, CHANNEL, "league", "create", create, json!({}))
+        .await;
+    assert!(text(&r).contains("created"), "{r}");
+    let r = h
+        .slash(BOB, CHANNEL, "league", "join", vec![], json!({}))
+        .await;
+    assert!(text(&r).contains("You joined"), "{r}");
+    let menu = ids_with(&r, "ssl:d:");
+    let play = ids_with(&r, "ssl:p:");
+    assert_eq!((menu.len(), play.len()), (1, 1), "{r}");
+    assert!(menu[0].ends_with(&format!(":{BOB}")) && play[0].ends_with(&format!(":{BOB}")));
+    let league = svc
+        .league_find(GUILD as i64, None)
+        .await
+        .expect("league")
+        .row
+        .id;
+    let bob = svc
+        .user(&format!("discord:{BOB}"), "Bob")
+        .await
+        .expect("user");
+    let deck_in_use = || async {
+        svc.db
+            .member(league, bob)
+            .await
+            .expect("db")
+            .expect("member")
+            .deck_name
+    };
+    // A build saved in Discord: it is in use and in the menu.
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "league",
+            "deck",
+            vec![
+                opt("action", 3, json!("save")),
+                opt("name", 3, json!("islands")),
+                opt("list", 3, json!("20 Forest; 20 Island")),
+            ],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("Build `islands` saved (40 cards"), "{r}");
+    assert_eq!(deck_in_use().await.as_deref(), Some("islands"));
+    let options = r["components"][0]["components"][0]["options"].clone();
+    let values: Vec<&str> = options
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o["value"].as_str())
+        .collect();
+    assert_eq!(values, vec!["auto", "islands"], "{r}");
+    // Choosing `auto` in the menu plays it next.
+    let r = h
+        .click(BOB, CHANNEL, &menu[0], Some(vec!["auto".into()]))
+        .await;
+    assert!(ephemeral(&r) && text(&r).contains("You play `auto`"), "{r}");
+    assert_eq!(deck_in_use().await.as_deref(), Some("auto"));
+    // Someone else's menu and button, a mangled id, a league that does not exist.
+    let r = h
+        .click(MALLORY, CHANNEL, &menu[0], Some(vec!["islands".into()]))
+        .await;
+    assert!(text(&r).contains(&format!("for <@{BOB}>")), "{r}");
+    let r = h.click(MALLORY, CHANNEL, &play[0], None).await;
+    assert!(text(&r).contains(&format!("for <@{BOB}>")), "{r}");
+    assert_eq!(deck_in_use().await.as_deref(), Some("auto"));
+    let r = h.click(BOB, CHANNEL, "ssl:p:x", None).await;
+    assert!(text(&r).contains("not mine"), "{r}");
+    let r = h
+        .click(
+            BOB,
+            CHANNEL,
+            &format!("ssl:p:{}:{BOB}", league + 1000),
+            None,
+        )
+        .await;
+    assert!(text(&r).contains("there is no league"), "{r}");
+    let member = svc
+        .db
+        .member(league, bob)
+        .await
+        .expect("db")
+        .expect("member");
+    assert!(member.queued_at.is_none(), "no click queued Bob");
+    assert!(svc.db.league_matches(league).await.expect("m").is_empty());
+
+    // Bob waits in the queue; Alice joins and her button pairs them.
+    let r = h.click(BOB, CHANNEL, &play[0], None).await;
+    assert!(text(&r).contains("in the queue"), "{r}");
+    let r = h
+        .slash(ALICE, CHANNEL, "league", "join", vec![], json!({}))
+        .await;
+    let alice_play = ids_with(&r, "ssl:p:");
+    assert_eq!(alice_play.len(), 1, "{r}");
+    let r = h.click(ALICE, CHANNEL, &alice_play[0], None).await;
+    assert!(text(&r).contains("game 1 of"), "{r}");
+    let matches = svc.db.league_matches(league).await.expect("m");
+    assert_eq!(matches.len(), 1);
+    assert_eq!(matches[0].status, "active");
+    h.wait("the match announced with Bob mentioned", |c| {
+        c.iter().any(|c| {
+            c.method == "POST"
+                && c.path == format!("/channels/{CHANNEL}/messages")
+                && text(&c.json).contains("game 1 of")
+                && mentions(&c.json, BOB)
+        })
+    })
+    .await;
+    // Pressing play again during the match starts nothing.
+    let r = h.click(ALICE, CHANNEL, &alice_play[0], None).await;
+    assert!(text(&r).contains("in progress"), "{r}");
+    assert_eq!(svc.db.league_matches(league).await.expect("m").len(), 1);
+    env.stop().await;
+}
+
 /// Two bot processes against one database, each running its own shard range (shard 0 and
 /// shard 1 of 2): the fake gateway sends a server's interactions to the session of its
 /// shard, direct messages to shard 0, and every interaction is answered exactly once, by

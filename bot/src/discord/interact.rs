@@ -428,6 +428,9 @@ pub async fn on_event(
 
 async fn on_component(data: &Data, http: &Http, c: &ComponentInteraction) -> Result<(), Error> {
     let id = c.data.custom_id.as_str();
+    if id.starts_with(super::league::LEAGUE_ID_PREFIX) {
+        return super::league::on_component(data, http, c).await;
+    }
     // `ss:Y:game:user` is the challenge's deck menu.
     let custom = if let Some(rest) = id.strip_prefix("ss:Y:") {
         rest.split_once(':').and_then(|(g, u)| {

@@ -78,15 +78,17 @@ async fn answer(
     r: Result<LeagueReply, ServiceError>,
     public: bool,
 ) -> Result<(), Error> {
-    answer_with(ctx, r, public, Vec::new()).await
+    answer_with(ctx, r, public, Vec::new(), false).await
 }
 
-/// [`answer`] with images attached.
+/// [`answer`] with images attached and, when `rows`, the member's builds menu and play
+/// button (after a success).
 async fn answer_with(
     ctx: Context<'_>,
     r: Result<LeagueReply, ServiceError>,
     public: bool,
     files: Vec<(Vec<u8>, String)>,
+    rows: bool,
 ) -> Result<(), Error> {
     match r {
         Ok(r) => {
@@ -103,6 +105,10 @@ async fn answer_with(
                 Reply::ephemeral(r.text)
             };
             reply.files = files;
+            if rows {
+                let me = data.user_of(ctx.author()).await?;
+                reply.rows = member_rows(data, r.league_id, me, ctx.author().id.get()).await;
+            }
             if public {
                 for u in r.pings {
                     if let Some(d) = data.discord_of(u).await {
@@ -220,7 +226,7 @@ pub async fn join(
     } else {
         Vec::new()
     };
-    answer_with(ctx, r, false, files).await
+    answer_with(ctx, r, false, files, true).await
 }
 
 /// Drop from a league (your record stays in the standings).
@@ -253,7 +259,7 @@ pub async fn pool(
         ),
         Err(e) => (Err(e), Vec::new()),
     };
-    answer_with(ctx, r, false, files).await
+    answer_with(ctx, r, false, files, true).await
 }
 
 /// Save a build of your pool (`20 Forest; 2 Durkwood Baloth; ...`), use one, or list them.
@@ -284,7 +290,7 @@ pub async fn deck(
             "`{other}`: choose save, use or list"
         ))),
     };
-    answer(ctx, r, false).await
+    answer_with(ctx, r, false, Vec::new(), true).await
 }
 
 /// Sideboard between the games of your match: swap cards with the rest of your pool.
@@ -393,7 +399,7 @@ pub async fn me(
         Ok(l) => ctx.data().svc.league_me(l.row.id, me).await,
         Err(e) => Err(e),
     };
-    answer(ctx, r, false).await
+    answer_with(ctx, r, false, Vec::new(), true).await
 }
 
 /// The clocks of your league game.
@@ -451,7 +457,7 @@ pub async fn run(
     } else {
         Vec::new()
     };
-    answer_with(ctx, r, false, files).await
+    answer_with(ctx, r, false, files, true).await
 }
 
 /// When you choose play or draw (MTR 2.2): play first or draw first.
@@ -673,6 +679,307 @@ pub async fn tick(data: &super::Data, http: &serenity::Http) {
     }
 }
 
+/// The start of the custom ids of league buttons and menus: `ssl:p:LEAGUE:USER` plays the
+/// next match, `ssl:d:LEAGUE:USER` (a select menu of the member's builds) chooses the build
+/// played from the next game. `USER` is the Discord user they were made for; a click by
+/// anyone else is refused before anything is loaded. A click is a command like any other:
+/// it is checked against the league as it is now (a league that has ended, a match in
+/// progress, a build gone), so an old button can never do what the league does not allow.
+pub const LEAGUE_ID_PREFIX: &str = "ssl:";
+
+/// Discord's limits: 25 options in a select menu, 100 characters in a label or a value.
+const MENU_OPTIONS: usize = 25;
+
+/// What a league component does, decoded from its custom id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeagueCustom {
+    Play { league: i64, user: u64 },
+    Build { league: i64, user: u64 },
+}
+
+impl LeagueCustom {
+    pub fn encode(self) -> String {
+        match self {
+            LeagueCustom::Play { league, user } => format!("{LEAGUE_ID_PREFIX}p:{league}:{user}"),
+            LeagueCustom::Build { league, user } => format!("{LEAGUE_ID_PREFIX}d:{league}:{user}"),
+        }
+    }
+
+    pub fn decode(id: &str) -> Option<LeagueCustom> {
+        let rest = id.strip_prefix(LEAGUE_ID_PREFIX)?;
+        let mut parts = rest.split(':');
+        let (kind, league, user) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() {
+            return None;
+        }
+        let (league, user) = (league.parse().ok()?, user.parse().ok()?);
+        match kind {
+            "p" => Some(LeagueCustom::Play { league, user }),
+            "d" => Some(LeagueCustom::Build { league, user }),
+            _ => None,
+        }
+    }
+
+    fn user(self) -> u64 {
+        match self {
+            LeagueCustom::Play { user, .. } | LeagueCustom::Build { user, .. } => user,
+        }
+    }
+
+    fn league(self) -> i64 {
+        match self {
+            LeagueCustom::Play { league, .. } | LeagueCustom::Build { league, .. } => league,
+        }
+    }
+}
+
+/// The "Play my next match" button of `discord`'s league `league_id`.
+pub fn play_row(league_id: i64, discord: u64) -> serenity::CreateActionRow {
+    serenity::CreateActionRow::Buttons(vec![
+        serenity::CreateButton::new(
+            LeagueCustom::Play {
+                league: league_id,
+                user: discord,
+            }
+            .encode(),
+        )
+        .label("Play my next match")
+        .style(serenity::ButtonStyle::Primary),
+    ])
+}
+
+/// A select menu of the member's builds (the first 25; `/league deck use` reaches the
+/// others), the one in use marked; None without builds.
+pub fn builds_row(
+    league_id: i64,
+    discord: u64,
+    builds: &[(String, usize)],
+    in_use: Option<&str>,
+) -> Option<serenity::CreateActionRow> {
+    if builds.is_empty() {
+        return None;
+    }
+    let options = builds
+        .iter()
+        .take(MENU_OPTIONS)
+        .map(|(name, cards)| {
+            let on = in_use == Some(name.as_str());
+            serenity::CreateSelectMenuOption::new(
+                delivery::head(
+                    &format!(
+                        "{name} ({cards} cards){}",
+                        if on { " · in use" } else { "" }
+                    ),
+                    100,
+                ),
+                delivery::head(name, 100),
+            )
+            .default_selection(on)
+        })
+        .collect();
+    let more = builds.len().saturating_sub(MENU_OPTIONS);
+    let placeholder = if more > 0 {
+        format!("Build to play next ({more} more: /league deck use)")
+    } else {
+        "Build to play next".to_string()
+    };
+    Some(serenity::CreateActionRow::SelectMenu(
+        serenity::CreateSelectMenu::new(
+            LeagueCustom::Build {
+                league: league_id,
+                user: discord,
+            }
+            .encode(),
+            serenity::CreateSelectMenuKind::String { options },
+        )
+        .placeholder(placeholder),
+    ))
+}
+
+/// The member's builds menu and the play button, for a reply about their league.
+async fn member_rows(
+    data: &super::Data,
+    league_id: i64,
+    user: crate::storage::Id,
+    discord: u64,
+) -> Vec<serenity::CreateActionRow> {
+    let mut rows = Vec::new();
+    let Ok(Some(m)) = data.svc.db.member(league_id, user).await else {
+        return rows;
+    };
+    if m.dropped_at.is_some() {
+        return rows;
+    }
+    let builds: Vec<(String, usize)> = data
+        .svc
+        .db
+        .league_decks(league_id, user)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|b| {
+            let n = crate::decks::parse(&b.name, &b.list).map_or(0, |d| d.main_count() as usize);
+            (b.name, n)
+        })
+        .collect();
+    let sealed = data
+        .svc
+        .league_ctx(league_id)
+        .await
+        .is_ok_and(|l| l.is_sealed());
+    if sealed {
+        rows.extend(builds_row(
+            league_id,
+            discord,
+            &builds,
+            m.deck_name.as_deref(),
+        ));
+    }
+    rows.push(play_row(league_id, discord));
+    rows
+}
+
+/// A click on a league button or menu (`ssl:...`), routed here by the interaction handler.
+pub async fn on_component(
+    data: &super::Data,
+    http: &serenity::Http,
+    c: &serenity::ComponentInteraction,
+) -> Result<(), Error> {
+    let Some(custom) = LeagueCustom::decode(&c.data.custom_id) else {
+        return quick(
+            http,
+            c,
+            "This button is not mine (or too old to understand).",
+        )
+        .await;
+    };
+    if custom.user() != c.user.id.get() {
+        let text = format!(
+            "This button is for <@{}>: use `/league play` or `/league deck` for your own.",
+            custom.user()
+        );
+        return quick(http, c, &text).await;
+    }
+    c.create_response(
+        http,
+        serenity::CreateInteractionResponse::Defer(
+            serenity::CreateInteractionResponseMessage::new().ephemeral(true),
+        ),
+    )
+    .await?;
+    let reply = league_click(data, http, c, custom).await;
+    let mut f = serenity::CreateInteractionResponseFollowup::new()
+        .content(delivery::head(&reply.content, 1900))
+        .ephemeral(true)
+        .components(reply.rows)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    for (b, n) in reply.files {
+        f = f.add_file(serenity::CreateAttachment::bytes(b, n));
+    }
+    delivery::with_retry("followup", || c.create_followup(http, f.clone())).await?;
+    Ok(())
+}
+
+/// What a league click does (see [`on_component`]); refusals come back as their message.
+async fn league_click(
+    data: &super::Data,
+    http: &serenity::Http,
+    c: &serenity::ComponentInteraction,
+    custom: LeagueCustom,
+) -> Reply {
+    let user = match data.user_of(&c.user).await {
+        Ok(u) => u,
+        Err(e) => return Reply::ephemeral(e.to_string()),
+    };
+    let l = match data.svc.league_ctx(custom.league()).await {
+        Ok(l) => l,
+        Err(e) => return Reply::ephemeral(e.to_string()),
+    };
+    let here = c.guild_id.map_or(0, |g| g.get() as i64);
+    if l.row.guild_id != here {
+        return Reply::ephemeral("This button belongs to a league of another server.");
+    }
+    match custom {
+        LeagueCustom::Play { .. } => match data.svc.league_play(l.row.id, user, None).await {
+            Ok(r) => {
+                announce(data, http, &r).await;
+                let mut reply = Reply::ephemeral(r.text);
+                reply.rows = member_rows(data, l.row.id, user, c.user.id.get()).await;
+                reply
+            }
+            Err(e) => Reply::ephemeral(e.to_string()),
+        },
+        LeagueCustom::Build { .. } => {
+            let values = match &c.data.kind {
+                serenity::ComponentInteractionDataKind::StringSelect { values } => values.clone(),
+                _ => Vec::new(),
+            };
+            let Some(name) = values.first() else {
+                return Reply::ephemeral("Choose a build in the menu.");
+            };
+            match data.svc.league_deck_use(l.row.id, user, name).await {
+                Ok(r) => {
+                    let mut reply = Reply::ephemeral(r.text);
+                    reply.rows = member_rows(data, l.row.id, user, c.user.id.get()).await;
+                    reply
+                }
+                Err(e) => Reply::ephemeral(e.to_string()),
+            }
+        }
+    }
+}
+
+/// What a click started goes where `/league play` would put it: the games delivered and the
+/// text in the league's channel, mentioning who it concerns.
+async fn announce(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
+    for p in &r.plans {
+        game_thread(data, http, p.game_id).await;
+        if let Err(e) = delivery::deliver(data, http, p, None).await {
+            tracing::warn!(game_id = p.game_id, error = %e, "league game delivery failed");
+        }
+    }
+    if r.plans.is_empty() && r.pings.is_empty() {
+        return;
+    }
+    let channel = match data.svc.league_ctx(r.league_id).await {
+        Ok(l) => l.row.channel_id.and_then(|c| u64::try_from(c).ok()),
+        Err(_) => None,
+    };
+    let mut mentions = Vec::new();
+    for u in &r.pings {
+        if let Some(d) = data.discord_of(*u).await {
+            mentions.push(serenity::UserId::new(d));
+        }
+    }
+    if let Some(ch) = channel.filter(|c| *c != 0) {
+        let msg = serenity::CreateMessage::new()
+            .content(delivery::head(&r.text, 1900))
+            .allowed_mentions(serenity::CreateAllowedMentions::new().users(mentions));
+        if let Err(e) = serenity::ChannelId::new(ch).send_message(http, msg).await {
+            tracing::warn!(error = %e, "league message failed");
+        }
+    }
+}
+
+/// An immediate ephemeral answer (no database work).
+async fn quick(
+    http: &serenity::Http,
+    c: &serenity::ComponentInteraction,
+    text: &str,
+) -> Result<(), Error> {
+    c.create_response(
+        http,
+        serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new()
+                .content(text)
+                .ephemeral(true)
+                .allowed_mentions(serenity::CreateAllowedMentions::new().empty_users()),
+        ),
+    )
+    .await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     /// Characters Discord counts toward a command's 8000 limit: names, descriptions and
@@ -755,5 +1062,66 @@ mod tests {
                 assert!(ok(n), "{name}: {n}");
             }
         }
+    }
+
+    /// League custom ids round-trip, fit Discord's 100 characters at the largest ids, and
+    /// anything else (a game's `ss:` id, a cut or padded id, an unknown kind) is not decoded.
+    #[test]
+    fn league_custom_ids_round_trip_and_refuse_anything_else() {
+        use super::LeagueCustom;
+        for c in [
+            LeagueCustom::Play {
+                league: i64::MAX,
+                user: u64::MAX,
+            },
+            LeagueCustom::Build {
+                league: 7,
+                user: 1002,
+            },
+        ] {
+            let id = c.encode();
+            assert!(id.len() <= 100, "{id}");
+            assert_eq!(LeagueCustom::decode(&id), Some(c));
+        }
+        for bad in [
+            "ss:a:1:2:3:pass",
+            "ssl:p:1",
+            "ssl:p:1:2:3",
+            "ssl:x:1:2",
+            "ssl:p:one:2",
+            "ssl:d:1:-2",
+        ] {
+            assert_eq!(LeagueCustom::decode(bad), None, "{bad}");
+        }
+    }
+
+    /// The builds menu: at most 25 options (the placeholder says how many more), the build in
+    /// use selected by default, labels and values within 100 characters; no builds, no menu.
+    #[test]
+    fn the_builds_menu_fits_discords_limits() {
+        let builds: Vec<(String, usize)> = (0..30)
+            .map(|i| (format!("{}{i}", "b".repeat(38)), 40))
+            .collect();
+        let in_use = builds[3].0.clone();
+        let row = super::builds_row(5, 1002, &builds, Some(&in_use)).expect("a menu");
+        let v = serde_json::to_value(&row).expect("json");
+        let menu = &v["components"][0];
+        let options = menu["options"].as_array().expect("options");
+        assert_eq!(options.len(), 25);
+        assert!(
+            menu["placeholder"]
+                .as_str()
+                .is_some_and(|p| p.contains("5 more")),
+            "{menu}"
+        );
+        let chosen: Vec<_> = options.iter().filter(|o| o["default"] == true).collect();
+        assert_eq!(chosen.len(), 1);
+        assert_eq!(chosen[0]["value"], in_use.as_str());
+        for o in options {
+            for k in ["label", "value"] {
+                assert!(o[k].as_str().is_some_and(|s| s.chars().count() <= 100));
+            }
+        }
+        assert!(super::builds_row(5, 1002, &[], None).is_none());
     }
 }

@@ -334,6 +334,61 @@ mod tests {
         assert!(grown.add("XYZ", 1).is_err());
     }
 
+    /// Cards not playable yet are marked in the pool, listed apart, left out of the automatic
+    /// build and refused in a deck: one card of a pack made a card of the catalog the engine
+    /// does not play yet (when there is one) and another a name the catalog does not know.
+    #[test]
+    fn unplayable_cards_are_marked_and_refused() {
+        let cat = Catalog::builtin();
+        let mut p = pool();
+        let unsupported = cat
+            .cards()
+            .iter()
+            .find(|d| !d.is_supported())
+            .map(|d| d.name.clone());
+        let mut names = vec!["Card Unknown Here".to_string()];
+        names.extend(unsupported.clone());
+        for (i, n) in names.iter().enumerate() {
+            p.packs[0].cards[i].name = n.clone();
+        }
+        let cards = p.cards();
+        for n in &names {
+            let c = cards.iter().find(|c| &c.name == n).expect("in the pool");
+            assert!(!c.playable, "{n} is marked");
+        }
+        assert!(cards.iter().any(|c| c.playable));
+        let text = p.describe();
+        let (_, apart) = text
+            .split_once("not playable yet (✗): ")
+            .expect("listed apart");
+        assert!(names.iter().all(|n| apart.contains(n.as_str())), "{text}");
+        let auto = auto_build(&p, "auto");
+        assert!(auto.main.iter().all(|e| !names.contains(&e.name)));
+        for n in &names {
+            let deck = Deck {
+                name: "u".into(),
+                main: vec![
+                    Entry {
+                        count: 40,
+                        name: "Island".into(),
+                    },
+                    Entry {
+                        count: 1,
+                        name: n.clone(),
+                    },
+                ],
+                sideboard: vec![],
+            };
+            let e = check_deck(&p, &deck).unwrap_err().join("\n");
+            let want = if Some(n) == unsupported.as_ref() {
+                "is in your pool but not playable yet"
+            } else {
+                "cannot be played"
+            };
+            assert!(e.contains(&format!("{n} {want}")), "{e}");
+        }
+    }
+
     /// Sideboarding swaps cards with the rest of the pool: what goes in must be in the
     /// sideboard (basic lands always are), what goes out in the deck; every problem named and
     /// the deck unchanged on any.

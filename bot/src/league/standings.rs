@@ -14,8 +14,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// The lowest value any percentage can take (Appendix C).
-pub const FLOOR: f64 = 1.0 / 3.0;
+/// The lowest value any percentage can take: Appendix C says 0.33 (not one third, so a
+/// 0.25 becomes 0.33 and a 1-2 record's 0.333 stays as it is).
+pub const FLOOR: f64 = 0.33;
 
 /// A member of the standings, by id.
 pub type PlayerId = i64;
@@ -395,67 +396,56 @@ mod tests {
         assert_eq!(MatchRecord::bye(1, 2).match_points(), (3, 0));
     }
 
-    /// Appendix C's match-win examples: 5-2-1 over eight rounds is 16 match points and
-    /// 16/24 = 0.667; 1-6-1 is 4/24 = 0.167, raised to 0.33; a 3-2 record after which the
-    /// player dropped is 9/15 = 0.60 (rounds actually played).
+    /// Appendix C's match-win table, an 8-round tournament that only the first player
+    /// completed: 5-2-1 is 16 match points over 8 rounds, 16/24 = 0.667; 1-3-0, then
+    /// withdraws, is 3/12 = 0.25, so 0.33 is used; 3-2-0 including a first-round bye, then
+    /// withdraws, is 9/15 = 0.60 (the bye is a round won in the player's own figures).
     #[test]
-    fn match_win_percentages_with_the_floor() {
-        let mut m = Vec::new();
+    fn match_win_percentages_of_the_appendix_c_table() {
         let me = 1;
-        let results = [
-            (2, 0),
-            (2, 0),
-            (2, 0),
-            (2, 0),
-            (2, 0),
-            (0, 2),
-            (0, 2),
-            (1, 1),
-        ];
-        for (i, (a, b)) in results.iter().enumerate() {
-            m.push(MatchRecord::new(me, 10 + i as i64, *a, *b, 0));
-        }
-        let players: Vec<(PlayerId, bool)> = std::iter::once((me, false))
-            .chain((10..18).map(|p| (p, false)))
-            .collect();
-        let s = standings(&players, &m, true);
-        let l = s.iter().find(|l| l.player == me).expect("line");
+        let one_player = |results: &[(u32, u32, u32)], bye: bool, dropped: bool| {
+            let mut m = Vec::new();
+            if bye {
+                m.push(MatchRecord::bye(me, 2));
+            }
+            for (i, (a, b, d)) in results.iter().enumerate() {
+                m.push(MatchRecord::new(me, 10 + i as i64, *a, *b, *d));
+            }
+            let players: Vec<(PlayerId, bool)> = std::iter::once((me, dropped))
+                .chain((10..10 + results.len() as i64).map(|p| (p, false)))
+                .collect();
+            standings(&players, &m, true)
+                .into_iter()
+                .find(|l| l.player == me)
+                .expect("line")
+        };
+        let won = (2, 0, 0);
+        let lost = (0, 2, 0);
+        let drew = (1, 1, 0);
+        let l = one_player(&[won, won, won, won, won, lost, lost, drew], false, false);
         assert_eq!((l.wins, l.losses, l.draws, l.match_points), (5, 2, 1, 16));
+        assert_eq!(l.rounds, 8);
         assert!(close(l.mwp, 16.0 / 24.0), "{}", l.mwp);
         assert_eq!(percent(l.mwp), "66.67%");
 
-        let mut m = Vec::new();
-        let results = [
-            (2, 0),
-            (0, 2),
-            (0, 2),
-            (0, 2),
-            (0, 2),
-            (0, 2),
-            (0, 2),
-            (1, 1),
-        ];
-        for (i, (a, b)) in results.iter().enumerate() {
-            m.push(MatchRecord::new(me, 10 + i as i64, *a, *b, 0));
-        }
-        let l = standings(&players, &m, true)
-            .into_iter()
-            .find(|l| l.player == me)
-            .expect("line");
-        assert_eq!(l.match_points, 4);
-        assert!(close(l.mwp, FLOOR), "4/24 is raised to 0.33: {}", l.mwp);
+        let l = one_player(&[won, lost, lost, lost], false, true);
+        assert_eq!((l.match_points, l.rounds), (3, 4));
+        assert!(close(l.mwp, 0.33), "0.25 is raised to 0.33: {}", l.mwp);
+        assert_eq!(percent(l.mwp), "33.00%");
 
-        let mut m = Vec::new();
-        for (i, (a, b)) in [(2, 0), (2, 0), (2, 0), (0, 2), (0, 2)].iter().enumerate() {
-            m.push(MatchRecord::new(me, 10 + i as i64, *a, *b, 0));
-        }
-        let mut players = players.clone();
-        players[0].1 = true;
-        let l = standings(&players, &m, true)
-            .into_iter()
-            .find(|l| l.player == me)
-            .expect("line");
-        assert!(close(l.mwp, 0.6) && l.dropped, "{}", l.mwp);
+        let l = one_player(&[won, won, lost, lost], true, true);
+        assert_eq!((l.wins, l.losses, l.byes), (3, 2, 1));
+        assert_eq!((l.match_points, l.rounds), (9, 5));
+        assert!(close(l.mwp, 0.60) && l.dropped, "{}", l.mwp);
+
+        // The floor is 0.33, not a third: a 1-2 record keeps its 0.333.
+        let l = one_player(&[won, lost, lost], false, false);
+        assert!(close(l.mwp, 1.0 / 3.0), "{}", l.mwp);
+        // And the match-points examples: 6-2-0 is 18, 4-2-2 is 14.
+        let l = one_player(&[won, won, won, won, won, won, lost, lost], false, false);
+        assert_eq!(l.match_points, 18);
+        let l = one_player(&[won, won, won, won, lost, lost, drew, drew], false, false);
+        assert_eq!(l.match_points, 14);
     }
 
     /// Game-win %: 2-0, 2-1, 1-2, 0-2 and a 1-1-1 draw: won 6, lost 6, drew 1 of 13 games,

@@ -95,6 +95,18 @@ struct SeatDeckJson {
     cards: Vec<String>,
 }
 
+/// MTR 2.2: a random player of the match chooses play or draw for game 1 (drawn from the
+/// league's seed, the match's start and its players, so a replayed league chooses alike).
+pub(crate) fn game_one_chooser(league_seed: u64, now: i64, a: Id, b: Option<Id>) -> Id {
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        league_seed ^ (now as u64) ^ (a as u64) << 20 ^ b.unwrap_or(0) as u64,
+    );
+    match b {
+        Some(b) if rng.random::<bool>() => b,
+        _ => a,
+    }
+}
+
 /// The deadline of `m`'s round, for scheduled rounds (Swiss, round robin; None for the
 /// queue and challenges).
 pub(crate) fn round_deadline(l: &LeagueCtx, m: &MatchRow) -> Option<i64> {
@@ -343,14 +355,7 @@ impl Service {
 
     async fn new_match(&self, l: &LeagueCtx, a: Id, b: Option<Id>, round: i64) -> Result<MatchRow> {
         let now = self.now();
-        // MTR 2.2: a random player chooses play or draw for game 1.
-        let mut rng = ChaCha8Rng::seed_from_u64(
-            l.row.seed ^ (now as u64) ^ (a as u64) << 20 ^ b.unwrap_or(0) as u64,
-        );
-        let chooser = match b {
-            Some(b) if rng.random::<bool>() => b,
-            _ => a,
-        };
+        let chooser = game_one_chooser(l.row.seed, now, a, b);
         let bye = b.is_none();
         let run_of = |u: Option<Id>| async move {
             match u {
@@ -1156,5 +1161,31 @@ impl Service {
             ));
         }
         Ok(LeagueReply::text(league_id, parts.join(" · ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game_one_chooser;
+
+    /// Game 1's chooser is either player, about half the time each, over many matches of
+    /// one league; the same match chooses alike; a bye's player is its own chooser.
+    #[test]
+    fn game_one_chooser_is_either_player_at_random() {
+        let mut b_chose = 0;
+        let n = 2000;
+        for i in 0..n {
+            let (a, b) = (10 + i % 37, 100 + i / 37);
+            let c = game_one_chooser(0xDEC0DE, 1_000_000 + i * 61, a, Some(b));
+            assert!(c == a || c == b);
+            assert_eq!(
+                c,
+                game_one_chooser(0xDEC0DE, 1_000_000 + i * 61, a, Some(b))
+            );
+            b_chose += i64::from(c == b);
+        }
+        // Binomial(2000, 0.5): the standard deviation is about 22; 5 of them either way.
+        assert!((b_chose - n / 2).abs() < 112, "{b_chose} of {n}");
+        assert_eq!(game_one_chooser(1, 2, 3, None), 3);
     }
 }

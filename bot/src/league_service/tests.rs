@@ -291,6 +291,68 @@ async fn a_challenge_is_played_out_and_organisers_fix_it() {
 /// computed again from the games that still count (here the other player of a later match
 /// is rated as if the nullified match had never been played); a fixed result changes no
 /// rating (the games were played as they were).
+/// MTR 2.2 with preferences: game 1's chooser (drawn at random) and every later game's
+/// chooser (the loser of the game before) play first, unless they prefer to draw, when the
+/// other player does. Between two players who both prefer to draw, the winner of each game
+/// plays the next one first.
+#[tokio::test]
+async fn the_chooser_plays_or_draws_as_they_prefer() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let org = svc.user(&format!("org-{t}"), "Org").await.expect("user");
+        let mut agents = Vec::new();
+        for n in ["A", "B", "C", "D"] {
+            let u = svc
+                .user(&format!("agent:{n}-{t}"), &format!("Agent {n}"))
+                .await
+                .expect("user");
+            agents.push(u);
+        }
+        let setup = LeagueSetup {
+            name: format!("P {t}"),
+            product: Some("6 TSP".into()),
+            ..Default::default()
+        };
+        let l = svc.league_create(org, &setup, 0, None).await.expect("c");
+        let league = l.league_id;
+        for u in &agents {
+            svc.league_join(league, *u, None).await.expect("join");
+        }
+        let (a, b, c, d) = (agents[0], agents[1], agents[2], agents[3]);
+        let r = svc.league_prefer(league, a, true).await.expect("prefer");
+        assert!(r.text.contains("draw first"), "{}", r.text);
+        svc.league_prefer(league, b, true).await.expect("prefer");
+        let seed = svc.league_ctx(league).await.expect("l").row.seed;
+        for (x, y, draw) in [(a, b, true), (c, d, false)] {
+            svc.league_play(league, x, Some(y))
+                .await
+                .expect("challenge");
+            let m = svc
+                .db
+                .league_matches(league)
+                .await
+                .expect("matches")
+                .into_iter()
+                .find(|m| m.a_user == x)
+                .expect("the match");
+            assert_eq!(m.status, "finished");
+            let games = svc.db.league_games(m.id).await.expect("games");
+            assert!(games.len() >= 2);
+            let other = |u: Id| if u == x { y } else { x };
+            let chooser = super::matches::game_one_chooser(seed, m.created_at, x, Some(y));
+            let want = if draw { other(chooser) } else { chooser };
+            assert_eq!(games[0].first_user, want, "game 1 (chooser {chooser})");
+            for w in games.windows(2) {
+                let Some(winner) = w[0].winner else { continue };
+                let loser = other(winner);
+                let want = if draw { winner } else { loser };
+                assert_eq!(w[1].first_user, want, "game {}", w[1].game_no);
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn nullifying_a_match_takes_its_games_out_of_the_ratings() {
     use crate::league::ratings::{Outcome, Rating, rate_game};
@@ -415,9 +477,9 @@ fn oracle_points(matches: &[crate::storage::MatchRow], user: Id) -> (u32, f64) {
         };
     }
     let mwp = if rounds == 0 {
-        1.0 / 3.0
+        0.33
     } else {
-        (f64::from(pts) / f64::from(3 * rounds)).max(1.0 / 3.0)
+        (f64::from(pts) / f64::from(3 * rounds)).max(0.33)
     };
     (pts, mwp)
 }
@@ -503,6 +565,111 @@ async fn a_whole_sealed_league_matches_the_oracle() {
                 line.omw
             );
         }
+        // GW% and OGW% by hand: game points over 3 x games, floored at 0.33 (no byes in
+        // an even field), OGW% the average of the opponents' GW%.
+        let gwp = |u: Id| {
+            let (mut gp, mut games) = (0i64, 0i64);
+            for m in matches.iter().filter(|m| m.status == "finished") {
+                let (mine, theirs) = if m.a_user == u {
+                    (m.a_wins, m.b_wins)
+                } else if m.b_user == Some(u) {
+                    (m.b_wins, m.a_wins)
+                } else {
+                    continue;
+                };
+                gp += 3 * mine + m.draws;
+                games += mine + theirs + m.draws;
+            }
+            (gp as f64 / (3 * games) as f64).max(0.33)
+        };
+        let opponents = |u: Id| -> Vec<Id> {
+            matches
+                .iter()
+                .filter_map(|m| {
+                    if m.a_user == u {
+                        m.b_user
+                    } else if m.b_user == Some(u) {
+                        Some(m.a_user)
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        };
+        for line in &rep.standings.lines {
+            assert!(
+                (line.gwp - gwp(line.user)).abs() < 1e-9,
+                "{} GW%",
+                line.name
+            );
+            let opps = opponents(line.user);
+            let ogw = opps.iter().map(|o| gwp(*o)).sum::<f64>() / opps.len() as f64;
+            assert!((line.ogw - ogw).abs() < 1e-9, "{} OGW%", line.name);
+        }
+        // The order: points, then OMW%, GW%, OGW% (Appendix C), each line at least the next.
+        let keys: Vec<(u32, i64, i64, i64)> = rep
+            .standings
+            .lines
+            .iter()
+            .map(|l| {
+                let k = |x: f64| (x * 1e9).round() as i64;
+                (l.points, k(l.omw), k(l.gwp), k(l.ogw))
+            })
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] >= w[1]), "{keys:?}");
+        assert_eq!(
+            rep.standings
+                .lines
+                .iter()
+                .map(|l| l.rank)
+                .collect::<Vec<_>>(),
+            (1..=8).collect::<Vec<_>>()
+        );
+        // Pools: each is the packs its seeds open (the seeds derived again here from the
+        // league's seed), and every deck a game was played with is inside its player's pool.
+        let league = svc.league_ctx(rep.league_id).await.expect("league");
+        let sets = ["TSP"; 6];
+        let mut pools = std::collections::HashMap::new();
+        for p in &rep.players {
+            let seeds: Vec<u64> = (0..6)
+                .map(|i| boosters::pack_seed(league.row.seed, *p as u64, i))
+                .collect();
+            let want = Pool::open(&sets, &seeds).expect("pool");
+            let (_, got) = svc.league_pool(rep.league_id, *p).await.expect("pool");
+            assert_eq!(got.packs, want.packs, "the stored pool is its seeds' packs");
+            assert_eq!(got.cards().iter().map(|c| c.count).sum::<u32>(), 90);
+            pools.insert(*p, got);
+        }
+        let mut decks_checked = 0;
+        for g in svc.db.league_games_of(rep.league_id).await.expect("games") {
+            for seat in svc.db.seats(g.game_id).await.expect("seats") {
+                let deck: serde_json::Value =
+                    serde_json::from_str(seat.deck.as_deref().expect("a deck")).expect("json");
+                let mut counts: std::collections::HashMap<String, u32> = Default::default();
+                for c in deck["cards"].as_array().expect("cards") {
+                    *counts
+                        .entry(c.as_str().expect("name").to_string())
+                        .or_default() += 1;
+                }
+                assert!(counts.values().sum::<u32>() >= 40, "a 40-card minimum");
+                let pool = &pools[&seat.user_id];
+                for (name, n) in &counts {
+                    if ["Plains", "Island", "Swamp", "Mountain", "Forest"].contains(&name.as_str())
+                    {
+                        continue;
+                    }
+                    let card = pool.cards().into_iter().find(|c| &c.name == name);
+                    let card = card.unwrap_or_else(|| panic!("{name} is not in the pool"));
+                    assert!(
+                        card.playable && *n <= card.count,
+                        "{name}: {n} of {}",
+                        card.count
+                    );
+                }
+                decks_checked += 1;
+            }
+        }
+        assert_eq!(decks_checked, 2 * rep.games);
         let pts: Vec<u32> = rep.standings.lines.iter().map(|l| l.points).collect();
         assert!(pts.windows(2).all(|w| w[0] >= w[1]), "{pts:?}");
         assert_eq!(
@@ -1167,6 +1334,74 @@ async fn agents_league(svc: &Service, setup: LeagueSetup, names: &[&str]) -> (Id
         .await
         .expect("create");
     (r.league_id, users)
+}
+
+/// One rating per format: the same two players in a sealed and a constructed league have a
+/// sealed and a constructed rating, each moved by its own league's games only.
+#[tokio::test]
+async fn each_format_keeps_its_own_rating() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let sealed = LeagueSetup {
+            name: "Sealed".into(),
+            product: Some("6 TSP".into()),
+            best_of: Some(1),
+            ..Default::default()
+        };
+        let (sl, u) = agents_league(svc, sealed, &["Ann", "Ben"]).await;
+        let (a, b) = (u[0], u[1]);
+        let constructed = LeagueSetup {
+            name: format!("Block {sl}"),
+            best_of: Some(1),
+            ..Default::default()
+        };
+        let org = svc.user(&format!("org2-{sl}"), "Org").await.expect("user");
+        let cl = svc
+            .league_create(org, &constructed, 0, None)
+            .await
+            .expect("create")
+            .league_id;
+        for x in [a, b] {
+            svc.league_join(sl, x, None).await.expect("join sealed");
+            svc.league_join(cl, x, Some(&DeckChoice::Ready("green".into())))
+                .await
+                .expect("join constructed");
+        }
+        let rating = |u: Id, f: &'static str| async move { svc.db.rating(u, f).await.expect("db") };
+        svc.league_play(sl, a, Some(b)).await.expect("sealed match");
+        let sealed_after = rating(a, "sealed").await.expect("a sealed rating");
+        assert_eq!(sealed_after.games, 1);
+        assert_eq!(rating(a, "constructed").await, None);
+        svc.league_play(cl, a, Some(b))
+            .await
+            .expect("constructed match");
+        let c = rating(a, "constructed")
+            .await
+            .expect("a constructed rating");
+        assert_eq!(c.games, 1);
+        assert_eq!(
+            rating(a, "sealed").await,
+            Some(sealed_after.clone()),
+            "untouched"
+        );
+        assert!(rating(b, "sealed").await.is_some() && rating(b, "constructed").await.is_some());
+        // Each league's standings show its own format's rating.
+        let sv = svc.league_standings(sl).await.expect("standings");
+        let cv = svc.league_standings(cl).await.expect("standings");
+        let shown = |v: &super::view::StandingsView| {
+            v.lines
+                .iter()
+                .find(|l| l.user == a)
+                .expect("a")
+                .rating
+                .clone()
+        };
+        assert_eq!(
+            shown(&sv),
+            format!("{}?", sealed_after.rating.round() as i64)
+        );
+        assert_eq!(shown(&cv), format!("{}?", c.rating.round() as i64));
+    }
 }
 
 #[tokio::test]
