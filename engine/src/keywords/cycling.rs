@@ -83,6 +83,9 @@ impl Game {
             .filter(|(_, a)| a.from_hand)
             .map(|(i, _)| i as u8)
             .collect();
+        if def.subtypes.is_empty() {
+            return out;
+        }
         for (index, _, subtype) in self.catalog().granted_cycling() {
             // Its subtype first: most cards have none of the granted ones.
             if def.subtypes.iter().any(|s| s == subtype)
