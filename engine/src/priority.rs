@@ -292,6 +292,7 @@ impl Game {
         let reducer = self.has_cost_reducer(player);
         // Whether each card name in the hand can be cast, asked once per name.
         let mut castable: Vec<(crate::ids::CardId, bool)> = Vec::new();
+        let mut cycling_granter: Option<bool> = None;
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
             if def.has_type(CardType::Land) {
@@ -324,7 +325,12 @@ impl Game {
             }
             // Cycling, transmute, forecast from the hand (502.18a / 702.28a): activated
             // abilities.
-            if !split_second {
+            // Most cards have no ability in a hand: asked only of those that may have one
+            // (their own, or typecycling while a permanent that grants it is out).
+            let may_have_hand_ability = def.abilities.iter().any(|a| a.from_hand)
+                || (!def.subtypes.is_empty()
+                    && *cycling_granter.get_or_insert_with(|| self.cycling_granter_out()));
+            if !split_second && may_have_hand_ability {
                 for i in self.hand_abilities(card) {
                     if self.can_begin_activate(player, card, i) {
                         out.push(Answer::Activate {
