@@ -192,15 +192,16 @@ pub fn run(
             t.decision(&g, player, kind);
             let clock = Instant::now();
             let a = agent.choose(&g, player);
-            let shown = t.first_error.is_none().then(|| format!("{a:?}"));
+            // Kept for the error message only: wording every answer would cost the timer.
+            let kept = t.first_error.is_none().then(|| a.clone());
             let events = g.submit(player, a);
             timed += clock.elapsed();
             match events {
                 Ok(events) => t.events(&events),
                 Err(e) => {
-                    if let Some(shown) = shown {
+                    if let Some(kept) = kept {
                         t.first_error = Some(format!(
-                            "game seeded {s}, decision {n} ({kind}): {shown} refused: {e}"
+                            "game seeded {s}, decision {n} ({kind}): {kept:?} refused: {e}"
                         ));
                     }
                     failed = true;

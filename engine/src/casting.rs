@@ -43,6 +43,47 @@ pub enum CastKind {
     NewTargets(ObjectId),
 }
 
+/// The auto-payer's verdict on a payment, from `lists_answer` (the random agent asks before
+/// it answers), reused once by `submit` when the cast and `Game::payment_fingerprint` are
+/// the same; any other answer clears it. Never saved; a clone starts empty.
+#[derive(Default)]
+pub struct PaymentMemo(std::sync::Mutex<Option<KeptPayment>>);
+
+/// A checked cast, the state's digest and the auto-payer's result.
+type KeptPayment = (Casting, u64, Result<Casting, RuleError>);
+
+impl PaymentMemo {
+    fn keep(&self, c: &Casting, fingerprint: u64, r: Result<Casting, RuleError>) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = Some((c.clone(), fingerprint, r));
+        }
+    }
+
+    /// The kept result for this cast and digest (then forgotten).
+    fn take(&self, c: &Casting, fingerprint: u64) -> Option<Result<Casting, RuleError>> {
+        let kept = self.0.lock().ok()?.take()?;
+        (kept.0 == *c && kept.1 == fingerprint).then_some(kept.2)
+    }
+
+    pub(crate) fn clear(&self) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = None;
+        }
+    }
+}
+
+impl Clone for PaymentMemo {
+    fn clone(&self) -> Self {
+        PaymentMemo::default()
+    }
+}
+
+impl std::fmt::Debug for PaymentMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PaymentMemo")
+    }
+}
+
 /// A spell or ability being cast or activated (409.1a-h), not yet on the stack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Casting {
@@ -1164,9 +1205,58 @@ impl Game {
             });
             return Ok(());
         }
-        let updated = self.apply_casting_answer(&c, answer)?;
+        let kept = match answer {
+            Answer::AutoPay => self.payment_memo.take(&c, self.payment_fingerprint()),
+            _ => None,
+        };
+        let updated = match kept {
+            Some(r) => {
+                debug_assert_eq!(
+                    r,
+                    self.apply_casting_answer(&c, Answer::AutoPay),
+                    "a kept payment differs from a fresh one"
+                );
+                r?
+            }
+            None => self.apply_casting_answer(&c, answer)?,
+        };
         self.continue_casting(updated);
         Ok(())
+    }
+
+    /// A digest of what the auto-payer reads besides the cast: the permanents (which,
+    /// tapped, damaged, their counters), the players' pools, life and zone sizes, and the
+    /// counters that move with every zone change and effect. `PaymentMemo` reuses a
+    /// checked payment only for the same cast and digest.
+    fn payment_fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |x: u64| h = (h ^ x).wrapping_mul(0x0100_0000_01b3);
+        mix(u64::from(self.turn));
+        mix(u64::from(self.next_timestamp));
+        mix(self.char_effects.len() as u64);
+        mix(self.pt_effects.len() as u64);
+        mix(self.stack.len() as u64);
+        mix(self.objects.len() as u64);
+        mix(self.battlefield.len() as u64);
+        for p in &self.players {
+            for x in p.pool.0 {
+                mix(u64::from(x));
+            }
+            mix(p.life as u64);
+            mix(p.hand.len() as u64);
+            mix(p.graveyard.len() as u64);
+            mix(p.library.len() as u64);
+        }
+        for &id in &self.battlefield {
+            mix(u64::from(id.0));
+            if let Some(o) = self.obj(id) {
+                mix(u64::from(o.tapped) | u64::from(o.damage) << 1);
+                for (_, n) in &o.counters.0 {
+                    mix(u64::from(*n));
+                }
+            }
+        }
+        h
     }
 
     /// Validates one answer against the cast in progress; returns the updated cast.
@@ -1494,7 +1584,12 @@ impl Game {
             Answer::AutoPay => match self.next_casting_decision(c) {
                 // Only a payment lists AutoPay; it is listed if it would be accepted.
                 Some(Decision::PayMana { .. }) => {
-                    self.apply_casting_answer(c, Answer::AutoPay).is_ok()
+                    let r = self.apply_casting_answer(c, Answer::AutoPay);
+                    let ok = r.is_ok();
+                    // Kept for `submit`: the same answer to the same state is not planned
+                    // twice.
+                    self.payment_memo.keep(c, self.payment_fingerprint(), r);
+                    ok
                 }
                 _ => false,
             },

@@ -241,6 +241,9 @@ pub struct Game {
     pub(crate) lookback_attached: Vec<(ObjectId, ObjectId)>,
     #[serde(skip)]
     pub(crate) layer_cache: crate::layers::LayerCache,
+    /// A payment `lists_answer` checked, for `submit` (casting.rs).
+    #[serde(skip)]
+    pub(crate) payment_memo: crate::casting::PaymentMemo,
     /// Damage dealt to creatures this turn as (creature, source) pairs, for "a creature dealt
     /// damage by ~ this turn" (Vampiric Sliver); kept only in games with triggered abilities,
     /// cleared in the cleanup step.
@@ -532,6 +535,7 @@ impl Game {
             lookback: Vec::new(),
             lookback_attached: Vec::new(),
             layer_cache: Default::default(),
+            payment_memo: Default::default(),
             damage_record: Vec::new(),
             player_damage_record: Vec::new(),
             has_state_triggers: false,
@@ -614,6 +618,8 @@ impl Game {
         // 102.4b / 104.4b: whether this decision left a real choice (before it changes).
         let forced = self.forced_decision(&pending, &answer);
         let r = self.dispatch(player, &pending.decision, answer);
+        // A kept payment answers one decision only.
+        self.payment_memo.clear();
         match r {
             Ok(()) => {
                 self.watch_for_loop(forced);

@@ -195,8 +195,14 @@ impl Game {
                 if s.zone != ZoneKind::Battlefield || !table.chars[si].own_abilities {
                     continue;
                 }
+                let statics = &self.catalog().get(s.face()).statics;
+                // Text changes never touch P/T numbers: a source without them is skipped
+                // before its text is read.
+                if !statics.iter().any(|st| st.power != 0 || st.toughness != 0) {
+                    continue;
+                }
                 let tc = self.text_changes(src);
-                for st in &self.catalog().get(s.face()).statics {
+                for st in statics {
                     let st = static_with_text(st, &tc);
                     if (st.power != 0 || st.toughness != 0)
                         && self.static_reaches(&st, src, s.controller, id, &table.chars[xi])
@@ -520,8 +526,12 @@ impl Game {
         if !self.layered {
             return Vec::new();
         }
+        // Most permanents are granted nothing: asked without copying the list.
         let grants = self
-            .with_chars(id, |c| c.granted_abilities.clone())
+            .with_chars(id, |c| {
+                (!c.granted_abilities.is_empty()).then(|| c.granted_abilities.clone())
+            })
+            .flatten()
             .unwrap_or_default();
         let catalog = self.catalog();
         grants
@@ -863,11 +873,20 @@ struct Layered {
 }
 
 /// Characteristics of every object the computation looked at.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Table {
     ids: Vec<ObjectId>,
     chars: Vec<Chars>,
+    /// `ids`' index by object slot (`NO_ENTRY` for none): found without a search.
+    pos: Vec<u16>,
+    /// Whether a permanent of the table has a static ability that can reach cards outside
+    /// the battlefield ("spells you control and cards you own that aren't on the
+    /// battlefield"); without one, nothing on the battlefield changes such a card.
+    reaches_outside: bool,
 }
+
+/// `Table::pos` for a slot without an entry.
+const NO_ENTRY: u16 = u16::MAX;
 
 /// The last layer computation of the battlefield, reused while nothing that layers 1-6
 /// depend on has changed. The key is (`next_timestamp`, number of effects): every zone
@@ -892,8 +911,35 @@ impl std::fmt::Debug for LayerCache {
 }
 
 impl Table {
+    fn new(ids: Vec<ObjectId>, chars: Vec<Chars>, reaches_outside: bool) -> Table {
+        let slots = ids.iter().map(|id| id.slot() + 1).max().unwrap_or(0);
+        let mut pos = vec![NO_ENTRY; slots];
+        for (i, id) in ids.iter().enumerate() {
+            // An id's slot appears once (one object per slot); the first entry wins.
+            if pos[id.slot()] == NO_ENTRY {
+                pos[id.slot()] = u16::try_from(i).unwrap_or(NO_ENTRY);
+            }
+        }
+        Table {
+            ids,
+            chars,
+            pos,
+            reaches_outside,
+        }
+    }
+
     fn index(&self, id: ObjectId) -> Option<usize> {
-        self.ids.iter().position(|x| *x == id)
+        match self.pos.get(id.slot()) {
+            Some(&i) if i != NO_ENTRY && self.ids.get(i as usize) == Some(&id) => Some(i as usize),
+            // More entries than `u16` indexes (never in a real game): searched.
+            _ if self.ids.len() >= NO_ENTRY as usize => self.ids.iter().position(|x| *x == id),
+            _ => None,
+        }
+    }
+
+    /// The characteristics of a permanent of the table.
+    pub(crate) fn get(&self, id: ObjectId) -> Option<&Chars> {
+        self.index(id).and_then(|i| self.chars.get(i))
     }
 }
 
@@ -945,6 +991,9 @@ impl Game {
             let i = t.index(id)?;
             return t.chars.get(i).cloned();
         }
+        if self.unreached_outside(id) {
+            return self.printed_chars(id);
+        }
         let t = self.layer_table(Some(id));
         let i = t.index(id)?;
         t.chars.into_iter().nth(i)
@@ -958,9 +1007,31 @@ impl Game {
             let i = t.index(id)?;
             return t.chars.get(i).map(f);
         }
+        if self.unreached_outside(id) {
+            return self.printed_chars(id).as_ref().map(f);
+        }
         let t = self.layer_table(Some(id));
         let i = t.index(id)?;
         t.chars.get(i).map(f)
+    }
+
+    /// Whether no effect of layers 2-6 reaches `id`, an object outside the battlefield: no
+    /// permanent's static reaches outside the battlefield, no resolved effect is locked to it
+    /// and it has no characteristic-defining type ability. Then its characteristics are its
+    /// printed ones, what the full computation with it added would give (nothing in that
+    /// computation reads an object no effect reaches).
+    fn unreached_outside(&self, id: ObjectId) -> bool {
+        !self.char_effects.iter().any(|e| e.objects.contains(&id))
+            && self
+                .def(id)
+                .is_some_and(|d| !d.statics.iter().any(|st| st.cda_all_creature_types))
+            && !self.battlefield_table().reaches_outside
+    }
+
+    /// The layer computation of the battlefield (layered games only), to read many
+    /// permanents' characteristics from one lookup.
+    pub(crate) fn battlefield_chars(&self) -> Option<std::sync::Arc<Table>> {
+        self.layered.then(|| self.battlefield_table())
     }
 
     /// Every effect of layers 2-6 that exists now, with its layer and timestamp.
@@ -1126,7 +1197,18 @@ impl Game {
                     .expect("ids come from current objects")
             })
             .collect();
-        let mut table = Table { ids, chars };
+        let catalog = self.catalog();
+        let reaches_outside = ids.iter().any(|&id| {
+            self.obj(id).is_some_and(|o| {
+                o.zone == ZoneKind::Battlefield
+                    && catalog
+                        .get(o.face())
+                        .statics
+                        .iter()
+                        .any(|st| st.also_outside_battlefield)
+            })
+        });
+        let mut table = Table::new(ids, chars, reaches_outside);
         let effects = self.layered_effects(&table);
         for layer in [Layer::Type, Layer::Color, Layer::Ability] {
             let mut todo: Vec<&Layered> = effects.iter().filter(|e| e.layer == layer).collect();
@@ -1267,10 +1349,7 @@ impl Game {
             }
         }
         let before = self.reach(a, table);
-        let mut trial = Table {
-            ids: table.ids.clone(),
-            chars: table.chars.clone(),
-        };
+        let mut trial = table.clone();
         self.apply_layered(b, &mut trial);
         self.reach(a, &trial) != before
     }

@@ -292,6 +292,7 @@ impl Game {
         let reducer = self.has_cost_reducer(player);
         // Whether each card name in the hand can be cast, asked once per name.
         let mut castable: Vec<(crate::ids::CardId, bool)> = Vec::new();
+        let mut cycling_granter: Option<bool> = None;
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
             if def.has_type(CardType::Land) {
@@ -324,7 +325,12 @@ impl Game {
             }
             // Cycling, transmute, forecast from the hand (502.18a / 702.28a): activated
             // abilities.
-            if !split_second {
+            // Most cards have no ability in a hand: asked only of those that may have one
+            // (their own, or typecycling while a permanent that grants it is out).
+            let may_have_hand_ability = def.abilities.iter().any(|a| a.from_hand)
+                || (!def.subtypes.is_empty()
+                    && *cycling_granter.get_or_insert_with(|| self.cycling_granter_out()));
+            if !split_second && may_have_hand_ability {
                 for i in self.hand_abilities(card) {
                     if self.can_begin_activate(player, card, i) {
                         out.push(Answer::Activate {
@@ -359,11 +365,15 @@ impl Game {
         if !split_second {
             self.abilities_outside_battlefield(player, &mut out);
         }
-        // Special action: turning a face-down permanent face up (also under split second).
+        // One pass over the battlefield: turning a face-down permanent face up (a special
+        // action, also under split second) goes to `out`, the permanents' abilities to
+        // `abilities`, listed after the delayed abilities' payments.
+        let mut abilities: Vec<Answer> = Vec::new();
         for o in self.battlefield_of(player) {
             if o.face_down && self.can_begin_turn_face_up(player, o.id) {
                 out.push(Answer::TurnFaceUp(o.id));
             }
+            self.permanent_actions(player, o, with_mana_abilities, split_second, &mut abilities);
         }
         // Special actions: paying what a delayed ability asks (Glass Asp).
         for i in 0..self.delayed.len() {
@@ -373,44 +383,55 @@ impl Game {
                 out.push(Answer::PayToAvoid(i as u8));
             }
         }
-        for o in self.battlefield_of(player) {
-            let def = self.catalog().get(o.face());
-            if def.abilities.is_empty() && !self.layered {
+        out.append(&mut abilities);
+        out
+    }
+
+    /// The abilities of permanent `o` that `player` may begin to activate now (mana
+    /// abilities only `with_mana_abilities`), in the order of its abilities.
+    fn permanent_actions(
+        &self,
+        player: PlayerId,
+        o: &crate::object::Object,
+        with_mana_abilities: bool,
+        split_second: bool,
+        out: &mut Vec<Answer>,
+    ) {
+        let def = self.catalog().get(o.face());
+        if def.abilities.is_empty() && !self.layered {
+            return;
+        }
+        // Without mana abilities, a permanent whose abilities are all mana abilities
+        // (lands: the intrinsic ones an effect gives are mana abilities too) has nothing.
+        if !with_mana_abilities
+            && def.abilities.iter().all(|a| a.is_mana_ability())
+            && self.granted_ability_indices(o.id).is_empty()
+        {
+            return;
+        }
+        for (i, a) in self.abilities_of(o.id) {
+            if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
                 continue;
             }
-            // Without mana abilities, a permanent whose abilities are all mana abilities
-            // (lands: the intrinsic ones an effect gives are mana abilities too) has nothing.
-            if !with_mana_abilities
-                && def.abilities.iter().all(|a| a.is_mana_ability())
-                && self.granted_ability_indices(o.id).is_empty()
-            {
-                continue;
-            }
-            for (i, a) in self.abilities_of(o.id) {
-                if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
+            if a.is_mana_ability() {
+                if !with_mana_abilities {
                     continue;
                 }
-                if a.is_mana_ability() {
-                    if !with_mana_abilities {
-                        continue;
-                    }
-                    out.extend(self.mana_x_answers(player, o.id, i));
-                    for produced in self.mana_ability_choices(player, o.id, i) {
-                        out.push(Answer::ActivateMana {
-                            source: o.id,
-                            ability: i,
-                            color: produced,
-                        });
-                    }
-                } else if !split_second && self.can_begin_activate(player, o.id, i) {
-                    out.push(Answer::Activate {
+                out.extend(self.mana_x_answers(player, o.id, i));
+                for produced in self.mana_ability_choices(player, o.id, i) {
+                    out.push(Answer::ActivateMana {
                         source: o.id,
                         ability: i,
+                        color: produced,
                     });
                 }
+            } else if !split_second && self.can_begin_activate(player, o.id, i) {
+                out.push(Answer::Activate {
+                    source: o.id,
+                    ability: i,
+                });
             }
         }
-        out
     }
 
     /// [`Game::can_begin_cast`] for `card`, a card named `face` in `player`'s hand, asked

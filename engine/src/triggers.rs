@@ -352,10 +352,14 @@ impl Game {
         pred: impl Fn(&Game, ObjectId, PlayerId, &TriggerEvent) -> bool,
     ) -> Vec<(ObjectId, CardId, PlayerId, usize)> {
         let mut out = Vec::new();
+        // Layered games: the battlefield's characteristics from one lookup, not one per
+        // permanent and question.
+        let table = self.battlefield_chars();
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
-            if self.layered() {
-                for (card, st) in self.granted_now_or_before(id) {
+            if let Some(table) = &table {
+                let chars = table.get(id);
+                let mut grant = |card: CardId, st: u8| {
                     let grants = &self.catalog().get(card).statics[st as usize].grant_triggers;
                     for (k, t) in grants.iter().enumerate() {
                         if pred(self, id, o.controller, &t.when) {
@@ -363,10 +367,22 @@ impl Game {
                             out.push((id, card, o.controller, index));
                         }
                     }
+                };
+                match &self.lookback_grants {
+                    Some(_) => {
+                        for (card, st) in self.granted_now_or_before(id) {
+                            grant(card, st);
+                        }
+                    }
+                    None => {
+                        for &(card, st) in chars.map_or(&[][..], |c| &c.granted_triggers[..]) {
+                            grant(card, st);
+                        }
+                    }
                 }
-            }
-            if !self.has_own_abilities(id) {
-                continue;
+                if !chars.is_some_and(|c| c.own_abilities) {
+                    continue;
+                }
             }
             let face = o.face();
             for (i, t) in self.catalog().get(face).triggers.iter().enumerate() {

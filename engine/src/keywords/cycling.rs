@@ -70,6 +70,16 @@ impl Game {
         Ok(())
     }
 
+    /// Whether a permanent that grants typecycling to cards in hands (Homing Sliver) is on
+    /// the battlefield (with its abilities or not).
+    pub(crate) fn cycling_granter_out(&self) -> bool {
+        let catalog = self.catalog();
+        self.battlefield.iter().any(|id| {
+            self.obj(*id)
+                .is_some_and(|o| catalog.granted_cycling().any(|(_, g, _)| g == o.face()))
+        })
+    }
+
     /// The abilities a card in a hand has there now (cycling, transmute, forecast), by
     /// index: its own, then those permanents grant to it (Homing Sliver).
     pub(crate) fn hand_abilities(&self, card: ObjectId) -> Vec<u8> {
@@ -83,6 +93,9 @@ impl Game {
             .filter(|(_, a)| a.from_hand)
             .map(|(i, _)| i as u8)
             .collect();
+        if def.subtypes.is_empty() {
+            return out;
+        }
         for (index, _, subtype) in self.catalog().granted_cycling() {
             // Its subtype first: most cards have none of the granted ones.
             if def.subtypes.iter().any(|s| s == subtype)
