@@ -82,6 +82,9 @@ pub enum TriggerEvent {
     /// "Whenever ~ becomes blocked by a creature" (Evil Eye of Urborg): once for each
     /// blocker; the subject is that blocker.
     BecomesBlockedByCreature,
+    /// "Whenever ~ blocks or becomes blocked by a non-<subtype> creature" (Cockatrice: Wall):
+    /// once for each such creature it blocks or is blocked by; the subject is that creature.
+    BlocksOrBecomesBlockedByNonSubtype(String),
     /// "Whenever <scope> cycles a card" (502.18 / 702.28: cycling and typecycling alike;
     /// `keywords/cycling.rs`).
     PlayerCycles(PlayerScope),

@@ -1057,7 +1057,7 @@ impl Game {
                 CostPart::Delve(_) | CostPart::Convoke(_) => {}
                 // Turned into `Discard(X)` / `RemoveCounters(X)` by `total_cost`.
                 CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
-                CostPart::SacrificeThis | CostPart::ExileThis => {
+                CostPart::SacrificeThis | CostPart::ExileThis | CostPart::PutCounterOnThis(_) => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
                     }
@@ -1432,6 +1432,7 @@ impl Game {
             card,
             targets: c.targets.clone(),
         });
+        self.note_activation(source, index);
         match self.catalog().ability(card, index) {
             Some(a) if a.cycling => self.cycled(c.player),
             Some(a) if a.forecast => self.forecast_revealed(c.player, source),
@@ -1714,6 +1715,12 @@ impl Game {
         {
             return no(&|| "it must target another permanent, not its own source".into());
         }
+        if let CastKind::Ability { source, .. }
+        | CastKind::Trigger(crate::triggers::WaitingTrigger { source, .. }) = &c.kind
+            && !self.blocked_by_source_ok(spec, t, Some(*source))
+        {
+            return no(&|| "it must target a creature its source is blocking".into());
+        }
         // "Another target creature card from your graveyard" (Deadwood Treefolk): not the
         // card its source became (the same card slot, a later zone-change generation).
         if let crate::targets::TargetKind::CardInYourGraveyard(f) = &spec.kind
@@ -1919,7 +1926,9 @@ impl Game {
                 {
                     continue;
                 }
-                if self.check_mana_ability_cost(player, o.id, a).is_err() {
+                if self.check_mana_ability_cost(player, o.id, a).is_err()
+                    || self.check_once_each_turn(o.id, i).is_err()
+                {
                     continue;
                 }
                 let penalty = if a.cost.parts.is_empty() && a.effects.is_empty() {
@@ -2205,6 +2214,7 @@ impl Game {
             return Err(RuleError::illegal("that is not a mana ability"));
         };
         self.check_mana_ability_cost(player, source, a)?;
+        self.check_once_each_turn(source, ability)?;
         let options = self.mana_options(source, produce);
         match (produce, color) {
             // Several mana at once ("Add {B}{B}": Basal Sliver's grant): all of it is
@@ -2343,6 +2353,7 @@ impl Game {
             return;
         };
         let cost = a.cost.clone();
+        self.note_activation(source, ability);
         if cost.tap {
             self.tap(source);
         }
@@ -2357,6 +2368,7 @@ impl Game {
             match p {
                 CostPart::PayLife(n) => self.lose_life(player, *n as i32),
                 CostPart::RemoveCounters(k, n) => self.remove_counters(source, k, *n),
+                CostPart::PutCounterOnThis(k) => self.add_counters(source, k.clone(), 1),
                 // "Sacrifice ~: Add ..." (Chromatic Star, Basal Sliver's grant).
                 CostPart::SacrificeThis => {
                     self.sacrifice(source);
@@ -2626,6 +2638,11 @@ impl Game {
                 CostPart::RemoveCounters(k, n) => {
                     if let Some(src) = source {
                         self.remove_counters(src, k, *n);
+                    }
+                }
+                CostPart::PutCounterOnThis(k) => {
+                    if let Some(src) = source {
+                        self.add_counters(src, k.clone(), 1);
                     }
                 }
                 CostPart::Discard(_) | CostPart::DiscardSameName => {

@@ -64,6 +64,8 @@ pub enum CostPart {
     /// hand matching the filter, chosen while paying; the ability remembers them
     /// (`StackItem::cost_exiled`).
     ExileFromHand(ObjectFilter, u32),
+    /// "Put a -0/-1 counter on ~" (Wall of Roots): a counter of that kind on the source.
+    PutCounterOnThis(CounterKind),
 }
 
 impl Cost {
@@ -154,6 +156,7 @@ impl fmt::Display for Cost {
                 CostPart::RemoveCounters(k, 1) => format!("remove a {k} counter"),
                 CostPart::RemoveCounters(k, n) => format!("remove {n} {k} counters"),
                 CostPart::RemoveXCounters(k) => format!("remove X {k} counters"),
+                CostPart::PutCounterOnThis(k) => format!("put a {k} counter on it"),
                 CostPart::ExileFromGraveyard(f, 1) => {
                     format!("exile a {} card from a graveyard", card_filter_words(f))
                 }

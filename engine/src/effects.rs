@@ -186,6 +186,12 @@ pub enum Effect {
     /// "Look at the top N cards of your library, then put them back in any order" (Sage of
     /// Epityr; a scry question whose cards all go back on top, `keywords/scry.rs`).
     ReorderTop(Amount),
+    /// "Look at the top N cards of your library. Exile M of them at random" (Orcish
+    /// Librarian; the rest stay on top, for a `reorder_top` after it).
+    ExileRandomFromTop {
+        look: Amount,
+        exile: Amount,
+    },
     /// "Target player reveals a card at random from their hand. ~ deals damage to that player
     /// equal to that card's mana value" (Ignite Memories).
     RevealRandomDamage(PlayerRef),
@@ -635,6 +641,18 @@ pub enum Effect {
         filter: crate::targets::ObjectFilter,
         then: Box<Effect>,
     },
+    /// "If this ability has been activated N or more times this turn, <then>" (Dragon
+    /// Whelp): counted as it resolves, this activation included (`Game::activations`).
+    IfActivatedThisTurn {
+        times: u32,
+        then: Box<Effect>,
+    },
+    /// "Sacrifice ~ at the beginning of the next end step": a delayed ability
+    /// (`DelayedWhen::NextEndStepSacrifice`) of the resolving ability's controller.
+    SacrificeAtNextEndStep(ObjRef),
+    /// "Destroy that creature at end of combat": a delayed ability
+    /// (`DelayedWhen::EndOfCombatDestroy`) of the resolving ability's controller (Cockatrice).
+    DestroyAtEndOfCombat(ObjRef),
     /// Storm's and gravestorm's trigger: copy the spell it is about once for each spell
     /// (permanent) counted, the count being the trigger's `x` (`keywords/storm.rs`).
     StormCopies,
@@ -705,7 +723,9 @@ impl Effect {
         {
             return then.is_choiceless() && otherwise.as_ref().is_none_or(|o| o.is_choiceless());
         }
-        if let Effect::IfYouControlAtMost { then, .. } = self {
+        if let Effect::IfYouControlAtMost { then, .. } | Effect::IfActivatedThisTurn { then, .. } =
+            self
+        {
             return then.is_choiceless();
         }
         !matches!(
@@ -753,7 +773,9 @@ impl Effect {
                 v.extend(then.target_slots());
                 v.extend(otherwise.iter().flat_map(|o| o.target_slots()));
             }
-            Effect::IfYouControlAtMost { then, .. } => v.extend(then.target_slots()),
+            Effect::IfYouControlAtMost { then, .. } | Effect::IfActivatedThisTurn { then, .. } => {
+                v.extend(then.target_slots())
+            }
             Effect::CopySpell(ObjRef::Target(n))
             | Effect::GainControlOfSpell(ObjRef::Target(n)) => v.push(*n),
             Effect::GrantFlashback(ObjRef::Target(n))

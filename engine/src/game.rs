@@ -317,6 +317,11 @@ pub struct Game {
     /// (`keywords/forecast.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forecasts: Vec<(ObjectId, u32)>,
+    /// Activations this turn of abilities that count them (`ActivatedAbility::
+    /// counts_activations`: "activate only once each turn", Dragon Whelp's "four or more
+    /// times this turn"): the source, the ability's index and the turn (`stack.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub activations: Vec<(ObjectId, u8, u32)>,
     /// A discard waiting for madness's questions (`keywords/madness.rs`).
     #[serde(
         default,
@@ -556,6 +561,7 @@ impl Game {
             copy_retargets: Vec::new(),
             madness_discards: Default::default(),
             forecasts: Vec::new(),
+            activations: Vec::new(),
             has_cost_reducers: false,
             lookback_grants: None,
             lki_power: Vec::new(),

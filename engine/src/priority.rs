@@ -601,6 +601,7 @@ impl Game {
             RuleError::illegal(format!("{} has no ability {}", def.name, ability + 1))
         })?;
         self.check_not_locked(source)?;
+        self.check_once_each_turn(source, ability)?;
         if !a.is_mana_ability() {
             self.check_split_second()?;
         }

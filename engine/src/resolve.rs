@@ -675,6 +675,13 @@ impl Game {
                     return self.execute(res, then);
                 }
             }
+            Effect::IfActivatedThisTurn { times, then } => {
+                if let StackKind::Ability { source, index } = res.item.kind
+                    && self.activations_this_turn(source, index) >= *times as usize
+                {
+                    return self.execute(res, then);
+                }
+            }
             Effect::StormCopies => {
                 if let StackKind::Trigger { source, .. } = res.item.kind {
                     self.storm_copies(source, res.item.x);
@@ -789,6 +796,7 @@ impl Game {
             | Effect::Exile(..)
             | Effect::ExileAll(..)
             | Effect::ExileLinked(..)
+            | Effect::ExileRandomFromTop { .. }
             | Effect::PutOnTop(..)
             | Effect::SacrificeThis { .. }
             | Effect::ShuffleGraveyardIntoLibrary { .. }
@@ -805,6 +813,8 @@ impl Game {
             | Effect::ReturnToBattlefieldUnderYourControl(..)
             | Effect::ReturnUnderYourControlWithType { .. }
             | Effect::ReturnToHand(..)
+            | Effect::SacrificeAtNextEndStep(..)
+            | Effect::DestroyAtEndOfCombat(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } => self.apply_counters(res, e),
             Effect::Attach { .. } | Effect::ReturnAttached { .. } => self.apply_attach(res, e),
@@ -880,6 +890,7 @@ impl Game {
             | Effect::CastSuspended
             | Effect::IfKicked { .. }
             | Effect::IfYouControlAtMost { .. }
+            | Effect::IfActivatedThisTurn { .. }
             | Effect::RevealForX(..)
             | Effect::RevealChroma(..)
             | Effect::StormCopies

@@ -72,6 +72,13 @@ impl StackItem {
     pub fn is_spell(&self) -> bool {
         matches!(self.kind, StackKind::Spell(_))
     }
+    /// The source of an activated or triggered ability.
+    pub fn ability_source(&self) -> Option<ObjectId> {
+        match self.kind {
+            StackKind::Ability { source, .. } | StackKind::Trigger { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 impl Game {
@@ -127,6 +134,46 @@ impl Game {
     pub(crate) fn activations_locked(&self, source: ObjectId) -> bool {
         !self.locked_activations.is_empty()
             && self.locked_activations.contains(&(source, self.turn))
+    }
+
+    /// How many times ability `index` of `source` was activated this turn (recorded only
+    /// for abilities that count them).
+    pub(crate) fn activations_this_turn(&self, source: ObjectId, index: u8) -> usize {
+        self.activations
+            .iter()
+            .filter(|(s, i, t)| *s == source && *i == index && *t == self.turn)
+            .count()
+    }
+
+    /// Notes an activation of ability `index` of `source` if the ability counts them.
+    pub(crate) fn note_activation(&mut self, source: ObjectId, index: u8) {
+        if self
+            .ability(source, index)
+            .is_some_and(|a| a.counts_activations())
+        {
+            let turn = self.turn;
+            self.activations.retain(|(_, _, t)| *t == turn);
+            self.activations.push((source, index, turn));
+        }
+    }
+
+    /// "Activate only once each turn" (Wall of Roots): refused once it was activated.
+    pub(crate) fn check_once_each_turn(
+        &self,
+        source: ObjectId,
+        index: u8,
+    ) -> Result<(), crate::decision::RuleError> {
+        if self
+            .ability(source, index)
+            .is_some_and(|a| a.once_each_turn)
+            && self.activations_this_turn(source, index) > 0
+        {
+            return Err(crate::decision::RuleError::illegal(format!(
+                "{}'s ability can be activated only once each turn",
+                self.card_name(source)
+            )));
+        }
+        Ok(())
     }
 
     /// Refuses activating an ability of `source` while its activated abilities are locked
@@ -221,6 +268,7 @@ impl Game {
                 self.target_is_legal(item.controller, spec, *t)
                     && self.mana_value_x_ok(spec, *t, item.x)
                     && !self.is_self_target(&item, *t)
+                    && self.blocked_by_source_ok(spec, *t, item.ability_source())
                     && !matches!(t, Target::Object(o)
                         if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)
                             && self.protected_from(*o, source_colors))
@@ -347,6 +395,28 @@ impl Game {
 
     fn is_self_target(&self, item: &StackItem, t: Target) -> bool {
         matches!((item.kind, t), (StackKind::Spell(me), Target::Object(o)) if me == o)
+    }
+
+    /// "Target creature it's blocking" (`blocked_by_this`): whether the ability's source
+    /// (`source`) blocks `t` now; true for any other target spec.
+    pub(crate) fn blocked_by_source_ok(
+        &self,
+        spec: &crate::targets::TargetSpec,
+        t: Target,
+        source: Option<ObjectId>,
+    ) -> bool {
+        let crate::targets::TargetKind::Permanent(f) = &spec.kind else {
+            return true;
+        };
+        if !f.blocked_by_source {
+            return true;
+        }
+        let (Some(src), Target::Object(o)) = (source, t) else {
+            return false;
+        };
+        self.combat
+            .as_ref()
+            .is_some_and(|c| c.blockers.iter().any(|b| b.id == src && b.attacker == o))
     }
 
     /// 414.1: a countered spell goes to its owner's graveyard; an ability is removed.

@@ -123,6 +123,11 @@ pub struct ObjectFilter {
     /// One of these subtypes (`type:Insect|Rat|Spider|Squirrel`: Swarmyard).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subtypes_any: Vec<String>,
+    /// "Target creature it's blocking" (`blocked_by_this`, Goblin Snowman): an attacker the
+    /// ability's source blocks (checked where the source is known: as the target is chosen
+    /// and as the ability resolves).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blocked_by_source: bool,
 }
 
 /// A player relative to the controller of the spell or ability.

@@ -77,6 +77,11 @@ pub enum DelayedWhen {
     PutIntoYourGraveyardThisTurn(ObjectId),
     /// "At the beginning of your next upkeep" (pacts): that player's next upkeep.
     YourNextUpkeep(PlayerId),
+    /// "Sacrifice ~ at the beginning of the next end step" (Dragon Whelp): the subject.
+    NextEndStepSacrifice,
+    /// "Destroy that creature at end of combat" (Cockatrice): the subject, as the next end
+    /// of combat step begins.
+    EndOfCombatDestroy,
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -92,6 +97,44 @@ pub struct DelayedTrigger {
 /// The built-in delayed ability "return it to the battlefield under its owner's control"
 /// (`exile_until_next_end_step`).
 pub const DELAYED_RETURN: u8 = u8::MAX - 1;
+/// The built-in delayed ability "sacrifice it" (`sacrifice_at_next_end_step`: Dragon Whelp).
+pub const DELAYED_SACRIFICE: u8 = u8::MAX - 12;
+
+fn delayed_sacrifice() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        divided: None,
+        modes: Vec::new(),
+        when: TriggerEvent::EachEndStep,
+        condition: None,
+        targets: Vec::new(),
+        effects: vec![Effect::SacrificeThen {
+            what: crate::effects::ObjRef::Subject,
+            then: Vec::new(),
+        }],
+        text: "At the beginning of the next end step, sacrifice it.".into(),
+    })
+}
+
+/// The built-in delayed ability "destroy it" (`destroy_at_end_of_combat`: Cockatrice).
+pub const DELAYED_DESTROY: u8 = u8::MAX - 13;
+
+fn delayed_destroy() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        divided: None,
+        modes: Vec::new(),
+        when: TriggerEvent::EachEndStep,
+        condition: None,
+        targets: Vec::new(),
+        effects: vec![Effect::Destroy {
+            what: crate::effects::ObjRef::Subject,
+            regen: true,
+        }],
+        text: "At end of combat, destroy that creature.".into(),
+    })
+}
+
 /// Built-in delayed abilities "that player loses N life" for N = 1..=4 (Glass Asp): indices
 /// `DELAYED_LOSE_1 + N - 1`; "that player" is the trigger's player.
 pub const DELAYED_LOSE_1: u8 = u8::MAX - 9;
@@ -244,6 +287,12 @@ impl Game {
         }
         if index == DELAYED_RETURN {
             return Some(delayed_return());
+        }
+        if index == DELAYED_SACRIFICE {
+            return Some(delayed_sacrifice());
+        }
+        if index == DELAYED_DESTROY {
+            return Some(delayed_destroy());
         }
         if (DELAYED_LOSE_1..DELAYED_LOSE_1 + 4).contains(&index) {
             return Some(delayed_lose(index - DELAYED_LOSE_1 + 1));
@@ -641,22 +690,48 @@ impl Game {
                 }
             }
         }
-        if let Event::StepBegan(Step::End) = e
+        if let Event::StepBegan(Step::EndCombat) = e
             && !self.delayed.is_empty()
         {
             let due: Vec<DelayedTrigger> = self
                 .delayed
                 .iter()
                 .copied()
-                .filter(|d| d.when == DelayedWhen::NextEndStep)
+                .filter(|d| d.when == DelayedWhen::EndOfCombatDestroy)
                 .collect();
-            self.delayed.retain(|d| d.when != DelayedWhen::NextEndStep);
+            self.delayed
+                .retain(|d| d.when != DelayedWhen::EndOfCombatDestroy);
             for d in due {
+                let index = DELAYED_DESTROY as usize;
+                self.queue(d.source, d.card, d.controller, index, d.subject, None);
+            }
+        }
+        if let Event::StepBegan(Step::End) = e
+            && !self.delayed.is_empty()
+        {
+            let at_end = |w: DelayedWhen| {
+                matches!(
+                    w,
+                    DelayedWhen::NextEndStep | DelayedWhen::NextEndStepSacrifice
+                )
+            };
+            let due: Vec<DelayedTrigger> = self
+                .delayed
+                .iter()
+                .copied()
+                .filter(|d| at_end(d.when))
+                .collect();
+            self.delayed.retain(|d| !at_end(d.when));
+            for d in due {
+                let index = match d.when {
+                    DelayedWhen::NextEndStepSacrifice => DELAYED_SACRIFICE,
+                    _ => DELAYED_RETURN,
+                };
                 self.queue(
                     d.source,
                     d.card,
                     d.controller,
-                    DELAYED_RETURN as usize,
+                    index as usize,
                     d.subject,
                     None,
                 );
@@ -835,6 +910,21 @@ impl Game {
                 .into_iter()
                 .map(|(s, c, p, i)| (s, c, p, i, Some(*blocker))),
             );
+        }
+        // "Whenever ~ blocks or becomes blocked by a non-Wall creature": once for each such
+        // creature on the other side of one of its blocks.
+        for (blocker, attacker) in blocks {
+            for (me, other) in [(*blocker, *attacker), (*attacker, *blocker)] {
+                v.extend(
+                    self.matching(|g, src, _, w| {
+                        src == me
+                            && matches!(w, TriggerEvent::BlocksOrBecomesBlockedByNonSubtype(t)
+                                if !g.has_subtype(other, t))
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(other))),
+                );
+            }
         }
         let mut blocked: Vec<ObjectId> = blocks.iter().map(|x| x.1).collect();
         blocked.sort();

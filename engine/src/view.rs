@@ -358,6 +358,14 @@ impl Game {
                     "{card}: {} pays at the beginning of their next upkeep or loses the game",
                     player(p)
                 ),
+                DelayedWhen::EndOfCombatDestroy => format!(
+                    "{card}: {} is destroyed at end of combat",
+                    d.subject.map_or_else(|| "it".to_string(), name)
+                ),
+                DelayedWhen::NextEndStepSacrifice => format!(
+                    "{card}: {} is sacrificed at the beginning of the next end step",
+                    d.subject.map_or_else(|| "it".to_string(), name)
+                ),
                 DelayedWhen::PutIntoYourGraveyardThisTurn(o) => format!(
                     "{card}: if {} is put into {}'s graveyard this turn, it returns to the battlefield",
                     name(o),

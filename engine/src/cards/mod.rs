@@ -137,9 +137,22 @@ pub struct ActivatedAbility {
     /// suspended in exile, by its owner (2014 112.6k: the ability functions there).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub while_suspended: bool,
+    /// "Activate only once each turn" (Wall of Roots): its activations this turn are
+    /// recorded (`Game::activations`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once_each_turn: bool,
 }
 
 impl ActivatedAbility {
+    /// Whether its activations this turn are recorded (`Game::activations`): "activate
+    /// only once each turn", "if this ability has been activated N or more times this turn".
+    pub fn counts_activations(&self) -> bool {
+        self.once_each_turn
+            || self
+                .effects
+                .iter()
+                .any(|e| matches!(e, Effect::IfActivatedThisTurn { .. }))
+    }
     pub fn is_mana_ability(&self) -> bool {
         // Δ22: an ability with a target is never a mana ability.
         self.mana.is_some() && self.targets.is_empty()

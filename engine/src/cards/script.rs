@@ -353,6 +353,24 @@ struct AbilityScript {
     /// is suspended, by its owner (checked against the text).
     #[serde(default)]
     while_suspended: bool,
+    /// "Activate only once each turn" (Wall of Roots; checked against the text).
+    #[serde(default)]
+    once_each_turn: bool,
+}
+
+/// `once_each_turn = true`: the ability's text must say "Activate only once each turn".
+fn once_each_turn(a: &AbilityScript, def: &CardDef) -> Result<bool, String> {
+    if a.once_each_turn
+        && !def
+            .text
+            .to_lowercase()
+            .contains("activate only once each turn")
+    {
+        return Err(
+            "`once_each_turn`: the card's text has no \"Activate only once each turn\"".into(),
+        );
+    }
+    Ok(a.once_each_turn)
 }
 
 fn err(card: &str, problem: impl Into<String>) -> CatalogError {
@@ -1662,6 +1680,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
             forecast: false,
             from_graveyard: false,
             while_suspended: false,
+            once_each_turn: once_each_turn(a, def)?,
         });
     }
     if a.effects.is_empty() {
@@ -1734,6 +1753,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
         forecast: a.forecast,
         from_graveyard: a.from_graveyard,
         while_suspended: a.while_suspended,
+        once_each_turn: once_each_turn(a, def)?,
     })
 }
 
@@ -1819,6 +1839,7 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         forecast: false,
         from_graveyard: false,
         while_suspended: false,
+        once_each_turn: false,
     }
 }
 
@@ -2164,6 +2185,7 @@ pub(super) fn cycling_ability(
         forecast: false,
         from_graveyard: false,
         while_suspended: false,
+        once_each_turn: false,
     })
 }
 
@@ -2367,6 +2389,7 @@ fn search_same_mana_value_ability(
         forecast: false,
         from_graveyard: false,
         while_suspended: false,
+        once_each_turn: false,
     })
 }
 
@@ -2596,6 +2619,7 @@ fn attach_ability(
         forecast: false,
         from_graveyard: false,
         while_suspended: false,
+        once_each_turn: false,
     })
 }
 

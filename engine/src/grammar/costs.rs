@@ -75,6 +75,15 @@ fn cost_part(i: &mut &str, cost: &mut Cost) -> PResult<()> {
             literal_word(i, &["life"])?;
             CostPart::PayLife(n)
         }
+        "put" => {
+            // "Put a -0/-1 counter on ~" (Wall of Roots).
+            literal_word(i, &["a"])?;
+            let kind = arg("a counter kind", counter_kind).parse_next(i)?;
+            for w in ["counter", "on", "this"] {
+                literal_word(i, &[w])?;
+            }
+            CostPart::PutCounterOnThis(kind)
+        }
         "remove" if next_word(i) == Some("x") => {
             (space1, "x").parse_next(i)?;
             let kind = arg("a counter kind", counter_kind).parse_next(i)?;
@@ -112,7 +121,7 @@ fn cost_part(i: &mut &str, cost: &mut Cost) -> PResult<()> {
                 &start,
                 format!("unknown cost part `{w}`"),
                 &[
-                    "{MANA}, {T}, {Q}, sacrifice, exile, discard, tap, return, pay N life, remove N KIND counter",
+                    "{MANA}, {T}, {Q}, sacrifice, exile, discard, tap, return, pay N life, remove N KIND counter, put a KIND counter on this",
                 ],
             );
         }

@@ -41,6 +41,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_kicked_a" => if_kicked(i, Some(0)),
         "if_kicked_b" => if_kicked(i, Some(1)),
         "if_you_control_at_most" => if_you_control_at_most(i),
+        "if_activated_this_turn" => if_activated_this_turn(i),
         "may_sacrifice" => may_sacrifice(i),
         "unless_pays" => unless_pays(i),
         _ => {
@@ -71,6 +72,23 @@ fn may(i: &mut &str) -> PResult<(Vec<Effect>, String)> {
     let (first, text) = arg("an effect", step.with_taken()).parse_next(i)?;
     let mut effects = vec![first];
     effects.extend(chain(i)?);
+    // "You may sacrifice ~. If you do, ...": the effects after it happen only if it was
+    // sacrificed (Safe Haven).
+    if let [Effect::SacrificeThen { what, then }, rest @ ..] = effects.as_slice()
+        && then.is_empty()
+        && !rest.is_empty()
+    {
+        if rest.iter().any(|e| !e.is_choiceless()) {
+            return fail_here(
+                "`may sacrifice this && EFFECT...` takes effects that ask nothing more",
+                &[],
+            );
+        }
+        effects = vec![Effect::SacrificeThen {
+            what: *what,
+            then: rest.to_vec(),
+        }];
+    }
     let asks = |e: &Effect| {
         matches!(
             e,
@@ -165,6 +183,24 @@ fn if_you_control_at_most(i: &mut &str) -> PResult<Effect> {
     Ok(Effect::IfYouControlAtMost {
         at_most,
         filter,
+        then: Box::new(then),
+    })
+}
+
+/// `if_activated = "if_activated_this_turn" SP integer SP "&&" SP effect`: "if this ability
+/// has been activated N or more times this turn, ..." (Dragon Whelp).
+fn if_activated_this_turn(i: &mut &str) -> PResult<Effect> {
+    let times = arg("a number", super::words::natural).parse_next(i)?;
+    if next_word(i) != Some("&&") {
+        return fail_here(
+            "`if_activated_this_turn N` needs `&& EFFECT`",
+            &["&& EFFECT"],
+        );
+    }
+    (space1, literal("&&")).parse_next(i)?;
+    let then = arg("an effect", effect).parse_next(i)?;
+    Ok(Effect::IfActivatedThisTurn {
+        times,
         then: Box::new(then),
     })
 }
@@ -615,6 +651,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("draw_reveal_discard_nonland", no_args),
     ("scry", scry),
     ("reorder_top", scry),
+    ("exile_random_from_top", exile_random_from_top),
+    ("sacrifice_at_next_end_step", one_object),
+    ("destroy_at_end_of_combat", one_object),
     ("fateseal", scry),
     // continuous effects: pump, set, grant, become (layers)
     ("pump", pt_object),
@@ -744,6 +783,8 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "return_to_battlefield_tapped" => Effect::ReturnToBattlefieldTapped,
         "return_to_battlefield_under_your_control" => Effect::ReturnToBattlefieldUnderYourControl,
         "return_at_next_end_step" => Effect::ReturnAtNextEndStep,
+        "sacrifice_at_next_end_step" => Effect::SacrificeAtNextEndStep,
+        "destroy_at_end_of_combat" => Effect::DestroyAtEndOfCombat,
         "return_if_dies_this_turn" => Effect::ReturnIfDiesThisTurn,
         "put_on_top" => Effect::PutOnTop,
         "link_while_tapped" => Effect::LinkWhileTapped,
@@ -810,6 +851,15 @@ fn scry(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "reorder_top" => Effect::ReorderTop(amount),
         _ => Effect::Fateseal(amount),
     })
+}
+
+/// `exile_random_from_top N M`: "look at the top N cards of your library; exile M of them
+/// at random" (Orcish Librarian).
+fn exile_random_from_top(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let look = arg("an amount", amount).parse_next(i)?;
+    let exile = arg("an amount", amount).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::ExileRandomFromTop { look, exile })
 }
 
 /// `VERB [who=PLAYER]`.
@@ -1014,6 +1064,13 @@ fn sacrifice(i: &mut &str, verb: &'static str) -> PResult<Effect> {
                 Some(Val::Counter(k)) => Some(k),
                 _ => None,
             };
+            // "Sacrifice ~. If you do, ...": `sacrifice this && EFFECT...` (Safe Haven).
+            if unless_counters.is_none() && next_word(i) == Some("&&") {
+                return Ok(Effect::SacrificeThen {
+                    what: ObjRef::This,
+                    then: Vec::new(),
+                });
+            }
             Ok(Effect::SacrificeThis { unless_counters })
         }
         Some("it" | "target") => {

@@ -192,6 +192,11 @@ const EVENT_PREFIXES: &[(&str, EventRule)] = &[
             .map(TriggerEvent::SubtypeDealsDamage)
             .parse_next(i)
     }),
+    ("blocks_or_becomes_blocked_by_nontype:", |i| {
+        subtype_word
+            .map(TriggerEvent::BlocksOrBecomesBlockedByNonSubtype)
+            .parse_next(i)
+    }),
     ("subtype_becomes_blocked:", |i| {
         subtype_word
             .map(TriggerEvent::SubtypeBecomesBlocked)

@@ -115,6 +115,18 @@ impl Game {
                     self.links.push((source, new));
                 }
             }
+            Effect::ExileRandomFromTop { look, exile } => {
+                // The top N, then M of them picked at random; the rest stay where they were.
+                let n = self.amount(res, look).max(0) as usize;
+                let m = self.amount(res, exile).max(0) as usize;
+                let lib = &self.player(me).library;
+                let mut top: Vec<ObjectId> = lib.iter().rev().take(n).copied().collect();
+                for _ in 0..m.min(top.len()) {
+                    let k = self.rng.random_range(0..top.len());
+                    let o = top.remove(k);
+                    self.move_object(o, ZoneKind::Exile, Position::Top);
+                }
+            }
             Effect::ExileAll(f) => {
                 let all: Vec<ObjectId> = self.permanents_matching(f, me);
                 self.begin_batch(&all);
@@ -164,6 +176,27 @@ impl Game {
                     self.has_triggers = true;
                     self.delayed.push(crate::triggers::DelayedTrigger {
                         when: crate::triggers::DelayedWhen::NextEndStep,
+                        source: o,
+                        card,
+                        controller: me,
+                        subject: Some(o),
+                    });
+                }
+            }
+            Effect::SacrificeAtNextEndStep(r) | Effect::DestroyAtEndOfCombat(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    let card = self.objects[o.slot()].card;
+                    self.has_triggers = true;
+                    let when = match e {
+                        Effect::DestroyAtEndOfCombat(_) => {
+                            crate::triggers::DelayedWhen::EndOfCombatDestroy
+                        }
+                        _ => crate::triggers::DelayedWhen::NextEndStepSacrifice,
+                    };
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when,
                         source: o,
                         card,
                         controller: me,
