@@ -338,41 +338,7 @@ impl Game {
                     .trim_start_matches("an ")
             ));
         }
-        for d in &self.delayed {
-            use crate::triggers::DelayedWhen;
-            let card = &self.catalog().get(d.card).name;
-            let player = |p: PlayerId| self.describe_target(Target::Player(p));
-            out.push(match d.when {
-                DelayedWhen::NextEndStep => match d.subject {
-                    Some(s) => format!(
-                        "{card}: {} returns to the battlefield at the beginning of the next end step",
-                        name(s)
-                    ),
-                    None => format!("{card}: an ability waits for the next end step"),
-                },
-                DelayedWhen::NextDrawStepUnlessPaid { player: p, pay, lose } => format!(
-                    "{card}: {} loses {lose} life at the beginning of their next draw step unless they pay {{{pay}}} first",
-                    player(p)
-                ),
-                DelayedWhen::YourNextUpkeep(p) => format!(
-                    "{card}: {} pays at the beginning of their next upkeep or loses the game",
-                    player(p)
-                ),
-                DelayedWhen::EndOfCombatDestroy => format!(
-                    "{card}: {} is destroyed at end of combat",
-                    d.subject.map_or_else(|| "it".to_string(), name)
-                ),
-                DelayedWhen::NextEndStepSacrifice => format!(
-                    "{card}: {} is sacrificed at the beginning of the next end step",
-                    d.subject.map_or_else(|| "it".to_string(), name)
-                ),
-                DelayedWhen::PutIntoYourGraveyardThisTurn(o) => format!(
-                    "{card}: if {} is put into {}'s graveyard this turn, it returns to the battlefield",
-                    name(o),
-                    player(d.controller)
-                ),
-            });
-        }
+        out.extend(self.delayed.iter().map(|d| self.delayed_line(d, viewer)));
         for e in &self.char_effects {
             let objs: Vec<String> = e.objects.iter().map(|o| name(*o)).collect();
             let objs = objs.join(", ");
@@ -414,6 +380,53 @@ impl Game {
             out.push(format!("{what}{until}"));
         }
         out
+    }
+
+    /// One delayed trigger waiting, in words (a line of [`Game::effect_lines`]).
+    fn delayed_line(
+        &self,
+        d: &crate::triggers::DelayedTrigger,
+        viewer: Option<PlayerId>,
+    ) -> String {
+        let name = |id: ObjectId| self.seen_name(id, viewer);
+        use crate::triggers::DelayedWhen;
+        let card = &self.catalog().get(d.card).name;
+        let player = |p: PlayerId| self.describe_target(Target::Player(p));
+        match d.when {
+            DelayedWhen::NextEndStep => match d.subject {
+                Some(s) => format!(
+                    "{card}: {} returns to the battlefield at the beginning of the next end step",
+                    name(s)
+                ),
+                None => format!("{card}: an ability waits for the next end step"),
+            },
+            DelayedWhen::NextDrawStepUnlessPaid {
+                player: p,
+                pay,
+                lose,
+            } => format!(
+                "{card}: {} loses {lose} life at the beginning of their next draw step unless they pay {{{pay}}} first",
+                player(p)
+            ),
+            DelayedWhen::YourNextUpkeep(p) => format!(
+                "{card}: {} pays at the beginning of their next upkeep or loses the game",
+                player(p)
+            ),
+            DelayedWhen::EndOfCombatDestroy | DelayedWhen::NextEndStepSacrifice => {
+                let what = d.subject.map_or_else(|| "it".to_string(), name);
+                let fate = if matches!(d.when, DelayedWhen::EndOfCombatDestroy) {
+                    "destroyed at end of combat"
+                } else {
+                    "sacrificed at the beginning of the next end step"
+                };
+                format!("{card}: {what} is {fate}")
+            }
+            DelayedWhen::PutIntoYourGraveyardThisTurn(o) => format!(
+                "{card}: if {} is put into {}'s graveyard this turn, it returns to the battlefield",
+                name(o),
+                player(d.controller)
+            ),
+        }
     }
 
     /// The game as `viewer` may see it (None: a spectator).

@@ -116,16 +116,8 @@ impl Game {
                 }
             }
             Effect::ExileRandomFromTop { look, exile } => {
-                // The top N, then M of them picked at random; the rest stay where they were.
-                let n = self.amount(res, look).max(0) as usize;
-                let m = self.amount(res, exile).max(0) as usize;
-                let lib = &self.player(me).library;
-                let mut top: Vec<ObjectId> = lib.iter().rev().take(n).copied().collect();
-                for _ in 0..m.min(top.len()) {
-                    let k = self.rng.random_range(0..top.len());
-                    let o = top.remove(k);
-                    self.move_object(o, ZoneKind::Exile, Position::Top);
-                }
+                let (n, m) = (self.amount(res, look), self.amount(res, exile));
+                self.exile_random_from_top(me, n.max(0) as usize, m.max(0) as usize);
             }
             Effect::ExileAll(f) => {
                 let all: Vec<ObjectId> = self.permanents_matching(f, me);
@@ -162,6 +154,44 @@ impl Game {
     }
 
     /// Applies one effect of returns to the battlefield or hand that needs no choice.
+    /// "Exile M cards at random from the top N of your library" (Orcish Librarian): the
+    /// rest stay where they were.
+    fn exile_random_from_top(&mut self, me: PlayerId, n: usize, m: usize) {
+        let lib = &self.player(me).library;
+        let mut top: Vec<ObjectId> = lib.iter().rev().take(n).copied().collect();
+        for _ in 0..m.min(top.len()) {
+            let k = self.rng.random_range(0..top.len());
+            let o = top.remove(k);
+            self.move_object(o, ZoneKind::Exile, Position::Top);
+        }
+    }
+
+    /// A delayed trigger removing the permanent `r` names later ("sacrifice it at the beginning
+    /// of the next end step", "destroy it at end of combat"), if it is on the battlefield now.
+    fn schedule_removal(&mut self, res: &Resolution, e: &Effect, r: ObjRef) {
+        use crate::triggers::DelayedWhen as W;
+        let Some(o) = self
+            .object_of(res, r)
+            .filter(|o| self.is_on_battlefield(*o))
+        else {
+            return;
+        };
+        let when = match e {
+            Effect::DestroyAtEndOfCombat(_) => W::EndOfCombatDestroy,
+            _ => W::NextEndStepSacrifice,
+        };
+        let me = res.item.controller;
+        let card = self.objects[o.slot()].card;
+        self.has_triggers = true;
+        self.delayed.push(crate::triggers::DelayedTrigger {
+            when,
+            source: o,
+            card,
+            controller: me,
+            subject: Some(o),
+        });
+    }
+
     pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
         match e {
@@ -184,25 +214,7 @@ impl Game {
                 }
             }
             Effect::SacrificeAtNextEndStep(r) | Effect::DestroyAtEndOfCombat(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                {
-                    let card = self.objects[o.slot()].card;
-                    self.has_triggers = true;
-                    let when = match e {
-                        Effect::DestroyAtEndOfCombat(_) => {
-                            crate::triggers::DelayedWhen::EndOfCombatDestroy
-                        }
-                        _ => crate::triggers::DelayedWhen::NextEndStepSacrifice,
-                    };
-                    self.delayed.push(crate::triggers::DelayedTrigger {
-                        when,
-                        source: o,
-                        card,
-                        controller: me,
-                        subject: Some(o),
-                    });
-                }
+                self.schedule_removal(res, e, *r);
             }
             Effect::ReturnToHand(r) => {
                 if let Some(o) = self.object_of(res, *r) {
