@@ -1250,7 +1250,7 @@ impl Game {
         for &id in &self.battlefield {
             mix(u64::from(id.0));
             if let Some(o) = self.obj(id) {
-                mix(u64::from(o.tapped) | u64::from(o.damage) << 1);
+                mix(u64::from(o.tapped) | (u64::from(o.damage) << 1));
                 for (_, n) in &o.counters.0 {
                     mix(u64::from(*n));
                 }
