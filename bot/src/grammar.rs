@@ -17,6 +17,7 @@ use std::fmt;
 
 mod abilities;
 mod pregame;
+mod scry;
 
 /// What a player said, beyond game answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -867,6 +868,10 @@ pub fn options(game: &Game, player: PlayerId, with_mana: bool) -> Vec<String> {
                 | Decision::OrderReplacements { .. }
         )
     ) && !legal.is_empty();
+    // Cards put back on top in any order (Sage of Epityr): every order of up to four cards.
+    if let Some(orders) = scry::top_only_orders(game, player) {
+        return orders;
+    }
     uniq(
         default.then(|| DEFAULT.to_string()).into_iter().chain(
             legal
@@ -1354,7 +1359,12 @@ pub fn parse_answers(
                 Answer::AssignDamage(damage_from(game, player, rest, &legal)?)
             }
         }
-        Decision::Scry { cards, names, .. } => scry_answer(game, player, &t, cards, names)?,
+        Decision::Scry {
+            cards,
+            names,
+            top_only,
+            ..
+        } => scry_answer(game, player, &t, cards, names, *top_only)?,
         Decision::PregameAction { name, .. } => pregame::parse(game, player, &t, name, &legal)?,
         Decision::YesNo { .. } => match t.as_str() {
             "yes" | "y" | "ok" | "do it" => Answer::Yes,
@@ -1761,7 +1771,11 @@ fn scry_answer(
     t: &str,
     cards: &[ObjectId],
     names: &[String],
+    top_only: bool,
 ) -> Result<Answer, GrammarError> {
+    if top_only {
+        return scry::top_only_answer(game, player, t, cards, names);
+    }
     let hint = || {
         GrammarError::Unknown {
         said: t.to_string(),

@@ -1492,6 +1492,7 @@ impl Service {
         row: &GameRow,
         actions: &[ActionRow],
         batch: i64,
+        requester: PlayerId,
     ) -> Result<Option<String>> {
         let setup =
             Self::stored_setup(row).map_err(|why| ServiceError::Corrupt { id: row.id, why })?;
@@ -1516,21 +1517,7 @@ impl Service {
             let Ok(events) = game.submit(p, answer) else {
                 break;
             };
-            for e in &events {
-                let why = match e {
-                    engine::Event::Drew { player, .. } => {
-                        format!("{} drew a card since", game.player(*player).name)
-                    }
-                    engine::Event::Shuffled(player) => {
-                        format!("{}'s library was shuffled since", game.player(*player).name)
-                    }
-                    engine::Event::ZoneChanged {
-                        from: engine::zones::ZoneKind::Library,
-                        owner,
-                        ..
-                    } => format!("a card left {}'s library since", game.player(*owner).name),
-                    _ => continue,
-                };
+            if let Some(why) = hidden_seen(&game, requester, &events) {
                 return Ok(Some(why));
             }
         }
@@ -1555,7 +1542,7 @@ impl Service {
                 "only your own last command can be undone, before anyone else has acted".into(),
             ));
         }
-        if let Some(why) = Self::undo_would_reveal(&loaded.row, &actions, batch.0)? {
+        if let Some(why) = Self::undo_would_reveal(&loaded.row, &actions, batch.0, seat)? {
             return Err(ServiceError::Refused(format!(
                 "your last command can't be taken back: {why}, and taking it back would let you see it again and choose differently"
             )));
@@ -2075,3 +2062,62 @@ fn last_live_human_batch(actions: &[ActionRow]) -> Option<(i64, Option<i64>)> {
 
 #[cfg(test)]
 mod tests;
+
+/// Why taking back an answer would let `requester` choose again knowing hidden information,
+/// judged from the game after the answer and its `events`: a card was drawn, a library
+/// shuffled or a card taken from one, cards of a library were revealed, looked at (scry,
+/// fateseal) or are being looked at now (a scry, a put-back or a search waiting for the
+/// requester). None when the answer showed nothing hidden.
+pub(crate) fn hidden_seen(
+    game: &Game,
+    requester: PlayerId,
+    events: &[engine::Event],
+) -> Option<String> {
+    use engine::zones::ZoneKind;
+    let name = |p: PlayerId| game.player(p).name.clone();
+    for e in events {
+        let why = match e {
+            engine::Event::Drew { player, .. } => format!("{} drew a card since", name(*player)),
+            engine::Event::Shuffled(player) => {
+                format!("{}'s library was shuffled since", name(*player))
+            }
+            engine::Event::ZoneChanged {
+                from: ZoneKind::Library,
+                owner,
+                ..
+            } => format!("a card left {}'s library since", name(*owner)),
+            engine::Event::Scried {
+                player, library, ..
+            } => format!(
+                "{} looked at the top of {}'s library since",
+                name(*player),
+                name(*library)
+            ),
+            engine::Event::Revealed { card, .. }
+                if game.obj(*card).is_some_and(|o| {
+                    o.zone == ZoneKind::Library
+                        || (o.zone == ZoneKind::Hand && o.owner != requester)
+                }) =>
+            {
+                format!("{} was revealed since", game.card_name(*card))
+            }
+            _ => continue,
+        };
+        return Some(why);
+    }
+    let pending = game
+        .pending()
+        .filter(|p| p.player == requester && game.result.is_none())?;
+    match &pending.decision {
+        Decision::Scry { library, .. } => Some(format!(
+            "{} is looking at the top of {}'s library",
+            name(requester),
+            name(*library)
+        )),
+        Decision::Search { .. } => Some(format!(
+            "{} is looking through their library",
+            name(requester)
+        )),
+        _ => None,
+    }
+}

@@ -1508,3 +1508,263 @@ fn any_two_cards_can_be_discarded_by_their_numbered_names() {
     // No choice to offer when one card is discarded, or when it is not Alice's decision.
     assert!(object_choices(&g, PlayerId(1)).is_none());
 }
+
+/// Sage of Epityr's look at the top four, put back in any order: `top A, B` puts them back
+/// in that order (the rest under them as they were), `top` leaves them; nothing may go to the
+/// bottom; every order is offered (24 for four different cards) and each phrase parses back
+/// to an order the engine accepts.
+#[test]
+fn cards_put_back_on_top_in_any_order() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "sage"
+script = ["alice: cast Sage of Epityr", "alice: autopay", "resolve", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Sage of Epityr"]
+library = ["Island", "Swamp", "Forest", "Plains", "Mountain"]
+battlefield = ["Island"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let alice = PlayerId(0);
+    let Some(Decision::Scry {
+        cards,
+        top_only: true,
+        ..
+    }) = g.pending().map(|p| p.decision.clone())
+    else {
+        panic!("a put-back question: {:?}", g.pending());
+    };
+    let name = |id: &engine::ObjectId| g.card_name(*id).to_string();
+    let seq = parse_answers(&g, alice, "top Plains, Forest").expect("an order");
+    match seq.as_slice() {
+        [Answer::Scry { top, bottom }] => {
+            let names: Vec<String> = top.iter().map(name).collect();
+            assert_eq!(names, ["Plains", "Forest", "Island", "Swamp"]);
+            assert!(bottom.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        parse_answers(&g, alice, "top").ok(),
+        Some(vec![Answer::Scry {
+            top: cards.clone(),
+            bottom: Vec::new()
+        }])
+    );
+    let err = parse_answers(&g, alice, "top Island bottom Plains").expect_err("no bottom");
+    assert!(err.to_string().contains("back on top"), "{err}");
+    let words = options(&g, alice, false);
+    assert_eq!(words.len(), 24, "{words:?}");
+    let mut g2 = g.clone();
+    for w in &words {
+        let seq = parse_answers(&g, alice, w).unwrap_or_else(|e| panic!("{w}: {e}"));
+        let [a] = seq.as_slice() else {
+            panic!("{w}: {seq:?}")
+        };
+        assert_eq!(
+            describe(&g, alice, a),
+            *w,
+            "the phrase describes its answer"
+        );
+        let mut t = g.clone();
+        t.submit(alice, a.clone())
+            .unwrap_or_else(|e| panic!("{w}: {e}"));
+    }
+    g2.submit(alice, seq[0].clone()).expect("accepted");
+}
+
+/// The variant of a decision, by an exhaustive match: a new `Decision` variant fails to
+/// compile here until the walk below accounts for it.
+fn decision_variant(d: &Decision) -> &'static str {
+    match d {
+        Decision::Mulligan { .. } => "Mulligan",
+        Decision::Priority => "Priority",
+        Decision::ChooseMode { .. } => "ChooseMode",
+        Decision::ChooseX => "ChooseX",
+        Decision::ChooseCostOption { .. } => "ChooseCostOption",
+        Decision::ChooseTarget { .. } => "ChooseTarget",
+        Decision::DivideDamage { .. } => "DivideDamage",
+        Decision::ChooseCostObjects { .. } => "ChooseCostObjects",
+        Decision::PayMana { .. } => "PayMana",
+        Decision::DeclareAttackers => "DeclareAttackers",
+        Decision::DeclareBlockers => "DeclareBlockers",
+        Decision::Discard { .. } => "Discard",
+        Decision::Sacrifice { .. } => "Sacrifice",
+        Decision::Search { .. } => "Search",
+        Decision::Reveal { .. } => "Reveal",
+        Decision::KeepLegend { .. } => "KeepLegend",
+        Decision::OrderBlockers { .. } => "OrderBlockers",
+        Decision::AssignCombatDamage { .. } => "AssignCombatDamage",
+        Decision::OrderTriggers { .. } => "OrderTriggers",
+        Decision::ChooseCreatureType { .. } => "ChooseCreatureType",
+        Decision::YesNo { .. } => "YesNo",
+        Decision::ChooseCopy { .. } => "ChooseCopy",
+        Decision::OrderReplacements { .. } => "OrderReplacements",
+        Decision::SacrificeForDamage { .. } => "SacrificeForDamage",
+        Decision::Scry {
+            top_only: false, ..
+        } => "Scry",
+        Decision::Scry { top_only: true, .. } => "Scry top_only",
+        Decision::Dredge { .. } => "Dredge",
+        Decision::PregameAction { .. } => "PregameAction",
+    }
+}
+const DECISION_VARIANTS: usize = 28;
+
+/// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
+fn answer_variant(a: &Answer) -> &'static str {
+    match a {
+        Answer::Keep => "Keep",
+        Answer::Mulligan => "Mulligan",
+        Answer::Pass => "Pass",
+        Answer::Concede => "Concede",
+        Answer::PlayLand(_) => "PlayLand",
+        Answer::Cast(_) => "Cast",
+        Answer::CastSplit { .. } => "CastSplit",
+        Answer::Activate { .. } => "Activate",
+        Answer::ActivateMana { .. } => "ActivateMana",
+        Answer::ActivateManaX { .. } => "ActivateManaX",
+        Answer::Mode(_) => "Mode",
+        Answer::X(_) => "X",
+        Answer::CostOption(_) => "CostOption",
+        Answer::Target(_) => "Target",
+        Answer::Objects(_) => "Objects",
+        Answer::AutoPay => "AutoPay",
+        Answer::Cancel => "Cancel",
+        Answer::Attack(_) => "Attack",
+        Answer::Block(_) => "Block",
+        Answer::AssignDamage(_) => "AssignDamage",
+        Answer::Order(_) => "Order",
+        Answer::CreatureType(_) => "CreatureType",
+        Answer::Yes => "Yes",
+        Answer::No => "No",
+        Answer::PayToAvoid(_) => "PayToAvoid",
+        Answer::CastFaceDown(_) => "CastFaceDown",
+        Answer::TurnFaceUp(_) => "TurnFaceUp",
+        Answer::Suspend(_) => "Suspend",
+        Answer::Scry { .. } => "Scry",
+    }
+}
+const ANSWER_VARIANTS: usize = 29;
+
+/// Checks the decision `g` waits for: its words (the board's line for its player and for
+/// the others) and, for each legal answer, the phrase the front end shows parses back to an
+/// answer of the same kind that the engine accepts. Records the variants met.
+fn walk_decision(
+    g: &Game,
+    seen_d: &mut std::collections::BTreeSet<&'static str>,
+    seen_a: &mut std::collections::BTreeSet<&'static str>,
+    problems: &mut Vec<String>,
+    at: &str,
+) {
+    let Some(p) = g.pending().cloned().filter(|_| g.result.is_none()) else {
+        return;
+    };
+    seen_d.insert(decision_variant(&p.decision));
+    for viewer in [Some(p.player), None] {
+        let said = g
+            .view(viewer)
+            .pending
+            .map(|v| v.description)
+            .unwrap_or_default();
+        if said.trim().is_empty() {
+            problems.push(format!("{at}: no words for {:?}", p.decision));
+        }
+    }
+    let legal = g.legal_answers(p.player);
+    for a in legal.iter().take(40) {
+        let w = describe_among(g, p.player, a, &legal);
+        match parse_answers(g, p.player, &w) {
+            Ok(seq) if seq.first().map(answer_variant) == Some(answer_variant(a)) => {
+                seen_a.insert(answer_variant(a));
+            }
+            other => problems.push(format!("{at}: `{w}` for {a:?} gave {other:?}")),
+        }
+    }
+}
+
+/// Every decision the engine asks and every kind of answer has words in this front end:
+/// every scenario of `engine/scenarios` stopped before each of its answers, plus a new game
+/// (mulligans) and an opening hand with Gemstone Caverns (the pregame action), meet every
+/// `Decision` and `Answer` variant; each decision has a board line for its player and for
+/// the others, and each legal answer's phrase parses back to it.
+#[test]
+fn every_decision_and_answer_has_words() {
+    use std::collections::BTreeSet;
+    let (mut seen_d, mut seen_a) = (BTreeSet::new(), BTreeSet::new());
+    let mut problems = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/scenarios");
+    let mut files = Vec::new();
+    for dir in ["cards", "rules", "rulings"] {
+        let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
+            panic!("no scenarios in {}", root.join(dir).display());
+        };
+        files.extend(rd.filter_map(|e| e.ok()).map(|e| e.path()));
+    }
+    files.sort();
+    assert!(files.len() > 300, "{} scenario files", files.len());
+    for f in &files {
+        let Ok(src) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let Ok(toml::Value::Table(sc)) = toml::from_str::<toml::Value>(&src) else {
+            continue;
+        };
+        if sc.contains_key("waiting_for") {
+            continue;
+        }
+        let script = sc
+            .get("script")
+            .and_then(|s| s.as_array())
+            .cloned()
+            .unwrap_or_default();
+        for (i, step) in script.iter().enumerate() {
+            let Some(s) = step.as_str() else { continue };
+            if s.starts_with("reject") || !s.contains(": ") {
+                continue;
+            }
+            let mut cut = sc.clone();
+            cut.remove("expect");
+            cut.insert("script".into(), toml::Value::Array(script[..i].to_vec()));
+            let Ok(text) = toml::to_string(&toml::Value::Table(cut)) else {
+                continue;
+            };
+            if let Ok(g) = engine::scenario::game_from_str(&text) {
+                let at = format!("{} step {i}", f.display());
+                walk_decision(&g, &mut seen_d, &mut seen_a, &mut problems, &at);
+            }
+        }
+    }
+    // A new game's mulligans, and Gemstone Caverns' pregame action.
+    let c = engine::Catalog::builtin();
+    let ids = ["Gemstone Caverns", "Island"].map(|n| c.by_name(n).map(|d| d.id).expect("card"));
+    let deck: Vec<_> = (0..20).flat_map(|_| ids).collect();
+    let mut setup = GameSetup::two_player(Ruleset::Modern, 7, deck.clone(), deck);
+    setup.first_player = Some(PlayerId(0));
+    let mut g = Game::new(&setup).expect("a legal setup");
+    walk_decision(&g, &mut seen_d, &mut seen_a, &mut problems, "new game");
+    for p in [PlayerId(0), PlayerId(1)] {
+        g.submit(p, Answer::Keep).expect("keep");
+    }
+    walk_decision(&g, &mut seen_d, &mut seen_a, &mut problems, "pregame");
+    // Conceding is never among the legal answers: its words are a command.
+    let w = describe(&g, PlayerId(0), &Answer::Concede);
+    if fixed_command(&w) == Some(Command::ConcedeAsk) {
+        seen_a.insert("Concede");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert_eq!(seen_d.len(), DECISION_VARIANTS, "decisions met: {seen_d:?}");
+    assert_eq!(seen_a.len(), ANSWER_VARIANTS, "answers met: {seen_a:?}");
+}

@@ -1240,3 +1240,54 @@ async fn unanswered_challenges_expire() {
         assert!(e.to_string().contains("expired"), "{e}");
     }
 }
+
+/// Undo never shows hidden information again: looking at the top of a library (a pending
+/// put-back, a scry done) or a search waiting for the requester is not taken back; the
+/// opponent's pending look reveals nothing to the requester.
+#[test]
+fn looking_at_a_library_is_hidden_information_for_undo() {
+    let mut g = engine::scenario::game_from_str(
+        r#"
+name = "sage"
+script = ["alice: cast Sage of Epityr", "alice: autopay", "resolve", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Sage of Epityr"]
+library = ["Island", "Swamp", "Forest", "Plains", "Mountain"]
+battlefield = ["Island"]
+[setup.bob]
+library = ["Forest"]
+"#,
+    )
+    .expect("scenario runs");
+    let (alice, bob) = (PlayerId(0), PlayerId(1));
+    let why = super::hidden_seen(&g, alice, &[]).expect("Alice is looking at her library");
+    assert!(why.contains("looking at the top of"), "{why}");
+    assert_eq!(super::hidden_seen(&g, bob, &[]), None, "Bob sees nothing");
+    let top = match g.pending().map(|p| p.decision.clone()) {
+        Some(Decision::Scry { cards, .. }) => cards,
+        other => panic!("{other:?}"),
+    };
+    let events = g
+        .submit(
+            alice,
+            Answer::Scry {
+                top,
+                bottom: Vec::new(),
+            },
+        )
+        .expect("put back");
+    let why = super::hidden_seen(&g, alice, &events).expect("she looked");
+    assert!(why.contains("looked at the top of"), "{why}");
+    // Nothing hidden: a land played.
+    let mut g = engine::scenario::board(
+        "[setup.alice]\nhand = [\"Forest\"]\nlibrary = [\"Forest\"]\n[setup.bob]\nlibrary = [\"Forest\"]",
+    )
+    .expect("board");
+    let forest = g.players[0].hand[0];
+    let events = g.submit(alice, Answer::PlayLand(forest)).expect("land");
+    assert_eq!(super::hidden_seen(&g, alice, &events), None);
+}
