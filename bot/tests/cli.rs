@@ -69,3 +69,52 @@ fn a_missing_config_and_an_unknown_database_are_errors() {
     assert!(!ok);
     assert!(err.contains("is not understood"), "{err}");
 }
+
+/// `spellstack league-sim` plays a whole league by random agents and prints its final
+/// standings (every player ranked, with the seed that replays it); bad options are a clear
+/// error and a failing exit.
+#[test]
+fn league_sim_prints_the_final_standings_and_refuses_bad_options() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = format!("sqlite://{}", dir.path().join("sim.db").display());
+    let (ok, out, err) = run(
+        &[
+            "league-sim",
+            "--players",
+            "4",
+            "--product",
+            "6 TSP",
+            "--schedule",
+            "swiss 2",
+            "--best-of",
+            "1",
+            "--seed",
+            "42",
+            "--db",
+            &db,
+        ],
+        "",
+        &[],
+    );
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("league seed 42"), "{out}");
+    assert!(out.contains("4 players, 4 matches"), "{out}");
+    let standings = out.rsplit("4 players, 4 matches").next().unwrap_or("");
+    for i in 1..=4 {
+        assert!(standings.contains(&format!("Agent {i}")), "{standings}");
+    }
+    for head in ["OMW%", "GW%", "OGW%"] {
+        assert!(standings.contains(head), "{standings}");
+    }
+    for (args, want) in [
+        (vec!["--players", "1"], "2 to 64 players"),
+        (vec!["--product", "6 XYZ"], "XYZ"),
+        (vec!["--best-of", "2"], "best of"),
+    ] {
+        let mut all = vec!["league-sim", "--db", &db];
+        all.extend(args.iter().copied());
+        let (ok, out, err) = run(&all, "", &[]);
+        assert!(!ok, "{args:?}: {out}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

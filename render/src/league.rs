@@ -261,4 +261,55 @@ mod tests {
         let tall = crate::standings_png(&big, &crate::RenderOptions::default()).expect("png");
         assert_ne!(png, tall);
     }
+
+    /// A card not playable yet is drawn marked: the same pool with one card playable and
+    /// then not gives two different images, and the difference is in that card's entry
+    /// (the title's count changes too), not in the other card's.
+    #[test]
+    fn a_card_not_playable_yet_is_drawn_marked() {
+        use crate::scene::Colour;
+        let scene = |playable: bool| PoolScene {
+            title: "Ben's pool".into(),
+            cards: vec![
+                PoolEntry {
+                    face: face("Alpha Bear", "{1}{G}", vec![Colour::Green]),
+                    count: 1,
+                    playable: true,
+                },
+                PoolEntry {
+                    face: face("Beta Bear", "{2}{G}", vec![Colour::Green]),
+                    count: 1,
+                    playable,
+                },
+            ],
+        };
+        let opts = crate::RenderOptions::default();
+        let mut fonts = Fonts::new(&opts).expect("fonts");
+        let ok = render_pool(&scene(true), &mut fonts, opts.language).expect("pool");
+        let marked = render_pool(&scene(false), &mut fonts, opts.language).expect("pool");
+        assert_eq!((ok.width(), ok.height()), (marked.width(), marked.height()));
+        let w = ok.width() as usize;
+        // (x, y) of every pixel that differs.
+        let changed: Vec<(usize, usize)> = ok
+            .data()
+            .chunks(4)
+            .zip(marked.data().chunks(4))
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, _)| (i % w, i / w))
+            .collect();
+        assert!(!changed.is_empty(), "the unplayable card looks the same");
+        // Two cards, one a column: Alpha Bear (playable, sorted first) in the first column,
+        // Beta Bear in the second; below the title.
+        let column =
+            |c: f32| (GAP + c * (COL_W + GAP)) as usize..(GAP + c * (COL_W + GAP) + COL_W) as usize;
+        let rows = TITLE_H as usize..(TITLE_H + ROW_H) as usize;
+        let in_card = |c: f32| {
+            changed
+                .iter()
+                .any(|(x, y)| column(c).contains(x) && rows.contains(y))
+        };
+        assert!(in_card(1.0), "Beta Bear's entry is marked");
+        assert!(!in_card(0.0), "Alpha Bear's entry is unchanged");
+    }
 }

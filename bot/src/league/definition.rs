@@ -34,10 +34,16 @@ impl Product {
                 return Err(format!("`{text}` has an empty part between `+` signs"));
             }
             let digits: String = p.chars().take_while(|c| c.is_ascii_digit()).collect();
-            let rest = p[digits.len()..]
-                .trim()
-                .trim_start_matches(['x', 'X'])
-                .trim();
+            // `6x TSP`, `6xTSP`, `6 x TSP`: an `x` right after the count or standing alone
+            // (never the first letter of a set's code: `6 XYZ` names the set `XYZ`).
+            let after = &p[digits.len()..];
+            let spaced = after.trim_start();
+            let rest = match spaced.strip_prefix(['x', 'X']) {
+                Some(t) if spaced.len() == after.len() || t.starts_with(char::is_whitespace) => {
+                    t.trim()
+                }
+                _ => spaced.trim(),
+            };
             let count: u32 = if digits.is_empty() {
                 1
             } else {
@@ -441,6 +447,12 @@ mod tests {
                 .contains("empty part")
         );
         assert!(Product::parse("").is_err());
+        // An `x` after the count is a multiplication sign, never a set code's first letter.
+        for ok in ["6x TSP", "6xTSP", "6 x TSP", "6 X TSP"] {
+            assert_eq!(Product::parse(ok).expect(ok).packs(), 6, "{ok}");
+        }
+        let e = Product::parse("6 XYZ").unwrap_err();
+        assert!(e.contains("`XYZ`"), "{e}");
         let share = Product::parse("6 TSP").expect("ok").playable_share();
         assert!((0.0..=1.0).contains(&share));
     }
