@@ -209,24 +209,7 @@ pub async fn join(
     #[description = "Constructed: your deck (saved deck or red, green, white, blue, black)"]
     deck: Option<String>,
 ) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
-    let data = ctx.data();
-    let me = data.user_of(ctx.author()).await?;
-    let l = match find(&ctx, league.as_deref()).await {
-        Ok(l) => l,
-        Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
-    };
-    let choice = match deck.as_deref() {
-        Some(d) => Some(super::commands::deck_choice(data, me, Some(d)).await),
-        None => None,
-    };
-    let r = data.svc.league_join(l.row.id, me, choice.as_ref()).await;
-    let files = if r.is_ok() && l.is_sealed() {
-        pool_image(&ctx, l.row.id, me).await
-    } else {
-        Vec::new()
-    };
-    answer_with(ctx, r, false, files, true).await
+    enter(ctx, league, deck, false).await
 }
 
 /// Drop from a league (your record stays in the standings).
@@ -432,13 +415,13 @@ pub async fn claim(
     answer(ctx, r, true).await
 }
 
-/// Start a new run when yours is over (sealed: a new pool; constructed: your deck, locked).
-#[poise::command(slash_command)]
-pub async fn run(
+/// Joining a league (`new_run` false) or starting a new run in it (true): the deck of a
+/// constructed entry, the pool image of a sealed one, the answer only to the player.
+async fn enter(
     ctx: Context<'_>,
-    #[description = "League (default: the newest here)"] league: Option<String>,
-    #[description = "Constructed: the run's deck (saved deck or red, green, white, blue, black)"]
+    league: Option<String>,
     deck: Option<String>,
+    new_run: bool,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let data = ctx.data();
@@ -451,13 +434,29 @@ pub async fn run(
         Some(d) => Some(super::commands::deck_choice(data, me, Some(d)).await),
         None => None,
     };
-    let r = data.svc.league_new_run(l.row.id, me, choice.as_ref()).await;
+    let (id, choice) = (l.row.id, choice.as_ref());
+    let r = if new_run {
+        data.svc.league_new_run(id, me, choice).await
+    } else {
+        data.svc.league_join(id, me, choice).await
+    };
     let files = if r.is_ok() && l.is_sealed() {
         pool_image(&ctx, l.row.id, me).await
     } else {
         Vec::new()
     };
     answer_with(ctx, r, false, files, true).await
+}
+
+/// Start a new run when yours is over (sealed: a new pool; constructed: your deck, locked).
+#[poise::command(slash_command)]
+pub async fn run(
+    ctx: Context<'_>,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+    #[description = "Constructed: the run's deck (saved deck or red, green, white, blue, black)"]
+    deck: Option<String>,
+) -> Result<(), Error> {
+    enter(ctx, league, deck, true).await
 }
 
 /// When you choose play or draw (MTR 2.2): play first or draw first.
