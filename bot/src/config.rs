@@ -90,6 +90,10 @@ pub struct Discord {
     pub shards: Option<[u32; 2]>,
     /// How many shards all the processes run together (with `shards`).
     pub shard_total: Option<u32>,
+    /// Send Discord's REST calls through this HTTP proxy (e.g. a shared rate-limit proxy
+    /// such as twilight-http-proxy when several processes run: it keeps the rate limits,
+    /// so the process's own limiter is off). The gateway's address comes through it too.
+    pub proxy: Option<String>,
 }
 
 impl Default for Discord {
@@ -99,6 +103,7 @@ impl Default for Discord {
             scheduler_seconds: 60,
             shards: None,
             shard_total: None,
+            proxy: None,
         }
     }
 }
@@ -252,6 +257,12 @@ impl Config {
             "deadlines.reminder_hours must be less than decision_hours"
         );
         self.discord.sharding().map_err(anyhow::Error::msg)?;
+        if let Some(p) = &self.discord.proxy {
+            anyhow::ensure!(
+                p.starts_with("http://") || p.starts_with("https://"),
+                "discord.proxy must be an http:// or https:// address, not `{p}`"
+            );
+        }
         anyhow::ensure!(
             self.discord.scheduler_seconds > 0,
             "discord.scheduler_seconds must be at least 1"

@@ -1093,12 +1093,20 @@ fn suspend_refusal(game: &Game, player: PlayerId, name: &str) -> String {
     }
 }
 
-fn face_up_words(t: &str) -> Option<&str> {
+/// `turn X face up`, `turn face up X`, `unmorph X`: X with any clauses that follow
+/// (`turn X face up discarding Y` gives `X discarding Y`).
+fn face_up_words(t: &str) -> Option<String> {
     if let Some(r) = strip_any(t, &["turn face up ", "turn up ", "unmorph ", "flip up "]) {
-        return Some(r);
+        return Some(r.to_string());
     }
-    t.strip_prefix("turn ")
-        .and_then(|r| r.strip_suffix(" face up"))
+    let r = t.strip_prefix("turn ")?;
+    let padded = format!("{r} ");
+    let at = padded.find(" face up ")?;
+    Some(
+        format!("{}{}", &r[..at], &padded[at + " face up".len()..])
+            .trim_end()
+            .to_string(),
+    )
 }
 
 fn strip_any<'a>(t: &'a str, prefixes: &[&str]) -> Option<&'a str> {
@@ -1111,13 +1119,89 @@ fn strip_any<'a>(t: &'a str, prefixes: &[&str]) -> Option<&'a str> {
     })
 }
 
+/// Cuts a list of names at commas, `and` and `&`, keeping whole the card names that hold
+/// a separator themselves (`Dralnu, Lich Lord, Island` is two names, `Life and Limb` one).
 fn split_list(s: &str) -> Vec<String> {
+    rejoin_names(cut_list(s))
+}
+
+/// `s` cut at its commas only (`block A with B, block C with D`), names with commas kept.
+fn split_commas(s: &str) -> Vec<String> {
+    rejoin_names(
+        s.split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect(),
+    )
+}
+
+/// Joins back the pieces that a cut made of a card name holding a separator.
+fn rejoin_names(pieces: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(pieces.len());
+    let mut i = 0;
+    while i < pieces.len() {
+        match joined_name_at(&pieces[i..]) {
+            Some((n, whole)) => {
+                out.push(whole);
+                i += n;
+            }
+            None => {
+                out.push(pieces[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn cut_list(s: &str) -> Vec<String> {
     s.replace(" and ", ",")
         .replace('&', ",")
         .split(',')
         .map(|x| x.trim().to_string())
         .filter(|x| !x.is_empty())
         .collect()
+}
+
+/// The card names with a list separator inside, each as the pieces [`cut_list`] cuts it
+/// into (in [`norm`]'s lower case) and the whole name.
+fn names_with_separators() -> &'static [(Vec<String>, String)] {
+    static NAMES: std::sync::OnceLock<Vec<(Vec<String>, String)>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        engine::Catalog::builtin()
+            .cards()
+            .iter()
+            .map(|d| norm(&d.name))
+            .filter_map(|n| {
+                let parts = cut_list(&n);
+                (parts.len() > 1).then_some((parts, n))
+            })
+            .collect()
+    })
+}
+
+/// When `pieces` begin with a name that the cut split (the first piece ending with its
+/// first part, as in `my dralnu` + `lich lord (bob's)`), how many pieces it takes and the
+/// pieces joined back into one.
+fn joined_name_at(pieces: &[String]) -> Option<(usize, String)> {
+    names_with_separators().iter().find_map(|(parts, whole)| {
+        let n = parts.len();
+        if pieces.len() < n {
+            return None;
+        }
+        let first = pieces[0].to_lowercase();
+        let head = first.strip_suffix(parts[0].as_str())?;
+        if !(head.is_empty() || head.ends_with(' ')) {
+            return None;
+        }
+        let middle_fits = (1..n - 1).all(|k| pieces[k].to_lowercase() == parts[k]);
+        let last = pieces[n - 1].to_lowercase();
+        let tail = last.strip_prefix(parts[n - 1].as_str())?;
+        if !middle_fits || !(tail.is_empty() || tail.starts_with(' ')) {
+            return None;
+        }
+        Some((n, format!("{head}{whole}{tail}")))
+    })
 }
 
 /// Parses `text` into the answers it stands for, checked on a copy of `game`.
@@ -1238,6 +1322,11 @@ pub fn parse_answers(
         Decision::ChooseTarget { .. } => {
             if t == "cancel" {
                 Answer::Cancel
+            } else if matches!(t.as_str(), "nothing" | "none" | "no target" | "no targets")
+                && legal.contains(&Answer::Objects(Vec::new()))
+            {
+                // "Up to one target": choosing none.
+                Answer::Objects(Vec::new())
             } else {
                 let rest = strip_any(&t, &["target ", "on ", "at "]).unwrap_or(&t);
                 pick_in(
@@ -1369,6 +1458,12 @@ pub fn parse_answers(
         Decision::YesNo { .. } => match t.as_str() {
             "yes" | "y" | "ok" | "do it" => Answer::Yes,
             "no" | "n" | "pass" | "skip" | "don't" => Answer::No,
+            // A question asked while a spell is being cast (kicker, buyback...) can still
+            // take the whole cast back.
+            "cancel" if legal.contains(&Answer::Cancel) => Answer::Cancel,
+            _ if legal.contains(&Answer::Cancel) => {
+                return Err(unknown("say `yes`, `no` or `cancel`".into()));
+            }
             _ => return Err(unknown("say `yes` or `no`".into())),
         },
         Decision::ChooseCreatureType { .. } => {
@@ -1492,7 +1587,7 @@ fn priority_words(
             _ => None,
         });
         return cast_sequence(game, player, rest, &c, "card you can cast face down");
-    } else if let Some(rest) = face_up_words(t) {
+    } else if let Some(rest) = face_up_words(t).as_deref() {
         // The special action: `turn X face up`, `turn face up X`, `unmorph X`.
         let c = labeled(&|a| match a {
             Answer::TurnFaceUp(id) => Some(*id),
@@ -2177,12 +2272,16 @@ pub fn attack_choices(game: &Game, player: PlayerId) -> Vec<String> {
 /// The single blocks among `legal`, with the attackers and blockers they name (each once,
 /// in order).
 fn block_pairs(legal: &[Answer]) -> (Vec<Block>, Vec<ObjectId>, Vec<ObjectId>) {
+    // Every pair of any legal declaration: some pairs are legal only together (a creature
+    // that can't be blocked except by two or more, Two-Headed Sliver).
     let mut pairs: Vec<Block> = Vec::new();
     for a in legal {
-        if let Answer::Block(v) = a
-            && v.len() == 1
-        {
-            pairs.push(v[0]);
+        if let Answer::Block(v) = a {
+            for b in v {
+                if !pairs.contains(b) {
+                    pairs.push(*b);
+                }
+            }
         }
     }
     let mut attackers: Vec<ObjectId> = Vec::new();
@@ -2228,12 +2327,14 @@ fn attack_from(
     legal: &[Answer],
 ) -> Result<Vec<Attack>, GrammarError> {
     let mut eligible: Vec<Attack> = Vec::new();
+    // Every attack of any legal declaration: some creatures can attack only beside others.
     for a in legal {
-        if let Answer::Attack(v) = a
-            && v.len() == 1
-            && !eligible.contains(&v[0])
-        {
-            eligible.push(v[0]);
+        if let Answer::Attack(v) = a {
+            for at in v {
+                if !eligible.contains(at) {
+                    eligible.push(*at);
+                }
+            }
         }
     }
     let mut attackers: Vec<ObjectId> = Vec::new();
@@ -2327,12 +2428,7 @@ fn blocks_from(
         .collect();
     let blk_full = blk.clone();
     let mut out = Vec::new();
-    let clauses: Vec<String> = t
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    for clause in clauses {
+    for clause in split_commas(t) {
         let c = clause.strip_prefix("and ").unwrap_or(&clause);
         let (a, b) = if let Some(rest) = c.strip_prefix("block ") {
             match rest.split_once(" with ") {
@@ -2546,6 +2642,34 @@ fn split_clauses(s: &str) -> (String, Clauses) {
     (padded[..name_end].trim().to_string(), cl)
 }
 
+/// A target named by the command's next `on` clause, or what the player must add.
+fn target_answer(
+    probe: &Game,
+    player: PlayerId,
+    card: &str,
+    spec: &engine::targets::TargetSpec,
+    c: &[(String, Answer)],
+    cl: &mut Clauses,
+) -> Result<Answer, GrammarError> {
+    let Some(said) = cl.targets.pop() else {
+        return Err(GrammarError::Needs {
+            card: card.to_string(),
+            what: format!("a target ({})", spec.describe()),
+            options: uniq(
+                c.iter()
+                    .filter(|(l, _)| {
+                        ![
+                            "me", "myself", "you", "self", "opponent", "them", "him", "her", "face",
+                        ]
+                        .contains(&l.as_str())
+                    })
+                    .map(|x| x.0.clone()),
+            ),
+        });
+    };
+    pick_in(probe, player, &said, c, "legal target")
+}
+
 /// `cast NAME [on TARGET].. [discarding CARD].. [x N] [choosing OPTION]`: the first answer,
 /// then every casting decision answered from the clauses on a copy of the game.
 fn cast_sequence(
@@ -2599,24 +2723,20 @@ fn cast_sequence(
         let answer = match &p.decision {
             Decision::ChooseTarget { spec, .. } => {
                 let c = target_cands(&probe, player, &legal);
-                let Some(said) = cl.targets.pop() else {
-                    return Err(GrammarError::Needs {
-                        card: card.clone(),
-                        what: format!("a target ({})", spec.describe()),
-                        options: uniq(
-                            c.iter()
-                                .filter(|(l, _)| {
-                                    ![
-                                        "me", "myself", "you", "self", "opponent", "them", "him",
-                                        "her", "face",
-                                    ]
-                                    .contains(&l.as_str())
-                                })
-                                .map(|x| x.0.clone()),
-                        ),
-                    });
-                };
-                pick_in(&probe, player, &said, &c, "legal target")?
+                let none = Answer::Objects(Vec::new());
+                let said_none = cl
+                    .targets
+                    .last()
+                    .is_some_and(|t| matches!(t.as_str(), "nothing" | "none" | "no target"));
+                // "Up to one": `on nothing`, or no word at all when nothing can be chosen.
+                if legal.contains(&none) && (said_none || (cl.targets.is_empty() && c.is_empty())) {
+                    if said_none {
+                        cl.targets.pop();
+                    }
+                    none
+                } else {
+                    target_answer(&probe, player, &card, spec, &c, &mut cl)?
+                }
             }
             Decision::ChooseX => {
                 let Some(x) = cl.x.take() else {
@@ -2771,7 +2891,8 @@ fn cast_sequence(
                     engine::costs::CostPart::Discard(n)
                     | engine::costs::CostPart::Sacrifice(_, n)
                     | engine::costs::CostPart::TapUntapped(_, n)
-                    | engine::costs::CostPart::ExileFromGraveyard(_, n) => *n as usize,
+                    | engine::costs::CostPart::ExileFromGraveyard(_, n)
+                    | engine::costs::CostPart::ReturnToHand(_, n) => *n as usize,
                     _ => 1,
                 };
                 if cl.objects.len() < n {
@@ -2788,7 +2909,7 @@ fn cast_sequence(
                         engine::costs::CostPart::TapUntapped(..) => {
                             "creatures to tap (add `tapping ...`)"
                         }
-                        _ => "a choice of what to pay with",
+                        _ => "a choice of what to pay with (add `paying with ...`)",
                     };
                     return Err(GrammarError::Needs {
                         card: card.clone(),

@@ -1720,12 +1720,12 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
     );
     // `/mtg card` defers publicly: the strict fake makes the first followup public, so the
     // private answer must not be it. The placeholder that took the deferral is removed.
-    assert!(
-        fake.calls()
-            .iter()
-            .any(|c| c.method == "DELETE" && c.path.contains("/messages/@original")),
-        "the public placeholder is removed"
-    );
+    // (The removal may reach the fake just after the private answer: wait for it.)
+    h.wait("the public placeholder removed", |c| {
+        c.iter()
+            .any(|c| c.method == "DELETE" && c.path.contains("/messages/@original"))
+    })
+    .await;
     // A deck that cannot be used is said privately too (the challenge defers publicly).
     let r = h
         .slash(
@@ -2046,13 +2046,20 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
 
     // Undo: the requester's last command, only with the opponent's consent.
     let mut guard = 0;
+    let mut seen = Vec::new();
     let (me, before, after_version) = loop {
         guard += 1;
-        assert!(guard < 60, "no land to play");
+        assert!(guard < 60, "no land to play: {seen:#?}");
         let l = svc.load(game).await.expect("load");
         let p = l.game.pending().expect("pending").player;
         let me = discord_of(l.seats[p.index()].user_id);
         let opts = spellstack::grammar::options(&l.game, p, false);
+        seen.push(format!(
+            "turn {} {:?} {:?}: {opts:?}",
+            l.game.turn,
+            l.game.step,
+            l.game.pending().map(|x| x.decision.describe())
+        ));
         if let Some(land) = opts.iter().find(|o| o.starts_with("play ")) {
             // The natural words when only one land can be played.
             let land = if opts.iter().filter(|o| o.starts_with("play ")).count() == 1 {
@@ -2082,6 +2089,23 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
             if !drew {
                 break (me, before, after.row.version);
             }
+            continue;
+        }
+        if !opts.iter().any(|o| o == "pass")
+            && let Some(first) = opts.first()
+        {
+            // Not a priority stop (a discard to hand size in cleanup): answer it.
+            let r = h
+                .slash(
+                    me,
+                    thread,
+                    "mtg",
+                    "play",
+                    vec![opt("what", 3, json!(first))],
+                    json!({}),
+                )
+                .await;
+            assert!(text(&r).contains("Done"), "{r}");
             continue;
         }
         let r = h.slash(me, thread, "mtg", "pass", vec![], json!({})).await;
@@ -2909,9 +2933,10 @@ async fn league_buttons_and_menus_through_a_fake_discord() {
     env.stop().await;
 }
 
-/// Two bot processes against one database, each running its own shard range (shard 0 and
-/// shard 1 of 2): the fake gateway sends a server's interactions to the session of its
-/// shard, direct messages to shard 0, and every interaction is answered exactly once, by
+/// Two bot processes (the `spellstack serve` binary, twice) against one database, each
+/// running its own shard range (shard 0 and shard 1 of 2) and reaching the fake Discord
+/// through `discord.proxy`: the fake gateway sends a server's interactions to the session of
+/// its shard, direct messages to shard 0, and every interaction is answered exactly once, by
 /// the process that runs its shard. PostgreSQL when `TEST_DATABASE_URL` is set.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_take_their_own_shards() {
@@ -2921,10 +2946,15 @@ async fn two_processes_take_their_own_shards() {
         Ok(u) if !u.trim().is_empty() => u,
         _ => format!("sqlite://{}", dir.path().join("shards.db").display()),
     };
-    let cfg = Config {
-        database_url: url,
+    // The schema exists before either process starts (each would migrate it otherwise,
+    // racing on a fresh database).
+    let svc = Service::new(Config {
+        database_url: url.clone(),
         ..Config::default()
-    };
+    })
+    .await
+    .expect("service");
+    svc.db.close().await;
     let fake = Arc::new(Fake::default());
     let app = Router::new()
         .route("/ws", get(gateway))
@@ -2938,37 +2968,42 @@ async fn two_processes_take_their_own_shards() {
     let server = tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
+    /// Kills the child process when the test ends, however it ends.
+    struct Process(std::process::Child);
+    impl Drop for Process {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
     let mut bots = Vec::new();
-    let mut svcs = Vec::new();
     for shard in 0..2u32 {
-        let svc = Service::new(cfg.clone()).await.expect("service");
-        let http = poise::serenity_prelude::HttpBuilder::new(format!("Bot fake-token-{shard}"))
-            .proxy(format!("http://127.0.0.1:{port}"))
-            .ratelimiter_disabled(true)
-            .build();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let sharding = Sharding::Range {
-            first: shard,
-            last: shard,
-            total: 2,
-        };
-        let bot = tokio::spawn(discord::run_sharded(
-            http,
-            Data::new(svc.clone()),
-            Register::Skip,
-            Duration::from_secs(3600),
-            sharding,
-            async move {
-                let _ = stop_rx.await;
-            },
-        ));
-        bots.push((stop_tx, bot));
-        svcs.push(svc);
+        let cfg = dir.path().join(format!("shard{shard}.toml"));
+        std::fs::write(
+            &cfg,
+            format!(
+                "database_url = \"{url}\"\n[discord]\ntest_guild_id = {GUILD}\n\
+                 shards = [{shard}, {shard}]\nshard_total = 2\n\
+                 proxy = \"http://127.0.0.1:{port}\"\n"
+            ),
+        )
+        .expect("config");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_spellstack"))
+            .arg("serve")
+            .arg("--config")
+            .arg(&cfg)
+            .env("DISCORD_TOKEN", format!("fake-token-{shard}"))
+            .env_remove("DATABASE_URL")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spellstack serve");
+        bots.push(Process(child));
     }
     let h = Harness {
         fake: Arc::clone(&fake),
         next: AtomicU64::new(1),
-        deadline: Instant::now() + Duration::from_secs(50),
+        deadline: Instant::now() + Duration::from_secs(120),
     };
     let start = Instant::now();
     loop {
@@ -2984,7 +3019,7 @@ async fn two_processes_take_their_own_shards() {
             break;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(20),
+            start.elapsed() < Duration::from_secs(90),
             "each process identifies with its own shard: {shards:?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -3033,14 +3068,8 @@ async fn two_processes_take_their_own_shards() {
         );
     }
     fake.assert_clean();
-    for (stop_tx, bot) in bots {
-        let _ = stop_tx.send(());
-        let _ = tokio::time::timeout(Duration::from_secs(5), bot).await;
-    }
+    drop(bots);
     server.abort();
-    for s in svcs {
-        s.db.close().await;
-    }
 }
 
 /// The newest message the bot sent by DM to `user` that carries components.

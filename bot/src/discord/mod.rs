@@ -346,10 +346,17 @@ pub async fn serve(cfg: Config) -> anyhow::Result<()> {
     };
     let every = std::time::Duration::from_secs(cfg.discord.scheduler_seconds.max(1));
     let sharding = cfg.discord.sharding().map_err(anyhow::Error::msg)?;
+    let cfg_proxy = cfg.discord.proxy.clone();
     let svc = Service::new(cfg).await?;
     let db = svc.db.clone();
     let data = Data::new(svc);
-    let http = serenity::HttpBuilder::new(&token).build();
+    let http = match &cfg_proxy {
+        Some(url) => serenity::HttpBuilder::new(&token)
+            .proxy(url.as_str())
+            .ratelimiter_disabled(true)
+            .build(),
+        None => serenity::HttpBuilder::new(&token).build(),
+    };
     let r = run_sharded(http, data, register, every, sharding, async {
         let _ = tokio::signal::ctrl_c().await;
     })
