@@ -60,6 +60,13 @@ pub enum Amount {
     YouControlSubtype(String),
 }
 
+impl Amount {
+    /// One (a serde default).
+    pub fn one() -> Self {
+        Amount::Fixed(1)
+    }
+}
+
 /// A player an effect acts on, relative to the controller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlayerRef {
@@ -230,10 +237,14 @@ pub enum Effect {
         power: i32,
         toughness: i32,
     },
-    /// Each `who` sacrifices one permanent matching the filter (choices in APNAP order).
+    /// Each `who` sacrifices `count` permanents matching the filter (choices in APNAP
+    /// order; all of them if they control no more): "sacrifice that many permanents"
+    /// (Phyrexian Totem: `sacrifice permanent n=that_much`).
     Sacrifice {
         who: PlayerRef,
         filter: ObjectFilter,
+        #[serde(default = "Amount::one")]
+        count: Amount,
     },
     SacrificeThis {
         unless_counters: Option<CounterKind>,
@@ -412,6 +423,10 @@ pub enum Effect {
     /// "Exile target creature you control, then return it to the battlefield under its
     /// owner's control" (Momentary Blink): a new object returns.
     ExileAndReturn(ObjRef),
+    /// "Put target face-up exiled card into its owner's graveyard" (Pull from Eternity): a
+    /// card in exile goes to its owner's graveyard (a suspended one loses its counters and
+    /// is no longer suspended).
+    PutIntoGraveyard(ObjRef),
     /// "If you cast this spell during your main phase, instead ..." (Careful
     /// Consideration): `then` if its controller cast it in their own main phase, else
     /// `otherwise`. Checked on resolution, which happens in the step it was cast in (steps
@@ -935,6 +950,7 @@ impl Effect {
             }
             | Effect::ReturnAtNextEndStep(ObjRef::Target(n))
             | Effect::Exile(ObjRef::Target(n))
+            | Effect::PutIntoGraveyard(ObjRef::Target(n))
             | Effect::TurnFaceDown(ObjRef::Target(n))
             | Effect::Attach {
                 to: ObjRef::Target(n),

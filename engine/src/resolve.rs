@@ -550,7 +550,10 @@ impl Game {
                         // runs again with the answer, the "may" staying answered.
                         debug_assert!(
                             effects.len() == 1
-                                && matches!(inner, Effect::Scry(_) | Effect::Fateseal(_)),
+                                && matches!(
+                                    inner,
+                                    Effect::Scry(_) | Effect::Fateseal(_) | Effect::Search { .. }
+                                ),
                             "a may effect asked {p:?}"
                         );
                         return Progress::Ask(p);
@@ -794,6 +797,7 @@ impl Game {
             | Effect::DestroyAll { .. }
             | Effect::LivingEnd
             | Effect::Exile(..)
+            | Effect::PutIntoGraveyard(..)
             | Effect::ExileAll(..)
             | Effect::ExileLinked(..)
             | Effect::ExileRandomFromTop { .. }

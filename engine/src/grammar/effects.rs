@@ -99,8 +99,12 @@ fn may(i: &mut &str) -> PResult<(Vec<Effect>, String)> {
                 | Effect::CounterUnlessPays { .. }
         )
     };
-    // "You may scry 2", "you may fateseal 1": one effect that asks, alone.
+    // "You may scry 2", "you may fateseal 1", "you may search your library for ...": one
+    // effect that asks, alone (declined, nothing is searched and nothing is shuffled).
     let lone_scry = matches!(effects.as_slice(), [Effect::Scry(_) | Effect::Fateseal(_)]);
+    if matches!(effects.as_slice(), [Effect::Search { .. }]) {
+        return Ok((effects, text.trim().replace('_', " ")));
+    }
     if effects.iter().any(asks)
         || (!lone_scry
             && effects
@@ -596,6 +600,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("destroy", destroy),
     ("destroy_all", destroy_all),
     ("exile", one_object),
+    ("put_into_graveyard", one_object),
     ("exile_all", one_filter),
     ("exile_if_dies", one_object),
     ("exile_linked", one_object),
@@ -774,6 +779,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "regenerate" => Effect::Regenerate,
         "cant_regenerate" => Effect::CantRegenerate,
         "exile" => Effect::Exile,
+        "put_into_graveyard" => Effect::PutIntoGraveyard,
         "exile_if_dies" => Effect::ExileIfDies,
         "exile_linked" => Effect::ExileLinked,
         "exile_until_next_end_step" => Effect::ExileUntilNextEndStep,
@@ -1082,10 +1088,11 @@ fn sacrifice(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         }
         _ => {
             let filter = filter_after(&[]).parse_next(i)?;
-            let o = options(i, verb, &[WHO])?;
+            let o = options(i, verb, &[WHO, N])?;
             Ok(Effect::Sacrifice {
                 who: o.player("who").unwrap_or(PlayerRef::You),
                 filter,
+                count: o.amount("n").unwrap_or(Amount::Fixed(1)),
             })
         }
     }

@@ -74,7 +74,8 @@ impl Game {
                     }
                 }
             }
-            Effect::Sacrifice { who, filter } => {
+            Effect::Sacrifice { who, filter, count } => {
+                let n = self.amount(res, count).max(0) as usize;
                 for p in self.players_of(res, *who) {
                     if res.choices.iter().any(|(q, _)| *q == p) {
                         continue;
@@ -84,18 +85,18 @@ impl Game {
                         .map(|o| o.id)
                         .filter(|id| self.matches_filter(*id, filter, p))
                         .collect();
-                    match cands.len() {
-                        0 => res.choices.push((p, Vec::new())),
-                        1 => res.choices.push((p, cands)),
-                        _ => {
-                            return Progress::Ask(Pending {
-                                player: p,
-                                decision: Decision::Sacrifice {
-                                    filter: filter.clone(),
-                                    count: 1,
-                                },
-                            });
-                        }
+                    if n == 0 {
+                        res.choices.push((p, Vec::new()));
+                    } else if cands.len() <= n {
+                        res.choices.push((p, cands));
+                    } else {
+                        return Progress::Ask(Pending {
+                            player: p,
+                            decision: Decision::Sacrifice {
+                                filter: filter.clone(),
+                                count: n as u32,
+                            },
+                        });
                     }
                 }
                 let chosen = std::mem::take(&mut res.choices);
