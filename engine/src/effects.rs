@@ -488,6 +488,10 @@ pub enum Effect {
         /// type (Opal Guardian); else until end of turn, in addition to its types.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         forever: bool,
+        /// `still_land`: "becomes a 2/2 creature that's still a land" (Spike Tiller): it keeps
+        /// its types and colours (the colour argument is `C`), with `forever` too.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        still_land: bool,
     },
     /// "Counter target spell unless its controller pays {N}" (Mana Tithe; {X}: Logic Knot,
     /// the X its caster chose).

@@ -412,6 +412,11 @@ const FOREVER: Opt = Opt {
     shape: "forever",
     value: Value::Flag,
 };
+const STILL_LAND: Opt = Opt {
+    key: "still_land",
+    shape: "still_land",
+    value: Value::Flag,
+};
 
 const KEYWORDS: Opt = Opt {
     key: "keywords",
@@ -1337,13 +1342,17 @@ fn words_then_object<'a>(
     min: usize,
 ) -> PResult<(Vec<&'a str>, ObjRef)> {
     let mut words = Vec::new();
+    // `become_creature`'s flags end the words too.
+    let ends = |n: &str| {
+        super::is_option_word(n) || is_line_word(n) || n == "forever" || n == "still_land"
+    };
     while let Some(w) = next_word(i) {
-        if super::is_option_word(w) || is_line_word(w) {
+        if ends(w) {
             break;
         }
         let mut probe = *i;
         (space1, word).parse_next(&mut probe)?;
-        let last = next_word(&probe).is_none_or(|n| super::is_option_word(n) || is_line_word(n));
+        let last = next_word(&probe).is_none_or(ends);
         if is_object_word(w) && last && words.len() >= min {
             let what = arg("an object", object).parse_next(i)?;
             return Ok((words, what));
@@ -1436,11 +1445,18 @@ fn become_creature(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let (power, toughness) = arg("a P/T", pt_change).parse_next(i)?;
     let colors = arg("colours (or C)", creature_colours).parse_next(i)?;
     let (subtypes, what) = words_then_object(i, "a creature type", 0)?;
-    let mut o = options(i, verb, &[KEYWORDS, FOREVER])?;
+    let mut o = options(i, verb, &[KEYWORDS, FOREVER, STILL_LAND])?;
     let keywords = match o.take("keywords") {
         Some(Val::Keywords(k)) => k,
         _ => Vec::new(),
     };
+    let still_land = o.flag("still_land");
+    if still_land && colors != ColorSet::NONE {
+        return fail_here(
+            "`still_land` keeps its colours: write the colours as C",
+            &["become_creature 2/2 C target forever still_land"],
+        );
+    }
     Ok(Effect::BecomeCreature {
         what,
         power,
@@ -1449,6 +1465,7 @@ fn become_creature(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         subtypes: subtypes.iter().map(|s| s.to_string()).collect(),
         keywords,
         forever: o.flag("forever"),
+        still_land,
     })
 }
 
