@@ -174,6 +174,13 @@ pub enum Effect {
         filter: ObjectFilter,
         then: Vec<Effect>,
     },
+    /// "Sacrifice a <filter>. If you can't, <otherwise>" (Liege of the Pit: "sacrifice a
+    /// creature other than ~. If you can't, ~ deals 7 damage to you"): the controller
+    /// sacrifices one if they can (choosing which), else the other effects happen.
+    SacrificeOrElse {
+        filter: ObjectFilter,
+        otherwise: Vec<Effect>,
+    },
     /// Restore Balance: "each player chooses a number of <filter> they control equal to the
     /// number controlled by the player who controls the fewest, then sacrifices the rest".
     BalanceSacrifice(ObjectFilter),
@@ -753,6 +760,7 @@ impl Effect {
                 | Effect::DiscardHand { .. }
                 | Effect::SacrificeHalf { .. }
                 | Effect::MaySacrificeThen { .. }
+                | Effect::SacrificeOrElse { .. }
                 | Effect::BalanceSacrifice(_)
                 | Effect::BalanceDiscard
                 | Effect::Sacrifice { .. }
@@ -854,6 +862,11 @@ impl Effect {
             Effect::MaySacrificeThen { who, then, .. } => {
                 p(who, &mut v);
                 for e in then {
+                    v.extend(e.target_slots());
+                }
+            }
+            Effect::SacrificeOrElse { otherwise, .. } => {
+                for e in otherwise {
                     v.extend(e.target_slots());
                 }
             }

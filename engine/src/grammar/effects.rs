@@ -43,6 +43,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_you_control_at_most" => if_you_control_at_most(i),
         "if_activated_this_turn" => if_activated_this_turn(i),
         "may_sacrifice" => may_sacrifice(i),
+        "sacrifice_or_else" => sacrifice_or_else(i),
         "unless_pays" => unless_pays(i),
         _ => {
             i.reset(&start);
@@ -250,6 +251,23 @@ fn may_sacrifice(i: &mut &str) -> PResult<Effect> {
         filter,
         then,
     })
+}
+
+/// `sacrifice_or_else FILTER && EFFECT...`: "sacrifice a <filter>. If you can't, ..."
+/// (Liege of the Pit).
+fn sacrifice_or_else(i: &mut &str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, "sacrifice_or_else", &[])?;
+    let at = after_spaces(i);
+    let otherwise = chain(i)?;
+    if otherwise.is_empty() || otherwise.iter().any(|e| !e.is_choiceless()) {
+        *i = at;
+        return fail_here(
+            "`sacrifice_or_else FILTER && EFFECT...` takes effects that ask nothing more",
+            &["&& EFFECT"],
+        );
+    }
+    Ok(Effect::SacrificeOrElse { filter, otherwise })
 }
 
 /// `{ SP "&&" SP step }`.

@@ -223,7 +223,56 @@ impl Game {
                     }
                 }
             }
+            Effect::SacrificeOrElse { filter, otherwise } => {
+                return self.sacrifice_or_else(res, filter, otherwise);
+            }
             _ => debug_assert!(false, "not a sacrifice choice: {e:?}"),
+        }
+        Progress::Done
+    }
+
+    /// "Sacrifice a <filter> (`other`: not the source). If you can't, <otherwise>" (Liege of
+    /// the Pit): mandatory when there is one; the controller chooses among several.
+    fn sacrifice_or_else(
+        &mut self,
+        res: &mut Resolution,
+        filter: &crate::targets::ObjectFilter,
+        otherwise: &[Effect],
+    ) -> Progress {
+        let me = res.item.controller;
+        let source = Self::source_of(&res.item);
+        let cands: Vec<ObjectId> = self
+            .battlefield_of(me)
+            .map(|o| o.id)
+            .filter(|id| !(filter.other && *id == source))
+            .filter(|id| self.matches_filter(*id, filter, me))
+            .collect();
+        if cands.is_empty() {
+            if let Some(p) = self.shield_question_for(res, otherwise) {
+                return Progress::Ask(p);
+            }
+            for e in otherwise {
+                if let Progress::Ask(p) = self.execute(res, e) {
+                    debug_assert!(false, "a sacrifice_or_else effect asked {p:?}");
+                }
+            }
+            return Progress::Done;
+        }
+        let chosen = match (res.choices.first(), cands.as_slice()) {
+            (Some((_, v)), _) => v.first().copied(),
+            (None, [only]) => Some(*only),
+            (None, _) => {
+                return Progress::Ask(Pending {
+                    player: me,
+                    decision: Decision::Sacrifice {
+                        filter: filter.clone(),
+                        count: 1,
+                    },
+                });
+            }
+        };
+        if let Some(o) = chosen {
+            self.sacrifice(o);
         }
         Progress::Done
     }
