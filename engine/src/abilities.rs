@@ -85,6 +85,9 @@ pub enum TriggerEvent {
     /// "Whenever ~ blocks or becomes blocked by a non-<subtype> creature" (Cockatrice: Wall):
     /// once for each such creature it blocks or is blocked by; the subject is that creature.
     BlocksOrBecomesBlockedByNonSubtype(String),
+    /// "Whenever ~ blocks or becomes blocked by a non<colour> creature" (Gorgon Recluse:
+    /// nonblack), as the blocks are declared; the subject is that creature.
+    BlocksOrBecomesBlockedByNonColor(crate::mana::Color),
     /// "Whenever <scope> cycles a card" (502.18 / 702.28: cycling and typecycling alike;
     /// `keywords/cycling.rs`).
     PlayerCycles(PlayerScope),
@@ -158,6 +161,13 @@ pub enum TriggerEvent {
     /// An Aura's "whenever enchanted creature deals damage" (Spirit Link): any damage, to a
     /// player or a creature; the subject is the creature and `that_much` the damage dealt.
     EnchantedDealsDamage,
+    /// An Aura's "whenever enchanted creature deals damage to an opponent" (Ophidian Eye):
+    /// an opponent of the Aura's controller; "that player" is the damaged player.
+    EnchantedDealsDamageToOpponent,
+    /// "Whenever ~ is dealt damage" (Phyrexian Totem; Fungus Sliver's grant): once per
+    /// damage event, and once for all the combat damage dealt to it at the same time (a
+    /// Fungus Sliver ruling); the subject is itself and `that_much` the damage dealt.
+    DealtDamage,
     /// "When ~ is put into a graveyard from the battlefield" (any card type: the Auras that
     /// return to hand, A20); the subject is the card in the graveyard.
     PutIntoGraveyardFromBattlefield,
@@ -314,6 +324,12 @@ pub enum TriggerCondition {
     /// "If defending player controls no black permanents" (Spectral Force's attack trigger):
     /// the player the source attacks.
     DefenderControlsNoBlack,
+    /// "If it's a creature" (Phyrexian Totem): the source is a creature now or, if it has
+    /// left the battlefield, was one as it left (last known information, `Game::lki_power`).
+    IsCreature,
+    /// "If it was a creature" (Weatherseed Totem's "when ~ is put into a graveyard from the
+    /// battlefield"): it was a creature as it left the battlefield (`Game::lki_power`).
+    WasCreature,
 }
 
 impl TriggerCondition {

@@ -1657,6 +1657,7 @@ impl Game {
                     .filter_map(|s| s.serial)
                     .map(Target::Ability),
             ),
+            K::ExiledCard => v.extend(self.exile.iter().copied().map(Target::Object)),
             K::PermanentOrSuspended { .. } => v.extend(
                 self.battlefield
                     .iter()

@@ -60,6 +60,13 @@ pub enum Amount {
     YouControlSubtype(String),
 }
 
+impl Amount {
+    /// One (a serde default).
+    pub fn one() -> Self {
+        Amount::Fixed(1)
+    }
+}
+
 /// A player an effect acts on, relative to the controller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlayerRef {
@@ -167,6 +174,13 @@ pub enum Effect {
         filter: ObjectFilter,
         then: Vec<Effect>,
     },
+    /// "Sacrifice a <filter>. If you can't, <otherwise>" (Liege of the Pit: "sacrifice a
+    /// creature other than ~. If you can't, ~ deals 7 damage to you"): the controller
+    /// sacrifices one if they can (choosing which), else the other effects happen.
+    SacrificeOrElse {
+        filter: ObjectFilter,
+        otherwise: Vec<Effect>,
+    },
     /// Restore Balance: "each player chooses a number of <filter> they control equal to the
     /// number controlled by the player who controls the fewest, then sacrifices the rest".
     BalanceSacrifice(ObjectFilter),
@@ -230,10 +244,14 @@ pub enum Effect {
         power: i32,
         toughness: i32,
     },
-    /// Each `who` sacrifices one permanent matching the filter (choices in APNAP order).
+    /// Each `who` sacrifices `count` permanents matching the filter (choices in APNAP
+    /// order; all of them if they control no more): "sacrifice that many permanents"
+    /// (Phyrexian Totem: `sacrifice permanent n=that_much`).
     Sacrifice {
         who: PlayerRef,
         filter: ObjectFilter,
+        #[serde(default = "Amount::one")]
+        count: Amount,
     },
     SacrificeThis {
         unless_counters: Option<CounterKind>,
@@ -412,6 +430,10 @@ pub enum Effect {
     /// "Exile target creature you control, then return it to the battlefield under its
     /// owner's control" (Momentary Blink): a new object returns.
     ExileAndReturn(ObjRef),
+    /// "Put target face-up exiled card into its owner's graveyard" (Pull from Eternity): a
+    /// card in exile goes to its owner's graveyard (a suspended one loses its counters and
+    /// is no longer suspended).
+    PutIntoGraveyard(ObjRef),
     /// "If you cast this spell during your main phase, instead ..." (Careful
     /// Consideration): `then` if its controller cast it in their own main phase, else
     /// `otherwise`. Checked on resolution, which happens in the step it was cast in (steps
@@ -473,6 +495,10 @@ pub enum Effect {
         /// type (Opal Guardian); else until end of turn, in addition to its types.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         forever: bool,
+        /// `still_land`: "becomes a 2/2 creature that's still a land" (Spike Tiller): it keeps
+        /// its types and colours (the colour argument is `C`), with `forever` too.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        still_land: bool,
     },
     /// "Counter target spell unless its controller pays {N}" (Mana Tithe; {X}: Logic Knot,
     /// the X its caster chose).
@@ -734,6 +760,7 @@ impl Effect {
                 | Effect::DiscardHand { .. }
                 | Effect::SacrificeHalf { .. }
                 | Effect::MaySacrificeThen { .. }
+                | Effect::SacrificeOrElse { .. }
                 | Effect::BalanceSacrifice(_)
                 | Effect::BalanceDiscard
                 | Effect::Sacrifice { .. }
@@ -838,6 +865,11 @@ impl Effect {
                     v.extend(e.target_slots());
                 }
             }
+            Effect::SacrificeOrElse { otherwise, .. } => {
+                for e in otherwise {
+                    v.extend(e.target_slots());
+                }
+            }
             Effect::Draw { who, .. }
             | Effect::Discard { who, .. }
             | Effect::GainLife { who, .. }
@@ -935,6 +967,7 @@ impl Effect {
             }
             | Effect::ReturnAtNextEndStep(ObjRef::Target(n))
             | Effect::Exile(ObjRef::Target(n))
+            | Effect::PutIntoGraveyard(ObjRef::Target(n))
             | Effect::TurnFaceDown(ObjRef::Target(n))
             | Effect::Attach {
                 to: ObjRef::Target(n),

@@ -1125,14 +1125,18 @@ impl Game {
                 if self.lki_power.len() >= 64 {
                     // Only abilities still waiting or on the stack can ask (a loop of
                     // zone changes in one turn must not grow the state without end).
+                    // Their sources too: "if it was a creature" (Weatherseed Totem).
                     let wanted: Vec<ObjectId> = self
                         .triggers
                         .iter()
-                        .filter_map(|t| t.subject)
-                        .chain(self.stack.iter().filter_map(|s| match s.kind {
-                            crate::stack::StackKind::Trigger { subject, .. } => subject,
-                            _ => None,
+                        .flat_map(|t| [t.subject, Some(t.source)])
+                        .chain(self.stack.iter().flat_map(|s| match s.kind {
+                            crate::stack::StackKind::Trigger {
+                                subject, source, ..
+                            } => [subject, Some(source)],
+                            _ => [None, None],
                         }))
+                        .flatten()
                         .collect();
                     self.lki_power.retain(|(o, _)| wanted.contains(o));
                 }

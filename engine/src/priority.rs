@@ -629,6 +629,12 @@ impl Game {
                 }
             }
         }
+        if a.condition == Some(ActivationCondition::SourceIsCreature) && !self.is_creature(source) {
+            return Err(RuleError::illegal(format!(
+                "{}'s ability can be activated only while it is a creature",
+                def.name
+            )));
+        }
         if let Some(ActivationCondition::HandSizeExactly(n)) = a.condition {
             let have = self.player(player).hand.len() as u32;
             if have != n && n == 0 {

@@ -550,7 +550,10 @@ impl Game {
                         // runs again with the answer, the "may" staying answered.
                         debug_assert!(
                             effects.len() == 1
-                                && matches!(inner, Effect::Scry(_) | Effect::Fateseal(_)),
+                                && matches!(
+                                    inner,
+                                    Effect::Scry(_) | Effect::Fateseal(_) | Effect::Search { .. }
+                                ),
                             "a may effect asked {p:?}"
                         );
                         return Progress::Ask(p);
@@ -767,6 +770,7 @@ impl Game {
             }
             Effect::SacrificeHalf { .. }
             | Effect::MaySacrificeThen { .. }
+            | Effect::SacrificeOrElse { .. }
             | Effect::BalanceSacrifice(_) => {
                 return self.execute_sacrifice_choices(res, e);
             }
@@ -794,6 +798,7 @@ impl Game {
             | Effect::DestroyAll { .. }
             | Effect::LivingEnd
             | Effect::Exile(..)
+            | Effect::PutIntoGraveyard(..)
             | Effect::ExileAll(..)
             | Effect::ExileLinked(..)
             | Effect::ExileRandomFromTop { .. }
@@ -912,6 +917,7 @@ impl Game {
             | Effect::ItsControllerMay { .. }
             | Effect::SacrificeHalf { .. }
             | Effect::MaySacrificeThen { .. }
+            | Effect::SacrificeOrElse { .. }
             | Effect::BalanceSacrifice(_)
             | Effect::BalanceDiscard => {}
         }
@@ -1082,11 +1088,19 @@ impl Game {
     fn choice_candidates(&self, player: PlayerId, d: &Decision) -> Vec<ObjectId> {
         match d {
             Decision::Discard { .. } => self.player(player).hand.clone(),
-            Decision::Sacrifice { filter, .. } => self
-                .battlefield_of(player)
-                .map(|o| o.id)
-                .filter(|id| self.matches_filter(*id, filter, player))
-                .collect(),
+            Decision::Sacrifice { filter, .. } => {
+                // "Other than ~": not the resolving ability's source (Liege of the Pit).
+                let source = self
+                    .resolution
+                    .as_ref()
+                    .filter(|_| filter.other)
+                    .map(|r| Self::source_of(&r.item));
+                self.battlefield_of(player)
+                    .map(|o| o.id)
+                    .filter(|id| Some(*id) != source)
+                    .filter(|id| self.matches_filter(*id, filter, player))
+                    .collect()
+            }
             Decision::Search { filter, mana_value } => self
                 .player(player)
                 .library

@@ -589,6 +589,8 @@ impl Runner {
             None => (rest.trim(), None),
         };
         let card = card_id(name)?;
+        // A token may share a real card's name (Urza's Factory's Assembly-Worker).
+        let token = Catalog::builtin().token_by_name(name).map(|d| d.id);
         let g = &self.game;
         let mut found = Vec::new();
         for z in zones {
@@ -617,7 +619,7 @@ impl Runner {
                 };
                 // The runner knows what a face-down object is; a copy is found by what it
                 // copies or by the card it really is.
-                if (o.face_up() == card || o.card == card)
+                if (o.face_up() == card || o.card == card || Some(o.card) == token)
                     && owner
                         .or(if *z == ZoneKind::Battlefield || *z == ZoneKind::Stack {
                             None

@@ -282,6 +282,11 @@ impl crate::game::Game {
                     no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
                 }
             }
+            (TargetKind::ExiledCard, Target::Object(id)) => match self.obj(id) {
+                Some(o) if o.zone == ZoneKind::Exile && !o.face_down => Ok(()),
+                Some(_) => no(&|| format!("{} is not a face-up exiled card", self.card_name(id))),
+                None => no(&|| "that card is gone".into()),
+            },
             (TargetKind::Ability, Target::Ability(serial)) => match self.ability_on_stack(serial) {
                 Some(_) => Ok(()),
                 None => no(&|| "that ability is no longer on the stack".into()),

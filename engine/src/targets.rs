@@ -49,6 +49,9 @@ pub enum TargetKind {
     /// "Target activated or triggered ability" (Trickbind): an ability on the stack (mana
     /// abilities never are; classic combat damage on the stack is no ability).
     Ability,
+    /// "Target face-up exiled card" (Pull from Eternity): any card in exile that isn't face
+    /// down (suspended cards included).
+    ExiledCard,
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -304,6 +307,7 @@ impl TargetSpec {
             }
             TargetKind::Spell(f) => format!("a {f} spell"),
             TargetKind::Ability => "an activated or triggered ability".into(),
+            TargetKind::ExiledCard => "a face-up exiled card".into(),
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
                 "a card in a graveyard".into()
             }

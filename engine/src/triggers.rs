@@ -739,20 +739,41 @@ impl Game {
         }
     }
 
-    /// "Whenever enchanted creature deals damage" (Spirit Link).
+    /// "Whenever enchanted creature deals damage" (Spirit Link), "... to an opponent"
+    /// (Ophidian Eye), "whenever ~ is dealt damage" (Phyrexian Totem, Fungus Sliver).
     fn collect_enchanted_damage_triggers(&mut self, e: &Event) {
-        if let Event::Damage { source, amount, .. } = e
+        if let Event::Damage {
+            source,
+            amount,
+            target,
+            combat,
+        } = e
             && *amount > 0
         {
+            self.dealt_damage_triggers(*target, *amount, *combat);
             // "Whenever enchanted creature deals damage": the Auras attached to the source.
             let (source, amount) = (*source, *amount);
+            let damaged = match target {
+                crate::targets::Target::Player(p) => Some(*p),
+                _ => None,
+            };
             let found = self.matching(|g, id, _, w| {
                 *w == TriggerEvent::EnchantedDealsDamage
                     && g.obj(id).is_some_and(|o| o.attached_to == Some(source))
             });
-            for (s, c, p, i) in found {
+            // "... deals damage to an opponent": "that player" is the damaged opponent.
+            let to_opponent = self.matching(|g, id, ctrl, w| {
+                *w == TriggerEvent::EnchantedDealsDamageToOpponent
+                    && damaged.is_some_and(|p| p != ctrl)
+                    && g.obj(id).is_some_and(|o| o.attached_to == Some(source))
+            });
+            let found = found
+                .into_iter()
+                .map(|f| (f, None))
+                .chain(to_opponent.into_iter().map(|f| (f, damaged)));
+            for ((s, c, p, i), about) in found.collect::<Vec<_>>() {
                 if self.trigger_condition_holds(c, i, p, s) {
-                    self.queue(s, c, p, i, Some(source), None);
+                    self.queue(s, c, p, i, Some(source), about);
                     if let Some(t) = self.triggers.last_mut() {
                         t.amount = amount;
                     }
@@ -773,6 +794,36 @@ impl Game {
                     if let Some(t) = self.triggers.last_mut() {
                         t.amount = amount;
                     }
+                }
+            }
+        }
+    }
+
+    /// "Whenever ~ is dealt damage": the damaged permanent's own abilities (granted ones
+    /// too), with the damage as "that much". Combat damage is dealt all at once (510.2), so
+    /// a second source's combat damage to it adds to the ability already waiting instead of
+    /// triggering it again (Fungus Sliver: one counter for any number of sources).
+    fn dealt_damage_triggers(&mut self, target: crate::targets::Target, amount: u32, combat: bool) {
+        let crate::targets::Target::Object(victim) = target else {
+            return;
+        };
+        let found = self.matching(|_, id, _, w| id == victim && *w == TriggerEvent::DealtDamage);
+        for (s, c, p, i) in found {
+            if combat
+                && let Some(t) = self.triggers.iter_mut().find(|t| {
+                    t.source == s
+                        && t.def_card() == c
+                        && t.index as usize == i
+                        && t.subject == Some(victim)
+                })
+            {
+                t.amount += amount;
+                continue;
+            }
+            if self.trigger_condition_holds(c, i, p, s) {
+                self.queue(s, c, p, i, Some(victim), None);
+                if let Some(t) = self.triggers.last_mut() {
+                    t.amount = amount;
                 }
             }
         }
@@ -918,8 +969,15 @@ impl Game {
                 v.extend(
                     self.matching(|g, src, _, w| {
                         src == me
-                            && matches!(w, TriggerEvent::BlocksOrBecomesBlockedByNonSubtype(t)
-                                if !g.has_subtype(other, t))
+                            && match w {
+                                TriggerEvent::BlocksOrBecomesBlockedByNonSubtype(t) => {
+                                    !g.has_subtype(other, t)
+                                }
+                                TriggerEvent::BlocksOrBecomesBlockedByNonColor(c) => {
+                                    !g.colors(other).contains(*c)
+                                }
+                                _ => false,
+                            }
                     })
                     .into_iter()
                     .map(|(s, c, p, i)| (s, c, p, i, Some(other))),
@@ -1415,6 +1473,13 @@ impl Game {
                         .any(|o| self.colors(o.id).contains(crate::mana::Color::B))
                 })
             }
+            // As it is now or, gone, as it last existed (creatures leaving the battlefield
+            // are in `lki_power`).
+            TriggerCondition::IsCreature => match self.obj(source) {
+                Some(o) if o.zone == ZoneKind::Battlefield => self.is_creature(source),
+                _ => self.lki_power.iter().any(|(o, _)| *o == source),
+            },
+            TriggerCondition::WasCreature => self.lki_power.iter().any(|(o, _)| *o == source),
             TriggerCondition::CreatureCardsInGraveyardAtLeast(n) => {
                 self.player(controller)
                     .graveyard

@@ -62,6 +62,8 @@ pub enum AbilityTiming {
 pub enum ActivationCondition {
     /// "Activate only if you have exactly N cards in hand."
     HandSizeExactly(u32),
+    /// "Activate only if ~ is a creature" (Chronatog Totem).
+    SourceIsCreature,
 }
 
 /// What a mana ability adds.
@@ -645,6 +647,8 @@ pub struct Catalog {
     /// deck may hold it and no name finds it.
     face_down: CardId,
     by_name: HashMap<String, CardId>,
+    /// The tokens by name (a token may share a real card's name: `by_name` finds the card).
+    tokens_by_name: HashMap<String, CardId>,
     /// Every creature type a card of the catalog has (for "every creature type" and for
     /// choosing a creature type), sorted.
     creature_types: Vec<String>,
@@ -737,6 +741,12 @@ impl Catalog {
     }
     pub fn by_name(&self, name: &str) -> Option<&CardDef> {
         self.by_name
+            .get(&normalize_name(name))
+            .map(|id| self.get(*id))
+    }
+    /// The token of that name (`create_token`), also where a real card has the name.
+    pub fn token_by_name(&self, name: &str) -> Option<&CardDef> {
+        self.tokens_by_name
             .get(&normalize_name(name))
             .map(|id| self.get(*id))
     }

@@ -420,6 +420,9 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     let mut cards: Vec<CardDef> = Vec::with_capacity(facts.card.len() + 16);
     let mut halves: Vec<CardDef> = Vec::new();
     let mut by_name: HashMap<String, CardId> = HashMap::new();
+    // Tokens by name: a token may have a real card's name (Urza's Factory's Assembly-Worker
+    // token); `create_token` finds tokens here, deck and setup names find the real card.
+    let mut tokens_by_name: HashMap<String, CardId> = HashMap::new();
     for f in facts.card {
         let id = CardId(cards.len() as u16);
         let def = facts_to_def(id, &f)?;
@@ -444,7 +447,8 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         for s in parsed.card {
             let key = normalize_name(&s.name);
             let id = if s.test_only || s.token {
-                if by_name.contains_key(&key) {
+                if tokens_by_name.contains_key(&key) || (s.test_only && by_name.contains_key(&key))
+                {
                     return Err(err(
                         &s.name,
                         "a test-only card may not reuse a real card's name",
@@ -474,7 +478,10 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
                     Support::TestOnly
                 };
                 cards.push(def);
-                by_name.insert(key, id);
+                if s.token {
+                    tokens_by_name.insert(key.clone(), id);
+                }
+                by_name.entry(key).or_insert(id);
                 id
             } else {
                 if s.cost.is_some() || s.type_line.is_some() || s.pt.is_some() || s.text.is_some() {
@@ -518,7 +525,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
     for def in &mut cards {
         add_intrinsic_mana_abilities(def);
     }
-    check_tokens(&cards, &halves, &by_name)?;
+    check_tokens(&cards, &halves, &tokens_by_name)?;
     let mut creature_types: Vec<String> = cards
         .iter()
         .filter(|c| c.has_type(CardType::Creature) || c.has_type(CardType::Tribal))
@@ -549,6 +556,7 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
         cards,
         face_down,
         by_name,
+        tokens_by_name,
         creature_types,
         intrinsic,
         land_types,
@@ -579,7 +587,7 @@ fn granted_abilities(cards: &[CardDef]) -> Result<Vec<(CardId, u8, u8)>, Catalog
 fn check_tokens(
     cards: &[CardDef],
     halves: &[CardDef],
-    by_name: &HashMap<String, CardId>,
+    tokens_by_name: &HashMap<String, CardId>,
 ) -> Result<(), CatalogError> {
     for def in cards.iter().chain(halves) {
         let effects = def
@@ -591,7 +599,7 @@ fn check_tokens(
             .chain(def.triggers.iter().flat_map(|t| t.effects.iter()));
         for e in effects {
             if let Effect::CreateToken { token, .. } = e {
-                let ok = by_name
+                let ok = tokens_by_name
                     .get(&normalize_name(token))
                     .is_some_and(|id| cards[id.0 as usize].support == Support::Token);
                 if !ok {
@@ -1732,11 +1740,22 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
     };
     let condition = match a.condition.as_deref() {
         None => None,
-        Some(c) => Some(ActivationCondition::HandSizeExactly(
+        Some(c) => Some(
             crate::grammar::parse_all(crate::grammar::events::activation_condition, c)
                 .map_err(|e| format!("condition `{c}`: {e}"))?,
-        )),
+        ),
     };
+    if condition == Some(ActivationCondition::SourceIsCreature)
+        && !def.text.to_lowercase().contains(&format!(
+            "only if {} is a creature",
+            def.name.to_lowercase()
+        ))
+    {
+        return Err(
+            "`condition = \"this_is_creature\"`: the card's text has no \"only if ~ is a creature\""
+                .into(),
+        );
+    }
     Ok(ActivatedAbility {
         text: a
             .text

@@ -224,9 +224,24 @@ fn discard(i: &mut &str) -> PResult<CostPart> {
 /// `return COUNT SUBTYPEs you control to their owner's hand`, as printed (Fathom Seer's
 /// "Morph—Return two Islands you control to their owner's hand"): the subtype is the plural
 /// word without its `s`.
+///
+/// `return a SUBTYPE you control to its owner's hand` (Scryb Ranger's "Return a Forest you
+/// control to its owner's hand").
 fn return_to_hand(i: &mut &str) -> PResult<CostPart> {
     let n = arg("a count", count).parse_next(i)?;
     let start = i.checkpoint();
+    if n == 1 {
+        let subtype = arg("a subtype", word).parse_next(i)?;
+        let f = crate::targets::ObjectFilter {
+            subtype: Some(subtype.to_string()),
+            controller: Some(Relation::You),
+            ..Default::default()
+        };
+        for w in ["you", "control", "to", "its", "owner's", "hand"] {
+            literal_word(i, &[w])?;
+        }
+        return Ok(CostPart::ReturnToHand(f, n));
+    }
     let plural = arg("a subtype, plural", word).parse_next(i)?;
     let Some(subtype) = plural.strip_suffix('s').filter(|s| !s.is_empty()) else {
         return fail_at(

@@ -43,6 +43,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_you_control_at_most" => if_you_control_at_most(i),
         "if_activated_this_turn" => if_activated_this_turn(i),
         "may_sacrifice" => may_sacrifice(i),
+        "sacrifice_or_else" => sacrifice_or_else(i),
         "unless_pays" => unless_pays(i),
         _ => {
             i.reset(&start);
@@ -99,8 +100,12 @@ fn may(i: &mut &str) -> PResult<(Vec<Effect>, String)> {
                 | Effect::CounterUnlessPays { .. }
         )
     };
-    // "You may scry 2", "you may fateseal 1": one effect that asks, alone.
+    // "You may scry 2", "you may fateseal 1", "you may search your library for ...": one
+    // effect that asks, alone (declined, nothing is searched and nothing is shuffled).
     let lone_scry = matches!(effects.as_slice(), [Effect::Scry(_) | Effect::Fateseal(_)]);
+    if matches!(effects.as_slice(), [Effect::Search { .. }]) {
+        return Ok((effects, text.trim().replace('_', " ")));
+    }
     if effects.iter().any(asks)
         || (!lone_scry
             && effects
@@ -246,6 +251,23 @@ fn may_sacrifice(i: &mut &str) -> PResult<Effect> {
         filter,
         then,
     })
+}
+
+/// `sacrifice_or_else FILTER && EFFECT...`: "sacrifice a <filter>. If you can't, ..."
+/// (Liege of the Pit).
+fn sacrifice_or_else(i: &mut &str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, "sacrifice_or_else", &[])?;
+    let at = after_spaces(i);
+    let otherwise = chain(i)?;
+    if otherwise.is_empty() || otherwise.iter().any(|e| !e.is_choiceless()) {
+        *i = at;
+        return fail_here(
+            "`sacrifice_or_else FILTER && EFFECT...` takes effects that ask nothing more",
+            &["&& EFFECT"],
+        );
+    }
+    Ok(Effect::SacrificeOrElse { filter, otherwise })
 }
 
 /// `{ SP "&&" SP step }`.
@@ -406,6 +428,11 @@ const BASE: Opt = Opt {
 const FOREVER: Opt = Opt {
     key: "forever",
     shape: "forever",
+    value: Value::Flag,
+};
+const STILL_LAND: Opt = Opt {
+    key: "still_land",
+    shape: "still_land",
     value: Value::Flag,
 };
 
@@ -596,6 +623,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("destroy", destroy),
     ("destroy_all", destroy_all),
     ("exile", one_object),
+    ("put_into_graveyard", one_object),
     ("exile_all", one_filter),
     ("exile_if_dies", one_object),
     ("exile_linked", one_object),
@@ -774,6 +802,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "regenerate" => Effect::Regenerate,
         "cant_regenerate" => Effect::CantRegenerate,
         "exile" => Effect::Exile,
+        "put_into_graveyard" => Effect::PutIntoGraveyard,
         "exile_if_dies" => Effect::ExileIfDies,
         "exile_linked" => Effect::ExileLinked,
         "exile_until_next_end_step" => Effect::ExileUntilNextEndStep,
@@ -1082,10 +1111,11 @@ fn sacrifice(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         }
         _ => {
             let filter = filter_after(&[]).parse_next(i)?;
-            let o = options(i, verb, &[WHO])?;
+            let o = options(i, verb, &[WHO, N])?;
             Ok(Effect::Sacrifice {
                 who: o.player("who").unwrap_or(PlayerRef::You),
                 filter,
+                count: o.amount("n").unwrap_or(Amount::Fixed(1)),
             })
         }
     }
@@ -1330,13 +1360,17 @@ fn words_then_object<'a>(
     min: usize,
 ) -> PResult<(Vec<&'a str>, ObjRef)> {
     let mut words = Vec::new();
+    // `become_creature`'s flags end the words too.
+    let ends = |n: &str| {
+        super::is_option_word(n) || is_line_word(n) || n == "forever" || n == "still_land"
+    };
     while let Some(w) = next_word(i) {
-        if super::is_option_word(w) || is_line_word(w) {
+        if ends(w) {
             break;
         }
         let mut probe = *i;
         (space1, word).parse_next(&mut probe)?;
-        let last = next_word(&probe).is_none_or(|n| super::is_option_word(n) || is_line_word(n));
+        let last = next_word(&probe).is_none_or(ends);
         if is_object_word(w) && last && words.len() >= min {
             let what = arg("an object", object).parse_next(i)?;
             return Ok((words, what));
@@ -1429,11 +1463,18 @@ fn become_creature(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let (power, toughness) = arg("a P/T", pt_change).parse_next(i)?;
     let colors = arg("colours (or C)", creature_colours).parse_next(i)?;
     let (subtypes, what) = words_then_object(i, "a creature type", 0)?;
-    let mut o = options(i, verb, &[KEYWORDS, FOREVER])?;
+    let mut o = options(i, verb, &[KEYWORDS, FOREVER, STILL_LAND])?;
     let keywords = match o.take("keywords") {
         Some(Val::Keywords(k)) => k,
         _ => Vec::new(),
     };
+    let still_land = o.flag("still_land");
+    if still_land && colors != ColorSet::NONE {
+        return fail_here(
+            "`still_land` keeps its colours: write the colours as C",
+            &["become_creature 2/2 C target forever still_land"],
+        );
+    }
     Ok(Effect::BecomeCreature {
         what,
         power,
@@ -1442,6 +1483,7 @@ fn become_creature(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         subtypes: subtypes.iter().map(|s| s.to_string()).collect(),
         keywords,
         forever: o.flag("forever"),
+        still_land,
     })
 }
 

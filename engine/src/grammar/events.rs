@@ -64,6 +64,11 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ),
     ("enchanted_deals_damage", TriggerEvent::EnchantedDealsDamage),
     (
+        "enchanted_deals_damage_to_opponent",
+        TriggerEvent::EnchantedDealsDamageToOpponent,
+    ),
+    ("dealt_damage", TriggerEvent::DealtDamage),
+    (
         "put_into_graveyard_from_battlefield",
         TriggerEvent::PutIntoGraveyardFromBattlefield,
     ),
@@ -195,6 +200,11 @@ const EVENT_PREFIXES: &[(&str, EventRule)] = &[
     ("blocks_or_becomes_blocked_by_nontype:", |i| {
         subtype_word
             .map(TriggerEvent::BlocksOrBecomesBlockedByNonSubtype)
+            .parse_next(i)
+    }),
+    ("blocks_or_becomes_blocked_by_noncolor:", |i| {
+        super::words::colour_name
+            .map(TriggerEvent::BlocksOrBecomesBlockedByNonColor)
             .parse_next(i)
     }),
     ("subtype_becomes_blocked:", |i| {
@@ -403,6 +413,8 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
         "defending_player_controls_no_black_permanents",
         TriggerCondition::DefenderControlsNoBlack,
     ),
+    ("is_creature", TriggerCondition::IsCreature),
+    ("was_creature", TriggerCondition::WasCreature),
 ];
 
 /// `condition`: an intervening "if" clause.
@@ -486,18 +498,23 @@ pub fn enters_with(i: &mut &str) -> PResult<crate::cards::EntersWith> {
     })
 }
 
-/// `activation_condition = "hand_size_exactly" SP integer | "hellbent"` (no cards in hand).
-pub fn activation_condition(i: &mut &str) -> PResult<u32> {
+/// `activation_condition = "hand_size_exactly" SP integer | "hellbent"` (no cards in hand)
+/// `| "this_is_creature"` ("activate only if ~ is a creature": Chronatog Totem).
+pub fn activation_condition(i: &mut &str) -> PResult<crate::cards::ActivationCondition> {
+    use crate::cards::ActivationCondition as C;
     let start = i.checkpoint();
     match item.parse_next(i)? {
-        "hand_size_exactly" => arg("a number", natural).parse_next(i),
+        "hand_size_exactly" => arg("a number", natural)
+            .map(C::HandSizeExactly)
+            .parse_next(i),
         // Hellbent's "activate only if you have no cards in hand" (`keywords/hellbent.rs`).
-        "hellbent" => Ok(0),
+        "hellbent" => Ok(C::HandSizeExactly(0)),
+        "this_is_creature" => Ok(C::SourceIsCreature),
         w => fail_at(
             i,
             &start,
             format!("unknown condition `{w}`"),
-            &["hand_size_exactly N", "hellbent"],
+            &["hand_size_exactly N", "hellbent", "this_is_creature"],
         ),
     }
 }

@@ -249,6 +249,7 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
         "player" => TargetKind::Player,
         "opponent" => TargetKind::Opponent,
         "activated_or_triggered_ability" => TargetKind::Ability,
+        "card_in_exile" => TargetKind::ExiledCard,
         "spell" => TargetKind::Spell(filter_after(CHOOSERS).parse_next(i)?),
         "card_in_graveyard" => {
             let at = i.checkpoint();

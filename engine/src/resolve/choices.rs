@@ -74,7 +74,8 @@ impl Game {
                     }
                 }
             }
-            Effect::Sacrifice { who, filter } => {
+            Effect::Sacrifice { who, filter, count } => {
+                let n = self.amount(res, count).max(0) as usize;
                 for p in self.players_of(res, *who) {
                     if res.choices.iter().any(|(q, _)| *q == p) {
                         continue;
@@ -84,18 +85,18 @@ impl Game {
                         .map(|o| o.id)
                         .filter(|id| self.matches_filter(*id, filter, p))
                         .collect();
-                    match cands.len() {
-                        0 => res.choices.push((p, Vec::new())),
-                        1 => res.choices.push((p, cands)),
-                        _ => {
-                            return Progress::Ask(Pending {
-                                player: p,
-                                decision: Decision::Sacrifice {
-                                    filter: filter.clone(),
-                                    count: 1,
-                                },
-                            });
-                        }
+                    if n == 0 {
+                        res.choices.push((p, Vec::new()));
+                    } else if cands.len() <= n {
+                        res.choices.push((p, cands));
+                    } else {
+                        return Progress::Ask(Pending {
+                            player: p,
+                            decision: Decision::Sacrifice {
+                                filter: filter.clone(),
+                                count: n as u32,
+                            },
+                        });
                     }
                 }
                 let chosen = std::mem::take(&mut res.choices);
@@ -222,7 +223,56 @@ impl Game {
                     }
                 }
             }
+            Effect::SacrificeOrElse { filter, otherwise } => {
+                return self.sacrifice_or_else(res, filter, otherwise);
+            }
             _ => debug_assert!(false, "not a sacrifice choice: {e:?}"),
+        }
+        Progress::Done
+    }
+
+    /// "Sacrifice a <filter> (`other`: not the source). If you can't, <otherwise>" (Liege of
+    /// the Pit): mandatory when there is one; the controller chooses among several.
+    fn sacrifice_or_else(
+        &mut self,
+        res: &mut Resolution,
+        filter: &crate::targets::ObjectFilter,
+        otherwise: &[Effect],
+    ) -> Progress {
+        let me = res.item.controller;
+        let source = Self::source_of(&res.item);
+        let cands: Vec<ObjectId> = self
+            .battlefield_of(me)
+            .map(|o| o.id)
+            .filter(|id| !(filter.other && *id == source))
+            .filter(|id| self.matches_filter(*id, filter, me))
+            .collect();
+        if cands.is_empty() {
+            if let Some(p) = self.shield_question_for(res, otherwise) {
+                return Progress::Ask(p);
+            }
+            for e in otherwise {
+                if let Progress::Ask(p) = self.execute(res, e) {
+                    debug_assert!(false, "a sacrifice_or_else effect asked {p:?}");
+                }
+            }
+            return Progress::Done;
+        }
+        let chosen = match (res.choices.first(), cands.as_slice()) {
+            (Some((_, v)), _) => v.first().copied(),
+            (None, [only]) => Some(*only),
+            (None, _) => {
+                return Progress::Ask(Pending {
+                    player: me,
+                    decision: Decision::Sacrifice {
+                        filter: filter.clone(),
+                        count: 1,
+                    },
+                });
+            }
+        };
+        if let Some(o) = chosen {
+            self.sacrifice(o);
         }
         Progress::Done
     }

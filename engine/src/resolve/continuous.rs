@@ -169,12 +169,21 @@ impl Game {
                 subtypes,
                 keywords,
                 forever,
+                still_land,
             } => {
                 let source = Self::source_of(&res.item);
                 if let Some(o) = self.object_of(res, *what)
                     && self.is_on_battlefield(o)
                 {
-                    let (types, duration) = if *forever {
+                    let (types, duration) = if *still_land {
+                        // "A creature that's still a land": its types and colours stay.
+                        let duration = if *forever {
+                            Duration::Indefinite
+                        } else {
+                            Duration::EndOfTurn
+                        };
+                        (CharChange::BecomeCreature(subtypes.clone()), duration)
+                    } else if *forever {
                         (
                             CharChange::BecomeOnlyCreature(subtypes.clone()),
                             Duration::Indefinite,
@@ -185,11 +194,14 @@ impl Game {
                             Duration::EndOfTurn,
                         )
                     };
-                    for change in [
-                        types,
-                        CharChange::SetColors(*colors),
-                        CharChange::AddKeywords(crate::layers::KeywordSet::of(keywords)),
-                    ] {
+                    let mut changes = vec![types];
+                    if !*still_land {
+                        changes.push(CharChange::SetColors(*colors));
+                    }
+                    changes.push(CharChange::AddKeywords(crate::layers::KeywordSet::of(
+                        keywords,
+                    )));
+                    for change in changes {
                         self.add_char_effect(source, me, vec![o], change, duration);
                     }
                     self.add_pt_effect(o, PtChange::Set(*power, *toughness));

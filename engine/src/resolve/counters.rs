@@ -129,7 +129,7 @@ impl Game {
         match e {
             Effect::CreateToken { token, count, who } => {
                 let n = self.amount(res, count).max(0);
-                if let Some(def) = self.catalog().by_name(token) {
+                if let Some(def) = self.catalog().token_by_name(token) {
                     // The creator is the effect's controller; the token's owner follows
                     // the ruleset (Δ23, `create_token`).
                     let me = res.item.controller;

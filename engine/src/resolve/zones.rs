@@ -72,6 +72,7 @@ impl Game {
                     self.move_object(o, ZoneKind::Exile, Position::Top);
                 }
             }
+            Effect::PutIntoGraveyard(r) => self.put_exiled_into_graveyard(res, *r),
             Effect::ExileIfDies(r) => {
                 if let Some(o) = self.object_of(res, *r)
                     && self.is_on_battlefield(o)
@@ -333,6 +334,16 @@ impl Game {
                 false,
                 "not an effect of returns to the battlefield or hand: {e:?}"
             ),
+        }
+    }
+
+    /// Pull from Eternity: the exiled card goes to its owner's graveyard (from exile only:
+    /// its "face-up exiled card"; a suspended card loses its counters with the zone change).
+    fn put_exiled_into_graveyard(&mut self, res: &Resolution, r: ObjRef) {
+        if let Some(o) = self.object_of(res, r)
+            && self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile)
+        {
+            self.move_object(o, ZoneKind::Graveyard, Position::Top);
         }
     }
 }
