@@ -2517,12 +2517,19 @@ fn damage_from(
             said: part.clone(),
             hint: "each share starts with a number".into(),
         })?;
+        // Same-named recipients (two Squires blocking) are each named in turn: a name
+        // means the next one not yet given damage.
+        let left: Vec<(String, Target)> = cands
+            .iter()
+            .filter(|(_, t)| !out.iter().any(|(u, _)| u == t))
+            .cloned()
+            .collect();
         out.push((
             pick_in(
                 game,
                 player,
                 who,
-                &cands,
+                &left,
                 "creature or player receiving damage",
             )?,
             n,
