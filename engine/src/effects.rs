@@ -423,6 +423,11 @@ pub enum Effect {
     /// "Deals N damage divided as you choose among any number of targets": each target of
     /// the spell's division (`StackItem::division`) still legal is dealt its share.
     DamageDivided,
+    /// "Prevent the next N damage that would be dealt this turn to any number of targets,
+    /// divided as you choose" (Angel of Salvation; with `divided_damage`): each target of the
+    /// division still legal gets a prevention shield of its share; an illegal one's is not
+    /// created (its share is lost).
+    PreventDivided,
     /// "Target instant or sorcery card in your graveyard gains flashback until end of turn.
     /// The flashback cost is equal to its mana cost." (Dralnu, Lich Lord)
     GrantFlashback(ObjRef),

@@ -725,6 +725,9 @@ impl Game {
             | Effect::ReorderTop(_)
             | Effect::RevealForX(..)
             | Effect::RevealChroma(..)
+            | Effect::RevealRandomDamage(_)
+            | Effect::RevealTop(_)
+            | Effect::ChooseRevealedToBottom(_)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -732,12 +735,7 @@ impl Game {
             | Effect::RemoveAllCounters { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
-            Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
-            Effect::RevealTop(filter) => self.reveal_top(res, filter.as_ref()),
             Effect::AuraSwap => return self.execute_aura_swap(res),
-            Effect::ChooseRevealedToBottom(who) => {
-                return self.choose_revealed_to_bottom(res, *who);
-            }
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);
             }
@@ -785,6 +783,7 @@ impl Game {
             | Effect::LoseAtNextDrawUnlessPays { .. }
             | Effect::RedirectNextFromThis { .. }
             | Effect::PreventNext { .. }
+            | Effect::PreventDivided
             | Effect::PreventAll(..)
             | Effect::LifeFloorUntilEndOfTurn
             | Effect::PreventCombatDamageFrom(..)

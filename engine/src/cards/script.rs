@@ -784,8 +784,13 @@ fn parse_divided(
                 .map_err(|e| format!("divided_damage `{d}`: {e}"))?,
         ),
     };
-    if divided.is_some() != effects.contains(&Effect::DamageDivided) {
-        return Err("`divided_damage` and the effect `damage_divided` go together".into());
+    let uses =
+        effects.contains(&Effect::DamageDivided) || effects.contains(&Effect::PreventDivided);
+    if divided.is_some() != uses {
+        return Err(
+            "`divided_damage` and the effect `damage_divided` (or `prevent_divided`) go together"
+                .into(),
+        );
     }
     Ok(divided)
 }

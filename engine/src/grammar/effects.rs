@@ -646,6 +646,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("reveal_for_x", one_filter),
     ("reveal_top_to_hand_if", one_filter),
     ("reveal_top", no_args),
+    ("prevent_divided", no_args),
     ("reveal_for_chroma", reveal_for_chroma),
     ("discard_hand_draw_that_many", who_only),
     ("discard_hand", who_only),
@@ -717,6 +718,7 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     options(i, verb, &[])?;
     Ok(match verb {
         "damage_divided" => Effect::DamageDivided,
+        "prevent_divided" => Effect::PreventDivided,
         "reveal_top" => Effect::RevealTop(None),
         "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
         "living_end" => Effect::LivingEnd,

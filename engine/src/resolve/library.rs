@@ -183,6 +183,11 @@ impl Game {
             Effect::Scry(n) | Effect::Fateseal(n) | Effect::ReorderTop(n) => {
                 return self.execute_scry(res, e, n);
             }
+            Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
+            Effect::RevealTop(filter) => self.reveal_top(res, filter.as_ref()),
+            Effect::ChooseRevealedToBottom(who) => {
+                return self.choose_revealed_to_bottom(res, *who);
+            }
             Effect::Search { .. }
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. } => return self.execute_search(res, e),
