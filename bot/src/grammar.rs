@@ -721,10 +721,25 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 format!("activate {name}")
             }
         }
-        Answer::ActivateMana { source, color, .. } => {
+        Answer::ActivateMana {
+            source,
+            ability,
+            color,
+        } => {
             let name = object_label(game, viewer, *source, &among);
+            // "Add three mana of any one color" (Lotus Bloom): `for RRR`.
+            let times = match game
+                .ability(*source, *ability)
+                .and_then(|a| a.mana.as_ref())
+            {
+                Some(engine::cards::ManaProduce::AnyOneColor(n)) => (*n).max(1) as usize,
+                _ => 1,
+            };
             match color {
-                Some(c) => format!("tap {name} for {}", color_word(*c)),
+                Some(c) => format!(
+                    "tap {name} for {}",
+                    color_word(*c).to_string().repeat(times)
+                ),
                 None => format!("tap {name}"),
             }
         }
@@ -754,6 +769,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                     "sacrifice"
                 }
                 Some(Decision::Search { .. }) => "find",
+                Some(Decision::AuraSwap { .. }) => "swap for",
                 Some(Decision::KeepLegend { .. }) => "keep",
                 Some(Decision::OrderBlockers { .. }) => "order",
                 Some(Decision::ChooseCopy { .. }) => "copy",
@@ -1367,6 +1383,7 @@ pub fn parse_answers(
         | Decision::KeepLegend { .. }
         | Decision::Reveal { .. }
         | Decision::Dredge { .. }
+        | Decision::AuraSwap { .. }
         | Decision::ChooseCopy { .. } => {
             if matches!(pending.decision, Decision::Dredge { .. })
                 && matches!(
@@ -1400,6 +1417,10 @@ pub fn parse_answers(
                         "copy ",
                         "reveal ",
                         "dredge ",
+                        "swap for ",
+                        "swap ",
+                        "exchange for ",
+                        "exchange with ",
                     ],
                 )
                 .unwrap_or(&t);
@@ -1775,6 +1796,19 @@ fn mana_pick(
     }
     let c = mana_choices(game, player, legal);
     if let Ok(a) = pick(&rest, &c) {
+        return Ok(a);
+    }
+    // `Lotus Bloom for R` also names `Lotus Bloom for RRR` (one colour, several mana).
+    let collapsed: Vec<(String, Answer)> = c
+        .iter()
+        .filter_map(|(l, a)| {
+            let (n, letters) = l.rsplit_once(" for ")?;
+            let first = letters.chars().next()?;
+            (letters.chars().count() > 1 && letters.chars().all(|x| x == first))
+                .then(|| (format!("{n} for {first}"), a.clone()))
+        })
+        .collect();
+    if let Ok(a) = pick(&rest, &collapsed) {
         return Ok(a);
     }
     let names: Vec<(String, Answer)> = c

@@ -2379,6 +2379,7 @@ impl Game {
         }
         let made = match &a.mana {
             Some(ManaProduce::Fixed(v)) if v.len() > 1 => v.clone(),
+            Some(ManaProduce::AnyOneColor(n)) => vec![produced; *n as usize],
             _ => vec![produced],
         };
         for mana in made {

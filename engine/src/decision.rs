@@ -53,12 +53,15 @@ pub enum Decision {
         #[serde(default = "one", skip_serializing_if = "is_one")]
         count: u32,
     },
-    /// Search the library for up to one card matching the filter (and, for transmute and
-    /// transfigure, with this mana value).
+    /// Search the library for up to `up_to` cards (one unless an effect says "up to N")
+    /// matching the filter (and, for transmute and transfigure, with this mana value),
+    /// answered `Objects` with none to `up_to` of them.
     Search {
         filter: ObjectFilter,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mana_value: Option<u32>,
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        up_to: u32,
     },
     /// "You may reveal X <filter> cards in your hand": any number of them, none included
     /// (answered with the cards: `Answer::Objects`).
@@ -120,6 +123,14 @@ pub enum Decision {
         cards: Vec<ObjectId>,
         names: Vec<String>,
     },
+    /// Aura swap (2014 rules 702.64, `keywords/aura_swap.rs`): as the ability resolves,
+    /// `player` may exchange the Aura with one of `cards`, the Aura cards in their hand
+    /// (`names` theirs): `Objects([card])` chooses it, `Objects([])` none. An Aura that can't
+    /// enchant the permanent may be chosen; the exchange then does nothing (702.64b).
+    AuraSwap {
+        cards: Vec<ObjectId>,
+        names: Vec<String>,
+    },
     /// A pregame action from the opening hand (2006 rule 101.6 / 2014 103.6, `turn.rs`):
     /// "If Gemstone Caverns is in your opening hand and you're not the starting player, you
     /// may begin the game with it on the battlefield with a luck counter on it. If you do,
@@ -128,10 +139,10 @@ pub enum Decision {
     PregameAction { card: ObjectId, name: String },
 }
 
-fn one() -> u32 {
+pub(crate) fn one() -> u32 {
     1
 }
-fn is_one(n: &u32) -> bool {
+pub(crate) fn is_one(n: &u32) -> bool {
     *n == 1
 }
 
@@ -306,10 +317,17 @@ impl Decision {
             Decision::Search {
                 filter,
                 mana_value: None,
+                up_to: 1,
             } => format!("search your library for a {filter}"),
             Decision::Search {
                 filter,
+                mana_value: None,
+                up_to,
+            } => format!("search your library for up to {up_to} ({filter})"),
+            Decision::Search {
+                filter,
                 mana_value: Some(v),
+                ..
             } => format!("search your library for a {filter} with mana value {v}"),
             Decision::Reveal { filter } => format!(
                 "reveal any number of {} cards in your hand",
@@ -360,6 +378,10 @@ impl Decision {
                 "you would draw a card: dredge {} instead, or draw",
                 names.join(" or ")
             ),
+            Decision::AuraSwap { names, .. } => format!(
+                "aura swap: you may exchange the Aura with an Aura card in your hand ({}), or choose nothing",
+                names.join(", ")
+            ),
             Decision::PregameAction { name, .. } => format!(
                 "before the game: begin with {name} on the battlefield with a luck counter, exiling a card from your hand? (choose the card to exile, or nothing)"
             ),
@@ -394,6 +416,7 @@ impl Decision {
             Decision::OrderReplacements { .. } => "order_replacements",
             Decision::Scry { .. } => "scry",
             Decision::Dredge { .. } => "dredge",
+            Decision::AuraSwap { .. } => "aura_swap",
             Decision::PregameAction { .. } => "pregame_action",
         }
     }

@@ -206,6 +206,16 @@ pub enum Effect {
         look: Amount,
         exile: Amount,
     },
+    /// Aura swap's "exchange this Aura with an Aura card in your hand" (2014 rules 702.64,
+    /// `keywords/aura_swap.rs`; built by the script key `aura_swap`): a `Decision::AuraSwap`
+    /// as it resolves.
+    AuraSwap,
+    /// "Reveal the top card of your library" (after a scry: Judge Unworthy, Riddle of
+    /// Lightning, Putrid Cyclops, Llanowar Empath): X becomes that card's mana value (0 with
+    /// an empty library) for the effects after it (`damage X`, `pump_count X -1/-1`); with a
+    /// filter (`reveal_top_to_hand_if creature`), "if it's a <filter> card, put it into your
+    /// hand" (else it stays on top).
+    RevealTop(Option<ObjectFilter>),
     /// "Target player reveals a card at random from their hand. ~ deals damage to that player
     /// equal to that card's mana value" (Ignite Memories).
     RevealRandomDamage(PlayerRef),
@@ -270,6 +280,13 @@ pub enum Effect {
         /// Ur-Dragon; `then=become_copy`).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         then_copy: bool,
+        /// "Search your library for up to N ... cards" (Korlash's grandeur: `n=2`); one
+        /// unless told.
+        #[serde(
+            default = "crate::decision::one",
+            skip_serializing_if = "crate::decision::is_one"
+        )]
+        up_to: u32,
     },
     /// "Turn it face down" (Vesuvan Shapeshifter's upkeep trigger).
     TurnFaceDown(ObjRef),
@@ -424,6 +441,11 @@ pub enum Effect {
     /// "Deals N damage divided as you choose among any number of targets": each target of
     /// the spell's division (`StackItem::division`) still legal is dealt its share.
     DamageDivided,
+    /// "Prevent the next N damage that would be dealt this turn to any number of targets,
+    /// divided as you choose" (Angel of Salvation; with `divided_damage`): each target of the
+    /// division still legal gets a prevention shield of its share; an illegal one's is not
+    /// created (its share is lost).
+    PreventDivided,
     /// "Target instant or sorcery card in your graveyard gains flashback until end of turn.
     /// The flashback cost is equal to its mana cost." (Dralnu, Lich Lord)
     GrantFlashback(ObjRef),
@@ -777,6 +799,7 @@ impl Effect {
                 | Effect::Fateseal(_)
                 | Effect::ReorderTop(_)
                 | Effect::ChooseRevealedToBottom(_)
+                | Effect::AuraSwap
         ) && self.target_slots().is_empty()
     }
 

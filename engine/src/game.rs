@@ -671,6 +671,7 @@ impl Game {
             Decision::Discard { .. }
             | Decision::Sacrifice { .. }
             | Decision::Search { .. }
+            | Decision::AuraSwap { .. }
             | Decision::Reveal { .. } => self.answer_resolution_choice(player, decision, answer),
             Decision::KeepLegend { name } => self.answer_keep_legend(player, name, answer),
             Decision::OrderBlockers { attacker } => {
@@ -740,6 +741,7 @@ impl Game {
             d @ (Decision::Discard { .. }
             | Decision::Sacrifice { .. }
             | Decision::Search { .. }
+            | Decision::AuraSwap { .. }
             | Decision::Reveal { .. }) => self.resolution_choice_answers(player, d),
             Decision::KeepLegend { name } => self
                 .legend_group(player, name)

@@ -728,6 +728,9 @@ impl Game {
             | Effect::ReorderTop(_)
             | Effect::RevealForX(..)
             | Effect::RevealChroma(..)
+            | Effect::RevealRandomDamage(_)
+            | Effect::RevealTop(_)
+            | Effect::ChooseRevealedToBottom(_)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
@@ -735,10 +738,7 @@ impl Game {
             | Effect::RemoveAllCounters { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
-            Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
-            Effect::ChooseRevealedToBottom(who) => {
-                return self.choose_revealed_to_bottom(res, *who);
-            }
+            Effect::AuraSwap => return self.execute_aura_swap(res),
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);
             }
@@ -787,6 +787,7 @@ impl Game {
             | Effect::LoseAtNextDrawUnlessPays { .. }
             | Effect::RedirectNextFromThis { .. }
             | Effect::PreventNext { .. }
+            | Effect::PreventDivided
             | Effect::PreventAll(..)
             | Effect::LifeFloorUntilEndOfTurn
             | Effect::PreventCombatDamageFrom(..)
@@ -877,6 +878,8 @@ impl Game {
             | Effect::UnlessPays { .. }
             | Effect::MayTapOrUntap(_)
             | Effect::RevealRandomDamage(_)
+            | Effect::RevealTop(_)
+            | Effect::AuraSwap
             | Effect::ChooseRevealedToBottom(_)
             | Effect::SacrificeUnlessPays { .. }
             | Effect::SacrificeThisUnlessPays { .. }
@@ -1101,7 +1104,9 @@ impl Game {
                     .filter(|id| self.matches_filter(*id, filter, player))
                     .collect()
             }
-            Decision::Search { filter, mana_value } => self
+            Decision::Search {
+                filter, mana_value, ..
+            } => self
                 .player(player)
                 .library
                 .iter()
@@ -1114,6 +1119,11 @@ impl Game {
                             .is_some_and(|d| d.mana_value_matches(|m| m == v))
                     })
                 })
+                .collect(),
+            Decision::AuraSwap { cards, .. } => cards
+                .iter()
+                .copied()
+                .filter(|c| self.player(player).hand.contains(c))
                 .collect(),
             // By its characteristics in the hand (colours included).
             Decision::Reveal { filter } => self
@@ -1137,7 +1147,8 @@ impl Game {
         let (min, max) = match d {
             Decision::Discard { count } => (*count as usize, *count as usize),
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
-            Decision::Search { .. } => (0, 1),
+            Decision::Search { up_to, .. } => (0, *up_to as usize),
+            Decision::AuraSwap { .. } => (0, 1),
             Decision::Reveal { .. } => (0, cands.len()),
             _ => (0, 0),
         };
@@ -1255,11 +1266,23 @@ impl Game {
                 }
                 v
             }
-            Decision::Search { .. } => {
+            Decision::Search { up_to, .. } => {
                 let mut v = vec![Answer::Objects(Vec::new())];
-                v.extend(cands.into_iter().map(|c| Answer::Objects(vec![c])));
+                v.extend(cands.iter().map(|c| Answer::Objects(vec![*c])));
+                // "Up to N": for each k up to N, the first k - 1 cards and each one after
+                // them (every size, without the 2^n subsets).
+                for k in 2..=(*up_to as usize).min(cands.len()) {
+                    for extra in k - 1..cands.len() {
+                        let mut pick = cands[..k - 1].to_vec();
+                        pick.push(cands[extra]);
+                        v.push(Answer::Objects(pick));
+                    }
+                }
                 v
             }
+            Decision::AuraSwap { .. } => std::iter::once(Answer::Objects(Vec::new()))
+                .chain(cands.iter().map(|c| Answer::Objects(vec![*c])))
+                .collect(),
             // Any number: none, and the first k for each k (a full list would be 2^n).
             Decision::Reveal { .. } => (0..=cands.len())
                 .map(|k| Answer::Objects(cands[..k].to_vec()))

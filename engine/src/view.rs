@@ -444,6 +444,9 @@ impl Game {
                 // A hidden choice (what to discard) is described without private details.
                 description: match (&p.decision, viewer == Some(p.player)) {
                     (Decision::Search { .. }, false) => "search their library".into(),
+                    (Decision::AuraSwap { .. }, false) => {
+                        "decide whether to exchange an Aura with an Aura card in their hand".into()
+                    }
                     (Decision::YesNo { .. }, false) if self.madness_question_card().is_some() => {
                         "decide whether a card being discarded is exiled with madness".into()
                     }

@@ -381,7 +381,7 @@ fn decides(game: &Game, p: PlayerId) -> bool {
 }
 
 /// Whether `p` must now answer a decision about their hand or library (a mulligan, a
-/// discard, a search, a reveal, a dredge, a scry, a yes/no question such as madness's, the
+/// discard, a search, a reveal, a dredge, an aura swap's choice, a scry, a yes/no question such as madness's, the
 /// pregame action of an opening hand's Gemstone Caverns): the
 /// hand's DM is sent again to carry its answers, even when the hand did not change.
 pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
@@ -396,6 +396,7 @@ pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
                         | D::Search { .. }
                         | D::Reveal { .. }
                         | D::Dredge { .. }
+                        | D::AuraSwap { .. }
                         | D::Scry { .. }
                         | D::YesNo { .. }
                         | D::PregameAction { .. }

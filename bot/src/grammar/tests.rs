@@ -1613,10 +1613,11 @@ fn decision_variant(d: &Decision) -> &'static str {
         } => "Scry",
         Decision::Scry { top_only: true, .. } => "Scry top_only",
         Decision::Dredge { .. } => "Dredge",
+        Decision::AuraSwap { .. } => "AuraSwap",
         Decision::PregameAction { .. } => "PregameAction",
     }
 }
-const DECISION_VARIANTS: usize = 28;
+const DECISION_VARIANTS: usize = 29;
 
 /// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
 fn answer_variant(a: &Answer) -> &'static str {
@@ -1867,4 +1868,81 @@ fn lists_keep_names_with_commas_whole() {
         split_list("dralnu, island"),
         vec!["dralnu".to_string(), "island".to_string()]
     );
+}
+
+/// Aura swap's choice (`Decision::AuraSwap`): `swap for NAME`, `choose NAME`, `nothing`;
+/// a card that is no Aura in the hand is refused. Lotus Bloom's "three mana of any one
+/// color": `tap Lotus Bloom for RRR`, and `Lotus Bloom for R` alike.
+#[test]
+fn aura_swap_and_one_colour_mana_words() {
+    let g = engine::scenario::game_from_str(
+        r#"
+name = "swap"
+script = ["alice: activate Arcanum Wings", "alice: autopay", "resolve"]
+[setup]
+active = "alice"
+turn = 3
+step = "precombat_main"
+[setup.alice]
+hand = ["Griffin Guide", "Forest"]
+battlefield = ["Squire", { card = "Arcanum Wings", attached_to = "Squire" }, "Island", "Island", "Island", "Lotus Bloom"]
+"#,
+    )
+    .expect("scenario runs");
+    let p = PlayerId(0);
+    assert!(matches!(
+        g.pending().map(|x| &x.decision),
+        Some(Decision::AuraSwap { .. })
+    ));
+    let guide = g.player(p).hand[0];
+    for words in [
+        "swap for Griffin Guide",
+        "choose griffin guide",
+        "exchange with Griffin Guide",
+    ] {
+        assert_eq!(
+            parse_answers(&g, p, words).ok(),
+            Some(vec![Answer::Objects(vec![guide])]),
+            "{words}"
+        );
+    }
+    assert_eq!(
+        parse_answers(&g, p, "nothing").ok(),
+        Some(vec![Answer::Objects(Vec::new())])
+    );
+    assert!(parse_answers(&g, p, "swap for Forest").is_err());
+    assert!(
+        options(&g, p, false)
+            .iter()
+            .any(|o| o == "swap for Griffin Guide"),
+        "{:?}",
+        options(&g, p, false)
+    );
+    // Answer it, then Lotus Bloom's mana at priority.
+    let mut g = g;
+    g.submit(p, Answer::Objects(Vec::new())).expect("accepted");
+    let legal = g.legal_answers(p);
+    let lotus = g
+        .battlefield_of(p)
+        .find(|o| g.card_name(o.id) == "Lotus Bloom")
+        .map(|o| o.id)
+        .expect("Lotus Bloom");
+    let red = Answer::ActivateMana {
+        source: lotus,
+        ability: 0,
+        color: Some(Color::R),
+    };
+    assert!(legal.contains(&red));
+    assert_eq!(describe(&g, p, &red), "tap Lotus Bloom for RRR");
+    for words in [
+        "tap Lotus Bloom for RRR",
+        "tap Lotus Bloom for R",
+        "tap Lotus Bloom for red",
+    ] {
+        assert_eq!(
+            parse_answers(&g, p, words).ok(),
+            Some(vec![red.clone()]),
+            "{words}"
+        );
+    }
 }

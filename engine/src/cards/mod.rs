@@ -82,6 +82,9 @@ pub enum ManaProduce {
     /// "Add {C}. If ~ has a <kind> counter on it, instead add one mana of any color"
     /// (Gemstone Caverns: `add = "{C}, any with luck counter"`; `Game::mana_options`).
     ColorlessOrAnyWithCounter(crate::object::CounterKind),
+    /// "Add N mana of any one color" (Lotus Bloom: `add = "3 of any one color"`): the colour
+    /// is chosen as it is activated (`Answer::ActivateMana`'s `color`), all N of it.
+    AnyOneColor(u32),
 }
 
 impl ManaProduce {
@@ -89,7 +92,9 @@ impl ManaProduce {
     pub fn options(&self) -> Vec<ManaType> {
         match self {
             ManaProduce::Fixed(v) => v.clone(),
-            ManaProduce::AnyColor => Color::ALL.into_iter().map(ManaType::Colored).collect(),
+            ManaProduce::AnyColor | ManaProduce::AnyOneColor(_) => {
+                Color::ALL.into_iter().map(ManaType::Colored).collect()
+            }
             ManaProduce::OneOf(v) => v.clone(),
             ManaProduce::XCombination(v) => v.iter().map(|c| ManaType::Colored(*c)).collect(),
             // Which of the two depends on its counters (`Game::mana_options`).
@@ -103,6 +108,7 @@ impl ManaProduce {
         match self {
             ManaProduce::Fixed(v) => v.len() as u32,
             ManaProduce::XCombination(_) => 0,
+            ManaProduce::AnyOneColor(n) => *n,
             _ => 1,
         }
     }

@@ -242,6 +242,8 @@ struct Script {
     equip: Option<String>,
     /// Fortify (702.66, `keywords/fortify.rs`): `fortify = "{3}"`, as printed.
     fortify: Option<String>,
+    /// Aura swap (702.64, `keywords/aura_swap.rs`): `aura_swap = "{2}{U}"`, as printed.
+    aura_swap: Option<String>,
 }
 
 /// `affects = "creature type:Sliver"`, `pump = "+1/+1"`, `grant = ["Flying"]`, `other = true`.
@@ -790,8 +792,13 @@ fn parse_divided(
                 .map_err(|e| format!("divided_damage `{d}`: {e}"))?,
         ),
     };
-    if divided.is_some() != effects.contains(&Effect::DamageDivided) {
-        return Err("`divided_damage` and the effect `damage_divided` go together".into());
+    let uses =
+        effects.contains(&Effect::DamageDivided) || effects.contains(&Effect::PreventDivided);
+    if divided.is_some() != uses {
+        return Err(
+            "`divided_damage` and the effect `damage_divided` (or `prevent_divided`) go together"
+                .into(),
+        );
     }
     Ok(divided)
 }
@@ -905,6 +912,7 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
     apply_statics(def, s)?;
     apply_abilities(def, s)?;
     apply_attach_keys(def, s, &text_lower, test_only)?;
+    apply_aura_swap_key(def, s, &text_lower, test_only)?;
     // After the printed activated abilities: cycling is printed after them.
     apply_graveyard_keys(def, s)
 }
@@ -987,6 +995,51 @@ fn apply_attach_keys(
             None => {}
         }
     }
+    Ok(())
+}
+
+/// Aura swap (702.64, `keywords/aura_swap.rs`): "[Cost]: You may exchange this Aura with an
+/// Aura card in your hand", after the printed activated abilities; only an Aura, checked
+/// against the card's "Aura swap [cost]" line, and a card whose text has it needs the key.
+fn apply_aura_swap_key(
+    def: &mut CardDef,
+    s: &Script,
+    text_lower: &str,
+    test_only: bool,
+) -> Result<(), String> {
+    let Some(c) = &s.aura_swap else {
+        if !test_only && text_lower.lines().any(|l| l.starts_with("aura swap {")) {
+            return Err("the card has aura swap: script it with `aura_swap = \"{cost}\"`".into());
+        }
+        return Ok(());
+    };
+    if !def.subtypes.iter().any(|t| t == "Aura") {
+        return Err("only an Aura has `aura_swap`".into());
+    }
+    let printed = format!("aura swap {}", c.trim().to_lowercase());
+    if !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        return Err(format!(
+            "`aura_swap = \"{c}\"`: the card's text has no `{printed}`"
+        ));
+    }
+    let cost = Cost::parse(c).map_err(|e| format!("aura_swap `{c}`: {e}"))?;
+    def.abilities.push(crate::cards::ActivatedAbility {
+        text: format!(
+            "Aura swap {cost} ({cost}: Exchange this Aura with an Aura card in your hand.)"
+        ),
+        cost,
+        targets: Vec::new(),
+        effects: vec![crate::effects::Effect::AuraSwap],
+        mana: None,
+        timing: crate::cards::AbilityTiming::Instant,
+        condition: None,
+        cycling: false,
+        from_hand: false,
+        forecast: false,
+        from_graveyard: false,
+        while_suspended: false,
+        once_each_turn: false,
+    });
     Ok(())
 }
 
@@ -1780,6 +1833,15 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
     let s = s.trim();
     if s == "any" {
         return Ok(ManaProduce::AnyColor);
+    }
+    // "3 of any one color": Lotus Bloom's "Add three mana of any one color".
+    if let Some(n) = s.strip_suffix(" of any one color") {
+        return n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n > 0)
+            .map(ManaProduce::AnyOneColor)
+            .ok_or_else(|| format!("bad amount `{n}` in `{s}`"));
     }
     // "{C}, any with luck counter": Gemstone Caverns.
     if let Some(kind) = s

@@ -394,6 +394,11 @@ const FROM: Opt = Opt {
     shape: "from=OBJECT",
     value: Value::Object,
 };
+const UP_TO: Opt = Opt {
+    key: "up_to",
+    shape: "up_to=N",
+    value: Value::Number,
+};
 const N: Opt = Opt {
     key: "n",
     shape: "n=AMOUNT",
@@ -667,6 +672,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("mill", player_amount),
     ("search", search),
     ("reveal_for_x", one_filter),
+    ("reveal_top_to_hand_if", one_filter),
+    ("reveal_top", no_args),
+    ("prevent_divided", no_args),
     ("reveal_for_chroma", reveal_for_chroma),
     ("discard_hand_draw_that_many", who_only),
     ("discard_hand", who_only),
@@ -738,6 +746,8 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     options(i, verb, &[])?;
     Ok(match verb {
         "damage_divided" => Effect::DamageDivided,
+        "prevent_divided" => Effect::PreventDivided,
+        "reveal_top" => Effect::RevealTop(None),
         "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
         "living_end" => Effect::LivingEnd,
         "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
@@ -844,6 +854,7 @@ fn one_filter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "tap_all" => Effect::TapAll(filter),
         "balance_sacrifice" => Effect::BalanceSacrifice(filter),
         "reveal_for_x" => Effect::RevealForX(filter),
+        "reveal_top_to_hand_if" => Effect::RevealTop(Some(filter)),
         _ => Effect::ExileAll(filter),
     })
 }
@@ -1256,8 +1267,9 @@ fn plain_words<'a>(i: &mut &'a str) -> PResult<Vec<&'a str>> {
 /// `search FILTER [to=hand|battlefield|graveyard] [tapped] [then=become_copy]`.
 fn search(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let filter = filter_after(&["tapped"]).parse_next(i)?;
-    let o = options(i, verb, &[TO_ZONE, TAPPED, THEN])?;
+    let o = options(i, verb, &[TO_ZONE, TAPPED, THEN, UP_TO])?;
     Ok(Effect::Search {
+        up_to: o.number("up_to").unwrap_or(1),
         filter,
         to: match o.word("to") {
             Some("battlefield") => ZoneKind::Battlefield,

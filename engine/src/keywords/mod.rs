@@ -271,6 +271,7 @@ impl FromStr for Keyword {
     }
 }
 
+pub mod aura_swap;
 pub mod bloodthirst;
 pub mod buyback;
 pub mod chroma;

@@ -112,6 +112,20 @@ impl Game {
                     }
                 }
             }
+            Effect::PreventDivided => {
+                // Angel of Salvation: the division was made as it went on the stack; a target
+                // illegal now gets no shield (its share is not given to the others).
+                let legal: Vec<(Target, u32)> = res
+                    .item
+                    .division
+                    .iter()
+                    .copied()
+                    .filter(|(t, n)| *n > 0 && self.division_target_legal(&res.item, *t))
+                    .collect();
+                for (target, remaining) in legal {
+                    self.add_shield(Shield::PreventNext { target, remaining });
+                }
+            }
             Effect::PreventAll(scope) => self.add_shield(Shield::PreventAll(*scope)),
             Effect::LifeFloorUntilEndOfTurn => self.add_shield(Shield::LifeFloor(me)),
             Effect::CantRegenerate(r) => {

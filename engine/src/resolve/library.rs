@@ -183,6 +183,11 @@ impl Game {
             Effect::Scry(n) | Effect::Fateseal(n) | Effect::ReorderTop(n) => {
                 return self.execute_scry(res, e, n);
             }
+            Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
+            Effect::RevealTop(filter) => self.reveal_top(res, filter.as_ref()),
+            Effect::ChooseRevealedToBottom(who) => {
+                return self.choose_revealed_to_bottom(res, *who);
+            }
             Effect::Search { .. }
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. } => return self.execute_search(res, e),
@@ -255,6 +260,25 @@ impl Game {
         }
     }
 
+    /// "Reveal the top card of your library" (`Effect::RevealTop`, after a scry): X becomes
+    /// its mana value for the effects after it (0 with an empty library: nothing is
+    /// revealed); with a filter, the card goes to the hand if it is such a card (by its
+    /// printed characteristics, 505.6 / 708.6 for a split card's two halves alike).
+    pub(super) fn reveal_top(&mut self, res: &mut Resolution, to_hand_if: Option<&ObjectFilter>) {
+        let me = res.item.controller;
+        let Some(card) = self.player(me).library.last().copied() else {
+            res.item.x = 0;
+            return;
+        };
+        self.emit(Event::Revealed { player: me, card });
+        res.item.x = self.def(card).map_or(0, |d| d.mana_value());
+        if let Some(f) = to_hand_if
+            && self.card_matches(card, f)
+        {
+            self.move_object(card, ZoneKind::Hand, Position::Top);
+        }
+    }
+
     /// Psychotic Episode: the controller chooses among the player's hand and the top card of
     /// their library (`ChooseMode`, hand first, then the top card); the chosen card goes to
     /// the bottom of its owner's library.
@@ -314,6 +338,7 @@ impl Game {
                 to,
                 tapped,
                 then_copy,
+                up_to,
             } => {
                 if res.choices.is_empty() {
                     return Progress::Ask(Pending {
@@ -321,6 +346,7 @@ impl Game {
                         decision: Decision::Search {
                             filter: filter.clone(),
                             mana_value: None,
+                            up_to: *up_to,
                         },
                     });
                 }
@@ -359,6 +385,7 @@ impl Game {
                         decision: Decision::Search {
                             filter: filter.clone(),
                             mana_value: Some(mana_value),
+                            up_to: 1,
                         },
                     });
                 }
@@ -384,6 +411,7 @@ impl Game {
                         decision: Decision::Search {
                             filter: filter.clone(),
                             mana_value: None,
+                            up_to: 1,
                         },
                     });
                 }
