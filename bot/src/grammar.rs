@@ -1338,9 +1338,7 @@ pub fn parse_answers(
         Decision::ChooseTarget { .. } => {
             if t == "cancel" {
                 Answer::Cancel
-            } else if matches!(t.as_str(), "nothing" | "none" | "no target" | "no targets")
-                && legal.contains(&Answer::Objects(Vec::new()))
-            {
+            } else if says_no_target(&t) && legal.contains(&Answer::Objects(Vec::new())) {
                 // "Up to one target": choosing none.
                 Answer::Objects(Vec::new())
             } else {
@@ -2683,6 +2681,11 @@ fn split_clauses(s: &str) -> (String, Clauses) {
     (padded[..name_end].trim().to_string(), cl)
 }
 
+/// The words for choosing no target of an "up to one" target.
+fn says_no_target(t: &str) -> bool {
+    matches!(t, "nothing" | "none" | "no target" | "no targets")
+}
+
 /// A target named by the command's next `on` clause, or what the player must add.
 fn target_answer(
     probe: &Game,
@@ -2765,10 +2768,7 @@ fn cast_sequence(
             Decision::ChooseTarget { spec, .. } => {
                 let c = target_cands(&probe, player, &legal);
                 let none = Answer::Objects(Vec::new());
-                let said_none = cl
-                    .targets
-                    .last()
-                    .is_some_and(|t| matches!(t.as_str(), "nothing" | "none" | "no target"));
+                let said_none = cl.targets.last().is_some_and(|t| says_no_target(t));
                 // "Up to one": `on nothing`, or no word at all when nothing can be chosen.
                 if legal.contains(&none) && (said_none || (cl.targets.is_empty() && c.is_empty())) {
                     if said_none {

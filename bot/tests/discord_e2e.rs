@@ -2068,17 +2068,7 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
                 land.as_str()
             };
             let before = serde_json::to_value(&l.game).expect("json");
-            let r = h
-                .slash(
-                    me,
-                    thread,
-                    "mtg",
-                    "play",
-                    vec![opt("what", 3, json!(land))],
-                    json!({}),
-                )
-                .await;
-            assert!(text(&r).contains("Done"), "{r}");
+            play_done(h, me, thread, land).await;
             let after = svc.load(game).await.expect("load");
             // A play followed by a draw (the turn passed on) can't be taken back: the draw
             // would be seen again. Look for another.
@@ -2095,17 +2085,7 @@ async fn commands_settings_undo_and_reminders_through_a_fake_discord() {
             && let Some(first) = opts.first()
         {
             // Not a priority stop (a discard to hand size in cleanup): answer it.
-            let r = h
-                .slash(
-                    me,
-                    thread,
-                    "mtg",
-                    "play",
-                    vec![opt("what", 3, json!(first))],
-                    json!({}),
-                )
-                .await;
-            assert!(text(&r).contains("Done"), "{r}");
+            play_done(h, me, thread, first).await;
             continue;
         }
         let r = h.slash(me, thread, "mtg", "pass", vec![], json!({})).await;
@@ -3070,6 +3050,21 @@ async fn two_processes_take_their_own_shards() {
     fake.assert_clean();
     drop(bots);
     server.abort();
+}
+
+/// `/mtg play what:WORDS` by `user` in `thread`, which the bot must accept ("Done").
+async fn play_done(h: &Harness, user: u64, thread: u64, words: &str) {
+    let r = h
+        .slash(
+            user,
+            thread,
+            "mtg",
+            "play",
+            vec![opt("what", 3, json!(words))],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("Done"), "{words}: {r}");
 }
 
 /// The newest message the bot sent by DM to `user` that carries components.

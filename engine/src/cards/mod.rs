@@ -152,6 +152,32 @@ pub struct ActivatedAbility {
 }
 
 impl ActivatedAbility {
+    /// A non-mana ability usable from the battlefield with no restriction beyond `timing`:
+    /// what a keyword's own ability is (equip, fortify, aura swap).
+    pub fn plain(
+        text: String,
+        cost: Cost,
+        targets: Vec<TargetSpec>,
+        effects: Vec<Effect>,
+        timing: AbilityTiming,
+    ) -> ActivatedAbility {
+        ActivatedAbility {
+            cost,
+            targets,
+            effects,
+            mana: None,
+            timing,
+            condition: None,
+            text,
+            cycling: false,
+            from_hand: false,
+            forecast: false,
+            from_graveyard: false,
+            while_suspended: false,
+            once_each_turn: false,
+        }
+    }
+
     /// Whether its activations this turn are recorded (`Game::activations`): "activate
     /// only once each turn", "if this ability has been activated N or more times this turn".
     pub fn counts_activations(&self) -> bool {

@@ -1023,23 +1023,13 @@ fn apply_aura_swap_key(
         ));
     }
     let cost = Cost::parse(c).map_err(|e| format!("aura_swap `{c}`: {e}"))?;
-    def.abilities.push(crate::cards::ActivatedAbility {
-        text: format!(
-            "Aura swap {cost} ({cost}: Exchange this Aura with an Aura card in your hand.)"
-        ),
+    def.abilities.push(crate::cards::ActivatedAbility::plain(
+        format!("Aura swap {cost} ({cost}: Exchange this Aura with an Aura card in your hand.)"),
         cost,
-        targets: Vec::new(),
-        effects: vec![crate::effects::Effect::AuraSwap],
-        mana: None,
-        timing: crate::cards::AbilityTiming::Instant,
-        condition: None,
-        cycling: false,
-        from_hand: false,
-        forecast: false,
-        from_graveyard: false,
-        while_suspended: false,
-        once_each_turn: false,
-    });
+        Vec::new(),
+        vec![crate::effects::Effect::AuraSwap],
+        crate::cards::AbilityTiming::Instant,
+    ));
     Ok(())
 }
 
@@ -2682,26 +2672,18 @@ fn attach_ability(
         ("Equip", "creature")
     };
     let target = crate::targets::TargetSpec::parse(&format!("{what} you_control"))?;
-    Ok(crate::cards::ActivatedAbility {
-        text: format!(
+    Ok(crate::cards::ActivatedAbility::plain(
+        format!(
             "{word} {cost} ({cost}: Attach to target {what} you control. {word} only as a sorcery.)"
         ),
         cost,
-        targets: vec![target],
-        effects: vec![crate::effects::Effect::Attach {
+        vec![target],
+        vec![crate::effects::Effect::Attach {
             what: crate::effects::ObjRef::This,
             to: crate::effects::ObjRef::Target(0),
         }],
-        mana: None,
-        timing: crate::cards::AbilityTiming::Sorcery,
-        condition: None,
-        cycling: false,
-        from_hand: false,
-        forecast: false,
-        from_graveyard: false,
-        while_suspended: false,
-        once_each_turn: false,
-    })
+        crate::cards::AbilityTiming::Sorcery,
+    ))
 }
 
 #[cfg(test)]
