@@ -247,6 +247,13 @@ pub enum Effect {
     },
     /// Switch P/T until end of turn.
     SwitchPt(ObjRef),
+    /// "Until end of turn, <what> has base power N or base toughness N" (Vhati il-Dal): its
+    /// controller chooses which as it resolves (`ChooseMode`); a setting effect of that one
+    /// characteristic (layer 7b / classic 6b).
+    SetBasePowerOrToughness {
+        what: ObjRef,
+        value: i32,
+    },
     /// +P/+T until end of turn for each permanent matching the filter now (the set is
     /// locked in on resolution, 418.3b).
     PumpAll {
@@ -794,6 +801,7 @@ impl Effect {
                 | Effect::MayPay { .. }
                 | Effect::UnlessPays { .. }
                 | Effect::MayTapOrUntap(_)
+                | Effect::SetBasePowerOrToughness { .. }
                 | Effect::ItsControllerMay { .. }
                 | Effect::Scry(_)
                 | Effect::Fateseal(_)
@@ -957,6 +965,10 @@ impl Effect {
             | Effect::Tap(ObjRef::Target(n))
             | Effect::Untap(ObjRef::Target(n))
             | Effect::MayTapOrUntap(ObjRef::Target(n))
+            | Effect::SetBasePowerOrToughness {
+                what: ObjRef::Target(n),
+                ..
+            }
             | Effect::RemoveFromCombat(ObjRef::Target(n))
             | Effect::DoesntUntapNext(ObjRef::Target(n))
             | Effect::TurnFaceUp(ObjRef::Target(n))

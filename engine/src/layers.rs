@@ -50,6 +50,10 @@ pub enum PtChange {
     Set(i32, i32),
     /// Power and toughness are switched.
     Switch,
+    /// Only base power becomes N (a setting effect of one characteristic: Vhati il-Dal).
+    SetPower(i32),
+    /// Only base toughness becomes N.
+    SetToughness(i32),
 }
 
 /// A P/T effect of a resolved spell or ability on one object, until end of turn (or, with
@@ -270,6 +274,8 @@ impl Game {
             for e in &resolved {
                 match e.change {
                     PtChange::Set(a, b) => (p, t) = (a, b),
+                    PtChange::SetPower(a) => p = a,
+                    PtChange::SetToughness(b) => t = b,
                     PtChange::Modify(a, b) => (p, t) = (p + a, t + b),
                     PtChange::Switch => switches += 1,
                 }
@@ -282,15 +288,18 @@ impl Game {
         } else {
             // 7b: setting effects; 7c: every modification; 7d: counters.
             for e in &resolved {
-                if let PtChange::Set(a, b) = e.change {
-                    (p, t) = (a, b);
+                match e.change {
+                    PtChange::Set(a, b) => (p, t) = (a, b),
+                    PtChange::SetPower(a) => p = a,
+                    PtChange::SetToughness(b) => t = b,
+                    PtChange::Modify(..) | PtChange::Switch => {}
                 }
             }
             for e in &resolved {
                 match e.change {
                     PtChange::Modify(a, b) => (p, t) = (p + a, t + b),
                     PtChange::Switch => switches += 1,
-                    PtChange::Set(..) => {}
+                    PtChange::Set(..) | PtChange::SetPower(_) | PtChange::SetToughness(_) => {}
                 }
             }
             for (_, a, b) in &statics {

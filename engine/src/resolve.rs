@@ -738,6 +738,9 @@ impl Game {
             | Effect::RemoveAllCounters { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
+            Effect::SetBasePowerOrToughness { what, value } => {
+                return self.execute_set_base_power_or_toughness(res, *what, *value);
+            }
             Effect::AuraSwap => return self.execute_aura_swap(res),
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);
@@ -877,6 +880,7 @@ impl Game {
             | Effect::MayPay { .. }
             | Effect::UnlessPays { .. }
             | Effect::MayTapOrUntap(_)
+            | Effect::SetBasePowerOrToughness { .. }
             | Effect::RevealRandomDamage(_)
             | Effect::RevealTop(_)
             | Effect::AuraSwap

@@ -695,6 +695,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("pump", pt_object),
     ("set_pt", pt_object),
     ("switch_pt", one_object),
+    ("set_base_power_or_toughness", set_base_power_or_toughness),
     ("pump_all", pump_all),
     ("pump_count", pump_count),
     ("pump_all_count", pump_all_count),
@@ -935,6 +936,18 @@ fn pt_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
             power,
             toughness,
         }
+    })
+}
+
+/// `set_base_power_or_toughness N OBJECT`: "until end of turn, <object> has base power N or
+/// base toughness N" (Vhati il-Dal): the controller chooses which as it resolves.
+fn set_base_power_or_toughness(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let value = arg("a number", natural).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::SetBasePowerOrToughness {
+        what,
+        value: value as i32,
     })
 }
 

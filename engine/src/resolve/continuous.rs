@@ -3,6 +3,42 @@
 use super::*;
 
 impl Game {
+    /// "Until end of turn, target creature has base power N or base toughness N" (Vhati
+    /// il-Dal): its controller chooses power or toughness as it resolves (`ChooseMode`); a
+    /// creature gone: nothing.
+    pub(super) fn execute_set_base_power_or_toughness(
+        &mut self,
+        res: &mut Resolution,
+        what: ObjRef,
+        value: i32,
+    ) -> Progress {
+        let Some(o) = self
+            .object_of(res, what)
+            .filter(|o| self.is_on_battlefield(*o))
+        else {
+            return Progress::Done;
+        };
+        let Some(choice) = res.option else {
+            let name = self.card_name(o).to_string();
+            return Progress::Ask(Pending {
+                player: res.item.controller,
+                decision: Decision::ChooseMode {
+                    options: vec![
+                        format!("base power {value} ({name})"),
+                        format!("base toughness {value} ({name})"),
+                    ],
+                },
+            });
+        };
+        let change = if choice == 0 {
+            PtChange::SetPower(value)
+        } else {
+            PtChange::SetToughness(value)
+        };
+        self.add_pt_effect(o, change);
+        Progress::Done
+    }
+
     /// Applies one effect of P/T changes and granted abilities that needs no choice.
     pub(super) fn apply_pt(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
