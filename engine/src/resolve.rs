@@ -640,8 +640,7 @@ impl Game {
                 }
             }
             Effect::IfCastInMainPhase { then, otherwise } => {
-                // A copy of the spell (storm, Reiterate) was not cast: the weaker effect
-                // (R-main-phase-bonus-2).
+                // A copy (storm, Reiterate) was not cast: the weaker effect (R-main-phase-bonus-2).
                 let copy = matches!(res.item.kind, StackKind::Spell(s)
                     if self.obj(s).is_some_and(|o| o.spell_copy));
                 let main = !copy
@@ -738,9 +737,7 @@ impl Game {
             | Effect::RemoveAllCounters { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
-            Effect::SetBasePowerOrToughness { what, value } => {
-                return self.execute_set_base_power_or_toughness(res, *what, *value);
-            }
+            Effect::SetBasePowerOrToughness { .. } => return self.execute_set_base_pt(res, e),
             Effect::AuraSwap => return self.execute_aura_swap(res),
             Effect::RemoveOrAddCounter { what, time_only } => {
                 return self.execute_remove_or_add_counter(res, *what, *time_only);

@@ -6,12 +6,10 @@ impl Game {
     /// "Until end of turn, target creature has base power N or base toughness N" (Vhati
     /// il-Dal): its controller chooses power or toughness as it resolves (`ChooseMode`); a
     /// creature gone: nothing.
-    pub(super) fn execute_set_base_power_or_toughness(
-        &mut self,
-        res: &mut Resolution,
-        what: ObjRef,
-        value: i32,
-    ) -> Progress {
+    pub(super) fn execute_set_base_pt(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
+        let Effect::SetBasePowerOrToughness { what, value } = *e else {
+            return Progress::Done;
+        };
         let Some(o) = self
             .object_of(res, what)
             .filter(|o| self.is_on_battlefield(*o))
