@@ -10,23 +10,14 @@ impl Game {
         let Effect::SetBasePowerOrToughness { what, value } = *e else {
             return Progress::Done;
         };
-        let Some(o) = self
-            .object_of(res, what)
-            .filter(|o| self.is_on_battlefield(*o))
-        else {
-            return Progress::Done;
-        };
-        let Some(choice) = res.option else {
-            let name = self.card_name(o).to_string();
-            return Progress::Ask(Pending {
-                player: res.item.controller,
-                decision: Decision::ChooseMode {
-                    options: vec![
-                        format!("base power {value} ({name})"),
-                        format!("base toughness {value} ({name})"),
-                    ],
-                },
-            });
+        let (o, choice) = match self.choose_for_permanent(res, what, |name| {
+            vec![
+                format!("base power {value} ({name})"),
+                format!("base toughness {value} ({name})"),
+            ]
+        }) {
+            Ok(chosen) => chosen,
+            Err(progress) => return progress,
         };
         let change = if choice == 0 {
             PtChange::SetPower(value)

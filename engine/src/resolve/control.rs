@@ -3,6 +3,32 @@
 use super::*;
 
 impl Game {
+    /// The permanent `what` names and its controller's choice among `options` (made as the
+    /// effect resolves, `ChooseMode`); `Err` is what to do now: ask, or nothing when the
+    /// permanent is gone.
+    pub(super) fn choose_for_permanent(
+        &self,
+        res: &Resolution,
+        what: ObjRef,
+        options: impl FnOnce(&str) -> Vec<String>,
+    ) -> Result<(ObjectId, u8), Progress> {
+        let Some(o) = self
+            .object_of(res, what)
+            .filter(|o| self.is_on_battlefield(*o))
+        else {
+            return Err(Progress::Done);
+        };
+        match res.option {
+            Some(choice) => Ok((o, choice)),
+            None => Err(Progress::Ask(Pending {
+                player: res.item.controller,
+                decision: Decision::ChooseMode {
+                    options: options(self.card_name(o)),
+                },
+            })),
+        }
+    }
+
     /// "You may tap or untap target permanent" (Coral Trickster): its controller chooses tap,
     /// untap or neither as it resolves (`ChooseMode`); a permanent gone: nothing.
     pub(super) fn execute_may_tap_or_untap(
@@ -10,24 +36,15 @@ impl Game {
         res: &mut Resolution,
         what: ObjRef,
     ) -> Progress {
-        let Some(o) = self
-            .object_of(res, what)
-            .filter(|o| self.is_on_battlefield(*o))
-        else {
-            return Progress::Done;
-        };
-        let Some(choice) = res.option else {
-            let name = self.card_name(o).to_string();
-            return Progress::Ask(Pending {
-                player: res.item.controller,
-                decision: Decision::ChooseMode {
-                    options: vec![
-                        format!("tap {name}"),
-                        format!("untap {name}"),
-                        "neither".into(),
-                    ],
-                },
-            });
+        let (o, choice) = match self.choose_for_permanent(res, what, |name| {
+            vec![
+                format!("tap {name}"),
+                format!("untap {name}"),
+                "neither".into(),
+            ]
+        }) {
+            Ok(chosen) => chosen,
+            Err(progress) => return progress,
         };
         match choice {
             0 => {
