@@ -17,7 +17,7 @@ impl Game {
             ]
         }) {
             Ok(chosen) => chosen,
-            Err(progress) => return progress,
+            Err(progress) => return *progress,
         };
         let change = if choice == 0 {
             PtChange::SetPower(value)

@@ -11,21 +11,21 @@ impl Game {
         res: &Resolution,
         what: ObjRef,
         options: impl FnOnce(&str) -> Vec<String>,
-    ) -> Result<(ObjectId, u8), Progress> {
+    ) -> Result<(ObjectId, u8), Box<Progress>> {
         let Some(o) = self
             .object_of(res, what)
             .filter(|o| self.is_on_battlefield(*o))
         else {
-            return Err(Progress::Done);
+            return Err(Box::new(Progress::Done));
         };
         match res.option {
             Some(choice) => Ok((o, choice)),
-            None => Err(Progress::Ask(Pending {
+            None => Err(Box::new(Progress::Ask(Pending {
                 player: res.item.controller,
                 decision: Decision::ChooseMode {
                     options: options(self.card_name(o)),
                 },
-            })),
+            }))),
         }
     }
 
@@ -44,7 +44,7 @@ impl Game {
             ]
         }) {
             Ok(chosen) => chosen,
-            Err(progress) => return progress,
+            Err(progress) => return *progress,
         };
         match choice {
             0 => {
