@@ -111,6 +111,9 @@ pub enum TriggerEvent {
     /// "Whenever a player casts a <colour> spell" (Sol'kanar the Swamp King): the spell's
     /// colour as it is cast.
     AnyPlayerCastsSpellOfColor(crate::mana::Color),
+    /// "Whenever a player casts a spell of the chosen color" (Paradise Plume): the color
+    /// its source chose as it entered (`as_enters.rs`).
+    AnyPlayerCastsSpellOfChosenColor,
     /// "Whenever a <subtype> deals damage" (Essence Sliver): any permanent of the subtype,
     /// whoever controls it, once per damage event; the subject is the source, "that player"
     /// its controller and `that_much` the damage dealt.
@@ -118,6 +121,10 @@ pub enum TriggerEvent {
     /// An Aura's "at the beginning of the upkeep of enchanted creature's controller"
     /// (Unstable Mutation): the subject is the enchanted creature.
     EnchantedControllersUpkeep,
+    /// "At the beginning of the chosen player's upkeep" (The Rack): the player its source
+    /// chose as it entered (`as_enters.rs`) is the active player; that player is "that
+    /// player".
+    ChosenPlayersUpkeep,
     /// "Whenever a <subtype> becomes blocked" (Spined Sliver): any creature of the
     /// subtype, whoever controls it; the subject is the blocked creature.
     SubtypeBecomesBlocked(String),

@@ -1716,6 +1716,18 @@ impl Game {
         {
             return no(&|| "it must target another permanent, not its own source".into());
         }
+        if let crate::targets::TargetKind::Permanent(f) = &spec.kind
+            && f.chosen_color
+            && let CastKind::Ability { source, .. }
+            | CastKind::Trigger(crate::triggers::WaitingTrigger { source, .. }) = &c.kind
+            && let Target::Object(o) = t
+            && !self.chosen_color_ok(f, Some(*source), o)
+        {
+            let color = self
+                .chosen_color(*source)
+                .map_or("none was chosen", |c| c.name());
+            return no(&|| format!("{} is not of the chosen color ({color})", self.card_name(o)));
+        }
         if let CastKind::Ability { source, .. }
         | CastKind::Trigger(crate::triggers::WaitingTrigger { source, .. }) = &c.kind
             && !self.blocked_by_source_ok(spec, t, Some(*source))
@@ -2235,6 +2247,7 @@ impl Game {
                 c.name()
             ))),
             (ManaProduce::OneOf(v), None) if v.len() == 1 => Ok(v[0]),
+            (ManaProduce::ChosenColor, None) if options.len() == 1 => Ok(options[0]),
             (ManaProduce::ColorlessOrAnyWithCounter(_), None)
                 if options == [ManaType::Colorless] =>
             {
@@ -2248,7 +2261,7 @@ impl Game {
     }
 
     /// The mana types a mana ability of `source` can make now: Gemstone Caverns' depend on
-    /// its luck counter (any colour instead of {C}).
+    /// its luck counter (any colour instead of {C}), Paradise Plume's on its chosen color.
     pub(crate) fn mana_options(&self, source: ObjectId, m: &ManaProduce) -> Vec<ManaType> {
         match m {
             ManaProduce::ColorlessOrAnyWithCounter(kind) => {
@@ -2258,6 +2271,11 @@ impl Game {
                     vec![ManaType::Colorless]
                 }
             }
+            ManaProduce::ChosenColor => self
+                .chosen_color(source)
+                .map(ManaType::Colored)
+                .into_iter()
+                .collect(),
             m => m.options(),
         }
     }

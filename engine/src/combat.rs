@@ -134,6 +134,21 @@ impl Game {
                 self.player(defender).name
             ));
         }
+        // "Creatures of the chosen color without flying can't attack you" (Teferi's Moat).
+        if let Some(moat) = self.battlefield_of(defender).find(|o| {
+            self.catalog()
+                .get(o.face())
+                .statics
+                .iter()
+                .any(|st| st.cant_attack_controller && self.static_applies(o.id, st, id))
+        }) {
+            return Err(format!(
+                "{} can't attack {} ({})",
+                self.card_name(id),
+                self.player(defender).name,
+                self.card_name(moat.id)
+            ));
+        }
         if self.has_keyword(id, Keyword::CantAttackUnlessDefenderControlsIsland)
             && !self
                 .battlefield_of(defender)

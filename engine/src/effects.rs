@@ -58,6 +58,9 @@ pub enum Amount {
     /// resolution (`you_control:Swamp`: Tendrils of Corruption's "the number of Swamps you
     /// control").
     YouControlSubtype(String),
+    /// "N minus the number of cards in their hand", for "that player" of a triggered
+    /// ability (`three_minus_that_players_hand`: The Rack); may be 0 or less (no damage).
+    MinusThatPlayersHand(i32),
 }
 
 impl Amount {
@@ -239,6 +242,10 @@ pub enum Effect {
         count: Amount,
         who: PlayerRef,
     },
+    /// The controller creates one token of the definition matching the option its source
+    /// chose as it entered (`create_chosen_token A,B,...`: the i-th name for the i-th
+    /// option of `choose_one_of`; Sarpadian Empires, Vol. VII; `as_enters.rs`).
+    CreateChosenToken(Vec<String>),
     /// Base P/T becomes N/M until end of turn.
     SetPt {
         what: ObjRef,

@@ -209,6 +209,10 @@ pub struct Game {
         ObjectId,
         Option<(crate::copy::CopiableValues, crate::copy::CopyUntil)>,
     )>,
+    /// "As ~ enters the battlefield, choose ..." answers made for cards an effect is about
+    /// to put onto the battlefield (by their id before the move; `as_enters.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enter_choices: Vec<(ObjectId, crate::object::Chosen)>,
     pub next_timestamp: u32,
     pub result: Option<GameResult>,
     /// Cleanup must repeat (314.3) when the current round of priority in it ends.
@@ -528,6 +532,7 @@ impl Game {
             entering_land: None,
             copying: None,
             copy_chosen: Vec::new(),
+            enter_choices: Vec::new(),
             next_timestamp: 1,
             result: None,
             cleanup_again: false,
@@ -1023,6 +1028,7 @@ impl Game {
             attached_player: None,
             deathtouch_damage: false,
             chosen_type: None,
+            chosen: None,
             entered_under: None,
             copy_of: None,
             copy_trigger: false,
@@ -1184,6 +1190,7 @@ impl Game {
             }
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
+                o.chosen = None;
             }
         }
         if let Some(list) = self.zone_list_mut(owner, to) {
@@ -1328,6 +1335,8 @@ impl Game {
         let new_id = self.move_object(id, ZoneKind::Battlefield, Position::Top)?;
         // "As ~ enters the battlefield, ... a copy": chosen before it moved (`copy.rs`).
         self.apply_entering_copy(id, new_id);
+        // "As ~ enters the battlefield, choose ...": chosen before it moved (`as_enters.rs`).
+        self.apply_enter_choice(id, new_id);
         let def = self.def(new_id)?;
         let o = self.obj_mut(new_id)?;
         o.controller = controller;

@@ -231,7 +231,7 @@ impl Game {
     }
 
     /// Whether a static ability of `src` affects `id` (418.4: whatever matches now).
-    fn static_applies(
+    pub(crate) fn static_applies(
         &self,
         src: ObjectId,
         st: &crate::cards::StaticAbility,
@@ -250,7 +250,9 @@ impl Game {
         if !self.static_condition_holds(st, src, s.controller) {
             return false;
         }
-        self.is_on_battlefield(id) && self.matches_filter(id, &st.affects, s.controller)
+        self.is_on_battlefield(id)
+            && self.matches_filter(id, &st.affects, s.controller)
+            && self.chosen_color_ok(&st.affects, Some(src), id)
     }
 
     /// Power and toughness with every applicable effect (signed: rule 104.2 clamps on use).
@@ -1311,6 +1313,14 @@ impl Game {
             f.controller = None;
             return self.filter_matches_chars(id, c, &f, me);
         }
+        // "Of the chosen color": the color its source chose, among the colors it has now.
+        if st.affects.chosen_color
+            && !self
+                .chosen_color(src)
+                .is_some_and(|col| c.colors.contains(col))
+        {
+            return false;
+        }
         self.filter_matches_chars(id, c, &st.affects, me)
     }
 
@@ -1346,7 +1356,7 @@ impl Game {
                         || !f.types_none.is_empty()
                 }
                 (Change::SetColors(_), Some(f)) => {
-                    !f.colors_any.is_empty() || !f.not_colors.is_empty()
+                    !f.colors_any.is_empty() || !f.not_colors.is_empty() || f.chosen_color
                 }
                 (
                     Change::AddKeywords(_) | Change::GrantTriggers(..) | Change::GrantAbilities(..),

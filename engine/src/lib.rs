@@ -8,6 +8,7 @@
 
 pub mod abilities;
 pub mod agent;
+pub mod as_enters;
 pub mod cards;
 pub mod casting;
 pub mod combat;

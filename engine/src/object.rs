@@ -151,6 +151,10 @@ pub struct Object {
     /// from the stack onto the battlefield.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chosen_type: Option<String>,
+    /// "As ~ enters the battlefield, choose a color / an opponent / one of ..." (614.12,
+    /// `as_enters.rs`): the choice, kept from the stack onto the battlefield.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<Chosen>,
     /// The player who put it onto the battlefield, when not its owner (its controller apart
     /// from control-changing effects).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,4 +259,16 @@ mod tests {
         assert!("+1/-1".parse::<CounterKind>().is_err());
         assert!("+1/".parse::<CounterKind>().is_err());
     }
+}
+
+/// A choice made as a permanent entered the battlefield (614.12; `as_enters.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Chosen {
+    /// "Choose a color" (Teferi's Moat, Pentarch Paladin).
+    Color(crate::mana::Color),
+    /// "Choose an opponent" (The Rack).
+    Player(crate::ids::PlayerId),
+    /// "Choose white Citizen, blue Camarid, ..." (Sarpadian Empires): the index of the
+    /// option in the card's list.
+    Option(u8),
 }

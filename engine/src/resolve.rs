@@ -122,6 +122,16 @@ impl Game {
                     self.resolution = Some(res);
                     return;
                 }
+                // "As ~ enters the battlefield, choose a color / an opponent / ..."
+                // (`as_enters.rs`).
+                if self.result.is_none()
+                    && let StackKind::Spell(card) = res.item.kind
+                    && let Some(p) = self.spell_enter_choice(card, &mut res)
+                {
+                    self.pending = Some(p);
+                    self.resolution = Some(res);
+                    return;
+                }
                 // "As ~ enters the battlefield, you may choose a creature; it enters as a
                 // copy" (Clone, Vesuvan Shapeshifter): chosen as it enters (`copy.rs`).
                 if self.result.is_none()
@@ -210,6 +220,7 @@ impl Game {
             }
         }
         self.copy_chosen.clear();
+        self.enter_choices.clear();
         self.emit(Event::Resolved {
             card: item.card,
             controller: item.controller,
@@ -237,7 +248,28 @@ impl Game {
             let player = self.objects[o.slot()].controller;
             return Some(self.ask_copy(o, player, CopyMoment::TurnedFaceUpByEffect));
         }
-        let entering: Vec<(ObjectId, PlayerId)> = match e {
+        let entering = self.entering_objects(res, e);
+        let (object, player) = entering
+            .into_iter()
+            .find(|(o, _)| self.copy_choice_due(*o).is_some())?;
+        Some(self.ask_copy(object, player, CopyMoment::Entering))
+    }
+
+    /// The "as it enters" questions (a copy choice, then a choice of color, opponent...) of
+    /// the cards effect `e` is about to put onto the battlefield, asked before it runs.
+    fn entering_question(&mut self, res: &mut Resolution, e: &Effect) -> Option<Pending> {
+        self.entering_copy_question(res, e)
+            .or_else(|| self.entering_choice_question(res, e))
+    }
+
+    /// The cards a resolving effect is about to put onto the battlefield from another zone,
+    /// each with the player it will enter under (asked their "as it enters" choices first).
+    pub(crate) fn entering_objects(
+        &self,
+        res: &Resolution,
+        e: &Effect,
+    ) -> Vec<(ObjectId, PlayerId)> {
+        match e {
             Effect::ReturnToBattlefield(r) | Effect::ReturnToBattlefieldTapped(r) => self
                 .object_of(res, *r)
                 .filter(|o| {
@@ -275,15 +307,11 @@ impl Game {
                 .iter()
                 .flat_map(|(_, objs)| objs.iter().map(|o| (*o, res.item.controller)))
                 .collect(),
-            _ => return None,
-        };
-        let (object, player) = entering
-            .into_iter()
-            .find(|(o, _)| self.copy_choice_due(*o).is_some())?;
-        Some(self.ask_copy(object, player, CopyMoment::Entering))
+            _ => Vec::new(),
+        }
     }
 
-    fn source_of(item: &StackItem) -> ObjectId {
+    pub(crate) fn source_of(item: &StackItem) -> ObjectId {
         match item.kind {
             StackKind::Spell(id) => id,
             StackKind::Ability { source, .. } | StackKind::Trigger { source, .. } => source,
@@ -296,6 +324,10 @@ impl Game {
             Amount::Fixed(n) => *n,
             Amount::X | Amount::ThatMuch => res.item.x as i32,
             Amount::TwiceX => 2 * res.item.x as i32,
+            Amount::MinusThatPlayersHand(n) => self
+                .players_of(res, PlayerRef::SubjectPlayer)
+                .first()
+                .map_or(0, |p| n - self.player(*p).hand.len() as i32),
             Amount::CreaturesYouControl => self
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.is_creature(o.id))
@@ -630,7 +662,7 @@ impl Game {
 
     fn execute(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let me = res.item.controller;
-        if let Some(p) = self.entering_copy_question(res, e) {
+        if let Some(p) = self.entering_question(res, e) {
             return Progress::Ask(p);
         }
         match e {
@@ -822,7 +854,9 @@ impl Game {
             | Effect::SacrificeAtNextEndStep(..)
             | Effect::DestroyAtEndOfCombat(..)
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
-            Effect::CreateToken { .. } => self.apply_counters(res, e),
+            Effect::CreateToken { .. } | Effect::CreateChosenToken(_) => {
+                self.apply_counters(res, e)
+            }
             Effect::Attach { .. } | Effect::ReturnAttached { .. } => self.apply_attach(res, e),
             Effect::Pump { .. }
             | Effect::PumpCount { .. }

@@ -112,6 +112,10 @@ pub enum PermanentSetup {
         /// Face down (cast with morph earlier, or turned face down by Ixidron).
         #[serde(default)]
         face_down: bool,
+        /// Its "as it enters, choose ..." answer (`chosen = "green"`, `"bob"`,
+        /// `"red Goblin"`: `as_enters.rs`).
+        #[serde(default)]
+        chosen: Option<String>,
     },
 }
 
@@ -181,6 +185,8 @@ pub struct PermanentExpect {
     pub colors: Option<String>,
     /// Whether it is face down.
     pub face_down: Option<bool>,
+    /// What it chose as it entered, in player words (`chosen = "green"`; `as_enters.rs`).
+    pub chosen: Option<String>,
     /// The card it really is (`printed = "Vesuvan Shapeshifter"`), whatever it copies.
     pub printed: Option<String>,
     /// The player who owns it (`owner = "alice"`; a token's owner, Δ23).
@@ -1257,6 +1263,16 @@ impl Runner {
             if let Some(f) = pe.face_down {
                 d("face_down", f.to_string(), o.face_down.to_string());
             }
+            if let Some(w) = &pe.chosen {
+                let got = g.chosen_words(o.id).unwrap_or_else(|| "nothing".into());
+                // Player names print capitalised ("Bob"); scripts name them in lower case.
+                let got = if got.eq_ignore_ascii_case(w) {
+                    w.clone()
+                } else {
+                    got
+                };
+                d("chosen", w.clone(), got);
+            }
             if let Some(p) = &pe.printed {
                 d("printed", p.clone(), g.catalog().get(o.card).name.clone());
             }
@@ -1438,6 +1454,7 @@ fn set_up_permanent(
             sick,
             attached_to,
             face_down,
+            ..
         } => (
             card.as_str(),
             *tapped,
@@ -1449,6 +1466,21 @@ fn set_up_permanent(
         ),
     };
     let id = g.create_object(card_id(card)?, p, ZoneKind::Battlefield);
+    if let PermanentSetup::Full {
+        chosen: Some(words),
+        ..
+    } = perm
+    {
+        let options = g.enter_choice_options(g.objects[id.slot()].card, p);
+        let Some((_, c)) = options.iter().find(|(w, _)| w.eq_ignore_ascii_case(words)) else {
+            let all: Vec<&str> = options.iter().map(|(w, _)| w.as_str()).collect();
+            return Err(format!(
+                "{card}: `chosen = \"{words}\"` is not one of: {}",
+                all.join(", ")
+            ));
+        };
+        g.objects[id.slot()].chosen = Some(*c);
+    }
     if let Some(t) = attached {
         attachments.push((id, t));
     }

@@ -398,7 +398,8 @@ impl Game {
     }
 
     /// "Target creature it's blocking" (`blocked_by_this`): whether the ability's source
-    /// (`source`) blocks `t` now; true for any other target spec.
+    /// (`source`) blocks `t` now; "of the chosen color" (`chosen_color`): whether `t` has
+    /// the color the source chose; true for any other target spec.
     pub(crate) fn blocked_by_source_ok(
         &self,
         spec: &crate::targets::TargetSpec,
@@ -408,6 +409,12 @@ impl Game {
         let crate::targets::TargetKind::Permanent(f) = &spec.kind else {
             return true;
         };
+        // "Target permanent of the chosen color" (Pentarch Paladin): its source's choice.
+        if let Target::Object(o) = t
+            && !self.chosen_color_ok(f, source, o)
+        {
+            return false;
+        }
         if !f.blocked_by_source {
             return true;
         }

@@ -131,6 +131,11 @@ pub struct ObjectFilter {
     /// and as the ability resolves).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blocked_by_source: bool,
+    /// "Of the chosen color" (`chosen_color`: Pentarch Paladin, Teferi's Moat): of the color
+    /// the ability's source chose as it entered (`as_enters.rs`; checked where the source is
+    /// known, by [`crate::game::Game::chosen_color_ok`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chosen_color: bool,
 }
 
 /// A player relative to the controller of the spell or ability.
@@ -214,6 +219,9 @@ impl fmt::Display for ObjectFilter {
                 .map(|t| t.name().to_lowercase())
                 .collect();
             parts.push(names.join(" or "));
+        }
+        if self.chosen_color {
+            parts.push("of the chosen color".into());
         }
         if let Some(k) = self.or_keyword {
             parts.push(format!("or a card with {}", k.name().to_lowercase()));

@@ -530,7 +530,7 @@ impl Game {
                     .and_then(|i| self.trigger_def(c, i))
                     .map(|d| d.when.clone());
                 let about = match when {
-                    Some(TriggerEvent::EachUpkeep) => upkeep_of,
+                    Some(TriggerEvent::EachUpkeep | TriggerEvent::ChosenPlayersUpkeep) => upkeep_of,
                     // "Whenever ~ attacks and isn't blocked, defending player ...": the
                     // player it attacks is "that player" (Swamp Mosquito).
                     Some(TriggerEvent::AttacksAndIsntBlocked)
@@ -875,6 +875,11 @@ impl Game {
                         TriggerEvent::YourDrawStep => step == Step::Draw && ctrl == active,
                         TriggerEvent::EachEndStep => step == Step::End,
                         TriggerEvent::EachUpkeep => step == Step::Upkeep,
+                        TriggerEvent::ChosenPlayersUpkeep => {
+                            step == Step::Upkeep
+                                && g.obj(id).and_then(|o| o.chosen)
+                                    == Some(crate::object::Chosen::Player(active))
+                        }
                         TriggerEvent::EnchantedPlayerFirstUpkeep => {
                             step == Step::Upkeep
                                 && first_upkeep
@@ -1314,7 +1319,10 @@ impl Game {
         // As it is on the stack: a face-down spell is a 2/2 creature spell.
         let creature_spell = self.is_creature(spell);
         let spell_colors = self.colors(spell);
-        self.matching(|_, _, ctrl, w| match w {
+        self.matching(|g, id, ctrl, w| match w {
+            TriggerEvent::AnyPlayerCastsSpellOfChosenColor => {
+                g.chosen_color(id).is_some_and(|c| spell_colors.contains(c))
+            }
             TriggerEvent::YouCastCreatureSpell => {
                 ctrl == player && def.has_type(CardType::Creature)
             }

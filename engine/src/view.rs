@@ -70,6 +70,10 @@ pub struct PermanentView {
     /// (and for everyone once the game is over); others see the face-down 2/2.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face_down: bool,
+    /// What it chose as it entered the battlefield, in player words ("green", "Bob",
+    /// "red Goblin", a creature type): public, 614.12 (`as_enters.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -527,6 +531,7 @@ impl Game {
                         token: o.token,
                         attached_to: o.attached_to,
                         face_down: o.face_down,
+                        chosen: self.chosen_words(o.id).or_else(|| o.chosen_type.clone()),
                     }
                 })
                 .collect(),

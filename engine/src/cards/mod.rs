@@ -85,6 +85,9 @@ pub enum ManaProduce {
     /// "Add N mana of any one color" (Lotus Bloom: `add = "3 of any one color"`): the colour
     /// is chosen as it is activated (`Answer::ActivateMana`'s `color`), all N of it.
     AnyOneColor(u32),
+    /// "Add one mana of the chosen color" (Paradise Plume: `add = "chosen color"`): the
+    /// color its source chose as it entered (`as_enters.rs`; `Game::mana_options`).
+    ChosenColor,
 }
 
 impl ManaProduce {
@@ -92,7 +95,8 @@ impl ManaProduce {
     pub fn options(&self) -> Vec<ManaType> {
         match self {
             ManaProduce::Fixed(v) => v.clone(),
-            ManaProduce::AnyColor | ManaProduce::AnyOneColor(_) => {
+            // Which one of them depends on the choice (`Game::mana_options`).
+            ManaProduce::AnyColor | ManaProduce::AnyOneColor(_) | ManaProduce::ChosenColor => {
                 Color::ALL.into_iter().map(ManaType::Colored).collect()
             }
             ManaProduce::OneOf(v) => v.clone(),
@@ -281,6 +285,10 @@ pub struct CardDef {
     pub hand_revealed: bool,
     /// "As ~ enters the battlefield, choose a creature type" (Conspiracy).
     pub choose_creature_type: bool,
+    /// "As ~ enters the battlefield, choose a color / an opponent / one of ..." (614.12,
+    /// `as_enters.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enters_choice: Option<EntersChoice>,
     /// "You may have ~ enter the battlefield tapped as a copy of any land" (Vesuva).
     pub copy_land_as_enters: bool,
     /// "As ~ enters the battlefield (or is turned face up), you may choose another creature
@@ -482,6 +490,10 @@ pub struct StaticAbility {
     /// `keywords/hellbent.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<StaticCondition>,
+    /// "... can't attack you" (Teferi's Moat): the creatures it affects can't attack its
+    /// controller (`combat.rs`, checked per defending player).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cant_attack_controller: bool,
 }
 
 /// "~ enters the battlefield with N [kind] counters on it" where N or whether it applies
@@ -980,4 +992,16 @@ effects = ["destroy target"]
         let s = c.suggest("Assembly Worker", 3);
         assert_eq!(s[0].name, "Assembly-Worker");
     }
+}
+
+/// What a permanent's "as ~ enters the battlefield, choose ..." chooses (614.12;
+/// `as_enters.rs` asks it, [`crate::object::Chosen`] keeps the answer).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EntersChoice {
+    /// "Choose a color."
+    Color,
+    /// "Choose an opponent."
+    Opponent,
+    /// "Choose white Citizen, blue Camarid, ...": one of these options (player words).
+    OneOf(Vec<String>),
 }

@@ -119,6 +119,12 @@ struct Script {
     /// "As ~ enters the battlefield, choose a creature type."
     #[serde(default)]
     choose_creature_type: bool,
+    /// "As ~ enters the battlefield, choose a color" (`"color"`) / "an opponent"
+    /// (`"opponent"`).
+    choose: Option<String>,
+    /// "As ~ enters the battlefield, choose white Citizen, blue Camarid, ...": the options.
+    #[serde(default)]
+    choose_one_of: Vec<String>,
     /// "You may have ~ enter the battlefield tapped as a copy of any land on the battlefield."
     #[serde(default)]
     copy_land_as_enters: bool,
@@ -297,6 +303,9 @@ struct StaticScript {
     per_counter: Option<String>,
     /// `"threshold"` / `"hellbent"`: "as long as ..." (`keywords/threshold.rs`).
     condition: Option<String>,
+    /// "... can't attack you": the affected creatures can't attack its controller.
+    #[serde(default)]
+    cant_attack_you: bool,
 }
 
 #[derive(Deserialize)]
@@ -702,6 +711,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         draw_reveal_instead: false,
         hand_revealed: false,
         choose_creature_type: false,
+        enters_choice: None,
         copy_land_as_enters: false,
         copy_creature: None,
         enchant: None,
@@ -1226,6 +1236,14 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.spells_cost_more = s.spells_cost_more;
     }
     def.choose_creature_type = s.choose_creature_type;
+    def.enters_choice = match (s.choose.as_deref(), s.choose_one_of.is_empty()) {
+        (None, true) => None,
+        (Some("color"), true) => Some(super::EntersChoice::Color),
+        (Some("opponent"), true) => Some(super::EntersChoice::Opponent),
+        (None, false) => Some(super::EntersChoice::OneOf(s.choose_one_of.clone())),
+        (Some(c), true) => return Err(format!("choose `{c}`: expected `color` or `opponent`")),
+        (Some(_), false) => return Err("`choose` and `choose_one_of` exclude each other".into()),
+    };
     def.copy_land_as_enters = s.copy_land_as_enters;
     if let Some(c) = &s.copy_creature {
         if !def.types.contains(&CardType::Creature) {
@@ -1449,6 +1467,24 @@ type AffectsAndPump = (crate::targets::ObjectFilter, i32, i32, Vec<Keyword>);
 fn static_affects_and_pump(st: &StaticScript) -> Result<AffectsAndPump, String> {
     let affects = crate::targets::ObjectFilter::parse(&st.affects)
         .map_err(|e| format!("affects `{}`: {e}", st.affects))?;
+    // "... can't attack you" is a rule checked as attackers are declared, not a layered
+    // effect: its filter may name anything, and it does nothing else.
+    if st.cant_attack_you {
+        let alone = st.pump.is_none()
+            && st.grant.is_empty()
+            && st.grant_trigger.is_empty()
+            && st.grant_ability.is_empty()
+            && st.add_subtypes.is_empty()
+            && st.set_creature_type.is_none()
+            && st.cda.is_none()
+            && st.set_land_types.is_empty()
+            && st.set_colors.is_none()
+            && st.cda_pt.is_none();
+        if !alone {
+            return Err("`cant_attack_you` is a static ability of its own".into());
+        }
+        return Ok((affects, 0, 0, Vec::new()));
+    }
     if affects.max_toughness.is_some()
         || affects.with_aura
         || affects.mana_value_x
@@ -1555,6 +1591,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             && st.set_land_types.is_empty()
             && set_colors.is_none()
             && cda_pt.is_none()
+            && !st.cant_attack_you
         {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
@@ -1580,6 +1617,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             set_colors,
             cda_pt,
             text: st.text.clone(),
+            cant_attack_controller: st.cant_attack_you,
             per_counter: match &st.per_counter {
                 Some(_) if power == 0 && toughness == 0 => {
                     return Err("`per_counter` needs a `pump`".into());
@@ -1823,6 +1861,9 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
     let s = s.trim();
     if s == "any" {
         return Ok(ManaProduce::AnyColor);
+    }
+    if s == "chosen color" {
+        return Ok(ManaProduce::ChosenColor);
     }
     // "3 of any one color": Lotus Bloom's "Add three mana of any one color".
     if let Some(n) = s.strip_suffix(" of any one color") {

@@ -666,6 +666,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("exile_into_suspend", into_suspend),
     ("put_time_counters_each", time_counters_each),
     ("create_token", create_token),
+    ("create_chosen_token", create_chosen_token),
     // library and hand: draw, discard, mill, search
     ("draw", player_amount),
     ("discard", player_amount),
@@ -1262,6 +1263,15 @@ fn create_token(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 }
 
 /// Words up to the first option, `&&`, `||`, `if_spent=` or the end (at least one).
+/// `create_chosen_token NAME,NAME,...`: one token name per option chosen as it entered.
+fn create_chosen_token(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let names = arg("token names joined by commas", word).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::CreateChosenToken(
+        names.split(',').map(str::to_string).collect(),
+    ))
+}
+
 fn plain_words<'a>(i: &mut &'a str) -> PResult<Vec<&'a str>> {
     let mut out = vec![word.parse_next(i)?];
     while let Some(w) = next_word(i) {

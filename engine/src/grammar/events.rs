@@ -36,6 +36,7 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::EnchantedPlayerFirstUpkeep,
     ),
     ("each_upkeep", TriggerEvent::EachUpkeep),
+    ("chosen_players_upkeep", TriggerEvent::ChosenPlayersUpkeep),
     (
         "enchanted_controllers_upkeep",
         TriggerEvent::EnchantedControllersUpkeep,
@@ -78,6 +79,10 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::YouCastCreatureSpell,
     ),
     ("any_player_casts_spell", TriggerEvent::AnyPlayerCastsSpell),
+    (
+        "any_player_casts_spell_of_chosen_color",
+        TriggerEvent::AnyPlayerCastsSpellOfChosenColor,
+    ),
     ("opponent_casts_spell", TriggerEvent::OpponentCastsSpell),
     (
         "opponent_casts_creature_spell",

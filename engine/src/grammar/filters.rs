@@ -65,6 +65,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         "with_aura" => f.with_aura = true,
         "attacking_or_blocking" => f.attacking_or_blocking = true,
         "blocked_by_this" => f.blocked_by_source = true,
+        "chosen_color" => f.chosen_color = true,
         "you_control" => f.controller = Some(Relation::You),
         "opponent_controls" => f.controller = Some(Relation::Opponent),
         _ => return filter_word_with_value(i, &start, w, f),
@@ -227,6 +228,7 @@ fn merge(a: &mut ObjectFilter, b: ObjectFilter) {
     a.other |= b.other;
     a.face_down |= b.face_down;
     a.blocked_by_source |= b.blocked_by_source;
+    a.chosen_color |= b.chosen_color;
     a.text_changeable = b.text_changeable.or(a.text_changeable);
 }
 

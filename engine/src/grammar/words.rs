@@ -45,6 +45,10 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
     ("this_power", Amount::SourcePower),
     ("its_mana_value", Amount::SubjectManaValue),
     ("that_much", Amount::ThatMuch),
+    (
+        "three_minus_that_players_hand",
+        Amount::MinusThatPlayersHand(3),
+    ),
     ("target_mana_value", Amount::TargetManaValue(0)),
     ("target_power", Amount::TargetPower(0)),
     (

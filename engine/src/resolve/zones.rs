@@ -3,6 +3,50 @@
 use super::*;
 
 impl Game {
+    /// Living End: each player exiles all creature cards from their graveyard, then
+    /// sacrifices all creatures they control, then puts the exiled cards onto the battlefield.
+    fn living_end(&mut self) {
+        let mut exiled = Vec::new();
+        for p in self.apnap() {
+            let cards: Vec<ObjectId> = self
+                .player(p)
+                .graveyard
+                .iter()
+                .copied()
+                .filter(|c| self.has_type(*c, CardType::Creature))
+                .collect();
+            for c in cards {
+                let Some(x) = self.move_object(c, ZoneKind::Exile, Position::Top) else {
+                    continue;
+                };
+                // Their "as it enters, choose ..." was asked first (`as_enters.rs`).
+                for (e, _) in &mut self.enter_choices {
+                    if *e == c {
+                        *e = x;
+                    }
+                }
+                exiled.push(x);
+            }
+        }
+        let creatures: Vec<ObjectId> = self
+            .battlefield
+            .iter()
+            .copied()
+            .filter(|o| self.is_creature(*o))
+            .collect();
+        self.begin_batch(&creatures);
+        for o in creatures {
+            self.sacrifice(o);
+        }
+        self.end_batch();
+        let back: Vec<(ObjectId, PlayerId)> = exiled
+            .into_iter()
+            .filter(|o| self.obj(*o).is_some_and(|x| x.zone == ZoneKind::Exile))
+            .map(|o| (o, self.objects[o.slot()].owner))
+            .collect();
+        self.put_onto_battlefield_together(&back);
+    }
+
     /// Applies one effect of zones that needs no choice.
     pub(super) fn apply_zones(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
@@ -27,38 +71,7 @@ impl Game {
                 }
                 self.end_batch();
             }
-            Effect::LivingEnd => {
-                let mut exiled = Vec::new();
-                for p in self.apnap() {
-                    let cards: Vec<ObjectId> = self
-                        .player(p)
-                        .graveyard
-                        .iter()
-                        .copied()
-                        .filter(|c| self.has_type(*c, CardType::Creature))
-                        .collect();
-                    for c in cards {
-                        exiled.extend(self.move_object(c, ZoneKind::Exile, Position::Top));
-                    }
-                }
-                let creatures: Vec<ObjectId> = self
-                    .battlefield
-                    .iter()
-                    .copied()
-                    .filter(|o| self.is_creature(*o))
-                    .collect();
-                self.begin_batch(&creatures);
-                for o in creatures {
-                    self.sacrifice(o);
-                }
-                self.end_batch();
-                let back: Vec<(ObjectId, PlayerId)> = exiled
-                    .into_iter()
-                    .filter(|o| self.obj(*o).is_some_and(|x| x.zone == ZoneKind::Exile))
-                    .map(|o| (o, self.objects[o.slot()].owner))
-                    .collect();
-                self.put_onto_battlefield_together(&back);
-            }
+            Effect::LivingEnd => self.living_end(),
             Effect::Exile(r) => {
                 // From the battlefield, or a card in a graveyard: the card a dies trigger is
                 // about (Cyclopean Giant: only if it is still that object there) or a targeted
@@ -277,6 +290,12 @@ impl Game {
                 {
                     // Its copy choice was asked before it left; it returns as that card.
                     for (c, _) in &mut self.copy_chosen {
+                        if *c == o {
+                            *c = exiled;
+                        }
+                    }
+                    // So was its "as it enters, choose ..." (`as_enters.rs`).
+                    for (c, _) in &mut self.enter_choices {
                         if *c == o {
                             *c = exiled;
                         }
