@@ -83,6 +83,9 @@ pub fn board(view: &View) -> String {
                 for (k, n) in &x.counters {
                     notes.push(format!("{n} {k}"));
                 }
+                if let Some(c) = &x.chosen {
+                    notes.push(format!("chose {c}"));
+                }
                 if x.attacking.is_some() {
                     notes.push("attacking".into());
                 }

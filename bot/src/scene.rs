@@ -93,6 +93,9 @@ fn permanent(p: &PermanentView, view: &View) -> PermanentCard {
         })
         .collect();
     card.summoning_sick = p.summoning_sick;
+    // "As it enters, choose ...": the choice is public (614.12).
+    card.notes
+        .extend(p.chosen.iter().map(|c| format!("chose {c}")));
     card.attacking = p.attacking.is_some();
     card.blocking = p.blocking.map(|a| a.0).into_iter().collect();
     card.attached_to = p
