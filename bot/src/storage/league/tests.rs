@@ -56,6 +56,7 @@ fn new_match(league: Id, a: Id, b: Option<Id>, game: Option<Id>) -> MatchRow {
         draws: 0,
         game_id: game,
         chooser: Some(a),
+        choice_game: None,
         clock: Some("{\"remaining\":[1,2]}".into()),
         note: None,
         created_at: 5,
@@ -129,12 +130,15 @@ async fn leagues_members_and_builds_round_trip() {
         db.set_vacations(id, u[2], "[{\"start\":1,\"end\":2}]", 6)
             .await
             .expect("vacation");
-        db.set_prefer_draw(id, u[2], true).await.expect("draw");
+        // A newcomer is asked to play or draw; a standing answer is kept.
+        let m = db.member(id, u[2]).await.expect("member").expect("found");
+        assert_eq!(m.play_draw, "ask");
+        db.set_play_draw(id, u[2], "draw").await.expect("draw");
         let m = db.member(id, u[2]).await.expect("member").expect("found");
         assert_eq!(m.deck_name.as_deref(), Some("main"));
         assert_eq!(
-            (m.queued_at, m.vacation_days_left, m.prefer_draw),
-            (Some(30), 6, true)
+            (m.queued_at, m.vacation_days_left, m.play_draw.as_str()),
+            (Some(30), 6, "draw")
         );
         assert!(m.vacations.contains("start"));
         assert!(db.drop_member(id, u[2], 40).await.expect("drop"));
@@ -342,5 +346,47 @@ async fn matches_games_ratings_and_organiser_actions() {
             db.rating(u[1], "sealed").await.expect("r").map(|r| r.games),
             Some(3)
         );
+    }
+}
+
+/// A play/draw question (migration 0007): asked only of an active match between games,
+/// once; taken once (a second answer to the same question changes nothing), and only for
+/// the game it was asked for; a match with a game running has no question to ask.
+#[tokio::test]
+async fn a_play_draw_question_is_asked_and_taken_once() {
+    let (dbs, _dir) = test_dbs().await;
+    for db in &dbs {
+        let u = users(db, 2).await;
+        let id = db
+            .create_league(&uniq("q"), 0, None, u[0], "{}", 1, 1)
+            .await
+            .expect("create")
+            .expect("new");
+        let mid = db
+            .create_match(&new_match(id, u[0], Some(u[1]), None))
+            .await
+            .expect("match");
+        let pending = || async {
+            db.league_match(mid)
+                .await
+                .expect("m")
+                .expect("found")
+                .choice_game
+        };
+        assert_eq!(pending().await, None, "{}", db.backend());
+        assert!(db.ask_choice(mid, 1).await.expect("ask"));
+        assert!(!db.ask_choice(mid, 1).await.expect("ask"), "asked once");
+        assert_eq!(pending().await, Some(1));
+        assert!(!db.take_choice(mid, 2).await.expect("take"), "not game 2's");
+        assert!(db.take_choice(mid, 1).await.expect("take"));
+        assert!(!db.take_choice(mid, 1).await.expect("take"), "taken once");
+        assert_eq!(pending().await, None);
+        // A game running: nothing to ask.
+        let g = a_game(db, u[0]).await;
+        let mut m = db.league_match(mid).await.expect("m").expect("found");
+        m.game_id = Some(g);
+        assert!(db.update_match(&m, "active").await.expect("update"));
+        assert!(!db.ask_choice(mid, 2).await.expect("ask"));
+        assert_eq!(pending().await, None);
     }
 }
