@@ -745,6 +745,26 @@ impl Service {
         Ok(reply)
     }
 
+    /// The match goes on after a recorded game (`text`): its next game begun, started or
+    /// with its chooser asked to play or draw (the question joins the text).
+    async fn next_game_step(&self, l: &LeagueCtx, after: &MatchRow, text: String) -> Result<Step> {
+        let mut next = after.clone();
+        let mut step = Step {
+            text,
+            plan: None,
+            choice: None,
+            pings: std::iter::once(after.a_user).chain(after.b_user).collect(),
+        };
+        match self.begin_match_game(l, &mut next).await? {
+            Begun::Started(plan) => step.plan = Some(plan),
+            Begun::Asked(choice, question) => {
+                step.text = format!("{}\n{question}", step.text);
+                step.choice = Some(choice);
+            }
+        }
+        Ok(step)
+    }
+
     /// Records one ended game of `m` and goes on: the next game begun (started, or its
     /// chooser asked), or the match closed.
     pub(crate) async fn record_result(
@@ -862,21 +882,7 @@ impl Service {
             }
         );
         if !decided {
-            let mut next = after.clone();
-            let mut step = Step {
-                text,
-                plan: None,
-                choice: None,
-                pings: vec![m.a_user, b],
-            };
-            match self.begin_match_game(l, &mut next).await? {
-                Begun::Started(plan) => step.plan = Some(plan),
-                Begun::Asked(choice, question) => {
-                    step.text = format!("{}\n{question}", step.text);
-                    step.choice = Some(choice);
-                }
-            }
-            return Ok(step);
+            return self.next_game_step(l, &after, text).await;
         }
         text.push_str(&format!(
             " Match over: {an} {}-{} {bn}.",

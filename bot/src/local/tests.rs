@@ -364,7 +364,11 @@ async fn a_league_game_is_played_in_the_terminal() {
     let games = svc.db.league_games(m.id).await.expect("games");
     assert_eq!(games.len(), 1, "{text}");
     // The loser of game 1 chooses for game 2, and is told how to answer.
-    let loser = if games[0].winner == Some(ann) { ben } else { ann };
+    let loser = if games[0].winner == Some(ann) {
+        ben
+    } else {
+        ann
+    };
     let name = svc.name_of(loser).await;
     assert!(
         text.contains(&format!(
