@@ -390,3 +390,62 @@ async fn a_play_draw_question_is_asked_and_taken_once() {
         assert_eq!(pending().await, None);
     }
 }
+
+/// The rows a database had before migration 0007: users 1-3, league 1, members 1 (who
+/// preferred to draw) and 2 (who did not).
+const BEFORE_0007: [&str; 5] = [
+    "INSERT INTO users (id, external_id, name, created_at) VALUES (1, 'm7-1', 'One', 1), (2, 'm7-2', 'Two', 1), (3, 'm7-3', 'Three', 1)",
+    "INSERT INTO leagues (id, name, guild_id, created_by, def, seed, status, created_at) VALUES (1, 'Old', 0, 1, '{}', 1, 'open', 1)",
+    "INSERT INTO league_members (league_id, user_id, joined_at, vacations, vacation_days_left, prefer_draw) VALUES (1, 1, 1, '[]', 7, TRUE)",
+    "INSERT INTO league_members (league_id, user_id, joined_at, vacations, vacation_days_left, prefer_draw) VALUES (1, 2, 1, '[]', 7, FALSE)",
+    "INSERT INTO league_matches (league_id, round, a_user, b_user, status, a_wins, b_wins, draws, created_at) VALUES (1, 0, 1, 2, 'active', 0, 0, 0, 1)",
+];
+
+/// After migration 0007, read through the storage: members from before keep what they had
+/// (`prefer_draw` TRUE is `draw`, FALSE is `play`: the chooser played first unless they
+/// preferred to draw), a member joining now is asked (`ask`), and the old match has no
+/// question pending.
+async fn after_0007(db: &Db) {
+    let play_draw = |u| async move {
+        db.member(1, u)
+            .await
+            .expect("member")
+            .expect("found")
+            .play_draw
+    };
+    assert_eq!(play_draw(1).await, "draw", "{}", db.backend());
+    assert_eq!(play_draw(2).await, "play");
+    assert!(db.add_member(1, 3, None, 7, 2).await.expect("join"));
+    assert_eq!(play_draw(3).await, "ask", "a newcomer is asked");
+    let m = db.league_matches(1).await.expect("matches");
+    assert_eq!((m.len(), m[0].choice_game), (1, None));
+}
+
+/// Migration 0007 on a database of migration 0006 with members in it (SQLite, and
+/// PostgreSQL when `TEST_DATABASE_URL` is set).
+#[tokio::test]
+async fn migration_0007_keeps_what_members_had_and_asks_newcomers() {
+    let dir = tempfile::tempdir().expect("dir");
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("m7.db").display());
+    let pool = sqlx::SqlitePool::connect(&url).await.expect("sqlite");
+    let migrator = sqlx::migrate!("../migrations/sqlite");
+    migrator.run_to(6, &pool).await.expect("migrations to 0006");
+    for sql in BEFORE_0007 {
+        sqlx::query(sql).execute(&pool).await.expect(sql);
+    }
+    pool.close().await;
+    after_0007(&Db::connect(&url).await.expect("migrated")).await;
+    if let Ok(url) = std::env::var("TEST_DATABASE_URL")
+        && !url.trim().is_empty()
+    {
+        let own = crate::storage::tests::fresh_postgres_database(&url).await;
+        let pool = sqlx::PgPool::connect(&own).await.expect("postgres");
+        let migrator = sqlx::migrate!("../migrations/postgres");
+        migrator.run_to(6, &pool).await.expect("migrations to 0006");
+        for sql in BEFORE_0007 {
+            sqlx::query(sql).execute(&pool).await.expect(sql);
+        }
+        pool.close().await;
+        after_0007(&Db::connect(&own).await.expect("migrated")).await;
+    }
+}
