@@ -2757,9 +2757,25 @@ async fn a_league_through_a_fake_discord() {
                         && c.path == format!("/channels/{CHANNEL}/messages")
                         && custom_ids(&c.json).contains(&draw)
                         && text(&c.json).contains("Bob chooses to play or draw first")
+                        && mentions(&c.json, BOB)
                 })
             })
             .await;
+            // `/league choose` answers too, but only for the chooser.
+            let r = h
+                .slash(
+                    ALICE,
+                    CHANNEL,
+                    "league",
+                    "choose",
+                    vec![opt("first", 4, json!(0))],
+                    json!({}),
+                )
+                .await;
+            assert!(
+                text(&r).contains("Bob chooses to play or draw in game 2, not you"),
+                "{r}"
+            );
             let r = h.click(BOB, CHANNEL, &draw, None).await;
             assert!(text(&r).contains("Bob chose to draw first"), "{r}");
         }
@@ -2816,6 +2832,28 @@ async fn a_league_through_a_fake_discord() {
         .slash(BOB, CHANNEL, "league", "me", vec![], json!({}))
         .await;
     assert!(text(&r).contains("0-1-0"), "{r}");
+    // A standing answer: Bob always draws first from now on, without being asked.
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "league",
+            "prefer",
+            vec![opt("choice", 4, json!(2))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        ephemeral(&r) && text(&r).contains("draw first without being asked"),
+        "{r}"
+    );
+    let member = svc
+        .db
+        .member(league, bob)
+        .await
+        .expect("db")
+        .expect("member");
+    assert_eq!(member.play_draw, "draw");
     // One run at a time: a new run only once this one is over.
     let r = h
         .slash(BOB, CHANNEL, "league", "run", vec![], json!({}))

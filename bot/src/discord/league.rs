@@ -697,11 +697,18 @@ async fn post(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
         Ok(l) => l.row.channel_id.and_then(|c| u64::try_from(c).ok()),
         Err(_) => None,
     };
+    // A play/draw question mentions its chooser: the game waits for them.
+    let mut mentions = Vec::new();
+    if let Some(q) = r.choice
+        && let Some(d) = data.discord_of(q.chooser).await
+    {
+        mentions.push(serenity::UserId::new(d));
+    }
     if let Some(c) = channel.filter(|c| *c != 0) {
         let msg = serenity::CreateMessage::new()
             .content(delivery::head(&r.text, 1900))
             .components(choice_row_of(data, r.choice).await)
-            .allowed_mentions(serenity::CreateAllowedMentions::new());
+            .allowed_mentions(serenity::CreateAllowedMentions::new().users(mentions));
         if let Err(e) = serenity::ChannelId::new(c).send_message(http, msg).await {
             tracing::warn!(error = %e, "league message failed");
         }
