@@ -218,7 +218,7 @@ impl Service {
             PlayDraw::Draw => true,
             PlayDraw::Ask if is_agent_external(&ext) => agent_draws(l.row.seed, m.id, game_no),
             PlayDraw::Ask => {
-                if m.choice_game != Some(game_no) && !self.db.ask_choice(m.id, game_no).await? {
+                if !self.db.ask_choice(m.id, game_no).await? {
                     return refused("the match changed meanwhile; try again");
                 }
                 m.choice_game = Some(game_no);

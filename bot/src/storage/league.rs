@@ -87,7 +87,8 @@ pub struct MatchRow {
     /// Who chooses to play or draw in the next game.
     pub chooser: Option<Id>,
     /// The game whose chooser was asked to play or draw and has not answered yet
-    /// (migration 0007; written only by `ask_choice` and `take_choice`).
+    /// (migration 0007; set by `ask_choice`, cleared by `take_choice` and by every write of
+    /// the whole row).
     pub choice_game: Option<i64>,
     /// The `GameClock` JSON of the current game.
     pub clock: Option<String>,
@@ -250,7 +251,9 @@ macro_rules! rating_row {
     }};
 }
 
-const UPDATE_MATCH: &str = "UPDATE league_matches SET status = $3, a_wins = $4, b_wins = $5, draws = $6, game_id = $7, chooser = $8, clock = $9, note = $10, finished_at = $11 \
+/// A whole match row written: a game started or recorded, a clock stored, the match closed
+/// or nullified. None of these leaves a play/draw question pending, so it is cleared.
+const UPDATE_MATCH: &str = "UPDATE league_matches SET status = $3, a_wins = $4, b_wins = $5, draws = $6, game_id = $7, chooser = $8, clock = $9, note = $10, finished_at = $11, choice_game = NULL \
      WHERE id = $1 AND status = $2";
 const UPSERT_RATING: &str = "INSERT INTO ratings (user_id, format, rating, deviation, volatility, games, last_played) VALUES ($1, $2, $3, $4, $5, $6, $7) \
      ON CONFLICT (user_id, format) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, \
@@ -601,11 +604,11 @@ impl Db {
     }
 
     /// Marks match `match_id` as waiting for its chooser's play/draw answer for game
-    /// `game_no` (MTR 2.2). False (nothing changed) unless it is an active match between
-    /// games with no question pending.
+    /// `game_no` (MTR 2.2; asking again is harmless). False (nothing changed) unless it is an
+    /// active match between games.
     pub async fn ask_choice(&self, match_id: Id, game_no: i64) -> Result<bool> {
         const SQL: &str = "UPDATE league_matches SET choice_game = $2 WHERE id = $1 AND status = 'active' \
-             AND game_id IS NULL AND choice_game IS NULL";
+             AND game_id IS NULL";
         on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).bind(game_no).execute(p).await?
             .rows_affected() == 1))
     }

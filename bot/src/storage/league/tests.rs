@@ -349,9 +349,10 @@ async fn matches_games_ratings_and_organiser_actions() {
     }
 }
 
-/// A play/draw question (migration 0007): asked only of an active match between games,
-/// once; taken once (a second answer to the same question changes nothing), and only for
-/// the game it was asked for; a match with a game running has no question to ask.
+/// A play/draw question (migration 0007): asked only of an active match between games
+/// (asking again is harmless); taken once (a second answer to the same question changes
+/// nothing), and only for the game it was asked for; a match with a game running has no
+/// question to ask, and writing the whole match (a game started) clears a question.
 #[tokio::test]
 async fn a_play_draw_question_is_asked_and_taken_once() {
     let (dbs, _dir) = test_dbs().await;
@@ -375,17 +376,20 @@ async fn a_play_draw_question_is_asked_and_taken_once() {
         };
         assert_eq!(pending().await, None, "{}", db.backend());
         assert!(db.ask_choice(mid, 1).await.expect("ask"));
-        assert!(!db.ask_choice(mid, 1).await.expect("ask"), "asked once");
+        assert!(db.ask_choice(mid, 1).await.expect("ask"), "asked again");
         assert_eq!(pending().await, Some(1));
         assert!(!db.take_choice(mid, 2).await.expect("take"), "not game 2's");
         assert!(db.take_choice(mid, 1).await.expect("take"));
         assert!(!db.take_choice(mid, 1).await.expect("take"), "taken once");
         assert_eq!(pending().await, None);
-        // A game running: nothing to ask.
+        // A game started over a question left pending clears it; then nothing to ask.
+        assert!(db.ask_choice(mid, 1).await.expect("ask"));
         let g = a_game(db, u[0]).await;
         let mut m = db.league_match(mid).await.expect("m").expect("found");
+        assert_eq!(m.choice_game, Some(1));
         m.game_id = Some(g);
         assert!(db.update_match(&m, "active").await.expect("update"));
+        assert_eq!(pending().await, None);
         assert!(!db.ask_choice(mid, 2).await.expect("ask"));
         assert_eq!(pending().await, None);
     }
