@@ -388,10 +388,12 @@ mod tests {
 
     // ----- MTR Appendix C, one test per worked example ----------------------------------
     //
-    // Quoted from "MTR Appendix C — Tiebreaker Explanation" (blogs.magicjudges.org/rules/
-    // mtr-appendix-c, the same text as mtg.wiki's "Tiebreaker" page). Where Appendix C's
-    // text gives no numbers (game-win %, opponents' percentages), the example's source is
-    // named in its test.
+    // The match points, game points and match-win examples are quoted from "MTR Appendix C
+    // — Tiebreaker Explanation" (blogs.magicjudges.org/rules/mtr-appendix-c, the same text
+    // as mtg.wiki's "Tiebreaker" page). The game-win and opponents' sentences are Appendix
+    // C's definitions as quoted from the MTR (2023 and 2026 editions) in public code; their
+    // worked examples were not among the stored copies of Appendix C, so those tests name
+    // the source of their numbers (an explanation quoted in a public issue, or our own).
 
     /// The line of player `me` after `matches` (every other player met is a member too).
     fn line_of(me: PlayerId, matches: &[MatchRecord], dropped: bool) -> Line {
