@@ -532,7 +532,8 @@ impl<'a> Session<'a> {
     }
 
     /// A league game (`spellstack league play`) played here: its result is recorded when
-    /// it ends, and the match's next game (or its end) is said, with the command that plays it.
+    /// it ends, and the match's next game (or its end) is said, with the command that plays it
+    /// (or, when its chooser is asked to play or draw, the command that answers).
     async fn league_after(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
         let r = match self.svc.league_after(self.game_id).await {
             Ok(r) => r,
@@ -553,6 +554,15 @@ impl<'a> Session<'a> {
                     self.opts.resume_command(p.game_id)
                 )?;
             }
+        }
+        // The next game waits for its chooser's play/draw answer (MTR 2.2).
+        if let Some(q) = r.choice {
+            let who = self.svc.name_of(q.chooser).await;
+            writeln!(
+                out,
+                "Game {} of the match waits for {who} to choose: spellstack league play first --name {who:?} (or draw first).",
+                q.game_no
+            )?;
         }
         Ok(())
     }

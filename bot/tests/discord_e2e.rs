@@ -2692,6 +2692,46 @@ async fn a_league_through_a_fake_discord() {
         )
         .await;
     assert!(text(&r).contains("game 1 of"), "{r}");
+    // Game 1's chooser (drawn at random) is asked first: nothing starts until they answer,
+    // and the announcement carries their Play first / Draw first buttons.
+    let m = svc.db.league_matches(league).await.expect("matches")[0].clone();
+    assert_eq!((m.game_id, m.choice_game), (None, Some(1)), "{m:?}");
+    let (chooser, other) = if m.chooser == Some(alice) {
+        (ALICE, BOB)
+    } else {
+        (BOB, ALICE)
+    };
+    let who = if chooser == ALICE { "Alice" } else { "Bob" };
+    assert!(
+        text(&r).contains(&format!("{who} chooses to play or draw first")),
+        "{r}"
+    );
+    let answers = ids_with(&r, "ssl:");
+    assert_eq!(
+        answers,
+        vec![
+            format!("ssl:pf:{league}:{chooser}:{}:1", m.id),
+            format!("ssl:df:{league}:{chooser}:{}:1", m.id)
+        ],
+        "{r}"
+    );
+    // The other player's click is refused; the chooser plays first; the buttons then are
+    // stale and change nothing.
+    let r = h.click(other, CHANNEL, &answers[1], None).await;
+    assert!(text(&r).contains(&format!("for <@{chooser}>")), "{r}");
+    let r = h.click(chooser, CHANNEL, &answers[0], None).await;
+    assert!(
+        text(&r).contains(&format!("{who} chose to play first")),
+        "{r}"
+    );
+    let game1 = svc.db.league_matches(league).await.expect("matches")[0].game_id;
+    assert!(game1.is_some(), "game 1 started");
+    let r = h.click(chooser, CHANNEL, &answers[1], None).await;
+    assert!(text(&r).contains("no longer waiting"), "{r}");
+    assert_eq!(
+        svc.db.league_matches(league).await.expect("matches")[0].game_id,
+        game1
+    );
     for n in 1..=2 {
         let m = svc.db.league_matches(league).await.expect("matches")[0].clone();
         let game = m.game_id.expect("a game in progress");
@@ -2707,6 +2747,38 @@ async fn a_league_through_a_fake_discord() {
             )
             .await;
         assert!(ephemeral(&r), "game {n}: {r}");
+        if n == 1 {
+            // Bob lost game 1: he chooses for game 2, asked in the league's channel with
+            // his buttons; he draws first.
+            let draw = format!("ssl:df:{league}:{BOB}:{}:2", m.id);
+            h.wait("Bob asked to play or draw game 2", |c| {
+                c.iter().any(|c| {
+                    c.method == "POST"
+                        && c.path == format!("/channels/{CHANNEL}/messages")
+                        && custom_ids(&c.json).contains(&draw)
+                        && text(&c.json).contains("Bob chooses to play or draw first")
+                        && mentions(&c.json, BOB)
+                })
+            })
+            .await;
+            // `/league choose` answers too, but only for the chooser.
+            let r = h
+                .slash(
+                    ALICE,
+                    CHANNEL,
+                    "league",
+                    "choose",
+                    vec![opt("first", 4, json!(0))],
+                    json!({}),
+                )
+                .await;
+            assert!(
+                text(&r).contains("Bob chooses to play or draw in game 2, not you"),
+                "{r}"
+            );
+            let r = h.click(BOB, CHANNEL, &draw, None).await;
+            assert!(text(&r).contains("Bob chose to draw first"), "{r}");
+        }
     }
     let m = svc.db.league_matches(league).await.expect("matches")[0].clone();
     assert_eq!(m.status, "finished");
@@ -2760,6 +2832,28 @@ async fn a_league_through_a_fake_discord() {
         .slash(BOB, CHANNEL, "league", "me", vec![], json!({}))
         .await;
     assert!(text(&r).contains("0-1-0"), "{r}");
+    // A standing answer: Bob always draws first from now on, without being asked.
+    let r = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "league",
+            "prefer",
+            vec![opt("choice", 4, json!(2))],
+            json!({}),
+        )
+        .await;
+    assert!(
+        ephemeral(&r) && text(&r).contains("draw first without being asked"),
+        "{r}"
+    );
+    let member = svc
+        .db
+        .member(league, bob)
+        .await
+        .expect("db")
+        .expect("member");
+    assert_eq!(member.play_draw, "draw");
     // One run at a time: a new run only once this one is over.
     let r = h
         .slash(BOB, CHANNEL, "league", "run", vec![], json!({}))
@@ -2906,6 +3000,27 @@ async fn league_buttons_and_menus_through_a_fake_discord() {
         })
     })
     .await;
+    // The announcement asks game 1's chooser to play or draw, with their buttons, and
+    // mentions them; their click starts the game.
+    let m = matches[0].clone();
+    let chooser = if m.chooser == Some(bob) { BOB } else { ALICE };
+    let play_first = format!("ssl:pf:{league}:{chooser}:{}:1", m.id);
+    h.wait("the chooser's buttons in the channel", |c| {
+        c.iter().any(|c| {
+            c.method == "POST"
+                && c.path == format!("/channels/{CHANNEL}/messages")
+                && custom_ids(&c.json).contains(&play_first)
+                && mentions(&c.json, chooser)
+        })
+    })
+    .await;
+    let r = h.click(chooser, CHANNEL, &play_first, None).await;
+    assert!(text(&r).contains("chose to play first"), "{r}");
+    assert!(
+        svc.db.league_matches(league).await.expect("m")[0]
+            .game_id
+            .is_some()
+    );
     // Pressing play again during the match starts nothing.
     let r = h.click(ALICE, CHANNEL, &alice_play[0], None).await;
     assert!(text(&r).contains("in progress"), "{r}");

@@ -8,6 +8,7 @@ use super::delivery;
 use super::interact::Reply;
 use super::{Context, Error};
 use crate::league::definition::LeagueSetup;
+use crate::league_service::choice::{PendingChoice, PlayDraw};
 use crate::league_service::organiser::OrganiserAction;
 use crate::league_service::{LeagueCtx, LeagueReply};
 use crate::service::ServiceError;
@@ -19,6 +20,26 @@ pub enum BestOf {
     Three,
     #[name = "best of one"]
     One,
+}
+
+/// The chooser's answer before a game (MTR 2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum FirstChoice {
+    #[name = "play first"]
+    Play,
+    #[name = "draw first"]
+    Draw,
+}
+
+/// The standing play/draw answer (MTR 2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum Standing {
+    #[name = "ask me before each game"]
+    Ask,
+    #[name = "always play first"]
+    Play,
+    #[name = "always draw first"]
+    Draw,
 }
 
 /// Leagues between friends: sealed pools, standings, ratings.
@@ -34,6 +55,7 @@ pub enum BestOf {
         "deck",
         "sideboard",
         "play",
+        "choose",
         "standings",
         "me",
         "clock",
@@ -109,6 +131,7 @@ async fn answer_with(
                 let me = data.user_of(ctx.author()).await?;
                 reply.rows = member_rows(data, r.league_id, me, ctx.author().id.get()).await;
             }
+            reply.rows.extend(choice_row_of(data, r.choice).await);
             if public {
                 for u in r.pings {
                     if let Some(d) = data.discord_of(u).await {
@@ -333,6 +356,27 @@ pub async fn play(
     answer(ctx, r, true).await
 }
 
+/// Play or draw first in the game you choose for (MTR 2.2); the question's buttons do the same.
+#[poise::command(slash_command)]
+pub async fn choose(
+    ctx: Context<'_>,
+    #[description = "Play first or draw first"] first: FirstChoice,
+    #[description = "League (default: the newest here)"] league: Option<String>,
+) -> Result<(), Error> {
+    ctx.defer().await?;
+    let data = ctx.data();
+    let me = data.user_of(ctx.author()).await?;
+    let r = match find(&ctx, league.as_deref()).await {
+        Ok(l) => {
+            data.svc
+                .league_choose(l.row.id, me, first == FirstChoice::Draw, None)
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    answer(ctx, r, true).await
+}
+
 /// The standings (Magic Tournament Rules tiebreakers) with ratings.
 #[poise::command(slash_command)]
 pub async fn standings(
@@ -459,17 +503,22 @@ pub async fn run(
     enter(ctx, league, deck, true).await
 }
 
-/// When you choose play or draw (MTR 2.2): play first or draw first.
+/// When you choose (MTR 2.2): be asked before each game, or always play or draw first.
 #[poise::command(slash_command)]
 pub async fn prefer(
     ctx: Context<'_>,
-    #[description = "True: draw first when you choose; false: play first"] draw: bool,
+    #[description = "Asked before each game, or always play or draw first"] choice: Standing,
     #[description = "League (default: the newest here)"] league: Option<String>,
 ) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let me = ctx.data().user_of(ctx.author()).await?;
+    let standing = match choice {
+        Standing::Ask => PlayDraw::Ask,
+        Standing::Play => PlayDraw::Play,
+        Standing::Draw => PlayDraw::Draw,
+    };
     let r = match find(&ctx, league.as_deref()).await {
-        Ok(l) => ctx.data().svc.league_prefer(l.row.id, me, draw).await,
+        Ok(l) => ctx.data().svc.league_prefer(l.row.id, me, standing).await,
         Err(e) => Err(e),
     };
     answer(ctx, r, false).await
@@ -648,10 +697,18 @@ async fn post(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
         Ok(l) => l.row.channel_id.and_then(|c| u64::try_from(c).ok()),
         Err(_) => None,
     };
+    // A play/draw question mentions its chooser: the game waits for them.
+    let mut mentions = Vec::new();
+    if let Some(q) = r.choice
+        && let Some(d) = data.discord_of(q.chooser).await
+    {
+        mentions.push(serenity::UserId::new(d));
+    }
     if let Some(c) = channel.filter(|c| *c != 0) {
         let msg = serenity::CreateMessage::new()
             .content(delivery::head(&r.text, 1900))
-            .allowed_mentions(serenity::CreateAllowedMentions::new());
+            .components(choice_row_of(data, r.choice).await)
+            .allowed_mentions(serenity::CreateAllowedMentions::new().users(mentions));
         if let Err(e) = serenity::ChannelId::new(c).send_message(http, msg).await {
             tracing::warn!(error = %e, "league message failed");
         }
@@ -680,7 +737,9 @@ pub async fn tick(data: &super::Data, http: &serenity::Http) {
 
 /// The start of the custom ids of league buttons and menus: `ssl:p:LEAGUE:USER` plays the
 /// next match, `ssl:d:LEAGUE:USER` (a select menu of the member's builds) chooses the build
-/// played from the next game. `USER` is the Discord user they were made for; a click by
+/// played from the next game, `ssl:pf:LEAGUE:USER:MATCH:GAME` and `ssl:df:...` answer the
+/// play/draw question of game `GAME` of match `MATCH` (play first, draw first; refused once
+/// that game has started). `USER` is the Discord user they were made for; a click by
 /// anyone else is refused before anything is loaded. A click is a command like any other:
 /// it is checked against the league as it is now (a league that has ended, a match in
 /// progress, a build gone), so an old button can never do what the league does not allow.
@@ -692,8 +751,22 @@ const MENU_OPTIONS: usize = 25;
 /// What a league component does, decoded from its custom id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LeagueCustom {
-    Play { league: i64, user: u64 },
-    Build { league: i64, user: u64 },
+    Play {
+        league: i64,
+        user: u64,
+    },
+    Build {
+        league: i64,
+        user: u64,
+    },
+    /// The chooser's answer to game `game` of match `match_id` (`draw`: draw first).
+    Choose {
+        league: i64,
+        user: u64,
+        match_id: i64,
+        game: i64,
+        draw: bool,
+    },
 }
 
 impl LeagueCustom {
@@ -701,6 +774,16 @@ impl LeagueCustom {
         match self {
             LeagueCustom::Play { league, user } => format!("{LEAGUE_ID_PREFIX}p:{league}:{user}"),
             LeagueCustom::Build { league, user } => format!("{LEAGUE_ID_PREFIX}d:{league}:{user}"),
+            LeagueCustom::Choose {
+                league,
+                user,
+                match_id,
+                game,
+                draw,
+            } => format!(
+                "{LEAGUE_ID_PREFIX}{}:{league}:{user}:{match_id}:{game}",
+                if draw { "df" } else { "pf" }
+            ),
         }
     }
 
@@ -708,26 +791,35 @@ impl LeagueCustom {
         let rest = id.strip_prefix(LEAGUE_ID_PREFIX)?;
         let mut parts = rest.split(':');
         let (kind, league, user) = (parts.next()?, parts.next()?, parts.next()?);
-        if parts.next().is_some() {
-            return None;
-        }
         let (league, user) = (league.parse().ok()?, user.parse().ok()?);
-        match kind {
-            "p" => Some(LeagueCustom::Play { league, user }),
-            "d" => Some(LeagueCustom::Build { league, user }),
-            _ => None,
-        }
+        let custom = match kind {
+            "p" => LeagueCustom::Play { league, user },
+            "d" => LeagueCustom::Build { league, user },
+            "pf" | "df" => LeagueCustom::Choose {
+                league,
+                user,
+                match_id: parts.next()?.parse().ok()?,
+                game: parts.next()?.parse().ok()?,
+                draw: kind == "df",
+            },
+            _ => return None,
+        };
+        parts.next().is_none().then_some(custom)
     }
 
     fn user(self) -> u64 {
         match self {
-            LeagueCustom::Play { user, .. } | LeagueCustom::Build { user, .. } => user,
+            LeagueCustom::Play { user, .. }
+            | LeagueCustom::Build { user, .. }
+            | LeagueCustom::Choose { user, .. } => user,
         }
     }
 
     fn league(self) -> i64 {
         match self {
-            LeagueCustom::Play { league, .. } | LeagueCustom::Build { league, .. } => league,
+            LeagueCustom::Play { league, .. }
+            | LeagueCustom::Build { league, .. }
+            | LeagueCustom::Choose { league, .. } => league,
         }
     }
 }
@@ -745,6 +837,43 @@ pub fn play_row(league_id: i64, discord: u64) -> serenity::CreateActionRow {
         .label("Play my next match")
         .style(serenity::ButtonStyle::Primary),
     ])
+}
+
+/// The "Play first" and "Draw first" buttons of a play/draw question, for the chooser
+/// (`discord`).
+pub fn choice_row(c: PendingChoice, discord: u64) -> serenity::CreateActionRow {
+    let button = |draw: bool, label: &str, style| {
+        serenity::CreateButton::new(
+            LeagueCustom::Choose {
+                league: c.league_id,
+                user: discord,
+                match_id: c.match_id,
+                game: c.game_no,
+                draw,
+            }
+            .encode(),
+        )
+        .label(label)
+        .style(style)
+    };
+    serenity::CreateActionRow::Buttons(vec![
+        button(false, "Play first", serenity::ButtonStyle::Success),
+        button(true, "Draw first", serenity::ButtonStyle::Secondary),
+    ])
+}
+
+/// The question's buttons, when a reply carries one and its chooser is in Discord.
+async fn choice_row_of(
+    data: &super::Data,
+    choice: Option<PendingChoice>,
+) -> Vec<serenity::CreateActionRow> {
+    let Some(c) = choice else {
+        return Vec::new();
+    };
+    match data.discord_of(c.chooser).await {
+        Some(d) => vec![choice_row(c, d)],
+        None => Vec::new(),
+    }
 }
 
 /// A select menu of the member's builds (the first 25; `/league deck use` reaches the
@@ -904,7 +1033,26 @@ async fn league_click(
                 announce(data, http, &r).await;
                 let mut reply = Reply::ephemeral(r.text);
                 reply.rows = member_rows(data, l.row.id, user, c.user.id.get()).await;
+                if r.choice.is_some_and(|q| q.chooser == user) {
+                    reply.rows.extend(choice_row_of(data, r.choice).await);
+                }
                 reply
+            }
+            Err(e) => Reply::ephemeral(e.to_string()),
+        },
+        LeagueCustom::Choose {
+            match_id,
+            game,
+            draw,
+            ..
+        } => match data
+            .svc
+            .league_choose(l.row.id, user, draw, Some((match_id, game)))
+            .await
+        {
+            Ok(r) => {
+                announce(data, http, &r).await;
+                Reply::ephemeral(r.text)
             }
             Err(e) => Reply::ephemeral(e.to_string()),
         },
@@ -937,7 +1085,7 @@ async fn announce(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
             tracing::warn!(game_id = p.game_id, error = %e, "league game delivery failed");
         }
     }
-    if r.plans.is_empty() && r.pings.is_empty() {
+    if r.plans.is_empty() && r.pings.is_empty() && r.choice.is_none() {
         return;
     }
     let channel = match data.svc.league_ctx(r.league_id).await {
@@ -953,6 +1101,7 @@ async fn announce(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
     if let Some(ch) = channel.filter(|c| *c != 0) {
         let msg = serenity::CreateMessage::new()
             .content(delivery::head(&r.text, 1900))
+            .components(choice_row_of(data, r.choice).await)
             .allowed_mentions(serenity::CreateAllowedMentions::new().users(mentions));
         if let Err(e) = serenity::ChannelId::new(ch).send_message(http, msg).await {
             tracing::warn!(error = %e, "league message failed");
@@ -1030,7 +1179,7 @@ mod tests {
         assert_eq!(cmd["name"], "league");
         let subs = cmd["options"].as_array().expect("subcommands");
         assert!(subs.len() <= 25, "{} subcommands", subs.len());
-        for want in ["run", "prefer", "log", "create", "join", "play"] {
+        for want in ["run", "prefer", "choose", "log", "create", "join", "play"] {
             assert!(subs.iter().any(|s| s["name"] == want), "{want}");
         }
         for s in subs {
@@ -1077,6 +1226,20 @@ mod tests {
                 league: 7,
                 user: 1002,
             },
+            LeagueCustom::Choose {
+                league: i64::MAX,
+                user: u64::MAX,
+                match_id: i64::MAX,
+                game: 3,
+                draw: false,
+            },
+            LeagueCustom::Choose {
+                league: 7,
+                user: 1002,
+                match_id: 12,
+                game: 1,
+                draw: true,
+            },
         ] {
             let id = c.encode();
             assert!(id.len() <= 100, "{id}");
@@ -1089,6 +1252,11 @@ mod tests {
             "ssl:x:1:2",
             "ssl:p:one:2",
             "ssl:d:1:-2",
+            "ssl:pf:1:2",
+            "ssl:pf:1:2:3",
+            "ssl:df:1:2:3:x",
+            "ssl:pf:1:2:3:4:5",
+            "ssl:p:1:2:3:4",
         ] {
             assert_eq!(LeagueCustom::decode(bad), None, "{bad}");
         }

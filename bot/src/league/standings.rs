@@ -386,106 +386,281 @@ mod tests {
         assert_eq!((one.run, one.runs), (2, 3));
     }
 
-    #[test]
-    fn game_points_of_the_worked_examples() {
-        // leagues.md / Appendix C: 2-0 gives 6 and 0; 2-1 gives 6 and 3; 2-0-1 gives 7 and 1.
-        assert_eq!(MatchRecord::new(1, 2, 2, 0, 0).game_points(), (6, 0));
-        assert_eq!(MatchRecord::new(1, 2, 2, 1, 0).game_points(), (6, 3));
-        assert_eq!(MatchRecord::new(1, 2, 2, 0, 1).game_points(), (7, 1));
-        assert_eq!(MatchRecord::new(1, 2, 1, 1, 1).match_points(), (1, 1));
-        assert_eq!(MatchRecord::bye(1, 2).match_points(), (3, 0));
+    // ----- MTR Appendix C, one test per worked example ----------------------------------
+    //
+    // The match points, game points and match-win examples are quoted from "MTR Appendix C
+    // — Tiebreaker Explanation" (blogs.magicjudges.org/rules/mtr-appendix-c, the same text
+    // as mtg.wiki's "Tiebreaker" page). The game-win and opponents' sentences are Appendix
+    // C's definitions as quoted from the MTR (2023 and 2026 editions) in public code; their
+    // worked examples were not among the stored copies of Appendix C, so those tests name
+    // the source of their numbers (an explanation quoted in a public issue, or our own).
+
+    /// The line of player `me` after `matches` (every other player met is a member too).
+    fn line_of(me: PlayerId, matches: &[MatchRecord], dropped: bool) -> Line {
+        let mut players: Vec<(PlayerId, bool)> = vec![(me, dropped)];
+        for m in matches {
+            for p in std::iter::once(m.a).chain(m.b) {
+                if !players.iter().any(|x| x.0 == p) {
+                    players.push((p, false));
+                }
+            }
+        }
+        standings(&players, matches, true)
+            .into_iter()
+            .find(|l| l.player == me)
+            .expect("line")
     }
 
-    /// Appendix C's match-win table, an 8-round tournament that only the first player
-    /// completed: 5-2-1 is 16 match points over 8 rounds, 16/24 = 0.667; 1-3-0, then
-    /// withdraws, is 3/12 = 0.25, so 0.33 is used; 3-2-0 including a first-round bye, then
-    /// withdraws, is 9/15 = 0.60 (the bye is a round won in the player's own figures).
+    /// `me`'s matches, one opponent each (10, 11, ...): `(won, lost, drawn)` games from
+    /// `me`'s side, after `byes` byes.
+    fn rounds_of(me: PlayerId, byes: usize, results: &[(u32, u32, u32)]) -> Vec<MatchRecord> {
+        let mut m: Vec<MatchRecord> = (0..byes).map(|_| MatchRecord::bye(me, 2)).collect();
+        for (i, (a, b, d)) in results.iter().enumerate() {
+            m.push(MatchRecord::new(me, 10 + i as i64, *a, *b, *d));
+        }
+        m
+    }
+
+    const WON: (u32, u32, u32) = (2, 0, 0);
+    const LOST: (u32, u32, u32) = (0, 2, 0);
+    const DREW: (u32, u32, u32) = (1, 1, 0);
+
+    /// Appendix C, Match Points: "A player's record is 6–2–0 (Wins–Losses–Draws). That
+    /// player has 18 match points (6*3, 2*0, 0*1)."
     #[test]
-    fn match_win_percentages_of_the_appendix_c_table() {
-        let me = 1;
-        let one_player = |results: &[(u32, u32, u32)], bye: bool, dropped: bool| {
-            let mut m = Vec::new();
-            if bye {
-                m.push(MatchRecord::bye(me, 2));
-            }
-            for (i, (a, b, d)) in results.iter().enumerate() {
-                m.push(MatchRecord::new(me, 10 + i as i64, *a, *b, *d));
-            }
-            let players: Vec<(PlayerId, bool)> = std::iter::once((me, dropped))
-                .chain((10..10 + results.len() as i64).map(|p| (p, false)))
-                .collect();
-            standings(&players, &m, true)
-                .into_iter()
-                .find(|l| l.player == me)
-                .expect("line")
-        };
-        let won = (2, 0, 0);
-        let lost = (0, 2, 0);
-        let drew = (1, 1, 0);
-        let l = one_player(&[won, won, won, won, won, lost, lost, drew], false, false);
-        assert_eq!((l.wins, l.losses, l.draws, l.match_points), (5, 2, 1, 16));
-        assert_eq!(l.rounds, 8);
-        assert!(close(l.mwp, 16.0 / 24.0), "{}", l.mwp);
-        assert_eq!(percent(l.mwp), "66.67%");
-
-        let l = one_player(&[won, lost, lost, lost], false, true);
-        assert_eq!((l.match_points, l.rounds), (3, 4));
-        assert!(close(l.mwp, 0.33), "0.25 is raised to 0.33: {}", l.mwp);
-        assert_eq!(percent(l.mwp), "33.00%");
-
-        let l = one_player(&[won, won, lost, lost], true, true);
-        assert_eq!((l.wins, l.losses, l.byes), (3, 2, 1));
-        assert_eq!((l.match_points, l.rounds), (9, 5));
-        assert!(close(l.mwp, 0.60) && l.dropped, "{}", l.mwp);
-
-        // The floor is 0.33, not a third: a 1-2 record keeps its 0.333.
-        let l = one_player(&[won, lost, lost], false, false);
-        assert!(close(l.mwp, 1.0 / 3.0), "{}", l.mwp);
-        // And the match-points examples: 6-2-0 is 18, 4-2-2 is 14.
-        let l = one_player(&[won, won, won, won, won, won, lost, lost], false, false);
+    fn appendix_c_match_points_6_2_0_is_18() {
+        let l = line_of(
+            1,
+            &rounds_of(1, 0, &[WON, WON, WON, WON, WON, WON, LOST, LOST]),
+            false,
+        );
+        assert_eq!((l.wins, l.losses, l.draws), (6, 2, 0));
         assert_eq!(l.match_points, 18);
-        let l = one_player(&[won, won, won, won, lost, lost, drew, drew], false, false);
+    }
+
+    /// Appendix C, Match Points: "A player's record is 4–2–2. That player has 14 match
+    /// points (4*3, 2*0, 2*1)."
+    #[test]
+    fn appendix_c_match_points_4_2_2_is_14() {
+        let l = line_of(
+            1,
+            &rounds_of(1, 0, &[WON, WON, WON, WON, LOST, LOST, DREW, DREW]),
+            false,
+        );
+        assert_eq!((l.wins, l.losses, l.draws), (4, 2, 2));
         assert_eq!(l.match_points, 14);
     }
 
-    /// Game-win %: 2-0, 2-1, 1-2, 0-2 and a 1-1-1 draw: won 6, lost 6, drew 1 of 13 games,
-    /// 19 game points, 19/39 = 0.487; a player who won 1 game of 8 has 3/24, raised to 0.33.
+    /// Appendix C, Match Points: "Players receiving byes are considered to have won the
+    /// match."
     #[test]
-    fn game_win_percentages() {
-        let me = 1;
-        let m = vec![
-            MatchRecord::new(me, 2, 2, 0, 0),
-            MatchRecord::new(me, 3, 2, 1, 0),
-            MatchRecord::new(me, 4, 1, 2, 0),
-            MatchRecord::new(me, 5, 0, 2, 0),
-            MatchRecord::new(me, 6, 1, 1, 1),
-        ];
-        let players: Vec<(PlayerId, bool)> = (1..=6).map(|p| (p, false)).collect();
-        let s = standings(&players, &m, true);
-        let l = s.iter().find(|l| l.player == me).expect("line");
-        assert_eq!((l.game_points, l.games), (19, 13));
-        assert!(close(l.gwp, 19.0 / 39.0));
-        let p5 = s.iter().find(|l| l.player == 5).expect("line");
-        // Player 5 won 2-0: 6 of 6.
-        assert!(close(p5.gwp, 1.0));
-        let m = vec![
-            MatchRecord::new(1, 2, 0, 2, 0),
-            MatchRecord::new(1, 3, 1, 2, 0),
-            MatchRecord::new(1, 4, 0, 2, 0),
-        ];
-        let s = standings(&players, &m, true);
-        let l = s.iter().find(|l| l.player == 1).expect("line");
-        assert_eq!((l.game_points, l.games), (3, 7));
-        assert!(close(l.gwp, FLOOR));
+    fn appendix_c_a_bye_is_a_match_win() {
+        assert_eq!(MatchRecord::bye(1, 2).match_points(), (3, 0));
+        let l = line_of(1, &rounds_of(1, 1, &[]), false);
+        assert_eq!((l.wins, l.byes, l.match_points), (1, 1, 3));
     }
 
-    /// Opponents' match-win % averages each opponent's floored percentage; it does not pool
-    /// their points (the pitfall leagues.md warns of), and a bye is left out.
+    /// Appendix C, Game Points: "A player wins a match 2–0–0, so they earn 6 game points
+    /// and their opponent receives 0 game points from the match."
     #[test]
-    fn opponents_percentages_average_floored_values_and_skip_byes() {
-        // Player 1: bye in round 1, then beats 2 and loses to 3.
-        // Player 2 loses every match it plays (0-3 over three rounds): 0/9 -> 0.33.
-        // Player 3 wins all three: 9/9 = 1.0.
+    fn appendix_c_game_points_2_0_0() {
+        assert_eq!(MatchRecord::new(1, 2, 2, 0, 0).game_points(), (6, 0));
+    }
+
+    /// Appendix C, Game Points: "A player wins a match 2–1–0, so they earn 6 game points
+    /// and their opponent earns 3 game points from the match."
+    #[test]
+    fn appendix_c_game_points_2_1_0() {
+        assert_eq!(MatchRecord::new(1, 2, 2, 1, 0).game_points(), (6, 3));
+    }
+
+    /// Appendix C, Game Points: "A player wins a match 2–0–1, so they earn 7 game points
+    /// and their opponent earns 1 game point from the match."
+    #[test]
+    fn appendix_c_game_points_2_0_1() {
+        let m = MatchRecord::new(1, 2, 2, 0, 1);
+        assert_eq!(m.game_points(), (7, 1));
+        assert_eq!(m.match_points(), (3, 0));
+    }
+
+    /// Appendix C, Match-win percentage ("These three players competed in an 8-round
+    /// tournament, although only the first player completed all rounds."): "5-2-1 | 16 | 8 |
+    /// 16/(8*3) = 0.667".
+    #[test]
+    fn appendix_c_match_win_5_2_1_over_8_rounds_is_0_667() {
+        let l = line_of(
+            1,
+            &rounds_of(1, 0, &[WON, WON, WON, WON, WON, LOST, LOST, DREW]),
+            false,
+        );
+        assert_eq!((l.wins, l.losses, l.draws), (5, 2, 1));
+        assert_eq!((l.match_points, l.rounds), (16, 8));
+        assert!(close(l.mwp, 16.0 / 24.0), "{}", l.mwp);
+        assert_eq!(format!("{:.3}", l.mwp), "0.667");
+    }
+
+    /// Appendix C, Match-win percentage: "1-3-0, then withdraws | 3 | 4 | 3/(4*3) = 0.25,
+    /// so 0.33 is used".
+    #[test]
+    fn appendix_c_match_win_1_3_0_then_withdraws_is_raised_to_0_33() {
+        let l = line_of(1, &rounds_of(1, 0, &[WON, LOST, LOST, LOST]), true);
+        assert_eq!((l.wins, l.losses, l.draws), (1, 3, 0));
+        assert_eq!((l.match_points, l.rounds), (3, 4));
+        assert!(close(l.mwp, 0.33), "0.25 is raised to 0.33: {}", l.mwp);
+        assert!(l.dropped);
+        // The floor is 0.33, not a third: a 1-2 record keeps its 0.333.
+        let l = line_of(1, &rounds_of(1, 0, &[WON, LOST, LOST]), false);
+        assert!(close(l.mwp, 1.0 / 3.0), "{}", l.mwp);
+    }
+
+    /// Appendix C, Match-win percentage: "3-2-0, including a first-round bye, then
+    /// withdraws | 9 | 5 | 9/(5*3) = 0.60" (the bye is a round won in the player's own
+    /// figures).
+    #[test]
+    fn appendix_c_match_win_3_2_0_with_a_bye_then_withdraws_is_0_60() {
+        let l = line_of(1, &rounds_of(1, 1, &[WON, WON, LOST, LOST]), true);
+        assert_eq!((l.wins, l.losses, l.draws, l.byes), (3, 2, 0, 1));
+        assert_eq!((l.match_points, l.rounds), (9, 5));
+        assert!(close(l.mwp, 0.60), "{}", l.mwp);
+        assert!(l.dropped);
+    }
+
+    /// Game-win percentage (Appendix C: "the total number of game points they earned
+    /// divided by the total game points possible (generally, 3 times the number of games
+    /// played)"). Example from the OMW explanation quoted in PennyDreadfulMTG/
+    /// Penny-Dreadful-Tools#880: a player who "went 5–1 [10–4 in games]" has 30 game points
+    /// of 42, 30/42 = 0.714.
+    #[test]
+    fn game_win_10_4_in_games_is_30_of_42() {
+        let (won21, lost02) = ((2, 1, 0), LOST);
+        let l = line_of(
+            1,
+            &rounds_of(1, 0, &[WON, WON, lost02, won21, won21, WON]),
+            false,
+        );
+        assert_eq!((l.wins, l.losses), (5, 1));
+        assert_eq!((l.game_points, l.games), (30, 14));
+        assert!(close(l.gwp, 30.0 / 42.0), "{}", l.gwp);
+        assert_eq!(format!("{:.3}", l.gwp), "0.714");
+    }
+
+    /// Game-win percentage counts drawn games (1 point each) and every game played: 2-0,
+    /// 2-1, 1-2, 0-2 and 1-1-1 are 19 game points over 13 games, 19/39 = 0.487.
+    #[test]
+    fn game_win_counts_drawn_games() {
+        let l = line_of(
+            1,
+            &rounds_of(1, 0, &[WON, (2, 1, 0), (1, 2, 0), LOST, (1, 1, 1)]),
+            false,
+        );
+        assert_eq!((l.game_points, l.games), (19, 13));
+        assert!(close(l.gwp, 19.0 / 39.0), "{}", l.gwp);
+    }
+
+    /// Appendix C, Game-win percentage: "Again, use 0.33 if the actual game-win
+    /// percentage is lower than that." 0-2, 1-2, 0-2 is 3 game points of 21: 0.143, raised
+    /// to 0.33.
+    #[test]
+    fn game_win_below_0_33_is_raised_to_0_33() {
+        let l = line_of(1, &rounds_of(1, 0, &[LOST, (1, 2, 0), LOST]), false);
+        assert_eq!((l.game_points, l.games), (3, 7));
+        assert!(close(l.gwp, FLOOR), "{}", l.gwp);
+    }
+
+    /// Opponents' match-win percentage, the example quoted in PennyDreadfulMTG/
+    /// Penny-Dreadful-Tools#880: "a player (who went 5–1 [10–4 in games], losing in Round 3)
+    /// in a six-round event played against players who went 0–2, 4–2, 3–3, 4–2, 3–3, and
+    /// 4–2 would have an OMW of: (.33 (raised from 0) + .66 + .5 + .66 + .5 + .66) ÷ 6 Which
+    /// gives an OMW% of 55.17%." The source truncates 4/6 to .66; unrounded, the same
+    /// average is (0.33 + 3 × 0.667 + 2 × 0.5) / 6 = 0.555 (55.50%).
+    #[test]
+    fn opponents_match_win_averages_each_opponents_floored_percentage() {
+        let me = 1;
+        // Round by round: me vs opponents 11..=16 (me lost round 3 to 13).
+        let mut m = vec![
+            MatchRecord::new(me, 11, 2, 0, 0),
+            MatchRecord::new(me, 12, 2, 0, 0),
+            MatchRecord::new(13, me, 2, 0, 0),
+            MatchRecord::new(me, 14, 2, 1, 0),
+            MatchRecord::new(me, 15, 2, 1, 0),
+            MatchRecord::new(me, 16, 2, 0, 0),
+        ];
+        // The rest of each opponent's record, against players met by nobody else
+        // (100, 101, ...): (opponent, wins, losses) still to add.
+        let rest = [
+            (11, 0, 1),
+            (12, 4, 1),
+            (13, 2, 3),
+            (14, 4, 1),
+            (15, 3, 2),
+            (16, 4, 1),
+        ];
+        let mut filler = 100;
+        for (o, w, l) in rest {
+            for _ in 0..w {
+                m.push(MatchRecord::new(o, filler, 2, 0, 0));
+                filler += 1;
+            }
+            for _ in 0..l {
+                m.push(MatchRecord::new(filler, o, 2, 0, 0));
+                filler += 1;
+            }
+        }
+        let players: Vec<(PlayerId, bool)> = std::iter::once((me, false))
+            .chain((11..=16).map(|p| (p, p == 11)))
+            .chain((100..filler).map(|p| (p, false)))
+            .collect();
+        let s = standings(&players, &m, true);
+        let find = |p| s.iter().find(|l| l.player == p).expect("line");
+        let records: Vec<(u32, u32)> = (11..=16).map(|p| (find(p).wins, find(p).losses)).collect();
+        assert_eq!(
+            records,
+            vec![(0, 2), (4, 2), (3, 3), (4, 2), (3, 3), (4, 2)]
+        );
+        let l = find(me);
+        assert_eq!((l.wins, l.losses, l.game_points, l.games), (5, 1, 30, 14));
+        assert!(close(find(11).mwp, FLOOR), "0-2 is raised to 0.33");
+        let want = (FLOOR + 3.0 * (4.0 / 6.0) + 2.0 * 0.5) / 6.0;
+        assert!(close(l.omw, want), "{} vs {want}", l.omw);
+        assert_eq!(percent(l.omw), "55.50%");
+        // With the source's truncated .66 the same average is its 55.17%.
+        assert_eq!(percent((FLOOR + 3.0 * 0.66 + 2.0 * 0.5) / 6.0), "55.17%");
+    }
+
+    /// Opponents' match-win % (leagues.md, Appendix C: "the average match-win percentage of
+    /// each opponent that player faced (ignoring those rounds for which the player received
+    /// a bye)"): player 1 has a bye, beats 2 (0-3 over three rounds: 0/9, raised to 0.33)
+    /// and loses to 3 (3-0: 9/9 = 1.0). OMW% = (0.33 + 1.0) / 2 = 0.665, neither pooled
+    /// (3 points of 18 = 0.167) nor with the bye as an opponent.
+    #[test]
+    fn opponents_match_win_leaves_byes_out_and_does_not_pool_points() {
+        let s = bye_field();
+        let one = s.iter().find(|l| l.player == 1).expect("line");
+        assert_eq!((one.rounds, one.byes, one.match_points), (3, 1, 6));
+        assert!(close(one.omw, (FLOOR + 1.0) / 2.0), "{}", one.omw);
+        assert_eq!(s[0].player, 3);
+    }
+
+    /// Opponents' game-win % (Appendix C: "simply the average game-win percentage of all
+    /// that player's opponents. And, as with opponents' match-win percentage, each opponent
+    /// has a minimum game-win percentage of 0.33."): in the same field, player 2 has 0 of
+    /// 18 game points (0.33) and player 3 has 18 of 21, so player 1's OGW% is
+    /// (0.33 + 0.857) / 2 = 0.594; player 1's own 15 of 21 counts the bye as a 2-0 win.
+    #[test]
+    fn opponents_game_win_averages_floored_percentages_without_byes() {
+        let s = bye_field();
+        let find = |p| s.iter().find(|l| l.player == p).expect("line");
+        assert_eq!((find(2).game_points, find(2).games), (0, 6));
+        assert!(close(find(2).gwp, FLOOR));
+        assert_eq!((find(3).game_points, find(3).games), (18, 7));
+        let one = find(1);
+        assert!(close(one.ogw, (FLOOR + 18.0 / 21.0) / 2.0), "{}", one.ogw);
+        assert_eq!((one.game_points, one.games), (15, 7));
+    }
+
+    /// Player 1: bye in round 1, then beats 2 (2-0) and loses to 3 (1-2). Player 2 loses
+    /// all three of its matches; player 3 wins all three.
+    fn bye_field() -> Vec<Line> {
         let m = vec![
             MatchRecord::bye(1, 2),
             MatchRecord::new(1, 2, 2, 0, 0),
@@ -495,18 +670,7 @@ mod tests {
             MatchRecord::new(4, 2, 2, 0, 0),
         ];
         let players: Vec<(PlayerId, bool)> = (1..=4).map(|p| (p, false)).collect();
-        let s = standings(&players, &m, true);
-        let one = s.iter().find(|l| l.player == 1).expect("line");
-        assert_eq!((one.rounds, one.byes, one.match_points), (3, 1, 6));
-        // The average of 0.33 and 1.0, not pooled (3 points / 18 = 0.167) nor with the bye.
-        assert!(close(one.omw, (FLOOR + 1.0) / 2.0), "{}", one.omw);
-        // Game-win: player 2 has 0 of 18 game points (floored); player 3 has 18 of 21.
-        let three = s.iter().find(|l| l.player == 3).expect("line");
-        assert_eq!((three.game_points, three.games), (18, 7));
-        assert!(close(one.ogw, (FLOOR + 18.0 / 21.0) / 2.0), "{}", one.ogw);
-        // The bye counts as a 2-0 win in player 1's own figures: 6 + 6 + 3 of 7 games.
-        assert_eq!((one.game_points, one.games), (15, 7));
-        assert_eq!(s[0].player, 3);
+        standings(&players, &m, true)
     }
 
     #[test]

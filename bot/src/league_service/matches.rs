@@ -2,6 +2,7 @@
 //! game of a match with the right player going first, recording the engine's results,
 //! ratings, pack triggers, clocks and claims.
 
+use super::choice::{PendingChoice, PlayDraw, agent_draws, other_of};
 use super::{LeagueCtx, LeagueReply, is_agent_external, refused};
 use crate::decks;
 use crate::league::boosters;
@@ -87,6 +88,22 @@ fn record_where(user: Id, run: Option<i64>, matches: &[MatchRow]) -> Record {
         }
     }
     r
+}
+
+/// What beginning the next game of a match did: started it, or asked its chooser to play
+/// or draw (the question's text; the game starts with the answer).
+pub(crate) enum Begun {
+    Started(Plan),
+    Asked(PendingChoice, String),
+}
+
+/// One recorded game and what followed it: the league's text, the next game's plan or the
+/// question to its chooser, and who to notify.
+pub(crate) struct Step {
+    pub text: String,
+    pub plan: Option<Plan>,
+    pub choice: Option<PendingChoice>,
+    pub pings: Vec<Id>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -175,27 +192,66 @@ impl Service {
         })
     }
 
-    /// Starts the next game of an active match: the chooser (a random player in game 1, the
-    /// loser of the previous game after) plays first unless they prefer to draw.
-    async fn start_match_game(&self, l: &LeagueCtx, m: &mut MatchRow) -> Result<Plan> {
-        let b = m
-            .b_user
+    /// Begins the next game of an active match (MTR 2.2): its chooser (a random player in
+    /// game 1, the loser of the previous game after) decides who plays first. A standing
+    /// answer (`prefer play|draw`) starts the game at once, as does a chooser played by the
+    /// random agent (at random from the league's seed); anyone else is asked, and the match
+    /// waits for their answer ([`Service::league_choose`]).
+    pub(crate) async fn begin_match_game(&self, l: &LeagueCtx, m: &mut MatchRow) -> Result<Begun> {
+        m.b_user
             .ok_or_else(|| ServiceError::Refused("a bye has no games".into()))?;
-        let players = [m.a_user, b];
-        let played = self.db.league_games(m.id).await?.len() as i64;
-        let game_no = played + 1;
+        let game_no = self.db.league_games(m.id).await?.len() as i64 + 1;
         let chooser = m.chooser.unwrap_or(m.a_user);
         let chooser_m = self
             .db
             .member(l.row.id, chooser)
             .await?
             .ok_or_else(|| ServiceError::Refused("the chooser left the league".into()))?;
-        let other = if chooser == m.a_user { b } else { m.a_user };
-        let first = if chooser_m.prefer_draw {
-            other
-        } else {
-            chooser
+        let ext = self
+            .db
+            .user(chooser)
+            .await?
+            .map(|u| u.external_id)
+            .unwrap_or_default();
+        let draw = match PlayDraw::from_stored(&chooser_m.play_draw) {
+            PlayDraw::Play => false,
+            PlayDraw::Draw => true,
+            PlayDraw::Ask if is_agent_external(&ext) => agent_draws(l.row.seed, m.id, game_no),
+            PlayDraw::Ask => {
+                if !self.db.ask_choice(m.id, game_no).await? {
+                    return refused("the match changed meanwhile; try again");
+                }
+                m.choice_game = Some(game_no);
+                let question = self.choice_question(l, m, game_no).await;
+                let pending = PendingChoice {
+                    league_id: l.row.id,
+                    match_id: m.id,
+                    game_no,
+                    chooser,
+                };
+                return Ok(Begun::Asked(pending, question));
+            }
         };
+        let first = if draw { other_of(m, chooser) } else { chooser };
+        Ok(Begun::Started(
+            self.start_match_game(l, m, game_no, first).await?,
+        ))
+    }
+
+    /// Starts game `game_no` of an active match with `first` playing first (as its chooser
+    /// decided).
+    pub(crate) async fn start_match_game(
+        &self,
+        l: &LeagueCtx,
+        m: &mut MatchRow,
+        game_no: i64,
+        first: Id,
+    ) -> Result<Plan> {
+        let b = m
+            .b_user
+            .ok_or_else(|| ServiceError::Refused("a bye has no games".into()))?;
+        let players = [m.a_user, b];
+        let chooser = m.chooser.unwrap_or(m.a_user);
         let mut seats = Vec::new();
         for u in players {
             let mem = self
@@ -287,9 +343,12 @@ impl Service {
             if opponent.is_some() {
                 return refused("finish your league match in progress first");
             }
+            if let Some(game_no) = m.choice_game {
+                return self.pending_choice_reply(&l, m, user, game_no).await;
+            }
             let mut m = m.clone();
-            let plan = self.start_match_game(&l, &mut m).await?;
-            return self.after_start(&l, plan).await;
+            let begun = self.begin_match_game(&l, &mut m).await?;
+            return self.after_begin(&l, begun).await;
         }
         if me.dropped_at.is_some() {
             return refused(format!("you dropped from {}", l.def.name));
@@ -339,7 +398,21 @@ impl Service {
         }
     }
 
-    async fn after_start(&self, l: &LeagueCtx, plan: Plan) -> Result<LeagueReply> {
+    /// The reply to a match's next game begun: the game started, or the question to its
+    /// chooser (who is notified).
+    async fn after_begin(&self, l: &LeagueCtx, begun: Begun) -> Result<LeagueReply> {
+        match begun {
+            Begun::Started(plan) => self.after_start(l, plan).await,
+            Begun::Asked(choice, question) => {
+                let mut r = LeagueReply::text(l.row.id, question);
+                r.pings.push(choice.chooser);
+                r.choice = Some(choice);
+                Ok(r)
+            }
+        }
+    }
+
+    pub(crate) async fn after_start(&self, l: &LeagueCtx, plan: Plan) -> Result<LeagueReply> {
         let mut reply =
             LeagueReply::text(l.row.id, plan.public.first().cloned().unwrap_or_default());
         let finished = plan.finished.then_some(plan.game_id);
@@ -388,6 +461,7 @@ impl Service {
             draws: 0,
             game_id: None,
             chooser: Some(chooser),
+            choice_game: None,
             clock: None,
             note: bye.then(|| "bye".to_string()),
             created_at: now,
@@ -450,8 +524,8 @@ impl Service {
             ));
         }
         let mut m = self.new_match(l, user, Some(opp), 0).await?;
-        let plan = self.start_match_game(l, &mut m).await?;
-        let mut r = self.after_start(l, plan).await?;
+        let begun = self.begin_match_game(l, &mut m).await?;
+        let mut r = self.after_begin(l, begun).await?;
         r.pings.push(opp);
         Ok(r)
     }
@@ -501,8 +575,8 @@ impl Service {
         match pairing::queue_opponent(&mine, &others) {
             Some(o) => {
                 let mut m = self.new_match(l, o, Some(me.user_id), 0).await?;
-                let plan = self.start_match_game(l, &mut m).await?;
-                let mut r = self.after_start(l, plan).await?;
+                let begun = self.begin_match_game(l, &mut m).await?;
+                let mut r = self.after_begin(l, begun).await?;
                 r.pings.push(o);
                 Ok(r)
             }
@@ -633,8 +707,8 @@ impl Service {
         Ok(LeagueReply {
             league_id: l.row.id,
             text: lines.join("\n"),
-            plans: Vec::new(),
             pings,
+            ..Default::default()
         })
     }
 
@@ -656,11 +730,12 @@ impl Service {
                 break;
             };
             let step = self.record_result(&l, &m, g, result, "won", false).await?;
-            if !step.0.is_empty() {
-                reply.text = format!("{}\n{}", reply.text, step.0).trim().to_string();
+            if !step.text.is_empty() {
+                reply.text = format!("{}\n{}", reply.text, step.text).trim().to_string();
             }
-            reply.pings.extend(step.2);
-            if let Some(plan) = step.1 {
+            reply.pings.extend(step.pings);
+            reply.choice = step.choice.or(reply.choice);
+            if let Some(plan) = step.plan {
                 if plan.finished {
                     next = Some(plan.game_id);
                 }
@@ -670,7 +745,28 @@ impl Service {
         Ok(reply)
     }
 
-    /// Records one ended game of `m` and goes on: (text, the next game's plan, pings).
+    /// The match goes on after a recorded game (`text`): its next game begun, started or
+    /// with its chooser asked to play or draw (the question joins the text).
+    async fn next_game_step(&self, l: &LeagueCtx, after: &MatchRow, text: String) -> Result<Step> {
+        let mut next = after.clone();
+        let mut step = Step {
+            text,
+            plan: None,
+            choice: None,
+            pings: std::iter::once(after.a_user).chain(after.b_user).collect(),
+        };
+        match self.begin_match_game(l, &mut next).await? {
+            Begun::Started(plan) => step.plan = Some(plan),
+            Begun::Asked(choice, question) => {
+                step.text = format!("{}\n{question}", step.text);
+                step.choice = Some(choice);
+            }
+        }
+        Ok(step)
+    }
+
+    /// Records one ended game of `m` and goes on: the next game begun (started, or its
+    /// chooser asked), or the match closed.
     pub(crate) async fn record_result(
         &self,
         l: &LeagueCtx,
@@ -679,7 +775,7 @@ impl Service {
         result: GameResult,
         how: &str,
         end_match: bool,
-    ) -> Result<(String, Option<Plan>, Vec<Id>)> {
+    ) -> Result<Step> {
         let b = m
             .b_user
             .ok_or_else(|| ServiceError::Refused("a bye has no games".into()))?;
@@ -766,7 +862,12 @@ impl Service {
             ratings: vec![row_of(m.a_user, &na), row_of(b, &nb)],
         };
         if !self.db.record_game(&rec).await? {
-            return Ok((String::new(), None, Vec::new()));
+            return Ok(Step {
+                text: String::new(),
+                plan: None,
+                choice: None,
+                pings: Vec::new(),
+            });
         }
         let (an, bn) = (self.name_of(m.a_user).await, self.name_of(b).await);
         let mut text = format!(
@@ -781,9 +882,7 @@ impl Service {
             }
         );
         if !decided {
-            let mut next = after.clone();
-            let plan = self.start_match_game(l, &mut next).await?;
-            return Ok((text, Some(plan), vec![m.a_user, b]));
+            return self.next_game_step(l, &after, text).await;
         }
         text.push_str(&format!(
             " Match over: {an} {}-{} {bn}.",
@@ -803,7 +902,12 @@ impl Service {
                 text.push_str(&format!("\n{}", r.text));
             }
         }
-        Ok((text, None, vec![m.a_user, b]))
+        Ok(Step {
+            text,
+            plan: None,
+            choice: None,
+            pings: vec![m.a_user, b],
+        })
     }
 
     pub(crate) async fn rating_of(&self, user: Id, format: &str) -> Result<Rating> {
@@ -990,6 +1094,7 @@ impl Service {
                 league_id: l.row.id,
                 text,
                 plans: Vec::new(),
+                choice: None,
                 pings: vec![if left <= 0 { waiter } else { runner }],
             });
         }
@@ -1067,7 +1172,7 @@ impl Service {
             m.b_user.unwrap_or(m.a_user)
         };
         self.command(loser_user, g, "concede yes", None).await?;
-        let (text, plan, pings) = self
+        let step = self
             .record_result(&l, &m, g, result, how, overdue.is_some())
             .await?;
         let why = if overdue.is_some() {
@@ -1075,11 +1180,10 @@ impl Service {
         } else {
             format!("{} ran out of time", self.name_of(loser_user).await)
         };
-        let mut reply = LeagueReply::text(league_id, format!("{why}: {text}"));
-        reply.pings = pings;
-        if let Some(p) = plan {
-            reply.plans.push(p);
-        }
+        let mut reply = LeagueReply::text(league_id, format!("{why}: {}", step.text));
+        reply.pings = step.pings;
+        reply.choice = step.choice;
+        reply.plans.extend(step.plan);
         Ok(reply)
     }
 

@@ -7,6 +7,7 @@
 //! the next game of the match (the loser of the game chooses to play or draw, MTR 2.2) or
 //! closes the match. Bad input is refused with a message and changes nothing.
 
+pub mod choice;
 pub mod matches;
 pub mod organiser;
 pub mod runs;
@@ -27,13 +28,15 @@ use crate::storage::{Id, LeagueRow, MemberRow};
 use rand::RngExt;
 
 /// What a league command produced: text for the asker (or the league channel), the plans
-/// of games it started (for the front end to deliver), and who to notify.
+/// of games it started (for the front end to deliver), who to notify, and a play/draw
+/// question now waiting for its chooser (front ends offer its two answers).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LeagueReply {
     pub league_id: Id,
     pub text: String,
     pub plans: Vec<Plan>,
     pub pings: Vec<Id>,
+    pub choice: Option<choice::PendingChoice>,
 }
 
 impl LeagueReply {
@@ -553,20 +556,6 @@ impl Service {
             ),
         ))
     }
-
-    /// Play first or draw first when you choose (MTR 2.2).
-    pub async fn league_prefer(&self, league_id: Id, user: Id, draw: bool) -> Result<LeagueReply> {
-        let l = self.league_ctx(league_id).await?;
-        self.member_or_refuse(&l, user).await?;
-        self.db.set_prefer_draw(league_id, user, draw).await?;
-        Ok(LeagueReply::text(
-            league_id,
-            format!(
-                "When you choose, you will {} first.",
-                if draw { "draw" } else { "play" }
-            ),
-        ))
-    }
 }
 
 impl Service {
@@ -640,7 +629,8 @@ impl Service {
             W::Clock => self.league_clock(id, user).await,
             W::Claim => self.league_claim(id, user).await,
             W::Vacation(days) => self.league_vacation(id, user, days).await,
-            W::Prefer { draw } => self.league_prefer(id, user, draw).await,
+            W::Prefer(answer) => self.league_prefer(id, user, answer).await,
+            W::Choose { draw } => self.league_choose(id, user, draw, None).await,
             W::Organise {
                 match_id,
                 action,

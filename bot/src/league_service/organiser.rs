@@ -149,6 +149,7 @@ impl Service {
                 l.def.name
             ),
             plans: Vec::new(),
+            choice: None,
             pings: std::iter::once(m.a_user).chain(m.b_user).collect(),
         })
     }

@@ -1,6 +1,10 @@
 //! `spellstack league-sim`: a whole league played by random agents through the service
 //! (create, join with sealed pools and automatic builds, play every match, standings), used
 //! by the CLI and by the end-to-end test.
+//!
+//! The agents answer every play/draw question (MTR 2.2) at random from the league's seed,
+//! the match and the game (`choice::agent_draws`, answered as the question is asked), so
+//! the same seed plays the same league again.
 
 use super::view::StandingsView;
 use crate::league::definition::LeagueSetup;

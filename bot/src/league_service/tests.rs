@@ -33,6 +33,16 @@ fn tag() -> String {
     format!("{t}-{}", N.fetch_add(1, Ordering::SeqCst))
 }
 
+/// `users` always play first when they choose (a standing answer: no play/draw question),
+/// for tests about something else.
+async fn always_play(svc: &Service, league: Id, users: &[Id]) {
+    for u in users {
+        svc.league_prefer(league, *u, super::choice::PlayDraw::Play)
+            .await
+            .expect("prefer play");
+    }
+}
+
 fn refusal<T: std::fmt::Debug>(r: Result<T>) -> String {
     match r {
         Err(ServiceError::Refused(m)) | Err(ServiceError::Deck(m)) => m,
@@ -188,6 +198,12 @@ async fn a_challenge_is_played_out_and_organisers_fix_it() {
             .league_id;
         svc.league_join(league, a, None).await.expect("join");
         svc.league_join(league, b, None).await.expect("join");
+        // Both always play first when they choose.
+        for u in [a, b] {
+            svc.league_prefer(league, u, super::choice::PlayDraw::Play)
+                .await
+                .expect("prefer");
+        }
         let r = svc
             .league_play(league, a, Some(b))
             .await
@@ -224,7 +240,7 @@ async fn a_challenge_is_played_out_and_organisers_fix_it() {
                 .map(|s| s.seat as u8);
             let setup: crate::replay::StoredSetup =
                 serde_json::from_str(second.row.setup.as_deref().expect("setup")).expect("setup");
-            // The loser of game 1 chose, and plays first (no draw preference).
+            // The loser of game 1 chose, and plays first (`prefer play`).
             assert_eq!(setup.first_player, seat);
             assert_eq!(games[1].first_user, loser);
         }
@@ -291,10 +307,10 @@ async fn a_challenge_is_played_out_and_organisers_fix_it() {
 /// computed again from the games that still count (here the other player of a later match
 /// is rated as if the nullified match had never been played); a fixed result changes no
 /// rating (the games were played as they were).
-/// MTR 2.2 with preferences: game 1's chooser (drawn at random) and every later game's
-/// chooser (the loser of the game before) play first, unless they prefer to draw, when the
-/// other player does. Between two players who both prefer to draw, the winner of each game
-/// plays the next one first.
+/// MTR 2.2 with standing answers: game 1's chooser (drawn at random) and every later game's
+/// chooser (the loser of the game before) play first when they prefer to play, and the
+/// other player does when they prefer to draw. Between two players who both prefer to draw,
+/// the winner of each game plays the next one first.
 #[tokio::test]
 async fn the_chooser_plays_or_draws_as_they_prefer() {
     let (svcs, _dir) = services().await;
@@ -320,9 +336,20 @@ async fn the_chooser_plays_or_draws_as_they_prefer() {
             svc.league_join(league, *u, None).await.expect("join");
         }
         let (a, b, c, d) = (agents[0], agents[1], agents[2], agents[3]);
-        let r = svc.league_prefer(league, a, true).await.expect("prefer");
+        use super::choice::PlayDraw;
+        let r = svc
+            .league_prefer(league, a, PlayDraw::Draw)
+            .await
+            .expect("prefer");
         assert!(r.text.contains("draw first"), "{}", r.text);
-        svc.league_prefer(league, b, true).await.expect("prefer");
+        svc.league_prefer(league, b, PlayDraw::Draw)
+            .await
+            .expect("prefer");
+        for u in [c, d] {
+            svc.league_prefer(league, u, PlayDraw::Play)
+                .await
+                .expect("prefer");
+        }
         let seed = svc.league_ctx(league).await.expect("l").row.seed;
         for (x, y, draw) in [(a, b, true), (c, d, false)] {
             svc.league_play(league, x, Some(y))
@@ -738,6 +765,7 @@ async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period
             .league_id;
         svc.league_join(league, a, None).await.expect("join");
         svc.league_join(league, b, None).await.expect("join");
+        always_play(svc, league, &[a, b]).await;
         let r = svc
             .league_play(league, a, Some(b))
             .await
@@ -1086,6 +1114,7 @@ async fn a_round_deadline_lets_the_waiting_player_claim() {
         for u in &users {
             svc.league_join(league, *u, None).await.expect("join");
         }
+        always_play(svc, league, &users).await;
         // Ann's pairing starts her match's game 1; the other match waits for a game.
         svc.league_play(league, users[0], None).await.expect("play");
         let ms = svc.db.league_matches(league).await.expect("matches");
@@ -1191,6 +1220,7 @@ async fn sideboarding_between_games_swaps_with_the_rest_of_the_pool() {
         for u in [ann, ben, cat] {
             svc.league_join(league, u, None).await.expect("join");
         }
+        always_play(svc, league, &[ann, ben, cat]).await;
         let e = refusal(svc.league_sideboard(league, ann, &[], &[], false).await);
         assert!(e.contains("no match in progress"), "{e}");
         svc.league_play(league, ann, Some(ben))
@@ -1659,6 +1689,7 @@ async fn the_closing_notice_counts_matches_left_and_the_grace_period_lets_matche
         for u in [a, b, c] {
             svc.league_join(league, u, None).await.expect("join");
         }
+        always_play(svc, league, &[a, b, c]).await;
         let r = svc.league_play(league, a, Some(b)).await.expect("match");
         assert_eq!(r.plans.len(), 1);
         let l = svc.league_ctx(league).await.expect("league");
@@ -1761,5 +1792,375 @@ async fn a_pack_per_losses_goes_to_the_loser_from_its_stored_seed() {
         assert!(pool.verify().is_ok());
         let (_, pool) = svc.league_pool(league, winner).await.expect("pool");
         assert_eq!(pool.packs.len(), 3);
+    }
+}
+
+// ----- play or draw (MTR 2.2): the chooser is asked before each game -----------------
+
+/// Who plays first in game `game_id` (from its stored setup).
+async fn first_of(svc: &Service, game_id: Id) -> Id {
+    let loaded = svc.load(game_id).await.expect("game");
+    let setup: crate::replay::StoredSetup =
+        serde_json::from_str(loaded.row.setup.as_deref().expect("setup")).expect("setup");
+    let seat = setup.first_player.expect("a first player");
+    loaded
+        .seats
+        .iter()
+        .find(|s| s.seat as u8 == seat)
+        .expect("seat")
+        .user_id
+}
+
+/// A sealed league of people (not agents): Ann challenges Ben. Returns the league, Ann,
+/// Ben, Cat (a member with no match), the reply to the challenge and the match.
+async fn a_human_match(svc: &Service) -> (Id, Id, Id, Id, LeagueReply, crate::storage::MatchRow) {
+    let t = tag();
+    let (league, u) = sealed_league(svc, &format!("pd{t}")).await;
+    let (ann, ben, cat) = (u[0], u[1], u[2]);
+    for x in [ann, ben, cat] {
+        svc.league_join(league, x, None).await.expect("join");
+    }
+    let r = svc
+        .league_play(league, ann, Some(ben))
+        .await
+        .expect("challenge");
+    let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+    (league, ann, ben, cat, r, m)
+}
+
+/// A newcomer is asked: the challenge starts no game, the match stores the question of
+/// game 1 for its chooser (drawn at random), the reply carries it and notifies them, and
+/// `play` from the chooser asks again (starting nothing).
+#[tokio::test]
+async fn the_chooser_is_asked_before_game_one() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (league, ann, ben, _, r, m) = a_human_match(svc).await;
+        let seed = svc.league_ctx(league).await.expect("l").row.seed;
+        let chooser = super::matches::game_one_chooser(seed, m.created_at, ann, Some(ben));
+        assert_eq!(m.chooser, Some(chooser));
+        assert_eq!((m.game_id, m.choice_game), (None, Some(1)), "no game yet");
+        let want = super::choice::PendingChoice {
+            league_id: league,
+            match_id: m.id,
+            game_no: 1,
+            chooser,
+        };
+        assert_eq!(r.choice, Some(want));
+        assert!(r.plans.is_empty());
+        assert!(r.pings.contains(&chooser));
+        let name = svc.name_of(chooser).await;
+        assert!(
+            r.text.contains("game 1 of")
+                && r.text
+                    .contains(&format!("{name} chooses to play or draw first")),
+            "{}",
+            r.text
+        );
+        assert_eq!(
+            svc.league_pending_choice(league, chooser).await.expect("q"),
+            Some(want)
+        );
+        let other = if chooser == ann { ben } else { ann };
+        assert_eq!(
+            svc.league_pending_choice(league, other).await.expect("q"),
+            None
+        );
+        let again = svc.league_play(league, chooser, None).await.expect("again");
+        assert_eq!(again.choice, Some(want));
+        assert!(again.plans.is_empty());
+        let after = svc.db.league_match(m.id).await.expect("m").expect("m");
+        assert_eq!((after.game_id, after.choice_game), (None, Some(1)));
+        assert!(svc.db.league_games(m.id).await.expect("g").is_empty());
+    }
+}
+
+/// The chooser answers "play first": game 1 starts with them first, the question is gone.
+#[tokio::test]
+async fn the_chooser_answers_play_first() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (league, ann, ben, _, _, m) = a_human_match(svc).await;
+        let chooser = m.chooser.expect("chooser");
+        let other = if chooser == ann { ben } else { ann };
+        let r = svc
+            .league_choose(league, chooser, false, Some((m.id, 1)))
+            .await
+            .expect("play first");
+        let name = svc.name_of(chooser).await;
+        assert!(
+            r.text.contains(&format!("{name} chose to play first")),
+            "{}",
+            r.text
+        );
+        assert_eq!(r.plans.len(), 1);
+        assert!(r.pings.contains(&other) && r.choice.is_none());
+        let after = svc.db.league_match(m.id).await.expect("m").expect("m");
+        let g = after.game_id.expect("game 1 started");
+        assert_eq!(after.choice_game, None);
+        assert_eq!(first_of(svc, g).await, chooser);
+    }
+}
+
+/// The chooser answers "draw first" (in words, as the terminal does): the other player
+/// plays first.
+#[tokio::test]
+async fn the_chooser_answers_draw_first() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (league, ann, ben, _, _, m) = a_human_match(svc).await;
+        let chooser = m.chooser.expect("chooser");
+        let other = if chooser == ann { ben } else { ann };
+        let l = svc.league_ctx(league).await.expect("l");
+        let r = svc
+            .league_words(
+                chooser,
+                l.row.guild_id,
+                Some(&l.def.name),
+                "draw first",
+                false,
+            )
+            .await
+            .expect("draw first");
+        assert!(r.text.contains("chose to draw first"), "{}", r.text);
+        let g = svc
+            .db
+            .league_match(m.id)
+            .await
+            .expect("m")
+            .expect("m")
+            .game_id
+            .expect("game 1 started");
+        assert_eq!(first_of(svc, g).await, other);
+    }
+}
+
+/// Refusals that change nothing: the other player answering (in words and through the
+/// service), a member with no match, a non-member; then, after the answer, a second
+/// answer and the stale button of game 1.
+#[tokio::test]
+async fn only_the_chooser_answers_and_only_while_the_question_waits() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (league, ann, ben, cat, _, m) = a_human_match(svc).await;
+        let chooser = m.chooser.expect("chooser");
+        let other = if chooser == ann { ben } else { ann };
+        let name = svc.name_of(chooser).await;
+        let waiting = || async {
+            let x = svc.db.league_match(m.id).await.expect("m").expect("m");
+            (x.game_id, x.choice_game)
+        };
+        let e = refusal(svc.league_choose(league, other, true, None).await);
+        assert!(
+            e.contains(&format!(
+                "{name} chooses to play or draw in game 1, not you"
+            )),
+            "{e}"
+        );
+        let e = refusal(svc.league_play(league, other, None).await);
+        assert!(
+            e.contains(&format!("{name} chooses to play or draw")),
+            "{e}"
+        );
+        let e = refusal(svc.league_choose(league, cat, false, None).await);
+        assert!(e.contains("no league match in progress"), "{e}");
+        let stranger = svc.user(&format!("x-{}", tag()), "Xan").await.expect("u");
+        let e = refusal(svc.league_choose(league, stranger, false, None).await);
+        assert!(e.contains("not playing"), "{e}");
+        // A button for a game that was never asked.
+        let e = refusal(
+            svc.league_choose(league, chooser, false, Some((m.id, 2)))
+                .await,
+        );
+        assert!(e.contains("no longer waiting"), "{e}");
+        assert_eq!(waiting().await, (None, Some(1)), "nothing changed");
+        // Answered: the game starts; answering again, or the old button, changes nothing.
+        svc.league_choose(league, chooser, false, Some((m.id, 1)))
+            .await
+            .expect("answer");
+        let started = waiting().await;
+        assert!(started.0.is_some() && started.1.is_none());
+        let e = refusal(
+            svc.league_choose(league, chooser, true, Some((m.id, 1)))
+                .await,
+        );
+        assert!(
+            e.contains("game 1 of match") && e.contains("no longer waiting"),
+            "{e}"
+        );
+        let e = refusal(svc.league_choose(league, chooser, true, None).await);
+        assert!(e.contains("already being played"), "{e}");
+        assert_eq!(waiting().await, started);
+        assert_eq!(first_of(svc, started.0.expect("game")).await, chooser);
+    }
+}
+
+/// The loser of each game chooses for the next: game 1's loser is asked before game 2
+/// (the reply after the game carries the question), answers, and the stale button of
+/// game 1 stays refused.
+#[tokio::test]
+async fn the_loser_of_a_game_chooses_for_the_next() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (league, ann, ben, _, _, m) = a_human_match(svc).await;
+        let chooser = m.chooser.expect("chooser");
+        svc.league_choose(league, chooser, false, None)
+            .await
+            .expect("answer");
+        let g1 = svc
+            .db
+            .league_match(m.id)
+            .await
+            .expect("m")
+            .expect("m")
+            .game_id
+            .expect("game 1");
+        // Ann concedes game 1: she chooses for game 2.
+        svc.command(ann, g1, "concede yes", None)
+            .await
+            .expect("concede");
+        let r = svc.league_after(g1).await.expect("after");
+        let q = r.choice.expect("a question for game 2");
+        assert_eq!((q.chooser, q.game_no, q.match_id), (ann, 2, m.id));
+        assert!(
+            r.text.contains("Ann chooses to play or draw first"),
+            "{}",
+            r.text
+        );
+        assert!(r.plans.is_empty());
+        let after = svc.db.league_match(m.id).await.expect("m").expect("m");
+        assert_eq!(
+            (after.game_id, after.choice_game, after.chooser),
+            (None, Some(2), Some(ann))
+        );
+        let e = refusal(svc.league_choose(league, ben, false, None).await);
+        assert!(e.contains("Ann chooses"), "{e}");
+        let e = refusal(svc.league_choose(league, ann, false, Some((m.id, 1))).await);
+        assert!(e.contains("no longer waiting"), "{e}");
+        svc.league_choose(league, ann, true, Some((m.id, 2)))
+            .await
+            .expect("draw first");
+        let g2 = svc
+            .db
+            .league_match(m.id)
+            .await
+            .expect("m")
+            .expect("m")
+            .game_id
+            .expect("game 2");
+        assert_ne!(g1, g2);
+        assert_eq!(first_of(svc, g2).await, ben, "Ann chose to draw");
+    }
+}
+
+/// A standing answer skips the question: `prefer play` starts the game at once with the
+/// chooser first, `prefer draw` with the other player first; `prefer ask` asks again.
+#[tokio::test]
+async fn a_standing_answer_skips_the_question() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let (league, u) = sealed_league(svc, &format!("st{t}")).await;
+        for x in &u {
+            svc.league_join(league, *x, None).await.expect("join");
+        }
+        for x in &u {
+            let r = svc
+                .league_prefer(league, *x, super::choice::PlayDraw::Play)
+                .await
+                .expect("prefer");
+            assert!(
+                r.text.contains("play first without being asked"),
+                "{}",
+                r.text
+            );
+        }
+        let r = svc.league_play(league, u[0], Some(u[1])).await.expect("m1");
+        assert!(r.choice.is_none() && r.plans.len() == 1, "{}", r.text);
+        let m1 = svc.db.league_matches(league).await.expect("m")[0].clone();
+        assert_eq!(m1.choice_game, None);
+        let c1 = m1.chooser.expect("chooser");
+        assert_eq!(first_of(svc, m1.game_id.expect("g")).await, c1);
+        for x in [u[2], u[3]] {
+            svc.league_prefer(league, x, super::choice::PlayDraw::Draw)
+                .await
+                .expect("prefer");
+        }
+        svc.league_play(league, u[2], Some(u[3])).await.expect("m2");
+        let m2 = svc.db.league_matches(league).await.expect("m")[1].clone();
+        let c2 = m2.chooser.expect("chooser");
+        let o2 = if c2 == u[2] { u[3] } else { u[2] };
+        assert_eq!(first_of(svc, m2.game_id.expect("g")).await, o2);
+        // `prefer ask`: the next question is asked again (game 2 of match 2).
+        for x in [u[2], u[3]] {
+            let r = svc
+                .league_prefer(league, x, super::choice::PlayDraw::Ask)
+                .await
+                .expect("ask");
+            assert!(r.text.contains("asked before each game"), "{}", r.text);
+        }
+        let g = m2.game_id.expect("g");
+        svc.command(u[2], g, "concede yes", None)
+            .await
+            .expect("concede");
+        let r = svc.league_after(g).await.expect("after");
+        assert_eq!(r.choice.map(|q| (q.chooser, q.game_no)), Some((u[2], 2)));
+        // A refused word changes nothing.
+        let l = svc.league_ctx(league).await.expect("l");
+        let e = refusal(
+            svc.league_words(u[3], 7, Some(&l.def.name), "prefer sometimes", false)
+                .await,
+        );
+        assert!(e.contains("prefer ask"), "{e}");
+        let mem = svc.db.member(league, u[3]).await.expect("m").expect("m");
+        assert_eq!(mem.play_draw, "ask");
+    }
+}
+
+/// Members played by the random agent answer at once, at random from the league's seed
+/// (so a replayed league chooses alike): over a few matches both answers occur, and each
+/// game's first player is the one the seeded answer of its chooser gives.
+#[tokio::test]
+async fn agents_choose_play_or_draw_at_random_from_the_seed() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let setup = LeagueSetup {
+            name: "Agents choose".into(),
+            product: Some("6 TSP".into()),
+            allow_rematches: true,
+            seed: Some(7),
+            ..Default::default()
+        };
+        let (league, u) = agents_league(svc, setup, &["A", "B", "C", "D"]).await;
+        for x in &u {
+            svc.league_join(league, *x, None).await.expect("join");
+        }
+        let seed = svc.league_ctx(league).await.expect("l").row.seed;
+        let mut answers = std::collections::HashSet::new();
+        for (x, y) in [(u[0], u[1]), (u[2], u[3]), (u[0], u[2]), (u[1], u[3])] {
+            let r = svc.league_play(league, x, Some(y)).await.expect("match");
+            assert!(r.choice.is_none(), "agents are never left asked");
+            let m = svc
+                .db
+                .league_matches(league)
+                .await
+                .expect("m")
+                .into_iter()
+                .find(|m| m.a_user == x && m.b_user == Some(y))
+                .expect("match");
+            assert_eq!(m.status, "finished");
+            let other = |c: Id| if c == x { y } else { x };
+            let mut chooser = super::matches::game_one_chooser(seed, m.created_at, x, Some(y));
+            for g in svc.db.league_games(m.id).await.expect("games") {
+                let draw = super::choice::agent_draws(seed, m.id, g.game_no);
+                answers.insert(draw);
+                let want = if draw { other(chooser) } else { chooser };
+                assert_eq!(g.first_user, want, "match {} game {}", m.id, g.game_no);
+                if let Some(w) = g.winner {
+                    chooser = other(w);
+                }
+            }
+        }
+        assert_eq!(answers.len(), 2, "both answers occur");
     }
 }

@@ -293,7 +293,7 @@ impl Service {
                 .filter(|m| m.status == "active")
             {
                 if let Some(g) = m.game_id {
-                    let (text, _, pings) = self
+                    let step = self
                         .record_result(
                             &l,
                             m,
@@ -305,9 +305,9 @@ impl Service {
                         .await?;
                     out.push(LeagueReply {
                         league_id: row.id,
-                        text,
-                        plans: Vec::new(),
-                        pings,
+                        text: step.text,
+                        pings: step.pings,
+                        ..Default::default()
                     });
                 } else {
                     let mut after = m.clone();
@@ -324,6 +324,7 @@ impl Service {
                     league_id: row.id,
                     text: format!("Final standings:\n{}", v.text),
                     plans: Vec::new(),
+                    choice: None,
                     pings,
                 });
             }
@@ -366,6 +367,7 @@ impl Service {
                 lines.join(", ")
             ),
             plans: Vec::new(),
+            choice: None,
             pings,
         }))
     }
@@ -404,6 +406,7 @@ impl Service {
                     league_id: l.row.id,
                     text,
                     plans: Vec::new(),
+                    choice: None,
                     pings: vec![m.user_id],
                 });
             }

@@ -4,10 +4,11 @@
 //! `create NAME [product 6 TSP] [best of 1] [schedule swiss 3] [matches 5] [days 28]`,
 //! `create ... [until 3 losses] [packs weekly, per 3 losses, loser] [rematches]`,
 //! `join [deck red]`, `run [deck red]` (a new run), `drop`, `pool`, `decks`, `deck save NAME: 20 Forest; 2 ...`,
-//! `deck use NAME`, `sideboard [out CARDS] [in CARDS]` / `sideboard reset`, `play [OPPONENT]`, `standings`, `me`, `clock`, `claim`, `vacation N`,
-//! `prefer play|draw`, `nullify MATCH REASON`, `forfeit MATCH LOSER REASON`,
+//! `deck use NAME`, `sideboard [out CARDS] [in CARDS]` / `sideboard reset`, `play [OPPONENT]`, `play first` / `draw first` (the chooser's answer before a game, MTR 2.2), `standings`, `me`, `clock`, `claim`, `vacation N`,
+//! `prefer ask|play|draw`, `nullify MATCH REASON`, `forfeit MATCH LOSER REASON`,
 //! `fix MATCH A-B[-D] REASON`, `log`.
 
+use super::choice::PlayDraw;
 use super::organiser::OrganiserAction;
 use crate::league::definition::LeagueSetup;
 
@@ -39,14 +40,17 @@ pub enum LeagueWords {
     Play {
         opponent: Option<String>,
     },
+    /// The chooser's answer before a game (MTR 2.2): `play first` or `draw first`.
+    Choose {
+        draw: bool,
+    },
     Standings,
     Me,
     Clock,
     Claim,
     Vacation(u32),
-    Prefer {
-        draw: bool,
-    },
+    /// The standing play/draw answer: `prefer ask`, `prefer play`, `prefer draw`.
+    Prefer(PlayDraw),
     Organise {
         match_id: i64,
         action: OrganiserWordsAction,
@@ -89,7 +93,7 @@ impl OrganiserWordsAction {
     }
 }
 
-pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [until N losses] [days N] [packs weekly|per N losses|loser] [rematches] [ruleset modern|classic], join [deck NAME], run [deck NAME] (a new run when yours is over), drop, pool, decks, deck save NAME: LIST, deck use NAME, sideboard [out CARDS] [in CARDS] (between the games of a match; `sideboard reset`), play [OPPONENT], standings, me, clock, claim, vacation DAYS, prefer play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
+pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [until N losses] [days N] [packs weekly|per N losses|loser] [rematches] [ruleset modern|classic], join [deck NAME], run [deck NAME] (a new run when yours is over), drop, pool, decks, deck save NAME: LIST, deck use NAME, sideboard [out CARDS] [in CARDS] (between the games of a match; `sideboard reset`), play [OPPONENT], play first | draw first (when you choose before a game), standings, me, clock, claim, vacation DAYS, prefer ask|play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
 
 fn number<T: std::str::FromStr>(w: Option<&str>, what: &str) -> Result<T, String> {
     w.and_then(|x| x.parse().ok())
@@ -330,6 +334,13 @@ pub fn parse(text: &str) -> Result<LeagueWords, String> {
             }
         }
         "sideboard" | "side" => parse_sideboard(rest)?,
+        // `play first` answers a play/draw question (so no member named `first` can be
+        // challenged by name).
+        "play" if rest.eq_ignore_ascii_case("first") => LeagueWords::Choose { draw: false },
+        "draw" if rest.is_empty() || rest.eq_ignore_ascii_case("first") => {
+            LeagueWords::Choose { draw: true }
+        }
+        "draw" => return Err(format!("`draw {rest}`: say `draw first` (or `play first`)")),
         "play" => LeagueWords::Play {
             opponent: (!rest.is_empty()).then(|| rest.to_string()),
         },
@@ -341,9 +352,15 @@ pub fn parse(text: &str) -> Result<LeagueWords, String> {
             LeagueWords::Vacation(number(rest.split_whitespace().next(), "vacation DAYS")?)
         }
         "prefer" => match rest.to_ascii_lowercase().as_str() {
-            "play" => LeagueWords::Prefer { draw: false },
-            "draw" => LeagueWords::Prefer { draw: true },
-            _ => return Err("prefer play or prefer draw".into()),
+            "ask" => LeagueWords::Prefer(PlayDraw::Ask),
+            "play" | "play first" => LeagueWords::Prefer(PlayDraw::Play),
+            "draw" | "draw first" => LeagueWords::Prefer(PlayDraw::Draw),
+            _ => {
+                return Err(
+                    "prefer ask (asked before each game you choose for), prefer play or prefer draw"
+                        .into(),
+                );
+            }
         },
         "nullify" | "forfeit" | "fix" => parse_organise(&verb, rest)?,
         "log" => LeagueWords::Log,
@@ -418,6 +435,26 @@ mod tests {
             })
         );
         assert!(parse("fix 3 two-one x").is_err());
+        // Play or draw: the chooser's answer, and the standing answer.
+        assert_eq!(parse("play first"), Ok(LeagueWords::Choose { draw: false }));
+        assert_eq!(parse("Play First"), Ok(LeagueWords::Choose { draw: false }));
+        assert_eq!(parse("draw first"), Ok(LeagueWords::Choose { draw: true }));
+        assert_eq!(parse("draw"), Ok(LeagueWords::Choose { draw: true }));
+        assert!(parse("draw second").unwrap_err().contains("draw first"));
+        assert_eq!(parse("prefer ask"), Ok(LeagueWords::Prefer(PlayDraw::Ask)));
+        assert_eq!(
+            parse("prefer play"),
+            Ok(LeagueWords::Prefer(PlayDraw::Play))
+        );
+        assert_eq!(
+            parse("prefer draw"),
+            Ok(LeagueWords::Prefer(PlayDraw::Draw))
+        );
+        assert!(
+            parse("prefer sometimes")
+                .unwrap_err()
+                .contains("prefer ask")
+        );
         assert!(parse("forfeit 3").unwrap_err().contains("who forfeits"));
         assert!(parse("vacation lots").is_err());
         assert!(parse("create").is_err());

@@ -309,9 +309,10 @@ async fn concede_asks_first() {
     assert!(text.contains("You keep."), "{text}");
 }
 
-/// A league game played in the terminal: `spellstack league play` starts it, `spellstack
-/// local --game N` plays it hot seat, and when it ends the league records it and says where
-/// the match goes on (game 2, with the command that plays it).
+/// A league game played in the terminal: `spellstack league play` asks its chooser, whose
+/// `play first` starts it; `spellstack local --game N` plays it hot seat, and when it ends
+/// the league records it and says how the match goes on (game 2's chooser, the loser, with
+/// the command that answers).
 #[tokio::test]
 async fn a_league_game_is_played_in_the_terminal() {
     use crate::league::definition::LeagueSetup;
@@ -341,7 +342,13 @@ async fn a_league_game_is_played_in_the_terminal() {
     svc.league_play(league, ann, Some(ben))
         .await
         .expect("match");
+    // Game 1's chooser answers in words, as `spellstack league play first` does.
     let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+    let chooser = m.chooser.expect("chooser");
+    svc.league_words(chooser, 0, None, "play first", false)
+        .await
+        .expect("play first");
+    let m = svc.db.league_match(m.id).await.expect("m").expect("m");
     let g1 = m.game_id.expect("game 1");
     let local = LocalOpts {
         game: Some(g1),
@@ -356,14 +363,34 @@ async fn a_league_game_is_played_in_the_terminal() {
     assert_eq!(played, Some(g1));
     let games = svc.db.league_games(m.id).await.expect("games");
     assert_eq!(games.len(), 1, "{text}");
+    // The loser of game 1 chooses for game 2, and is told how to answer.
+    let loser = if games[0].winner == Some(ann) {
+        ben
+    } else {
+        ann
+    };
+    let name = svc.name_of(loser).await;
+    assert!(
+        text.contains(&format!(
+            "Game 2 of the match waits for {name} to choose: spellstack league play first --name {name:?}"
+        )),
+        "{text}"
+    );
+    let r = svc
+        .league_words(loser, 0, None, "draw first", false)
+        .await
+        .expect("draw first");
     let m = svc.db.league_match(m.id).await.expect("m").expect("m");
     let g2 = m.game_id.expect("game 2");
     assert!(text.contains("Kitchen: game 1"), "{text}");
     assert!(
-        text.contains(&format!(
-            "The match goes on in game {g2}: spellstack local --game {g2}"
-        )),
-        "{text}"
+        r.text.contains(&format!("{name} chose to draw first")),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.plans.iter().any(|p| p.game_id == g2),
+        "the answer starts game 2"
     );
     svc.db.close().await;
 }

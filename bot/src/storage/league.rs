@@ -35,7 +35,9 @@ pub struct MemberRow {
     /// Vacation spans JSON.
     pub vacations: String,
     pub vacation_days_left: i64,
-    pub prefer_draw: bool,
+    /// The member's standing play/draw answer when they choose (MTR 2.2; migration 0007):
+    /// `ask` (asked each game), `play` or `draw`.
+    pub play_draw: String,
     /// The deck for the rest of match `side_match` after sideboarding (a deck list).
     pub side_list: Option<String>,
     pub side_match: Option<Id>,
@@ -84,6 +86,10 @@ pub struct MatchRow {
     pub game_id: Option<Id>,
     /// Who chooses to play or draw in the next game.
     pub chooser: Option<Id>,
+    /// The game whose chooser was asked to play or draw and has not answered yet
+    /// (migration 0007; set by `ask_choice`, cleared by `take_choice` and by every write of
+    /// the whole row).
+    pub choice_game: Option<i64>,
     /// The `GameClock` JSON of the current game.
     pub clock: Option<String>,
     pub note: Option<String>,
@@ -142,8 +148,8 @@ pub struct GameRecord {
 
 const LEAGUE_COLS: &str =
     "id, name, guild_id, channel_id, created_by, def, seed, status, created_at";
-const MEMBER_COLS: &str = "league_id, user_id, joined_at, dropped_at, pool, deck_name, queued_at, vacations, vacation_days_left, prefer_draw, side_list, side_match, run, run_started_at";
-const MATCH_COLS: &str = "id, league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at, a_run, b_run";
+const MEMBER_COLS: &str = "league_id, user_id, joined_at, dropped_at, pool, deck_name, queued_at, vacations, vacation_days_left, play_draw, side_list, side_match, run, run_started_at";
+const MATCH_COLS: &str = "id, league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at, a_run, b_run, choice_game";
 
 macro_rules! league_row {
     ($r:expr) => {{
@@ -179,7 +185,7 @@ macro_rules! member_row {
                 .map_err(StorageError::BadJson)?
                 .unwrap_or_else(|| "[]".into()),
             vacation_days_left: r.try_get("vacation_days_left")?,
-            prefer_draw: r.try_get("prefer_draw")?,
+            play_draw: r.try_get("play_draw")?,
             side_list: r.try_get("side_list")?,
             side_match: r.try_get("side_match")?,
             run: r.try_get("run")?,
@@ -203,6 +209,7 @@ macro_rules! match_row {
             draws: r.try_get("draws")?,
             game_id: r.try_get("game_id")?,
             chooser: r.try_get("chooser")?,
+            choice_game: r.try_get("choice_game")?,
             clock: get_json!(r, "clock").map_err(StorageError::BadJson)?,
             note: r.try_get("note")?,
             created_at: r.try_get("created_at")?,
@@ -244,7 +251,9 @@ macro_rules! rating_row {
     }};
 }
 
-const UPDATE_MATCH: &str = "UPDATE league_matches SET status = $3, a_wins = $4, b_wins = $5, draws = $6, game_id = $7, chooser = $8, clock = $9, note = $10, finished_at = $11 \
+/// A whole match row written: a game started or recorded, a clock stored, the match closed
+/// or nullified. None of these leaves a play/draw question pending, so it is cleared.
+const UPDATE_MATCH: &str = "UPDATE league_matches SET status = $3, a_wins = $4, b_wins = $5, draws = $6, game_id = $7, chooser = $8, clock = $9, note = $10, finished_at = $11, choice_game = NULL \
      WHERE id = $1 AND status = $2";
 const UPSERT_RATING: &str = "INSERT INTO ratings (user_id, format, rating, deviation, volatility, games, last_played) VALUES ($1, $2, $3, $4, $5, $6, $7) \
      ON CONFLICT (user_id, format) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, \
@@ -423,11 +432,12 @@ impl Db {
         })
     }
 
-    pub async fn set_prefer_draw(&self, league_id: Id, user_id: Id, draw: bool) -> Result<()> {
+    /// Sets the member's standing play/draw answer (`ask`, `play` or `draw`).
+    pub async fn set_play_draw(&self, league_id: Id, user_id: Id, answer: &str) -> Result<()> {
         const SQL: &str =
-            "UPDATE league_members SET prefer_draw = $3 WHERE league_id = $1 AND user_id = $2";
+            "UPDATE league_members SET play_draw = $3 WHERE league_id = $1 AND user_id = $2";
         on_pool!(self, p => {
-            sqlx::query(SQL).bind(league_id).bind(user_id).bind(draw).execute(p).await?;
+            sqlx::query(SQL).bind(league_id).bind(user_id).bind(answer).execute(p).await?;
             Ok(())
         })
     }
@@ -591,6 +601,26 @@ impl Db {
         on_pool!(self, p => Ok(sqlx::query(UPDATE_MATCH).bind(m.id).bind(expected_status).bind(&m.status)
             .bind(m.a_wins).bind(m.b_wins).bind(m.draws).bind(m.game_id).bind(m.chooser).bind(clock)
             .bind(&m.note).bind(m.finished_at).execute(p).await?.rows_affected() == 1))
+    }
+
+    /// Marks match `match_id` as waiting for its chooser's play/draw answer for game
+    /// `game_no` (MTR 2.2; asking again is harmless). False (nothing changed) unless it is an
+    /// active match between games.
+    pub async fn ask_choice(&self, match_id: Id, game_no: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE league_matches SET choice_game = $2 WHERE id = $1 AND status = 'active' \
+             AND game_id IS NULL";
+        on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).bind(game_no).execute(p).await?
+            .rows_affected() == 1))
+    }
+
+    /// Takes the pending play/draw question of game `game_no` of match `match_id` (its
+    /// chooser answered). False (nothing changed) when that question is no longer pending:
+    /// answered already, or the match moved on; so of two answers at once only one counts.
+    pub async fn take_choice(&self, match_id: Id, game_no: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE league_matches SET choice_game = NULL WHERE id = $1 AND status = 'active' \
+             AND game_id IS NULL AND choice_game = $2";
+        on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).bind(game_no).execute(p).await?
+            .rows_affected() == 1))
     }
 
     /// Records a finished game: its row, the match after it and the ratings, atomically.

@@ -29,7 +29,7 @@ pub(crate) async fn test_dbs() -> (Vec<Db>, tempfile::TempDir) {
 /// (its role needs CREATEDB), and its URL. Tests running at once then never see each
 /// other's games: a test that moves its clock past every deadline and expires what is due
 /// (`Service::tick`) expires only its own.
-async fn fresh_postgres_database(url: &str) -> String {
+pub(crate) async fn fresh_postgres_database(url: &str) -> String {
     use sqlx::Connection;
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);

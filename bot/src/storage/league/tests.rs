@@ -56,6 +56,7 @@ fn new_match(league: Id, a: Id, b: Option<Id>, game: Option<Id>) -> MatchRow {
         draws: 0,
         game_id: game,
         chooser: Some(a),
+        choice_game: None,
         clock: Some("{\"remaining\":[1,2]}".into()),
         note: None,
         created_at: 5,
@@ -129,12 +130,15 @@ async fn leagues_members_and_builds_round_trip() {
         db.set_vacations(id, u[2], "[{\"start\":1,\"end\":2}]", 6)
             .await
             .expect("vacation");
-        db.set_prefer_draw(id, u[2], true).await.expect("draw");
+        // A newcomer is asked to play or draw; a standing answer is kept.
+        let m = db.member(id, u[2]).await.expect("member").expect("found");
+        assert_eq!(m.play_draw, "ask");
+        db.set_play_draw(id, u[2], "draw").await.expect("draw");
         let m = db.member(id, u[2]).await.expect("member").expect("found");
         assert_eq!(m.deck_name.as_deref(), Some("main"));
         assert_eq!(
-            (m.queued_at, m.vacation_days_left, m.prefer_draw),
-            (Some(30), 6, true)
+            (m.queued_at, m.vacation_days_left, m.play_draw.as_str()),
+            (Some(30), 6, "draw")
         );
         assert!(m.vacations.contains("start"));
         assert!(db.drop_member(id, u[2], 40).await.expect("drop"));
@@ -342,5 +346,110 @@ async fn matches_games_ratings_and_organiser_actions() {
             db.rating(u[1], "sealed").await.expect("r").map(|r| r.games),
             Some(3)
         );
+    }
+}
+
+/// A play/draw question (migration 0007): asked only of an active match between games
+/// (asking again is harmless); taken once (a second answer to the same question changes
+/// nothing), and only for the game it was asked for; a match with a game running has no
+/// question to ask, and writing the whole match (a game started) clears a question.
+#[tokio::test]
+async fn a_play_draw_question_is_asked_and_taken_once() {
+    let (dbs, _dir) = test_dbs().await;
+    for db in &dbs {
+        let u = users(db, 2).await;
+        let id = db
+            .create_league(&uniq("q"), 0, None, u[0], "{}", 1, 1)
+            .await
+            .expect("create")
+            .expect("new");
+        let mid = db
+            .create_match(&new_match(id, u[0], Some(u[1]), None))
+            .await
+            .expect("match");
+        let pending = || async {
+            db.league_match(mid)
+                .await
+                .expect("m")
+                .expect("found")
+                .choice_game
+        };
+        assert_eq!(pending().await, None, "{}", db.backend());
+        assert!(db.ask_choice(mid, 1).await.expect("ask"));
+        assert!(db.ask_choice(mid, 1).await.expect("ask"), "asked again");
+        assert_eq!(pending().await, Some(1));
+        assert!(!db.take_choice(mid, 2).await.expect("take"), "not game 2's");
+        assert!(db.take_choice(mid, 1).await.expect("take"));
+        assert!(!db.take_choice(mid, 1).await.expect("take"), "taken once");
+        assert_eq!(pending().await, None);
+        // A game started over a question left pending clears it; then nothing to ask.
+        assert!(db.ask_choice(mid, 1).await.expect("ask"));
+        let g = a_game(db, u[0]).await;
+        let mut m = db.league_match(mid).await.expect("m").expect("found");
+        assert_eq!(m.choice_game, Some(1));
+        m.game_id = Some(g);
+        assert!(db.update_match(&m, "active").await.expect("update"));
+        assert_eq!(pending().await, None);
+        assert!(!db.ask_choice(mid, 2).await.expect("ask"));
+        assert_eq!(pending().await, None);
+    }
+}
+
+/// The rows a database had before migration 0007: users 1-3, league 1, members 1 (who
+/// preferred to draw) and 2 (who did not).
+const BEFORE_0007: [&str; 5] = [
+    "INSERT INTO users (id, external_id, name, created_at) VALUES (1, 'm7-1', 'One', 1), (2, 'm7-2', 'Two', 1), (3, 'm7-3', 'Three', 1)",
+    "INSERT INTO leagues (id, name, guild_id, created_by, def, seed, status, created_at) VALUES (1, 'Old', 0, 1, '{}', 1, 'open', 1)",
+    "INSERT INTO league_members (league_id, user_id, joined_at, vacations, vacation_days_left, prefer_draw) VALUES (1, 1, 1, '[]', 7, TRUE)",
+    "INSERT INTO league_members (league_id, user_id, joined_at, vacations, vacation_days_left, prefer_draw) VALUES (1, 2, 1, '[]', 7, FALSE)",
+    "INSERT INTO league_matches (league_id, round, a_user, b_user, status, a_wins, b_wins, draws, created_at) VALUES (1, 0, 1, 2, 'active', 0, 0, 0, 1)",
+];
+
+/// After migration 0007, read through the storage: members from before keep what they had
+/// (`prefer_draw` TRUE is `draw`, FALSE is `play`: the chooser played first unless they
+/// preferred to draw), a member joining now is asked (`ask`), and the old match has no
+/// question pending.
+async fn after_0007(db: &Db) {
+    let play_draw = |u| async move {
+        db.member(1, u)
+            .await
+            .expect("member")
+            .expect("found")
+            .play_draw
+    };
+    assert_eq!(play_draw(1).await, "draw", "{}", db.backend());
+    assert_eq!(play_draw(2).await, "play");
+    assert!(db.add_member(1, 3, None, 7, 2).await.expect("join"));
+    assert_eq!(play_draw(3).await, "ask", "a newcomer is asked");
+    let m = db.league_matches(1).await.expect("matches");
+    assert_eq!((m.len(), m[0].choice_game), (1, None));
+}
+
+/// Migration 0007 on a database of migration 0006 with members in it (SQLite, and
+/// PostgreSQL when `TEST_DATABASE_URL` is set).
+#[tokio::test]
+async fn migration_0007_keeps_what_members_had_and_asks_newcomers() {
+    let dir = tempfile::tempdir().expect("dir");
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("m7.db").display());
+    let pool = sqlx::SqlitePool::connect(&url).await.expect("sqlite");
+    let migrator = sqlx::migrate!("../migrations/sqlite");
+    migrator.run_to(6, &pool).await.expect("migrations to 0006");
+    for sql in BEFORE_0007 {
+        sqlx::query(sql).execute(&pool).await.expect(sql);
+    }
+    pool.close().await;
+    after_0007(&Db::connect(&url).await.expect("migrated")).await;
+    if let Ok(url) = std::env::var("TEST_DATABASE_URL")
+        && !url.trim().is_empty()
+    {
+        let own = crate::storage::tests::fresh_postgres_database(&url).await;
+        let pool = sqlx::PgPool::connect(&own).await.expect("postgres");
+        let migrator = sqlx::migrate!("../migrations/postgres");
+        migrator.run_to(6, &pool).await.expect("migrations to 0006");
+        for sql in BEFORE_0007 {
+            sqlx::query(sql).execute(&pool).await.expect(sql);
+        }
+        pool.close().await;
+        after_0007(&Db::connect(&own).await.expect("migrated")).await;
     }
 }
