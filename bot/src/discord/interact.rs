@@ -709,6 +709,57 @@ async fn quick(http: &Http, c: &ComponentInteraction, text: &str) -> Result<(), 
 mod tests {
     use super::*;
 
+    /// A closed challenge too long for a message: cut with its pointer, the note kept whole.
+    #[test]
+    fn a_closed_challenge_keeps_its_note_and_points_to_the_rest() {
+        let short = closed_challenge_text("Alice challenges Bob.", "Challenge declined.");
+        assert_eq!(short, "Alice challenges Bob.\n*Challenge declined.*");
+        let long = closed_challenge_text(&"é".repeat(3000), "Challenge accepted: game 7 is on.");
+        assert!(
+            long.chars().count() <= delivery::MAX_CONTENT,
+            "{}",
+            long.len()
+        );
+        assert!(
+            long.ends_with(&format!(
+                "{}\n*Challenge accepted: game 7 is on.*",
+                delivery::MORE_CHALLENGE
+            )),
+            "{long}"
+        );
+    }
+
+    /// An error message passing Discord's limit is cut with a pointer to the log; a short
+    /// one is whole; a reply points where it was told to, else to `/mtg hand` and the board.
+    #[test]
+    fn errors_and_replies_are_cut_with_their_pointer() {
+        let e = anyhow::anyhow!("{}", "x".repeat(5000));
+        let t = failure_text(&e);
+        assert!(t.starts_with("Something went wrong: xxx"), "{t}");
+        assert!(t.chars().count() <= delivery::MAX_CONTENT);
+        assert!(t.ends_with(delivery::MORE_ERROR), "{t}");
+        let e = anyhow::anyhow!("pool closed");
+        assert_eq!(failure_text(&e), "Something went wrong: pool closed");
+        let mut r = Reply::ephemeral("y".repeat(3000));
+        assert!(r.content_cut().ends_with(delivery::MORE_REPLY));
+        r.more = Some(delivery::MORE_BOARD);
+        let cut = r.content_cut();
+        assert!(cut.ends_with(delivery::MORE_BOARD) && !cut.contains("`/mtg board`"));
+        assert_eq!(Reply::ephemeral(" ").content_cut(), "\u{200b}");
+    }
+
+    /// `/deck show` of a long deck: the list is attached and the text says so; a short one
+    /// attaches nothing.
+    #[test]
+    fn a_long_deck_list_is_attached() {
+        let list = "1 Lightning Axe\n".repeat(200);
+        let r = commands::deck_show_reply(format!("**long**\n{list}"), Some(list.clone()));
+        assert!(r.content_cut().ends_with(delivery::MORE_DECK));
+        assert_eq!(r.files, vec![(list.into_bytes(), "deck.txt".to_string())]);
+        let r = commands::deck_show_reply("**short**\n4 Forest".into(), Some("4 Forest".into()));
+        assert!(r.files.is_empty() && r.more.is_none());
+    }
+
     /// 30 attackers: two paged menus whose placeholders say which of how many they hold,
     /// choices from both pages gathered (the same one twice counts once) and declared
     /// together as 2 different attackers.

@@ -482,14 +482,7 @@ async fn internal_errors_are_answered_privately() {
 async fn a_long_deck_is_cut_with_a_pointer() {
     let env = start(&[], None, Duration::from_secs(3600)).await;
     let (h, svc) = (&env.h, &env.svc);
-    let names: Vec<String> = engine::Catalog::builtin()
-        .suggest("", 5000)
-        .into_iter()
-        .filter(|d| d.is_supported())
-        .filter(|d| !d.supertypes.contains(&engine::cards::Supertype::Basic))
-        .map(|d| d.name.clone())
-        .take(200)
-        .collect();
+    let names = many_names(200);
     let list: String = names.iter().map(|n| format!("1 {n}\n")).collect();
     assert!(list.chars().count() > 2100, "a long list: {}", list.len());
     let alice = svc
@@ -531,6 +524,49 @@ async fn a_long_deck_is_cut_with_a_pointer() {
         names.iter().all(|n| attached.contains(n.as_str())),
         "every card in the attachment"
     );
+    env.stop().await;
+}
+
+/// Distinct card names (no basic land), as many as `n`: long lists for long messages.
+fn many_names(n: usize) -> Vec<String> {
+    engine::Catalog::builtin()
+        .suggest("", 5000)
+        .into_iter()
+        .filter(|d| d.is_supported())
+        .filter(|d| !d.supertypes.contains(&engine::cards::Supertype::Basic))
+        .map(|d| d.name.clone())
+        .take(n)
+        .collect()
+}
+
+/// `/mtg board` of a board whose words pass Discord's limit (a graveyard of 150 different
+/// cards): the reply fits, and its pointer sends to the image and the log, not to
+/// `/mtg board` itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_board_points_to_the_image_and_the_log() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let graveyard: Vec<String> = many_names(150)
+        .iter()
+        .map(|n| serde_json::to_string(n).expect("quoted"))
+        .collect();
+    let board = format!(
+        "name = \"long board\"\n[setup]\nactive = \"alice\"\nstep = \"precombat_main\"\nturn = 3\n\
+         [setup.alice]\nlibrary = [\"Forest\"]\ngraveyard = [{}]\n[setup.bob]\nlibrary = [\"Forest\"]\n",
+        graveyard.join(", ")
+    );
+    let (_g, thread) = scenario_game(&env, &board).await;
+    let r = env
+        .h
+        .slash(MALLORY, thread, "mtg", "board", vec![], json!({}))
+        .await;
+    let t = text(&r);
+    assert!(ephemeral(&r), "{r}");
+    assert!(t.chars().count() <= 2000, "{}", t.chars().count());
+    assert!(
+        t.ends_with(spellstack::discord::delivery::MORE_BOARD),
+        "the pointer: {t}"
+    );
+    assert!(!t.contains("`/mtg board`"), "not to itself: {t}");
     env.stop().await;
 }
 
