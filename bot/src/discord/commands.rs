@@ -965,11 +965,11 @@ pub async fn deck_import(
         Ok(d) => send(
             ctx,
             Reply::ephemeral(format!(
-                "Saved deck **{}** ({} cards, sideboard {}). Use it with `/mtg challenge deck:{}`.",
-                d.name,
+                "Saved deck **{}** ({} cards, sideboard {}). Use it with `/mtg challenge deck:` \
+                 (autocompleted).",
+                super::plain_deck_name(&d.name),
                 d.main_count(),
                 d.sideboard_count(),
-                d.name
             )),
         )
         .await,
@@ -992,7 +992,11 @@ pub async fn deck_list(ctx: Context<'_>) -> Result<(), Error> {
     let ds = data.svc.db.decks_of(me).await?;
     let mut s = String::new();
     for d in &ds {
-        s.push_str(&format!("**{}** ({})\n", d.name, d.format));
+        s.push_str(&format!(
+            "**{}** ({})\n",
+            super::plain_deck_name(&d.name),
+            d.format
+        ));
     }
     s.push_str("Ready-made: ");
     s.push_str(
@@ -1016,7 +1020,12 @@ pub async fn deck_show(
     let me = data.user_of(ctx.author()).await?;
     let (text, list) = match data.svc.db.deck_by_name(me, &name).await? {
         Some(d) => (
-            format!("**{}** ({})\n{}", d.name, d.format, d.list),
+            format!(
+                "**{}** ({})\n{}",
+                super::plain_deck_name(&d.name),
+                d.format,
+                d.list
+            ),
             Some(d.list),
         ),
         None => match decks::ready(&name) {
@@ -1024,7 +1033,13 @@ pub async fn deck_show(
                 format!("**{}** (ready-made)\n{}", r.title, r.list),
                 Some(r.list.to_string()),
             ),
-            None => (format!("You have no deck called `{name}`."), None),
+            None => (
+                format!(
+                    "You have no deck called **{}**.",
+                    super::plain_deck_name(&name)
+                ),
+                None,
+            ),
         },
     };
     send(ctx, deck_show_reply(text, list)).await
@@ -1052,10 +1067,12 @@ pub async fn deck_delete(
     ctx.defer_ephemeral().await?;
     let data = ctx.data();
     let me = data.user_of(ctx.author()).await?;
+    // The name as the user typed it, written plain: it can't break the formatting.
+    let shown = super::plain_deck_name(&name);
     let text = if data.svc.db.delete_deck(me, &name).await? {
-        format!("Deleted **{name}**.")
+        format!("Deleted **{shown}**.")
     } else {
-        format!("You have no deck called `{name}`.")
+        format!("You have no deck called **{shown}**.")
     };
     send(ctx, Reply::ephemeral(text)).await
 }

@@ -755,3 +755,179 @@ library = ["Forest", "Forest", "Forest"]
     );
     env.stop().await;
 }
+
+/// A deck named `**x** @everyone`: every `/deck` reply writes the name plain (no bold
+/// broken open, no `@everyone` that reads as a mention).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deck_names_are_written_plain() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let h = &env.h;
+    let name = "**x** @everyone";
+    let plain = "**x @\u{200b}everyone**";
+    let list = spellstack::decks::READY[0].list.replace('\n', ";");
+    let mut replies = vec![
+        h.slash(
+            ALICE,
+            CHANNEL,
+            "deck",
+            "import",
+            vec![opt("name", 3, json!(name)), opt("list", 3, json!(list))],
+            json!({}),
+        )
+        .await,
+    ];
+    assert!(text(&replies[0]).contains("Saved deck"), "{}", replies[0]);
+    replies.push(
+        h.slash(ALICE, CHANNEL, "deck", "list", vec![], json!({}))
+            .await,
+    );
+    for sub in ["show", "delete", "delete"] {
+        replies.push(
+            h.slash(
+                ALICE,
+                CHANNEL,
+                "deck",
+                sub,
+                vec![opt("name", 3, json!(name))],
+                json!({}),
+            )
+            .await,
+        );
+    }
+    for r in &replies {
+        let t = text(r);
+        assert!(ephemeral(r), "{r}");
+        assert!(t.contains(plain), "the name written plain: {t}");
+        assert!(!t.contains("@everyone") && !t.contains("****"), "{t}");
+    }
+    assert!(text(&replies[4]).contains("no deck called"), "deleted once");
+    env.stop().await;
+}
+
+/// A challenge nobody answers expires once `challenge_hours` have passed (a fixed clock
+/// moved on, the scheduler's scan): the thread says so, and the opponent's **Accept** then
+/// is refused privately, starting nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unanswered_challenge_expires() {
+    let now = Arc::new(std::sync::atomic::AtomicI64::new(1_700_000_000));
+    let env = start(
+        &[],
+        Some(Clock::Fixed(Arc::clone(&now))),
+        Duration::from_millis(100),
+    )
+    .await;
+    let (h, svc, fake) = (&env.h, &env.svc, &env.fake);
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "mtg",
+            "challenge",
+            vec![opt("opponent", 6, json!(BOB.to_string()))],
+            json!({BOB.to_string(): h.user(BOB)}),
+        )
+        .await;
+    let accept = custom_ids(&r)
+        .into_iter()
+        .find(|i| i.starts_with("ss:y:"))
+        .expect("the Accept button");
+    let game: i64 = accept
+        .split(':')
+        .nth(2)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let thread = svc
+        .db
+        .game(game)
+        .await
+        .expect("db")
+        .expect("row")
+        .thread_id
+        .expect("thread") as u64;
+    // Not yet: an hour before the limit nothing expires.
+    let hours = i64::from(svc.cfg.deadlines.challenge_hours);
+    now.fetch_add((hours - 1) * 3600, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        svc.db.game(game).await.expect("db").expect("row").status,
+        "challenge"
+    );
+    now.fetch_add(2 * 3600, Ordering::SeqCst);
+    h.wait("the expiry in the thread", |_| {
+        posts_in(fake, thread, 0)
+            .iter()
+            .any(|c| text(&c.json).contains("expired"))
+    })
+    .await;
+    assert_eq!(
+        svc.db.game(game).await.expect("db").expect("row").status,
+        "expired"
+    );
+    let r = h.click(BOB, CHANNEL, &accept, None).await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(!text(&r).contains("You accepted"), "{r}");
+    assert_eq!(
+        svc.db.game(game).await.expect("db").expect("row").status,
+        "expired",
+        "nothing started"
+    );
+    env.stop().await;
+}
+
+/// `/mtg play` autocompletes a spell's target while it is typed: `cast Lightning Axe`
+/// offers `cast Lightning Axe on ...` naming the creature it may hit, within Discord's
+/// limits (the fake checks the choices).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_autocompletes_a_target() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let board = r#"
+name = "a target"
+[setup]
+active = "alice"
+priority = "bob"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Lightning Axe", "Forest"]
+battlefield = ["Mountain"]
+library = ["Forest", "Forest"]
+[setup.bob]
+battlefield = ["Ashcoat Bear"]
+library = ["Forest", "Forest"]
+"#;
+    let (_g, thread) = scenario_game(&env, board).await;
+    bob_passes(&env, thread).await;
+    let choices = env
+        .h
+        .autocomplete(ALICE, thread, "mtg", "play", "what", "cast Lightning Axe")
+        .await;
+    assert!(
+        choices
+            .iter()
+            .any(|c| c.starts_with("cast Lightning Axe on ") && c.contains("Ashcoat Bear")),
+        "a choice naming the target: {choices:?}"
+    );
+    let on = choices
+        .iter()
+        .find(|c| c.contains("Ashcoat Bear"))
+        .expect("the bear")
+        .clone();
+    // The completed words are a command that is understood (it asks for the cost, or casts).
+    let r = env
+        .h
+        .slash(
+            ALICE,
+            thread,
+            "mtg",
+            "play",
+            vec![opt("what", 3, json!(on))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(
+        text(&r).starts_with("Done:") || text(&r).contains("needs"),
+        "{r}"
+    );
+    env.stop().await;
+}
