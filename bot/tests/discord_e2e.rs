@@ -48,7 +48,8 @@ mod answers;
 #[path = "discord_e2e/public.rs"]
 mod public;
 /// The audit's gaps: the fake's own rules, failures per Discord code, private errors, cuts
-/// with a pointer, undo of a draw, a land and a creature from the DM.
+/// with a pointer, undo of a draw, a land and a creature from the DM, deck names, challenge
+/// expiry, target autocomplete, X past the first page.
 #[path = "discord_e2e/strict.rs"]
 mod strict;
 

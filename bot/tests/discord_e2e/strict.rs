@@ -2,7 +2,8 @@
 //! refused alone, the leak scan able to fail), a failed thread post for each of Discord's
 //! codes, the random agent's challenger kept private, internal errors answered privately
 //! (a slash command after a public defer, a click), long replies cut with a pointer, undo of
-//! a draw refused, and a turn with a land and a creature played from the DM.
+//! a draw refused, and a turn with a land and a creature played from the DM; then deck names
+//! written plain, a challenge expiring, a target autocompleted and X past the first menu.
 
 use super::*;
 use engine::zones::ZoneKind::Battlefield;
@@ -928,6 +929,55 @@ library = ["Forest", "Forest"]
     assert!(
         text(&r).starts_with("Done:") || text(&r).contains("needs"),
         "{r}"
+    );
+    env.stop().await;
+}
+
+/// X past the first page: with 30 lands, `cast Squall Line` asks for X in two menus
+/// (0-24, then 25-30) and X = 27, chosen in the second, is cast.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn x_past_the_first_menu_page() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc) = (&env.h, &env.svc);
+    let forests = vec!["\"Forest\""; 30].join(", ");
+    let board = format!(
+        "name = \"thirty lands\"\n[setup]\nactive = \"alice\"\npriority = \"bob\"\n\
+         step = \"precombat_main\"\nturn = 3\n[setup.alice]\nlife = 100\n\
+         hand = [\"Squall Line\"]\nbattlefield = [{forests}]\nlibrary = [\"Forest\"]\n\
+         [setup.bob]\nlife = 100\nlibrary = [\"Forest\"]\n"
+    );
+    let (g, thread) = scenario_game(&env, &board).await;
+    bob_passes(&env, thread).await;
+    let r = h
+        .slash(
+            ALICE,
+            thread,
+            "mtg",
+            "play",
+            vec![opt("what", 3, json!("cast Squall Line"))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    let menus = menus_of(&r);
+    assert_eq!(menus.len(), 2, "two pages of X: {r}");
+    assert!(text(&r).contains("31 choices"), "{r}");
+    let (second, values) = &menus[1];
+    assert_eq!(values.first().map(String::as_str), Some("25"), "{values:?}");
+    assert_eq!(values.last().map(String::as_str), Some("30"), "{values:?}");
+    let r = h
+        .click(ALICE, thread, second, Some(vec!["27".to_string()]))
+        .await;
+    assert!(
+        text(&r).starts_with("Done:") && text(&r).contains("27"),
+        "{r}"
+    );
+    // Nobody has anything else to do: it resolved, 27 damage to each player.
+    let l = svc.load(g).await.expect("load");
+    assert!(
+        l.game.stack.is_empty() && l.game.players.iter().all(|p| p.life == 73),
+        "Squall Line with X = 27: {:?}",
+        l.game.players.iter().map(|p| p.life).collect::<Vec<_>>()
     );
     env.stop().await;
 }
