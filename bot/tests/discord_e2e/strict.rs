@@ -46,16 +46,46 @@ fn options(n: usize) -> Vec<Value> {
         .collect()
 }
 
-/// Each of Discord's rules broken alone, in one payload: the fake answers 400 with code
-/// 50035 ("Invalid Form Body") and exactly one error line naming the rule; a payload within
-/// every limit is accepted (the checks do not refuse everything).
-#[tokio::test]
-async fn the_fake_refuses_each_broken_rule_with_one_error() {
-    let fake = Fake::default();
-    let long = |n: usize| "x".repeat(n);
-    let button =
-        |id: &str, label: &str| json!({"type": 2, "style": 1, "custom_id": id, "label": label});
-    let post = "/channels/500/messages";
+/// `n` characters.
+fn long(n: usize) -> String {
+    "x".repeat(n)
+}
+
+/// A button.
+fn button(id: &str, label: &str) -> Value {
+    json!({"type": 2, "style": 1, "custom_id": id, "label": label})
+}
+
+/// `n` embed fields whose values have `value` characters.
+fn fields(n: usize, value: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| json!({"name": format!("f{i}"), "value": long(value)}))
+        .collect()
+}
+
+/// An autocomplete answer of `n` choices whose names have `name` characters.
+fn choices(n: usize, name: usize) -> Value {
+    let c: Vec<Value> = (0..n)
+        .map(|i| json!({"name": format!("{i:0>name$}"), "value": format!("c{i}")}))
+        .collect();
+    json!({"type": 8, "data": {"choices": c}})
+}
+
+const POST: &str = "/channels/500/messages";
+const CALLBACK: &str = "/interactions/1/tok/callback";
+
+/// A payload the fake must refuse: what it breaks, method, path, JSON, and what the one
+/// error line says.
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Value,
+    &'static str,
+);
+
+/// One payload per Discord rule, each breaking that rule only.
+fn broken_payloads() -> Vec<Case> {
     let rows: Vec<Value> = (0..6)
         .map(|i| json!({"type": 1, "components": [button(&format!("b{i}"), "ok")]}))
         .collect();
@@ -66,104 +96,92 @@ async fn the_fake_refuses_each_broken_rule_with_one_error() {
     let mut long_value = options(2);
     long_value[1]["value"] = json!(long(101));
     let embed = |e: Value| json!({"embeds": [e]});
-    let fields = |n: usize, value: usize| -> Vec<Value> {
-        (0..n)
-            .map(|i| json!({"name": format!("f{i}"), "value": long(value)}))
-            .collect()
-    };
-    let choices = |n: usize, name: usize| -> Value {
-        let c: Vec<Value> = (0..n)
-            .map(|i| json!({"name": format!("{i:0>name$}"), "value": format!("c{i}")}))
-            .collect();
-        json!({"type": 8, "data": {"choices": c}})
-    };
     let mut one_long = choices(3, 5);
     one_long["data"]["choices"][0]["name"] = json!(long(101));
-    let callback = "/interactions/1/tok/callback";
     let six: Vec<Value> = (0..6).map(|i| button(&format!("b{i}"), "ok")).collect();
     let six_in_a_row = json!({"type": 1, "components": six});
-    let cases: Vec<(&str, &str, &str, Value, &str)> = vec![
+    vec![
         (
             "6 action rows",
             "POST",
-            post,
+            POST,
             json!({"content": "x", "components": rows}),
             "components: Must be 5 or fewer",
         ),
         (
             "a 101-character custom id",
             "POST",
-            post,
+            POST,
             row_of(button(&long(101), "ok")),
             "custom_id: Must be between 1 and 100",
         ),
         (
             "an 81-character button label",
             "POST",
-            post,
+            POST,
             row_of(button("b", &long(81))),
             "label: Must be 80 or fewer",
         ),
         (
             "26 menu options",
             "POST",
-            post,
+            POST,
             menu_of(options(26)),
             "options: Must be between 1 and 25",
         ),
         (
             "a duplicate option value",
             "POST",
-            post,
+            POST,
             menu_of(dup),
             "option values must be unique",
         ),
         (
             "a 101-character option label",
             "POST",
-            post,
+            POST,
             menu_of(long_label),
             "options.0.label: Must be 100 or fewer",
         ),
         (
             "a 101-character option value",
             "POST",
-            post,
+            POST,
             menu_of(long_value),
             "options.1.value: Must be 100 or fewer",
         ),
         (
             "26 autocomplete choices",
             "POST",
-            callback,
+            CALLBACK,
             choices(26, 5),
             "data.choices: Must be 25 or fewer",
         ),
         (
             "a 101-character choice",
             "POST",
-            callback,
+            CALLBACK,
             one_long,
             "data.choices.0.name: Must be between 1 and 100",
         ),
         (
             "a 4097-character embed description",
             "POST",
-            post,
+            POST,
             embed(json!({"description": long(4097)})),
             "description: Must be 4096 or fewer",
         ),
         (
             "26 embed fields",
             "POST",
-            post,
+            POST,
             embed(json!({"fields": fields(26, 1)})),
             "fields: Must be 25 or fewer",
         ),
         (
             "over 6000 characters of embed",
             "POST",
-            post,
+            POST,
             embed(json!({"description": long(4000), "fields": fields(3, 1000)})),
             "Embed size exceeds maximum size of 6000",
         ),
@@ -184,11 +202,20 @@ async fn the_fake_refuses_each_broken_rule_with_one_error() {
         (
             "six buttons in a row (an interaction's message)",
             "POST",
-            callback,
+            CALLBACK,
             json!({"type": 4, "data": {"content": "x", "components": [six_in_a_row]}}),
             "components.0.components: Must be between 1 and 5",
         ),
-    ];
+    ]
+}
+
+/// Each of Discord's rules broken alone, in one payload: the fake answers 400 with code
+/// 50035 ("Invalid Form Body") and exactly one error line naming the rule.
+#[tokio::test]
+async fn the_fake_refuses_each_broken_rule_with_one_error() {
+    let fake = Fake::default();
+    let cases = broken_payloads();
+    let n = cases.len();
     for (what, method, path, json, says) in cases {
         let (status, code, lines) = answer_of(&fake, method, path, json).await;
         assert_eq!((status, code), (400, 50035), "{what}: {lines:?}");
@@ -197,7 +224,14 @@ async fn the_fake_refuses_each_broken_rule_with_one_error() {
     }
     // Every error was recorded (a test that did not expect 50035 fails on them).
     assert_eq!(fake.errors.lock().unwrap().len(), 15);
-    // At the limits, everything is accepted.
+    // Every error was recorded (a test that did not expect 50035 fails on them).
+    assert_eq!(fake.errors.lock().unwrap().len(), n);
+}
+
+/// Payloads at every limit are accepted: the checks do not refuse everything.
+#[tokio::test]
+async fn the_fake_accepts_payloads_at_the_limits() {
+    let fake = Fake::default();
     let five: Vec<Value> = (0..5)
         .map(|i| button(&format!("{i}{}", long(99)), &long(80)))
         .collect();
@@ -212,9 +246,9 @@ async fn the_fake_refuses_each_broken_rule_with_one_error() {
         ],
         "embeds": [{"description": long(4096), "fields": fields(1, 1000)}],
     });
-    assert_eq!(answer_of(&fake, "POST", post, at_limits).await.0, 200);
+    assert_eq!(answer_of(&fake, "POST", POST, at_limits).await.0, 200);
     let ok = choices(25, 100);
-    assert_eq!(answer_of(&fake, "POST", callback, ok).await.0, 200);
+    assert_eq!(answer_of(&fake, "POST", CALLBACK, ok).await.0, 200);
     assert_eq!(
         answer_of(
             &fake,
