@@ -47,6 +47,11 @@ mod answers;
 /// A spectator's board and log, a challenge from a DM, closed DMs tried again.
 #[path = "discord_e2e/public.rs"]
 mod public;
+/// The audit's gaps: the fake's own rules, failures per Discord code, private errors, cuts
+/// with a pointer, undo of a draw, a land and a creature from the DM, deck names, challenge
+/// expiry, target autocomplete, X past the first page.
+#[path = "discord_e2e/strict.rs"]
+mod strict;
 
 const APP: u64 = 999;
 const ALICE: u64 = 1001;

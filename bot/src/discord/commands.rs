@@ -71,7 +71,7 @@ pub async fn on_error(e: poise::FrameworkError<'_, Shared, Error>) {
         poise::FrameworkError::Command { error, ctx, .. } => {
             tracing::warn!(command = %ctx.command().qualified_name, error = %error, "command failed");
             let r = poise::CreateReply::default()
-                .content(head(&format!("Something went wrong: {error}"), 1900))
+                .content(interact::failure_text(&error))
                 .ephemeral(true);
             let _ = finish(ctx, r, true).await;
         }
@@ -86,11 +86,7 @@ pub async fn on_error(e: poise::FrameworkError<'_, Shared, Error>) {
 /// Sends a [`Reply`] as the command's response.
 pub async fn send(ctx: Context<'_>, r: Reply) -> Result<(), Error> {
     let mut b = poise::CreateReply::default()
-        .content(if r.content.trim().is_empty() {
-            "\u{200b}".to_string()
-        } else {
-            delivery::head_with(&r.content, delivery::MAX_CONTENT, delivery::MORE_REPLY)
-        })
+        .content(r.content_cut())
         .ephemeral(r.ephemeral)
         .components(r.rows)
         .allowed_mentions(CreateAllowedMentions::new().users(r.mentions));
@@ -452,6 +448,8 @@ pub async fn board(
         delivery::status_text(data, g, &l.game, &seats).await,
         crate::board_text::board(&l.game.view(None))
     ));
+    // Cut, it points to the image and the log: not to `/mtg board` itself.
+    r.more = Some(delivery::MORE_BOARD);
     let recent = data.mem(|m| m.recent.get(&g).cloned().unwrap_or_default());
     if let Some(png) = delivery::board_png(data, g, &l.game.view(None), &recent).await {
         r.files.push((png, "board.png".into()));
@@ -608,7 +606,11 @@ async fn game_words(ctx: Context<'_>, game: Option<i64>, words: &str) -> Result<
             Ok(m) => m,
             Err(e) => e.to_string(),
         };
-        return send(ctx, Reply::ephemeral(super::delivery::head(&text, 1900))).await;
+        let mut r = Reply::ephemeral(text);
+        if matches!(cmd, Command::Card(_)) {
+            r.more = Some(delivery::MORE_CARD);
+        }
+        return send(ctx, r).await;
     }
     let g = match interact::resolve_game(data, me, ctx.channel_id(), game).await {
         Ok(g) => g,
@@ -929,11 +931,10 @@ pub async fn card(
     };
     let face = crate::scene::face_of_def(def);
     // The facts and rulings (as `card NAME` says them), within a Discord message.
-    let text = super::delivery::head(
-        &crate::card_text::describe(def, 6).replacen(&def.name, &format!("**{}**", def.name), 1),
-        1900,
-    );
+    let text =
+        crate::card_text::describe(def, 6).replacen(&def.name, &format!("**{}**", def.name), 1);
     let mut r = Reply::public(text);
+    r.more = Some(delivery::MORE_CARD);
     let guild = ctx.guild_id().map(|g| g.get() as i64);
     let language = ctx.data().language_of_guild(guild).await;
     if let Some(rend) = ctx.data().renderer(language)
@@ -964,11 +965,11 @@ pub async fn deck_import(
         Ok(d) => send(
             ctx,
             Reply::ephemeral(format!(
-                "Saved deck **{}** ({} cards, sideboard {}). Use it with `/mtg challenge deck:{}`.",
-                d.name,
+                "Saved deck **{}** ({} cards, sideboard {}). Use it with `/mtg challenge deck:` \
+                 (autocompleted).",
+                super::plain_deck_name(&d.name),
                 d.main_count(),
                 d.sideboard_count(),
-                d.name
             )),
         )
         .await,
@@ -991,7 +992,11 @@ pub async fn deck_list(ctx: Context<'_>) -> Result<(), Error> {
     let ds = data.svc.db.decks_of(me).await?;
     let mut s = String::new();
     for d in &ds {
-        s.push_str(&format!("**{}** ({})\n", d.name, d.format));
+        s.push_str(&format!(
+            "**{}** ({})\n",
+            super::plain_deck_name(&d.name),
+            d.format
+        ));
     }
     s.push_str("Ready-made: ");
     s.push_str(
@@ -1013,14 +1018,44 @@ pub async fn deck_show(
     ctx.defer_ephemeral().await?;
     let data = ctx.data();
     let me = data.user_of(ctx.author()).await?;
-    let text = match data.svc.db.deck_by_name(me, &name).await? {
-        Some(d) => format!("**{}** ({})\n{}", d.name, d.format, d.list),
+    let (text, list) = match data.svc.db.deck_by_name(me, &name).await? {
+        Some(d) => (
+            format!(
+                "**{}** ({})\n{}",
+                super::plain_deck_name(&d.name),
+                d.format,
+                d.list
+            ),
+            Some(d.list),
+        ),
         None => match decks::ready(&name) {
-            Some(r) => format!("**{}** (ready-made)\n{}", r.title, r.list),
-            None => format!("You have no deck called `{name}`."),
+            Some(r) => (
+                format!("**{}** (ready-made)\n{}", r.title, r.list),
+                Some(r.list.to_string()),
+            ),
+            None => (
+                format!(
+                    "You have no deck called **{}**.",
+                    super::plain_deck_name(&name)
+                ),
+                None,
+            ),
         },
     };
-    send(ctx, Reply::ephemeral(text)).await
+    send(ctx, deck_show_reply(text, list)).await
+}
+
+/// The `/deck show` reply: the deck's text, and when it is too long for one message, cut
+/// with a pointer to the whole list, attached as `deck.txt`.
+pub fn deck_show_reply(text: String, list: Option<String>) -> Reply {
+    let mut r = Reply::ephemeral(text);
+    if r.content.chars().count() > delivery::MAX_CONTENT
+        && let Some(list) = list
+    {
+        r.more = Some(delivery::MORE_DECK);
+        r.files.push((list.into_bytes(), "deck.txt".into()));
+    }
+    r
 }
 
 /// Delete a saved deck.
@@ -1032,10 +1067,12 @@ pub async fn deck_delete(
     ctx.defer_ephemeral().await?;
     let data = ctx.data();
     let me = data.user_of(ctx.author()).await?;
+    // The name as the user typed it, written plain: it can't break the formatting.
+    let shown = super::plain_deck_name(&name);
     let text = if data.svc.db.delete_deck(me, &name).await? {
-        format!("Deleted **{name}**.")
+        format!("Deleted **{shown}**.")
     } else {
-        format!("You have no deck called `{name}`.")
+        format!("You have no deck called **{shown}**.")
     };
     send(ctx, Reply::ephemeral(text)).await
 }

@@ -29,6 +29,25 @@ pub const MORE_REPLY: &str = "(cut at Discord's limit; `/mtg hand` and `/mtg boa
 /// Where the rest of a cut thread post can be read.
 pub const MORE_PUBLIC: &str = "(earlier lines cut; `/mtg board` shows the whole state)";
 
+/// Where the rest of a cut status message can be read.
+pub const MORE_STATUS: &str = "(cut at Discord's limit; `/mtg board` shows the whole state)";
+
+/// Where the rest of a cut `/mtg board` reply can be read (not `/mtg board` itself).
+pub const MORE_BOARD: &str =
+    "(cut at Discord's limit; the board image shows every permanent, `/mtg log` what happened)";
+
+/// Where the rest of a cut card text (`/mtg card`, `card NAME`) can be read.
+pub const MORE_CARD: &str = "(cut at Discord's limit; the card image shows its whole text)";
+
+/// Where the rest of a cut deck list (`/deck show`) can be read.
+pub const MORE_DECK: &str = "(cut at Discord's limit; the whole list is attached as deck.txt)";
+
+/// Where the rest of a cut challenge message can be read.
+pub const MORE_CHALLENGE: &str = "(cut; `/mtg games` lists your games)";
+
+/// Where the rest of a cut error message can be read.
+pub const MORE_ERROR: &str = "(cut at Discord's limit; the bot's log has the whole error)";
+
 /// What happened to the private deliveries.
 #[derive(Debug, Default)]
 pub struct Delivered {
@@ -291,7 +310,7 @@ pub async fn status_text(data: &Data, game_id: Id, game: &Game, seats: &[Id]) ->
         );
         s.push('\n');
     }
-    head(&s, MAX_CONTENT)
+    head_with(&s, MAX_CONTENT, MORE_STATUS)
 }
 
 /// Edits the game's status message in place (finding it in the thread after a restart,

@@ -13,6 +13,7 @@ use serenity::{
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, EditMessage, FullEvent,
     Http, Interaction, UserId,
 };
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A reply to an interaction, before it is turned into Discord builders.
 #[derive(Debug, Default)]
@@ -22,6 +23,9 @@ pub struct Reply {
     pub files: Vec<(Vec<u8>, String)>,
     pub ephemeral: bool,
     pub mentions: Vec<UserId>,
+    /// Where the rest can be read when the content is cut at Discord's limit (None:
+    /// [`delivery::MORE_REPLY`]).
+    pub more: Option<&'static str>,
 }
 
 impl Reply {
@@ -38,13 +42,21 @@ impl Reply {
             ..Default::default()
         }
     }
+    /// The content as sent: cut to Discord's limit with [`Reply::more`] saying where the
+    /// rest is (never empty: Discord refuses an empty message).
+    pub fn content_cut(&self) -> String {
+        if self.content.trim().is_empty() {
+            return "\u{200b}".to_string();
+        }
+        delivery::head_with(
+            &self.content,
+            delivery::MAX_CONTENT,
+            self.more.unwrap_or(delivery::MORE_REPLY),
+        )
+    }
     fn followup(self) -> CreateInteractionResponseFollowup {
         let mut f = CreateInteractionResponseFollowup::new()
-            .content(if self.content.trim().is_empty() {
-                "\u{200b}".to_string()
-            } else {
-                delivery::head_with(&self.content, delivery::MAX_CONTENT, delivery::MORE_REPLY)
-            })
+            .content(self.content_cut())
             .ephemeral(self.ephemeral)
             .components(self.rows)
             .allowed_mentions(CreateAllowedMentions::new().users(self.mentions));
@@ -418,17 +430,64 @@ pub async fn on_event(
         let c = c.clone();
         // Handled in its own task so one slow answer does not hold the others.
         tokio::spawn(async move {
-            if let Err(e) = on_component(&data, &http, &c).await {
+            let acked = AtomicBool::new(false);
+            if let Err(e) = on_component(&data, &http, &c, &acked).await {
                 tracing::warn!(error = %e, "component failed");
+                tell_failure(&http, &c, acked.load(Ordering::SeqCst), &e).await;
             }
         });
     }
     Ok(())
 }
 
-async fn on_component(data: &Data, http: &Http, c: &ComponentInteraction) -> Result<(), Error> {
+/// What the user who clicked is told when handling the click failed: the error, privately
+/// (as a failed slash command is answered, see [`commands::on_error`]).
+pub fn failure_text(e: &Error) -> String {
+    delivery::head_with(
+        &format!("Something went wrong: {e}"),
+        delivery::MAX_CONTENT,
+        delivery::MORE_ERROR,
+    )
+}
+
+/// Tells the user who clicked that it failed, privately: as the interaction's answer when it
+/// was not `acked` (acknowledged) yet, else as an ephemeral followup (the first followup
+/// after an ephemeral deferral is ephemeral). A failure to tell them is only logged.
+async fn tell_failure(http: &Http, c: &ComponentInteraction, acked: bool, e: &Error) {
+    let text = failure_text(e);
+    let answer = CreateInteractionResponse::Message(
+        CreateInteractionResponseMessage::new()
+            .content(text.clone())
+            .ephemeral(true)
+            .allowed_mentions(CreateAllowedMentions::new().empty_users()),
+    );
+    if !acked {
+        if let Err(e) = c.create_response(http, answer).await {
+            tracing::warn!(error = %e, "could not tell the user the click failed");
+        }
+        return;
+    }
+    let followup = CreateInteractionResponseFollowup::new()
+        .content(text)
+        .ephemeral(true)
+        .allowed_mentions(CreateAllowedMentions::new().empty_users());
+    if let Err(e) = c.create_followup(http, followup).await {
+        tracing::warn!(error = %e, "could not tell the user the click failed");
+    }
+}
+
+/// Handles a click or a menu choice; `acked` is set once the interaction is acknowledged
+/// (deferred), so that a failure is told the right way (see [`tell_failure`]).
+async fn on_component(
+    data: &Data,
+    http: &Http,
+    c: &ComponentInteraction,
+    acked: &AtomicBool,
+) -> Result<(), Error> {
     let id = c.data.custom_id.as_str();
     if id.starts_with(super::league::LEAGUE_ID_PREFIX) {
+        // League clicks answer at once or defer first; what fails after that is a followup.
+        acked.store(true, Ordering::SeqCst);
         return super::league::on_component(data, http, c).await;
     }
     // `ss:Y:game:user` is the challenge's deck menu.
@@ -468,6 +527,7 @@ async fn on_component(data: &Data, http: &Http, c: &ComponentInteraction) -> Res
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true)),
     )
     .await?;
+    acked.store(true, Ordering::SeqCst);
     let user = data.user_of(&c.user).await?;
     let discord = c.user.id.get();
     let values: Vec<String> = match &c.data.kind {
@@ -605,20 +665,29 @@ fn gather(
 
 /// Removes the buttons of the challenge message once it was answered.
 async fn close_challenge(http: &Http, c: &ComponentInteraction, note: &str) {
-    let text = format!("{}\n*{note}*", c.message.content);
+    let text = closed_challenge_text(&c.message.content, note);
     if let Err(e) = c
         .channel_id
         .edit_message(
             http,
             c.message.id,
-            EditMessage::new()
-                .content(head(&text, 1900))
-                .components(Vec::new()),
+            EditMessage::new().content(text).components(Vec::new()),
         )
         .await
     {
         tracing::debug!(error = %e, "could not close the challenge message");
     }
+}
+
+/// The challenge message once answered: its text (cut, with a pointer, when it would not
+/// fit) and the `note` saying how it was answered, which is never cut off.
+pub fn closed_challenge_text(content: &str, note: &str) -> String {
+    let note = format!("\n*{}*", head(note, 200));
+    let room = delivery::MAX_CONTENT.saturating_sub(note.chars().count());
+    format!(
+        "{}{note}",
+        delivery::head_with(content, room, delivery::MORE_CHALLENGE)
+    )
 }
 
 /// An immediate ephemeral answer (no database work).
@@ -639,6 +708,57 @@ async fn quick(http: &Http, c: &ComponentInteraction, text: &str) -> Result<(), 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A closed challenge too long for a message: cut with its pointer, the note kept whole.
+    #[test]
+    fn a_closed_challenge_keeps_its_note_and_points_to_the_rest() {
+        let short = closed_challenge_text("Alice challenges Bob.", "Challenge declined.");
+        assert_eq!(short, "Alice challenges Bob.\n*Challenge declined.*");
+        let long = closed_challenge_text(&"é".repeat(3000), "Challenge accepted: game 7 is on.");
+        assert!(
+            long.chars().count() <= delivery::MAX_CONTENT,
+            "{}",
+            long.len()
+        );
+        assert!(
+            long.ends_with(&format!(
+                "{}\n*Challenge accepted: game 7 is on.*",
+                delivery::MORE_CHALLENGE
+            )),
+            "{long}"
+        );
+    }
+
+    /// An error message passing Discord's limit is cut with a pointer to the log; a short
+    /// one is whole; a reply points where it was told to, else to `/mtg hand` and the board.
+    #[test]
+    fn errors_and_replies_are_cut_with_their_pointer() {
+        let e = anyhow::anyhow!("{}", "x".repeat(5000));
+        let t = failure_text(&e);
+        assert!(t.starts_with("Something went wrong: xxx"), "{t}");
+        assert!(t.chars().count() <= delivery::MAX_CONTENT);
+        assert!(t.ends_with(delivery::MORE_ERROR), "{t}");
+        let e = anyhow::anyhow!("pool closed");
+        assert_eq!(failure_text(&e), "Something went wrong: pool closed");
+        let mut r = Reply::ephemeral("y".repeat(3000));
+        assert!(r.content_cut().ends_with(delivery::MORE_REPLY));
+        r.more = Some(delivery::MORE_BOARD);
+        let cut = r.content_cut();
+        assert!(cut.ends_with(delivery::MORE_BOARD) && !cut.contains("`/mtg board`"));
+        assert_eq!(Reply::ephemeral(" ").content_cut(), "\u{200b}");
+    }
+
+    /// `/deck show` of a long deck: the list is attached and the text says so; a short one
+    /// attaches nothing.
+    #[test]
+    fn a_long_deck_list_is_attached() {
+        let list = "1 Lightning Axe\n".repeat(200);
+        let r = commands::deck_show_reply(format!("**long**\n{list}"), Some(list.clone()));
+        assert!(r.content_cut().ends_with(delivery::MORE_DECK));
+        assert_eq!(r.files, vec![(list.into_bytes(), "deck.txt".to_string())]);
+        let r = commands::deck_show_reply("**short**\n4 Forest".into(), Some("4 Forest".into()));
+        assert!(r.files.is_empty() && r.more.is_none());
+    }
 
     /// 30 attackers: two paged menus whose placeholders say which of how many they hold,
     /// choices from both pages gathered (the same one twice counts once) and declared

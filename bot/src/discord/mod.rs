@@ -388,6 +388,17 @@ pub fn display_name(u: &serenity::User) -> String {
 /// emoji, the escape `\`) and line breaks left out, `@` kept from naming a mention
 /// (`@\u{200b}everyone`), at most 32 characters; `player` when nothing is left.
 pub fn plain_name(name: &str) -> String {
+    plain_within(name, 32)
+}
+
+/// A deck's name as replies write it: [`plain_name`]'s escaping, up to 100 characters (a
+/// deck name may have 80; the escaped `@` takes two).
+pub fn plain_deck_name(name: &str) -> String {
+    plain_within(name, 100)
+}
+
+/// [`plain_name`] keeping at most `max` characters.
+fn plain_within(name: &str, max: usize) -> String {
     let mut out = String::new();
     for c in name.chars() {
         match c {
@@ -402,7 +413,7 @@ pub fn plain_name(name: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .chars()
-        .take(32)
+        .take(max)
         .collect();
     if out.trim().is_empty() {
         "player".to_string()
@@ -428,6 +439,8 @@ mod tests {
         assert_eq!(plain_name("<@123> \\o/"), "@\u{200b}123 o/");
         assert_eq!(plain_name("***"), "player");
         assert_eq!(plain_name(&"é".repeat(40)).chars().count(), 32);
+        assert_eq!(plain_deck_name(&"é".repeat(80)).chars().count(), 80);
+        assert_eq!(plain_deck_name("**x** @everyone"), "x @\u{200b}everyone");
     }
 
     async fn data(cjk_font_path: &str, language: &str) -> (Data, tempfile::TempDir) {
