@@ -40,10 +40,10 @@ impl Game {
                 .iter()
                 .map(|c| (c.name().to_string(), Chosen::Color(*c)))
                 .collect(),
-            Some(EntersChoice::Opponent) => self
+            Some(c @ (EntersChoice::Opponent | EntersChoice::Player)) => self
                 .players_from(me)
                 .into_iter()
-                .filter(|p| *p != me && self.player(*p).in_game())
+                .filter(|p| (*c == EntersChoice::Player || *p != me) && self.player(*p).in_game())
                 .map(|p| (self.player(p).name.clone(), Chosen::Player(p)))
                 .collect(),
             Some(EntersChoice::OneOf(options)) => options

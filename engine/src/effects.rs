@@ -82,6 +82,9 @@ pub enum PlayerRef {
     EachOpponent,
     /// The player a triggered ability's event was about ("that player": the damaged one).
     SubjectPlayer,
+    /// "The chosen player": the player its source chose as it entered (Stuffy Doll;
+    /// `as_enters.rs`); nobody if it chose none.
+    ChosenPlayer,
 }
 
 /// An object an effect acts on.
@@ -246,6 +249,13 @@ pub enum Effect {
     /// chose as it entered (`create_chosen_token A,B,...`: the i-th name for the i-th
     /// option of `choose_one_of`; Sarpadian Empires, Vol. VII; `as_enters.rs`).
     CreateChosenToken(Vec<String>),
+    /// "Choose a number. Destroy all artifacts and creatures with mana value equal to that
+    /// number. Then target player reveals their hand and discards all nonland cards with mana
+    /// value equal to the number." (Void: `choose_number_destroy_and_discard who=target`):
+    /// the number is asked as it resolves (`ChooseMode`, 0 to 20).
+    VoidNumber {
+        who: PlayerRef,
+    },
     /// Base P/T becomes N/M until end of turn.
     SetPt {
         what: ObjRef,

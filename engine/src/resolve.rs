@@ -515,6 +515,12 @@ impl Game {
             },
             PlayerRef::EachPlayer => self.apnap(),
             PlayerRef::EachOpponent => self.apnap().into_iter().filter(|p| *p != me).collect(),
+            PlayerRef::ChosenPlayer => {
+                match self.obj(Self::source_of(&res.item)).and_then(|o| o.chosen) {
+                    Some(crate::object::Chosen::Player(p)) => vec![p],
+                    _ => Vec::new(),
+                }
+            }
             PlayerRef::SubjectPlayer => match res.item.kind {
                 StackKind::Trigger {
                     player: Some(p), ..
@@ -797,7 +803,7 @@ impl Game {
             | Effect::SacrificeThisUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
             | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
-            Effect::DiscardHand { .. } | Effect::BalanceDiscard => {
+            Effect::DiscardHand { .. } | Effect::BalanceDiscard | Effect::VoidNumber { .. } => {
                 return self.execute_hand_discards(res, e);
             }
             Effect::SacrificeHalf { .. }
@@ -919,6 +925,7 @@ impl Game {
             | Effect::SacrificeUnlessPays { .. }
             | Effect::SacrificeThisUnlessPays { .. }
             | Effect::DiscardHand { .. }
+            | Effect::VoidNumber { .. }
             | Effect::IfSpent { .. }
             | Effect::IfCastInMainPhase { .. }
             | Effect::DamageDivided

@@ -1002,6 +1002,8 @@ pub enum EntersChoice {
     Color,
     /// "Choose an opponent."
     Opponent,
+    /// "Choose a player" (Stuffy Doll): any player, its controller included.
+    Player,
     /// "Choose white Citizen, blue Camarid, ...": one of these options (player words).
     OneOf(Vec<String>),
 }

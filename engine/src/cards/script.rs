@@ -1182,6 +1182,24 @@ fn apply_rule_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<()
     Ok(())
 }
 
+/// `choose = "color" | "opponent" | "player"` or `choose_one_of = [...]`: "as ~ enters the
+/// battlefield, choose ..." (`as_enters.rs`).
+fn enters_choice(s: &Script) -> Result<Option<super::EntersChoice>, String> {
+    Ok(match (s.choose.as_deref(), s.choose_one_of.is_empty()) {
+        (None, true) => None,
+        (Some("color"), true) => Some(super::EntersChoice::Color),
+        (Some("opponent"), true) => Some(super::EntersChoice::Opponent),
+        (Some("player"), true) => Some(super::EntersChoice::Player),
+        (None, false) => Some(super::EntersChoice::OneOf(s.choose_one_of.clone())),
+        (Some(c), true) => {
+            return Err(format!(
+                "choose `{c}`: expected `color`, `opponent` or `player`"
+            ));
+        }
+        (Some(_), false) => return Err("`choose` and `choose_one_of` exclude each other".into()),
+    })
+}
+
 /// The card-level keys: flashback, replacement and prevention keys, copy abilities, enchant,
 /// echo, suspend, morph.
 fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
@@ -1236,14 +1254,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.spells_cost_more = s.spells_cost_more;
     }
     def.choose_creature_type = s.choose_creature_type;
-    def.enters_choice = match (s.choose.as_deref(), s.choose_one_of.is_empty()) {
-        (None, true) => None,
-        (Some("color"), true) => Some(super::EntersChoice::Color),
-        (Some("opponent"), true) => Some(super::EntersChoice::Opponent),
-        (None, false) => Some(super::EntersChoice::OneOf(s.choose_one_of.clone())),
-        (Some(c), true) => return Err(format!("choose `{c}`: expected `color` or `opponent`")),
-        (Some(_), false) => return Err("`choose` and `choose_one_of` exclude each other".into()),
-    };
+    def.enters_choice = enters_choice(s)?;
     def.copy_land_as_enters = s.copy_land_as_enters;
     if let Some(c) = &s.copy_creature {
         if !def.types.contains(&CardType::Creature) {

@@ -679,6 +679,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("reveal_for_chroma", reveal_for_chroma),
     ("discard_hand_draw_that_many", who_only),
     ("discard_hand", who_only),
+    ("choose_number_destroy_and_discard", who_only),
     ("sacrifice_half", who_only),
     ("shuffle_graveyard_into_library", who_only),
     ("exile_graveyard", who_only),
@@ -911,6 +912,7 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     Ok(match verb {
         "extra_turn" => Effect::ExtraTurn { who },
         "discard_hand" => Effect::DiscardHand { who },
+        "choose_number_destroy_and_discard" => Effect::VoidNumber { who },
         "sacrifice_half" => Effect::SacrificeHalf { who },
         "shuffle_graveyard_into_library" => Effect::ShuffleGraveyardIntoLibrary { who },
         "exile_graveyard" => Effect::ExileGraveyard { who },

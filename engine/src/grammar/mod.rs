@@ -38,7 +38,7 @@
 //! object      = "this" | "it" | "linked" | slot ;
 //! slot        = "target" | "target1" | "target2" | "target3" ;
 //! player      = "you" | "each_player" | "each_opponent" | "target_controller"
-//!             | "that_player" | slot ;
+//!             | "that_player" | "chosen_player" | slot ;
 //! recipient   = slot | "each_creature_you_control" | "each_creature_blocking_it"
 //!             | "each_creature" | ("each_creature_with:" | "each_creature_without:") keyword | player ;
 //! recipients  = recipient { "," recipient } ;

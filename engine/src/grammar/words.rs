@@ -126,6 +126,7 @@ const PLAYER_WORDS: &[(&str, PlayerRef)] = &[
     ("each_opponent", PlayerRef::EachOpponent),
     ("target_controller", PlayerRef::TargetController(0)),
     ("that_player", PlayerRef::SubjectPlayer),
+    ("chosen_player", PlayerRef::ChosenPlayer),
     ("target", PlayerRef::Target(0)),
     ("target1", PlayerRef::Target(0)),
     ("target2", PlayerRef::Target(1)),

@@ -34,9 +34,60 @@ impl Game {
                 }
                 return self.discard_chosen(res);
             }
+            Effect::VoidNumber { who } => return self.execute_void_number(res, *who),
             _ => debug_assert!(false, "not a hand discard: {e:?}"),
         }
         Progress::Done
+    }
+
+    /// Void: the number is chosen as it resolves (`ChooseMode`, "0" to "20": no card of the
+    /// block costs more); then every artifact and creature with that mana value is destroyed
+    /// at once, and the player reveals their hand and discards each nonland card with it
+    /// (a split card matches if either half does, 505.6 / 708.6; madness may ask).
+    fn execute_void_number(&mut self, res: &mut Resolution, who: PlayerRef) -> Progress {
+        if res.choices.is_empty() {
+            let Some(n) = res.option else {
+                return Progress::Ask(Pending {
+                    player: res.item.controller,
+                    decision: Decision::ChooseMode {
+                        options: (0..=20).map(|n: u32| n.to_string()).collect(),
+                    },
+                });
+            };
+            let n = u32::from(n);
+            let has_n = |g: &Game, id: ObjectId| {
+                g.def(id).is_some_and(|d| d.mana_value_matches(|v| v == n))
+            };
+            let doomed: Vec<ObjectId> = self
+                .battlefield
+                .iter()
+                .copied()
+                .filter(|o| {
+                    (self.has_type(*o, CardType::Artifact) || self.is_creature(*o))
+                        && has_n(self, *o)
+                })
+                .collect();
+            self.begin_batch(&doomed);
+            for o in doomed {
+                self.destroy(o);
+            }
+            self.end_batch();
+            for p in self.players_of(res, who) {
+                let hand = self.player(p).hand.clone();
+                for &card in &hand {
+                    self.emit(Event::Revealed { player: p, card });
+                }
+                let picks: Vec<ObjectId> = hand
+                    .into_iter()
+                    .filter(|c| !self.has_type(*c, CardType::Land) && has_n(self, *c))
+                    .collect();
+                res.choices.push((p, picks));
+            }
+            if res.choices.is_empty() {
+                return Progress::Done;
+            }
+        }
+        self.discard_chosen(res)
     }
 
     /// Plans player `p`'s discard of `n` cards (413.2d) into `res.choices`: nothing to
