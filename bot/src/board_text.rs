@@ -842,4 +842,28 @@ library = ["Forest"]
             "{public}"
         );
     }
+
+    /// Continuing effects are listed under "Effects:", and a permanent's entering choice is
+    /// shown beside it.
+    #[test]
+    fn continuing_effects_and_choices_are_shown() {
+        let mut g = engine::scenario::game_from_str(
+            r#"
+name = "effects"
+script = ["alice: activate Outrider en-Kor", "alice: target Squire"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Outrider en-Kor", "Squire", { card = "Paradise Plume", chosen = "blue" }]
+"#,
+        )
+        .expect("scenario runs");
+        pass_until_empty(&mut g);
+        let text = board(&g.view(None));
+        let effects = text.split("Effects:\n").nth(1).expect("an Effects section");
+        assert!(effects.contains("Outrider en-Kor"), "{text}");
+        assert!(text.contains("Paradise Plume (chose blue)"), "{text}");
+    }
 }

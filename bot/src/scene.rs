@@ -310,4 +310,47 @@ mod tests {
         assert!(f.type_line.contains("Creature"), "{}", f.type_line);
         assert!(f.mana_cost.contains("{G}"), "{}", f.mana_cost);
     }
+
+    /// Public zones and choices on the board image: graveyard and exile counts per player,
+    /// and what a permanent chose as it entered (Teferi's Moat's color) as a note.
+    #[test]
+    fn the_board_counts_graveyard_and_exile_and_shows_choices() {
+        let g = engine::scenario::game_from_str(
+            r#"
+name = "public"
+script = []
+[setup]
+active = "alice"
+step = "precombat_main"
+[setup.alice]
+battlefield = [{ card = "Teferi's Moat", chosen = "green" }]
+graveyard = ["Forest", "Lightning Axe"]
+exile = ["Mountain"]
+[setup.bob]
+graveyard = ["Forest"]
+"#,
+        )
+        .expect("scenario runs");
+        let board = board_scene(&g.view(Some(PlayerId(1))), &[]);
+        assert_eq!(
+            (
+                board.players[0].graveyard_count,
+                board.players[0].exile_count
+            ),
+            (2, 1)
+        );
+        assert_eq!(
+            (
+                board.players[1].graveyard_count,
+                board.players[1].exile_count
+            ),
+            (1, 0)
+        );
+        let moat = board.players[0]
+            .battlefield
+            .iter()
+            .find(|c| c.face.as_ref().is_some_and(|f| f.name == "Teferi's Moat"))
+            .expect("the Moat");
+        assert_eq!(moat.notes, vec!["chose green".to_string()]);
+    }
 }
