@@ -484,6 +484,14 @@ pub enum Effect {
     /// Consideration): `then` if its controller cast it in their own main phase, else
     /// `otherwise`. Checked on resolution, which happens in the step it was cast in (steps
     /// never end while the stack has objects).
+    /// "Any player may have ~ deal N damage to them. If no one does, <otherwise>" (Browbeat:
+    /// `any_player_may_take_damage 5 || draw 3 who=target`): each player in APNAP order is
+    /// asked until one accepts; the first who does is dealt the damage by the source, and
+    /// nothing else happens.
+    AnyPlayerMayTakeDamage {
+        amount: u32,
+        otherwise: Box<Effect>,
+    },
     IfCastInMainPhase {
         then: Box<Effect>,
         otherwise: Box<Effect>,
@@ -789,6 +797,9 @@ impl Effect {
         if let Effect::IfCastInMainPhase { then, otherwise } = self {
             return then.is_choiceless() && otherwise.is_choiceless();
         }
+        if let Effect::AnyPlayerMayTakeDamage { .. } = self {
+            return false;
+        }
         if let Effect::IfKicked {
             then, otherwise, ..
         } = self
@@ -842,6 +853,7 @@ impl Effect {
                 v.extend(then.target_slots());
                 v.extend(otherwise.target_slots());
             }
+            Effect::AnyPlayerMayTakeDamage { otherwise, .. } => v.extend(otherwise.target_slots()),
             Effect::IfKicked {
                 then, otherwise, ..
             } => {

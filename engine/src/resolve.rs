@@ -773,13 +773,11 @@ impl Game {
             | Effect::PutCounterEach { .. }
             | Effect::MoveCounter { .. }
             | Effect::RemoveAllCounters { .. }
+            | Effect::RemoveOrAddCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
             Effect::SetBasePowerOrToughness { .. } => return self.execute_set_base_pt(res, e),
             Effect::AuraSwap => return self.execute_aura_swap(res),
-            Effect::RemoveOrAddCounter { what, time_only } => {
-                return self.execute_remove_or_add_counter(res, *what, *time_only);
-            }
             Effect::IntoSuspend {
                 what,
                 time,
@@ -802,6 +800,7 @@ impl Game {
             | Effect::SacrificeUnlessPays { .. }
             | Effect::SacrificeThisUnlessPays { .. }
             | Effect::CounterUnlessPays { .. }
+            | Effect::AnyPlayerMayTakeDamage { .. }
             | Effect::ItsControllerMay { .. } => return self.execute_payments(res, e),
             Effect::DiscardHand { .. } | Effect::BalanceDiscard | Effect::VoidNumber { .. } => {
                 return self.execute_hand_discards(res, e);
@@ -928,6 +927,7 @@ impl Game {
             | Effect::VoidNumber { .. }
             | Effect::IfSpent { .. }
             | Effect::IfCastInMainPhase { .. }
+            | Effect::AnyPlayerMayTakeDamage { .. }
             | Effect::DamageDivided
             | Effect::PutCounterEach { .. }
             | Effect::PutCounters { .. }

@@ -37,6 +37,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
             may(i).map(|(effects, text)| Effect::ItsControllerMay { effects, text })
         }
         "if_cast_in_main_phase" => if_cast_in_main_phase(i),
+        "any_player_may_take_damage" => any_player_may_take_damage(i),
         "if_kicked" => if_kicked(i, None),
         "if_kicked_a" => if_kicked(i, Some(0)),
         "if_kicked_b" => if_kicked(i, Some(1)),
@@ -151,6 +152,29 @@ fn if_cast_in_main_phase(i: &mut &str) -> PResult<Effect> {
     let otherwise = arg("an effect", effect).parse_next(i)?;
     Ok(Effect::IfCastInMainPhase {
         then: Box::new(then),
+        otherwise: Box::new(otherwise),
+    })
+}
+
+/// `any_player_may_take_damage N || B`: B happens if no player takes the damage (Browbeat).
+fn any_player_may_take_damage(i: &mut &str) -> PResult<Effect> {
+    let at = after_spaces(i);
+    let amount = arg("an amount of damage", amount).parse_next(i)?;
+    let Amount::Fixed(amount @ 1..) = amount else {
+        *i = at;
+        return fail_here("a number of damage", &["a number"]);
+    };
+    if next_word(i) != Some("||") {
+        let _ = space1::<_, ErrMode<Problem>>.parse_next(i);
+        return fail_here(
+            "`any_player_may_take_damage N || B`: B is what happens if no one does",
+            &["|| EFFECT"],
+        );
+    }
+    (space1, literal("||")).parse_next(i)?;
+    let otherwise = arg("an effect", effect).parse_next(i)?;
+    Ok(Effect::AnyPlayerMayTakeDamage {
+        amount: amount as u32,
         otherwise: Box::new(otherwise),
     })
 }

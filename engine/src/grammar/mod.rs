@@ -17,7 +17,7 @@
 //!
 //! ```text
 //! (* effect lines: `effects = [...]` *)
-//! effect      = may_pay | its_controller_may | may | if_main | if_kicked | if_control
+//! effect      = may_pay | its_controller_may | may | if_main | if_kicked | if_control | punisher
 //!             | sacrifice_then | step ;
 //! may_pay     = "may_pay" SP mana_cost SP "&&" SP step { SP "&&" SP step } ;
 //! may         = "may" SP step { SP "&&" SP step } ;

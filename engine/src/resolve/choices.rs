@@ -327,6 +327,34 @@ impl Game {
         let me = res.item.controller;
         let source = Self::source_of(&res.item);
         match e {
+            Effect::AnyPlayerMayTakeDamage { amount, otherwise } => {
+                // Each player who said no is kept in `choices` (APNAP order).
+                let asked = |g: &Game, res: &Resolution| {
+                    g.apnap()
+                        .into_iter()
+                        .find(|p| !res.choices.iter().any(|(q, _)| q == p))
+                };
+                if let Some(yes) = res.may.take()
+                    && let Some(p) = asked(self, res)
+                {
+                    if yes {
+                        self.deal_damage(source, Target::Player(p), *amount, false);
+                        return Progress::Done;
+                    }
+                    res.choices.push((p, Vec::new()));
+                }
+                let Some(p) = asked(self, res) else {
+                    return self.execute(res, otherwise);
+                };
+                let def = self.catalog().get(res.item.card);
+                return Self::ask_yes_no(
+                    p,
+                    format!(
+                        "{}: have it deal {amount} damage to you? ({})",
+                        def.name, def.text
+                    ),
+                );
+            }
             Effect::MayPay { cost, effects } => {
                 let payable = cost.to_payable(0);
                 match res.may {

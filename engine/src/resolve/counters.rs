@@ -64,17 +64,8 @@ impl Game {
                     self.add_counters(o, kind.clone(), 1);
                 }
             }
-            Effect::CreateChosenToken(names) => {
-                let source = Self::source_of(&res.item);
-                let chosen = self.obj(source).and_then(|o| o.chosen);
-                if let Some(crate::object::Chosen::Option(i)) = chosen
-                    && let Some(def) = names
-                        .get(i as usize)
-                        .and_then(|n| self.catalog().token_by_name(n))
-                {
-                    let me = res.item.controller;
-                    self.create_token(def.id, me, me);
-                }
+            Effect::RemoveOrAddCounter { what, time_only } => {
+                return self.execute_remove_or_add_counter(res, *what, *time_only);
             }
             _ => debug_assert!(false, "not an effect of counters and tokens: {e:?}"),
         }
