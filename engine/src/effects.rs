@@ -61,6 +61,12 @@ pub enum Amount {
     /// "N minus the number of cards in their hand", for "that player" of a triggered
     /// ability (`three_minus_that_players_hand`: The Rack); may be 0 or less (no damage).
     MinusThatPlayersHand(i32),
+    /// The life the controller has lost this turn, as it resolves (`life_you_lost_this_turn`:
+    /// Children of Korlis; `Player::life_lost_this_turn`).
+    LifeYouLostThisTurn,
+    /// The life the resolution's earlier effects made players lose (`life_lost_this_way`:
+    /// Urborg Syphon-Mage's "you gain life equal to the life lost this way").
+    LifeLostThisWay,
 }
 
 impl Amount {

@@ -103,6 +103,14 @@ pub struct Player {
     pub mulligan_intent: bool,
     /// Turn number at which this player's most recent turn began (0: none yet).
     pub turn_started: u32,
+    /// How many turns of their own this player has begun (Serra Avenger: "your first,
+    /// second, or third turns of the game"; extra turns count, other players' turns don't).
+    #[serde(default)]
+    pub turns_begun: u32,
+    /// The life this player has lost this turn, every loss counted (damage, paying life,
+    /// "loses N life"), gains not subtracted (Children of Korlis); reset as each turn begins.
+    #[serde(default)]
+    pub life_lost_this_turn: u32,
     /// The game's clock (`Game::next_timestamp`) as this player's most recent upkeep and
     /// the one before it began (echo: "since the beginning of your last upkeep").
     #[serde(default)]
@@ -498,6 +506,8 @@ impl Game {
                     kept: false,
                     mulligan_intent: false,
                     turn_started: 0,
+                    turns_begun: 0,
+                    life_lost_this_turn: 0,
                     upkeeps_began: [0, 0],
                     max_hand_size: 7,
                 })
@@ -1514,7 +1524,11 @@ impl Game {
     pub(crate) fn set_life(&mut self, p: PlayerId, to: i32) {
         let from = self.player(p).life;
         if from != to {
-            self.player_mut(p).life = to;
+            let pl = self.player_mut(p);
+            pl.life = to;
+            if to < from {
+                pl.life_lost_this_turn += (from - to) as u32;
+            }
             self.emit(Event::LifeChanged {
                 player: p,
                 from,

@@ -511,6 +511,13 @@ impl Game {
                 )));
             }
         }
+        let own_turns = self.player(player).turns_begun;
+        if def.cant_cast_during_first_three_turns && self.active == player && own_turns <= 3 {
+            return Err(RuleError::illegal(format!(
+                "{} can't be cast during your first, second, or third turns of the game (this is your turn {own_turns})",
+                def.name
+            )));
+        }
         if let Some(teferi) = self.sorcery_timing_only(player)
             && let Some(why) = self.why_not_sorcery_timing_strict(player)
         {

@@ -67,6 +67,13 @@ pub struct Resolution {
     /// The cards the current effect's draws drew so far.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drawn: Vec<ObjectId>,
+    /// The life its effects made players lose so far ("the life lost this way").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub life_lost: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Resolution {
@@ -85,6 +92,7 @@ impl Resolution {
             draws: None,
             dredged: None,
             drawn: Vec::new(),
+            life_lost: 0,
         }
     }
 }
@@ -323,6 +331,10 @@ impl Game {
         match a {
             Amount::Fixed(n) => *n,
             Amount::X | Amount::ThatMuch => res.item.x as i32,
+            Amount::LifeYouLostThisTurn => {
+                self.player(res.item.controller).life_lost_this_turn as i32
+            }
+            Amount::LifeLostThisWay => res.life_lost as i32,
             Amount::TwiceX => 2 * res.item.x as i32,
             Amount::MinusThatPlayersHand(n) => self
                 .players_of(res, PlayerRef::SubjectPlayer)

@@ -53,6 +53,18 @@ pub struct Setup {
     pub zones: BTreeMap<String, PlayerZones>,
 }
 
+/// The turns of their own a player has begun by game turn `turn` of `players`, the
+/// active player having taken the first (a scenario's default: turn 5 of two players gives
+/// the active player 3, the other 2).
+fn default_turns_begun(turn: u32, players: u32, active: bool) -> u32 {
+    let n = players.max(1);
+    if active {
+        turn.div_ceil(n).max(1)
+    } else {
+        turn / n
+    }
+}
+
 fn default_players() -> Vec<String> {
     vec!["alice".into(), "bob".into()]
 }
@@ -76,6 +88,9 @@ pub struct PlayerZones {
     pub battlefield: Vec<PermanentSetup>,
     pub mana_pool: Option<String>,
     pub lands_played: Option<u32>,
+    /// The turns of their own this player has begun (default: counted from `turn` as if
+    /// the players took turns in order from the active player, the active one first).
+    pub turns: Option<u32>,
 }
 
 /// A card in exile: its name, or `{ card = "Rift Bolt", counters = { time = 1 } }` (a
@@ -331,11 +346,15 @@ impl Runner {
             // Permanents set up without `sick` have been controlled since before any turn
             // (controlled_since 0); every player's last turn start is at least 1.
             g.players[i].turn_started = if p == active { turn } else { (turn - 1).max(1) };
+            g.players[i].turns_begun = default_turns_begun(turn, names.len() as u32, p == active);
             let Some(z) = sc.setup.zones.get(name) else {
                 continue;
             };
             if let Some(n) = z.poison {
                 g.players[i].poison = n;
+            }
+            if let Some(n) = z.turns {
+                g.players[i].turns_begun = n;
             }
             if let Some(l) = z.life {
                 g.players[i].life = l;

@@ -263,6 +263,7 @@ impl Game {
         self.cleanup_again = false;
         for pl in &mut self.players {
             pl.lands_played = 0;
+            pl.life_lost_this_turn = 0;
         }
         let turn = self.turn;
         // "You can't lose the game this turn" (Angel's Grace) ends with its turn.
@@ -271,6 +272,7 @@ impl Game {
         self.extra_upkeeps = 0;
         self.players_damaged.clear();
         self.player_mut(p).turn_started = turn;
+        self.player_mut(p).turns_begun += 1;
         self.emit(Event::TurnBegan { turn, player: p });
     }
 

@@ -349,6 +349,11 @@ pub struct CardDef {
     /// "Each opponent can cast spells only any time they could cast a sorcery" (Teferi;
     /// `priority.rs`: `Game::check_cast_permission`).
     pub opponents_sorcery_timing: bool,
+    /// "You can't cast this spell during your first, second, or third turns of the game"
+    /// (Serra Avenger; `priority.rs`: `Game::check_cast_permission`, counting
+    /// `Player::turns_begun`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cant_cast_during_first_three_turns: bool,
     /// "You may choose not to untap ~ during your untap step" (Giant Oyster; `turn.rs`).
     pub may_choose_not_to_untap: bool,
     /// "If ~ is in your opening hand and you're not the starting player, you may begin the

@@ -103,6 +103,10 @@ struct Script {
     /// "Each opponent can cast spells only any time they could cast a sorcery." (Teferi)
     #[serde(default)]
     opponents_sorcery_timing: bool,
+    /// "You can't cast this spell during your first, second, or third turns of the game."
+    /// (Serra Avenger)
+    #[serde(default)]
+    cant_cast_during_first_three_turns: bool,
     /// "You may choose not to untap ~ during your untap step." (Giant Oyster)
     #[serde(default)]
     may_choose_not_to_untap: bool,
@@ -733,6 +737,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         opponents_cant_cast: None,
         own_creature_cards_have_flash: false,
         opponents_sorcery_timing: false,
+        cant_cast_during_first_three_turns: false,
         may_choose_not_to_untap: false,
         begin_game_on_battlefield: false,
         linked_doesnt_untap_while_tapped: false,
@@ -1156,6 +1161,14 @@ fn apply_rule_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<()
         return Err("`opponents_sorcery_timing`: the card's text doesn't say so".into());
     }
     def.opponents_sorcery_timing = s.opponents_sorcery_timing;
+    if s.cant_cast_during_first_three_turns
+        && !text_lower.contains(
+            "you can't cast this spell during your first, second, or third turns of the game",
+        )
+    {
+        return Err("`cant_cast_during_first_three_turns`: the card's text doesn't say so".into());
+    }
+    def.cant_cast_during_first_three_turns = s.cant_cast_during_first_three_turns;
     let name_lower = def.name.to_lowercase();
     if s.may_choose_not_to_untap
         && !text_lower.contains(&format!(

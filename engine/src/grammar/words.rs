@@ -49,6 +49,8 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
         "three_minus_that_players_hand",
         Amount::MinusThatPlayersHand(3),
     ),
+    ("life_you_lost_this_turn", Amount::LifeYouLostThisTurn),
+    ("life_lost_this_way", Amount::LifeLostThisWay),
     ("target_mana_value", Amount::TargetManaValue(0)),
     ("target_power", Amount::TargetPower(0)),
     (

@@ -49,7 +49,9 @@ impl Game {
             Effect::LoseLife { amount, who } => {
                 let n = self.amount(res, amount);
                 for p in self.players_of(res, *who) {
+                    let before = self.player(p).life;
                     self.lose_life(p, n);
+                    res.life_lost += (before - self.player(p).life).max(0) as u32;
                 }
             }
             Effect::Poison { amount, who } => {
