@@ -94,6 +94,10 @@ pub enum ObjRef {
     /// The object a linked ability of the source recorded (607): "that creature", "the
     /// exiled card".
     Linked,
+    /// An Aura's "enchanted creature" in its activated abilities: what the source is
+    /// attached to as the ability resolves, or was attached to as it last existed on the
+    /// battlefield (last known information: R-ghitu-firebreathing-1).
+    Enchanted,
 }
 
 /// What damage is dealt to.

@@ -346,6 +346,11 @@ pub struct Game {
     /// known information); cleared in cleanup.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lki_without_time_counters: Vec<ObjectId>,
+    /// Auras that left the battlefield this turn with an activated ability of theirs on the
+    /// stack, and what each was attached to (last known information for `enchanted`:
+    /// R-ghitu-firebreathing-1); cleared in cleanup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lki_attached: Vec<(ObjectId, ObjectId)>,
     /// Why the game ended in a draw, when a rule other than "every player lost" ended it
     /// (an endless mandatory loop, `loops.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -571,6 +576,7 @@ impl Game {
             lookback_grants: None,
             lki_power: Vec::new(),
             lki_without_time_counters: Vec::new(),
+            lki_attached: Vec::new(),
             draw_reason: None,
             loop_watch: Default::default(),
             sba_clean: false,
@@ -1153,6 +1159,7 @@ impl Game {
             if self.has_triggers && self.asks_had_no_time_counters(id) {
                 self.lki_without_time_counters.push(id);
             }
+            self.note_attached_lki(id);
             self.leave_battlefield_cleanup(id);
         }
         let new_id = id.next();
@@ -1425,6 +1432,28 @@ impl Game {
         self.lookback.clear();
         self.lookback_attached.clear();
         self.lookback_grants = None;
+    }
+
+    /// An Aura leaving the battlefield while one of its activated abilities is on the
+    /// stack: remember what it was attached to (`ObjRef::Enchanted`, last known
+    /// information). Bounded by the stack: only such abilities add an entry.
+    fn note_attached_lki(&mut self, id: ObjectId) {
+        let Some(host) = self.obj(id).and_then(|o| o.attached_to) else {
+            return;
+        };
+        let on_stack = self.stack.iter().any(
+            |s| matches!(s.kind, crate::stack::StackKind::Ability { source, .. } if source == id),
+        );
+        if on_stack {
+            let stack = &self.stack;
+            self.lki_attached.retain(|(a, _)| {
+                *a != id
+                    && stack.iter().any(|s| {
+                        matches!(s.kind, crate::stack::StackKind::Ability { source, .. } if source == *a)
+                    })
+            });
+            self.lki_attached.push((id, host));
+        }
     }
 
     /// Things that stop when a permanent leaves the battlefield: combat, attachments,

@@ -550,6 +550,18 @@ impl Game {
                 Target::Object(o) => self.obj(o).map(|o| o.id),
                 Target::Player(_) | Target::Ability(_) => None,
             },
+            ObjRef::Enchanted => {
+                let src = Self::source_of(&res.item);
+                let host = match self.obj(src) {
+                    Some(o) if self.is_on_battlefield(o.id) => o.attached_to,
+                    _ => self
+                        .lki_attached
+                        .iter()
+                        .find(|(a, _)| *a == src)
+                        .map(|(_, h)| *h),
+                };
+                host.and_then(|h| self.obj(h)).map(|o| o.id)
+            }
         }
     }
 

@@ -628,6 +628,7 @@ impl Game {
         self.damage_record.clear();
         self.player_damage_record.clear();
         self.lki_power.clear();
+        self.lki_attached.clear();
         self.lki_without_time_counters.clear();
         self.end_turn_char_effects();
         self.end_turn_copies();
