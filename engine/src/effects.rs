@@ -281,6 +281,9 @@ pub enum Effect {
         #[serde(default = "Amount::one")]
         count: Amount,
     },
+    /// "Return a <filter> you control to its owner's hand" (Dream Stalker): not targeted,
+    /// the controller chooses one as it resolves (itself included); nothing if none.
+    ReturnChosen(ObjectFilter),
     SacrificeThis {
         unless_counters: Option<CounterKind>,
     },
@@ -804,6 +807,7 @@ impl Effect {
                 | Effect::BalanceSacrifice(_)
                 | Effect::BalanceDiscard
                 | Effect::Sacrifice { .. }
+                | Effect::ReturnChosen(_)
                 | Effect::Search { .. }
                 | Effect::RevealForX(..)
                 | Effect::RevealChroma(..)

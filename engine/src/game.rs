@@ -681,6 +681,7 @@ impl Game {
             Decision::DeclareBlockers => self.answer_blockers(player, answer),
             Decision::Discard { .. }
             | Decision::Sacrifice { .. }
+            | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
             | Decision::Reveal { .. } => self.answer_resolution_choice(player, decision, answer),
@@ -751,6 +752,7 @@ impl Game {
             Decision::DeclareBlockers => self.block_answers(player),
             d @ (Decision::Discard { .. }
             | Decision::Sacrifice { .. }
+            | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
             | Decision::Reveal { .. }) => self.resolution_choice_answers(player, d),

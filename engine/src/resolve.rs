@@ -815,9 +815,8 @@ impl Game {
             Effect::SacrificeHalf { .. }
             | Effect::MaySacrificeThen { .. }
             | Effect::SacrificeOrElse { .. }
-            | Effect::BalanceSacrifice(_) => {
-                return self.execute_sacrifice_choices(res, e);
-            }
+            | Effect::BalanceSacrifice(_)
+            | Effect::ReturnChosen(_) => return self.execute_sacrifice_choices(res, e),
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
@@ -916,6 +915,7 @@ impl Game {
             | Effect::Poison { .. }
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
+            | Effect::ReturnChosen(_)
             | Effect::SpittingSlug
             | Effect::Search { .. }
             | Effect::May { .. }
@@ -1151,6 +1151,11 @@ impl Game {
                     .filter(|id| self.matches_filter(*id, filter, player))
                     .collect()
             }
+            Decision::ReturnToHand { filter } => self
+                .battlefield_of(player)
+                .map(|o| o.id)
+                .filter(|id| self.matches_filter(*id, filter, player))
+                .collect(),
             Decision::Search {
                 filter, mana_value, ..
             } => self
@@ -1195,6 +1200,7 @@ impl Game {
             Decision::Discard { count } => (*count as usize, *count as usize),
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
             Decision::Search { up_to, .. } => (0, *up_to as usize),
+            Decision::ReturnToHand { .. } => (1, 1),
             Decision::AuraSwap { .. } => (0, 1),
             Decision::Reveal { .. } => (0, cands.len()),
             _ => (0, 0),

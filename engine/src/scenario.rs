@@ -970,6 +970,7 @@ impl Runner {
                         part: crate::costs::CostPart::RemoveCounterFromYours(_),
                     }) => &[Battlefield, Exile],
                     Some(Decision::Sacrifice { .. })
+                    | Some(Decision::ReturnToHand { .. })
                     | Some(Decision::SacrificeForDamage { .. })
                     | Some(Decision::ChooseCostObjects {
                         part:
