@@ -103,6 +103,10 @@ pub struct Player {
     pub mulligan_intent: bool,
     /// Turn number at which this player's most recent turn began (0: none yet).
     pub turn_started: u32,
+    /// Turn number of this player's most recent turn that has ended (0: none yet):
+    /// "since your last turn ended" (Premature Burial).
+    #[serde(default)]
+    pub turn_ended: u32,
     /// The game's clock (`Game::next_timestamp`) as this player's most recent upkeep and
     /// the one before it began (echo: "since the beginning of your last upkeep").
     #[serde(default)]
@@ -503,6 +507,7 @@ impl Game {
                     kept: false,
                     mulligan_intent: false,
                     turn_started: 0,
+                    turn_ended: 0,
                     upkeeps_began: [0, 0],
                     max_hand_size: 7,
                 })
@@ -1028,6 +1033,11 @@ impl Game {
             damage: 0,
             counters: Counters::default(),
             timestamp,
+            entered_turn: if zone == ZoneKind::Battlefield {
+                self.turn
+            } else {
+                0
+            },
             controlled_since: self.turn,
             control_clock: timestamp,
             token: false,
@@ -1177,6 +1187,7 @@ impl Game {
             o.counters = Counters::default();
             o.timestamp = ts;
             o.controlled_since = turn;
+            o.entered_turn = if to == ZoneKind::Battlefield { turn } else { 0 };
             o.control_clock = ts;
             o.attached_to = None;
             o.attached_player = None;

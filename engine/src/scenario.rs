@@ -331,6 +331,13 @@ impl Runner {
             // Permanents set up without `sick` have been controlled since before any turn
             // (controlled_since 0); every player's last turn start is at least 1.
             g.players[i].turn_started = if p == active { turn } else { (turn - 1).max(1) };
+            // Each other player's turn (the one before) has ended; the active player's
+            // turn before that one.
+            g.players[i].turn_ended = if p == active {
+                turn.saturating_sub(2)
+            } else {
+                turn.saturating_sub(1)
+            };
             let Some(z) = sc.setup.zones.get(name) else {
                 continue;
             };
@@ -1504,6 +1511,8 @@ fn set_up_permanent(
     o.tapped = tapped;
     o.damage = damage;
     o.controlled_since = if sick { turn } else { 0 };
+    // A permanent set up "sick" entered the battlefield this turn; any other, before it.
+    o.entered_turn = if sick { turn } else { 0 };
     // A permanent set up "sick" came under its controller's control this turn
     // (after every earlier upkeep); any other, long before.
     if !sick {
