@@ -769,6 +769,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                     "sacrifice"
                 }
                 Some(Decision::Search { .. }) => "find",
+                Some(Decision::ReturnToHand { .. }) => "return",
                 Some(Decision::AuraSwap { .. }) => "swap for",
                 Some(Decision::KeepLegend { .. }) => "keep",
                 Some(Decision::OrderBlockers { .. }) => "order",
@@ -1377,6 +1378,7 @@ pub fn parse_answers(
         | Decision::SacrificeForDamage { .. }
         | Decision::Discard { .. }
         | Decision::Sacrifice { .. }
+        | Decision::ReturnToHand { .. }
         | Decision::Search { .. }
         | Decision::KeepLegend { .. }
         | Decision::Reveal { .. }
@@ -1407,6 +1409,7 @@ pub fn parse_answers(
                         "discarding ",
                         "sacrifice ",
                         "sacrificing ",
+                        "return ",
                         "find ",
                         "search ",
                         "search for ",

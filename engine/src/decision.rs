@@ -53,6 +53,9 @@ pub enum Decision {
         #[serde(default = "one", skip_serializing_if = "is_one")]
         count: u32,
     },
+    /// "Return a <filter> you control to its owner's hand" as an effect resolves (Dream
+    /// Stalker): answered `Objects` with exactly one of them.
+    ReturnToHand { filter: ObjectFilter },
     /// Search the library for up to `up_to` cards (one unless an effect says "up to N")
     /// matching the filter (and, for transmute and transfigure, with this mana value),
     /// answered `Objects` with none to `up_to` of them.
@@ -313,6 +316,9 @@ impl Decision {
             Decision::DeclareBlockers => "declare blockers".into(),
             Decision::Discard { count } => format!("discard {count} card(s)"),
             Decision::Sacrifice { filter, count: 1 } => format!("sacrifice a {filter}"),
+            Decision::ReturnToHand { filter } => {
+                format!("return a {filter} you control to its owner's hand")
+            }
             Decision::Sacrifice { filter, count } => format!("sacrifice {count} ({filter})"),
             Decision::Search {
                 filter,
@@ -404,6 +410,7 @@ impl Decision {
             Decision::DeclareBlockers => "blockers",
             Decision::Discard { .. } => "discard",
             Decision::Sacrifice { .. } => "sacrifice",
+            Decision::ReturnToHand { .. } => "return_to_hand",
             Decision::Search { .. } => "search",
             Decision::Reveal { .. } => "reveal",
             Decision::KeepLegend { .. } => "keep_legend",

@@ -103,6 +103,10 @@ pub enum ObjRef {
     /// The object a linked ability of the source recorded (607): "that creature", "the
     /// exiled card".
     Linked,
+    /// An Aura's "enchanted creature" in its activated abilities: what the source is
+    /// attached to as the ability resolves, or was attached to as it last existed on the
+    /// battlefield (last known information: R-ghitu-firebreathing-1).
+    Enchanted,
 }
 
 /// What damage is dealt to.
@@ -293,6 +297,9 @@ pub enum Effect {
         #[serde(default = "Amount::one")]
         count: Amount,
     },
+    /// "Return a <filter> you control to its owner's hand" (Dream Stalker): not targeted,
+    /// the controller chooses one as it resolves (itself included); nothing if none.
+    ReturnChosen(ObjectFilter),
     SacrificeThis {
         unless_counters: Option<CounterKind>,
     },
@@ -827,6 +834,7 @@ impl Effect {
                 | Effect::BalanceSacrifice(_)
                 | Effect::BalanceDiscard
                 | Effect::Sacrifice { .. }
+                | Effect::ReturnChosen(_)
                 | Effect::Search { .. }
                 | Effect::RevealForX(..)
                 | Effect::RevealChroma(..)

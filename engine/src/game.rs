@@ -111,6 +111,10 @@ pub struct Player {
     /// "loses N life"), gains not subtracted (Children of Korlis); reset as each turn begins.
     #[serde(default)]
     pub life_lost_this_turn: u32,
+    /// Turn number of this player's most recent turn that has ended (0: none yet):
+    /// "since your last turn ended" (Premature Burial).
+    #[serde(default)]
+    pub turn_ended: u32,
     /// The game's clock (`Game::next_timestamp`) as this player's most recent upkeep and
     /// the one before it began (echo: "since the beginning of your last upkeep").
     #[serde(default)]
@@ -354,6 +358,11 @@ pub struct Game {
     /// known information); cleared in cleanup.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lki_without_time_counters: Vec<ObjectId>,
+    /// Auras that left the battlefield this turn with an activated ability of theirs on the
+    /// stack, and what each was attached to (last known information for `enchanted`:
+    /// R-ghitu-firebreathing-1); cleared in cleanup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lki_attached: Vec<(ObjectId, ObjectId)>,
     /// Why the game ended in a draw, when a rule other than "every player lost" ended it
     /// (an endless mandatory loop, `loops.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -508,6 +517,7 @@ impl Game {
                     turn_started: 0,
                     turns_begun: 0,
                     life_lost_this_turn: 0,
+                    turn_ended: 0,
                     upkeeps_began: [0, 0],
                     max_hand_size: 7,
                 })
@@ -581,6 +591,7 @@ impl Game {
             lookback_grants: None,
             lki_power: Vec::new(),
             lki_without_time_counters: Vec::new(),
+            lki_attached: Vec::new(),
             draw_reason: None,
             loop_watch: Default::default(),
             sba_clean: false,
@@ -685,6 +696,7 @@ impl Game {
             Decision::DeclareBlockers => self.answer_blockers(player, answer),
             Decision::Discard { .. }
             | Decision::Sacrifice { .. }
+            | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
             | Decision::Reveal { .. } => self.answer_resolution_choice(player, decision, answer),
@@ -755,6 +767,7 @@ impl Game {
             Decision::DeclareBlockers => self.block_answers(player),
             d @ (Decision::Discard { .. }
             | Decision::Sacrifice { .. }
+            | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
             | Decision::Reveal { .. }) => self.resolution_choice_answers(player, d),
@@ -1030,6 +1043,11 @@ impl Game {
             damage: 0,
             counters: Counters::default(),
             timestamp,
+            entered_turn: if zone == ZoneKind::Battlefield {
+                self.turn
+            } else {
+                0
+            },
             controlled_since: self.turn,
             control_clock: timestamp,
             token: false,
@@ -1163,6 +1181,7 @@ impl Game {
             if self.has_triggers && self.asks_had_no_time_counters(id) {
                 self.lki_without_time_counters.push(id);
             }
+            self.note_attached_lki(id);
             self.leave_battlefield_cleanup(id);
         }
         let new_id = id.next();
@@ -1178,6 +1197,7 @@ impl Game {
             o.counters = Counters::default();
             o.timestamp = ts;
             o.controlled_since = turn;
+            o.entered_turn = if to == ZoneKind::Battlefield { turn } else { 0 };
             o.control_clock = ts;
             o.attached_to = None;
             o.attached_player = None;
@@ -1435,6 +1455,28 @@ impl Game {
         self.lookback.clear();
         self.lookback_attached.clear();
         self.lookback_grants = None;
+    }
+
+    /// An Aura leaving the battlefield while one of its activated abilities is on the
+    /// stack: remember what it was attached to (`ObjRef::Enchanted`, last known
+    /// information). Bounded by the stack: only such abilities add an entry.
+    fn note_attached_lki(&mut self, id: ObjectId) {
+        let Some(host) = self.obj(id).and_then(|o| o.attached_to) else {
+            return;
+        };
+        let on_stack = self.stack.iter().any(
+            |s| matches!(s.kind, crate::stack::StackKind::Ability { source, .. } if source == id),
+        );
+        if on_stack {
+            let stack = &self.stack;
+            self.lki_attached.retain(|(a, _)| {
+                *a != id
+                    && stack.iter().any(|s| {
+                        matches!(s.kind, crate::stack::StackKind::Ability { source, .. } if source == *a)
+                    })
+            });
+            self.lki_attached.push((id, host));
+        }
     }
 
     /// Things that stop when a permanent leaves the battlefield: combat, attachments,

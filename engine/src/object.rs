@@ -129,6 +129,11 @@ pub struct Object {
     /// controller's most recent turn.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub controlled_since: u32,
+    /// The turn number in which it entered the battlefield (0: before the game's first
+    /// turn or not on the battlefield): "entered the battlefield since your last turn
+    /// ended" (Premature Burial, `entered_since_your_last_turn`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub entered_turn: u32,
     /// The game's clock (`Game::next_timestamp`) when its controller began to control it
     /// (echo: "came under your control since the beginning of your last upkeep").
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -568,6 +568,18 @@ impl Game {
                 Target::Object(o) => self.obj(o).map(|o| o.id),
                 Target::Player(_) | Target::Ability(_) => None,
             },
+            ObjRef::Enchanted => {
+                let src = Self::source_of(&res.item);
+                let host = match self.obj(src) {
+                    Some(o) if self.is_on_battlefield(o.id) => o.attached_to,
+                    _ => self
+                        .lki_attached
+                        .iter()
+                        .find(|(a, _)| *a == src)
+                        .map(|(_, h)| *h),
+                };
+                host.and_then(|h| self.obj(h)).map(|o| o.id)
+            }
         }
     }
 
@@ -820,9 +832,8 @@ impl Game {
             Effect::SacrificeHalf { .. }
             | Effect::MaySacrificeThen { .. }
             | Effect::SacrificeOrElse { .. }
-            | Effect::BalanceSacrifice(_) => {
-                return self.execute_sacrifice_choices(res, e);
-            }
+            | Effect::BalanceSacrifice(_)
+            | Effect::ReturnChosen(_) => return self.execute_sacrifice_choices(res, e),
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
@@ -921,6 +932,7 @@ impl Game {
             | Effect::Poison { .. }
             | Effect::Mill { .. }
             | Effect::Sacrifice { .. }
+            | Effect::ReturnChosen(_)
             | Effect::SpittingSlug
             | Effect::Search { .. }
             | Effect::May { .. }
@@ -1158,6 +1170,11 @@ impl Game {
                     .filter(|id| self.matches_filter(*id, filter, player))
                     .collect()
             }
+            Decision::ReturnToHand { filter } => self
+                .battlefield_of(player)
+                .map(|o| o.id)
+                .filter(|id| self.matches_filter(*id, filter, player))
+                .collect(),
             Decision::Search {
                 filter, mana_value, ..
             } => self
@@ -1202,6 +1219,7 @@ impl Game {
             Decision::Discard { count } => (*count as usize, *count as usize),
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
             Decision::Search { up_to, .. } => (0, *up_to as usize),
+            Decision::ReturnToHand { .. } => (1, 1),
             Decision::AuraSwap { .. } => (0, 1),
             Decision::Reveal { .. } => (0, cands.len()),
             _ => (0, 0),

@@ -347,6 +347,13 @@ impl Runner {
             // (controlled_since 0); every player's last turn start is at least 1.
             g.players[i].turn_started = if p == active { turn } else { (turn - 1).max(1) };
             g.players[i].turns_begun = default_turns_begun(turn, names.len() as u32, p == active);
+            // Each other player's turn (the one before) has ended; the active player's
+            // turn before that one.
+            g.players[i].turn_ended = if p == active {
+                turn.saturating_sub(2)
+            } else {
+                turn.saturating_sub(1)
+            };
             let Some(z) = sc.setup.zones.get(name) else {
                 continue;
             };
@@ -989,6 +996,7 @@ impl Runner {
                         part: crate::costs::CostPart::RemoveCounterFromYours(_),
                     }) => &[Battlefield, Exile],
                     Some(Decision::Sacrifice { .. })
+                    | Some(Decision::ReturnToHand { .. })
                     | Some(Decision::SacrificeForDamage { .. })
                     | Some(Decision::ChooseCostObjects {
                         part:
@@ -1522,6 +1530,8 @@ fn set_up_permanent(
     o.tapped = tapped;
     o.damage = damage;
     o.controlled_since = if sick { turn } else { 0 };
+    // A permanent set up "sick" entered the battlefield this turn; any other, before it.
+    o.entered_turn = if sick { turn } else { 0 };
     // A permanent set up "sick" came under its controller's control this turn
     // (after every earlier upkeep); any other, long before.
     if !sick {

@@ -74,6 +74,12 @@ impl crate::game::Game {
         if f.attacking && !self.combat.as_ref().is_some_and(|c| c.is_attacking(id)) {
             return false;
         }
+        if f.entered_since_your_last_turn
+            && (o.zone != crate::zones::ZoneKind::Battlefield
+                || o.entered_turn <= self.player(me).turn_ended)
+        {
+            return false;
+        }
         if f.attacking_or_blocking
             && !self
                 .combat

@@ -113,6 +113,11 @@ pub struct ObjectFilter {
     /// Exactly this power and toughness ("target 1/1 creature": `pt:1/1`, Pendelhaven).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_pt: Option<(i32, i32)>,
+    /// "That entered the battlefield since your last turn ended" (Premature Burial,
+    /// `entered_since_your_last_turn`): after the turn of "you" (the player the filter is
+    /// read for) that ended most recently, or during the current turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub entered_since_your_last_turn: bool,
     /// "Attacking or blocking creature" (`attacking_or_blocking`: D'Avenant Healer).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub attacking_or_blocking: bool,
@@ -246,6 +251,9 @@ impl fmt::Display for ObjectFilter {
         }
         if self.attacking_or_blocking {
             parts.push("that is attacking or blocking".into());
+        }
+        if self.entered_since_your_last_turn {
+            parts.push("that entered the battlefield since your last turn ended".into());
         }
         if let Some(n) = self.max_mana_value {
             parts.push(format!("with mana value {n} or less"));

@@ -252,6 +252,12 @@ impl Game {
             p = self.next_player_after(p);
             guard += 1;
         }
+        // The turn now ending is its player's last turn that ended (Premature Burial).
+        let ended = self.turn;
+        if ended > 0 {
+            let a = self.active;
+            self.player_mut(a).turn_ended = ended;
+        }
         self.turn += 1;
         // "Until your next turn" ends as that turn begins (Chronomantic Escape).
         self.cant_be_attacked.retain(|q| *q != p);
@@ -630,6 +636,7 @@ impl Game {
         self.damage_record.clear();
         self.player_damage_record.clear();
         self.lki_power.clear();
+        self.lki_attached.clear();
         self.lki_without_time_counters.clear();
         self.end_turn_char_effects();
         self.end_turn_copies();

@@ -1597,6 +1597,7 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::DeclareBlockers => "DeclareBlockers",
         Decision::Discard { .. } => "Discard",
         Decision::Sacrifice { .. } => "Sacrifice",
+        Decision::ReturnToHand { .. } => "ReturnToHand",
         Decision::Search { .. } => "Search",
         Decision::Reveal { .. } => "Reveal",
         Decision::KeepLegend { .. } => "KeepLegend",
@@ -1617,7 +1618,7 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::PregameAction { .. } => "PregameAction",
     }
 }
-const DECISION_VARIANTS: usize = 29;
+const DECISION_VARIANTS: usize = 30;
 
 /// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
 fn answer_variant(a: &Answer) -> &'static str {

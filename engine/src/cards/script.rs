@@ -1516,6 +1516,7 @@ fn static_affects_and_pump(st: &StaticScript) -> Result<AffectsAndPump, String> 
         || affects.without_keyword.is_some()
         || affects.attacking
         || affects.attacking_or_blocking
+        || affects.entered_since_your_last_turn
         || affects.max_mana_value.is_some()
         || affects.exact_pt.is_some()
     {

@@ -96,6 +96,7 @@ fn may(i: &mut &str) -> PResult<(Vec<Effect>, String)> {
             e,
             Effect::Discard { random: false, .. }
                 | Effect::Sacrifice { .. }
+                | Effect::ReturnChosen(_)
                 | Effect::Search { .. }
                 | Effect::May { .. }
                 | Effect::CounterUnlessPays { .. }
@@ -659,6 +660,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("exile_until_next_end_step", one_object),
     ("exile_and_return", one_object),
     ("return_to_hand", one_object),
+    ("return_chosen", one_filter),
     ("return_to_battlefield", one_object),
     ("return_to_battlefield_tapped", one_object),
     ("return_to_battlefield_under_your_control", one_object),
@@ -882,6 +884,7 @@ fn one_filter(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "balance_sacrifice" => Effect::BalanceSacrifice(filter),
         "reveal_for_x" => Effect::RevealForX(filter),
         "reveal_top_to_hand_if" => Effect::RevealTop(Some(filter)),
+        "return_chosen" => Effect::ReturnChosen(filter),
         _ => Effect::ExileAll(filter),
     })
 }

@@ -22,7 +22,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             &start,
             what,
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         )
     };
@@ -64,6 +64,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         "mana_value:X" => f.mana_value_x = true,
         "with_aura" => f.with_aura = true,
         "attacking_or_blocking" => f.attacking_or_blocking = true,
+        "entered_since_your_last_turn" => f.entered_since_your_last_turn = true,
         "blocked_by_this" => f.blocked_by_source = true,
         "chosen_color" => f.chosen_color = true,
         "you_control" => f.controller = Some(Relation::You),
@@ -141,7 +142,7 @@ fn filter_word_with_value<'a>(
             start,
             format!("unknown filter word `{w}`"),
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
             ],
         );
     }
@@ -215,6 +216,7 @@ fn merge(a: &mut ObjectFilter, b: ObjectFilter) {
     a.min_power = b.min_power.or(a.min_power);
     a.mana_value_x |= b.mana_value_x;
     a.attacking_or_blocking |= b.attacking_or_blocking;
+    a.entered_since_your_last_turn |= b.entered_since_your_last_turn;
     a.max_mana_value = b.max_mana_value.or(a.max_mana_value);
     a.or_keyword = b.or_keyword.or(a.or_keyword);
     if !b.subtypes_any.is_empty() {

@@ -106,6 +106,7 @@ const OBJECT_WORDS: &[(&str, ObjRef)] = &[
     ("this", ObjRef::This),
     ("it", ObjRef::Subject),
     ("linked", ObjRef::Linked),
+    ("enchanted", ObjRef::Enchanted),
     ("target", ObjRef::Target(0)),
     ("target1", ObjRef::Target(0)),
     ("target2", ObjRef::Target(1)),

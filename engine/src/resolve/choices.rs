@@ -114,7 +114,8 @@ impl Game {
 
     /// Curse of the Cabal's sacrifices: "sacrifices half the permanents they control,
     /// rounded down" (each player chooses, APNAP) and "may sacrifice a permanent. If the
-    /// player does, ..." (yes or no, then which one if there are several).
+    /// player does, ..." (yes or no, then which one if there are several); Dream Stalker's
+    /// "return a permanent you control to its owner's hand" (which one, if several).
     pub(super) fn execute_sacrifice_choices(
         &mut self,
         res: &mut Resolution,
@@ -181,6 +182,31 @@ impl Game {
                     self.sacrifice(o);
                 }
                 self.end_batch();
+            }
+            Effect::ReturnChosen(filter) => {
+                let me = res.item.controller;
+                let chosen = match res.choices.iter().position(|(q, _)| *q == me) {
+                    Some(i) => res.choices.remove(i).1,
+                    None => {
+                        let cands: Vec<ObjectId> = self
+                            .battlefield_of(me)
+                            .map(|o| o.id)
+                            .filter(|id| self.matches_filter(*id, filter, me))
+                            .collect();
+                        if cands.len() > 1 {
+                            return Progress::Ask(Pending {
+                                player: me,
+                                decision: Decision::ReturnToHand {
+                                    filter: filter.clone(),
+                                },
+                            });
+                        }
+                        cands
+                    }
+                };
+                for o in chosen {
+                    self.move_object(o, ZoneKind::Hand, Position::Top);
+                }
             }
             Effect::MaySacrificeThen { who, filter, then } => {
                 let Some(p) = self.players_of(res, *who).first().copied() else {
