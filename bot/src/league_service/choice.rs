@@ -4,8 +4,13 @@
 //! for the answer, stored on the match (`choice_game`). A standing answer (`prefer play`,
 //! `prefer draw`) answers for them; `prefer ask` asks again. A member played by the
 //! random agent answers at once, at random from the league's seed.
+//!
+//! The question does not hold a match forever: its chooser has [`choice_window`] to answer
+//! (their vacation days not counted), is reminded halfway, and when the time has run out the
+//! league sweep applies the default the question announced: the chooser plays first.
 
 use super::{LeagueCtx, LeagueReply, refused};
+use crate::league::clocks::{ClockRules, DAY, charged, describe};
 use crate::service::{Result, Service, ServiceError};
 use crate::storage::{Id, MatchRow};
 use rand::{RngExt, SeedableRng};
@@ -62,6 +67,12 @@ pub(crate) fn agent_draws(league_seed: u64, match_id: Id, game_no: i64) -> bool 
     rng.random::<bool>()
 }
 
+/// How long a chooser has to answer the play/draw question before they play first: one
+/// day, or the whole bank of a game's clock if that is shorter.
+pub(crate) fn choice_window(rules: &ClockRules) -> i64 {
+    rules.bank.clamp(0, DAY)
+}
+
 /// The other player of a (non-bye) match.
 pub(crate) fn other_of(m: &MatchRow, user: Id) -> Id {
     if user == m.a_user {
@@ -83,9 +94,77 @@ impl Service {
         let (an, bn) = (self.name_of(m.a_user).await, self.name_of(b).await);
         let chooser = self.name_of(m.chooser.unwrap_or(m.a_user)).await;
         format!(
-            "{}: game {game_no} of {an} vs {bn} ({an} {}-{} {bn}): {chooser} chooses to play or draw first (`play first` or `draw first`); the game starts with the answer.",
-            l.def.name, m.a_wins, m.b_wins
+            "{}: game {game_no} of {an} vs {bn} ({an} {}-{} {bn}): {chooser} chooses to play or draw first (`play first` or `draw first`); the game starts with the answer. Without an answer within {}, {chooser} plays first.",
+            l.def.name,
+            m.a_wins,
+            m.b_wins,
+            describe(choice_window(&l.def.clock))
         )
+    }
+
+    /// The sweep over `l`'s pending play/draw questions: a chooser halfway through their
+    /// time is reminded once; one whose time has run out plays first, as the question
+    /// said, and the game starts.
+    pub(crate) async fn choice_deadlines(&self, l: &LeagueCtx) -> Result<Vec<LeagueReply>> {
+        let mut out = Vec::new();
+        let window = choice_window(&l.def.clock);
+        let now = self.now();
+        for m in self.db.league_matches(l.row.id).await? {
+            let (Some(game_no), Some(asked), None) = (m.choice_game, m.choice_asked_at, m.game_id)
+            else {
+                continue;
+            };
+            if m.status != "active" || m.b_user.is_none() {
+                continue;
+            }
+            let chooser = m.chooser.unwrap_or(m.a_user);
+            let vac = self.vacations_of(l.row.id, chooser).await?;
+            let used = charged(asked, now, &vac);
+            let name = self.name_of(chooser).await;
+            if used >= window {
+                if !self.db.take_choice(m.id, game_no).await? {
+                    continue;
+                }
+                let mut m = m.clone();
+                m.choice_game = None;
+                let plan = match self.start_match_game(l, &mut m, game_no, chooser).await {
+                    Ok(plan) => plan,
+                    Err(e) => {
+                        // The game could not start: the question stays, and is asked anew.
+                        self.db.ask_choice(m.id, game_no, now).await?;
+                        tracing::warn!(match_id = m.id, error = %e, "default play/draw failed");
+                        continue;
+                    }
+                };
+                let mut r = self.after_start(l, plan).await?;
+                r.text = format!(
+                    "{}: {name} did not choose to play or draw within {}, so {name} plays first in game {game_no}.\n{}",
+                    l.def.name,
+                    describe(window),
+                    r.text
+                );
+                r.pings.extend([chooser, other_of(&m, chooser)]);
+                out.push(r);
+            } else if used * 2 >= window && self.db.set_choice_reminded(m.id, game_no).await? {
+                let mut r = LeagueReply::text(
+                    l.row.id,
+                    format!(
+                        "{}: {name}, game {game_no} of your match waits for you to choose (`play first` or `draw first`); without an answer within {}, you play first.",
+                        l.def.name,
+                        describe(window - used)
+                    ),
+                );
+                r.pings.push(chooser);
+                r.choice = Some(PendingChoice {
+                    league_id: l.row.id,
+                    match_id: m.id,
+                    game_no,
+                    chooser,
+                });
+                out.push(r);
+            }
+        }
+        Ok(out)
     }
 
     /// The member's pending play/draw question, if one waits for them.
@@ -168,7 +247,7 @@ impl Service {
             }
             Err(e) => {
                 // The game could not start (a deck gone bad, say): the question stays.
-                self.db.ask_choice(m.id, game_no).await?;
+                self.db.ask_choice(m.id, game_no, self.now()).await?;
                 Err(e)
             }
         }

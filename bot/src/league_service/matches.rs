@@ -218,7 +218,7 @@ impl Service {
             PlayDraw::Draw => true,
             PlayDraw::Ask if is_agent_external(&ext) => agent_draws(l.row.seed, m.id, game_no),
             PlayDraw::Ask => {
-                if !self.db.ask_choice(m.id, game_no).await? {
+                if !self.db.ask_choice(m.id, game_no, self.now()).await? {
                     return refused("the match changed meanwhile; try again");
                 }
                 m.choice_game = Some(game_no);
@@ -462,6 +462,8 @@ impl Service {
             game_id: None,
             chooser: Some(chooser),
             choice_game: None,
+            choice_asked_at: None,
+            choice_reminded: false,
             clock: None,
             note: bye.then(|| "bye".to_string()),
             created_at: now,
@@ -973,7 +975,7 @@ impl Service {
         ))
     }
 
-    async fn vacations_of(&self, league: Id, user: Id) -> Result<Vec<Span>> {
+    pub(crate) async fn vacations_of(&self, league: Id, user: Id) -> Result<Vec<Span>> {
         Ok(self
             .db
             .member(league, user)

@@ -1875,6 +1875,85 @@ async fn the_chooser_is_asked_before_game_one() {
     }
 }
 
+/// A question nobody answers does not hold the match: the question says how long the
+/// chooser has; halfway through it they are reminded once (with the buttons); when the time
+/// has run out the sweep starts game 1 with the chooser playing first, as announced. A
+/// chooser's vacation does not count against that time.
+#[tokio::test]
+async fn a_silent_chooser_is_reminded_then_plays_first() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let (league, ann, ben, _, r, m) = a_human_match(svc).await;
+        let chooser = m.chooser.expect("chooser");
+        let other = if chooser == ann { ben } else { ann };
+        let name = svc.name_of(chooser).await;
+        assert!(
+            r.text.contains(&format!(
+                "Without an answer within 1 d 0 h, {name} plays first"
+            )),
+            "{}",
+            r.text
+        );
+        let mine = |ticks: Vec<LeagueReply>| -> Vec<LeagueReply> {
+            ticks
+                .into_iter()
+                .filter(|r| r.league_id == league)
+                .collect()
+        };
+        svc.clock.advance(3 * 3_600);
+        assert!(mine(svc.league_tick_one(league).await.expect("tick")).is_empty());
+        svc.clock.advance(10 * 3_600);
+        let rem = mine(svc.league_tick_one(league).await.expect("tick"));
+        assert_eq!(rem.len(), 1, "{rem:?}");
+        assert!(
+            rem[0].text.contains("waits for you to choose")
+                && rem[0].text.contains("within 11 h 0 min, you play first"),
+            "{}",
+            rem[0].text
+        );
+        assert_eq!(rem[0].pings, vec![chooser]);
+        assert_eq!(
+            rem[0].choice.map(|c| (c.match_id, c.game_no)),
+            Some((m.id, 1))
+        );
+        assert!(
+            mine(svc.league_tick_one(league).await.expect("tick")).is_empty(),
+            "reminded once"
+        );
+        // A day of vacation taken now: the time left waits for it.
+        svc.league_vacation(league, chooser, 1)
+            .await
+            .expect("vacation");
+        svc.clock.advance(86_400);
+        assert!(mine(svc.league_tick_one(league).await.expect("tick")).is_empty());
+        let still = svc.db.league_match(m.id).await.expect("m").expect("m");
+        assert_eq!((still.game_id, still.choice_game), (None, Some(1)));
+        svc.clock.advance(11 * 3_600);
+        let started = mine(svc.league_tick_one(league).await.expect("tick"));
+        assert_eq!(started.len(), 1, "{started:?}");
+        assert!(
+            started[0].text.contains(&format!(
+                "{name} did not choose to play or draw within 1 d 0 h, so {name} plays first in game 1"
+            )),
+            "{}",
+            started[0].text
+        );
+        assert_eq!(started[0].plans.len(), 1);
+        assert!(started[0].pings.contains(&chooser) && started[0].pings.contains(&other));
+        let after = svc.db.league_match(m.id).await.expect("m").expect("m");
+        let g = after.game_id.expect("game 1 started");
+        assert_eq!((after.choice_game, after.choice_asked_at), (None, None));
+        assert_eq!(first_of(svc, g).await, chooser);
+        // The late answer is refused and changes nothing.
+        let late = refusal(
+            svc.league_choose(league, chooser, true, Some((m.id, 1)))
+                .await,
+        );
+        assert!(late.contains("no longer waiting"), "{late}");
+        assert_eq!(first_of(svc, g).await, chooser);
+    }
+}
+
 /// The chooser answers "play first": game 1 starts with them first, the question is gone.
 #[tokio::test]
 async fn the_chooser_answers_play_first() {

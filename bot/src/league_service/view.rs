@@ -280,6 +280,7 @@ impl Service {
             Phase::Open | Phase::EntriesClosed | Phase::Grace
         ) {
             out.extend(self.clock_reminders(&l).await?);
+            out.extend(self.choice_deadlines(&l).await?);
         }
         if l.def.dates.closing_soon(now) && self.db.set_closing_reminded(row.id).await? {
             out.extend(self.closing_reminder(&l).await?);

@@ -90,6 +90,10 @@ pub struct MatchRow {
     /// (migration 0007; set by `ask_choice`, cleared by `take_choice` and by every write of
     /// the whole row).
     pub choice_game: Option<i64>,
+    /// When that question was first asked (migration 0008), and whether its chooser was
+    /// reminded of it: the sweep answers it for them when their time runs out.
+    pub choice_asked_at: Option<i64>,
+    pub choice_reminded: bool,
     /// The `GameClock` JSON of the current game.
     pub clock: Option<String>,
     pub note: Option<String>,
@@ -149,7 +153,7 @@ pub struct GameRecord {
 const LEAGUE_COLS: &str =
     "id, name, guild_id, channel_id, created_by, def, seed, status, created_at";
 const MEMBER_COLS: &str = "league_id, user_id, joined_at, dropped_at, pool, deck_name, queued_at, vacations, vacation_days_left, play_draw, side_list, side_match, run, run_started_at";
-const MATCH_COLS: &str = "id, league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at, a_run, b_run, choice_game";
+const MATCH_COLS: &str = "id, league_id, round, a_user, b_user, status, a_wins, b_wins, draws, game_id, chooser, clock, note, created_at, finished_at, a_run, b_run, choice_game, choice_asked_at, choice_reminded";
 
 macro_rules! league_row {
     ($r:expr) => {{
@@ -210,6 +214,8 @@ macro_rules! match_row {
             game_id: r.try_get("game_id")?,
             chooser: r.try_get("chooser")?,
             choice_game: r.try_get("choice_game")?,
+            choice_asked_at: r.try_get("choice_asked_at")?,
+            choice_reminded: r.try_get("choice_reminded")?,
             clock: get_json!(r, "clock").map_err(StorageError::BadJson)?,
             note: r.try_get("note")?,
             created_at: r.try_get("created_at")?,
@@ -253,7 +259,7 @@ macro_rules! rating_row {
 
 /// A whole match row written: a game started or recorded, a clock stored, the match closed
 /// or nullified. None of these leaves a play/draw question pending, so it is cleared.
-const UPDATE_MATCH: &str = "UPDATE league_matches SET status = $3, a_wins = $4, b_wins = $5, draws = $6, game_id = $7, chooser = $8, clock = $9, note = $10, finished_at = $11, choice_game = NULL \
+const UPDATE_MATCH: &str = "UPDATE league_matches SET status = $3, a_wins = $4, b_wins = $5, draws = $6, game_id = $7, chooser = $8, clock = $9, note = $10, finished_at = $11, choice_game = NULL, choice_asked_at = NULL, choice_reminded = FALSE \
      WHERE id = $1 AND status = $2";
 const UPSERT_RATING: &str = "INSERT INTO ratings (user_id, format, rating, deviation, volatility, games, last_played) VALUES ($1, $2, $3, $4, $5, $6, $7) \
      ON CONFLICT (user_id, format) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, \
@@ -604,11 +610,23 @@ impl Db {
     }
 
     /// Marks match `match_id` as waiting for its chooser's play/draw answer for game
-    /// `game_no` (MTR 2.2; asking again is harmless). False (nothing changed) unless it is an
-    /// active match between games.
-    pub async fn ask_choice(&self, match_id: Id, game_no: i64) -> Result<bool> {
-        const SQL: &str = "UPDATE league_matches SET choice_game = $2 WHERE id = $1 AND status = 'active' \
-             AND game_id IS NULL";
+    /// `game_no` (MTR 2.2), asked at `now`; asking again for the same game is harmless and
+    /// keeps the time it was first asked. False (nothing changed) unless it is an active
+    /// match between games.
+    pub async fn ask_choice(&self, match_id: Id, game_no: i64, now: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE league_matches SET choice_asked_at = CASE WHEN choice_game = $2 \
+             AND choice_asked_at IS NOT NULL THEN choice_asked_at ELSE $3 END, \
+             choice_reminded = CASE WHEN choice_game = $2 THEN choice_reminded ELSE FALSE END, \
+             choice_game = $2 WHERE id = $1 AND status = 'active' AND game_id IS NULL";
+        on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).bind(game_no).bind(now).execute(p)
+            .await?.rows_affected() == 1))
+    }
+
+    /// Marks the pending question of game `game_no` of match `match_id` as reminded. False
+    /// when it was reminded already or is no longer pending (so one sweep reminds once).
+    pub async fn set_choice_reminded(&self, match_id: Id, game_no: i64) -> Result<bool> {
+        const SQL: &str = "UPDATE league_matches SET choice_reminded = TRUE WHERE id = $1 \
+             AND status = 'active' AND game_id IS NULL AND choice_game = $2 AND NOT choice_reminded";
         on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).bind(game_no).execute(p).await?
             .rows_affected() == 1))
     }
@@ -617,7 +635,8 @@ impl Db {
     /// chooser answered). False (nothing changed) when that question is no longer pending:
     /// answered already, or the match moved on; so of two answers at once only one counts.
     pub async fn take_choice(&self, match_id: Id, game_no: i64) -> Result<bool> {
-        const SQL: &str = "UPDATE league_matches SET choice_game = NULL WHERE id = $1 AND status = 'active' \
+        const SQL: &str = "UPDATE league_matches SET choice_game = NULL, choice_asked_at = NULL, choice_reminded = FALSE \
+             WHERE id = $1 AND status = 'active' \
              AND game_id IS NULL AND choice_game = $2";
         on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).bind(game_no).execute(p).await?
             .rows_affected() == 1))

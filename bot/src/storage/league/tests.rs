@@ -57,6 +57,8 @@ fn new_match(league: Id, a: Id, b: Option<Id>, game: Option<Id>) -> MatchRow {
         game_id: game,
         chooser: Some(a),
         choice_game: None,
+        choice_asked_at: None,
+        choice_reminded: false,
         clock: Some("{\"remaining\":[1,2]}".into()),
         note: None,
         created_at: 5,
@@ -375,22 +377,25 @@ async fn a_play_draw_question_is_asked_and_taken_once() {
                 .choice_game
         };
         assert_eq!(pending().await, None, "{}", db.backend());
-        assert!(db.ask_choice(mid, 1).await.expect("ask"));
-        assert!(db.ask_choice(mid, 1).await.expect("ask"), "asked again");
+        assert!(db.ask_choice(mid, 1, 100).await.expect("ask"));
+        assert!(
+            db.ask_choice(mid, 1, 100).await.expect("ask"),
+            "asked again"
+        );
         assert_eq!(pending().await, Some(1));
         assert!(!db.take_choice(mid, 2).await.expect("take"), "not game 2's");
         assert!(db.take_choice(mid, 1).await.expect("take"));
         assert!(!db.take_choice(mid, 1).await.expect("take"), "taken once");
         assert_eq!(pending().await, None);
         // A game started over a question left pending clears it; then nothing to ask.
-        assert!(db.ask_choice(mid, 1).await.expect("ask"));
+        assert!(db.ask_choice(mid, 1, 100).await.expect("ask"));
         let g = a_game(db, u[0]).await;
         let mut m = db.league_match(mid).await.expect("m").expect("found");
         assert_eq!(m.choice_game, Some(1));
         m.game_id = Some(g);
         assert!(db.update_match(&m, "active").await.expect("update"));
         assert_eq!(pending().await, None);
-        assert!(!db.ask_choice(mid, 2).await.expect("ask"));
+        assert!(!db.ask_choice(mid, 2, 100).await.expect("ask"));
         assert_eq!(pending().await, None);
     }
 }
