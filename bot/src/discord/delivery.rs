@@ -45,6 +45,13 @@ pub const MORE_DECK: &str = "(cut at Discord's limit; the whole list is attached
 /// Where the rest of a cut challenge message can be read.
 pub const MORE_CHALLENGE: &str = "(cut; `/mtg games` lists your games)";
 
+/// Where the rest of a cut league post or league reply can be read.
+pub const MORE_LEAGUE: &str =
+    "(cut at Discord's limit; `/league standings` and `/league me` show the whole league)";
+
+/// Where the rest of cut standings (the embed's description) can be read.
+pub const MORE_STANDINGS: &str = "(cut; the standings image lists every player)";
+
 /// Where the rest of a cut error message can be read.
 pub const MORE_ERROR: &str = "(cut at Discord's limit; the bot's log has the whole error)";
 
@@ -711,6 +718,9 @@ mod tests {
         let h = head_with(&s, 2000, "(more: `/mtg hand`)");
         assert_eq!(h.chars().count(), 2000);
         assert!(h.ends_with("…\n(more: `/mtg hand`)"), "{h}");
+        let l = head_with(&s, MAX_CONTENT, MORE_LEAGUE);
+        assert_eq!(l.chars().count(), MAX_CONTENT);
+        assert!(l.ends_with(MORE_LEAGUE), "{l}");
         let t = tail_with(&s, 2000, MORE_PUBLIC);
         assert_eq!(t.chars().count(), 2000);
         assert!(t.starts_with(MORE_PUBLIC));

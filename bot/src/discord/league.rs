@@ -392,9 +392,10 @@ pub async fn standings(
         Ok(v) => {
             let embed = serenity::CreateEmbed::new()
                 .title(delivery::head(&v.title, 250))
-                .description(delivery::head(
+                .description(delivery::head_with(
                     v.text.trim_start_matches(&v.title).trim(),
                     4000,
+                    delivery::MORE_STANDINGS,
                 ));
             let mut reply = poise::CreateReply::default().embed(embed);
             let lang = ctx.data().language_of_guild(Some(guild(&ctx))).await;
@@ -706,7 +707,11 @@ async fn post(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
     }
     if let Some(c) = channel.filter(|c| *c != 0) {
         let msg = serenity::CreateMessage::new()
-            .content(delivery::head(&r.text, 1900))
+            .content(delivery::head_with(
+                &r.text,
+                delivery::MAX_CONTENT,
+                delivery::MORE_LEAGUE,
+            ))
             .components(choice_row_of(data, r.choice).await)
             .allowed_mentions(serenity::CreateAllowedMentions::new().users(mentions));
         if let Err(e) = serenity::ChannelId::new(c).send_message(http, msg).await {
@@ -997,7 +1002,11 @@ pub async fn on_component(
     .await?;
     let reply = league_click(data, http, c, custom).await;
     let mut f = serenity::CreateInteractionResponseFollowup::new()
-        .content(delivery::head(&reply.content, 1900))
+        .content(delivery::head_with(
+            &reply.content,
+            delivery::MAX_CONTENT,
+            delivery::MORE_LEAGUE,
+        ))
         .ephemeral(true)
         .components(reply.rows)
         .allowed_mentions(serenity::CreateAllowedMentions::new());
@@ -1100,7 +1109,11 @@ async fn announce(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
     }
     if let Some(ch) = channel.filter(|c| *c != 0) {
         let msg = serenity::CreateMessage::new()
-            .content(delivery::head(&r.text, 1900))
+            .content(delivery::head_with(
+                &r.text,
+                delivery::MAX_CONTENT,
+                delivery::MORE_LEAGUE,
+            ))
             .components(choice_row_of(data, r.choice).await)
             .allowed_mentions(serenity::CreateAllowedMentions::new().users(mentions));
         if let Err(e) = serenity::ChannelId::new(ch).send_message(http, msg).await {
