@@ -337,6 +337,11 @@ pub enum TriggerCondition {
     /// "If it was a creature" (Weatherseed Totem's "when ~ is put into a graveyard from the
     /// battlefield"): it was a creature as it left the battlefield (`Game::lki_power`).
     WasCreature,
+    /// "If you cast it from your hand" (Coal Stoker's enters trigger): the permanent was a
+    /// spell its controller cast from their hand (`Object::cast_from_hand`), or was as it
+    /// left the battlefield (`Game::lki_cast_from_hand`). A copy entering as a copy of it
+    /// (Clone) asks about its own spell.
+    CastFromHand,
 }
 
 impl TriggerCondition {

@@ -1658,6 +1658,13 @@ impl Game {
                     .map(Target::Ability),
             ),
             K::ExiledCard => v.extend(self.exile.iter().copied().map(Target::Object)),
+            K::SpellOrPermanent => v.extend(
+                self.stack
+                    .iter()
+                    .filter_map(|s| s.object())
+                    .chain(self.battlefield.iter().copied())
+                    .map(Target::Object),
+            ),
             K::PermanentOrSuspended { .. } => v.extend(
                 self.battlefield
                     .iter()
@@ -2317,15 +2324,16 @@ impl Game {
     /// Whether `player` could pay `cost` now from their pool and untapped mana sources.
     /// Whether a spell about to be cast from `card` is cast from its owner's hand, kept on
     /// the object only for cards whose text asks (Epochrasite: "if you didn't cast it from
-    /// your hand").
+    /// your hand"; Coal Stoker: "if you cast it from your hand") and for those that may
+    /// enter as a copy of such a card (its Gatherer ruling: a Clone copying Coal Stoker
+    /// asks about the Clone spell).
     fn cast_from_hand_kept(&self, card: ObjectId) -> bool {
         self.obj(card).is_some_and(|o| {
+            let def = self.catalog().get(o.card);
             o.zone == ZoneKind::Hand
-                && !self
-                    .catalog()
-                    .get(o.card)
-                    .enters_with_unless_cast_from_hand
-                    .is_empty()
+                && (!def.enters_with_unless_cast_from_hand.is_empty()
+                    || def.asks_cast_from_hand_trigger()
+                    || def.copy_creature.is_some())
         })
     }
 

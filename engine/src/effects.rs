@@ -423,6 +423,10 @@ pub enum Effect {
     BecomeColor {
         what: ObjRef,
         colors: crate::mana::ColorSet,
+        /// No duration (`forever`: Moonlace); else until end of turn. A spell on the stack
+        /// can be changed too: the permanent it becomes keeps the change (2006 217.1c /
+        /// 2014 400.7a).
+        forever: bool,
     },
     /// "Move a +1/+1 counter from this permanent onto that creature" (graft).
     MoveCounter {
@@ -437,6 +441,9 @@ pub enum Effect {
     },
     /// "You win the game."
     WinGame,
+    /// "Add {R}{R}{R}" from a spell or a triggered ability (Coal Stoker): the mana goes to
+    /// its controller's pool (not a mana ability: it used the stack, 406.1 / 605.5).
+    AddMana(Vec<crate::mana::ManaType>),
     /// Jhoira of the Ghitu: "put N time counters on the exiled card. If it doesn't have
     /// suspend, it gains suspend" (the card its cost exiled, `StackItem::cost_exiled`).
     SuspendCostExiled(u32),
@@ -586,6 +593,12 @@ pub enum Effect {
     Mill {
         amount: Amount,
         who: PlayerRef,
+    },
+    /// "That creature loses flying until end of turn" (Goblin Skycutter): a layer-6
+    /// (classic 5) effect removing the keyword, locked to the object.
+    LoseKeyword {
+        what: ObjRef,
+        keyword: crate::keywords::Keyword,
     },
     /// The object gains a keyword until end of turn or until end of combat.
     Grant {

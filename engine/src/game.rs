@@ -358,6 +358,12 @@ pub struct Game {
     /// known information); cleared in cleanup.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lki_without_time_counters: Vec<ObjectId>,
+    /// Permanents that left the battlefield this turn having been cast from their owner's
+    /// hand, kept only for cards whose text asks (Coal Stoker's "if you cast it from your
+    /// hand", checked again as its trigger resolves: last known information); cleared in
+    /// cleanup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lki_cast_from_hand: Vec<ObjectId>,
     /// Auras that left the battlefield this turn with an activated ability of theirs on the
     /// stack, and what each was attached to (last known information for `enchanted`:
     /// R-ghitu-firebreathing-1); cleared in cleanup.
@@ -591,6 +597,7 @@ impl Game {
             lookback_grants: None,
             lki_power: Vec::new(),
             lki_without_time_counters: Vec::new(),
+            lki_cast_from_hand: Vec::new(),
             lki_attached: Vec::new(),
             draw_reason: None,
             loop_watch: Default::default(),
@@ -1178,9 +1185,7 @@ impl Game {
                 }
                 self.lki_power.push((id, power));
             }
-            if self.has_triggers && self.asks_had_no_time_counters(id) {
-                self.lki_without_time_counters.push(id);
-            }
+            self.note_trigger_condition_lki(id);
             self.note_attached_lki(id);
             self.leave_battlefield_cleanup(id);
         }
@@ -1233,6 +1238,9 @@ impl Game {
             // After the move: effects locked to it end, and "for as long as you control"
             // effects whose source it was end too (layer 2).
             self.drop_char_effects_of(id);
+        }
+        if from == ZoneKind::Stack {
+            self.carry_spell_effects(id, (to == ZoneKind::Battlefield).then_some(new_id));
         }
         self.emit(Event::ZoneChanged {
             card,
@@ -1336,6 +1344,22 @@ impl Game {
                 card,
                 controller,
             });
+        }
+    }
+
+    /// Last known information that "if" clauses of triggers ask after `id` left the
+    /// battlefield: "if it had no time counters on it", "if you cast it from your hand"
+    /// (kept only for the cards that ask).
+    fn note_trigger_condition_lki(&mut self, id: ObjectId) {
+        if self.has_triggers && self.asks_had_no_time_counters(id) {
+            self.lki_without_time_counters.push(id);
+        }
+        if self.obj(id).is_some_and(|o| o.cast_from_hand)
+            && self
+                .def(id)
+                .is_some_and(|d| d.asks_cast_from_hand_trigger())
+        {
+            self.lki_cast_from_hand.push(id);
         }
     }
 

@@ -645,6 +645,9 @@ impl KeywordSet {
     pub fn union(self, o: KeywordSet) -> KeywordSet {
         KeywordSet(self.0 | o.0)
     }
+    pub fn minus(self, o: KeywordSet) -> KeywordSet {
+        KeywordSet(self.0 & !o.0)
+    }
 }
 
 /// An object's characteristics after layers 1-6 (power and toughness are layer 7, computed
@@ -706,6 +709,8 @@ pub enum CharChange {
     LoseAllAbilities,
     /// Layer 6 (classic 5): gains keywords.
     AddKeywords(KeywordSet),
+    /// Layer 6 (classic 5): loses these keywords ("loses flying": Goblin Skycutter).
+    RemoveKeywords(KeywordSet),
     /// Layer 4: these creature types in addition to its other types ("it's a Zombie in
     /// addition to its other creature types": Lim-Dûl the Necromancer).
     AddCreatureTypes(Vec<String>),
@@ -722,7 +727,9 @@ impl CharChange {
             | CharChange::SetLandTypes(_)
             | CharChange::AddCreatureTypes(_) => Layer::Type,
             CharChange::SetColors(_) => Layer::Color,
-            CharChange::LoseAllAbilities | CharChange::AddKeywords(_) => Layer::Ability,
+            CharChange::LoseAllAbilities
+            | CharChange::AddKeywords(_)
+            | CharChange::RemoveKeywords(_) => Layer::Ability,
         }
     }
 }
@@ -869,6 +876,7 @@ enum Change {
     SetLandTypes(Vec<String>),
     SetColors(ColorSet),
     AddKeywords(KeywordSet),
+    RemoveKeywords(KeywordSet),
     GrantTriggers(CardId, u8),
     GrantAbilities(CardId, u8),
     LoseAll,
@@ -1060,6 +1068,7 @@ impl Game {
                 CharChange::AddCreatureTypes(v) => Change::AddSubtypes(v.clone()),
                 CharChange::LoseAllAbilities => Change::LoseAll,
                 CharChange::AddKeywords(k) => Change::AddKeywords(*k),
+                CharChange::RemoveKeywords(k) => Change::RemoveKeywords(*k),
             };
             // Classic layer 5 holds colour and abilities together (418.5a); modern splits
             // them into 5 and 6.
@@ -1359,7 +1368,10 @@ impl Game {
                     !f.colors_any.is_empty() || !f.not_colors.is_empty() || f.chosen_color
                 }
                 (
-                    Change::AddKeywords(_) | Change::GrantTriggers(..) | Change::GrantAbilities(..),
+                    Change::AddKeywords(_)
+                    | Change::RemoveKeywords(_)
+                    | Change::GrantTriggers(..)
+                    | Change::GrantAbilities(..),
                     Some(f),
                 ) => f.keyword.is_some() || f.without_keyword.is_some(),
             };
@@ -1446,6 +1458,7 @@ impl Game {
                 }
                 Change::SetColors(col) => c.colors = *col,
                 Change::AddKeywords(k) => c.keywords = c.keywords.union(*k),
+                Change::RemoveKeywords(k) => c.keywords = c.keywords.minus(*k),
                 Change::GrantTriggers(card, index) => c.granted_triggers.push((*card, *index)),
                 Change::GrantAbilities(card, index) => c.granted_abilities.push((*card, *index)),
                 Change::LoseAll => {
@@ -1641,6 +1654,31 @@ impl Game {
         self.char_effects.retain(|e| !e.objects.is_empty());
         if had_control {
             self.refresh_control();
+        }
+    }
+
+    /// A spell leaving the stack: effects locked to it that changed its characteristics
+    /// (Moonlace) keep applying to the permanent it becomes (`to`; 2006 217.1c / 2014
+    /// 400.7a), and end otherwise.
+    pub(crate) fn carry_spell_effects(&mut self, id: ObjectId, to: Option<ObjectId>) {
+        if !self.char_effects.iter().any(|e| e.objects.contains(&id)) {
+            return;
+        }
+        let Some(new) = to else {
+            // Leaving to anywhere else: it has no memory of them (no spell effect changes
+            // control, so control needs no refresh).
+            for e in &mut self.char_effects {
+                e.objects.retain(|o| *o != id);
+            }
+            self.char_effects.retain(|e| !e.objects.is_empty());
+            return;
+        };
+        for e in &mut self.char_effects {
+            for o in &mut e.objects {
+                if *o == id {
+                    *o = new;
+                }
+            }
         }
     }
 

@@ -220,6 +220,7 @@ fn skipped_field(key: &str) -> bool {
             | "upkeeps_began"
             | "lki_power"
             | "lki_without_time_counters"
+            | "lki_cast_from_hand"
             | "lki_attached"
             | "loop_watch"
             | "draw_reason"

@@ -902,6 +902,7 @@ impl Game {
             | Effect::SetPt { .. }
             | Effect::SwitchPt(..)
             | Effect::Grant { .. }
+            | Effect::LoseKeyword { .. }
             | Effect::GrantAll { .. }
             | Effect::GrantFlashback(..) => self.apply_pt(res, e),
             Effect::ChangeText { .. }
@@ -924,6 +925,7 @@ impl Game {
             | Effect::SkipNext { .. }
             | Effect::ExtraTurn { .. }
             | Effect::WinGame
+            | Effect::AddMana(_)
             | Effect::CreaturesUnblockableThisTurn
             | Effect::CreaturesCantAttackYou
             | Effect::SuspendCostExiled(_)

@@ -164,6 +164,19 @@ impl crate::game::Game {
         self.target_check(me, spec, t, false).is_ok()
     }
 
+    /// "Target spell or permanent" (Moonlace): on the stack or the battlefield.
+    fn spell_or_permanent(&self, id: ObjectId, words: bool) -> Result<(), String> {
+        match self.obj(id).map(|o| o.zone) {
+            Some(crate::zones::ZoneKind::Stack | crate::zones::ZoneKind::Battlefield) => Ok(()),
+            _ if !words => Err(String::new()),
+            Some(_) => Err(format!(
+                "{} is not a spell or a permanent",
+                self.card_name(id)
+            )),
+            None => Err("that object is gone".into()),
+        }
+    }
+
     /// The one target check; a refusal is worded only when `words` (else an empty message).
     pub(crate) fn target_check(
         &self,
@@ -287,6 +300,9 @@ impl crate::game::Game {
                 } else {
                     no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
                 }
+            }
+            (TargetKind::SpellOrPermanent, Target::Object(id)) => {
+                self.spell_or_permanent(id, words)
             }
             (TargetKind::ExiledCard, Target::Object(id)) => match self.obj(id) {
                 Some(o) if o.zone == ZoneKind::Exile && !o.face_down => Ok(()),

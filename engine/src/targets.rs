@@ -52,6 +52,8 @@ pub enum TargetKind {
     /// "Target face-up exiled card" (Pull from Eternity): any card in exile that isn't face
     /// down (suspended cards included).
     ExiledCard,
+    /// "Target spell or permanent" (Moonlace): any spell on the stack or any permanent.
+    SpellOrPermanent,
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -324,6 +326,7 @@ impl TargetSpec {
             TargetKind::Spell(f) => format!("a {f} spell"),
             TargetKind::Ability => "an activated or triggered ability".into(),
             TargetKind::ExiledCard => "a face-up exiled card".into(),
+            TargetKind::SpellOrPermanent => "a spell or permanent".into(),
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
                 "a card in a graveyard".into()
             }

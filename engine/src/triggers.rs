@@ -1488,6 +1488,10 @@ impl Game {
                 _ => self.lki_power.iter().any(|(o, _)| *o == source),
             },
             TriggerCondition::WasCreature => self.lki_power.iter().any(|(o, _)| *o == source),
+            TriggerCondition::CastFromHand => match self.obj(source) {
+                Some(o) => o.cast_from_hand,
+                None => self.lki_cast_from_hand.contains(&source),
+            },
             TriggerCondition::CreatureCardsInGraveyardAtLeast(n) => {
                 self.player(controller)
                     .graveyard

@@ -378,6 +378,15 @@ impl Game {
                     c.iter().map(|c| c.name()).collect::<Vec<_>>().join(" and ")
                 ),
                 CharChange::LoseAllAbilities => format!("{objs} has no abilities"),
+                CharChange::RemoveKeywords(k) => format!(
+                    "{objs} loses {}",
+                    crate::keywords::Keyword::ALL
+                        .into_iter()
+                        .filter(|x| k.contains(*x))
+                        .map(|x| x.name().to_lowercase())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
                 // Keywords show on the permanents themselves.
                 CharChange::AddKeywords(_) => continue,
             };

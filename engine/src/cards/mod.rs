@@ -605,6 +605,14 @@ impl StaticAbility {
 }
 
 impl CardDef {
+    /// Whether one of its triggers asks "if you cast it from your hand" (Coal Stoker): its
+    /// spell then keeps `Object::cast_from_hand`.
+    pub fn asks_cast_from_hand_trigger(&self) -> bool {
+        self.triggers
+            .iter()
+            .any(|t| t.condition == Some(crate::abilities::TriggerCondition::CastFromHand))
+    }
+
     /// Whether its spell targets an activated or triggered ability (Trickbind): the game
     /// then numbers abilities on the stack (`StackItem::serial`).
     pub fn targets_abilities(&self) -> bool {

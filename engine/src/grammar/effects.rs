@@ -729,6 +729,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("pump_all_count", pump_all_count),
     ("grant", grant),
     ("grant_all", grant),
+    ("lose_keyword", lose_keyword),
     ("grant_flashback", one_object),
     ("copy_spell", one_object),
     ("gain_control_of_spell", one_object),
@@ -757,6 +758,7 @@ pub const RULES: &[(&str, Rule)] = &[
     // turns and the game
     ("skip_next", skip_next),
     ("win", no_args),
+    ("add_mana", add_mana),
     ("creatures_unblockable_this_turn", no_args),
     ("creatures_cant_attack_you_until_your_next_turn", no_args),
     ("cant_lose_this_turn", no_args),
@@ -822,6 +824,26 @@ fn sacrifice_unless_pays(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     )
     .parse_next(i)?;
     Ok(Effect::SacrificeThisUnlessPays { cost })
+}
+
+/// `add_mana {R}{R}{R}`: "add {R}{R}{R}" (Coal Stoker): coloured and colourless symbols
+/// ({C}, or a number of colourless).
+fn add_mana(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    use crate::mana::{ManaSymbol, ManaType};
+    let cost = arg("mana to add: {R}{R}{R}", mana_cost).parse_next(i)?;
+    let mut mana = Vec::new();
+    for s in &cost.symbols {
+        match s {
+            ManaSymbol::Colored(c) => mana.push(ManaType::Colored(*c)),
+            ManaSymbol::Generic(n) => mana.extend((0..*n).map(|_| ManaType::Colorless)),
+            _ => return fail_here("fixed mana: {R}, {C}, {2}", &["{R}{R}{R}"]),
+        }
+    }
+    if mana.is_empty() {
+        return fail_here("some mana to add", &["{R}{R}{R}"]);
+    }
+    options(i, verb, &[])?;
+    Ok(Effect::AddMana(mana))
 }
 
 /// `pact_upkeep COST`: the pact's "at the beginning of your next upkeep, pay COST".
@@ -1410,6 +1432,14 @@ fn grant(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     })
 }
 
+/// `lose_keyword K OBJECT`: "<object> loses K until end of turn" (Goblin Skycutter).
+fn lose_keyword(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let keyword = arg("a keyword", keyword).parse_next(i)?;
+    let what = arg("an object", object).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::LoseKeyword { what, keyword })
+}
+
 fn turn_or_combat(o: &Options) -> Duration {
     match o.word("until") {
         Some("end_of_combat") => Duration::EndOfCombat,
@@ -1499,8 +1529,12 @@ fn become_color(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     // `C`: "becomes colorless" (Blazing Blade Askari).
     let colors = arg("colours, e.g. W, or C", creature_colours).parse_next(i)?;
     let what = arg("an object", object).parse_next(i)?;
-    options(i, verb, &[])?;
-    Ok(Effect::BecomeColor { what, colors })
+    let o = options(i, verb, &[FOREVER])?;
+    Ok(Effect::BecomeColor {
+        what,
+        colors,
+        forever: o.flag("forever"),
+    })
 }
 
 /// Colour letters for a creature, `C` for colourless.

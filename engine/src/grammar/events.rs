@@ -397,6 +397,7 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     ("kicked_a", TriggerCondition::Kicked(Some(0))),
     ("kicked_b", TriggerCondition::Kicked(Some(1))),
     ("had_no_time_counters", TriggerCondition::HadNoTimeCounters),
+    ("cast_from_hand", TriggerCondition::CastFromHand),
     ("suspended", TriggerCondition::Suspended),
     ("while_exiled", TriggerCondition::WhileExiled),
     ("is_enchantment", TriggerCondition::IsEnchantment),

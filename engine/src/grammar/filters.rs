@@ -254,6 +254,7 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
         "opponent" => TargetKind::Opponent,
         "activated_or_triggered_ability" => TargetKind::Ability,
         "card_in_exile" => TargetKind::ExiledCard,
+        "spell_or_permanent" => TargetKind::SpellOrPermanent,
         "spell" => TargetKind::Spell(filter_after(CHOOSERS).parse_next(i)?),
         "card_in_graveyard" => {
             let at = i.checkpoint();

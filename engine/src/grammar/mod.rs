@@ -73,7 +73,7 @@
 //!             | "you_have_no_cards_in_hand" ;
 //! condition   = "no_creatures_on_battlefield" | "nothing_else_and_empty_hand"
 //!             | "kicked" | "kicked_a" | "kicked_b" | "had_no_time_counters"
-//!             | "tapped_and_linked" | "linked" ;
+//!             | "tapped_and_linked" | "linked" | "cast_from_hand" ;
 //! enters_with = ( integer | "other_spells_this_turn" | "you_control:" subtype ) SP counter_kind
 //!               [ SP "if_kicked" ] ;
 //!

@@ -49,6 +49,10 @@ impl Game {
                     self.add_keyword_effect(source, me, vec![o], *keyword, *until);
                 }
             }
+            Effect::LoseKeyword { what, keyword } => {
+                let change = CharChange::RemoveKeywords(crate::layers::KeywordSet::of(&[*keyword]));
+                self.char_effect_on(res, *what, change, Duration::EndOfTurn);
+            }
             Effect::PumpCount {
                 what,
                 amount,
@@ -119,6 +123,26 @@ impl Game {
         }
     }
 
+    /// Moonlace: "becomes colorless" with no duration, on a permanent or a spell (which
+    /// keeps it as it becomes a permanent: `Game::carry_spell_effects`).
+    fn become_color_forever(
+        &mut self,
+        res: &Resolution,
+        what: ObjRef,
+        colors: crate::mana::ColorSet,
+    ) {
+        if let Some(o) = self.object_of(res, what)
+            && self
+                .obj(o)
+                .is_some_and(|x| matches!(x.zone, ZoneKind::Battlefield | ZoneKind::Stack))
+        {
+            let source = Self::source_of(&res.item);
+            let change = CharChange::SetColors(colors);
+            let me = res.item.controller;
+            self.add_char_effect(source, me, vec![o], change, Duration::Indefinite);
+        }
+    }
+
     /// Applies one effect of characteristics (types, colours, text, abilities) that needs no choice.
     pub(super) fn apply_continuous(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
@@ -180,12 +204,21 @@ impl Game {
                     );
                 }
             }
-            Effect::BecomeColor { what, colors } => self.char_effect_on(
+            Effect::BecomeColor {
+                what,
+                colors,
+                forever: false,
+            } => self.char_effect_on(
                 res,
                 *what,
                 CharChange::SetColors(*colors),
                 Duration::EndOfTurn,
             ),
+            Effect::BecomeColor {
+                what,
+                colors,
+                forever: true,
+            } => self.become_color_forever(res, *what, *colors),
             Effect::BecomeCreature {
                 what,
                 power,

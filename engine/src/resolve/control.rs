@@ -133,6 +133,16 @@ impl Game {
                 }
             }
             Effect::WinGame => self.win_game(me),
+            Effect::AddMana(mana) => {
+                for m in mana {
+                    self.player_mut(me).pool.add(*m, 1);
+                    self.emit(crate::events::Event::ManaAdded {
+                        player: me,
+                        mana: *m,
+                        amount: 1,
+                    });
+                }
+            }
             Effect::CreaturesUnblockableThisTurn => self.unblockable_turn = Some(self.turn),
             Effect::SuspendCostExiled(n) => {
                 for o in res.item.cost_exiled.clone() {
