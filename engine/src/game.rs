@@ -238,6 +238,10 @@ pub struct Game {
     /// Whether any object in the game has a static ability (skips the static scan).
     #[serde(default)]
     pub has_statics: bool,
+    /// Whether any object in the game has a static ability that functions from a graveyard
+    /// (Valor): the static scans then also read the graveyards.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_graveyard_statics: bool,
     /// Whether any token was ever created (lets the state-based check skip the token scan).
     #[serde(default)]
     pub tokens_created: bool,
@@ -567,6 +571,7 @@ impl Game {
             triggers: Vec::new(),
             has_triggers: false,
             has_statics: false,
+            has_graveyard_statics: false,
             events: Vec::new(),
             lookback: Vec::new(),
             lookback_attached: Vec::new(),
@@ -979,6 +984,9 @@ impl Game {
             || def.opponents_sorcery_timing
         {
             self.has_statics = true;
+        }
+        if def.statics.iter().any(|s| s.from_graveyard()) {
+            self.has_graveyard_statics = true;
         }
         if def.bloodthirst > 0 {
             self.has_bloodthirst = true;

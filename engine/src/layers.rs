@@ -209,7 +209,7 @@ impl Game {
                 for st in statics {
                     let st = static_with_text(st, &tc);
                     if (st.power != 0 || st.toughness != 0)
-                        && self.static_reaches(&st, src, s.controller, id, &table.chars[xi])
+                        && self.static_reaches(&st, src, s.controller, id, &table.chars[xi], &table)
                     {
                         let (p, t) = self.obj(id).map_or((0, 0), |o| st.pt_for(&o.counters));
                         out.push((s.timestamp, p, t));
@@ -230,6 +230,54 @@ impl Game {
         out
     }
 
+    /// The objects whose keyword-granting static abilities may function now: the
+    /// permanents, then (in games with such a card) the cards in graveyards with a static
+    /// that functions there (Valor).
+    pub(crate) fn static_sources(&self) -> impl Iterator<Item = ObjectId> + '_ {
+        let graveyards = self.has_graveyard_statics.then(|| {
+            self.players
+                .iter()
+                .flat_map(|p| p.graveyard.iter().copied())
+        });
+        self.battlefield.iter().copied().chain(
+            graveyards
+                .into_iter()
+                .flatten()
+                .filter(|&id| self.has_graveyard_static(id)),
+        )
+    }
+
+    /// Whether `id`'s card has a static ability that functions from a graveyard.
+    fn has_graveyard_static(&self, id: ObjectId) -> bool {
+        self.obj(id).is_some_and(|o| {
+            self.catalog()
+                .get(o.face())
+                .statics
+                .iter()
+                .any(|st| st.from_graveyard())
+        })
+    }
+
+    /// Whether `me` controls a land of basic land type `land`: read from `table` during a
+    /// layer computation (its land types after layer 4), else from the permanents.
+    pub(crate) fn controls_land_type(
+        &self,
+        me: PlayerId,
+        land: &str,
+        table: Option<&Table>,
+    ) -> bool {
+        let mine = |id: ObjectId| self.obj(id).is_some_and(|o| o.controller == me);
+        match table {
+            Some(t) => t.ids.iter().zip(&t.chars).any(|(&id, c)| {
+                mine(id) && c.has_type(CardType::Land) && c.has_subtype(self.catalog(), land)
+            }),
+            None => self
+                .battlefield
+                .iter()
+                .any(|&id| mine(id) && self.is_land(id) && self.has_subtype(id, land)),
+        }
+    }
+
     /// Whether a static ability of `src` affects `id` (418.4: whatever matches now).
     pub(crate) fn static_applies(
         &self,
@@ -247,11 +295,21 @@ impl Game {
         if st.enchanted && s.attached_to != Some(id) {
             return false;
         }
-        if !self.static_condition_holds(st, src, s.controller) {
+        // A card in a graveyard has only the statics that function there (Valor), for its
+        // owner; a permanent has only the others.
+        if (s.zone == ZoneKind::Graveyard) != st.from_graveyard() {
+            return false;
+        }
+        let me = if st.from_graveyard() {
+            s.owner
+        } else {
+            s.controller
+        };
+        if !self.static_condition_holds(st, src, me, None) {
             return false;
         }
         self.is_on_battlefield(id)
-            && self.matches_filter(id, &st.affects, s.controller)
+            && self.matches_filter(id, &st.affects, me)
             && self.chosen_color_ok(&st.affects, Some(src), id)
     }
 
@@ -337,7 +395,7 @@ impl Game {
         // Master) adds an instance, never the first one: skipped here, counted by
         // `keyword_instances`, which keeps the filter from asking itself.
         self.has_statics
-            && self.battlefield.iter().any(|&src| {
+            && self.static_sources().any(|src| {
                 self.obj(src).is_some_and(|s| {
                     self.catalog().get(s.face()).statics.iter().any(|st| {
                         st.affects.keyword.is_none()
@@ -357,7 +415,7 @@ impl Game {
             .map_or(KeywordSet::default(), |d| KeywordSet::of(&d.keywords))
             .union(self.gained_keywords(id));
         if self.has_statics {
-            for &src in &self.battlefield {
+            for src in self.static_sources() {
                 let Some(s) = self.obj(src) else { continue };
                 for st in &self.catalog().get(s.face()).statics {
                     if st.affects.keyword.is_none()
@@ -398,7 +456,7 @@ impl Game {
             .count() as u32;
         let mut statics = 0;
         if self.has_statics {
-            for &src in &self.battlefield {
+            for src in self.static_sources() {
                 let Some(s) = self.obj(src) else { continue };
                 for st in &self.catalog().get(s.face()).statics {
                     if st.grants.contains(&k) && self.static_applies(src, st, id) {
@@ -1180,7 +1238,36 @@ impl Game {
                 }
             }
         }
+        self.graveyard_layered_effects(&mut out);
         out
+    }
+
+    /// The keyword grants of statics that function from a graveyard (Valor; the loader
+    /// allows them only keyword grants), in the ability layer.
+    fn graveyard_layered_effects(&self, out: &mut Vec<Layered>) {
+        if !self.has_graveyard_statics {
+            return;
+        }
+        for id in self.static_sources() {
+            let Some(o) = self.obj(id) else { continue };
+            if o.zone != ZoneKind::Graveyard {
+                continue;
+            }
+            for (i, st) in self.catalog().get(o.face()).statics.iter().enumerate() {
+                if st.from_graveyard() && !st.grants.is_empty() {
+                    out.push(Layered {
+                        layer: Layer::Ability,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: Applies::Static {
+                            src: id,
+                            index: i as u8,
+                        },
+                        change: Change::AddKeywords(KeywordSet::of(&st.grants)),
+                    });
+                }
+            }
+        }
     }
 
     /// Computes layers 2-6 for every permanent (and `extra`, wherever it is).
@@ -1264,15 +1351,19 @@ impl Game {
             Applies::Locked(objs) => (true, objs.iter().filter_map(|o| table.index(*o)).collect()),
             Applies::Itself(id) => (true, table.index(*id).into_iter().collect()),
             Applies::Static { src, index } => {
-                let Some(si) = table.index(*src) else {
-                    return (false, Vec::new());
-                };
-                if !table.chars[si].own_abilities {
-                    return (false, Vec::new());
-                }
                 let Some(s) = self.obj(*src) else {
                     return (false, Vec::new());
                 };
+                // A graveyard card's static (Valor) is not in the table; nothing removes
+                // its abilities there.
+                if s.zone != ZoneKind::Graveyard {
+                    let Some(si) = table.index(*src) else {
+                        return (false, Vec::new());
+                    };
+                    if !table.chars[si].own_abilities {
+                        return (false, Vec::new());
+                    }
+                }
                 let Some(st) = self.catalog().get(s.face()).statics.get(*index as usize) else {
                     return (false, Vec::new());
                 };
@@ -1281,7 +1372,14 @@ impl Game {
                 let st = st.as_ref();
                 let set = (0..table.ids.len())
                     .filter(|&i| {
-                        self.static_reaches(st, *src, s.controller, table.ids[i], &table.chars[i])
+                        self.static_reaches(
+                            st,
+                            *src,
+                            s.controller,
+                            table.ids[i],
+                            &table.chars[i],
+                            table,
+                        )
                     })
                     .collect();
                 (true, set)
@@ -1298,6 +1396,7 @@ impl Game {
         me: PlayerId,
         id: ObjectId,
         c: &Chars,
+        table: &Table,
     ) -> bool {
         if (st.other && src == id) || (st.itself && src != id) {
             return false;
@@ -1305,7 +1404,13 @@ impl Game {
         if st.enchanted && self.obj(src).and_then(|s| s.attached_to) != Some(id) {
             return false;
         }
-        if !self.static_condition_holds(st, src, me) {
+        // A graveyard card's statics that function there (Valor), for its owner.
+        let Some(s) = self.obj(src) else { return false };
+        if (s.zone == ZoneKind::Graveyard) != st.from_graveyard() {
+            return false;
+        }
+        let me = if st.from_graveyard() { s.owner } else { me };
+        if !self.static_condition_holds(st, src, me, Some(table)) {
             return false;
         }
         let Some(o) = self.obj(id) else { return false };
@@ -1482,13 +1587,19 @@ impl Game {
     ) -> bool {
         use crate::targets::Relation;
         let Some(o) = self.obj(id) else { return false };
+        let or_subtype = f.or_subtypes
+            && f.subtypes_any
+                .iter()
+                .any(|s| c.has_subtype(self.catalog(), s));
         if !f.types_any.is_empty()
             && !f.types_any.iter().any(|t| c.has_type(*t))
             && !f.or_keyword.is_some_and(|k| c.keywords.contains(k))
+            && !or_subtype
         {
             return false;
         }
         if !f.subtypes_any.is_empty()
+            && !f.or_subtypes
             && !f
                 .subtypes_any
                 .iter()

@@ -1325,13 +1325,18 @@ impl Game {
         };
         (f.types_any.is_empty()
             || f.types_any.iter().any(|t| def.has_type(*t))
-            || f.or_keyword.is_some_and(|k| def.keywords.contains(&k)))
+            || f.or_keyword.is_some_and(|k| def.keywords.contains(&k))
+            || (f.or_subtypes
+                && f.subtypes_any
+                    .iter()
+                    .any(|s| def.subtypes.iter().any(|x| x == s))))
             && !f.types_none.iter().any(|t| def.has_type(*t))
             && (!f.basic || def.supertypes.contains(&crate::types::Supertype::Basic))
             && f.subtype
                 .as_ref()
                 .is_none_or(|s| def.subtypes.iter().any(|x| x == s))
             && (f.subtypes_any.is_empty()
+                || f.or_subtypes
                 || f.subtypes_any
                     .iter()
                     .any(|s| def.subtypes.iter().any(|x| x == s)))

@@ -10,9 +10,11 @@ impl crate::game::Game {
     pub fn matches_filter(&self, id: ObjectId, f: &ObjectFilter, me: PlayerId) -> bool {
         let Some(o) = self.obj(id) else { return false };
         let types = self.types_of(id);
+        let or_subtype = f.or_subtypes && f.subtypes_any.iter().any(|s| self.has_subtype(id, s));
         if !f.types_any.is_empty()
             && !f.types_any.iter().any(|t| types.contains(t))
             && !f.or_keyword.is_some_and(|k| self.has_keyword(id, k))
+            && !or_subtype
         {
             return false;
         }
@@ -24,7 +26,10 @@ impl crate::game::Game {
         {
             return false;
         }
-        if !f.subtypes_any.is_empty() && !f.subtypes_any.iter().any(|s| self.has_subtype(id, s)) {
+        if !f.subtypes_any.is_empty()
+            && !f.or_subtypes
+            && !f.subtypes_any.iter().any(|s| self.has_subtype(id, s))
+        {
             return false;
         }
         if let Some(s) = &f.not_subtype
@@ -95,6 +100,9 @@ impl crate::game::Game {
         {
             return false;
         }
+        if f.targets_your_permanent && !self.spell_targets_permanent_of(id, me) {
+            return false;
+        }
         if f.token && !o.token {
             return false;
         }
@@ -125,6 +133,22 @@ impl crate::game::Game {
             Some(Relation::Opponent) if o.controller == me => false,
             _ => true,
         }
+    }
+
+    /// Whether `id`, a spell on the stack, has a target that is a permanent `me` controls
+    /// (`ObjectFilter::targets_your_permanent`: Avoid Fate).
+    fn spell_targets_permanent_of(&self, id: ObjectId, me: PlayerId) -> bool {
+        self.stack
+            .iter()
+            .find(|s| s.object() == Some(id))
+            .is_some_and(|s| {
+                s.targets.iter().any(|t| match t {
+                    crate::targets::Target::Object(t) => self.obj(*t).is_some_and(|o| {
+                        o.zone == crate::zones::ZoneKind::Battlefield && o.controller == me
+                    }),
+                    _ => false,
+                })
+            })
     }
 
     /// How many Auras are attached to `id`, not counting `except`.

@@ -130,6 +130,16 @@ pub struct ObjectFilter {
     /// with flash"): the card types of `types_any` match, or, instead, this keyword does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub or_keyword: Option<Keyword>,
+    /// "... or <subtype>" (`or_type:S`: Avoid Fate's "instant or Aura spell"): the card
+    /// types of `types_any` match, or, instead, one of `subtypes_any` does (kept there: a
+    /// flag, so the filter stays small).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub or_subtypes: bool,
+    /// "Spell that targets a permanent you control" (`targets_permanent_you_control`, Avoid
+    /// Fate): a spell on the stack with at least one target that is a permanent controlled
+    /// by the player the filter is read for.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub targets_your_permanent: bool,
     /// One of these subtypes (`type:Insect|Rat|Spider|Squirrel`: Swarmyard).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subtypes_any: Vec<String>,
@@ -211,7 +221,7 @@ impl fmt::Display for ObjectFilter {
         if let Some(s) = &self.not_subtype {
             parts.push(format!("non-{s}"));
         }
-        if !self.subtypes_any.is_empty() {
+        if !self.subtypes_any.is_empty() && !self.or_subtypes {
             parts.push(self.subtypes_any.join(" or "));
         }
         if let Some((p, t)) = self.exact_pt {
@@ -232,6 +242,9 @@ impl fmt::Display for ObjectFilter {
         }
         if let Some(k) = self.or_keyword {
             parts.push(format!("or a card with {}", k.name().to_lowercase()));
+        }
+        if self.or_subtypes {
+            parts.push(format!("or {}", self.subtypes_any.join(" or ")));
         }
         if let Some(k) = self.keyword {
             parts.push(format!("with {}", k.name().to_lowercase()));
@@ -256,6 +269,9 @@ impl fmt::Display for ObjectFilter {
         }
         if self.entered_since_your_last_turn {
             parts.push("that entered the battlefield since your last turn ended".into());
+        }
+        if self.targets_your_permanent {
+            parts.push("that targets a permanent you control".into());
         }
         if let Some(n) = self.max_mana_value {
             parts.push(format!("with mana value {n} or less"));

@@ -535,6 +535,11 @@ pub enum StaticCondition {
     /// "If ~ was kicked, it enters ... with haste": its source is a permanent that was a
     /// kicked spell (Pouncing Wurm; `keywords/kicker.rs`).
     Kicked,
+    /// "As long as ~ is in your graveyard and you control a <basic land type>" (Valor; the
+    /// land type named by its colour, as in `TextWord::LandType`): the ability functions
+    /// only while its source is in its owner's graveyard (2014 112.6 / 2006 402.8), for
+    /// that owner (`layers.rs`: `Game::static_sources`).
+    InYourGraveyardAndYouControl(crate::mana::Color),
 }
 
 /// What a characteristic-defining P/T ability counts.
@@ -593,6 +598,14 @@ impl StaticAbility {
     }
 
     /// Whether it changes types or abilities (needs the full layer computation).
+    /// Whether it functions from its owner's graveyard instead of the battlefield (Valor).
+    pub fn from_graveyard(&self) -> bool {
+        matches!(
+            self.condition,
+            Some(StaticCondition::InYourGraveyardAndYouControl(_))
+        )
+    }
+
     pub fn is_layered(&self) -> bool {
         !self.grant_triggers.is_empty()
             || !self.grant_abilities.is_empty()

@@ -1621,6 +1621,30 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
         let condition = static_condition(st.condition.as_deref(), &def.text)?;
+        // A static that functions from a graveyard grants keywords only (the scans that
+        // read graveyards are the keyword ones: `layers.rs` `static_sources`).
+        if matches!(
+            condition,
+            Some(crate::cards::StaticCondition::InYourGraveyardAndYouControl(
+                _
+            ))
+        ) && (power != 0
+            || toughness != 0
+            || grants.is_empty()
+            || !grant_triggers.is_empty()
+            || !grant_abilities.is_empty()
+            || !add_subtypes.is_empty()
+            || set_colors.is_some()
+            || cda_pt.is_some()
+            || !st.set_land_types.is_empty()
+            || st.cant_attack_you
+            || st.itself
+            || st.enchanted)
+        {
+            return Err(
+                "a static that functions from a graveyard may only grant keywords (`grant`)".into(),
+            );
+        }
         check_attached_static(def, st)?;
         def.statics.push(crate::cards::StaticAbility {
             condition,
@@ -2449,9 +2473,28 @@ fn static_condition(
             }
             return Ok(Some(StaticCondition::Kicked));
         }
+        // "As long as ~ is in your graveyard and you control a Plains" (Valor).
+        other if other.starts_with("in_your_graveyard_and_you_control ") => {
+            let land = other["in_your_graveyard_and_you_control ".len()..].trim();
+            let Some((name, c)) = BASIC_LAND_TYPES.iter().find(|(n, _)| *n == land) else {
+                return Err(format!(
+                    "condition `{other}`: `{land}` is not a basic land type"
+                ));
+            };
+            let printed = format!(
+                "is in your graveyard and you control a {}",
+                name.to_lowercase()
+            );
+            if !text.to_lowercase().contains(&printed) {
+                return Err(format!(
+                    "condition `{other}`: the card's text has no \"as long as ~ {printed}\""
+                ));
+            }
+            return Ok(Some(StaticCondition::InYourGraveyardAndYouControl(*c)));
+        }
         other => {
             return Err(format!(
-                "condition `{other}`: expected `threshold`, `hellbent` or `kicked`"
+                "condition `{other}`: expected `threshold`, `hellbent`, `kicked` or `in_your_graveyard_and_you_control LAND`"
             ));
         }
     };

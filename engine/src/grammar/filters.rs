@@ -22,7 +22,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             &start,
             what,
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, or_type:SUBTYPE, targets_permanent_you_control, text_changeable:WORD, you_control or opponent_controls",
             ],
         )
     };
@@ -67,6 +67,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         "entered_since_your_last_turn" => f.entered_since_your_last_turn = true,
         "blocked_by_this" => f.blocked_by_source = true,
         "chosen_color" => f.chosen_color = true,
+        "targets_permanent_you_control" => f.targets_your_permanent = true,
         "you_control" => f.controller = Some(Relation::You),
         "opponent_controls" => f.controller = Some(Relation::Opponent),
         _ => return filter_word_with_value(i, &start, w, f),
@@ -121,6 +122,9 @@ fn filter_word_with_value<'a>(
             Ok(k) => f.or_keyword = Some(k),
             Err(e) => return fail_at(i, start, format!("`{w}`: {e}"), &["or_with:KEYWORD"]),
         }
+    } else if let Some(s) = value("or_type:").filter(|s| !s.is_empty()) {
+        f.or_subtypes = true;
+        f.subtypes_any = vec![s.to_string()];
     } else if let Some(k) = value("with:") {
         match k.parse() {
             Ok(k) => f.keyword = Some(k),
@@ -142,7 +146,7 @@ fn filter_word_with_value<'a>(
             start,
             format!("unknown filter word `{w}`"),
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, or_type:SUBTYPE, targets_permanent_you_control, text_changeable:WORD, you_control or opponent_controls",
             ],
         );
     }

@@ -29,18 +29,27 @@ impl Game {
 
     /// Whether a static ability of `src`'s "as long as" condition holds for its controller
     /// now (threshold here, hellbent in `keywords/hellbent.rs`, kicked in
-    /// `keywords/kicker.rs`); true without a condition.
+    /// `keywords/kicker.rs`); true without a condition. `table`: the layer computation
+    /// under way, whose land types "you control a Plains" reads (the fast paths read the
+    /// printed ones).
     pub(crate) fn static_condition_holds(
         &self,
         st: &StaticAbility,
         src: crate::ids::ObjectId,
         controller: PlayerId,
+        table: Option<&crate::layers::Table>,
     ) -> bool {
         match st.condition {
             None => true,
             Some(StaticCondition::Threshold) => self.has_threshold(controller),
             Some(StaticCondition::Hellbent) => self.is_hellbent(controller),
             Some(StaticCondition::Kicked) => self.was_kicked(src, None),
+            Some(StaticCondition::InYourGraveyardAndYouControl(c)) => {
+                let land = crate::types::land_type_of(c);
+                self.obj(src).is_some_and(|o| {
+                    o.zone == crate::zones::ZoneKind::Graveyard && o.owner == controller
+                }) && self.controls_land_type(controller, land, table)
+            }
         }
     }
 }
