@@ -139,18 +139,24 @@ fn unless_pays(i: &mut &str) -> PResult<Effect> {
     })
 }
 
+/// The ` || EFFECT` that ends an effect with an alternative; `usage` says what it is for
+/// when it is missing.
+fn or_else(i: &mut &str, usage: &str) -> PResult<Effect> {
+    if next_word(i) != Some("||") {
+        let _ = space1::<_, ErrMode<Problem>>.parse_next(i);
+        return fail_here(usage, &["|| EFFECT"]);
+    }
+    (space1, literal("||")).parse_next(i)?;
+    arg("an effect", effect).parse_next(i)
+}
+
 /// `if_main`: `A || B`, B what happens otherwise.
 fn if_cast_in_main_phase(i: &mut &str) -> PResult<Effect> {
     let then = arg("an effect", effect).parse_next(i)?;
-    if next_word(i) != Some("||") {
-        let _ = space1::<_, ErrMode<Problem>>.parse_next(i);
-        return fail_here(
-            "`if_cast_in_main_phase A || B`: B is what happens otherwise",
-            &["|| EFFECT"],
-        );
-    }
-    (space1, literal("||")).parse_next(i)?;
-    let otherwise = arg("an effect", effect).parse_next(i)?;
+    let otherwise = or_else(
+        i,
+        "`if_cast_in_main_phase A || B`: B is what happens otherwise",
+    )?;
     Ok(Effect::IfCastInMainPhase {
         then: Box::new(then),
         otherwise: Box::new(otherwise),
@@ -165,15 +171,10 @@ fn any_player_may_take_damage(i: &mut &str) -> PResult<Effect> {
         *i = at;
         return fail_here("a number of damage", &["a number"]);
     };
-    if next_word(i) != Some("||") {
-        let _ = space1::<_, ErrMode<Problem>>.parse_next(i);
-        return fail_here(
-            "`any_player_may_take_damage N || B`: B is what happens if no one does",
-            &["|| EFFECT"],
-        );
-    }
-    (space1, literal("||")).parse_next(i)?;
-    let otherwise = arg("an effect", effect).parse_next(i)?;
+    let otherwise = or_else(
+        i,
+        "`any_player_may_take_damage N || B`: B is what happens if no one does",
+    )?;
     Ok(Effect::AnyPlayerMayTakeDamage {
         amount: amount as u32,
         otherwise: Box::new(otherwise),
