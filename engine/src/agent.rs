@@ -19,12 +19,15 @@ use rand_chacha::ChaCha8Rng;
 
 pub struct RandomAgent {
     rng: ChaCha8Rng,
+    /// The priority actions of the last stop (kept to reuse its allocation).
+    buffer: Vec<Answer>,
 }
 
 impl RandomAgent {
     pub fn new(seed: u64) -> Self {
         RandomAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
+            buffer: Vec::new(),
         }
     }
 
@@ -114,17 +117,17 @@ impl RandomAgent {
                 }
             }
             Decision::Priority => {
-                let options: Vec<Answer> = game
-                    .priority_actions(player, false)
-                    .into_iter()
-                    .filter(|a| !matches!(a, Answer::Pass))
-                    .filter(|a| !free_repeat(game, a))
-                    .collect();
-                if options.is_empty() || self.rng.random_bool(0.3) {
+                // One buffer for every stop (asked at most decisions of a game).
+                let mut options = std::mem::take(&mut self.buffer);
+                game.priority_actions_into(player, false, &mut options);
+                options.retain(|a| !matches!(a, Answer::Pass) && !free_repeat(game, a));
+                let answer = if options.is_empty() || self.rng.random_bool(0.3) {
                     Answer::Pass
                 } else {
                     options[self.rng.random_range(0..options.len())].clone()
-                }
+                };
+                self.buffer = options;
+                answer
             }
             _ => {
                 let mut options = game.legal_answers(player);

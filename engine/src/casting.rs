@@ -1946,6 +1946,10 @@ impl Game {
                 {
                     continue;
                 }
+                // A tapped land can't pay: skipped before the full check, which words why.
+                if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
+                    continue;
+                }
                 if self.check_mana_ability_cost(player, o.id, a).is_err()
                     || self.check_once_each_turn(o.id, i).is_err()
                 {
@@ -1956,15 +1960,18 @@ impl Game {
                 } else {
                     10
                 };
-                let produce = a
-                    .mana
-                    .as_ref()
-                    .map(|m| self.mana_options(o.id, m))
-                    .unwrap_or_default();
-                if a.mana.as_ref().is_some_and(|m| m.amount() != 1) {
-                    continue;
+                match &a.mana {
+                    Some(m) if m.amount() != 1 => {}
+                    // One fixed type (basic lands): no list of options to build.
+                    Some(ManaProduce::Fixed(v)) => {
+                        choices.extend(v.iter().map(|t| (i, *t, penalty)));
+                    }
+                    Some(m) => {
+                        let produce = self.mana_options(o.id, m);
+                        choices.extend(produce.into_iter().map(|t| (i, t, penalty)));
+                    }
+                    None => {}
                 }
-                choices.extend(produce.into_iter().map(|t| (i, t, penalty)));
             }
             if !choices.is_empty() {
                 out.push(ManaSource {

@@ -386,6 +386,9 @@ pub struct Game {
     /// find none). Never saved: a loaded or new game checks again.
     #[serde(skip)]
     pub(crate) sba_clean: bool,
+    /// What this game's cards can do, worked out once (`census.rs`); never saved.
+    #[serde(skip)]
+    pub(crate) census: crate::census::Census,
     /// "You can't lose the game this turn and your opponents can't win the game this turn"
     /// (Angel's Grace): the player and the turn (`sba.rs`: `Game::can_lose`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -607,6 +610,7 @@ impl Game {
             draw_reason: None,
             loop_watch: Default::default(),
             sba_clean: false,
+            census: Default::default(),
             cant_lose: Vec::new(),
             has_ability_targets: false,
             next_ability_serial: 0,
@@ -908,8 +912,13 @@ impl Game {
             .collect()
     }
     pub fn next_player_after(&self, p: PlayerId) -> PlayerId {
-        let order = self.players_from(p);
-        order.iter().copied().find(|q| *q != p).unwrap_or(p)
+        // The first other player in game in turn order after `p` (asked at every pass:
+        // no list built).
+        let n = self.players.len();
+        (1..n)
+            .map(|k| PlayerId(((p.index() + k) % n) as u8))
+            .find(|q| self.player(*q).in_game())
+            .unwrap_or(p)
     }
     pub fn living_players(&self) -> usize {
         self.players.iter().filter(|p| p.in_game()).count()
@@ -1047,6 +1056,7 @@ impl Game {
         let slot = self.objects.len() as u16;
         let id = ObjectId::new(slot, 0);
         self.note_card_abilities(card);
+        self.census.forget();
         let timestamp = self.new_timestamp();
         self.objects.push(Object {
             id,

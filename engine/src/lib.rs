@@ -11,6 +11,7 @@ pub mod agent;
 pub mod as_enters;
 pub mod cards;
 pub mod casting;
+pub mod census;
 pub mod combat;
 pub mod copy;
 pub mod costs;

@@ -273,14 +273,28 @@ impl Game {
     }
 
     pub fn priority_actions(&self, player: PlayerId, with_mana_abilities: bool) -> Vec<Answer> {
+        let mut out = Vec::new();
+        self.priority_actions_into(player, with_mana_abilities, &mut out);
+        out
+    }
+
+    /// [`Game::priority_actions`] into `out` (cleared first), for a caller that asks at
+    /// every stop and keeps one buffer (the random agent).
+    pub fn priority_actions_into(
+        &self,
+        player: PlayerId,
+        with_mana_abilities: bool,
+        out: &mut Vec<Answer>,
+    ) {
+        out.clear();
         if !self
             .pending
             .as_ref()
             .is_some_and(|p| p.player == player && p.decision == Decision::Priority)
         {
-            return Vec::new();
+            return;
         }
-        let mut out = vec![Answer::Pass];
+        out.push(Answer::Pass);
         let hand = &self.player(player).hand;
         // Cheap filters first; every listed answer still passes the full check.
         let sorcery_ok = self.sorcery_timing(player);
@@ -363,7 +377,7 @@ impl Game {
             }
         }
         if !split_second {
-            self.abilities_outside_battlefield(player, &mut out);
+            self.abilities_outside_battlefield(player, out);
         }
         // One pass over the battlefield: turning a face-down permanent face up (a special
         // action, also under split second) goes to `out`, the permanents' abilities to
@@ -384,7 +398,6 @@ impl Game {
             }
         }
         out.append(&mut abilities);
-        out
     }
 
     /// The abilities of permanent `o` that `player` may begin to activate now (mana

@@ -87,7 +87,7 @@ impl Game {
         }
         let mut losers: Vec<(PlayerId, LossReason)> = Vec::new();
         let mut spent_draws: Vec<PlayerId> = Vec::new();
-        for p in self.player_ids().collect::<Vec<_>>() {
+        for p in (0..self.players.len()).map(|i| crate::ids::PlayerId(i as u8)) {
             let pl = self.player(p);
             if !pl.in_game() {
                 continue;

@@ -311,7 +311,7 @@ impl Game {
         let phase_ends = next.is_none_or(|n| n.phase() != self.step.phase());
         // Δ1/Δ2: pools empty at every step end (modern) or phase end with mana burn (classic).
         if self.ruleset.pools_empty_each_step() || phase_ends {
-            for p in self.player_ids().collect::<Vec<_>>() {
+            for p in (0..self.players.len()).map(|i| crate::ids::PlayerId(i as u8)) {
                 let lost = self.player_mut(p).pool.clear();
                 if lost > 0 && self.ruleset.mana_burn() && phase_ends {
                     self.emit(Event::ManaBurn {

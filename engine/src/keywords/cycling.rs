@@ -74,6 +74,13 @@ impl Game {
     /// the battlefield (with its abilities or not).
     pub(crate) fn cycling_granter_out(&self) -> bool {
         let catalog = self.catalog();
+        if !self
+            .census
+            .facts(&self.objects, catalog)
+            .grants_hand_cycling
+        {
+            return false;
+        }
         self.battlefield.iter().any(|id| {
             self.obj(*id)
                 .is_some_and(|o| catalog.granted_cycling().any(|(_, g, _)| g == o.face()))

@@ -44,11 +44,13 @@ impl ManaSource {
             .max()
             .unwrap_or(0)
     }
+    /// How many different types of mana the source can make (counted without a list: a
+    /// source has a handful of choices at most).
     fn flexibility(&self) -> usize {
-        let mut types: Vec<ManaType> = self.choices.iter().map(|c| c.1).collect();
-        types.sort();
-        types.dedup();
-        types.len()
+        let c = &self.choices;
+        (0..c.len())
+            .filter(|&i| !c[..i].iter().any(|x| x.1 == c[i].1))
+            .count()
     }
 }
 

@@ -1,0 +1,56 @@
+//! What the cards of a game can do, worked out once per game: hot paths (every priority
+//! stop lists the legal actions) ask it to skip rules no card of this game uses, instead of
+//! scanning the battlefield for them each time.
+//!
+//! It is derived data, never saved: a loaded or cloned game works it out again on first
+//! use, and creating an object (a token, a card put into the game) forgets it. Only facts
+//! of the cards' definitions belong here (what a card *can* do, never what the state is),
+//! so the answer is the same whatever happened since the game started.
+
+use crate::cards::Catalog;
+use crate::object::Object;
+use std::sync::OnceLock;
+
+/// The facts, from every object's card definition (printed face and copy source).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// Some card grants typecycling to cards in hands (Homing Sliver's slivercycling,
+    /// 702.28e): hands are looked at for granted cycling only then.
+    pub grants_hand_cycling: bool,
+}
+
+impl Facts {
+    fn of(objects: &[Object], catalog: &Catalog) -> Facts {
+        let mut f = Facts::default();
+        for o in objects {
+            for card in [Some(o.card), o.copy_of].into_iter().flatten() {
+                let def = catalog.get(card);
+                f.grants_hand_cycling |= def.grants_typecycling_in_hands.is_some();
+            }
+        }
+        f
+    }
+}
+
+/// The lazily worked out [`Facts`] of one game.
+#[derive(Debug, Default)]
+pub struct Census(OnceLock<Facts>);
+
+impl Census {
+    /// The facts of the game whose objects are `objects`.
+    pub(crate) fn facts(&self, objects: &[Object], catalog: &Catalog) -> Facts {
+        *self.0.get_or_init(|| Facts::of(objects, catalog))
+    }
+
+    /// Forgets the facts (an object was created).
+    pub(crate) fn forget(&mut self) {
+        self.0 = OnceLock::new();
+    }
+}
+
+impl Clone for Census {
+    /// A clone works the facts out again (cheap, and it can't go stale).
+    fn clone(&self) -> Self {
+        Census::default()
+    }
+}
