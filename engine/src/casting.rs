@@ -1950,8 +1950,9 @@ impl Game {
                 if (a.cost.tap && o.tapped) || (a.cost.untap && !o.tapped) {
                     continue;
                 }
-                if self.check_mana_ability_cost(player, o.id, a).is_err()
-                    || self.check_once_each_turn(o.id, i).is_err()
+                // `a` is ability `i` of `o`: its once-each-turn limit read directly.
+                if (a.once_each_turn && self.activations_this_turn(o.id, i) > 0)
+                    || self.check_mana_ability_cost(player, o.id, a).is_err()
                 {
                     continue;
                 }

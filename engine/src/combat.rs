@@ -105,19 +105,44 @@ impl Combat {
     }
 }
 
+/// What keeps a creature from attacking at all (508.1a, 302.6, 702.3b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AttackRestriction {
+    Gone,
+    NotACreature,
+    Tapped,
+    Defender,
+    CantAttack,
+    SummoningSick,
+}
+
+/// What keeps a creature from attacking one player (508.1c).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AttackPlayerRestriction {
+    /// "Creatures can't attack that player until their next turn".
+    CantBeAttacked,
+    /// A permanent of the defender's forbids it (Teferi's Moat).
+    Moat(ObjectId),
+    /// "Can't attack unless defending player controls an Island".
+    NoIsland,
+    /// "Can't attack if defending player controls an untapped creature with power 3 or
+    /// greater" (Orgg).
+    UntappedPower3(ObjectId),
+}
+
 impl Game {
     /// Creatures `player` could declare as attackers, with the players each may attack.
     pub fn eligible_attackers(&self, player: PlayerId) -> Vec<(ObjectId, Vec<PlayerId>)> {
         let opponents = self.opponents(player);
-        // Untapped creatures first: the full check words a refusal for every land.
+        // Untapped creatures first: cheaper than the full check for every land.
         self.battlefield_of(player)
             .filter(|o| !o.tapped && self.is_creature(o.id))
-            .filter(|o| self.check_can_attack(o.id).is_ok())
+            .filter(|o| self.attack_restriction(o.id).is_none())
             .map(|o| {
                 let ds: Vec<PlayerId> = opponents
                     .iter()
                     .copied()
-                    .filter(|d| self.check_can_attack_player(o.id, *d).is_ok())
+                    .filter(|d| self.attack_player_restriction(o.id, *d).is_none())
                     .collect();
                 (o.id, ds)
             })
@@ -125,77 +150,109 @@ impl Game {
             .collect()
     }
 
-    /// Restrictions that depend on the defending player (Orgg).
+    /// Restrictions that depend on the defending player (Orgg), worded.
     fn check_can_attack_player(&self, id: ObjectId, defender: PlayerId) -> Result<(), String> {
+        let Some(why) = self.attack_player_restriction(id, defender) else {
+            return Ok(());
+        };
+        let (name, them) = (self.card_name(id), &self.player(defender).name);
+        Err(match why {
+            AttackPlayerRestriction::CantBeAttacked => format!(
+                "{name} can't attack {them}: creatures can't attack that player until their next turn"
+            ),
+            AttackPlayerRestriction::Moat(moat) => {
+                format!("{name} can't attack {them} ({})", self.card_name(moat))
+            }
+            AttackPlayerRestriction::NoIsland => {
+                format!("{name} can't attack unless the defending player controls an Island")
+            }
+            AttackPlayerRestriction::UntappedPower3(big) => format!(
+                "{name} can't attack while the defending player controls an untapped creature with power 3 or greater ({})",
+                self.card_name(big)
+            ),
+        })
+    }
+
+    /// The first restriction that keeps `id` from attacking `defender` (checked at every
+    /// declaration and listing: nothing is worded unless it is refused).
+    fn attack_player_restriction(
+        &self,
+        id: ObjectId,
+        defender: PlayerId,
+    ) -> Option<AttackPlayerRestriction> {
         if self.cant_be_attacked.contains(&defender) {
-            return Err(format!(
-                "{} can't attack {}: creatures can't attack that player until their next turn",
-                self.card_name(id),
-                self.player(defender).name
-            ));
+            return Some(AttackPlayerRestriction::CantBeAttacked);
         }
         // "Creatures of the chosen color without flying can't attack you" (Teferi's Moat).
-        if let Some(moat) = self.battlefield_of(defender).find(|o| {
-            self.catalog()
-                .get(o.face())
-                .statics
-                .iter()
-                .any(|st| st.cant_attack_controller && self.static_applies(o.id, st, id))
-        }) {
-            return Err(format!(
-                "{} can't attack {} ({})",
-                self.card_name(id),
-                self.player(defender).name,
-                self.card_name(moat.id)
-            ));
+        if self.has_statics
+            && let Some(moat) = self.battlefield_of(defender).find(|o| {
+                self.catalog()
+                    .get(o.face())
+                    .statics
+                    .iter()
+                    .any(|st| st.cant_attack_controller && self.static_applies(o.id, st, id))
+            })
+        {
+            return Some(AttackPlayerRestriction::Moat(moat.id));
         }
         if self.has_keyword(id, Keyword::CantAttackUnlessDefenderControlsIsland)
             && !self
                 .battlefield_of(defender)
                 .any(|o| self.is_land(o.id) && self.has_subtype(o.id, "Island"))
         {
-            return Err(format!(
-                "{} can't attack unless the defending player controls an Island",
-                self.card_name(id)
-            ));
+            return Some(AttackPlayerRestriction::NoIsland);
         }
         if self.has_keyword(id, Keyword::CantAttackIntoUntappedPower3)
             && let Some(big) = self
                 .battlefield_of(defender)
                 .find(|o| !o.tapped && self.is_creature(o.id) && self.power(o.id) >= 3)
         {
-            return Err(format!(
-                "{} can't attack while the defending player controls an untapped creature with power 3 or greater ({})",
-                self.card_name(id),
-                self.card_name(big.id)
-            ));
+            return Some(AttackPlayerRestriction::UntappedPower3(big.id));
         }
-        Ok(())
+        None
     }
 
+    /// Why `id` can't attack at all, worded.
     fn check_can_attack(&self, id: ObjectId) -> Result<(), String> {
-        let Some(o) = self.obj(id) else {
-            return Err("that creature is gone".into());
+        let Some(why) = self.attack_restriction(id) else {
+            return Ok(());
         };
         let name = self.card_name(id);
+        Err(match why {
+            AttackRestriction::Gone => "that creature is gone".into(),
+            AttackRestriction::NotACreature => {
+                format!("{name} is not a creature on the battlefield")
+            }
+            AttackRestriction::Tapped => format!("{name} is tapped and can't attack"),
+            AttackRestriction::Defender => format!("{name} has defender and can't attack"),
+            AttackRestriction::CantAttack => format!("{name} can't attack"),
+            AttackRestriction::SummoningSick => format!(
+                "{name} has summoning sickness: it hasn't been under your control since your turn began"
+            ),
+        })
+    }
+
+    /// The first rule that keeps `id` from attacking any player now.
+    fn attack_restriction(&self, id: ObjectId) -> Option<AttackRestriction> {
+        let Some(o) = self.obj(id) else {
+            return Some(AttackRestriction::Gone);
+        };
         if !self.is_on_battlefield(id) || !self.is_creature(id) {
-            return Err(format!("{name} is not a creature on the battlefield"));
+            return Some(AttackRestriction::NotACreature);
         }
         if o.tapped {
-            return Err(format!("{name} is tapped and can't attack"));
+            return Some(AttackRestriction::Tapped);
         }
         if self.has_keyword(id, Keyword::Defender) {
-            return Err(format!("{name} has defender and can't attack"));
+            return Some(AttackRestriction::Defender);
         }
         if self.has_keyword(id, Keyword::CantAttack) {
-            return Err(format!("{name} can't attack"));
+            return Some(AttackRestriction::CantAttack);
         }
         if !self.controlled_since_turn_start(id) && !self.has_keyword(id, Keyword::Haste) {
-            return Err(format!(
-                "{name} has summoning sickness: it hasn't been under your control since your turn began"
-            ));
+            return Some(AttackRestriction::SummoningSick);
         }
-        Ok(())
+        None
     }
 
     /// Creatures `player` could block with, and the attackers each could block.
