@@ -17,6 +17,10 @@ pub struct Facts {
     /// Some card grants typecycling to cards in hands (Homing Sliver's slivercycling,
     /// 702.28e): hands are looked at for granted cycling only then.
     pub grants_hand_cycling: bool,
+    /// Some card gives its controller's creature cards flash (Teferi, Mage of Zhalfir).
+    pub gives_creatures_flash: bool,
+    /// Some card holds its controller's opponents to sorcery timing (Teferi).
+    pub imposes_sorcery_timing: bool,
 }
 
 impl Facts {
@@ -26,6 +30,8 @@ impl Facts {
             for card in [Some(o.card), o.copy_of].into_iter().flatten() {
                 let def = catalog.get(card);
                 f.grants_hand_cycling |= def.grants_typecycling_in_hands.is_some();
+                f.gives_creatures_flash |= def.own_creature_cards_have_flash;
+                f.imposes_sorcery_timing |= def.opponents_sorcery_timing;
             }
         }
         f

@@ -547,7 +547,12 @@ impl Game {
     /// over flash and over casts while something resolves (a madness or suspend trigger,
     /// R-teferi-mage-of-zhalfir-4: the resolving ability is still on the stack).
     pub(crate) fn sorcery_timing_only(&self, player: PlayerId) -> Option<ObjectId> {
-        if !self.has_statics {
+        if !self.has_statics
+            || !self
+                .census
+                .facts(&self.objects, self.catalog())
+                .imposes_sorcery_timing
+        {
             return None;
         }
         self.battlefield.iter().copied().find(|&id| {
