@@ -324,6 +324,11 @@ pub enum Effect {
             skip_serializing_if = "crate::decision::is_one"
         )]
         up_to: u32,
+        /// "Put it onto the battlefield ... under target player's control" (Yavimaya Dryad:
+        /// `under=target`): the player the found card enters under; its controller unless
+        /// told.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        under: Option<PlayerRef>,
     },
     /// "Turn it face down" (Vesuvan Shapeshifter's upkeep trigger).
     TurnFaceDown(ObjRef),
@@ -976,6 +981,9 @@ impl Effect {
             | Effect::SkipNext { who, .. }
             | Effect::ExtraTurn { who }
             | Effect::LoseAllAbilities { who, .. } => p(who, &mut v),
+            Effect::Search {
+                under: Some(who), ..
+            } => p(who, &mut v),
             Effect::May { effects, .. } => {
                 for e in effects {
                     v.extend(e.target_slots());

@@ -309,12 +309,15 @@ impl Game {
             }
             Effect::Search {
                 to: ZoneKind::Battlefield,
+                under,
                 ..
-            } => res
-                .choices
-                .iter()
-                .flat_map(|(_, objs)| objs.iter().map(|o| (*o, res.item.controller)))
-                .collect(),
+            } => {
+                let controller = self.search_controller(res, *under);
+                res.choices
+                    .iter()
+                    .flat_map(|(_, objs)| objs.iter().map(move |o| (*o, controller)))
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }

@@ -425,6 +425,12 @@ const UP_TO: Opt = Opt {
     shape: "up_to=N",
     value: Value::Number,
 };
+/// "Onto the battlefield under target player's control" (Yavimaya Dryad's search).
+const UNDER: Opt = Opt {
+    key: "under",
+    shape: "under=PLAYER",
+    value: Value::Player,
+};
 const N: Opt = Opt {
     key: "n",
     shape: "n=AMOUNT",
@@ -1339,10 +1345,11 @@ fn plain_words<'a>(i: &mut &'a str) -> PResult<Vec<&'a str>> {
 // ---------------------------------------------------------------------------------------
 // Library.
 
-/// `search FILTER [to=hand|battlefield|graveyard] [tapped] [then=become_copy]`.
+/// `search FILTER [to=hand|battlefield|graveyard] [tapped] [then=become_copy] [up_to=N]
+/// [under=PLAYER]`.
 fn search(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let filter = filter_after(&["tapped"]).parse_next(i)?;
-    let o = options(i, verb, &[TO_ZONE, TAPPED, THEN, UP_TO])?;
+    let o = options(i, verb, &[TO_ZONE, TAPPED, THEN, UP_TO, UNDER])?;
     Ok(Effect::Search {
         up_to: o.number("up_to").unwrap_or(1),
         filter,
@@ -1353,6 +1360,7 @@ fn search(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         },
         tapped: o.flag("tapped"),
         then_copy: o.word("then").is_some(),
+        under: o.player("under"),
     })
 }
 

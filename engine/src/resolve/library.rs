@@ -390,6 +390,7 @@ impl Game {
                 tapped,
                 then_copy,
                 up_to,
+                under,
             } => {
                 if res.choices.is_empty() {
                     return Progress::Ask(Pending {
@@ -402,11 +403,14 @@ impl Game {
                     });
                 }
                 let found = std::mem::take(&mut res.choices);
+                let controller = self.search_controller(res, *under);
                 let mut moved = Vec::new();
                 for (_, objs) in found {
                     for o in objs {
                         let new = match to {
-                            ZoneKind::Battlefield => self.put_onto_battlefield(o, me, *tapped),
+                            ZoneKind::Battlefield => {
+                                self.put_onto_battlefield(o, controller, *tapped)
+                            }
                             _ => self.move_object(o, *to, Position::Top),
                         };
                         moved.extend(new);
@@ -478,6 +482,14 @@ impl Game {
             _ => debug_assert!(false, "not a library search: {e:?}"),
         }
         Progress::Done
+    }
+
+    /// The player a search's card enters the battlefield under: `under=PLAYER` (Yavimaya
+    /// Dryad's target player), else the searching player.
+    pub(crate) fn search_controller(&self, res: &Resolution, under: Option<PlayerRef>) -> PlayerId {
+        under
+            .and_then(|r| self.players_of(res, r).first().copied())
+            .unwrap_or(res.item.controller)
     }
 
     /// Discards the cards chosen for the current effect (`res.choices`) at once, after
