@@ -877,7 +877,7 @@ impl Game {
             if Some(slot) == optional {
                 continue;
             }
-            if self.target_candidates(c, spec).is_empty() {
+            if !self.has_target_candidate(c, spec) {
                 return Err(RuleError::illegal(format!(
                     "there is no legal target for it: it needs {}",
                     spec.describe()
@@ -886,7 +886,7 @@ impl Game {
         }
         if let Some(d) = shape.divided
             && self.divided_amount(c, d) > 0
-            && self.target_candidates(c, &d.spec).is_empty()
+            && !self.has_target_candidate(c, &d.spec)
         {
             return Err(RuleError::illegal(format!(
                 "there is no legal target for its damage: it needs {}",
@@ -1613,6 +1613,22 @@ impl Game {
     }
 
     fn target_candidates(&self, c: &Casting, spec: &TargetSpec) -> Vec<Target> {
+        let mut v = self.target_pool(c, spec);
+        let me = Self::casting_self(c);
+        v.retain(|t| Some(*t) != me.map(Target::Object) && self.target_allowed(c, spec, *t));
+        v
+    }
+
+    /// Whether [`Game::target_candidates`] would list any (stops at the first legal one).
+    fn has_target_candidate(&self, c: &Casting, spec: &TargetSpec) -> bool {
+        let me = Self::casting_self(c);
+        self.target_pool(c, spec)
+            .into_iter()
+            .any(|t| Some(t) != me.map(Target::Object) && self.target_allowed(c, spec, t))
+    }
+
+    /// Everything of the kind `spec` asks for, legal or not, in listing order.
+    fn target_pool(&self, c: &Casting, spec: &TargetSpec) -> Vec<Target> {
         use crate::targets::TargetKind as K;
         let mut v = Vec::new();
         match &spec.kind {
@@ -1673,8 +1689,6 @@ impl Game {
                     .map(Target::Object),
             ),
         }
-        let me = Self::casting_self(c);
-        v.retain(|t| Some(*t) != me.map(Target::Object) && self.target_allowed(c, spec, *t));
         v
     }
 
@@ -1924,12 +1938,12 @@ impl Game {
 
     /// The mana sources `player` could tap for an automatic payment, excluding `exclude`.
     fn mana_sources(&self, player: PlayerId, exclude: &[ObjectId]) -> Vec<ManaSource> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.battlefield.len());
         for o in self.battlefield_of(player) {
             if exclude.contains(&o.id) {
                 continue;
             }
-            let mut choices = Vec::new();
+            let mut choices = smallvec::SmallVec::new();
             for (i, a) in self.abilities_of(o.id) {
                 if !a.is_mana_ability()
                     || a.cost.mana.is_some()

@@ -22,7 +22,9 @@ pub type Demand = [u32; 5];
 pub struct ManaSource {
     pub permanent: ObjectId,
     /// (ability index, mana type it would make, penalty) choices; one may be used.
-    pub choices: Vec<(u8, ManaType, u32)>,
+    /// Inline for up to six choices (any colour or colourless), so listing a player's
+    /// sources allocates once, not once per land.
+    pub choices: smallvec::SmallVec<[(u8, ManaType, u32); 6]>,
 }
 
 impl ManaSource {
