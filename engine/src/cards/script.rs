@@ -2666,7 +2666,9 @@ fn split_combined_cost(name: &str, halves: &[Facts]) -> Result<ManaCost, Catalog
     if generic > 0 {
         symbols.insert(0, ManaSymbol::Generic(generic));
     }
-    Ok(ManaCost { symbols })
+    Ok(ManaCost {
+        symbols: symbols.into(),
+    })
 }
 
 /// The whole card's record of its halves (names and mana values), for a split card.

@@ -77,7 +77,7 @@ mod tests {
         assert_eq!(symbols_of(&cost, Color::U), 1);
         assert_eq!(symbols_of(&cost, Color::R), 0);
         let hybrid = ManaCost {
-            symbols: vec![ManaSymbol::Hybrid(Color::G, Color::W), ManaSymbol::X],
+            symbols: smallvec::smallvec![ManaSymbol::Hybrid(Color::G, Color::W), ManaSymbol::X],
         };
         assert_eq!(symbols_of(&hybrid, Color::G), 1);
         assert_eq!(symbols_of(&hybrid, Color::W), 1);

@@ -133,16 +133,17 @@ pub enum ManaSymbol {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct ManaCost {
-    pub symbols: Vec<ManaSymbol>,
+    /// Inline up to four symbols (most costs), so copying a cost allocates nothing.
+    pub symbols: smallvec::SmallVec<[ManaSymbol; 4]>,
 }
 
 impl ManaCost {
     pub fn generic(n: u32) -> Self {
         ManaCost {
             symbols: if n > 0 {
-                vec![ManaSymbol::Generic(n)]
+                smallvec::smallvec![ManaSymbol::Generic(n)]
             } else {
-                vec![]
+                smallvec::SmallVec::new()
             },
         }
     }
@@ -251,7 +252,9 @@ impl FromStr for ManaCost {
             }
         }
         symbols.retain(|s| *s != ManaSymbol::Generic(0));
-        Ok(ManaCost { symbols })
+        Ok(ManaCost {
+            symbols: symbols.into(),
+        })
     }
 }
 
