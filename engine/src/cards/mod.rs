@@ -55,6 +55,8 @@ pub enum AbilityTiming {
     YourUpkeep,
     /// "Activate only during the end of combat step" (Desert): any player's.
     EndOfCombat,
+    /// "Activate only during your turn" (Dementia Sliver's grant): any step of it.
+    YourTurn,
 }
 
 /// An extra condition on activation.
