@@ -855,6 +855,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
         Answer::Yes => "yes".into(),
         Answer::No => "no".into(),
         Answer::CreatureType(t) => t.clone(),
+        Answer::CardName(n) => format!("name {n}"),
         Answer::Order(v) => format!(
             "order {}",
             v.iter()
@@ -1509,6 +1510,28 @@ pub fn parse_answers(
                     } else {
                         format!(
                             "`{rest}` is not a creature type; did you mean {}?",
+                            near.join(", ")
+                        )
+                    }));
+                }
+            }
+        }
+        Decision::NameCard { .. } => {
+            let rest = strip_any(&t, &["name ", "choose "]).unwrap_or(&t).trim();
+            match game.catalog().card_name(rest) {
+                Some(n) => Answer::CardName(n.to_string()),
+                None => {
+                    let near: Vec<String> = game
+                        .catalog()
+                        .suggest(rest, 5)
+                        .iter()
+                        .map(|d| d.name.clone())
+                        .collect();
+                    return Err(unknown(if near.is_empty() || rest.is_empty() {
+                        "say the name of a card (for example `name Lightning Axe`)".to_string()
+                    } else {
+                        format!(
+                            "`{rest}` is not the name of a card; did you mean {}?",
                             near.join(", ")
                         )
                     }));

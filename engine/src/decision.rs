@@ -84,6 +84,10 @@ pub enum Decision {
     OrderTriggers { descriptions: Vec<String> },
     /// "As ~ enters the battlefield, choose a creature type" (Conspiracy).
     ChooseCreatureType { card: String },
+    /// "Choose a card name" as an effect resolves (Magus of the Scroll, Dementia Sliver;
+    /// `resolve/naming.rs`): the name of any card (not a token; a split card's half by its
+    /// own name), answered `CardName`. `card` is the source's name, for the question.
+    NameCard { card: String },
     /// A "may" choice or an optional cost ("you may pay {B}"): answered `Yes` or `No`.
     YesNo { question: String },
     /// "You may have ~ enter the battlefield as a copy of any land on the battlefield"
@@ -215,6 +219,8 @@ pub enum Answer {
     /// An order of items, as indices (0-based) of the list the decision shows.
     Order(Vec<u8>),
     CreatureType(String),
+    /// A card name (`Decision::NameCard`), as the catalog spells it.
+    CardName(String),
     Yes,
     No,
     /// A special action (no stack): pay what a delayed ability asks to stop it (Glass Asp),
@@ -273,6 +279,7 @@ impl Answer {
             Answer::AssignDamage(_) => "assign combat damage",
             Answer::Order(_) => "an order",
             Answer::CreatureType(_) => "a creature type",
+            Answer::CardName(_) => "a card name",
             Answer::Yes => "yes",
             Answer::No => "no",
             Answer::PayToAvoid(_) => "pay to stop a delayed ability",
@@ -351,6 +358,7 @@ impl Decision {
             Decision::ChooseCreatureType { card } => {
                 format!("choose a creature type for {card}")
             }
+            Decision::NameCard { card } => format!("{card}: choose a card name"),
             Decision::YesNo { question } => format!("{question} (yes or no)"),
             Decision::ChooseCopy { card, of } => match of {
                 crate::abilities::CopyKind::Land => {
@@ -418,6 +426,7 @@ impl Decision {
             Decision::AssignCombatDamage { .. } => "assign_damage",
             Decision::OrderTriggers { .. } => "order_triggers",
             Decision::ChooseCreatureType { .. } => "creature_type",
+            Decision::NameCard { .. } => "name_card",
             Decision::YesNo { .. } => "yes_no",
             Decision::ChooseCopy { .. } => "copy",
             Decision::OrderReplacements { .. } => "order_replacements",

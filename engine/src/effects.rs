@@ -235,6 +235,15 @@ pub enum Effect {
     /// "Target player reveals a card at random from their hand. ~ deals damage to that player
     /// equal to that card's mana value" (Ignite Memories).
     RevealRandomDamage(PlayerRef),
+    /// "Choose a card name, then <who> reveals a card at random from their hand. If that card
+    /// has the chosen name, <then>" (Magus of the Scroll); with `discard`, "... that player
+    /// discards it" (Dementia Sliver). The name is asked of the controller as it resolves
+    /// (`Decision::NameCard`, `resolve/naming.rs`); the card is picked with the game's rng.
+    NameCardRevealRandom {
+        who: PlayerRef,
+        then: Vec<Effect>,
+        discard: bool,
+    },
     /// "Target player reveals their hand and the top card of their library. You choose a card
     /// revealed this way. That player puts the chosen card on the bottom of their library"
     /// (Psychotic Episode): the controller chooses as it resolves (`ChooseMode`).
@@ -867,6 +876,7 @@ impl Effect {
                 | Effect::Fateseal(_)
                 | Effect::ReorderTop(_)
                 | Effect::ChooseRevealedToBottom(_)
+                | Effect::NameCardRevealRandom { .. }
                 | Effect::AuraSwap
         ) && self.target_slots().is_empty()
     }
@@ -959,6 +969,12 @@ impl Effect {
             }
             Effect::SacrificeOrElse { otherwise, .. } => {
                 for e in otherwise {
+                    v.extend(e.target_slots());
+                }
+            }
+            Effect::NameCardRevealRandom { who, then, .. } => {
+                p(who, &mut v);
+                for e in then {
                     v.extend(e.target_slots());
                 }
             }

@@ -725,6 +725,7 @@ impl Game {
             }
             Decision::OrderTriggers { .. } => self.answer_order_triggers(player, answer),
             Decision::ChooseCreatureType { .. } => self.answer_creature_type(player, answer),
+            Decision::NameCard { .. } => self.answer_card_name(player, answer),
             Decision::YesNo { .. } if self.casting.is_some() => self.answer_casting(player, answer),
             Decision::YesNo { .. } if self.madness_discards.asking.is_some() => {
                 self.answer_madness_discard(player, answer)
@@ -804,6 +805,7 @@ impl Game {
                 .iter()
                 .map(|t| Answer::CreatureType(t.clone()))
                 .collect(),
+            Decision::NameCard { .. } => self.card_name_answers(),
             Decision::YesNo { .. } if self.casting.is_some() => self.casting_answers(player),
             Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
             Decision::DivideDamage { .. } => self.casting_answers(player),

@@ -119,8 +119,10 @@ impl Game {
             | Decision::DeclareBlockers
             | Decision::OrderBlockers { .. }
             | Decision::AssignCombatDamage { .. } => false,
-            // "You may" and naming a creature type always offer several answers.
-            Decision::YesNo { .. } | Decision::ChooseCreatureType { .. } => false,
+            // "You may", naming a creature type or a card always offer several answers.
+            Decision::YesNo { .. }
+            | Decision::ChooseCreatureType { .. }
+            | Decision::NameCard { .. } => false,
             // A spell or ability being cast or activated by choice can still be cancelled.
             _ if self
                 .casting

@@ -646,6 +646,13 @@ impl Game {
                     ));
                 }
             }
+            AbilityTiming::YourTurn => {
+                if self.active != player {
+                    return Err(RuleError::illegal(
+                        "that ability can be activated only during your turn",
+                    ));
+                }
+            }
             AbilityTiming::EndOfCombat => {
                 if self.step != Step::EndCombat {
                     return Err(RuleError::illegal(

@@ -25,6 +25,7 @@ mod control;
 mod counters;
 mod damage;
 mod library;
+mod naming;
 mod zones;
 
 /// A resolution in progress, kept while a player makes a choice it needs.
@@ -70,6 +71,9 @@ pub struct Resolution {
     /// The life its effects made players lose so far ("the life lost this way").
     #[serde(default, skip_serializing_if = "is_zero")]
     pub life_lost: u32,
+    /// The card name the current effect's controller chose (`Decision::NameCard`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub named: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -93,6 +97,7 @@ impl Resolution {
             dredged: None,
             drawn: Vec::new(),
             life_lost: 0,
+            named: None,
         }
     }
 }
@@ -170,6 +175,7 @@ impl Game {
                     res.paid = None;
                     res.may = None;
                     res.option = None;
+                    res.named = None;
                     res.draws = None;
                     res.dredged = None;
                     res.drawn.clear();
@@ -755,6 +761,9 @@ impl Game {
             | Effect::RevealTop(_)
             | Effect::ChooseRevealedToBottom(_)
             | Effect::Search { .. } => return self.execute_library(res, e),
+            Effect::NameCardRevealRandom { who, then, discard } => {
+                return self.name_card_reveal_random(res, *who, then, *discard);
+            }
             Effect::PutCounters { .. }
             | Effect::PutCounterEach { .. }
             | Effect::MoveCounter { .. }

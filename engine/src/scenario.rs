@@ -692,6 +692,7 @@ impl Runner {
             "yes" => Answer::Yes,
             "no" => Answer::No,
             "creature_type" => Answer::CreatureType(rest.trim().to_string()),
+            "card_name" => Answer::CardName(rest.trim().to_string()),
             "mulligan" => Answer::Mulligan,
             "pass" => Answer::Pass,
             "concede" => Answer::Concede,

@@ -1605,6 +1605,7 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::AssignCombatDamage { .. } => "AssignCombatDamage",
         Decision::OrderTriggers { .. } => "OrderTriggers",
         Decision::ChooseCreatureType { .. } => "ChooseCreatureType",
+        Decision::NameCard { .. } => "NameCard",
         Decision::YesNo { .. } => "YesNo",
         Decision::ChooseCopy { .. } => "ChooseCopy",
         Decision::OrderReplacements { .. } => "OrderReplacements",
@@ -1618,7 +1619,7 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::PregameAction { .. } => "PregameAction",
     }
 }
-const DECISION_VARIANTS: usize = 30;
+const DECISION_VARIANTS: usize = 31;
 
 /// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
 fn answer_variant(a: &Answer) -> &'static str {
@@ -1645,6 +1646,7 @@ fn answer_variant(a: &Answer) -> &'static str {
         Answer::AssignDamage(_) => "AssignDamage",
         Answer::Order(_) => "Order",
         Answer::CreatureType(_) => "CreatureType",
+        Answer::CardName(_) => "CardName",
         Answer::Yes => "Yes",
         Answer::No => "No",
         Answer::PayToAvoid(_) => "PayToAvoid",
@@ -1654,7 +1656,7 @@ fn answer_variant(a: &Answer) -> &'static str {
         Answer::Scry { .. } => "Scry",
     }
 }
-const ANSWER_VARIANTS: usize = 29;
+const ANSWER_VARIANTS: usize = 30;
 
 /// Checks the decision `g` waits for: its words (the board's line for its player and for
 /// the others) and, for each legal answer, the phrase the front end shows parses back to an

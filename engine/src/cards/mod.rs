@@ -55,6 +55,8 @@ pub enum AbilityTiming {
     YourUpkeep,
     /// "Activate only during the end of combat step" (Desert): any player's.
     EndOfCombat,
+    /// "Activate only during your turn" (Dementia Sliver's grant): any step of it.
+    YourTurn,
 }
 
 /// An extra condition on activation.
@@ -838,6 +840,24 @@ impl Catalog {
     }
     pub fn cards(&self) -> &[CardDef] {
         &self.cards
+    }
+    /// The card names a player may choose ("choose a card name", `Decision::NameCard`):
+    /// every card's but the tokens' and the test fixtures', a split card's two halves'
+    /// names in place of its own (505.2 / 708.2), in catalog order.
+    pub fn card_names(&self) -> impl Iterator<Item = &str> {
+        self.cards
+            .iter()
+            .filter(|c| matches!(c.support, Support::Supported | Support::Unsupported(_)))
+            .flat_map(|c| match &c.split {
+                Some(s) => s.names.iter().map(String::as_str).collect::<Vec<_>>(),
+                None => vec![c.name.as_str()],
+            })
+    }
+    /// The catalog's spelling of a card name a player may choose ([`Catalog::card_names`]),
+    /// matched as names are looked up (case, curly apostrophes).
+    pub fn card_name(&self, name: &str) -> Option<&str> {
+        let n = normalize_name(name);
+        self.card_names().find(|c| normalize_name(c) == n)
     }
     /// Ability `index` of a card: its own, or (from [`INTRINSIC_ABILITY`]) the intrinsic
     /// mana ability of a basic land type an effect gave it.

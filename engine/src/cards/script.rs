@@ -1761,6 +1761,44 @@ fn apply_abilities(def: &mut CardDef, s: &Script) -> Result<(), String> {
     Ok(())
 }
 
+/// An activated ability's `timing` key, checked against the card's text.
+fn ability_timing(def: &CardDef, a: &AbilityScript) -> Result<AbilityTiming, String> {
+    Ok(match a.timing.as_deref() {
+        // Forecast: "activate only during your upkeep" (and once each turn).
+        None if a.forecast => AbilityTiming::YourUpkeep,
+        None | Some("instant") => AbilityTiming::Instant,
+        Some("sorcery") => AbilityTiming::Sorcery,
+        Some("your_upkeep") => AbilityTiming::YourUpkeep,
+        Some("end_of_combat")
+            if def
+                .text
+                .to_lowercase()
+                .contains("activate only during the end of combat step") =>
+        {
+            AbilityTiming::EndOfCombat
+        }
+        Some("your_turn")
+            if def
+                .text
+                .to_lowercase()
+                .contains("activate only during your turn") =>
+        {
+            AbilityTiming::YourTurn
+        }
+        Some("your_turn") => {
+            return Err(
+                "`timing = \"your_turn\"`: the card's text has no \"Activate only during your turn\"".into(),
+            );
+        }
+        Some("end_of_combat") => {
+            return Err(
+                "`timing = \"end_of_combat\"`: the card's text has no \"Activate only during the end of combat step\"".into(),
+            );
+        }
+        Some(t) => return Err(format!("unknown timing `{t}`")),
+    })
+}
+
 /// One `[[card.ability]]` (or a static's `[[card.static.grant_ability]]`) table, checked
 /// against `def`'s text where a key needs it.
 /// One `[[card.ability]]` (or `[[card.static.grant_ability]]`) table.
@@ -1847,27 +1885,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
     if a.forecast && !def.text.to_lowercase().contains("forecast —") {
         return Err("`forecast`: the card's text has no forecast".into());
     }
-    let timing = match a.timing.as_deref() {
-        // Forecast: "activate only during your upkeep" (and once each turn).
-        None if a.forecast => AbilityTiming::YourUpkeep,
-        None | Some("instant") => AbilityTiming::Instant,
-        Some("sorcery") => AbilityTiming::Sorcery,
-        Some("your_upkeep") => AbilityTiming::YourUpkeep,
-        Some("end_of_combat")
-            if def
-                .text
-                .to_lowercase()
-                .contains("activate only during the end of combat step") =>
-        {
-            AbilityTiming::EndOfCombat
-        }
-        Some("end_of_combat") => {
-            return Err(
-                "`timing = \"end_of_combat\"`: the card's text has no \"Activate only during the end of combat step\"".into(),
-            );
-        }
-        Some(t) => return Err(format!("unknown timing `{t}`")),
-    };
+    let timing = ability_timing(def, a)?;
     let condition = match a.condition.as_deref() {
         None => None,
         Some(c) => Some(

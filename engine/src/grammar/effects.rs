@@ -46,6 +46,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "may_sacrifice" => may_sacrifice(i),
         "sacrifice_or_else" => sacrifice_or_else(i),
         "unless_pays" => unless_pays(i),
+        "name_card_reveal_random" => name_card_reveal_random(i),
         _ => {
             i.reset(&start);
             sacrifice_then(i)
@@ -294,6 +295,44 @@ fn sacrifice_or_else(i: &mut &str) -> PResult<Effect> {
         );
     }
     Ok(Effect::SacrificeOrElse { filter, otherwise })
+}
+
+/// `name_card_reveal_random [who=PLAYER] && ( discard_revealed | EFFECT {&& EFFECT} )`:
+/// "choose a card name, then <player> reveals a card at random from their hand. If that card
+/// has the chosen name, ..." (Magus of the Scroll); `discard_revealed`: "that player discards
+/// it" (Dementia Sliver).
+fn name_card_reveal_random(i: &mut &str) -> PResult<Effect> {
+    let o = options(i, "name_card_reveal_random", &[WHO])?;
+    let who = o.player("who").unwrap_or(PlayerRef::You);
+    let at = after_spaces(i);
+    if let Some(rest) = at
+        .strip_prefix("&& discard_revealed")
+        .filter(|r| r.is_empty() || r.starts_with(' '))
+    {
+        *i = rest;
+        return Ok(Effect::NameCardRevealRandom {
+            who,
+            then: Vec::new(),
+            discard: true,
+        });
+    }
+    let then = chain(i)?;
+    if then.is_empty()
+        || then
+            .iter()
+            .any(|e| !e.is_choiceless() && e.target_slots().is_empty())
+    {
+        *i = at;
+        return fail_here(
+            "`name_card_reveal_random && EFFECT...` takes `discard_revealed` or effects that ask nothing more",
+            &["&& discard_revealed", "&& EFFECT"],
+        );
+    }
+    Ok(Effect::NameCardRevealRandom {
+        who,
+        then,
+        discard: false,
+    })
 }
 
 /// `{ SP "&&" SP step }`.
