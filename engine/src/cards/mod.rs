@@ -419,6 +419,9 @@ pub struct CastKeys {
     pub kicked_targets: Vec<TargetSpec>,
     /// Buyback (2006 502.16 / 702.26): the optional additional cost.
     pub buyback: Option<Cost>,
+    /// "You may [cost] rather than pay this spell's mana cost" (Snapback;
+    /// `keywords/alternative_cost.rs`).
+    pub alternative_cost: Option<Cost>,
     /// Storm (502.30 / 702.39): "When you cast this spell, copy it for each spell cast
     /// before it this turn."
     pub storm: bool,
