@@ -1672,7 +1672,7 @@ impl Game {
                     .copied()
                     .map(Target::Object),
             ),
-            K::Ability => v.extend(
+            K::Ability | K::ActivatedAbility => v.extend(
                 self.stack
                     .iter()
                     .filter_map(|s| s.serial)

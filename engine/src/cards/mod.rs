@@ -629,13 +629,15 @@ impl CardDef {
             .any(|t| t.condition == Some(crate::abilities::TriggerCondition::CastFromHand))
     }
 
-    /// Whether its spell targets an activated or triggered ability (Trickbind): the game
-    /// then numbers abilities on the stack (`StackItem::serial`).
+    /// Whether its spell or one of its triggered abilities targets an activated or
+    /// triggered ability (Trickbind, Voidmage Husher): the game then numbers abilities on
+    /// the stack (`StackItem::serial`).
     pub fn targets_abilities(&self) -> bool {
         self.spell
             .targets
             .iter()
-            .any(|t| t.kind == crate::targets::TargetKind::Ability)
+            .chain(self.triggers.iter().flat_map(|t| t.targets.iter()))
+            .any(|t| t.kind.is_ability())
     }
 
     pub fn has_type(&self, t: CardType) -> bool {
