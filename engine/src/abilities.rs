@@ -54,6 +54,8 @@ pub enum TriggerEvent {
     DealsDamageToOpponent,
     /// "When you cast a creature spell."
     YouCastCreatureSpell,
+    /// "Whenever you cast a spell" (Voidmage Husher): any spell its controller casts.
+    YouCastSpell,
     /// "Whenever a creature is put into your graveyard from the battlefield" (Enduring
     /// Renewal): any creature its controller owns.
     CreatureToYourGraveyard,

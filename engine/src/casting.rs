@@ -116,6 +116,10 @@ pub struct Casting {
     /// Each printed kicker cost announced or not, in order (502.21 / 702.32).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kicks: Vec<bool>,
+    /// The printed alternative cost announced ("rather than pay this spell's mana cost":
+    /// `keywords/alternative_cost.rs`); `None` until asked (or never asked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative_cost: Option<bool>,
     /// Buyback announced (502.16 / 702.26); `None` until asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buyback: Option<bool>,
@@ -159,6 +163,7 @@ impl Casting {
             division: None,
             suspend_cast: false,
             kicks: Vec::new(),
+            alternative_cost: None,
             buyback: None,
             retarget: None,
             madness: false,
@@ -204,6 +209,12 @@ impl Game {
         if c.suspend_cast {
             // Without paying its mana cost; additional costs stay (R-suspend-14).
             shape.base.mana = None;
+        }
+        if c.alternative_cost == Some(true)
+            && let Some(alt) = self.alternative_cost_of(c)
+        {
+            // "Rather than pay this spell's mana cost"; additional costs stay (118.9).
+            shape.base = alt.clone();
         }
         if c.flashback == Some(FlashbackCost::Printed)
             && let CastKind::Spell(card) = c.kind
@@ -552,7 +563,11 @@ impl Game {
                 options: modes.iter().map(|m| m.text.clone()).collect(),
             });
         }
-        // 409.1b / 601.2b: kicker and buyback are announced with the mode, before X.
+        // 409.1b / 601.2b: an alternative cost, kicker and buyback are announced with the
+        // mode, before X.
+        if let Some(d) = self.alternative_cost_decision(c) {
+            return Some(d);
+        }
         if let Some(d) = self.optional_cost_decision(c) {
             return Some(d);
         }
@@ -868,6 +883,9 @@ impl Game {
                 }
             }
             return Err(last.unwrap_or_else(|| RuleError::illegal("no mode can be chosen")));
+        }
+        if let Some(r) = self.check_castable_either_cost(c) {
+            return r;
         }
         let shape = self
             .shape_of(c)
@@ -1281,7 +1299,8 @@ impl Game {
                 let yes = a == Answer::Yes;
                 // Which question is open, in `next_casting_decision`'s order: optional
                 // costs, a copy's new targets, then madness for the cards a cost discards.
-                let asking_cost = self.optional_cost_decision(c).is_some();
+                let asking_alternative = self.asking_alternative_cost(c);
+                let asking_cost = asking_alternative || self.optional_cost_decision(c).is_some();
                 let asking_retarget =
                     matches!(c.kind, CastKind::NewTargets(_)) && c.retarget.is_none();
                 if !asking_cost && !asking_retarget {
@@ -1296,6 +1315,8 @@ impl Game {
                             RuleError::illegal(format!("its targets can't be changed: {e}"))
                         })?;
                     }
+                } else if asking_alternative {
+                    next = self.announce_alternative_cost(c, yes)?;
                 } else {
                     next = self.announce_optional_cost(c, yes)?;
                 }
@@ -1667,7 +1688,7 @@ impl Game {
                     .copied()
                     .map(Target::Object),
             ),
-            K::Ability => v.extend(
+            K::Ability | K::ActivatedAbility => v.extend(
                 self.stack
                     .iter()
                     .filter_map(|s| s.serial)
@@ -2552,7 +2573,9 @@ impl Game {
                     mode: c.mode,
                     spent,
                     division: c.division.clone().unwrap_or_default(),
-                    cost_exiled: Vec::new(),
+                    // The cards its cost exiled (Snapback's blue card), kept by the spell
+                    // rather than left for the next ability activated.
+                    cost_exiled: std::mem::take(&mut self.cost_exiled),
                     serial: None,
                 });
                 self.note_spell_cast();

@@ -136,8 +136,11 @@ impl fmt::Display for Cost {
                 CostPart::DiscardX => "discard X cards".into(),
                 CostPart::DiscardThis => "discard this card".into(),
                 CostPart::DiscardSameName => "discard another card with its name".into(),
+                CostPart::ExileFromHand(f, 1) => {
+                    format!("exile a {} card from your hand", card_filter_words(f))
+                }
                 CostPart::ExileFromHand(f, n) => {
-                    format!("exile {n} {} card(s) from your hand", card_filter_words(f))
+                    format!("exile {n} {} cards from your hand", card_filter_words(f))
                 }
                 CostPart::Delve(n) => format!("exile up to {n} cards from your graveyard (delve)"),
                 CostPart::Convoke(n) => {

@@ -910,7 +910,7 @@ impl Runner {
     fn choosing_ability_target(&self) -> bool {
         matches!(
             self.game.pending().map(|p| &p.decision),
-            Some(Decision::ChooseTarget { spec, .. }) if spec.kind == crate::targets::TargetKind::Ability
+            Some(Decision::ChooseTarget { spec, .. }) if spec.kind.is_ability()
         )
     }
 

@@ -333,10 +333,9 @@ impl crate::game::Game {
                 Some(_) => no(&|| format!("{} is not a face-up exiled card", self.card_name(id))),
                 None => no(&|| "that card is gone".into()),
             },
-            (TargetKind::Ability, Target::Ability(serial)) => match self.ability_on_stack(serial) {
-                Some(_) => Ok(()),
-                None => no(&|| "that ability is no longer on the stack".into()),
-            },
+            (k, Target::Ability(serial)) if k.is_ability() => self
+                .ability_target_check(k, serial)
+                .map_err(|e| if words { e } else { String::new() }),
             (_, Target::Ability(_)) => {
                 no(&|| format!("that is an ability, but this needs {}", spec.describe()))
             }
@@ -350,6 +349,20 @@ impl crate::game::Game {
                     spec.describe()
                 )
             }),
+        }
+    }
+
+    /// An ability on the stack as the target of `kind` (`Target::Ability`): Trickbind's any
+    /// ability, Voidmage Husher's activated one only.
+    fn ability_target_check(&self, kind: &TargetKind, serial: u32) -> Result<(), String> {
+        match self.ability_on_stack(serial).map(|s| &s.kind) {
+            None => Err("that ability is no longer on the stack".into()),
+            Some(crate::stack::StackKind::Trigger { .. })
+                if *kind == TargetKind::ActivatedAbility =>
+            {
+                Err("that is a triggered ability, not an activated one".into())
+            }
+            Some(_) => Ok(()),
         }
     }
 }

@@ -49,11 +49,21 @@ pub enum TargetKind {
     /// "Target activated or triggered ability" (Trickbind): an ability on the stack (mana
     /// abilities never are; classic combat damage on the stack is no ability).
     Ability,
+    /// "Target activated ability" (Voidmage Husher): an activated ability on the stack (mana
+    /// abilities never are; triggered abilities aren't).
+    ActivatedAbility,
     /// "Target face-up exiled card" (Pull from Eternity): any card in exile that isn't face
     /// down (suspended cards included).
     ExiledCard,
     /// "Target spell or permanent" (Moonlace): any spell on the stack or any permanent.
     SpellOrPermanent,
+}
+
+impl TargetKind {
+    /// An ability on the stack (`Target::Ability`): Trickbind's, Voidmage Husher's.
+    pub fn is_ability(&self) -> bool {
+        matches!(self, TargetKind::Ability | TargetKind::ActivatedAbility)
+    }
 }
 
 /// A conjunction of conditions on an object's characteristics and state.
@@ -341,6 +351,7 @@ impl TargetSpec {
             }
             TargetKind::Spell(f) => format!("a {f} spell"),
             TargetKind::Ability => "an activated or triggered ability".into(),
+            TargetKind::ActivatedAbility => "an activated ability".into(),
             TargetKind::ExiledCard => "a face-up exiled card".into(),
             TargetKind::SpellOrPermanent => "a spell or permanent".into(),
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {

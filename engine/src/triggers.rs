@@ -1326,6 +1326,7 @@ impl Game {
             TriggerEvent::YouCastCreatureSpell => {
                 ctrl == player && def.has_type(CardType::Creature)
             }
+            TriggerEvent::YouCastSpell => ctrl == player,
             TriggerEvent::YouCastSpellOfType(t) => ctrl == player && def.has_type(*t),
             TriggerEvent::YouCastSpellOfTypes(ts) => {
                 ctrl == player && ts.iter().any(|t| def.has_type(*t))

@@ -421,6 +421,9 @@ pub struct CastKeys {
     pub kicked_targets: Vec<TargetSpec>,
     /// Buyback (2006 502.16 / 702.26): the optional additional cost.
     pub buyback: Option<Cost>,
+    /// "You may [cost] rather than pay this spell's mana cost" (Snapback;
+    /// `keywords/alternative_cost.rs`).
+    pub alternative_cost: Option<Cost>,
     /// Storm (502.30 / 702.39): "When you cast this spell, copy it for each spell cast
     /// before it this turn."
     pub storm: bool,
@@ -628,13 +631,15 @@ impl CardDef {
             .any(|t| t.condition == Some(crate::abilities::TriggerCondition::CastFromHand))
     }
 
-    /// Whether its spell targets an activated or triggered ability (Trickbind): the game
-    /// then numbers abilities on the stack (`StackItem::serial`).
+    /// Whether its spell or one of its triggered abilities targets an activated or
+    /// triggered ability (Trickbind, Voidmage Husher): the game then numbers abilities on
+    /// the stack (`StackItem::serial`).
     pub fn targets_abilities(&self) -> bool {
         self.spell
             .targets
             .iter()
-            .any(|t| t.kind == crate::targets::TargetKind::Ability)
+            .chain(self.triggers.iter().flat_map(|t| t.targets.iter()))
+            .any(|t| t.kind.is_ability())
     }
 
     pub fn has_type(&self, t: CardType) -> bool {

@@ -225,6 +225,9 @@ struct Script {
     kicker_targets: Vec<String>,
     /// Buyback (502.16 / 702.26): `"{3}"`, `"discard two cards"`, as printed.
     buyback: Option<String>,
+    /// "You may [cost] rather than pay this spell's mana cost" (Snapback:
+    /// `"exile a blue card from your hand"`; `keywords/alternative_cost.rs`).
+    alternative_cost: Option<String>,
     /// Storm (502.30 / 702.39).
     #[serde(default)]
     storm: bool,
@@ -1424,6 +1427,18 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         }
         None => {}
     }
+    match &s.alternative_cost {
+        Some(a) => {
+            def.cast_keys.alternative_cost = Some(alternative_cost(&text_lower, a, test_only)?)
+        }
+        None if !test_only && text_lower.contains("rather than pay this spell's mana cost") => {
+            return Err(
+                "the card has an alternative cost: script it with `alternative_cost = \"COST\"`"
+                    .into(),
+            );
+        }
+        None => {}
+    }
     for (key, on, word) in [
         ("storm", s.storm, "storm ("),
         ("gravestorm", s.gravestorm, "gravestorm ("),
@@ -1481,6 +1496,25 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.cast_keys.buyback_costs_less = s.buyback_costs_less;
     }
     Ok(())
+}
+
+/// `alternative_cost = "COST"`: the card's text must say "You may COST rather than pay this
+/// spell's mana cost." (`keywords/alternative_cost.rs`).
+fn alternative_cost(text_lower: &str, a: &str, test_only: bool) -> Result<Cost, String> {
+    let cost = Cost::parse(a.trim()).map_err(|e| format!("alternative_cost `{a}`: {e}"))?;
+    if cost.mana.as_ref().is_some_and(|m| m.has_x()) {
+        return Err(format!("alternative_cost `{a}`: an X is not supported"));
+    }
+    let want = format!(
+        "you may {} rather than pay this spell's mana cost.",
+        a.trim().to_lowercase()
+    );
+    if !test_only && !text_lower.lines().any(|l| l == want) {
+        return Err(format!(
+            "`alternative_cost = \"{a}\"`: the card's text has no `You may {a} rather than pay this spell's mana cost.`"
+        ));
+    }
+    Ok(cost)
 }
 
 /// A static ability's `affects` filter, its pump (power, toughness) and granted keywords.

@@ -78,6 +78,7 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         "you_cast_creature_spell",
         TriggerEvent::YouCastCreatureSpell,
     ),
+    ("you_cast_spell", TriggerEvent::YouCastSpell),
     ("any_player_casts_spell", TriggerEvent::AnyPlayerCastsSpell),
     (
         "any_player_casts_spell_of_chosen_color",

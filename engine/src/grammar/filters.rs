@@ -257,6 +257,7 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
         "player" => TargetKind::Player,
         "opponent" => TargetKind::Opponent,
         "activated_or_triggered_ability" => TargetKind::Ability,
+        "activated_ability" => TargetKind::ActivatedAbility,
         "card_in_exile" => TargetKind::ExiledCard,
         "spell_or_permanent" => TargetKind::SpellOrPermanent,
         "spell" => TargetKind::Spell(filter_after(CHOOSERS).parse_next(i)?),

@@ -56,7 +56,7 @@
 //!             | "with:" keyword | "without:" keyword
 //!             | "text_changeable:" text_word | "you_control" | "opponent_controls" ;
 //! target      = ( "any" | "player" | "opponent" | "activated_or_triggered_ability"
-//!               | "spell" filter
+//!               | "activated_ability" | "spell" filter
 //!               | "card_in_graveyard" filter | "card_in_your_graveyard" filter
 //!               | "permanent_or_suspended_card" [SP "with_time_counter"] filter
 //!               | filter ) { SP chooser } ;

@@ -271,6 +271,7 @@ impl FromStr for Keyword {
     }
 }
 
+pub mod alternative_cost;
 pub mod aura_swap;
 pub mod bloodthirst;
 pub mod buyback;
