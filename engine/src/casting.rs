@@ -2085,7 +2085,26 @@ impl Game {
         if simple {
             return pool.try_pay(cost);
         }
-        self.plan_payment(c, cost, exclude).is_some()
+        let feasible = self.payment_feasible(c, cost, exclude);
+        debug_assert_eq!(
+            feasible,
+            self.plan_payment(c, cost, exclude).is_some(),
+            "the feasibility check and the payment planner disagree on {cost}"
+        );
+        feasible
+    }
+
+    /// Whether [`Game::plan_payment`] would find a payment: the same pool and sources, the
+    /// matching alone (an ability's own source is among the sources: if it pays without
+    /// its source, it pays with it).
+    fn payment_feasible(&self, c: &Casting, cost: &PayableCost, exclude: &[ObjectId]) -> bool {
+        let mut pool = self.player(c.player).pool.clone();
+        let mut excluded: Vec<ObjectId> = exclude.to_vec();
+        for (src, _, t) in &c.mana_plan {
+            pool.add(*t, 1);
+            excluded.push(*src);
+        }
+        autopay::payable(&pool, &self.mana_sources(c.player, &excluded), cost)
     }
 
     /// A payment the player could make now outside casting ("you may pay {1}{G}" while an

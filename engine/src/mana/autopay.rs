@@ -120,14 +120,33 @@ pub fn solve(
     solve_keeping(pool, sources, cost, &[0; 5])
 }
 
-/// [`solve`], paying generic symbols with the sources `demand` (the cards left in hand)
-/// wants least, so that coloured sources stay for what the player still holds.
-pub fn solve_keeping(
-    pool: &ManaPool,
-    sources: &[ManaSource],
-    cost: &PayableCost,
-    demand: &Demand,
-) -> Option<Vec<PlannedActivation>> {
+/// Whether some activations pay `cost` with the pool: the matching of [`solve`] alone, in
+/// board order (whether a full matching exists doesn't depend on the order tried), without
+/// choosing which sources to keep or building a plan. Asked at every priority stop for
+/// every card a player might cast.
+pub fn payable(pool: &ManaPool, sources: &[ManaSource], cost: &PayableCost) -> bool {
+    let syms = symbols_after_pool(pool, cost);
+    if syms.is_empty() {
+        return true;
+    }
+    if syms.len() > sources.len() {
+        return false;
+    }
+    let order: Vec<usize> = (0..sources.len()).collect();
+    let orders = Orders {
+        colored: &order,
+        generic: &order,
+    };
+    let mut owner: Vec<Option<usize>> = vec![None; sources.len()];
+    let mut seen = vec![false; sources.len()];
+    (0..syms.len()).all(|s| {
+        seen.fill(false);
+        augment(s, &syms, sources, &orders, &mut owner, &mut seen)
+    })
+}
+
+/// The symbols left to pay once the pool has paid what it can: coloured, hybrid, generic.
+fn symbols_after_pool(pool: &ManaPool, cost: &PayableCost) -> Vec<Sym> {
     let rest = remaining_after_pool(pool, cost);
     let mut syms: Vec<Sym> = Vec::new();
     for c in Color::ALL {
@@ -137,6 +156,18 @@ pub fn solve_keeping(
     }
     syms.extend(rest.hybrid.iter().map(|&(a, b)| Sym::Hybrid(a, b)));
     syms.extend((0..rest.generic).map(|_| Sym::Generic));
+    syms
+}
+
+/// [`solve`], paying generic symbols with the sources `demand` (the cards left in hand)
+/// wants least, so that coloured sources stay for what the player still holds.
+pub fn solve_keeping(
+    pool: &ManaPool,
+    sources: &[ManaSource],
+    cost: &PayableCost,
+    demand: &Demand,
+) -> Option<Vec<PlannedActivation>> {
+    let syms = symbols_after_pool(pool, cost);
     if syms.is_empty() {
         return Some(Vec::new());
     }
