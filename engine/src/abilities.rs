@@ -363,6 +363,9 @@ pub enum StaticPrevention {
     /// An Aura's "prevent all damage that would be dealt by enchanted creature" (Temporal
     /// Isolation).
     ByEnchanted,
+    /// Phantom Wurm: "If damage would be dealt to ~, prevent that damage. Remove a +1/+1
+    /// counter from ~." (one counter per prevented damage event, none needed).
+    AllToThisRemovingPlusOneCounter,
 }
 
 impl StaticPrevention {

@@ -1684,6 +1684,9 @@ impl Game {
             });
             return 0;
         }
+        if self.prevent_removing_counter(source, target, amount) {
+            return 0;
+        }
         // Weathered Bodyguards: combat damage an unblocked creature would deal to its
         // controller is dealt to it instead (with that player's prevention shields in the
         // order the player chose).

@@ -324,7 +324,11 @@ impl Game {
     /// redirection (each applies in full whatever their order, so the sum is known before
     /// the affected player orders them). Changes nothing.
     fn damage_reaching(&self, source: ObjectId, target: Target, amount: u32, combat: bool) -> u32 {
-        if self.fully_prevented(source, target, combat) {
+        if self.fully_prevented(source, target, combat)
+            || matches!(target, Target::Object(id) if self.has_static_prevention(id, |p| {
+                matches!(p, StaticPrevention::AllToThisRemovingPlusOneCounter)
+            }))
+        {
             return 0;
         }
         let mut left = amount;
@@ -364,7 +368,9 @@ impl Game {
                 .flat_map(|&p| self.static_preventions(p))
                 .map(|p| match p {
                     StaticPrevention::SpellDamage(n) => n,
-                    StaticPrevention::FromCreaturesToThis | StaticPrevention::ByEnchanted => 0,
+                    StaticPrevention::FromCreaturesToThis
+                    | StaticPrevention::ByEnchanted
+                    | StaticPrevention::AllToThisRemovingPlusOneCounter => 0,
                 })
                 .sum()
         } else {
@@ -849,6 +855,34 @@ impl Game {
         }
         self.def(id)
             .map_or_else(Vec::new, |d| d.preventions.clone())
+    }
+
+    /// Phantom Wurm: damage about to be dealt to it (not prevented in full otherwise: its
+    /// controller would apply those first) is prevented, and a +1/+1 counter is removed
+    /// from it, once per damage event, whether or not it has one. True if it applied.
+    pub(crate) fn prevent_removing_counter(
+        &mut self,
+        source: ObjectId,
+        target: Target,
+        amount: u32,
+    ) -> bool {
+        let Target::Object(id) = target else {
+            return false;
+        };
+        if amount == 0
+            || !self.has_static_prevention(id, |p| {
+                matches!(p, StaticPrevention::AllToThisRemovingPlusOneCounter)
+            })
+        {
+            return false;
+        }
+        self.emit(Event::DamagePrevented {
+            source,
+            target,
+            amount,
+        });
+        self.remove_counters(id, &crate::object::CounterKind::PlusOnePlusOne, 1);
+        true
     }
 
     fn has_static_prevention(&self, id: ObjectId, f: impl Fn(&StaticPrevention) -> bool) -> bool {

@@ -437,7 +437,8 @@ pub fn condition(i: &mut &str) -> PResult<TriggerCondition> {
     winnow::combinator::cut_err(table("condition", CONDITIONS)).parse_next(i)
 }
 
-/// `prevention = "spell_damage" SP integer | "from_creatures_to_this"`.
+/// `prevention = "spell_damage" SP integer | "from_creatures_to_this" | "by_enchanted"
+/// | "all_to_this_remove_plus1_counter"`.
 pub fn static_prevention(i: &mut &str) -> PResult<StaticPrevention> {
     let start = i.checkpoint();
     match word.parse_next(i)? {
@@ -446,11 +447,17 @@ pub fn static_prevention(i: &mut &str) -> PResult<StaticPrevention> {
             .parse_next(i),
         "from_creatures_to_this" => Ok(StaticPrevention::FromCreaturesToThis),
         "by_enchanted" => Ok(StaticPrevention::ByEnchanted),
+        "all_to_this_remove_plus1_counter" => Ok(StaticPrevention::AllToThisRemovingPlusOneCounter),
         w => fail_at(
             i,
             &start,
             format!("unknown prevention `{w}`"),
-            &["spell_damage N", "from_creatures_to_this", "by_enchanted"],
+            &[
+                "spell_damage N",
+                "from_creatures_to_this",
+                "by_enchanted",
+                "all_to_this_remove_plus1_counter",
+            ],
         ),
     }
 }
