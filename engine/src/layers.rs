@@ -29,7 +29,7 @@
 //! types in layer 4 and take away the land's rules text; it then has the intrinsic mana
 //! ability of each basic land type it has (`Game::ability`, index `INTRINSIC_ABILITY + c`).
 
-use crate::cards::{ActivatedAbility, CdaPt, INTRINSIC_ABILITY, PtValue};
+use crate::cards::{ActivatedAbility, CardDef, CdaPt, INTRINSIC_ABILITY, PtValue};
 pub use crate::effects::Duration;
 use crate::game::Game;
 use crate::ids::{CardId, ObjectId, PlayerId};
@@ -68,8 +68,8 @@ pub struct PtEffect {
 }
 
 impl Game {
-    fn printed_pt(&self, id: ObjectId) -> Option<(i32, i32)> {
-        let def = self.def(id)?;
+    /// `def`: the card of `id` (its face now), looked up once by the caller.
+    fn printed_pt(&self, id: ObjectId, def: &CardDef) -> Option<(i32, i32)> {
         // 7a / 6a: a characteristic-defining ability sets it (in every zone), unless the
         // object lost its abilities.
         // Classic: outside the battlefield only type and colour CDAs work (405.2a, Δ18).
@@ -315,8 +315,19 @@ impl Game {
 
     /// Power and toughness with every applicable effect (signed: rule 104.2 clamps on use).
     pub fn power_toughness(&self, id: ObjectId) -> Option<(i32, i32)> {
-        let (mut p, mut t) = self.printed_pt(id)?;
         let o = self.obj(id)?;
+        self.power_toughness_of(o, self.catalog().get(o.face()))
+    }
+
+    /// [`Game::power_toughness`] of object `o` whose card (face now) is `def`, for a caller
+    /// that has both at hand (state-based actions look at every creature).
+    pub(crate) fn power_toughness_of(
+        &self,
+        o: &crate::object::Object,
+        def: &CardDef,
+    ) -> Option<(i32, i32)> {
+        let id = o.id;
+        let (mut p, mut t) = self.printed_pt(id, def)?;
         if !self.has_statics && !self.pt_effects.iter().any(|e| e.object == id) {
             // Only counters change it (the same in both layer orders): the common case, and
             // state-based actions ask it of every creature at every check.

@@ -43,7 +43,7 @@ impl Game {
             let Some(o) = self.obj(id) else { continue };
             let def = catalog.get(o.face());
             if def.has_type(CardType::Creature) || (self.layered && self.is_creature(id)) {
-                let t = self.toughness(id);
+                let t = self.power_toughness_of(o, def).map_or(0, |x| x.1);
                 if t <= 0
                     || (o.damage as i32 >= t || o.deathtouch_damage) && !self.indestructible(id)
                 {
