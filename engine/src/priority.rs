@@ -418,7 +418,8 @@ impl Game {
         // (lands: the intrinsic ones an effect gives are mana abilities too) has nothing.
         if !with_mana_abilities
             && def.abilities.iter().all(|a| a.is_mana_ability())
-            && self.granted_ability_indices(o.id).is_empty()
+            // (the call skipped where no static grants abilities: asked of every permanent)
+            && (!self.layered || self.granted_ability_indices(o.id).is_empty())
         {
             return;
         }
@@ -486,7 +487,7 @@ impl Game {
                         .iter()
                         .any(|a| a.is_mana_ability())
                         || !self.intrinsic_colors(o.id).is_empty()
-                        || !self.granted_ability_indices(o.id).is_empty())
+                        || (self.layered && !self.granted_ability_indices(o.id).is_empty()))
             })
             .count() as u32;
         self.player(player).pool.total() + sources
