@@ -1770,6 +1770,13 @@ impl Game {
                 .map_or("none was chosen", |c| c.name());
             return no(&|| format!("{} is not of the chosen color ({color})", self.card_name(o)));
         }
+        let that_player = match &c.kind {
+            CastKind::Trigger(w) => w.player,
+            _ => None,
+        };
+        if !self.that_player_controls_ok(spec, t, that_player) {
+            return no(&|| "it must target a permanent that player controls".into());
+        }
         if let CastKind::Ability { source, .. }
         | CastKind::Trigger(crate::triggers::WaitingTrigger { source, .. }) = &c.kind
             && !self.blocked_by_source_ok(spec, t, Some(*source))

@@ -191,6 +191,13 @@ pub struct Game {
     /// Force: "it doesn't untap during your next untap step"); each is used by that step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frozen: Vec<ObjectId>,
+    /// "You may put it on top of its owner's library instead" questions (Pulmonic Sliver,
+    /// `replacement.rs`): the answers so far and the answer waiting for them.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::replacement::LibraryInstead::is_empty"
+    )]
+    pub library_instead: crate::replacement::LibraryInstead,
     /// Whose turn comes once the extra turns are taken (the turn order resumes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_after_extra: Option<PlayerId>,
@@ -557,6 +564,7 @@ impl Game {
             skips: Vec::new(),
             extra_turns: Vec::new(),
             frozen: Vec::new(),
+            library_instead: Default::default(),
             turn_after_extra: None,
             char_effects: Vec::new(),
             layered: false,
@@ -644,6 +652,11 @@ impl Game {
             self.sba_clean = false;
             self.events.clear();
             self.loop_watch = Default::default();
+            // A question asked before an answer's run: the game is back at that answer.
+            if let Some((_, _, waiting)) = self.library_instead.deferred.take() {
+                self.pending = Some(waiting);
+                self.library_instead = Default::default();
+            }
             self.concede(player);
             return Ok(std::mem::take(&mut self.events));
         }
@@ -665,7 +678,7 @@ impl Game {
         self.events.clear();
         // 102.4b / 104.4b: whether this decision left a real choice (before it changes).
         let forced = self.forced_decision(&pending, &answer);
-        let r = self.dispatch(player, &pending.decision, answer);
+        let r = self.dispatch_asking_library_instead(player, &pending, answer);
         // A kept payment answers one decision only.
         self.payment_memo.clear();
         match r {
@@ -685,7 +698,7 @@ impl Game {
         }
     }
 
-    fn dispatch(
+    pub(crate) fn dispatch(
         &mut self,
         player: PlayerId,
         decision: &Decision,
@@ -806,6 +819,9 @@ impl Game {
                 .map(|t| Answer::CreatureType(t.clone()))
                 .collect(),
             Decision::NameCard { .. } => self.card_name_answers(),
+            Decision::YesNo { .. } if self.library_instead.asking.is_some() => {
+                vec![Answer::Yes, Answer::No]
+            }
             Decision::YesNo { .. } if self.casting.is_some() => self.casting_answers(player),
             Decision::YesNo { .. } => vec![Answer::Yes, Answer::No],
             Decision::DivideDamage { .. } => self.casting_answers(player),
@@ -1162,16 +1178,7 @@ impl Game {
         } else {
             self.objects[id.slot()].face()
         };
-        // 419.6 / 614: "if it would die, exile it instead" changes where it goes.
-        let to = if from == ZoneKind::Battlefield && to == ZoneKind::Graveyard {
-            self.dies_replacement(id)
-        } else if from == ZoneKind::Stack && self.obj(id).is_some_and(|o| o.flashback) {
-            // 502.22a / 702.34a: a spell cast with flashback is exiled instead of going
-            // anywhere else as it leaves the stack (resolving, countered, fizzling).
-            ZoneKind::Exile
-        } else {
-            to
-        };
+        let (to, pos) = self.replaced_destination(id, from, to, pos);
         if from == ZoneKind::Battlefield && to == ZoneKind::Graveyard {
             self.note_to_graveyard();
         }
@@ -1279,6 +1286,30 @@ impl Game {
             });
         }
         Some(new_id)
+    }
+
+    /// Where a move goes once replacements have changed it (419.6 / 614): "you may put it
+    /// on top of its owner's library instead" (Pulmonic Sliver), "if it would die, exile it
+    /// instead" (Disintegrate), flashback's exile.
+    fn replaced_destination(
+        &mut self,
+        id: ObjectId,
+        from: ZoneKind,
+        to: ZoneKind,
+        pos: Position,
+    ) -> (ZoneKind, Position) {
+        let dies = from == ZoneKind::Battlefield && to == ZoneKind::Graveyard;
+        if dies && self.library_instead_chosen(id) {
+            (ZoneKind::Library, Position::Top)
+        } else if dies {
+            (self.dies_replacement(id), pos)
+        } else if from == ZoneKind::Stack && self.obj(id).is_some_and(|o| o.flashback) {
+            // 502.22a / 702.34a: a spell cast with flashback is exiled instead of going
+            // anywhere else as it leaves the stack (resolving, countered, fizzling).
+            (ZoneKind::Exile, pos)
+        } else {
+            (to, pos)
+        }
     }
 
     /// Whether `id` may move to `to`: a token that has left the battlefield never returns

@@ -1655,6 +1655,8 @@ impl Game {
         match f.controller {
             Some(Relation::You) if o.controller != me => false,
             Some(Relation::Opponent) if o.controller == me => false,
+            // No event names a player for a static ability.
+            Some(Relation::ThatPlayer) => false,
             _ => true,
         }
     }

@@ -26,6 +26,19 @@
 //!   or one and that player's prevention shields, the player orders them once per damage
 //!   step (`PlayerReplacement`, `Game::player_damage_orders`).
 //!
+//! - "if this permanent would be put into a graveyard, you may put it on top of its owner's
+//!   library instead" (Pulmonic Sliver's grant, `Keyword::TopOfLibraryInstead`): an optional
+//!   replacement, asked of the permanent's controller as it would go, whatever moves it
+//!   (destruction, sacrifice as a cost or an effect, state-based actions: every path ends in
+//!   `move_object`). Every change to a game is the run that follows one answer
+//!   (`Game::submit`), so while such a permanent is on the battlefield that run is tried on
+//!   a copy of the game first ([`Game::dispatch_asking_library_instead`]); if it would move
+//!   one whose controller has not answered, the game is left as it was and that player is
+//!   asked (a yes/no question); then the run is tried again with the answers, and the copy
+//!   that needs no more answers becomes the game. Answered no, the other replacements still
+//!   apply (Disintegrate's exile): its controller would order them (616.1), and answering
+//!   no is choosing the exile. A token put on top of a library ceases to exist there (SBA).
+//!
 //! Each replacement applies at most once to one event (419.9 / 614.5). When several apply to
 //! one damage event and their order matters, the affected object's controller orders them
 //! (419.9 / 616.1): a redirection shield among other redirection or prevention shields that
@@ -989,6 +1002,141 @@ impl Game {
             // replacement doesn't apply to again (419.9 / 614.5).
             Some(self.draw_one_unreplaced(p))
         }
+    }
+}
+
+/// The "on top of its owner's library instead" questions (module doc): the answers given
+/// for the permanents the next run moves, the one being asked and the answer that waits.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LibraryInstead {
+    /// Whether the run in progress is a trial with such a permanent on the battlefield.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trying: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<(ObjectId, bool)>,
+    /// In a trial: the permanents it moved with no answer yet (and their controllers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unanswered: Vec<(ObjectId, PlayerId)>,
+    /// The permanent its controller is being asked about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asking: Option<ObjectId>,
+    /// The answer whose run waits for the questions, with the decision it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deferred: Option<(PlayerId, crate::decision::Answer, crate::decision::Pending)>,
+}
+
+impl LibraryInstead {
+    pub fn is_empty(&self) -> bool {
+        *self == LibraryInstead::default()
+    }
+}
+
+impl Game {
+    /// Whether a permanent on the battlefield, or a spell that may become one, has or
+    /// grants "you may put it on top of its owner's library instead" (a cheap look at the
+    /// printed abilities, copies included: the trial run asks the layers).
+    fn library_instead_possible(&self) -> bool {
+        let spells = self.stack.iter().filter_map(|s| s.object());
+        self.battlefield.iter().copied().chain(spells).any(|id| {
+            self.def(id).is_some_and(|d| {
+                d.keywords.contains(&Keyword::TopOfLibraryInstead)
+                    || d.statics
+                        .iter()
+                        .any(|s| s.grants.contains(&Keyword::TopOfLibraryInstead))
+            })
+        })
+    }
+
+    /// As `id` would be put into a graveyard from the battlefield: whether its controller
+    /// chose to put it on top of its owner's library instead. In a trial, a permanent with
+    /// the ability and no answer yet is noted (it goes to the graveyard in the trial).
+    pub(crate) fn library_instead_chosen(&mut self, id: ObjectId) -> bool {
+        if !self.library_instead.trying || !self.has_keyword(id, Keyword::TopOfLibraryInstead) {
+            return false;
+        }
+        if let Some((_, yes)) = self.library_instead.answers.iter().find(|(o, _)| *o == id) {
+            return *yes;
+        }
+        let controller = self.obj(id).map_or(PlayerId(0), |o| o.controller);
+        if !self
+            .library_instead
+            .unanswered
+            .iter()
+            .any(|(o, _)| *o == id)
+        {
+            self.library_instead.unanswered.push((id, controller));
+        }
+        false
+    }
+
+    /// Applies `answer` to `pending`, asking first the "on top of its owner's library
+    /// instead" questions its run needs (module doc). An error leaves the game unchanged.
+    pub(crate) fn dispatch_asking_library_instead(
+        &mut self,
+        player: PlayerId,
+        pending: &crate::decision::Pending,
+        answer: crate::decision::Answer,
+    ) -> Result<(), crate::decision::RuleError> {
+        if self.library_instead.asking.is_some()
+            && matches!(pending.decision, crate::decision::Decision::YesNo { .. })
+        {
+            return self.answer_library_instead(answer);
+        }
+        if !self.library_instead_possible() {
+            return self.dispatch(player, &pending.decision, answer);
+        }
+        let mut trial = self.clone();
+        trial.library_instead.trying = true;
+        trial.dispatch(player, &pending.decision, answer.clone())?;
+        if let Some(&(id, controller)) = trial.library_instead.unanswered.first() {
+            let name = trial
+                .catalog()
+                .get(trial.objects[id.slot()].face())
+                .name
+                .clone();
+            self.library_instead.asking = Some(id);
+            self.library_instead.deferred = Some((player, answer, pending.clone()));
+            self.pending = Some(crate::decision::Pending {
+                player: controller,
+                decision: crate::decision::Decision::YesNo {
+                    question: format!(
+                        "{name} would be put into a graveyard: put it on top of its owner's library instead?"
+                    ),
+                },
+            });
+            return Ok(());
+        }
+        trial.library_instead = LibraryInstead::default();
+        *self = trial;
+        Ok(())
+    }
+
+    /// The answer to "put it on top of its owner's library instead?": recorded, then the
+    /// answer that waited is applied again (asking the next question, if one is due).
+    fn answer_library_instead(
+        &mut self,
+        answer: crate::decision::Answer,
+    ) -> Result<(), crate::decision::RuleError> {
+        use crate::decision::{Answer, RuleError};
+        let yes = match answer {
+            Answer::Yes => true,
+            Answer::No => false,
+            _ => return Err(RuleError::illegal("answer yes or no")),
+        };
+        let before = self.clone();
+        let (Some(id), Some((player, waiting, pending))) = (
+            self.library_instead.asking.take(),
+            self.library_instead.deferred.take(),
+        ) else {
+            return Err(RuleError::illegal("nothing is being asked"));
+        };
+        self.library_instead.answers.push((id, yes));
+        self.pending = Some(pending.clone());
+        let r = self.dispatch_asking_library_instead(player, &pending, waiting);
+        if r.is_err() {
+            *self = before;
+        }
+        r
     }
 }
 

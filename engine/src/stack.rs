@@ -79,6 +79,14 @@ impl StackItem {
             _ => None,
         }
     }
+
+    /// The player a trigger's event named ("that player": the player dealt damage...).
+    pub fn event_player(&self) -> Option<PlayerId> {
+        match self.kind {
+            StackKind::Trigger { player, .. } => player,
+            _ => None,
+        }
+    }
 }
 
 impl Game {
@@ -269,6 +277,7 @@ impl Game {
                     && self.mana_value_x_ok(spec, *t, item.x)
                     && !self.is_self_target(&item, *t)
                     && self.blocked_by_source_ok(spec, *t, item.ability_source())
+                    && self.that_player_controls_ok(spec, *t, item.event_player())
                     && !matches!(t, Target::Object(o)
                         if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)
                             && self.protected_from(*o, source_colors))

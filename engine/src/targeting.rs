@@ -131,8 +131,28 @@ impl crate::game::Game {
         match f.controller {
             Some(Relation::You) if o.controller != me => false,
             Some(Relation::Opponent) if o.controller == me => false,
+            // Checked where the event's player is known (`that_player_controls_ok`).
             _ => true,
         }
+    }
+
+    /// "Target land that player controls" (`Relation::ThatPlayer`, Mana Skimmer): whether
+    /// `t` is a permanent controlled by `player`, the player the trigger's event named (none
+    /// outside a trigger: never); true for a target spec without that restriction.
+    pub(crate) fn that_player_controls_ok(
+        &self,
+        spec: &TargetSpec,
+        t: Target,
+        player: Option<PlayerId>,
+    ) -> bool {
+        let TargetKind::Permanent(f) = &spec.kind else {
+            return true;
+        };
+        if f.controller != Some(Relation::ThatPlayer) {
+            return true;
+        }
+        let Target::Object(id) = t else { return false };
+        player.is_some_and(|p| self.obj(id).is_some_and(|o| o.controller == p))
     }
 
     /// Whether `id`, a spell on the stack, has a target that is a permanent `me` controls

@@ -170,6 +170,11 @@ pub struct ObjectFilter {
 pub enum Relation {
     You,
     Opponent,
+    /// "Target land that player controls" (`that_player_controls`, Mana Skimmer): controlled
+    /// by the player the trigger's event names (the player dealt damage); checked where that
+    /// player is known, by [`crate::game::Game::that_player_controls_ok`] (as the target is
+    /// chosen and as the ability resolves). Outside a trigger there is no such player.
+    ThatPlayer,
 }
 
 impl ObjectFilter {
@@ -289,6 +294,7 @@ impl fmt::Display for ObjectFilter {
         match self.controller {
             Some(Relation::You) => parts.push("you control".into()),
             Some(Relation::Opponent) => parts.push("an opponent controls".into()),
+            Some(Relation::ThatPlayer) => parts.push("that player controls".into()),
             None => {}
         }
         if let Some(w) = self.text_changeable {

@@ -22,7 +22,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
             &start,
             what,
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, or_type:SUBTYPE, targets_permanent_you_control, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, or_type:SUBTYPE, targets_permanent_you_control, text_changeable:WORD, you_control, opponent_controls or that_player_controls",
             ],
         )
     };
@@ -70,6 +70,7 @@ pub fn filter_word<'a>(i: &mut &'a str, f: &mut ObjectFilter) -> PResult<()> {
         "targets_permanent_you_control" => f.targets_your_permanent = true,
         "you_control" => f.controller = Some(Relation::You),
         "opponent_controls" => f.controller = Some(Relation::Opponent),
+        "that_player_controls" => f.controller = Some(Relation::ThatPlayer),
         _ => return filter_word_with_value(i, &start, w, f),
     }
     Ok(())
@@ -146,7 +147,7 @@ fn filter_word_with_value<'a>(
             start,
             format!("unknown filter word `{w}`"),
             &[
-                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, or_type:SUBTYPE, targets_permanent_you_control, text_changeable:WORD, you_control or opponent_controls",
+                "a card type, a colour, nonX, tapped, untapped, basic, attacking, attacking_or_blocking, entered_since_your_last_turn, token, other, face_down, with_aura, toughness<=N, power>=N, pt:P/T, mana_value:X, mana_value<=N, type:SUBTYPE, type:A|B, nontype:SUBTYPE, with:KEYWORD, without:KEYWORD, or_with:KEYWORD, or_type:SUBTYPE, targets_permanent_you_control, text_changeable:WORD, you_control, opponent_controls or that_player_controls",
             ],
         );
     }

@@ -54,7 +54,8 @@
 //!             | "mana_value:X"
 //!             | "type:" subtype
 //!             | "with:" keyword | "without:" keyword
-//!             | "text_changeable:" text_word | "you_control" | "opponent_controls" ;
+//!             | "text_changeable:" text_word | "you_control" | "opponent_controls"
+//!             | "that_player_controls" ;   (* a trigger's target: Mana Skimmer *)
 //! target      = ( "any" | "player" | "opponent" | "activated_or_triggered_ability"
 //!               | "activated_ability" | "spell" filter
 //!               | "card_in_graveyard" filter | "card_in_your_graveyard" filter

@@ -104,6 +104,10 @@ pub enum Keyword {
     /// rule): it can't be destroyed, and lethal damage doesn't destroy it (`Game::destroy`,
     /// `sba.rs`; Darksteel Garrison, `keywords/fortify.rs`).
     Indestructible,
+    /// "If this permanent would be put into a graveyard, you may put it on top of its
+    /// owner's library instead" (Pulmonic Sliver's grant): an optional replacement (419 /
+    /// 614) its controller is asked as it would go (`replacement.rs`, `LibraryInstead`).
+    TopOfLibraryInstead,
 }
 
 impl Keyword {
@@ -190,6 +194,9 @@ impl Keyword {
                 "can't be blocked except by artifact creatures and/or white creatures"
             }
             Keyword::Indestructible => "Indestructible",
+            Keyword::TopOfLibraryInstead => {
+                "If this permanent would be put into a graveyard, you may put it on top of its owner's library instead"
+            }
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -206,7 +213,7 @@ impl Keyword {
                 | Keyword::Frenzy1
         )
     }
-    pub const ALL: [Keyword; 50] = [
+    pub const ALL: [Keyword; 51] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -257,6 +264,7 @@ impl Keyword {
         Keyword::CantBeCountered,
         Keyword::BlockedOnlyByArtifactOrWhite,
         Keyword::Indestructible,
+        Keyword::TopOfLibraryInstead,
     ];
 }
 
