@@ -313,6 +313,11 @@ struct StaticScript {
     /// "... can't attack you": the affected creatures can't attack its controller.
     #[serde(default)]
     cant_attack_you: bool,
+    /// `"chosen_color"`: "... has protection from the chosen color" (needs `choose = "color"`).
+    grant_protection_from: Option<String>,
+    /// "This effect doesn't remove ~" (an Aura's own protection grant spares it).
+    #[serde(default)]
+    doesnt_remove_this: bool,
 }
 
 #[derive(Deserialize)]
@@ -1651,9 +1656,11 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             && set_colors.is_none()
             && cda_pt.is_none()
             && !st.cant_attack_you
+            && st.grant_protection_from.is_none()
         {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
+        let (protection_from_chosen_color, doesnt_remove_source) = chosen_protection(def, s, st)?;
         let condition = static_condition(st.condition.as_deref(), &def.text)?;
         // A static that functions from a graveyard grants keywords only (the scans that
         // read graveyards are the keyword ones: `layers.rs` `static_sources`).
@@ -1701,6 +1708,8 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             cda_pt,
             text: st.text.clone(),
             cant_attack_controller: st.cant_attack_you,
+            protection_from_chosen_color,
+            doesnt_remove_source,
             per_counter: match &st.per_counter {
                 Some(_) if power == 0 && toughness == 0 => {
                     return Err("`per_counter` needs a `pump`".into());
@@ -1714,6 +1723,32 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     Ok(())
+}
+
+/// A static's `grant_protection_from = "chosen_color"` and `doesnt_remove_this = true`
+/// (Pentarch Ward), checked against the card: the colour is chosen as it enters, and only an
+/// Aura's protection grant whose text says so spares it.
+fn chosen_protection(def: &CardDef, s: &Script, st: &StaticScript) -> Result<(bool, bool), String> {
+    let lower = def.text.to_lowercase();
+    let chosen = match st.grant_protection_from.as_deref() {
+        None => false,
+        Some("chosen_color")
+            if s.choose.as_deref() == Some("color")
+                && lower.contains("protection from the chosen color") =>
+        {
+            true
+        }
+        Some(other) => {
+            return Err(format!(
+                "grant_protection_from `{other}`: expected `chosen_color`, with `choose = \"color\"` and a text saying \"protection from the chosen color\""
+            ));
+        }
+    };
+    let spares = st.doesnt_remove_this;
+    if spares && (!chosen || !st.enchanted || !lower.contains("this effect doesn't remove")) {
+        return Err("`doesnt_remove_this`: only an Aura's protection grant (`enchanted = true`) whose text says \"This effect doesn't remove ~\"".into());
+    }
+    Ok((chosen, spares))
 }
 
 /// `cda_pt = "..."`: what a characteristic-defining P/T ability counts.
