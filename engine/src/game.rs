@@ -1097,6 +1097,8 @@ impl Game {
             gained_suspend: false,
             cast_from_hand: false,
             split_half: None,
+            token_pt: None,
+            copy_pt: None,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -1229,6 +1231,7 @@ impl Game {
             o.deathtouch_damage = false;
             o.entered_under = None;
             o.copy_of = None;
+            o.copy_pt = None;
             o.copy_trigger = false;
             o.copy_until = crate::copy::CopyUntil::AsEntered;
             o.face_down = face_down;
@@ -1301,6 +1304,17 @@ impl Game {
         creator: PlayerId,
         controller: PlayerId,
     ) -> ObjectId {
+        self.create_token_with_pt(card, creator, controller, None)
+    }
+
+    /// [`Game::create_token`]; `pt`: "an X/X token", its P/T as it enters (`Object::token_pt`).
+    pub(crate) fn create_token_with_pt(
+        &mut self,
+        card: CardId,
+        creator: PlayerId,
+        controller: PlayerId,
+        pt: Option<(i32, i32)>,
+    ) -> ObjectId {
         self.tokens_created = true;
         let owner = if self.ruleset.token_owned_by_creator() {
             creator
@@ -1315,6 +1329,7 @@ impl Game {
             // Control effects ending leave it with the player who put it there (layer 2).
             o.entered_under = (controller != owner).then_some(controller);
             o.controlled_since = turn;
+            o.token_pt = pt;
         }
         self.emit(Event::EnteredBattlefield {
             object: id,

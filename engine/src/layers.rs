@@ -87,6 +87,17 @@ impl Game {
             let n = self.cda_pt_value(id, cda);
             return Some((n, n));
         }
+        // An X/X token (or a copy of one): the P/T it was created with.
+        if let Some(o) = self.obj(id)
+            && !o.face_down
+            && let Some(pt) = if o.copy_of.is_some() {
+                o.copy_pt
+            } else {
+                o.token_pt
+            }
+        {
+            return Some(pt);
+        }
         // "*" is 0 where no characteristic-defining ability sets it.
         let v = |x: Option<PtValue>| match x {
             Some(PtValue::Fixed(n)) => n,

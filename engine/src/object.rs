@@ -215,6 +215,14 @@ pub struct Object {
     /// leaves the stack (`keywords/split.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split_half: Option<u8>,
+    /// The P/T an effect created this token with ("create an X/X green Wurm creature token":
+    /// Wurmcalling, `create_token ... pt=X`): part of its copiable values (2006 503.2 / 2014
+    /// 706.2), in place of its definition's `*/*`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_pt: Option<(i32, i32)>,
+    /// The `token_pt` of what it copies (a copy of such a token).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_pt: Option<(i32, i32)>,
 }
 
 fn is_zero_u8(n: &u8) -> bool {

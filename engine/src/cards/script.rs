@@ -621,14 +621,26 @@ fn check_tokens(
             .chain(def.abilities.iter().flat_map(|a| a.effects.iter()))
             .chain(def.triggers.iter().flat_map(|t| t.effects.iter()));
         for e in effects {
-            if let Effect::CreateToken { token, .. } = e {
-                let ok = tokens_by_name
+            if let Effect::CreateToken { token, pt, .. } = e {
+                let found = tokens_by_name
                     .get(&normalize_name(token))
-                    .is_some_and(|id| cards[id.0 as usize].support == Support::Token);
-                if !ok {
+                    .map(|id| &cards[id.0 as usize])
+                    .filter(|t| t.support == Support::Token);
+                let Some(t) = found else {
                     return Err(err(
                         &def.name,
                         format!("creates a `{token}` token, which tokens.toml does not define"),
+                    ));
+                };
+                // "An X/X token" (`pt=X`) exactly for a token defined `*/*`.
+                let star = t.power == Some(crate::cards::PtValue::Star)
+                    && t.toughness == Some(crate::cards::PtValue::Star);
+                if star != pt.is_some() {
+                    return Err(err(
+                        &def.name,
+                        format!(
+                            "a `{token}` token needs `pt=` exactly when tokens.toml defines it `*/*`"
+                        ),
                     ));
                 }
             }
