@@ -1092,6 +1092,7 @@ impl Game {
             flashback: false,
             suspend_cast: false,
             kicked: 0,
+            cast_x: 0,
             buyback: false,
             spell_copy: false,
             gained_suspend: false,
@@ -1244,6 +1245,7 @@ impl Game {
             // battlefield, and no further.
             if !(from == ZoneKind::Stack && to == ZoneKind::Battlefield) {
                 o.kicked = 0;
+                o.cast_x = 0;
                 o.cast_from_hand = false;
             }
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {

@@ -194,6 +194,11 @@ pub struct Object {
     /// 702.32): kept as the spell becomes a permanent, lost on any other zone change.
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub kicked: u8,
+    /// The X chosen for its spell's costs (kicker {X}: Verdeloth the Ancient), kept like
+    /// `kicked` as the spell becomes a permanent: its enters-the-battlefield abilities'
+    /// X (2014 107.3m; `keywords/kicker.rs`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub cast_x: u32,
     /// A spell whose buyback cost was paid (502.16 / 702.26).
     #[serde(default, skip_serializing_if = "is_false")]
     pub buyback: bool,
@@ -226,6 +231,10 @@ pub struct Object {
 }
 
 fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
+fn is_zero_u32(n: &u32) -> bool {
     *n == 0
 }
 

@@ -1399,12 +1399,15 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
             if costs.len() > 2 {
                 return Err(format!("kicker `{k}`: at most two kicker costs"));
             }
+            // Kicker {X} (Verdeloth the Ancient): X is chosen when it is kicked; one X per
+            // spell, so not with a second kicker cost or an X in the mana cost.
             if costs
                 .iter()
                 .any(|c| c.mana.as_ref().is_some_and(|m| m.has_x()))
+                && (costs.len() > 1 || def.mana_cost.as_ref().is_some_and(|m| m.has_x()))
             {
                 return Err(format!(
-                    "kicker `{k}`: a kicker cost with X is not supported yet"
+                    "kicker `{k}`: a kicker cost with X only alone, on a card without X in its mana cost"
                 ));
             }
             let want = format!("kicker {}", k.trim().to_lowercase());
