@@ -584,7 +584,8 @@ impl Game {
         }
         let shape = self.shape_of(c)?;
         let has_x = shape.base.mana.as_ref().is_some_and(|m| m.has_x())
-            || shape.base.parts.contains(&CostPart::DiscardX);
+            || shape.base.parts.contains(&CostPart::DiscardX)
+            || self.kicker_has_x(c);
         if has_x && c.x.is_none() {
             return Some(Decision::ChooseX);
         }
@@ -2587,6 +2588,7 @@ impl Game {
                     o.flashback = c.flashback.is_some();
                     o.suspend_cast = c.suspend_cast;
                     o.kicked = Self::kicker_bits(&c);
+                    o.cast_x = c.x.unwrap_or(0);
                     o.buyback = c.buyback == Some(true);
                     o.split_half = c.half;
                 }

@@ -33,6 +33,9 @@ pub struct CopiableValues {
     pub card: CardId,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shapeshifter_trigger: bool,
+    /// The P/T of an X/X token (`Object::token_pt`), copied with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pt: Option<(i32, i32)>,
 }
 
 /// A copy choice being asked: of what the object will copy as it enters the battlefield
@@ -63,11 +66,17 @@ impl Game {
             CopiableValues {
                 card: self.catalog().face_down(),
                 shapeshifter_trigger: false,
+                pt: None,
             }
         } else {
             CopiableValues {
                 card: o.copy_of.unwrap_or(o.card),
                 shapeshifter_trigger: o.copy_of.is_some() && o.copy_trigger,
+                pt: if o.copy_of.is_some() {
+                    o.copy_pt
+                } else {
+                    o.token_pt
+                },
             }
         })
     }
@@ -79,11 +88,13 @@ impl Game {
         match copy {
             Some((v, until)) => {
                 o.copy_of = Some(v.card);
+                o.copy_pt = v.pt;
                 o.copy_trigger = v.shapeshifter_trigger;
                 o.copy_until = until;
             }
             None => {
                 o.copy_of = None;
+                o.copy_pt = None;
                 o.copy_trigger = false;
                 o.copy_until = CopyUntil::AsEntered;
             }
@@ -287,7 +298,8 @@ battlefield = [{ card = "Vesuvan Shapeshifter", face_down = true }, "Squire"]
             g.copiable_values(pilferer),
             Some(CopiableValues {
                 card: g.catalog().face_down(),
-                shapeshifter_trigger: false
+                shapeshifter_trigger: false,
+                pt: None
             })
         );
         // The Shapeshifter copying the Giant: its values are the Giant's plus the trigger,
@@ -298,7 +310,8 @@ battlefield = [{ card = "Vesuvan Shapeshifter", face_down = true }, "Squire"]
             Some((
                 CopiableValues {
                     card: giant_card,
-                    shapeshifter_trigger: true
+                    shapeshifter_trigger: true,
+                    pt: None
                 },
                 CopyUntil::TurnedFaceDown
             ))

@@ -263,6 +263,9 @@ pub enum Effect {
         token: String,
         count: Amount,
         who: PlayerRef,
+        /// `pt=X`: "an X/X ... token": each token's power and toughness are this amount
+        /// (counted as it resolves), for a token defined `*/*` (`Object::token_pt`).
+        pt: Option<Amount>,
     },
     /// The controller creates one token of the definition matching the option its source
     /// chose as it entered (`create_chosen_token A,B,...`: the i-th name for the i-th

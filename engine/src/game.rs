@@ -1108,11 +1108,14 @@ impl Game {
             flashback: false,
             suspend_cast: false,
             kicked: 0,
+            cast_x: 0,
             buyback: false,
             spell_copy: false,
             gained_suspend: false,
             cast_from_hand: false,
             split_half: None,
+            token_pt: None,
+            copy_pt: None,
         });
         if let Some(list) = self.zone_list_mut(owner, zone) {
             list.push(id);
@@ -1236,6 +1239,7 @@ impl Game {
             o.deathtouch_damage = false;
             o.entered_under = None;
             o.copy_of = None;
+            o.copy_pt = None;
             o.copy_trigger = false;
             o.copy_until = crate::copy::CopyUntil::AsEntered;
             o.face_down = face_down;
@@ -1248,6 +1252,7 @@ impl Game {
             // battlefield, and no further.
             if !(from == ZoneKind::Stack && to == ZoneKind::Battlefield) {
                 o.kicked = 0;
+                o.cast_x = 0;
                 o.cast_from_hand = false;
             }
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
@@ -1332,6 +1337,17 @@ impl Game {
         creator: PlayerId,
         controller: PlayerId,
     ) -> ObjectId {
+        self.create_token_with_pt(card, creator, controller, None)
+    }
+
+    /// [`Game::create_token`]; `pt`: "an X/X token", its P/T as it enters (`Object::token_pt`).
+    pub(crate) fn create_token_with_pt(
+        &mut self,
+        card: CardId,
+        creator: PlayerId,
+        controller: PlayerId,
+        pt: Option<(i32, i32)>,
+    ) -> ObjectId {
         self.tokens_created = true;
         let owner = if self.ruleset.token_owned_by_creator() {
             creator
@@ -1346,6 +1362,7 @@ impl Game {
             // Control effects ending leave it with the player who put it there (layer 2).
             o.entered_under = (controller != owner).then_some(controller);
             o.controlled_since = turn;
+            o.token_pt = pt;
         }
         self.emit(Event::EnteredBattlefield {
             object: id,

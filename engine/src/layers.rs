@@ -87,6 +87,17 @@ impl Game {
             let n = self.cda_pt_value(id, cda);
             return Some((n, n));
         }
+        // An X/X token (or a copy of one): the P/T it was created with.
+        if let Some(o) = self.obj(id)
+            && !o.face_down
+            && let Some(pt) = if o.copy_of.is_some() {
+                o.copy_pt
+            } else {
+                o.token_pt
+            }
+        {
+            return Some(pt);
+        }
         // "*" is 0 where no characteristic-defining ability sets it.
         let v = |x: Option<PtValue>| match x {
             Some(PtValue::Fixed(n)) => n,
@@ -410,7 +421,7 @@ impl Game {
                 self.obj(src).is_some_and(|s| {
                     self.catalog().get(s.face()).statics.iter().any(|st| {
                         st.affects.keyword.is_none()
-                            && st.grants.contains(&k)
+                            && self.static_grants_keyword(src, st, k)
                             && self.static_applies(src, st, id)
                     })
                 })
@@ -421,6 +432,68 @@ impl Game {
         if self.layered {
             return self.with_chars(id, |c| c.keywords).unwrap_or_default();
         }
+        self.unlayered_keyword_set(id, None)
+    }
+
+    /// The keywords a static ability of `src` grants: its `grants`, and protection from the
+    /// colour `src` chose as it entered (Pentarch Ward).
+    pub(crate) fn static_grants(
+        &self,
+        src: ObjectId,
+        st: &crate::cards::StaticAbility,
+    ) -> KeywordSet {
+        let mut set = KeywordSet::of(&st.grants);
+        if st.protection_from_chosen_color
+            && let Some(c) = self.chosen_color(src)
+        {
+            set.insert(Keyword::protection_from_color(c));
+        }
+        set
+    }
+
+    /// Whether a static ability of `src` grants `k` (see [`Game::static_grants`]).
+    fn static_grants_keyword(
+        &self,
+        src: ObjectId,
+        st: &crate::cards::StaticAbility,
+        k: Keyword,
+    ) -> bool {
+        st.grants.contains(&k)
+            || (st.protection_from_chosen_color
+                && self
+                    .chosen_color(src)
+                    .is_some_and(|c| Keyword::protection_from_color(c) == k))
+    }
+
+    /// The colours `id` has protection from leaving out the grants of `spared`'s statics
+    /// that say "this effect doesn't remove ~" (Pentarch Ward, `sba.rs` `aura_illegal`).
+    pub(crate) fn protection_colors_sparing(
+        &self,
+        id: ObjectId,
+        spared: ObjectId,
+    ) -> crate::mana::ColorSet {
+        let ks = if self.layered {
+            let t = self.layer_table_sparing(Some(id), Some(spared));
+            t.index(id)
+                .and_then(|i| t.chars.get(i))
+                .map_or(KeywordSet::default(), |c| c.keywords)
+        } else {
+            self.unlayered_keyword_set(id, Some(spared))
+        };
+        let mut from = crate::mana::ColorSet::NONE;
+        for k in Keyword::ALL {
+            if let Some(c) = k.protection_from()
+                && ks.contains(k)
+            {
+                from.insert(c);
+            }
+        }
+        from
+    }
+
+    /// [`Game::keyword_set`] without the layer computation; `spared`: as
+    /// [`Game::protection_colors_sparing`].
+    fn unlayered_keyword_set(&self, id: ObjectId, spared: Option<ObjectId>) -> KeywordSet {
         let mut set = self
             .def(id)
             .map_or(KeywordSet::default(), |d| KeywordSet::of(&d.keywords))
@@ -430,10 +503,11 @@ impl Game {
                 let Some(s) = self.obj(src) else { continue };
                 for st in &self.catalog().get(s.face()).statics {
                     if st.affects.keyword.is_none()
-                        && !st.grants.is_empty()
+                        && (!st.grants.is_empty() || st.protection_from_chosen_color)
+                        && !(st.doesnt_remove_source && spared == Some(src))
                         && self.static_applies(src, st, id)
                     {
-                        set = set.union(KeywordSet::of(&st.grants));
+                        set = set.union(self.static_grants(src, st));
                     }
                 }
             }
@@ -470,7 +544,7 @@ impl Game {
             for src in self.static_sources() {
                 let Some(s) = self.obj(src) else { continue };
                 for st in &self.catalog().get(s.face()).statics {
-                    if st.grants.contains(&k) && self.static_applies(src, st, id) {
+                    if self.static_grants_keyword(src, st, k) && self.static_applies(src, st, id) {
                         statics += 1;
                     }
                 }
@@ -1123,7 +1197,7 @@ impl Game {
     }
 
     /// Every effect of layers 2-6 that exists now, with its layer and timestamp.
-    fn layered_effects(&self, table: &Table) -> Vec<Layered> {
+    fn layered_effects(&self, table: &Table, spared: Option<ObjectId>) -> Vec<Layered> {
         let mut out = Vec::new();
         for e in &self.char_effects {
             let change = match &e.change {
@@ -1158,6 +1232,9 @@ impl Game {
             let on_bf = o.zone == ZoneKind::Battlefield;
             let tc = self.text_changes(id);
             for (i, st) in self.catalog().get(o.face()).statics.iter().enumerate() {
+                if st.doesnt_remove_source && spared == Some(id) {
+                    continue;
+                }
                 // Layer 3: the ability as its text reads now.
                 let st = static_with_text(st, &tc);
                 let st = st.as_ref();
@@ -1220,13 +1297,13 @@ impl Game {
                         change: Change::SetColors(col),
                     });
                 }
-                if !st.grants.is_empty() {
+                if !st.grants.is_empty() || st.protection_from_chosen_color {
                     out.push(Layered {
                         layer: Layer::Ability,
                         timestamp: o.timestamp,
                         cda: false,
                         applies: applies.clone(),
-                        change: Change::AddKeywords(KeywordSet::of(&st.grants)),
+                        change: Change::AddKeywords(self.static_grants(id, st)),
                     });
                 }
                 if !st.grant_abilities.is_empty() {
@@ -1299,6 +1376,12 @@ impl Game {
     }
 
     fn layer_table(&self, extra: Option<ObjectId>) -> Table {
+        self.layer_table_sparing(extra, None)
+    }
+
+    /// The layer computation, leaving out `spared`'s "doesn't remove ~" statics (see
+    /// [`Game::protection_colors_sparing`]).
+    fn layer_table_sparing(&self, extra: Option<ObjectId>, spared: Option<ObjectId>) -> Table {
         let mut ids: Vec<ObjectId> = self.battlefield.clone();
         if let Some(x) = extra
             && !ids.contains(&x)
@@ -1327,7 +1410,7 @@ impl Game {
             })
         });
         let mut table = Table::new(ids, chars, reaches_outside);
-        let effects = self.layered_effects(&table);
+        let effects = self.layered_effects(&table, spared);
         for layer in [Layer::Type, Layer::Color, Layer::Ability] {
             let mut todo: Vec<&Layered> = effects.iter().filter(|e| e.layer == layer).collect();
             // 418.5a: characteristic-defining abilities first, then the rest; each group in

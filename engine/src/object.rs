@@ -194,6 +194,11 @@ pub struct Object {
     /// 702.32): kept as the spell becomes a permanent, lost on any other zone change.
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub kicked: u8,
+    /// The X chosen for its spell's costs (kicker {X}: Verdeloth the Ancient), kept like
+    /// `kicked` as the spell becomes a permanent: its enters-the-battlefield abilities'
+    /// X (2014 107.3m; `keywords/kicker.rs`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub cast_x: u32,
     /// A spell whose buyback cost was paid (502.16 / 702.26).
     #[serde(default, skip_serializing_if = "is_false")]
     pub buyback: bool,
@@ -215,9 +220,21 @@ pub struct Object {
     /// leaves the stack (`keywords/split.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split_half: Option<u8>,
+    /// The P/T an effect created this token with ("create an X/X green Wurm creature token":
+    /// Wurmcalling, `create_token ... pt=X`): part of its copiable values (2006 503.2 / 2014
+    /// 706.2), in place of its definition's `*/*`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_pt: Option<(i32, i32)>,
+    /// The `token_pt` of what it copies (a copy of such a token).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_pt: Option<(i32, i32)>,
 }
 
 fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
+fn is_zero_u32(n: &u32) -> bool {
     *n == 0
 }
 

@@ -242,9 +242,20 @@ impl Game {
         let me = self.obj(aura).map_or(PlayerId(0), |o| o.controller);
         // "Enchant creature with another Aura attached to it": another than this one.
         let other_aura = !filter.with_aura || self.auras_attached_to(to, Some(aura)) > 0;
+        // "This effect doesn't remove ~" (Pentarch Ward): its own grant doesn't count.
+        let spares = self
+            .def(aura)
+            .is_some_and(|d| d.statics.iter().any(|st| st.doesnt_remove_source));
+        let colors = self.colors(aura);
         !other_aura
             || !self.matches_filter(to, filter, me)
-            || self.protected_from(to, self.colors(aura))
+            || if spares {
+                self.protection_colors_sparing(to, aura)
+                    .iter()
+                    .any(|c| colors.contains(c))
+            } else {
+                self.protected_from(to, colors)
+            }
     }
 
     /// A player controlling two or more legendary permanents with the same name (modern).

@@ -849,7 +849,18 @@ impl Game {
                     _ => false,
                 });
                 // "That player" is the controller it entered under (Pandemonium's chooser).
+                let before = self.triggers.len();
                 self.queue_about_player(found, Some(*object), *controller);
+                // 2014 107.3m: its own enters abilities' X is the X of the spell it was
+                // (kicker {X}: Verdeloth the Ancient).
+                let x = self.obj(*object).map_or(0, |o| o.cast_x);
+                if x > 0 {
+                    for t in self.triggers.iter_mut().skip(before) {
+                        if t.source == *object && t.amount == 0 {
+                            t.amount = x;
+                        }
+                    }
+                }
                 if entering_creature {
                     self.in_graveyard_enters_triggers(*object, *controller)
                 } else {

@@ -504,6 +504,14 @@ pub struct StaticAbility {
     /// controller (`combat.rs`, checked per defending player).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cant_attack_controller: bool,
+    /// "... has protection from the chosen color" (Pentarch Ward): the protection keyword of
+    /// the colour its source chose as it entered (`as_enters.rs`), added to `grants`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub protection_from_chosen_color: bool,
+    /// "This effect doesn't remove ~": the protection this static grants doesn't make its
+    /// source (an Aura) fall off what it enchants (`sba.rs` `aura_illegal`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub doesnt_remove_source: bool,
 }
 
 /// "~ enters the battlefield with N [kind] counters on it" where N or whether it applies

@@ -313,6 +313,11 @@ struct StaticScript {
     /// "... can't attack you": the affected creatures can't attack its controller.
     #[serde(default)]
     cant_attack_you: bool,
+    /// `"chosen_color"`: "... has protection from the chosen color" (needs `choose = "color"`).
+    grant_protection_from: Option<String>,
+    /// "This effect doesn't remove ~" (an Aura's own protection grant spares it).
+    #[serde(default)]
+    doesnt_remove_this: bool,
 }
 
 #[derive(Deserialize)]
@@ -616,14 +621,26 @@ fn check_tokens(
             .chain(def.abilities.iter().flat_map(|a| a.effects.iter()))
             .chain(def.triggers.iter().flat_map(|t| t.effects.iter()));
         for e in effects {
-            if let Effect::CreateToken { token, .. } = e {
-                let ok = tokens_by_name
+            if let Effect::CreateToken { token, pt, .. } = e {
+                let found = tokens_by_name
                     .get(&normalize_name(token))
-                    .is_some_and(|id| cards[id.0 as usize].support == Support::Token);
-                if !ok {
+                    .map(|id| &cards[id.0 as usize])
+                    .filter(|t| t.support == Support::Token);
+                let Some(t) = found else {
                     return Err(err(
                         &def.name,
                         format!("creates a `{token}` token, which tokens.toml does not define"),
+                    ));
+                };
+                // "An X/X token" (`pt=X`) exactly for a token defined `*/*`.
+                let star = t.power == Some(crate::cards::PtValue::Star)
+                    && t.toughness == Some(crate::cards::PtValue::Star);
+                if star != pt.is_some() {
+                    return Err(err(
+                        &def.name,
+                        format!(
+                            "a `{token}` token needs `pt=` exactly when tokens.toml defines it `*/*`"
+                        ),
                     ));
                 }
             }
@@ -1382,12 +1399,15 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
             if costs.len() > 2 {
                 return Err(format!("kicker `{k}`: at most two kicker costs"));
             }
+            // Kicker {X} (Verdeloth the Ancient): X is chosen when it is kicked; one X per
+            // spell, so not with a second kicker cost or an X in the mana cost.
             if costs
                 .iter()
                 .any(|c| c.mana.as_ref().is_some_and(|m| m.has_x()))
+                && (costs.len() > 1 || def.mana_cost.as_ref().is_some_and(|m| m.has_x()))
             {
                 return Err(format!(
-                    "kicker `{k}`: a kicker cost with X is not supported yet"
+                    "kicker `{k}`: a kicker cost with X only alone, on a card without X in its mana cost"
                 ));
             }
             let want = format!("kicker {}", k.trim().to_lowercase());
@@ -1651,9 +1671,11 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             && set_colors.is_none()
             && cda_pt.is_none()
             && !st.cant_attack_you
+            && st.grant_protection_from.is_none()
         {
             return Err(format!("static ability `{}` does nothing", st.text));
         }
+        let (protection_from_chosen_color, doesnt_remove_source) = chosen_protection(def, s, st)?;
         let condition = static_condition(st.condition.as_deref(), &def.text)?;
         // A static that functions from a graveyard grants keywords only (the scans that
         // read graveyards are the keyword ones: `layers.rs` `static_sources`).
@@ -1701,6 +1723,8 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             cda_pt,
             text: st.text.clone(),
             cant_attack_controller: st.cant_attack_you,
+            protection_from_chosen_color,
+            doesnt_remove_source,
             per_counter: match &st.per_counter {
                 Some(_) if power == 0 && toughness == 0 => {
                     return Err("`per_counter` needs a `pump`".into());
@@ -1714,6 +1738,32 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
         });
     }
     Ok(())
+}
+
+/// A static's `grant_protection_from = "chosen_color"` and `doesnt_remove_this = true`
+/// (Pentarch Ward), checked against the card: the colour is chosen as it enters, and only an
+/// Aura's protection grant whose text says so spares it.
+fn chosen_protection(def: &CardDef, s: &Script, st: &StaticScript) -> Result<(bool, bool), String> {
+    let lower = def.text.to_lowercase();
+    let chosen = match st.grant_protection_from.as_deref() {
+        None => false,
+        Some("chosen_color")
+            if s.choose.as_deref() == Some("color")
+                && lower.contains("protection from the chosen color") =>
+        {
+            true
+        }
+        Some(other) => {
+            return Err(format!(
+                "grant_protection_from `{other}`: expected `chosen_color`, with `choose = \"color\"` and a text saying \"protection from the chosen color\""
+            ));
+        }
+    };
+    let spares = st.doesnt_remove_this;
+    if spares && (!chosen || !st.enchanted || !lower.contains("this effect doesn't remove")) {
+        return Err("`doesnt_remove_this`: only an Aura's protection grant (`enchanted = true`) whose text says \"This effect doesn't remove ~\"".into());
+    }
+    Ok((chosen, spares))
 }
 
 /// `cda_pt = "..."`: what a characteristic-defining P/T ability counts.

@@ -470,6 +470,11 @@ const UNDER: Opt = Opt {
     shape: "under=PLAYER",
     value: Value::Player,
 };
+const TOKEN_PT: Opt = Opt {
+    key: "pt",
+    shape: "pt=AMOUNT",
+    value: Value::Amount,
+};
 const N: Opt = Opt {
     key: "n",
     shape: "n=AMOUNT",
@@ -1347,15 +1352,16 @@ fn put_counter_each(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     Ok(Effect::PutCounterEach { kind, filter })
 }
 
-/// `create_token AMOUNT NAME [who=PLAYER]`: the token's name may have spaces.
+/// `create_token AMOUNT NAME [who=PLAYER] [pt=AMOUNT]`: the token's name may have spaces.
 fn create_token(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let count = arg("an amount", amount).parse_next(i)?;
     let name = arg("a token name", plain_words).parse_next(i)?;
-    let o = options(i, verb, &[WHO])?;
+    let o = options(i, verb, &[WHO, TOKEN_PT])?;
     Ok(Effect::CreateToken {
         token: name.join(" "),
         count,
         who: o.player("who").unwrap_or(PlayerRef::You),
+        pt: o.amount("pt"),
     })
 }
 

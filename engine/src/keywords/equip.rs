@@ -45,7 +45,11 @@ impl Game {
         if what == to || !self.is_on_battlefield(what) || !self.is_on_battlefield(to) {
             return false;
         }
-        if self.protected_from(to, self.colors(what)) {
+        // "This effect doesn't remove ~" (Pentarch Ward): `aura_illegal` weighs its protection.
+        let spared = self
+            .def(what)
+            .is_some_and(|d| d.statics.iter().any(|st| st.doesnt_remove_source));
+        if !spared && self.protected_from(to, self.colors(what)) {
             return false;
         }
         if self.has_subtype(what, "Aura") {

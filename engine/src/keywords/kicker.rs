@@ -158,6 +158,21 @@ impl Game {
         }
     }
 
+    /// Whether a kicker cost announced for `c` has an {X} (kicker {X}: Verdeloth the
+    /// Ancient): X is then chosen as for a mana cost with X, after the announcements.
+    pub(crate) fn kicker_has_x(&self, c: &Casting) -> bool {
+        let CastKind::Spell(card) = c.kind else {
+            return false;
+        };
+        self.def(card).is_some_and(|d| {
+            d.cast_keys
+                .kicker
+                .iter()
+                .zip(&c.kicks)
+                .any(|(k, paid)| *paid && k.mana.as_ref().is_some_and(|m| m.has_x()))
+        })
+    }
+
     /// The kicker bits of a cast (bit i: the i-th printed kicker cost announced).
     pub(crate) fn kicker_bits(c: &Casting) -> u8 {
         c.kicks

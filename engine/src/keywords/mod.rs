@@ -123,6 +123,17 @@ impl Keyword {
             _ => None,
         }
     }
+    /// The protection keyword of a colour ("protection from the chosen color").
+    pub fn protection_from_color(c: crate::mana::Color) -> Keyword {
+        use crate::mana::Color;
+        match c {
+            Color::W => Keyword::ProtectionFromWhite,
+            Color::U => Keyword::ProtectionFromBlue,
+            Color::B => Keyword::ProtectionFromBlack,
+            Color::R => Keyword::ProtectionFromRed,
+            Color::G => Keyword::ProtectionFromGreen,
+        }
+    }
     /// The land type of a landwalk keyword.
     pub fn landwalk(self) -> Option<&'static str> {
         match self {

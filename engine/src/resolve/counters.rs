@@ -130,15 +130,22 @@ impl Game {
     /// Applies one effect of counters and tokens that needs no choice.
     pub(super) fn apply_counters(&mut self, res: &Resolution, e: &Effect) {
         match e {
-            Effect::CreateToken { token, count, who } => {
+            Effect::CreateToken {
+                token,
+                count,
+                who,
+                pt,
+            } => {
                 let n = self.amount(res, count).max(0);
+                // "An X/X token": X counted once, as the effect begins.
+                let size = pt.as_ref().map(|a| self.amount(res, a));
                 if let Some(def) = self.catalog().token_by_name(token) {
                     // The creator is the effect's controller; the token's owner follows
                     // the ruleset (Δ23, `create_token`).
                     let me = res.item.controller;
                     for p in self.players_of(res, *who) {
                         for _ in 0..n {
-                            self.create_token(def.id, me, p);
+                            self.create_token_with_pt(def.id, me, p, size.map(|s| (s, s)));
                         }
                     }
                 }

@@ -425,6 +425,7 @@ impl Game {
                     let values = crate::copy::CopiableValues {
                         card: self.objects[card.slot()].card,
                         shapeshifter_trigger: false,
+                        pt: None,
                     };
                     self.set_copy(source, Some((values, crate::copy::CopyUntil::EndOfTurn)));
                 }
