@@ -1811,6 +1811,13 @@ impl Game {
                 )
             });
         }
+        // Consecrate Land: an Aura spell can't target what can't be enchanted by other Auras.
+        if let (CastKind::Spell(card), Target::Object(id)) = (&c.kind, t)
+            && self.def(*card).is_some_and(|d| d.enchant.is_some())
+            && self.aura_shut_out(*card, id)
+        {
+            return no(&|| format!("{} can't be enchanted by other Auras", self.card_name(id)));
+        }
         Ok(())
     }
 

@@ -1007,6 +1007,7 @@ impl Game {
         }
         if !def.statics.is_empty()
             || def.enchanted_cant_activate
+            || def.enchanted_cant_be_enchanted_by_other_auras
             || def.own_creature_cards_have_flash
             || def.opponents_sorcery_timing
         {

@@ -256,6 +256,26 @@ impl Game {
             } else {
                 self.protected_from(to, colors)
             }
+            || self.aura_shut_out(aura, to)
+    }
+
+    /// Consecrate Land: another Aura than `aura`, attached to `to` with its abilities, says
+    /// "enchanted land can't be enchanted by other Auras"; `aura` can't target `to` or be
+    /// attached to it (an attached one is put into the graveyard, 303.4d / 704.5m).
+    pub(crate) fn aura_shut_out(&self, aura: ObjectId, to: ObjectId) -> bool {
+        self.has_statics
+            && self.is_on_battlefield(to)
+            && self.battlefield.iter().any(|&a| {
+                a != aura
+                    && self.obj(a).is_some_and(|o| {
+                        o.attached_to == Some(to)
+                            && self
+                                .catalog()
+                                .get(o.face())
+                                .enchanted_cant_be_enchanted_by_other_auras
+                            && self.has_own_abilities(a)
+                    })
+            })
     }
 
     /// A player controlling two or more legendary permanents with the same name (modern).

@@ -281,6 +281,7 @@ impl Game {
                     && !matches!(t, Target::Object(o)
                         if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)
                             && self.protected_from(*o, source_colors))
+                    && !self.aura_spell_shut_out(&item, *t)
             })
             .collect();
         // Divided damage's targets count too: countered only if every target is illegal.
@@ -400,6 +401,12 @@ impl Game {
         self.target_is_legal(item.controller, &d.spec, t)
             && !self.is_self_target(item, t)
             && !matches!(t, Target::Object(o) if self.protected_from(o, colors))
+    }
+
+    /// An Aura spell whose target can't be enchanted by other Auras now (Consecrate Land).
+    fn aura_spell_shut_out(&self, item: &StackItem, t: Target) -> bool {
+        matches!((item.kind, t), (StackKind::Spell(me), Target::Object(o))
+            if self.catalog().get(item.card).enchant.is_some() && self.aura_shut_out(me, o))
     }
 
     fn is_self_target(&self, item: &StackItem, t: Target) -> bool {

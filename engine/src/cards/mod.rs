@@ -309,6 +309,11 @@ pub struct CardDef {
     /// Spell): mana abilities too, not special actions such as turning face up.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub enchanted_cant_activate: bool,
+    /// An Aura's "enchanted land ... can't be enchanted by other Auras" (Consecrate Land):
+    /// while it is attached (with its abilities), no other Aura can target or be attached
+    /// to that permanent; one already attached is put into the graveyard (`Game::aura_shut_out`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enchanted_cant_be_enchanted_by_other_auras: bool,
     /// "Hellbent — Skip your upkeep step if you have no cards in hand" (`keywords/hellbent.rs`).
     pub skip_upkeep_if_hellbent: bool,
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."

@@ -147,6 +147,9 @@ struct Script {
     /// Detainment Spell: "Enchanted creature's activated abilities can't be activated."
     #[serde(default)]
     enchanted_cant_activate: bool,
+    /// Consecrate Land: "Enchanted land ... can't be enchanted by other Auras."
+    #[serde(default)]
+    enchanted_cant_be_enchanted_by_other_auras: bool,
     /// "Hellbent — Skip your upkeep step if you have no cards in hand." (Gibbering Descent)
     #[serde(default)]
     skip_upkeep_if_hellbent: bool,
@@ -743,6 +746,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         spend_rule: None,
         skip_draw_step: false,
         enchanted_cant_activate: false,
+        enchanted_cant_be_enchanted_by_other_auras: false,
         skip_upkeep_if_hellbent: false,
         damage_life_floor: false,
         redirect_unblocked_combat_damage: false,
@@ -925,6 +929,16 @@ fn apply_script(def: &mut CardDef, s: &Script) -> Result<(), String> {
         return Err("`enchanted_cant_activate`: the card's text has no \"Enchanted creature's activated abilities can't be activated\"".into());
     }
     def.enchanted_cant_activate = s.enchanted_cant_activate;
+    if s.enchanted_cant_be_enchanted_by_other_auras
+        && (!def.subtypes.iter().any(|t| t == "Aura")
+            || !def
+                .text
+                .to_lowercase()
+                .contains("can't be enchanted by other auras"))
+    {
+        return Err("`enchanted_cant_be_enchanted_by_other_auras`: the card is no Aura whose text has \"can't be enchanted by other Auras\"".into());
+    }
+    def.enchanted_cant_be_enchanted_by_other_auras = s.enchanted_cant_be_enchanted_by_other_auras;
     apply_cast_keys(def, s)?;
     let text_lower = def.text.to_lowercase();
     let test_only = def.support == Support::TestOnly;
