@@ -817,7 +817,16 @@ impl Game {
                 def.name
             )));
         }
-        if !cycling && o.controller != player {
+        let opponents_only = self
+            .ability(source, index)
+            .is_some_and(|a| a.opponents_only);
+        if opponents_only && o.controller == player {
+            return Err(RuleError::illegal(format!(
+                "only your opponents may activate that ability of {}",
+                def.name
+            )));
+        }
+        if !cycling && !opponents_only && o.controller != player {
             return Err(RuleError::illegal(format!(
                 "you don't control {}",
                 def.name

@@ -389,6 +389,9 @@ impl Game {
             }
             self.permanent_actions(player, o, with_mana_abilities, split_second, &mut abilities);
         }
+        if !split_second {
+            self.opponents_only_actions(player, &mut abilities);
+        }
         // Special actions: paying what a delayed ability asks (Glass Asp).
         for i in 0..self.delayed.len() {
             if let Ok((pay, _)) = self.avoidable(player, i as u8)
@@ -398,6 +401,25 @@ impl Game {
             }
         }
         out.append(&mut abilities);
+    }
+
+    /// Abilities of other players' permanents that "only your opponents may activate"
+    /// (Knight of the Holy Nimbus) and `player` may begin to activate now.
+    fn opponents_only_actions(&self, player: PlayerId, out: &mut Vec<Answer>) {
+        for &id in &self.battlefield {
+            let Some(o) = self.obj(id).filter(|o| o.controller != player) else {
+                continue;
+            };
+            let def = self.catalog().get(o.face());
+            for (i, a) in def.abilities.iter().enumerate() {
+                if a.opponents_only && self.can_begin_activate(player, id, i as u8) {
+                    out.push(Answer::Activate {
+                        source: id,
+                        ability: i as u8,
+                    });
+                }
+            }
+        }
     }
 
     /// The abilities of permanent `o` that `player` may begin to activate now (mana

@@ -8,8 +8,9 @@
 //!   (combat) damage this turn" effects, protection (502.7 / 702.16e), static prevention of
 //!   permanents (Plated Pegasus, Uncle Istvan, absorb), then prevention shields ("prevent the
 //!   next N damage that would be dealt to ~ this turn") in the order they were created;
-//! - destruction ([`Game::destroy`]): regeneration shields (419.6b / 701.15), unless the
-//!   object can't be regenerated;
+//! - destruction ([`Game::destroy`]): regeneration shields (419.6b / 701.15) and a
+//!   permanent's own "if ~ would be destroyed, regenerate it", unless the object can't be
+//!   regenerated;
 //! - dying ([`Game::dies_replacement`], inside `move_object`): "if it would die this turn,
 //!   exile it instead" (Disintegrate);
 //! - drawing ([`Game::draw_replacement`]): Enduring Renewal's reveal-instead;
@@ -908,14 +909,20 @@ impl Game {
         if self.shields.contains(&Shield::CantRegenerate(id)) {
             return false;
         }
-        let Some(i) = self
-            .shields
-            .iter()
-            .position(|s| *s == Shield::Regenerate(id))
-        else {
-            return false;
-        };
-        self.shields.remove(i);
+        // "If ~ would be destroyed, regenerate it" (Knight of the Holy Nimbus): its own
+        // replacement, never used up; a shield is kept for the next time.
+        let own =
+            self.has_own_abilities(id) && self.def(id).is_some_and(|d| d.regenerates_if_destroyed);
+        if !own {
+            let Some(i) = self
+                .shields
+                .iter()
+                .position(|s| *s == Shield::Regenerate(id))
+            else {
+                return false;
+            };
+            self.shields.remove(i);
+        }
         self.tap(id);
         if let Some(o) = self.obj_mut(id) {
             o.damage = 0;

@@ -155,6 +155,11 @@ pub struct ActivatedAbility {
     /// recorded (`Game::activations`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once_each_turn: bool,
+    /// "Only your opponents may activate this ability" (Knight of the Holy Nimbus): an
+    /// opponent of the permanent's controller activates it, pays its costs and controls it
+    /// on the stack; its controller can't.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opponents_only: bool,
 }
 
 impl ActivatedAbility {
@@ -181,6 +186,7 @@ impl ActivatedAbility {
             from_graveyard: false,
             while_suspended: false,
             once_each_turn: false,
+            opponents_only: false,
         }
     }
 
@@ -334,6 +340,10 @@ pub struct CardDef {
     /// Dralnu, Lich Lord: "If damage would be dealt to ~, sacrifice that many permanents
     /// instead" (a replacement effect, `replacement.rs`).
     pub damage_to_sacrifice: bool,
+    /// "If ~ would be destroyed, regenerate it" (Knight of the Holy Nimbus): a replacement
+    /// of its own, used every time it would be destroyed unless it can't be regenerated
+    /// (`replacement.rs` `Game::try_regenerate`).
+    pub regenerates_if_destroyed: bool,
     /// Locket of Yesterdays: "Spells you cast cost {N} less to cast for each card with the
     /// same name as that spell in your graveyard" (generic mana only).
     pub reduce_per_same_name_in_graveyard: u32,

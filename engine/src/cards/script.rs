@@ -213,6 +213,9 @@ struct Script {
     /// "If damage would be dealt to ~, sacrifice that many permanents instead."
     #[serde(default)]
     damage_to_sacrifice: bool,
+    /// "If ~ would be destroyed, regenerate it" (checked against the text).
+    #[serde(default)]
+    regenerates_if_destroyed: bool,
     /// Locket of Yesterdays: spells you cast cost {N} less for each card with the same name
     /// in your graveyard.
     #[serde(default)]
@@ -382,6 +385,9 @@ struct AbilityScript {
     /// "Activate only once each turn" (Wall of Roots; checked against the text).
     #[serde(default)]
     once_each_turn: bool,
+    /// "Only your opponents may activate this ability" (checked against the text).
+    #[serde(default)]
+    opponents_only: bool,
 }
 
 /// `once_each_turn = true`: the ability's text must say "Activate only once each turn".
@@ -397,6 +403,38 @@ fn once_each_turn(a: &AbilityScript, def: &CardDef) -> Result<bool, String> {
         );
     }
     Ok(a.once_each_turn)
+}
+
+/// The card's own replacement effects: Dralnu's damage-to-sacrifice, Knight of the Holy
+/// Nimbus's "if ~ would be destroyed, regenerate it" (each checked against the text).
+fn apply_replacement_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<(), String> {
+    def.damage_to_sacrifice = s.damage_to_sacrifice;
+    if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
+        return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
+    }
+    def.regenerates_if_destroyed = s.regenerates_if_destroyed;
+    if s.regenerates_if_destroyed
+        && !text_lower.contains(&format!(
+            "if {} would be destroyed, regenerate it",
+            def.name.to_lowercase()
+        ))
+    {
+        return Err("`regenerates_if_destroyed`: the card's text doesn't say so".into());
+    }
+    Ok(())
+}
+
+/// `opponents_only = true`: the text must say "Only your opponents may activate this ability".
+fn opponents_only(a: &AbilityScript, def: &CardDef) -> Result<bool, String> {
+    if a.opponents_only
+        && !def
+            .text
+            .to_lowercase()
+            .contains("only your opponents may activate this ability")
+    {
+        return Err("`opponents_only`: the card's text has no \"Only your opponents may activate this ability\"".into());
+    }
+    Ok(a.opponents_only)
 }
 
 fn err(card: &str, problem: impl Into<String>) -> CatalogError {
@@ -754,6 +792,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         turn_others_face_down: false,
         flashback: None,
         damage_to_sacrifice: false,
+        regenerates_if_destroyed: false,
         reduce_per_same_name_in_graveyard: 0,
         spells_cost_less: None,
         costs_less_with_creature_cards_in_graveyards: None,
@@ -1265,16 +1304,13 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
     {
         return Err("the card has flashback: script it with `flashback = \"{cost}\"`".into());
     }
-    def.damage_to_sacrifice = s.damage_to_sacrifice;
     def.reduce_per_same_name_in_graveyard = s.reduce_per_same_name_in_graveyard;
     if s.reduce_per_same_name_in_graveyard > 0
         && !text_lower.contains("for each card with the same name as that spell in your graveyard")
     {
         return Err("`reduce_per_same_name_in_graveyard`: the card's text doesn't say so".into());
     }
-    if s.damage_to_sacrifice && !text_lower.contains("sacrifice that many permanents instead") {
-        return Err("`damage_to_sacrifice`: the card's text doesn't say so".into());
-    }
+    apply_replacement_keys(def, s, &text_lower)?;
     apply_enters_with(def, &s.enters_with, &text_lower)?;
     apply_unless_cast_from_hand(def, s, &text_lower)?;
     def.enters_tapped = s.enters_tapped;
@@ -1955,6 +1991,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
             from_graveyard: false,
             while_suspended: false,
             once_each_turn: once_each_turn(a, def)?,
+            opponents_only: false,
         });
     }
     if a.effects.is_empty() {
@@ -2019,6 +2056,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
         from_graveyard: a.from_graveyard,
         while_suspended: a.while_suspended,
         once_each_turn: once_each_turn(a, def)?,
+        opponents_only: opponents_only(a, def)?,
     })
 }
 
@@ -2117,6 +2155,7 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         from_graveyard: false,
         while_suspended: false,
         once_each_turn: false,
+        opponents_only: false,
     }
 }
 
@@ -2463,6 +2502,7 @@ pub(super) fn cycling_ability(
         from_graveyard: false,
         while_suspended: false,
         once_each_turn: false,
+        opponents_only: false,
     })
 }
 
@@ -2686,6 +2726,7 @@ fn search_same_mana_value_ability(
         from_graveyard: false,
         while_suspended: false,
         once_each_turn: false,
+        opponents_only: false,
     })
 }
 
