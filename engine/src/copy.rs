@@ -212,10 +212,7 @@ impl Game {
             self.give_priority(player);
         } else {
             self.copy_chosen.push((object, copy));
-            self.run_resolution();
-            if self.pending.is_none() && self.result.is_none() {
-                self.give_priority(self.active);
-            }
+            self.resume_resolution();
         }
         Ok(())
     }

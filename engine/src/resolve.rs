@@ -112,6 +112,15 @@ pub(crate) enum Progress {
 }
 
 impl Game {
+    /// After a choice made mid-resolution: runs the resolution on, then gives the active
+    /// player priority if it finished and nothing else waits (the game goes on).
+    pub(crate) fn resume_resolution(&mut self) {
+        self.run_resolution();
+        if self.pending.is_none() && self.result.is_none() {
+            self.give_priority(self.active);
+        }
+    }
+
     /// Runs the resolution from where it stopped until it needs a choice or is done.
     pub(crate) fn run_resolution(&mut self) {
         loop {
@@ -1037,10 +1046,7 @@ impl Game {
         };
         res.may = Some(yes);
         self.pending = None;
-        self.run_resolution();
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.resume_resolution();
         Ok(())
     }
 
@@ -1064,10 +1070,7 @@ impl Game {
         };
         res.option = Some(i);
         self.pending = None;
-        self.run_resolution();
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.resume_resolution();
         Ok(())
     }
 
@@ -1106,10 +1109,7 @@ impl Game {
             object: card,
             choice: t,
         });
-        self.run_resolution();
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.resume_resolution();
         Ok(())
     }
 
@@ -1228,10 +1228,7 @@ impl Game {
         if let Some(res) = &mut self.resolution {
             res.choices.push((player, objs));
         }
-        self.run_resolution();
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.resume_resolution();
         Ok(())
     }
 
@@ -1266,10 +1263,7 @@ impl Game {
         if let Some(res) = &mut self.resolution {
             res.paid = Some(paid);
         }
-        self.run_resolution();
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.resume_resolution();
         Ok(())
     }
 

@@ -184,10 +184,7 @@ impl Game {
         self.madness_discards.choices.push((card, yes));
         self.pending = None;
         if self.resolution.is_some() {
-            self.run_resolution();
-            if self.pending.is_none() && self.result.is_none() {
-                self.give_priority(self.active);
-            }
+            self.resume_resolution();
         } else {
             self.continue_cleanup_discard();
         }

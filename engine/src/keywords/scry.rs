@@ -187,10 +187,7 @@ impl Game {
         };
         res.choices = vec![(player, top), (player, bottom)];
         self.pending = None;
-        self.run_resolution();
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.resume_resolution();
         Ok(())
     }
 

@@ -89,10 +89,7 @@ impl Game {
             object: source,
             choice: name,
         });
-        self.run_resolution();
-        if self.pending.is_none() && self.result.is_none() {
-            self.give_priority(self.active);
-        }
+        self.resume_resolution();
         Ok(())
     }
 
