@@ -771,6 +771,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 Some(Decision::Search { .. }) => "find",
                 Some(Decision::ReturnToHand { .. }) => "return",
                 Some(Decision::AuraSwap { .. }) => "swap for",
+                Some(Decision::PutFromHand { .. }) => "put",
                 Some(Decision::KeepLegend { .. }) => "keep",
                 Some(Decision::OrderBlockers { .. }) => "order",
                 Some(Decision::ChooseCopy { .. }) => "copy",
@@ -1337,6 +1338,16 @@ pub fn parse_answers(
                 }
             }
         }
+        Decision::EnchantAsItEnters { .. } => {
+            let rest = strip_any(&t, &["enchant ", "target ", "on ", "attach to "]).unwrap_or(&t);
+            pick_in(
+                game,
+                player,
+                rest,
+                &target_cands(game, player, &legal),
+                "permanent or player to enchant",
+            )?
+        }
         Decision::ChooseTarget { .. } => {
             if t == "cancel" {
                 Answer::Cancel
@@ -1385,6 +1396,7 @@ pub fn parse_answers(
         | Decision::Reveal { .. }
         | Decision::Dredge { .. }
         | Decision::AuraSwap { .. }
+        | Decision::PutFromHand { .. }
         | Decision::ChooseCopy { .. } => {
             if matches!(pending.decision, Decision::Dredge { .. })
                 && matches!(
@@ -1421,6 +1433,7 @@ pub fn parse_answers(
                         "dredge ",
                         "swap for ",
                         "swap ",
+                        "put ",
                         "exchange for ",
                         "exchange with ",
                     ],

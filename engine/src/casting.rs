@@ -669,19 +669,23 @@ impl Game {
                 def.name
             )));
         }
-        if def.mana_cost.is_none() {
-            // Δ24 / 213.1a: a missing mana cost can't be paid.
-            return Err(RuleError::illegal(format!(
-                "{} has no mana cost, so it can't be cast normally",
-                def.name
-            )));
-        }
-        self.check_cast_timing_as(player, def)?;
-        let c = Casting {
+        let mut c = Casting {
             flashback,
             half,
             ..Casting::new(player, CastKind::Spell(card))
         };
+        if def.mana_cost.is_none() {
+            // Δ24 / 213.1a: a missing mana cost can't be paid; an alternative cost can be
+            // (R-no-mana-cost-2: Fist of Suns), and is then the only way.
+            if self.alternative_cost_of(&c).is_none() {
+                return Err(RuleError::illegal(format!(
+                    "{} has no mana cost, so it can't be cast normally",
+                    def.name
+                )));
+            }
+            c.alternative_cost = Some(true);
+        }
+        self.check_cast_timing_as(player, def)?;
         self.check_castable(&c)?;
         Ok(c)
     }

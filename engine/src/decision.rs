@@ -144,6 +144,19 @@ pub enum Decision {
     /// exile a card from your hand": `Objects([])` declines, `Objects([other])` does it
     /// exiling that card (`Objects([card])` when it is the only card in the hand).
     PregameAction { card: ObjectId, name: String },
+    /// "You may put a card of these kinds from your hand onto the battlefield" as an effect
+    /// resolves (Hypergenesis, Braids, Conjurer Adept; `resolve/from_hand.rs`): `cards` are the
+    /// cards of `player`'s hand it may put (`names` theirs; an Aura only when it has something
+    /// to enchant), `Objects([card])` puts one, `Objects([])` none.
+    PutFromHand {
+        cards: Vec<ObjectId>,
+        names: Vec<String>,
+    },
+    /// An Aura put onto the battlefield without being cast (2014 303.4f, 2006 212.4f): its
+    /// controller chooses what it will enchant as it enters, answered `Target` with a
+    /// permanent its "enchant" allows (or a player, for "enchant player"). Not targeting:
+    /// shroud doesn't stop it, protection does.
+    EnchantAsItEnters { aura: ObjectId, name: String },
 }
 
 pub(crate) fn one() -> u32 {
@@ -399,6 +412,13 @@ impl Decision {
             Decision::PregameAction { name, .. } => format!(
                 "before the game: begin with {name} on the battlefield with a luck counter, exiling a card from your hand? (choose the card to exile, or nothing)"
             ),
+            Decision::PutFromHand { names, .. } => format!(
+                "you may put a card from your hand onto the battlefield ({}), or choose nothing",
+                names.join(", ")
+            ),
+            Decision::EnchantAsItEnters { name, .. } => {
+                format!("{name} enters the battlefield: choose what it enchants")
+            }
         }
     }
     /// A short stable name (for logs, stats and the bench).
@@ -434,6 +454,8 @@ impl Decision {
             Decision::Dredge { .. } => "dredge",
             Decision::AuraSwap { .. } => "aura_swap",
             Decision::PregameAction { .. } => "pregame_action",
+            Decision::PutFromHand { .. } => "put_from_hand",
+            Decision::EnchantAsItEnters { .. } => "enchant",
         }
     }
 }

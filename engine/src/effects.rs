@@ -362,6 +362,16 @@ pub enum Effect {
     /// sacrifices all creatures they control, then puts all cards they exiled this way onto
     /// the battlefield" (they enter at the same time).
     LivingEnd,
+    /// `put_from_hand FILTER [who=PLAYER]`: "<who> may put a FILTER card from their hand onto
+    /// the battlefield" (Braids, Conjurer Adept; `resolve/from_hand.rs`).
+    PutFromHand {
+        filter: ObjectFilter,
+        who: PlayerRef,
+    },
+    /// `put_from_hand_in_turn FILTER`: "Starting with you, each player may put a FILTER card
+    /// from their hand onto the battlefield. Repeat this process until no one puts a card
+    /// onto the battlefield" (Hypergenesis; `resolve/from_hand.rs`).
+    PutFromHandInTurn(ObjectFilter),
     /// Put the object on top of its owner's library.
     PutOnTop(ObjRef),
     /// Return it to its owner's hand (from the battlefield or a graveyard).
@@ -881,6 +891,8 @@ impl Effect {
                 | Effect::ChooseRevealedToBottom(_)
                 | Effect::NameCardRevealRandom { .. }
                 | Effect::AuraSwap
+                | Effect::PutFromHand { .. }
+                | Effect::PutFromHandInTurn(_)
         ) && self.target_slots().is_empty()
     }
 

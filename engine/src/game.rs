@@ -728,7 +728,9 @@ impl Game {
             | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
+            | Decision::PutFromHand { .. }
             | Decision::Reveal { .. } => self.answer_resolution_choice(player, decision, answer),
+            Decision::EnchantAsItEnters { aura, .. } => self.answer_enchant(player, *aura, answer),
             Decision::KeepLegend { name } => self.answer_keep_legend(player, name, answer),
             Decision::OrderBlockers { attacker } => {
                 self.answer_order_blockers(player, *attacker, answer)
@@ -800,7 +802,9 @@ impl Game {
             | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
+            | Decision::PutFromHand { .. }
             | Decision::Reveal { .. }) => self.resolution_choice_answers(player, d),
+            Decision::EnchantAsItEnters { aura, .. } => self.enchant_answers(player, *aura),
             Decision::KeepLegend { name } => self
                 .legend_group(player, name)
                 .into_iter()
@@ -1010,6 +1014,8 @@ impl Game {
             || def.enchanted_cant_be_enchanted_by_other_auras
             || def.own_creature_cards_have_flash
             || def.opponents_sorcery_timing
+            || def.opponents_cards_exiled_instead
+            || def.your_spells_alternative_cost.is_some()
         {
             self.has_statics = true;
         }
@@ -1307,11 +1313,13 @@ impl Game {
         let dies = from == ZoneKind::Battlefield && to == ZoneKind::Graveyard;
         if dies && self.library_instead_chosen(id) {
             (ZoneKind::Library, Position::Top)
-        } else if dies {
-            (self.dies_replacement(id), pos)
+        } else if dies && self.dies_replacement(id) == ZoneKind::Exile {
+            (ZoneKind::Exile, pos)
         } else if from == ZoneKind::Stack && self.obj(id).is_some_and(|o| o.flashback) {
             // 502.22a / 702.34a: a spell cast with flashback is exiled instead of going
             // anywhere else as it leaves the stack (resolving, countered, fizzling).
+            (ZoneKind::Exile, pos)
+        } else if to == ZoneKind::Graveyard && self.graveyard_exiles_instead(id) {
             (ZoneKind::Exile, pos)
         } else {
             (to, pos)

@@ -945,6 +945,27 @@ impl Game {
         }
     }
 
+    /// Leyline of the Void: "If a card would be put into an opponent's graveyard from
+    /// anywhere, exile it instead", from a permanent with its abilities controlled by an
+    /// opponent of the card's owner. Cards only: a token or a copy of a spell is no card.
+    pub(crate) fn graveyard_exiles_instead(&self, id: ObjectId) -> bool {
+        if !self.has_statics {
+            return false;
+        }
+        let Some(o) = self.obj(id) else { return false };
+        if o.token || o.spell_copy {
+            return false;
+        }
+        let owner = o.owner;
+        self.battlefield.iter().any(|&l| {
+            self.obj(l).is_some_and(|x| x.controller != owner)
+                && self
+                    .def(l)
+                    .is_some_and(|d| d.opponents_cards_exiled_instead)
+                && self.has_own_abilities(l)
+        })
+    }
+
     /// A shield that names an object stops mattering when the object leaves the battlefield.
     pub(crate) fn drop_shields_of(&mut self, id: ObjectId) {
         self.shields.retain(|s| match s {

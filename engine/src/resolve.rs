@@ -24,6 +24,7 @@ mod continuous;
 mod control;
 mod counters;
 mod damage;
+mod from_hand;
 mod library;
 mod naming;
 mod zones;
@@ -74,6 +75,10 @@ pub struct Resolution {
     /// The card name the current effect's controller chose (`Decision::NameCard`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named: Option<String>,
+    /// What the Aura the current effect puts onto the battlefield will enchant
+    /// (`Decision::EnchantAsItEnters`, `resolve/from_hand.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enchant: Option<Target>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -98,6 +103,7 @@ impl Resolution {
             drawn: Vec::new(),
             life_lost: 0,
             named: None,
+            enchant: None,
         }
     }
 }
@@ -185,6 +191,7 @@ impl Game {
                     res.may = None;
                     res.option = None;
                     res.named = None;
+                    res.enchant = None;
                     res.draws = None;
                     res.dredged = None;
                     res.drawn.clear();
@@ -332,6 +339,9 @@ impl Game {
                     .iter()
                     .flat_map(|(_, objs)| objs.iter().map(move |o| (*o, controller)))
                     .collect()
+            }
+            Effect::PutFromHand { .. } | Effect::PutFromHandInTurn(_) => {
+                self.chosen_from_hand(res).into_iter().collect()
             }
             _ => Vec::new(),
         }
@@ -782,6 +792,9 @@ impl Game {
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
             Effect::SetBasePowerOrToughness { .. } => return self.execute_set_base_pt(res, e),
             Effect::AuraSwap => return self.execute_aura_swap(res),
+            Effect::PutFromHand { .. } | Effect::PutFromHandInTurn(_) => {
+                return self.execute_from_hand(res, e);
+            }
             Effect::IntoSuspend {
                 what,
                 time,
@@ -1152,7 +1165,7 @@ impl Game {
                     })
                 })
                 .collect(),
-            Decision::AuraSwap { cards, .. } => cards
+            Decision::AuraSwap { cards, .. } | Decision::PutFromHand { cards, .. } => cards
                 .iter()
                 .copied()
                 .filter(|c| self.player(player).hand.contains(c))
@@ -1181,7 +1194,7 @@ impl Game {
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
             Decision::Search { up_to, .. } => (0, *up_to as usize),
             Decision::ReturnToHand { .. } => (1, 1),
-            Decision::AuraSwap { .. } => (0, 1),
+            Decision::AuraSwap { .. } | Decision::PutFromHand { .. } => (0, 1),
             Decision::Reveal { .. } => (0, cands.len()),
             _ => (0, 0),
         };
@@ -1307,9 +1320,11 @@ impl Game {
                 }
                 v
             }
-            Decision::AuraSwap { .. } => std::iter::once(Answer::Objects(Vec::new()))
-                .chain(cands.iter().map(|c| Answer::Objects(vec![*c])))
-                .collect(),
+            Decision::AuraSwap { .. } | Decision::PutFromHand { .. } => {
+                std::iter::once(Answer::Objects(Vec::new()))
+                    .chain(cands.iter().map(|c| Answer::Objects(vec![*c])))
+                    .collect()
+            }
             // Any number: none, and the first k for each k (a full list would be 2^n).
             Decision::Reveal { .. } => (0..=cands.len())
                 .map(|k| Answer::Objects(cands[..k].to_vec()))

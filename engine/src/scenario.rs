@@ -208,6 +208,9 @@ pub struct PermanentExpect {
     pub owner: Option<String>,
     /// Its name in each player's view (hidden information): `{ bob = "face-down creature 1" }`.
     pub seen_as: Option<BTreeMap<String, String>>,
+    /// What it is attached to: a permanent (`"Squire@bob"`), a player (`"alice"`) or
+    /// `"nothing"`.
+    pub attached_to: Option<String>,
 }
 
 /// The outcome of one scenario.
@@ -1258,6 +1261,24 @@ impl Runner {
     }
 
     /// The expectations about each object named.
+    /// What `o` is attached to, in the words `want` uses when it is that (`expect.permanent`'s
+    /// `attached_to`): a permanent, a player or `nothing`.
+    fn attached_words(&self, o: &crate::object::Object, want: &str) -> String {
+        let same = match (o.attached_to, o.attached_player) {
+            (Some(to), _) => self.find(want, &[ZoneKind::Battlefield], None).ok() == Some(to),
+            (None, Some(p)) => self.player(want).ok() == Some(p),
+            (None, None) => want == "nothing",
+        };
+        if same {
+            return want.to_string();
+        }
+        match (o.attached_to, o.attached_player) {
+            (Some(to), _) => self.game.card_name(to).to_string(),
+            (None, Some(p)) => self.names.get(p.index()).cloned().unwrap_or_default(),
+            (None, None) => "nothing".into(),
+        }
+    }
+
     fn check_permanents(&self, e: &Expect, out: &mut Vec<String>) {
         let g = &self.game;
         for pe in &e.permanent {
@@ -1303,6 +1324,9 @@ impl Runner {
             }
             if let Some(p) = &pe.printed {
                 d("printed", p.clone(), g.catalog().get(o.card).name.clone());
+            }
+            if let Some(w) = &pe.attached_to {
+                d("attached_to", w.clone(), self.attached_words(o, w));
             }
             if let Some(w) = &pe.owner {
                 let got = self.names.get(o.owner.index()).cloned().unwrap_or_default();

@@ -460,6 +460,9 @@ impl Game {
                     (Decision::AuraSwap { .. }, false) => {
                         "decide whether to exchange an Aura with an Aura card in their hand".into()
                     }
+                    (Decision::PutFromHand { .. }, false) => {
+                        "decide whether to put a card from their hand onto the battlefield".into()
+                    }
                     (Decision::YesNo { .. }, false) if self.madness_question_card().is_some() => {
                         "decide whether a card being discarded is exiled with madness".into()
                     }

@@ -423,6 +423,7 @@ pub fn asks_about_hand(game: &Game, p: PlayerId) -> bool {
                         | D::Reveal { .. }
                         | D::Dredge { .. }
                         | D::AuraSwap { .. }
+                        | D::PutFromHand { .. }
                         | D::Scry { .. }
                         | D::YesNo { .. }
                         | D::PregameAction { .. }

@@ -1617,9 +1617,11 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::Dredge { .. } => "Dredge",
         Decision::AuraSwap { .. } => "AuraSwap",
         Decision::PregameAction { .. } => "PregameAction",
+        Decision::PutFromHand { .. } => "PutFromHand",
+        Decision::EnchantAsItEnters { .. } => "EnchantAsItEnters",
     }
 }
-const DECISION_VARIANTS: usize = 31;
+const DECISION_VARIANTS: usize = 33;
 
 /// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
 fn answer_variant(a: &Answer) -> &'static str {

@@ -289,6 +289,12 @@ pub struct CardDef {
     pub preventions: Vec<crate::abilities::StaticPrevention>,
     /// Enduring Renewal's draw replacement.
     pub draw_reveal_instead: bool,
+    /// Fist of Suns (a test fixture): "You may pay COST rather than pay the mana cost for
+    /// spells that you cast" (`keywords/alternative_cost.rs`).
+    pub your_spells_alternative_cost: Option<Cost>,
+    /// Leyline of the Void (a test fixture): "If a card would be put into an opponent's
+    /// graveyard from anywhere, exile it instead" (`replacement.rs`).
+    pub opponents_cards_exiled_instead: bool,
     /// "Play with your hand revealed."
     pub hand_revealed: bool,
     /// "As ~ enters the battlefield, choose a creature type" (Conspiracy).

@@ -91,6 +91,14 @@ struct Script {
     /// instead. If it's a creature card, put it into your graveyard. Otherwise, draw a card."
     #[serde(default)]
     draw_reveal_instead: bool,
+    /// Leyline of the Void: "If a card would be put into an opponent's graveyard from
+    /// anywhere, exile it instead" (test fixtures only).
+    #[serde(default)]
+    opponents_cards_exiled_instead: bool,
+    /// Fist of Suns: "You may pay COST rather than pay the mana cost for spells that you
+    /// cast" (test fixtures only).
+    #[serde(default)]
+    your_spells_alternative_cost: Option<String>,
     /// "Play with your hand revealed."
     #[serde(default)]
     hand_revealed: bool,
@@ -774,6 +782,8 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         statics: Vec::new(),
         preventions: Vec::new(),
         draw_reveal_instead: false,
+        opponents_cards_exiled_instead: false,
+        your_spells_alternative_cost: None,
         hand_revealed: false,
         choose_creature_type: false,
         enters_choice: None,
@@ -1322,6 +1332,17 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         })
         .collect::<Result<_, _>>()?;
     def.draw_reveal_instead = s.draw_reveal_instead;
+    if s.opponents_cards_exiled_instead && def.support != Support::TestOnly {
+        return Err("`opponents_cards_exiled_instead` is for test fixtures".into());
+    }
+    def.opponents_cards_exiled_instead = s.opponents_cards_exiled_instead;
+    if let Some(a) = &s.your_spells_alternative_cost {
+        if def.support != Support::TestOnly {
+            return Err("`your_spells_alternative_cost` is for test fixtures".into());
+        }
+        let cost = Cost::parse(a.trim()).map_err(|e| format!("`{a}`: {e}"))?;
+        def.your_spells_alternative_cost = Some(cost);
+    }
     def.hand_revealed = s.hand_revealed;
     if let Some(n) = &s.opponents_cant_cast {
         if def.support != Support::TestOnly {

@@ -726,6 +726,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("sacrifice", sacrifice),
     ("sacrifice_unless_pays", sacrifice_unless_pays),
     ("living_end", no_args),
+    ("put_from_hand", put_from_hand),
+    ("put_from_hand_in_turn", put_from_hand),
     // the stack
     ("counter", counter),
     // counters and tokens
@@ -1003,6 +1005,20 @@ fn exile_random_from_top(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let exile = arg("an amount", amount).parse_next(i)?;
     options(i, verb, &[])?;
     Ok(Effect::ExileRandomFromTop { look, exile })
+}
+
+/// `put_from_hand FILTER [who=PLAYER]` (Braids, Conjurer Adept) and
+/// `put_from_hand_in_turn FILTER` (Hypergenesis): a player may put a FILTER card from their
+/// hand onto the battlefield; in turn, starting with you, until no one does.
+fn put_from_hand(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    if verb == "put_from_hand_in_turn" {
+        options(i, verb, &[])?;
+        return Ok(Effect::PutFromHandInTurn(filter));
+    }
+    let o = options(i, verb, &[WHO])?;
+    let who = o.player("who").unwrap_or(PlayerRef::You);
+    Ok(Effect::PutFromHand { filter, who })
 }
 
 /// `VERB [who=PLAYER]`.

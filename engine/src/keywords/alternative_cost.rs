@@ -15,11 +15,19 @@
 //!
 //! The question is asked only when the alternative could be paid; a "no" is refused when
 //! the mana cost can't be (the spell must stay castable), a "yes" when the alternative can't.
+//! A card with no mana cost (Living End, Hypergenesis) can be cast from the hand only this
+//! way (Δ24 / R-no-mana-cost-2): the alternative is then announced without a question.
+//!
+//! A permanent may give the alternative to every spell its controller casts (Fist of Suns'
+//! "You may pay {W}{U}{B}{R}{G} rather than pay the mana cost for spells that you cast", a
+//! test fixture: `your_spells_alternative_cost`); it is offered like a printed one and,
+//! like it, never with suspend's free cast or flashback (R-suspend-5).
 
 use crate::casting::{CastKind, Casting};
 use crate::costs::Cost;
 use crate::decision::{Decision, RuleError};
 use crate::game::Game;
+use crate::ids::PlayerId;
 
 impl Game {
     /// The spell's printed alternative cost, when this cast may use it: a spell cast
@@ -31,7 +39,28 @@ impl Game {
         if c.face_down || c.flashback.is_some() || c.madness || c.suspend_cast {
             return None;
         }
-        self.def(card)?.cast_keys.alternative_cost.as_ref()
+        self.def(card)?
+            .cast_keys
+            .alternative_cost
+            .as_ref()
+            .or_else(|| self.granted_alternative_cost(c.player))
+    }
+
+    /// An alternative cost a permanent of `player` gives the spells they cast (Fist of Suns,
+    /// a test fixture): "You may pay COST rather than pay the mana cost for spells that you
+    /// cast". A spell with a printed alternative cost is offered that one only (the block has
+    /// no such permanent; a choice between two alternatives is not modelled).
+    fn granted_alternative_cost(&self, player: PlayerId) -> Option<&'static Cost> {
+        if !self.has_statics {
+            return None;
+        }
+        self.battlefield.iter().find_map(|&id| {
+            let o = self.obj(id)?;
+            if o.controller != player || !self.has_own_abilities(id) {
+                return None;
+            }
+            self.def(id)?.your_spells_alternative_cost.as_ref()
+        })
     }
 
     /// The alternative-cost question to ask next (before kicker and buyback), if any: only
