@@ -3782,11 +3782,11 @@ library = ["Forest", "Forest", "Forest"]
         &env,
         ALICE,
         &id,
-        Some(vec!["Plains #2".into(), "Swamp #2".into()]),
+        Some(vec!["Plains 2 of 2".into(), "Swamp 2 of 2".into()]),
     )
     .await;
     assert!(
-        text(&r).starts_with("Done: `discard Plains #2, Swamp #2`"),
+        text(&r).starts_with("Done: `discard Plains 2 of 2, Swamp 2 of 2`"),
         "{r}"
     );
     let l = svc.load(g).await.expect("load");
@@ -3799,7 +3799,7 @@ library = ["Forest", "Forest", "Forest"]
         &env,
         ALICE,
         &id,
-        Some(vec!["Forest #1".into(), "Island #1".into()]),
+        Some(vec!["Forest 1 of 2".into(), "Island 1 of 2".into()]),
     )
     .await;
     assert!(text(&r).contains("out of date"), "{r}");
@@ -3962,7 +3962,10 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
             ALICE,
             thread,
             &menus[0].0,
-            Some(vec!["Ashcoat Bear #1".into(), "Ashcoat Bear #2".into()]),
+            Some(vec![
+                "Ashcoat Bear 1 of 30".into(),
+                "Ashcoat Bear 2 of 30".into(),
+            ]),
         )
         .await;
     assert!(text(&r).contains("chosen so far (2)"), "{r}");
@@ -3978,7 +3981,10 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
         ALICE,
         thread,
         &menus[0].0,
-        Some(vec!["Ashcoat Bear #1".into(), "Ashcoat Bear #2".into()]),
+        Some(vec![
+            "Ashcoat Bear 1 of 30".into(),
+            "Ashcoat Bear 2 of 30".into(),
+        ]),
     )
     .await;
     let r = h
@@ -3986,14 +3992,15 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
             ALICE,
             thread,
             &menus[1].0,
-            Some(vec!["Ashcoat Bear #30".into(), "Ashcoat Bear #1".into()]),
+            Some(vec!["Ashcoat Bear 30 of 30".into()]),
         )
         .await;
     assert!(text(&r).contains("chosen so far (3)"), "{r}");
     let r = h.click(ALICE, thread, &draft_button(&r, false), None).await;
     assert!(
-        text(&r)
-            .starts_with("Done: `attack with Ashcoat Bear #1, Ashcoat Bear #2, Ashcoat Bear #30`"),
+        text(&r).starts_with(
+            "Done: `attack with Ashcoat Bear 1 of 30, Ashcoat Bear 2 of 30, Ashcoat Bear 30 of 30`"
+        ),
         "{r}"
     );
     // Three unblocked bears (Bob has no creatures): 6 damage.
@@ -4008,7 +4015,7 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
         ALICE,
         thread,
         &menus[1].0,
-        Some(vec!["Ashcoat Bear #29".into()]),
+        Some(vec!["Ashcoat Bear 29 of 30".into()]),
     )
     .await;
     let r = h.click(ALICE, thread, &go, None).await;

@@ -682,7 +682,7 @@ async fn picker(ctx: Context<'_>, game: Option<i64>, kind: PickKind) -> Result<(
 /// The attack or block picker: one menu of every creature that may attack (every legal
 /// pair of attacker and blocker) answered at once; past 25 of them, up to four paged menus
 /// whose choices are gathered and declared together with **Declare**. Identical creatures
-/// are numbered (`Saproling #2`).
+/// are counted (`Saproling 2 of 6`).
 pub fn picker_reply(
     game: &engine::Game,
     seat: engine::PlayerId,

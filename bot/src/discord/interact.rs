@@ -784,7 +784,7 @@ mod tests {
         assert_eq!(menus.len(), 2);
         assert_eq!(menus[1]["placeholder"], "Choose attackers (26-30 of 30)");
         assert_eq!(menus[1]["max_values"], 5);
-        assert_eq!(menus[1]["options"][4]["value"], "Ashcoat Bear #30");
+        assert_eq!(menus[1]["options"][4]["value"], "Ashcoat Bear 30 of 30");
         for m in &menus {
             let id = m["custom_id"].as_str().expect("id");
             assert!(
@@ -804,10 +804,10 @@ mod tests {
             3,
             42,
             PickKind::Attack,
-            vec!["Ashcoat Bear #1".into()],
+            vec!["Ashcoat Bear 1 of 30".into()],
         );
         assert!(
-            first.content.contains("(1): Ashcoat Bear #1"),
+            first.content.contains("(1): Ashcoat Bear 1 of 30"),
             "{}",
             first.content
         );
@@ -817,7 +817,10 @@ mod tests {
             3,
             42,
             PickKind::Attack,
-            vec!["Ashcoat Bear #30".into(), "Ashcoat Bear #1".into()],
+            vec![
+                "Ashcoat Bear 30 of 30".into(),
+                "Ashcoat Bear 1 of 30".into(),
+            ],
         );
         assert!(both.content.contains("(2)"), "{}", both.content);
         let ids: Vec<String> = serde_json::to_value(&both.rows)
@@ -860,7 +863,7 @@ mod tests {
             4,
             42,
             PickKind::Attack,
-            vec!["Ashcoat Bear #2".into()],
+            vec!["Ashcoat Bear 2 of 30".into()],
         );
         assert!(data.mem(|m| !m.drafts.contains_key(&(7, 3, 42))));
     }
