@@ -257,9 +257,9 @@ pub async fn act(
             };
             super::league::after_command(data, http, game_id).await;
             let mut done = format!("Done: `{}`.", words.trim());
-            if let Some(why) = &delivered.thread_failed {
+            if let Some(notes) = delivered.notes() {
                 done.push('\n');
-                done.push_str(&delivery::thread_failed_note(why));
+                done.push_str(&notes);
             }
             // `help` asked for what the player may say; otherwise the panel shows it.
             let help = crate::grammar::fixed_command(words) == Some(Command::Help);
@@ -606,7 +606,8 @@ async fn on_component(
                     let thread = delivery::thread_of(data, game)
                         .await
                         .map_or_else(String::new, |t| format!(" in <#{t}>"));
-                    r.content = format!("You accepted game {game}{thread}.\n{}", r.content);
+                    let notes = d.notes().map_or_else(String::new, |n| format!("{n}\n"));
+                    r.content = format!("You accepted game {game}{thread}.\n{notes}{}", r.content);
                     r
                 }
                 Err(e) => Reply::ephemeral(e.to_string()),
