@@ -487,8 +487,7 @@ async fn on_component(
     let id = c.data.custom_id.as_str();
     if id.starts_with(super::league::LEAGUE_ID_PREFIX) {
         // League clicks answer at once or defer first; what fails after that is a followup.
-        acked.store(true, Ordering::SeqCst);
-        return super::league::on_component(data, http, c).await;
+        return super::league::on_component(data, http, c, acked).await;
     }
     // `ss:Y:game:user` is the challenge's deck menu.
     let custom = if let Some(rest) = id.strip_prefix("ss:Y:") {
@@ -521,12 +520,11 @@ async fn on_component(
         };
         return quick(http, c, &text).await;
     }
-    // Everything else touches the database: acknowledge within Discord's 3 s first.
-    c.create_response(
-        http,
-        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true)),
-    )
-    .await?;
+    // Everything else touches the database: acknowledge within Discord's 3 s first (a 429
+    // is waited out and tried again, within those 3 s).
+    let defer =
+        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
+    delivery::with_retry("defer", || c.create_response(http, defer.clone())).await?;
     acked.store(true, Ordering::SeqCst);
     let user = data.user_of(&c.user).await?;
     let discord = c.user.id.get();

@@ -972,11 +972,14 @@ async fn member_rows(
     rows
 }
 
-/// A click on a league button or menu (`ssl:...`), routed here by the interaction handler.
+/// A click on a league button or menu (`ssl:...`), routed here by the interaction handler;
+/// `acked` is set once the interaction has its response (so that a failure after it is told
+/// in a followup, and one before it in the response: one response per interaction).
 pub async fn on_component(
     data: &super::Data,
     http: &serenity::Http,
     c: &serenity::ComponentInteraction,
+    acked: &std::sync::atomic::AtomicBool,
 ) -> Result<(), Error> {
     let Some(custom) = LeagueCustom::decode(&c.data.custom_id) else {
         return quick(
@@ -993,13 +996,11 @@ pub async fn on_component(
         );
         return quick(http, c, &text).await;
     }
-    c.create_response(
-        http,
-        serenity::CreateInteractionResponse::Defer(
-            serenity::CreateInteractionResponseMessage::new().ephemeral(true),
-        ),
-    )
-    .await?;
+    let defer = serenity::CreateInteractionResponse::Defer(
+        serenity::CreateInteractionResponseMessage::new().ephemeral(true),
+    );
+    delivery::with_retry("defer", || c.create_response(http, defer.clone())).await?;
+    acked.store(true, std::sync::atomic::Ordering::SeqCst);
     let reply = league_click(data, http, c, custom).await;
     let mut f = serenity::CreateInteractionResponseFollowup::new()
         .content(delivery::head_with(

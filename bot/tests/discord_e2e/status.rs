@@ -248,3 +248,55 @@ async fn the_fake_refuses_a_second_initial_response() {
     assert_eq!(codes, vec![40060, 40060, 40060, 50035], "{codes:?}");
 }
 
+/// The initial response of a click answered 429 (a game's button, a league's menu): the
+/// deferral is sent again after the wait, once, and the click is answered as usual: no
+/// second response (40060), no followup to an interaction never acknowledged (10015).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_deferral_is_sent_again() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, fake) = (&env.h, &env.fake);
+    let (game, thread, who, _land) = game_until_a_land(&env).await;
+    fake.expected.lock().unwrap().insert(429);
+    let options = spellstack::discord::components::Custom::Options {
+        game,
+        version: version_of(&env.svc, game).await,
+        user: who,
+    }
+    .encode();
+    let deferrals = |fake: &Fake, from: usize| -> Vec<u16> {
+        since(fake, from)
+            .iter()
+            .filter(|c| c.path.ends_with("/callback") && c.json["type"] == 5)
+            .map(|c| c.status)
+            .collect()
+    };
+    let from = fake.calls().len();
+    fake.callbacks_429.store(1, Ordering::SeqCst);
+    let r = h.click(who, thread, &options, None).await;
+    assert!(ephemeral(&r), "{r}");
+    assert!(text(&r).contains("your hand ("), "the panel: {r}");
+    assert_eq!(deferrals(fake, from), vec![429, 200]);
+
+    // A league's menu: the same.
+    let create = vec![
+        opt("name", 3, json!("Slow")),
+        opt("product", 3, json!("6 TSP")),
+    ];
+    let r = h
+        .slash(ALICE, CHANNEL, "league", "create", create, json!({}))
+        .await;
+    assert!(text(&r).contains("created"), "{r}");
+    let r = h
+        .slash(BOB, CHANNEL, "league", "join", vec![], json!({}))
+        .await;
+    let menu = ids_with(&r, "ssl:d:");
+    assert_eq!(menu.len(), 1, "{r}");
+    let from = fake.calls().len();
+    fake.callbacks_429.store(1, Ordering::SeqCst);
+    let r = h
+        .click(BOB, CHANNEL, &menu[0], Some(vec!["auto".into()]))
+        .await;
+    assert!(ephemeral(&r) && text(&r).contains("You play `auto`"), "{r}");
+    assert_eq!(deferrals(fake, from), vec![429, 200]);
+    env.stop().await;
+}
