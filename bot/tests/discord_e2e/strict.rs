@@ -1106,3 +1106,87 @@ library = ["Forest", "Forest"]
     );
     env.stop().await;
 }
+
+/// A spell with its choices cast from the DM: the hand's DM offers `cast Lightning Axe`,
+/// its target (Bob's second bear, by its count) and its additional cost come as menus in
+/// the DM, the Axe goes on the stack at that bear, and the thread says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spell_with_a_target_cast_from_the_direct_message() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
+    let board = r#"
+name = "axe from the DM"
+[setup]
+active = "alice"
+priority = "bob"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Lightning Axe", "Forest"]
+battlefield = ["Mountain"]
+library = ["Forest", "Forest"]
+[setup.bob]
+battlefield = ["Ashcoat Bear", "Ashcoat Bear", { card = "Ashcoat Bear", tapped = true }]
+library = ["Forest", "Forest"]
+"#;
+    let (g, thread) = scenario_game(&env, board).await;
+    let bears = |l: &spellstack::service::Loaded| -> Vec<engine::ObjectId> {
+        l.game
+            .battlefield
+            .iter()
+            .copied()
+            .filter(|id| l.game.card_name(*id) == "Ashcoat Bear")
+            .collect()
+    };
+    let before = bears(&svc.load(g).await.expect("load"));
+    bob_passes(&env, thread).await;
+    let from = fake.calls().len();
+    let dm = last_dm_of(fake, ALICE, g).expect("the hand's DM with its actions");
+    let mut r = dm_answer(&env, ALICE, &dm, "cast Lightning Axe").await;
+    let menus = menus_of(&r);
+    let (_, values) = menus
+        .first()
+        .unwrap_or_else(|| panic!("a target menu: {r}"));
+    assert_eq!(
+        values,
+        &vec![
+            "Ashcoat Bear 1 of 3".to_string(),
+            "Ashcoat Bear 2 of 3".to_string(),
+            "Ashcoat Bear (tapped)".to_string(),
+        ],
+        "{r}"
+    );
+    r = dm_answer(&env, ALICE, &r, "Ashcoat Bear 2 of 3").await;
+    for _ in 0..3 {
+        if text(&r).starts_with("Done:") {
+            break;
+        }
+        let (id, v) = first_menu_value(&r).unwrap_or_else(|| panic!("a menu: {r}"));
+        r = dm_click(&env, ALICE, &id, Some(vec![v])).await;
+    }
+    assert!(text(&r).starts_with("Done:"), "{r}");
+    // On the stack at the second bear, or (nobody had more to do) resolved: that bear died.
+    let l = svc.load(g).await.expect("load");
+    match l.game.stack.last() {
+        Some(axe) => {
+            assert_eq!(l.game.catalog().get(axe.card).name, "Lightning Axe");
+            assert_eq!(
+                axe.targets.first().copied(),
+                Some(engine::Target::Object(before[1])),
+                "the second bear"
+            );
+        }
+        None => assert_eq!(
+            bears(&l),
+            vec![before[0], before[2]],
+            "the second bear died"
+        ),
+    }
+    assert!(
+        posts_in(fake, thread, from)
+            .iter()
+            .any(|c| text(&c.json).contains("Lightning Axe")),
+        "the thread says the Axe was cast"
+    );
+    env.stop().await;
+}
