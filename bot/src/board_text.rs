@@ -29,6 +29,59 @@ fn grouped(labels: impl Iterator<Item = String>) -> String {
         .join(", ")
 }
 
+/// A permanent in words: name, P/T and what sets it apart (tapped, damage, counters...).
+/// Same-named permanents that do not all read alike carry their count on the battlefield
+/// (`Ashcoat Bear 3 of 6`), as the menus and `/mtg play` name them.
+fn permanent_label(view: &View, x: &engine::view::PermanentView) -> String {
+    // `count`: ` 3 of 6`, then a colon before the P/T (`Ashcoat Bear 3 of 6: 2/2`).
+    let label = |x: &engine::view::PermanentView, count: Option<String>| {
+        let mut l = x.name.clone();
+        if let Some(c) = &count {
+            l.push_str(c);
+        }
+        if let (Some(pw), Some(t)) = (x.power, x.toughness) {
+            let colon = if count.is_some() { ":" } else { "" };
+            l.push_str(&format!("{colon} {pw}/{t}"));
+        }
+        let mut notes = Vec::new();
+        if x.tapped {
+            notes.push("tapped".to_string());
+        }
+        if x.damage > 0 {
+            notes.push(format!("{} damage", x.damage));
+        }
+        for (k, n) in &x.counters {
+            notes.push(format!("{n} {k}"));
+        }
+        if let Some(c) = &x.chosen {
+            notes.push(format!("chose {c}"));
+        }
+        if x.attacking.is_some() {
+            notes.push("attacking".into());
+        }
+        if x.blocking.is_some() {
+            notes.push("blocking".into());
+        }
+        if x.summoning_sick {
+            notes.push("new".into());
+        }
+        if !notes.is_empty() {
+            l.push_str(&format!(" ({})", notes.join(", ")));
+        }
+        l
+    };
+    let same: Vec<&engine::view::PermanentView> = view
+        .battlefield
+        .iter()
+        .filter(|y| y.name == x.name)
+        .collect();
+    let alike = same.iter().all(|y| label(y, None) == label(x, None));
+    match same.iter().position(|y| y.id == x.id) {
+        Some(i) if !alike => label(x, Some(format!(" {} of {}", i + 1, same.len()))),
+        _ => label(x, None),
+    }
+}
+
 /// The board as `view.viewer` sees it.
 pub fn board(view: &View) -> String {
     let mut s = String::new();
@@ -68,38 +121,7 @@ pub fn board(view: &View) -> String {
             .battlefield
             .iter()
             .filter(|x| x.controller == p.id)
-            .map(|x| {
-                let mut l = x.name.clone();
-                if let (Some(pw), Some(t)) = (x.power, x.toughness) {
-                    l.push_str(&format!(" {pw}/{t}"));
-                }
-                let mut notes = Vec::new();
-                if x.tapped {
-                    notes.push("tapped".to_string());
-                }
-                if x.damage > 0 {
-                    notes.push(format!("{} damage", x.damage));
-                }
-                for (k, n) in &x.counters {
-                    notes.push(format!("{n} {k}"));
-                }
-                if let Some(c) = &x.chosen {
-                    notes.push(format!("chose {c}"));
-                }
-                if x.attacking.is_some() {
-                    notes.push("attacking".into());
-                }
-                if x.blocking.is_some() {
-                    notes.push("blocking".into());
-                }
-                if x.summoning_sick {
-                    notes.push("new".into());
-                }
-                if !notes.is_empty() {
-                    l.push_str(&format!(" ({})", notes.join(", ")));
-                }
-                l
-            });
+            .map(|x| permanent_label(view, x));
         s.push_str(&format!("  battlefield: {}\n", grouped(perms)));
         if !p.graveyard.is_empty() {
             s.push_str(&format!(
@@ -664,6 +686,43 @@ mod tests {
             out.extend(g.submit(p, Answer::Pass).expect("pass"));
         }
         out
+    }
+
+    /// Same-named permanents that differ (one tapped) carry their count on the battlefield,
+    /// as the menus name them (`Ashcoat Bear 2 of 3: 2/2 (tapped)`); identical ones stay
+    /// grouped (`Forest ×2`).
+    #[test]
+    fn same_named_permanents_that_differ_are_counted() {
+        let g = engine::scenario::game_from_str(
+            r#"
+name = "three bears"
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+library = ["Forest"]
+battlefield = ["Forest", "Forest", "Ashcoat Bear", { card = "Ashcoat Bear", tapped = true }]
+[setup.bob]
+library = ["Forest"]
+battlefield = ["Ashcoat Bear"]
+"#,
+        )
+        .expect("scenario runs");
+        let b = board(&g.view(Some(PlayerId(0))));
+        assert!(b.contains("Forest ×2"), "{b}");
+        assert!(
+            b.contains("Ashcoat Bear 1 of 3: 2/2, Ashcoat Bear 2 of 3: 2/2 (tapped)"),
+            "{b}"
+        );
+        assert!(b.contains("Ashcoat Bear 3 of 3: 2/2"), "{b}");
+        // The same words pick that bear in a command.
+        let tapped = g.battlefield[3];
+        assert!(g.obj(tapped).is_some_and(|o| o.tapped));
+        assert_eq!(
+            crate::grammar::object_labels(&g, PlayerId(0), &[g.battlefield[2], tapped])[1],
+            "Ashcoat Bear (tapped)"
+        );
     }
 
     #[test]

@@ -16,8 +16,11 @@ use engine::{Answer, Attack, Block, Game, ObjectId, PlayerId, Target};
 use std::fmt;
 
 mod abilities;
+mod counted;
 mod pregame;
 mod scry;
+
+pub use counted::numbered;
 
 /// What a player said, beyond game answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,6 +190,15 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// A label's name: lower case, without what is in brackets (`Saproling (tapped)`).
+fn base(l: &str) -> String {
+    let l = norm(l);
+    match l.find(" (") {
+        Some(i) => l[..i].to_string(),
+        None => l,
+    }
+}
+
 enum Miss {
     None,
     Ambiguous(Vec<String>),
@@ -200,13 +212,7 @@ fn pick<T: Clone>(query: &str, cands: &[(String, T)]) -> Result<T, Miss> {
     if q.is_empty() {
         return Err(Miss::None);
     }
-    let base = |l: &str| -> String {
-        let l = norm(l);
-        match l.find(" (") {
-            Some(i) => l[..i].to_string(),
-            None => l,
-        }
-    };
+    let base = |l: &str| base(&counted::split_count(l).0);
     let tiers: [&dyn Fn(&str) -> bool; 5] = [
         &|l| norm(l) == q,
         &|l| base(l) == q,
@@ -277,6 +283,12 @@ fn pick_or<T: Clone>(query: &str, cands: &[(String, T)], what: &str) -> Result<T
 /// An ability on the stack answers for its source (`my Prodigal Sorcerer's ability`).
 pub trait ObjectOf {
     fn object_of(&self, game: &Game) -> Option<ObjectId>;
+
+    /// The object whose count (`Saproling 3 of 6`) a label carries: none for an ability on
+    /// the stack (its count is among the abilities, not its source's).
+    fn counted_object(&self, game: &Game) -> Option<ObjectId> {
+        self.object_of(game)
+    }
 }
 
 impl ObjectOf for ObjectId {
@@ -293,6 +305,13 @@ impl ObjectOf for Target {
             Target::Player(_) => None,
         }
     }
+
+    fn counted_object(&self, game: &Game) -> Option<ObjectId> {
+        match self {
+            Target::Ability(_) => None,
+            other => other.object_of(game),
+        }
+    }
 }
 
 impl ObjectOf for Answer {
@@ -306,6 +325,13 @@ impl ObjectOf for Answer {
             | Answer::ActivateMana { source: id, .. } => Some(*id),
             Answer::Target(t) => t.object_of(game),
             _ => None,
+        }
+    }
+
+    fn counted_object(&self, game: &Game) -> Option<ObjectId> {
+        match self {
+            Answer::Target(t) => t.counted_object(game),
+            other => other.object_of(game),
         }
     }
 }
@@ -451,6 +477,13 @@ fn pick_in<T: Clone + ObjectOf>(
     cands: &[(String, T)],
     what: &str,
 ) -> Result<T, GrammarError> {
+    // `Saproling 3 of 6`: that one, never a guess.
+    if let Some(r) = counted::counted_pick(game, viewer, query, cands, what) {
+        return r;
+    }
+    // No count said: same-named objects in the same state are interchangeable.
+    let plain = counted::uncounted(game, cands);
+    let cands = plain.as_slice();
     let (q, rest) = qualifiers(game, viewer, query);
     let literal = norm(query);
     if rest.is_empty() || rest == literal || cands.iter().any(|(l, _)| norm(l) == literal) {
@@ -500,7 +533,8 @@ fn uniq(it: impl Iterator<Item = String>) -> Vec<String> {
 pub fn object_labels(game: &Game, viewer: PlayerId, ids: &[ObjectId]) -> Vec<String> {
     // Face-down objects by number, with the card only for their controller.
     let name = |id: ObjectId| game.seen_name(id, Some(viewer));
-    ids.iter()
+    let labels = ids
+        .iter()
         .map(|&id| {
             let n = name(id);
             let same: Vec<ObjectId> = ids.iter().copied().filter(|o| name(*o) == n).collect();
@@ -538,7 +572,9 @@ pub fn object_labels(game: &Game, viewer: PlayerId, ids: &[ObjectId]) -> Vec<Str
                 format!("{n} ({})", extra.join(") ("))
             }
         })
-        .collect()
+        .collect();
+    // Still the same: told apart by count (`Saproling 3 of 6`).
+    counted::counted_labels(game, viewer, ids, labels)
 }
 
 /// Labels of `ids` as [`describe`] writes them (unique among every object the legal
@@ -726,7 +762,8 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
             ability,
             color,
         } => {
-            let name = object_label(game, viewer, *source, &among);
+            // Mana from identical sources is the same: said without their counts.
+            let name = counted::split_count(&object_label(game, viewer, *source, &among)).0;
             // "Add three mana of any one color" (Lotus Bloom): `for RRR`.
             let times = match game
                 .ability(*source, *ability)
@@ -744,7 +781,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
             }
         }
         Answer::ActivateManaX { source, colors, .. } => {
-            let name = object_label(game, viewer, *source, &among);
+            let name = counted::split_count(&object_label(game, viewer, *source, &among)).0;
             let letters: String = colors.iter().map(|c| color_word(*c)).collect();
             format!("tap {name} for {letters}")
         }
@@ -2245,13 +2282,13 @@ fn objects_from(
     let ids = offered_objects(legal);
     let labels = labels_in(game, player, &ids, legal);
     let mut cands: Vec<(String, ObjectId)> = labels.into_iter().zip(ids.iter().copied()).collect();
-    // `NAME #N` (the menus' numbering, see [`object_choices`]) counts among all the offered
+    // `NAME 2 of 3` (the menus' numbering, see [`object_choices`]) counts among all the offered
     // objects, whichever were named before it.
     let full = cands.clone();
     let mut out = Vec::new();
     for part in split_list(rest) {
-        let id = match nth_named(&part, &full) {
-            Some(id) => id,
+        let id = match counted::counted_pick(game, player, &part, &full, "card") {
+            Some(r) => r?,
             None => pick_in(game, player, &part, &cands, "card")?,
         };
         out.push(id);
@@ -2265,7 +2302,7 @@ fn objects_from(
 
 /// A decision that takes several objects at once (discard or sacrifice N, N > 1): the
 /// verb, how many, and each object that may be chosen, as [`parse_answers`] reads them back
-/// after the verb (identical ones numbered: `Forest #2`). A menu of these with exactly
+/// after the verb (identical ones numbered: `Forest 2 of 4`). A menu of these with exactly
 /// `count` choices reaches every combination (the legal answers list only a few of them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectChoices {
@@ -2291,36 +2328,6 @@ pub fn object_choices(game: &Game, player: PlayerId) -> Option<ObjectChoices> {
         count,
         labels: numbered(&labels_in(game, player, &ids, &legal)),
     })
-}
-
-/// `NAME #N`: the N-th (from 1) of the candidates labelled NAME, when several share the
-/// label (the pickers' way of telling identical creatures apart; see [`numbered`]).
-fn nth_named(query: &str, cands: &[(String, ObjectId)]) -> Option<ObjectId> {
-    let q = norm(query);
-    let (base, n) = q.rsplit_once(" #")?;
-    let n: usize = n.parse().ok()?;
-    cands
-        .iter()
-        .filter(|(l, _)| norm(l) == base)
-        .nth(n.checked_sub(1)?)
-        .map(|(_, id)| *id)
-}
-
-/// Labels with ` #1`, ` #2`... added where several are the same, in order: what
-/// [`nth_named`] reads back.
-pub fn numbered(labels: &[String]) -> Vec<String> {
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    labels
-        .iter()
-        .map(|l| {
-            if labels.iter().filter(|x| *x == l).count() < 2 {
-                return l.clone();
-            }
-            let k = seen.entry(l.as_str()).or_insert(0);
-            *k += 1;
-            format!("{l} #{k}")
-        })
-        .collect()
 }
 
 /// Each creature that may attack, as `attack with ...` names it (identical ones numbered).
@@ -2449,9 +2456,10 @@ fn attack_from(
             Some((w, p)) => (w.to_string(), Some(p.to_string())),
             None => (part.clone(), None),
         };
-        let id = match nth_named(&who, &full) {
-            Some(id) => id,
-            None => pick_in(game, player, &who, &cands, "creature that can attack")?,
+        let what = "creature that can attack";
+        let id = match counted::counted_pick(game, player, &who, &full, what) {
+            Some(r) => r?,
+            None => pick_in(game, player, &who, &cands, what)?,
         };
         let defender = match at {
             None => default_defender(id),
@@ -2519,13 +2527,11 @@ fn blocks_from(
                 hint: "say `block ATTACKER with BLOCKER` or `no blocks`".into(),
             });
         };
-        let attacker = match nth_named(&a, &att) {
-            Some(id) => id,
-            None => pick_in(game, player, &a, &att, "attacking creature")?,
-        };
-        let blocker = match nth_named(&b, &blk_full) {
-            Some(id) => id,
-            None => pick_in(game, player, &b, &blk, "creature that can block")?,
+        let attacker = pick_in(game, player, &a, &att, "attacking creature")?;
+        let what = "creature that can block";
+        let blocker = match counted::counted_pick(game, player, &b, &blk_full, what) {
+            Some(r) => r?,
+            None => pick_in(game, player, &b, &blk, what)?,
         };
         if !pairs.contains(&Block { blocker, attacker }) {
             return Err(GrammarError::Refused(format!(
@@ -2775,7 +2781,7 @@ fn cast_sequence(
         }
         _ => {
             let (name, cl) = split_clauses(text);
-            (pick_or(&name, cands, what)?, cl)
+            (pick_in(game, player, &name, cands, what)?, cl)
         }
     };
     let card = match &first {

@@ -47,6 +47,10 @@ mod answers;
 /// A spectator's board and log, a challenge from a DM, closed DMs tried again.
 #[path = "discord_e2e/public.rs"]
 mod public;
+/// The status message's failures (deleted, thread deleted or archived) and one initial
+/// response per interaction (40060).
+#[path = "discord_e2e/status.rs"]
+mod status;
 /// The audit's gaps: the fake's own rules, failures per Discord code, private errors, cuts
 /// with a pointer, undo of a draw, a land and a creature from the DM, deck names, challenge
 /// expiry, target autocomplete, X past the first page.
@@ -103,8 +107,23 @@ struct Fake {
     lookups: Mutex<HashSet<String>>,
     /// Channels where posting fails (a locked or deleted thread): the Discord code to answer.
     fail_posts: Mutex<HashMap<u64, u64>>,
+    /// Channels where editing a message fails (the thread deleted or archived): the code.
+    fail_edits: Mutex<HashMap<u64, u64>>,
+    /// Messages deleted (by a moderator): editing them answers 10008 Unknown Message.
+    deleted: Mutex<HashSet<u64>>,
+    /// Interactions that got their initial response (a callback): a second one is refused
+    /// with 40060, as Discord refuses it.
+    acked: Mutex<HashSet<String>>,
+    /// The tokens of the interactions acknowledged: a followup, or an edit or deletion of
+    /// the original response, to any other is refused with 10015 Unknown Webhook.
+    acked_tokens: Mutex<HashSet<String>>,
+    /// How many of the next initial responses (callbacks) are answered 429.
+    callbacks_429: AtomicU64,
     /// Channels whose next posts are answered 429 (rate limited): how many more.
     rate_limited: Mutex<HashMap<u64, u32>>,
+    /// The values each select menu (by custom id) offered in any message sent: Discord only
+    /// ever sends back values a menu offered, so a test's choice must be one of them.
+    menus: Mutex<HashMap<String, HashSet<String>>>,
     /// The server interactions are sent from (`GUILD` unless a test changes it; 0: a DM).
     guild: AtomicU64,
 }
@@ -211,6 +230,24 @@ impl Fake {
         assert!(bad.is_empty(), "requests Discord would refuse: {bad:#?}");
         let leaks = self.leaks.lock().unwrap().clone();
         assert!(leaks.is_empty(), "hidden cards named in public: {leaks:#?}");
+    }
+
+    /// Records the values of the select menus of a message that went out.
+    fn record_menus(&self, m: &Value) {
+        let mut menus = self.menus.lock().unwrap();
+        for r in m["components"].as_array().into_iter().flatten() {
+            for c in r["components"].as_array().into_iter().flatten() {
+                let Some(id) = c["custom_id"].as_str().filter(|_| c["type"] == 3) else {
+                    continue;
+                };
+                let values = c["options"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|o| o["value"].as_str().map(str::to_string));
+                menus.entry(id.to_string()).or_default().extend(values);
+            }
+        }
     }
 
     fn calls(&self) -> Vec<Call> {
@@ -513,6 +550,16 @@ fn visibility(fake: &Fake, method: &str, parts: &[&str], mut json: Value) -> (Va
     (json, public)
 }
 
+/// How Discord answers a post or an edit in a channel that fails with `code`: 10003 the
+/// thread deleted, 50083 the thread archived, else (50013) a permission removed.
+fn channel_failure(code: u64) -> (StatusCode, &'static str) {
+    match code {
+        10003 => (StatusCode::NOT_FOUND, "Unknown Channel"),
+        50083 => (StatusCode::BAD_REQUEST, "Thread is archived"),
+        _ => (StatusCode::FORBIDDEN, "Missing Permissions"),
+    }
+}
+
 /// What Discord would refuse, answered as Discord answers (status and JSON code).
 fn refusal(
     fake: &Fake,
@@ -542,12 +589,10 @@ fn refusal(
                 *n -= 1;
                 return Some(fake.rate_limit(&path));
             }
-            if let Some(code) = fake.fail_posts.lock().unwrap().get(&c).copied() {
-                let (status, msg) = match code {
-                    10003 => (StatusCode::NOT_FOUND, "Unknown Channel"),
-                    50083 => (StatusCode::BAD_REQUEST, "Thread is archived"),
-                    _ => (StatusCode::FORBIDDEN, "Missing Permissions"),
-                };
+            let failing = fake.fail_posts.lock().unwrap().get(&c).copied();
+            if let Some(code) = failing.or_else(|| fake.fail_edits.lock().unwrap().get(&c).copied())
+            {
+                let (status, msg) = channel_failure(code);
                 return Some(fake.refuse(&path, status, code, msg, &[]));
             }
             let empty = json["content"].as_str().is_none_or(|s| s.is_empty())
@@ -565,9 +610,34 @@ fn refusal(
             }
             form_errors_message(json, &mut errors);
         }
-        ("PATCH", ["channels", _, "messages", _])
-        | ("POST", ["webhooks", _, _])
-        | ("PATCH", ["webhooks", _, _, "messages", _]) => form_errors_message(json, &mut errors),
+        ("PATCH", ["channels", c, "messages", m]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            let m: u64 = m.parse().unwrap_or(0);
+            if let Some(code) = fake.fail_edits.lock().unwrap().get(&c).copied() {
+                let (status, msg) = channel_failure(code);
+                return Some(fake.refuse(&path, status, code, msg, &[]));
+            }
+            if fake.deleted.lock().unwrap().contains(&m) {
+                return Some(fake.refuse(
+                    &path,
+                    StatusCode::NOT_FOUND,
+                    10008,
+                    "Unknown Message",
+                    &[],
+                ));
+            }
+            form_errors_message(json, &mut errors);
+        }
+        ("GET", ["channels", c, "messages"]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            if fake.fail_edits.lock().unwrap().get(&c) == Some(&10003) {
+                let (status, msg) = channel_failure(10003);
+                return Some(fake.refuse(&path, status, 10003, msg, &[]));
+            }
+        }
+        ("POST", ["webhooks", _, _]) | ("PATCH", ["webhooks", _, _, "messages", _]) => {
+            form_errors_message(json, &mut errors)
+        }
         ("POST", ["interactions", _, _, "callback"]) => match json["type"].as_u64() {
             Some(4) | Some(7) => form_errors_message(&json["data"], &mut errors),
             Some(8) => form_errors_choices(&json["data"], &mut errors),
@@ -582,6 +652,37 @@ fn refusal(
             }
         }
         _ => {}
+    }
+    // One initial response per interaction (a message, a deferral, an update, choices):
+    // Discord refuses a second with 40060. A refused one acknowledged nothing.
+    if let ("POST", ["interactions", id, token, "callback"]) = (method, parts)
+        && errors.is_empty()
+    {
+        let limited = fake
+            .callbacks_429
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if limited {
+            return Some(fake.rate_limit(&path));
+        }
+        if !fake.acked.lock().unwrap().insert(id.to_string()) {
+            return Some(fake.refuse(
+                &path,
+                StatusCode::BAD_REQUEST,
+                40060,
+                "Interaction has already been acknowledged.",
+                &[],
+            ));
+        }
+        fake.acked_tokens.lock().unwrap().insert(token.to_string());
+    }
+    // A followup, or the original response edited or deleted, needs the interaction
+    // acknowledged first.
+    if let ["webhooks", _, token, ..] = parts
+        && errors.is_empty()
+        && !fake.acked_tokens.lock().unwrap().contains(*token)
+    {
+        return Some(fake.refuse(&path, StatusCode::NOT_FOUND, 10015, "Unknown Webhook", &[]));
     }
     (!errors.is_empty()).then(|| {
         fake.refuse(
@@ -683,8 +784,13 @@ async fn rest(
         )
     };
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-    let (json, public) = visibility(&fake, method.as_str(), &parts, json);
+    // A refused request changes nothing (a refused deferral sets no visibility).
     let refused = refusal(&fake, method.as_str(), &parts, &json, &files);
+    let (json, public) = if refused.is_none() {
+        visibility(&fake, method.as_str(), &parts, json)
+    } else {
+        (json, None)
+    };
     if public.is_some() && refused.is_none() {
         scan_public(&fake, &path, &json).await;
     }
@@ -704,6 +810,11 @@ async fn rest(
     if let Some(r) = refused {
         return r;
     }
+    fake.record_menus(if parts.first() == Some(&"interactions") {
+        &json["data"]
+    } else {
+        &json
+    });
     let port = fake.port.load(Ordering::SeqCst);
     let ok = |v: Value| (StatusCode::OK, axum::Json(v)).into_response();
     match (method.as_str(), parts.as_slice()) {
@@ -905,6 +1016,16 @@ impl Harness {
         custom_id: &str,
         values: Option<Vec<String>>,
     ) -> Value {
+        if let Some(vals) = &values {
+            let menus = self.fake.menus.lock().unwrap();
+            let offered = menus.get(custom_id);
+            for x in vals {
+                assert!(
+                    offered.is_some_and(|o| o.contains(x)),
+                    "Discord sends only what a menu offered: `{x}` in {custom_id}: {offered:?}"
+                );
+            }
+        }
         let (token, mut v) = self.base(3, user, channel);
         v["data"] = match values {
             Some(vals) => json!({"custom_id": custom_id, "component_type": 3, "values": vals}),
@@ -3782,11 +3903,11 @@ library = ["Forest", "Forest", "Forest"]
         &env,
         ALICE,
         &id,
-        Some(vec!["Plains #2".into(), "Swamp #2".into()]),
+        Some(vec!["Plains 2 of 2".into(), "Swamp 2 of 2".into()]),
     )
     .await;
     assert!(
-        text(&r).starts_with("Done: `discard Plains #2, Swamp #2`"),
+        text(&r).starts_with("Done: `discard Plains 2 of 2, Swamp 2 of 2`"),
         "{r}"
     );
     let l = svc.load(g).await.expect("load");
@@ -3799,7 +3920,7 @@ library = ["Forest", "Forest", "Forest"]
         &env,
         ALICE,
         &id,
-        Some(vec!["Forest #1".into(), "Island #1".into()]),
+        Some(vec!["Forest 1 of 2".into(), "Island 1 of 2".into()]),
     )
     .await;
     assert!(text(&r).contains("out of date"), "{r}");
@@ -3962,7 +4083,10 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
             ALICE,
             thread,
             &menus[0].0,
-            Some(vec!["Ashcoat Bear #1".into(), "Ashcoat Bear #2".into()]),
+            Some(vec![
+                "Ashcoat Bear 1 of 30".into(),
+                "Ashcoat Bear 2 of 30".into(),
+            ]),
         )
         .await;
     assert!(text(&r).contains("chosen so far (2)"), "{r}");
@@ -3978,7 +4102,10 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
         ALICE,
         thread,
         &menus[0].0,
-        Some(vec!["Ashcoat Bear #1".into(), "Ashcoat Bear #2".into()]),
+        Some(vec![
+            "Ashcoat Bear 1 of 30".into(),
+            "Ashcoat Bear 2 of 30".into(),
+        ]),
     )
     .await;
     let r = h
@@ -3986,14 +4113,15 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
             ALICE,
             thread,
             &menus[1].0,
-            Some(vec!["Ashcoat Bear #30".into(), "Ashcoat Bear #1".into()]),
+            Some(vec!["Ashcoat Bear 30 of 30".into()]),
         )
         .await;
     assert!(text(&r).contains("chosen so far (3)"), "{r}");
     let r = h.click(ALICE, thread, &draft_button(&r, false), None).await;
     assert!(
-        text(&r)
-            .starts_with("Done: `attack with Ashcoat Bear #1, Ashcoat Bear #2, Ashcoat Bear #30`"),
+        text(&r).starts_with(
+            "Done: `attack with Ashcoat Bear 1 of 30, Ashcoat Bear 2 of 30, Ashcoat Bear 30 of 30`"
+        ),
         "{r}"
     );
     // Three unblocked bears (Bob has no creatures): 6 damage.
@@ -4008,7 +4136,7 @@ async fn paged_declare_attackers_and_blockers_past_25_choices() {
         ALICE,
         thread,
         &menus[1].0,
-        Some(vec!["Ashcoat Bear #29".into()]),
+        Some(vec!["Ashcoat Bear 29 of 30".into()]),
     )
     .await;
     let r = h.click(ALICE, thread, &go, None).await;

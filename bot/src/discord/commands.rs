@@ -285,9 +285,9 @@ pub async fn challenge(
             format!("<@{}>", opponent.id)
         }
     );
-    if let Err(e) = delivery::update_status(data, http, game, thread, status).await {
-        tracing::warn!(error = %e, "status message failed");
-    }
+    let status_note = delivery::update_status(data, http, game, thread, status)
+        .await
+        .note();
     if vs_agent {
         let d = delivery::deliver(data, http, &plan, Some(me)).await?;
         let mut r = interact::panel(
@@ -299,8 +299,10 @@ pub async fn challenge(
             !d.dm_failed.is_empty(),
         )
         .await;
+        let notes: Vec<String> = status_note.into_iter().chain(d.notes()).collect();
         r.content = format!(
-            "Game {game} against the random agent starts in <#{thread}>.\n{}",
+            "Game {game} against the random agent starts in <#{thread}>.\n{}{}",
+            notes.iter().map(|n| format!("{n}\n")).collect::<String>(),
             r.content
         );
         return send(ctx, r).await;
@@ -682,7 +684,7 @@ async fn picker(ctx: Context<'_>, game: Option<i64>, kind: PickKind) -> Result<(
 /// The attack or block picker: one menu of every creature that may attack (every legal
 /// pair of attacker and blocker) answered at once; past 25 of them, up to four paged menus
 /// whose choices are gathered and declared together with **Declare**. Identical creatures
-/// are numbered (`Saproling #2`).
+/// are counted (`Saproling 2 of 6`).
 pub fn picker_reply(
     game: &engine::Game,
     seat: engine::PlayerId,

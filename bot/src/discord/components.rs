@@ -35,7 +35,7 @@ pub enum PickKind {
     Attack,
     /// `block A with B, block C with D` (values are whole `block .. with ..` phrases).
     Block,
-    /// `TEXT V1, V2`: several objects at once (`discard Forest #2, Swamp`).
+    /// `TEXT V1, V2`: several objects at once (`discard Forest 2 of 3, Swamp`).
     Choose,
     /// `TEXT exiling VALUE` (the card exiled for Gemstone Caverns' pregame action).
     Exile,
@@ -602,8 +602,8 @@ mod tests {
         );
         assert_eq!(PickKind::Phrase.complete("", &v(&["pass"])), "pass");
         assert_eq!(
-            PickKind::Choose.complete("discard", &v(&["Plains #2", "Swamp"])),
-            "discard Plains #2, Swamp"
+            PickKind::Choose.complete("discard", &v(&["Plains 2 of 2", "Swamp"])),
+            "discard Plains 2 of 2, Swamp"
         );
         assert_eq!(
             PickKind::Mode.complete("cast Fortify", &v(&["2"])),

@@ -65,6 +65,24 @@ pub struct Delivered {
     /// permission), when it did: the rest of the delivery still went out, and the caller tells
     /// the player who acted.
     pub thread_failed: Option<String>,
+    /// What went wrong with the status message, when something did (see [`StatusUpdate`]):
+    /// the caller tells the player who acted.
+    pub status_failed: Option<String>,
+}
+
+impl Delivered {
+    /// What the player who acted is told of the failures: the thread post, the status
+    /// message (one line each), or None when all went out.
+    pub fn notes(&self) -> Option<String> {
+        let v: Vec<String> = self
+            .thread_failed
+            .as_deref()
+            .map(thread_failed_note)
+            .into_iter()
+            .chain(self.status_failed.clone())
+            .collect();
+        (!v.is_empty()).then(|| v.join("\n"))
+    }
 }
 
 /// What a player is told when the game's thread could not be posted in.
@@ -320,21 +338,64 @@ pub async fn status_text(data: &Data, game_id: Id, game: &Game, seats: &[Id]) ->
     head_with(&s, MAX_CONTENT, MORE_STATUS)
 }
 
+/// What became of the status message (see [`update_status`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatusUpdate {
+    /// Edited in place, or posted for the first time.
+    Edited,
+    /// Editing it failed (Discord's reason: the message deleted, 10008 Unknown Message, say):
+    /// a new status message was posted and is edited from now on.
+    Reposted(String),
+    /// Neither the edit nor a new post went through (the thread deleted, 10003 Unknown
+    /// Channel, or archived, 50083): Discord's reason.
+    Failed(String),
+}
+
+impl StatusUpdate {
+    /// What the player who acted is told, when something went wrong.
+    pub fn note(&self) -> Option<String> {
+        match self {
+            StatusUpdate::Edited => None,
+            StatusUpdate::Reposted(why) => Some(format!(
+                "The game's status message could not be edited ({why}): I posted a new one \
+                 in the thread."
+            )),
+            StatusUpdate::Failed(why) => Some(format!(
+                "The game's status message could not be updated ({why}): the move counted; \
+                 `/mtg board` shows the game."
+            )),
+        }
+    }
+}
+
+/// The short reason of a Discord error: its message (`Unknown Message`), else the error.
+fn discord_reason(e: &serenity::Error) -> String {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            format!("{} (Discord error {})", r.error.message, r.error.code)
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Edits the game's status message in place (finding it in the thread after a restart,
-/// creating it when there is none).
+/// creating it when there is none). When the edit fails (the message deleted, the thread
+/// archived or deleted), a new status message is posted, logged, and the outcome says so
+/// (the caller tells the player who acted); nothing else of a delivery depends on it.
 pub async fn update_status(
     data: &Data,
     http: &Http,
     game_id: Id,
     thread: ChannelId,
     text: String,
-) -> anyhow::Result<()> {
+) -> StatusUpdate {
     let cached = data.mem(|m| m.status.get(&game_id).copied());
     let found = match cached {
         Some((c, m)) if c == thread => Some(m),
         _ => find_status(data, http, game_id, thread).await,
     };
     let mentions = CreateAllowedMentions::new().empty_users().empty_roles();
+    let mut edit_failed = None;
     if let Some(m) = found {
         let edit = EditMessage::new()
             .content(text.clone())
@@ -342,17 +403,28 @@ pub async fn update_status(
         match with_retry("status edit", || thread.edit_message(http, m, edit.clone())).await {
             Ok(_) => {
                 data.mem(|x| x.status.insert(game_id, (thread, m)));
-                return Ok(());
+                return StatusUpdate::Edited;
             }
-            Err(e) => tracing::warn!(game_id, error = %e, "status edit failed; posting anew"),
+            Err(e) => {
+                tracing::warn!(game_id, error = %e, "status edit failed; posting anew");
+                data.mem(|x| x.status.remove(&game_id));
+                edit_failed = Some(discord_reason(&e));
+            }
         }
     }
     let post = CreateMessage::new()
         .content(text)
         .allowed_mentions(mentions);
-    let msg = with_retry("status post", || thread.send_message(http, post.clone())).await?;
-    data.mem(|x| x.status.insert(game_id, (thread, msg.id)));
-    Ok(())
+    match with_retry("status post", || thread.send_message(http, post.clone())).await {
+        Ok(msg) => {
+            data.mem(|x| x.status.insert(game_id, (thread, msg.id)));
+            edit_failed.map_or(StatusUpdate::Edited, StatusUpdate::Reposted)
+        }
+        Err(e) => {
+            tracing::warn!(game_id, error = %e, "status message could not be posted");
+            StatusUpdate::Failed(discord_reason(&e))
+        }
+    }
 }
 
 /// The status message is the bot's first message in the thread starting with `**Game N**`.
@@ -586,9 +658,9 @@ pub async fn deliver(
     // The status message, edited in place.
     if let Some(l) = &loaded {
         let text = status_text(data, plan.game_id, &l.game, &seat_users).await;
-        if let Err(e) = update_status(data, http, plan.game_id, thread, text).await {
-            tracing::warn!(game_id = plan.game_id, error = %e, "status update failed");
-        }
+        out.status_failed = update_status(data, http, plan.game_id, thread, text)
+            .await
+            .note();
         // Hands by DM, when they changed.
         for s in &l.seats {
             if s.is_agent {

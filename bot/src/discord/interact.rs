@@ -257,9 +257,9 @@ pub async fn act(
             };
             super::league::after_command(data, http, game_id).await;
             let mut done = format!("Done: `{}`.", words.trim());
-            if let Some(why) = &delivered.thread_failed {
+            if let Some(notes) = delivered.notes() {
                 done.push('\n');
-                done.push_str(&delivery::thread_failed_note(why));
+                done.push_str(&notes);
             }
             // `help` asked for what the player may say; otherwise the panel shows it.
             let help = crate::grammar::fixed_command(words) == Some(Command::Help);
@@ -487,8 +487,7 @@ async fn on_component(
     let id = c.data.custom_id.as_str();
     if id.starts_with(super::league::LEAGUE_ID_PREFIX) {
         // League clicks answer at once or defer first; what fails after that is a followup.
-        acked.store(true, Ordering::SeqCst);
-        return super::league::on_component(data, http, c).await;
+        return super::league::on_component(data, http, c, acked).await;
     }
     // `ss:Y:game:user` is the challenge's deck menu.
     let custom = if let Some(rest) = id.strip_prefix("ss:Y:") {
@@ -521,12 +520,11 @@ async fn on_component(
         };
         return quick(http, c, &text).await;
     }
-    // Everything else touches the database: acknowledge within Discord's 3 s first.
-    c.create_response(
-        http,
-        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true)),
-    )
-    .await?;
+    // Everything else touches the database: acknowledge within Discord's 3 s first (a 429
+    // is waited out and tried again, within those 3 s).
+    let defer =
+        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
+    delivery::with_retry("defer", || c.create_response(http, defer.clone())).await?;
     acked.store(true, Ordering::SeqCst);
     let user = data.user_of(&c.user).await?;
     let discord = c.user.id.get();
@@ -606,7 +604,8 @@ async fn on_component(
                     let thread = delivery::thread_of(data, game)
                         .await
                         .map_or_else(String::new, |t| format!(" in <#{t}>"));
-                    r.content = format!("You accepted game {game}{thread}.\n{}", r.content);
+                    let notes = d.notes().map_or_else(String::new, |n| format!("{n}\n"));
+                    r.content = format!("You accepted game {game}{thread}.\n{notes}{}", r.content);
                     r
                 }
                 Err(e) => Reply::ephemeral(e.to_string()),
@@ -784,7 +783,7 @@ mod tests {
         assert_eq!(menus.len(), 2);
         assert_eq!(menus[1]["placeholder"], "Choose attackers (26-30 of 30)");
         assert_eq!(menus[1]["max_values"], 5);
-        assert_eq!(menus[1]["options"][4]["value"], "Ashcoat Bear #30");
+        assert_eq!(menus[1]["options"][4]["value"], "Ashcoat Bear 30 of 30");
         for m in &menus {
             let id = m["custom_id"].as_str().expect("id");
             assert!(
@@ -804,10 +803,10 @@ mod tests {
             3,
             42,
             PickKind::Attack,
-            vec!["Ashcoat Bear #1".into()],
+            vec!["Ashcoat Bear 1 of 30".into()],
         );
         assert!(
-            first.content.contains("(1): Ashcoat Bear #1"),
+            first.content.contains("(1): Ashcoat Bear 1 of 30"),
             "{}",
             first.content
         );
@@ -817,7 +816,10 @@ mod tests {
             3,
             42,
             PickKind::Attack,
-            vec!["Ashcoat Bear #30".into(), "Ashcoat Bear #1".into()],
+            vec![
+                "Ashcoat Bear 30 of 30".into(),
+                "Ashcoat Bear 1 of 30".into(),
+            ],
         );
         assert!(both.content.contains("(2)"), "{}", both.content);
         let ids: Vec<String> = serde_json::to_value(&both.rows)
@@ -860,7 +862,7 @@ mod tests {
             4,
             42,
             PickKind::Attack,
-            vec!["Ashcoat Bear #2".into()],
+            vec!["Ashcoat Bear 2 of 30".into()],
         );
         assert!(data.mem(|m| !m.drafts.contains_key(&(7, 3, 42))));
     }

@@ -91,7 +91,12 @@ fn is_admin(ctx: &Context<'_>) -> bool {
 }
 
 async fn find(ctx: &Context<'_>, name: Option<&str>) -> Result<LeagueCtx, ServiceError> {
-    ctx.data().svc.league_find(guild(ctx), name).await
+    // Names are kept plain (see `create`): the words typed are read the same way.
+    let name = name.map(super::plain_deck_name);
+    ctx.data()
+        .svc
+        .league_find(guild(ctx), name.as_deref())
+        .await
 }
 
 /// Sends a league reply (public when `public`), delivering the plans of games it started.
@@ -194,8 +199,11 @@ pub async fn create(
     ctx.defer().await?;
     let data = ctx.data();
     let me = data.user_of(ctx.author()).await?;
+    // A league's name is written in posts and replies: kept plain, so that it can't break
+    // their formatting or mention anyone (`**x** @everyone` is `x @everyone` with the `@`
+    // kept from mentioning).
     let setup = LeagueSetup {
-        name,
+        name: super::plain_deck_name(&name),
         product,
         best_of: best_of.map(|b| if b == BestOf::One { 1 } else { 3 }),
         schedule,
@@ -284,7 +292,8 @@ pub async fn deck(
         Ok(l) => l,
         Err(e) => return send(ctx, Reply::ephemeral(e.to_string())).await,
     };
-    let name = name.unwrap_or_default();
+    // A build's name is written in replies and menus: kept plain (as a deck's name is).
+    let name = name.map(|n| super::plain_deck_name(&n)).unwrap_or_default();
     let r = match action.trim().to_ascii_lowercase().as_str() {
         "save" => {
             let text = list.unwrap_or_default().replace([';', '|'], "\n");
@@ -972,11 +981,14 @@ async fn member_rows(
     rows
 }
 
-/// A click on a league button or menu (`ssl:...`), routed here by the interaction handler.
+/// A click on a league button or menu (`ssl:...`), routed here by the interaction handler;
+/// `acked` is set once the interaction has its response (so that a failure after it is told
+/// in a followup, and one before it in the response: one response per interaction).
 pub async fn on_component(
     data: &super::Data,
     http: &serenity::Http,
     c: &serenity::ComponentInteraction,
+    acked: &std::sync::atomic::AtomicBool,
 ) -> Result<(), Error> {
     let Some(custom) = LeagueCustom::decode(&c.data.custom_id) else {
         return quick(
@@ -993,13 +1005,11 @@ pub async fn on_component(
         );
         return quick(http, c, &text).await;
     }
-    c.create_response(
-        http,
-        serenity::CreateInteractionResponse::Defer(
-            serenity::CreateInteractionResponseMessage::new().ephemeral(true),
-        ),
-    )
-    .await?;
+    let defer = serenity::CreateInteractionResponse::Defer(
+        serenity::CreateInteractionResponseMessage::new().ephemeral(true),
+    );
+    delivery::with_retry("defer", || c.create_response(http, defer.clone())).await?;
+    acked.store(true, std::sync::atomic::Ordering::SeqCst);
     let reply = league_click(data, http, c, custom).await;
     let mut f = serenity::CreateInteractionResponseFollowup::new()
         .content(delivery::head_with(

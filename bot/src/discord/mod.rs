@@ -408,6 +408,8 @@ fn plain_within(name: &str, max: usize) -> String {
             c => out.push(c),
         }
     }
+    // Already plain (a name the bot wrote, typed back): the same, not escaped twice.
+    let out = out.replace("@\u{200b}\u{200b}", "@\u{200b}");
     let out: String = out
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -438,6 +440,9 @@ mod tests {
         assert_eq!(plain_name("two\nlines"), "two lines");
         assert_eq!(plain_name("<@123> \\o/"), "@\u{200b}123 o/");
         assert_eq!(plain_name("***"), "player");
+        for n in ["@everyone", "**x** @here", "`a` <@1>"] {
+            assert_eq!(plain_name(&plain_name(n)), plain_name(n), "{n}");
+        }
         assert_eq!(plain_name(&"é".repeat(40)).chars().count(), 32);
         assert_eq!(plain_deck_name(&"é".repeat(80)).chars().count(), 80);
         assert_eq!(plain_deck_name("**x** @everyone"), "x @\u{200b}everyone");

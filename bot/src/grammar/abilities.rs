@@ -1,8 +1,8 @@
 //! Abilities on the stack as targets (`Target::Ability`: Trickbind's "target activated or
 //! triggered ability"), in player words: `Prodigal Sorcerer's ability`. Several of the same
-//! name are numbered from the top of the stack (`Prodigal Sorcerer's ability #1` is the
+//! name are counted from the top of the stack (`Prodigal Sorcerer's ability 1 of 3` is the
 //! topmost of them, as the stack is listed top first) and say whose they are when that
-//! differs (`Prodigal Sorcerer's ability #2 (Bob's)`).
+//! differs (`Prodigal Sorcerer's ability 2 of 3 (Bob's)`); `#2` is also understood.
 
 use engine::stack::{StackItem, StackKind};
 use engine::{Answer, Game, PlayerId, Target};
@@ -36,8 +36,8 @@ fn source_name(game: &Game, viewer: PlayerId, item: &StackItem) -> String {
 }
 
 /// Labels for the abilities `serials` (on the stack) as `viewer` says them, unique among
-/// them: the source's name; when several have the same, numbered from the top of the stack
-/// (`#1` the topmost of them) and, when their controllers differ, whose (`(yours)`,
+/// them: the source's name; when several have the same, counted from the top of the stack
+/// (`1 of 3` the topmost of them) and, when their controllers differ, whose (`(yours)`,
 /// `(Bob's)`), so that `Bob's Prodigal Sorcerer's ability` also reads.
 pub(super) fn ability_labels(game: &Game, viewer: PlayerId, serials: &[u32]) -> Vec<String> {
     let n = game.stack.len();
@@ -67,12 +67,13 @@ pub(super) fn ability_labels(game: &Game, viewer: PlayerId, serials: &[u32]) -> 
                 return base.clone();
             }
             let rank = 1 + same.iter().filter(|(.., p)| p < from_top).count();
+            let counted = format!("{base} {rank} of {}", same.len());
             if same.iter().all(|(_, c, _)| c == ctl) {
-                format!("{base} #{rank}")
+                counted
             } else if *ctl == viewer {
-                format!("{base} #{rank} (yours)")
+                format!("{counted} (yours)")
             } else {
-                format!("{base} #{rank} ({}'s)", game.player(*ctl).name)
+                format!("{counted} ({}'s)", game.player(*ctl).name)
             }
         })
         .collect()

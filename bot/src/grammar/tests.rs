@@ -3,6 +3,7 @@ use crate::decks;
 use engine::agent::RandomAgent;
 use engine::{GameSetup, Ruleset};
 mod new_answers;
+mod same_names;
 
 pub(crate) fn ready_game(seed: u64, a: &str, b: &str) -> Game {
     let deck = |k: &str| {
@@ -1285,17 +1286,18 @@ battlefield = ["Ashcoat Bear", "Ashcoat Bear"]
     )
 }
 
-/// Identical creatures are numbered in the pickers' choices (`Ashcoat Bear #7`), and every
-/// numbered choice is read back as that very creature: all 30 attackers at once, and
-/// blocks of each of two identical attackers by chosen identical blockers.
+/// Identical creatures are counted in the pickers' choices (`Ashcoat Bear 7 of 30`), and
+/// every counted choice is read back as that very creature: all 30 attackers at once, and
+/// blocks of each of two identical attackers by chosen identical blockers. `#7` (the 7th
+/// in the list) is understood too.
 #[test]
 fn identical_creatures_are_numbered_and_each_can_be_chosen() {
     let g = engine::scenario::game_from_str(&thirty_bears_attack()).expect("scenario runs");
     let alice = PlayerId(0);
     let choices = attack_choices(&g, alice);
     assert_eq!(choices.len(), 30);
-    assert_eq!(choices[0], "Ashcoat Bear #1");
-    assert_eq!(choices[29], "Ashcoat Bear #30");
+    assert_eq!(choices[0], "Ashcoat Bear 1 of 30");
+    assert_eq!(choices[29], "Ashcoat Bear 30 of 30");
     let all = format!("attack with {}", choices.join(", "));
     match parse_answers(&g, alice, &all).expect("thirty").as_slice() {
         [Answer::Attack(v)] => {
@@ -1328,15 +1330,32 @@ fn identical_creatures_are_numbered_and_each_can_be_chosen() {
     uniq.sort();
     uniq.dedup();
     assert_eq!(uniq.len(), 28, "every pair told apart: {blocks:?}");
+    // Each says whose and which of the sixteen bears: `block Ashcoat Bear 16 of 16 (Bob's)
+    // with Ashcoat Bear 14 of 16 (yours)`.
+    let (mut att, mut blk) = (Vec::new(), Vec::new());
+    for b in &blocks {
+        let (a, w) = b
+            .trim_start_matches("block ")
+            .split_once(" with ")
+            .expect("a pair");
+        assert!(
+            a.contains(" of 16 (Bob's)") && w.contains(" of 16 (yours)"),
+            "{b}"
+        );
+        if !att.contains(&a) {
+            att.push(a);
+        }
+        if !blk.contains(&w) {
+            blk.push(w);
+        }
+    }
+    assert_eq!((att.len(), blk.len()), (2, 14), "{blocks:?}");
     // The second attacker blocked by the last blocker, the first by the first.
-    let pick: Vec<String> = blocks
-        .iter()
-        .filter(|b| {
-            (b.contains("#2 with") && b.ends_with("#14"))
-                || (b.contains("#1 with") && b.ends_with("#1"))
-        })
-        .cloned()
-        .collect();
+    let pick = vec![
+        format!("block {} with {}", att[1], blk[13]),
+        format!("block {} with {}", att[0], blk[0]),
+    ];
+    assert!(pick.iter().all(|p| blocks.contains(p)), "{pick:?}");
     assert_eq!(pick.len(), 2, "{pick:?}");
     match parse_answers(&g, alice, &pick.join(", "))
         .expect("two blocks")
@@ -1483,13 +1502,13 @@ fn any_two_cards_can_be_discarded_by_their_numbered_names() {
     assert_eq!((c.verb, c.count), ("discard", 2));
     assert_eq!(c.labels.len(), 9);
     assert!(
-        c.labels.contains(&"Plains #2".to_string()),
+        c.labels.contains(&"Plains 2 of 2".to_string()),
         "{:?}",
         c.labels
     );
     assert!(c.labels.contains(&"Swamp".to_string()), "{:?}", c.labels);
     // The legal answers do not list this pair; the words reach it.
-    let answers = parse_answers(&g, alice, "discard Plains #2, Swamp").expect("parsed");
+    let answers = parse_answers(&g, alice, "discard Plains 2 of 2, Swamp").expect("parsed");
     let [Answer::Objects(ids)] = answers.as_slice() else {
         panic!("{answers:?}")
     };
@@ -1499,8 +1518,19 @@ fn any_two_cards_can_be_discarded_by_their_numbered_names() {
     let mut after = g.clone();
     after.submit(alice, answers[0].clone()).expect("accepted");
     assert_eq!(after.player(alice).hand.len(), 7);
-    // `#N` counts among all the cards, whichever were named before: two different Forests.
-    let answers = parse_answers(&g, alice, "discard Forest #1, Forest #3").expect("parsed");
+    // A count is among all the cards, whichever were named before: two different Forests
+    // (`#N` as well).
+    for words in [
+        "discard Forest 1 of 4, Forest 3 of 4",
+        "discard Forest #1, Forest #3",
+    ] {
+        let answers = parse_answers(&g, alice, words).expect("parsed");
+        let [Answer::Objects(ids)] = answers.as_slice() else {
+            panic!("{answers:?}")
+        };
+        assert_ne!(ids[0], ids[1], "{words}");
+    }
+    let answers = parse_answers(&g, alice, "discard Forest 1 of 4, Forest 3 of 4").expect("parsed");
     let [Answer::Objects(ids)] = answers.as_slice() else {
         panic!("{answers:?}")
     };

@@ -274,9 +274,9 @@ battlefield = ["Prodigal Sorcerer", "Prodigal Sorcerer"]
     assert_eq!(
         values,
         &vec![
-            "Prodigal Sorcerer's ability #1 (yours)".to_string(),
-            "Prodigal Sorcerer's ability #2 (Bob's)".to_string(),
-            "Prodigal Sorcerer's ability #3 (Bob's)".to_string(),
+            "Prodigal Sorcerer's ability 1 of 3 (yours)".to_string(),
+            "Prodigal Sorcerer's ability 2 of 3 (Bob's)".to_string(),
+            "Prodigal Sorcerer's ability 3 of 3 (Bob's)".to_string(),
         ],
         "{r}"
     );
@@ -286,7 +286,8 @@ battlefield = ["Prodigal Sorcerer", "Prodigal Sorcerer"]
         .click(ALICE, thread, id, Some(vec![values[2].clone()]))
         .await;
     assert!(
-        text(&r).starts_with("Done: `cast Trickbind on Prodigal Sorcerer's ability #3 (Bob's)`"),
+        text(&r)
+            .starts_with("Done: `cast Trickbind on Prodigal Sorcerer's ability 3 of 3 (Bob's)`"),
         "{r}"
     );
     let l = svc.load(g).await.expect("load");

@@ -219,3 +219,78 @@ async fn closed_dms_are_tried_again_and_the_flag_clears() {
     assert!(notes(fake) >= 2, "told again after the DMs closed again");
     env.stop().await;
 }
+
+/// A league named `**x** @everyone` and a build named `` `b` <@1> ``: every reply writes
+/// them plain (no bold broken open, no mention, no code span), and the names typed as they
+/// were given still find them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn league_and_build_names_are_written_plain() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let h = &env.h;
+    let name = "**x** @everyone";
+    let create = vec![
+        opt("name", 3, json!(name)),
+        opt("product", 3, json!("6 TSP")),
+    ];
+    let r = h
+        .slash(ALICE, CHANNEL, "league", "create", create, json!({}))
+        .await;
+    let mut replies = vec![r];
+    replies.push(
+        h.slash(
+            BOB,
+            CHANNEL,
+            "league",
+            "join",
+            vec![opt("league", 3, json!(name))],
+            json!({}),
+        )
+        .await,
+    );
+    assert!(text(&replies[1]).contains("You joined"), "{}", replies[1]);
+    let build = "`b` <@1>";
+    replies.push(
+        h.slash(
+            BOB,
+            CHANNEL,
+            "league",
+            "deck",
+            vec![
+                opt("action", 3, json!("save")),
+                opt("name", 3, json!(build)),
+                opt("list", 3, json!("20 Forest; 20 Island")),
+                opt("league", 3, json!(name)),
+            ],
+            json!({}),
+        )
+        .await,
+    );
+    assert!(text(&replies[2]).contains("saved"), "{}", replies[2]);
+    replies.push(
+        h.slash(
+            BOB,
+            CHANNEL,
+            "league",
+            "deck",
+            vec![
+                opt("action", 3, json!("use")),
+                opt("name", 3, json!(build)),
+                opt("league", 3, json!(name)),
+            ],
+            json!({}),
+        )
+        .await,
+    );
+    for r in &replies {
+        let t = text(r);
+        assert!(!t.contains("@everyone") && !t.contains("<@1>"), "{t}");
+        assert!(!t.contains("**x**") && !t.contains("``b``"), "{t}");
+    }
+    assert!(
+        text(&replies[0]).contains("x @\u{200b}everyone"),
+        "{}",
+        replies[0]
+    );
+    assert!(text(&replies[3]).contains("b @\u{200b}1"), "{}", replies[3]);
+    env.stop().await;
+}

@@ -1015,3 +1015,178 @@ async fn x_past_the_first_menu_page() {
     );
     env.stop().await;
 }
+
+/// Lightning Axe with four Ashcoat Bears out (two of Alice's, one tapped; two of Bob's):
+/// `/mtg play cast Lightning Axe` asks for the target in a menu whose choices say which bear:
+/// whose and tapped where that tells them apart, else the count (`Ashcoat Bear 4 of 4
+/// (Bob's)`); the one chosen is the one targeted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn same_named_targets_are_counted_in_the_menu() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (h, svc) = (&env.h, &env.svc);
+    let board = r#"
+name = "four bears"
+[setup]
+active = "alice"
+priority = "bob"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Lightning Axe", "Forest"]
+battlefield = ["Mountain", "Ashcoat Bear", { card = "Ashcoat Bear", tapped = true }]
+library = ["Forest", "Forest"]
+[setup.bob]
+battlefield = ["Ashcoat Bear", "Ashcoat Bear"]
+library = ["Forest", "Forest"]
+"#;
+    let (g, thread) = scenario_game(&env, board).await;
+    bob_passes(&env, thread).await;
+    let r = h
+        .slash(
+            ALICE,
+            thread,
+            "mtg",
+            "play",
+            vec![opt("what", 3, json!("cast Lightning Axe"))],
+            json!({}),
+        )
+        .await;
+    assert!(ephemeral(&r), "{r}");
+    let menus = menus_of(&r);
+    let (menu, values) = menus.first().expect("a target menu");
+    let bears: Vec<&String> = values.iter().filter(|v| v.contains("Bear")).collect();
+    assert_eq!(
+        bears,
+        vec![
+            "Ashcoat Bear (yours)",
+            "Ashcoat Bear (yours) (tapped)",
+            "Ashcoat Bear 3 of 4 (Bob's)",
+            "Ashcoat Bear 4 of 4 (Bob's)",
+        ],
+        "{r}"
+    );
+    let mut r = h
+        .click(
+            ALICE,
+            thread,
+            menu,
+            Some(vec!["Ashcoat Bear 4 of 4 (Bob's)".into()]),
+        )
+        .await;
+    // The additional cost (discard a card or pay more), if asked: the first choice.
+    for _ in 0..3 {
+        if text(&r).starts_with("Done:") {
+            break;
+        }
+        let (id, v) = first_menu_value(&r).unwrap_or_else(|| panic!("a menu: {r}"));
+        r = h.click(ALICE, thread, &id, Some(vec![v])).await;
+    }
+    assert!(
+        text(&r).starts_with("Done:") && text(&r).contains("Ashcoat Bear 4 of 4 (Bob's)"),
+        "{r}"
+    );
+    let l = svc.load(g).await.expect("load");
+    let fourth = l
+        .game
+        .battlefield
+        .iter()
+        .copied()
+        .filter(|id| l.game.card_name(*id) == "Ashcoat Bear")
+        .nth(3);
+    let axe = l.game.stack.last().map(|s| s.targets.clone());
+    let graveyard = zone_names(&l.game, 1, engine::zones::ZoneKind::Graveyard);
+    assert!(
+        axe.is_some_and(|t| t
+            .iter()
+            .any(|t| Some(*t) == fourth.map(engine::Target::Object)))
+            || (graveyard.contains(&"Ashcoat Bear".to_string())
+                && zone_names(&l.game, 1, Battlefield).len() == 1),
+        "the fourth bear is the Axe's target: {:?}",
+        l.game.stack
+    );
+    env.stop().await;
+}
+
+/// A spell with its choices cast from the DM: the hand's DM offers `cast Lightning Axe`,
+/// its target (Bob's second bear, by its count) and its additional cost come as menus in
+/// the DM, the Axe goes on the stack at that bear, and the thread says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spell_with_a_target_cast_from_the_direct_message() {
+    let env = start(&[], None, Duration::from_secs(3600)).await;
+    let (svc, fake) = (&env.svc, &env.fake);
+    let board = r#"
+name = "axe from the DM"
+[setup]
+active = "alice"
+priority = "bob"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Lightning Axe", "Forest"]
+battlefield = ["Mountain"]
+library = ["Forest", "Forest"]
+[setup.bob]
+battlefield = ["Ashcoat Bear", "Ashcoat Bear", { card = "Ashcoat Bear", tapped = true }]
+library = ["Forest", "Forest"]
+"#;
+    let (g, thread) = scenario_game(&env, board).await;
+    let bears = |l: &spellstack::service::Loaded| -> Vec<engine::ObjectId> {
+        l.game
+            .battlefield
+            .iter()
+            .copied()
+            .filter(|id| l.game.card_name(*id) == "Ashcoat Bear")
+            .collect()
+    };
+    let before = bears(&svc.load(g).await.expect("load"));
+    bob_passes(&env, thread).await;
+    let from = fake.calls().len();
+    let dm = last_dm_of(fake, ALICE, g).expect("the hand's DM with its actions");
+    let mut r = dm_answer(&env, ALICE, &dm, "cast Lightning Axe").await;
+    let menus = menus_of(&r);
+    let (_, values) = menus
+        .first()
+        .unwrap_or_else(|| panic!("a target menu: {r}"));
+    assert_eq!(
+        values,
+        &vec![
+            "Ashcoat Bear 1 of 3".to_string(),
+            "Ashcoat Bear 2 of 3".to_string(),
+            "Ashcoat Bear (tapped)".to_string(),
+        ],
+        "{r}"
+    );
+    r = dm_answer(&env, ALICE, &r, "Ashcoat Bear 2 of 3").await;
+    for _ in 0..3 {
+        if text(&r).starts_with("Done:") {
+            break;
+        }
+        let (id, v) = first_menu_value(&r).unwrap_or_else(|| panic!("a menu: {r}"));
+        r = dm_click(&env, ALICE, &id, Some(vec![v])).await;
+    }
+    assert!(text(&r).starts_with("Done:"), "{r}");
+    // On the stack at the second bear, or (nobody had more to do) resolved: that bear died.
+    let l = svc.load(g).await.expect("load");
+    match l.game.stack.last() {
+        Some(axe) => {
+            assert_eq!(l.game.catalog().get(axe.card).name, "Lightning Axe");
+            assert_eq!(
+                axe.targets.first().copied(),
+                Some(engine::Target::Object(before[1])),
+                "the second bear"
+            );
+        }
+        None => assert_eq!(
+            bears(&l),
+            vec![before[0], before[2]],
+            "the second bear died"
+        ),
+    }
+    assert!(
+        posts_in(fake, thread, from)
+            .iter()
+            .any(|c| text(&c.json).contains("Lightning Axe")),
+        "the thread says the Axe was cast"
+    );
+    env.stop().await;
+}

@@ -149,7 +149,7 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
     say(&mut g, alice, "activate Prodigal Sorcerer on Bob");
     assert_eq!(g.stack.len(), 3);
     // Without a target, the casting asks for one of the three abilities, each told apart:
-    // numbered from the top of the stack, whose when it differs.
+    // counted from the top of the stack, whose when it differs.
     let Err(GrammarError::Needs {
         what,
         options: targets,
@@ -162,9 +162,9 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
     assert_eq!(
         targets,
         vec![
-            "Prodigal Sorcerer's ability #1 (yours)".to_string(),
-            "Prodigal Sorcerer's ability #2 (Bob's)".to_string(),
-            "Prodigal Sorcerer's ability #3 (Bob's)".to_string(),
+            "Prodigal Sorcerer's ability 1 of 3 (yours)".to_string(),
+            "Prodigal Sorcerer's ability 2 of 3 (Bob's)".to_string(),
+            "Prodigal Sorcerer's ability 3 of 3 (Bob's)".to_string(),
         ]
     );
     let serial_at = |g: &Game, from_top: usize| {
@@ -196,7 +196,7 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
     assert_eq!(
         target_of(
             &g,
-            "cast Trickbind on Prodigal Sorcerer's ability #2 (Bob's)"
+            "cast Trickbind on Prodigal Sorcerer's ability 2 of 3 (Bob's)"
         ),
         serial_at(&g, 1)
     );
@@ -205,16 +205,16 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
     assert_eq!(
         c[..3],
         [
-            "cast Trickbind on Prodigal Sorcerer's ability #1 (yours)".to_string(),
-            "cast Trickbind on Prodigal Sorcerer's ability #2 (Bob's)".to_string(),
-            "cast Trickbind on Prodigal Sorcerer's ability #3 (Bob's)".to_string(),
+            "cast Trickbind on Prodigal Sorcerer's ability 1 of 3 (yours)".to_string(),
+            "cast Trickbind on Prodigal Sorcerer's ability 2 of 3 (Bob's)".to_string(),
+            "cast Trickbind on Prodigal Sorcerer's ability 3 of 3 (Bob's)".to_string(),
         ],
         "{c:?}"
     );
     assert!(c.contains(&"cast Trickbind".to_string()), "{c:?}");
     assert_eq!(
-        completions(&g, alice, "cast trickbind on #2"),
-        vec!["cast Trickbind on Prodigal Sorcerer's ability #2 (Bob's)".to_string()]
+        completions(&g, alice, "cast trickbind on 2 of 3"),
+        vec!["cast Trickbind on Prodigal Sorcerer's ability 2 of 3 (Bob's)".to_string()]
     );
     for w in &c[..3] {
         assert!(parse_answers(&g, alice, w).is_ok(), "`{w}` parses");
@@ -237,7 +237,7 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
             parse_answers(
                 &g,
                 alice,
-                "cast Trickbind on Prodigal Sorcerer's ability #1 (yours)",
+                "cast Trickbind on Prodigal Sorcerer's ability 1 of 3 (yours)",
             )
             .expect("cast")[0]
                 .clone(),
@@ -251,7 +251,7 @@ fn trickbind_targets_an_ability_by_its_source_told_apart_on_the_stack() {
     assert!(
         words
             .iter()
-            .any(|w| w == "target Prodigal Sorcerer's ability #3 (Bob's)"),
+            .any(|w| w == "target Prodigal Sorcerer's ability 3 of 3 (Bob's)"),
         "{words:?}"
     );
     for a in casting.legal_answers(alice) {
@@ -310,8 +310,8 @@ fn same_controller_abilities_are_numbered_without_whose() {
     assert_eq!(
         options,
         vec![
-            "Prodigal Sorcerer's ability #1".to_string(),
-            "Prodigal Sorcerer's ability #2".to_string(),
+            "Prodigal Sorcerer's ability 1 of 2".to_string(),
+            "Prodigal Sorcerer's ability 2 of 2".to_string(),
         ]
     );
 }
