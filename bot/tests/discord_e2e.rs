@@ -2864,6 +2864,68 @@ async fn a_league_through_a_fake_discord() {
         .slash(BOB, CHANNEL, "league", "run", vec![], json!({}))
         .await;
     assert!(text(&r).contains("is not over: 1 of 5"), "{r}");
+    // The organiser sets when a league starts and when its entries close; a start that is
+    // not a time is refused and creates nothing.
+    let later = |starts: &str| {
+        vec![
+            opt("name", 3, json!("Later Sealed")),
+            opt("product", 3, json!("3 TSP")),
+            opt("days", 4, json!(10)),
+            opt("starts", 3, json!(starts)),
+            opt("entries_days", 4, json!(5)),
+        ]
+    };
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "league",
+            "create",
+            later("someday"),
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("start `someday`"), "{r}");
+    assert!(
+        svc.league_find(GUILD as i64, Some("Later Sealed"))
+            .await
+            .is_err()
+    );
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "league",
+            "create",
+            later("in 2 days"),
+            json!({}),
+        )
+        .await;
+    assert!(
+        text(&r).contains("UTC (in 2.0 days), entries close")
+            && text(&r).contains("UTC (in 7.0 days), ends")
+            && text(&r).contains("UTC (in 12.0 days)"),
+        "{r}"
+    );
+    let l = svc
+        .league_find(GUILD as i64, Some("Later Sealed"))
+        .await
+        .expect("the later league");
+    let d = l.def.dates;
+    assert_eq!(
+        (d.entries_close_at - d.starts_at, d.ends_at - d.starts_at),
+        (5 * 86_400, 10 * 86_400)
+    );
+    // Members join before the start; nobody plays yet.
+    let later_opt = || vec![opt("league", 3, json!("Later Sealed"))];
+    let r = h
+        .slash(BOB, CHANNEL, "league", "join", later_opt(), json!({}))
+        .await;
+    assert!(text(&r).contains("You joined Later Sealed"), "{r}");
+    let r = h
+        .slash(BOB, CHANNEL, "league", "play", later_opt(), json!({}))
+        .await;
+    assert!(text(&r).contains("has not started yet"), "{r}");
     env.stop().await;
 }
 

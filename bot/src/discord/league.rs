@@ -182,6 +182,10 @@ pub async fn create(
     #[description = "queue (default), swiss, swiss N, round robin"] schedule: Option<String>,
     #[description = "Matches per run (default 5)"] matches: Option<u32>,
     #[description = "Days the league lasts (default 28)"] days: Option<u32>,
+    #[description = "When it starts: `in 2 days`, `2026-12-20`, `2026-12-20 18:00` (UTC; default now)"]
+    starts: Option<String>,
+    #[description = "Entries close this many days after the start (default: 2 days before the end)"]
+    entries_days: Option<u32>,
     #[description = "Sealed: pack triggers (`weekly`, `per 3 losses`, `loser`; commas between)"]
     packs: Option<String>,
     #[description = "A run also ends at this many losses (queue leagues; default: none)"]
@@ -201,6 +205,8 @@ pub async fn create(
         schedule,
         matches_per_run: matches,
         length_days: days,
+        starts,
+        entries_days,
         run_losses: until_losses,
         ruleset: ruleset.map(|r| match r {
             super::commands::RulesetChoice::Modern => engine::Ruleset::Modern,

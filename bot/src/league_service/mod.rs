@@ -84,6 +84,11 @@ pub(crate) fn in_days(now: i64, t: i64) -> String {
     }
 }
 
+/// A date as UTC and as days from now (`2026-12-20 18:00 UTC, in 2.5 days`).
+pub(crate) fn when(now: i64, t: i64) -> String {
+    format!("{} ({})", crate::league::clocks::utc(t), in_days(now, t))
+}
+
 impl Service {
     pub(crate) async fn name_of(&self, user: Id) -> String {
         match self.db.user(user).await {
@@ -167,9 +172,9 @@ impl Service {
             format!(
                 "League {id} created. {}\nStarts {}, entries close {}, ends {}. Join with `league join`.",
                 def.describe(),
-                in_days(now, d.starts_at),
-                in_days(now, d.entries_close_at),
-                in_days(now, d.ends_at)
+                when(now, d.starts_at),
+                when(now, d.entries_close_at),
+                when(now, d.ends_at)
             ),
         ))
     }
