@@ -29,6 +29,11 @@ pub(crate) struct StoredClock {
     /// The running player was reminded of their clock (reset when the clock moves on).
     #[serde(default)]
     pub reminded: bool,
+    /// The waiting player was told the running clock has run out and they may claim (reset
+    /// when the clock moves on). Apart from `reminded`, so that a player reminded of their
+    /// last day does not keep their opponent from being told.
+    #[serde(default)]
+    pub flag_told: bool,
 }
 
 /// A member's record from the matches that count (finished; nullified ones do not).
@@ -1002,6 +1007,7 @@ impl Service {
                 clock: GameClock::new(&l.def.clock, now, pending),
                 version: loaded.row.version,
                 reminded: false,
+                flag_told: false,
             },
         };
         if stored.version != loaded.row.version || stored.clock.running != pending {
@@ -1018,6 +1024,7 @@ impl Service {
             stored.clock.advance(now, pending, answered, &vac);
             stored.version = loaded.row.version;
             stored.reminded = false;
+            stored.flag_told = false;
         }
         self.store_clock(&m, &stored).await?;
         // The league clock times a league game, not the service's per-decision deadline
@@ -1063,9 +1070,6 @@ impl Service {
             let Some(seat) = stored.clock.running else {
                 continue;
             };
-            if stored.reminded {
-                continue;
-            }
             let (runner, waiter) = if seat == 0 {
                 (m.a_user, b)
             } else {
@@ -1074,6 +1078,9 @@ impl Service {
             let vac = self.vacations_of(l.row.id, runner).await?;
             let left = stored.clock.remaining_at(seat, self.now(), &vac);
             let text = if left <= 0 {
+                if stored.flag_told {
+                    continue;
+                }
                 format!(
                     "{}: {}'s clock in game {g} has run out; {} may claim the game (`league claim`).",
                     l.def.name,
@@ -1081,6 +1088,9 @@ impl Service {
                     self.name_of(waiter).await
                 )
             } else if left <= crate::league::clocks::DAY {
+                if stored.reminded {
+                    continue;
+                }
                 format!(
                     "{}: {} has {} left on their clock in game {g}.",
                     l.def.name,
@@ -1090,7 +1100,11 @@ impl Service {
             } else {
                 continue;
             };
-            stored.reminded = true;
+            if left <= 0 {
+                stored.flag_told = true;
+            } else {
+                stored.reminded = true;
+            }
             self.store_clock(&m, &stored).await?;
             out.push(LeagueReply {
                 league_id: l.row.id,

@@ -800,8 +800,29 @@ async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period
                 .iter()
                 .all(|r| r.league_id != league)
         );
-        // Out of time: nothing happens until the waiting player claims.
+        // Out of time: the waiting player (only they) is told, once, that they may claim;
+        // nothing happens until they do.
         svc.clock.advance(86_400);
+        let ticks = svc.league_tick_one(league).await.expect("tick");
+        let told: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
+        assert_eq!(told.len(), 1, "{ticks:?}");
+        let (dn, wn) = (svc.name_of(decider).await, svc.name_of(waiter).await);
+        assert!(
+            told[0].text.contains(&format!(
+                "{dn}'s clock in game {game} has run out; {wn} may claim the game (`league claim`)"
+            )),
+            "{}",
+            told[0].text
+        );
+        assert_eq!(told[0].pings, vec![waiter]);
+        assert!(
+            svc.league_tick_one(league)
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league),
+            "told once"
+        );
         assert!(svc.load(game).await.expect("load").game.result.is_none());
         let r = svc.league_claim(league, waiter).await.expect("claim");
         assert!(
