@@ -68,6 +68,34 @@ fn run_mark(x: &StandingLine) -> String {
     }
 }
 
+/// The standings as a fixed-width table under `title`: the first [`MAX_LINES`] lines, then
+/// how many more there are (the image lists everyone), within an embed's 4096 characters.
+pub(crate) fn standings_table(title: &str, lines: &[StandingLine]) -> String {
+    let mut text =
+        format!("{title}\n```\n  # Player           Pts W-L-D   OMW%   GW%    OGW%   Rating\n");
+    for x in lines.iter().take(MAX_LINES) {
+        let name: String = x.name.chars().take(16).collect();
+        text.push_str(&format!(
+            "{:>3} {:<16} {:>3} {:<7} {:>6} {:>6} {:>6} {}{}{}\n",
+            x.rank,
+            name,
+            x.points,
+            x.record,
+            percent(x.omw).trim_end_matches('%'),
+            percent(x.gwp).trim_end_matches('%'),
+            percent(x.ogw).trim_end_matches('%'),
+            x.rating,
+            run_mark(x),
+            if x.dropped { " (dropped)" } else { "" }
+        ));
+    }
+    if lines.len() > MAX_LINES {
+        text.push_str(&format!("... and {} more\n", lines.len() - MAX_LINES));
+    }
+    text.push_str("```");
+    text
+}
+
 impl Service {
     pub async fn league_standings(&self, league_id: Id) -> Result<StandingsView> {
         let l = self.league_ctx(league_id).await?;
@@ -123,28 +151,7 @@ impl Service {
                 ""
             }
         );
-        let mut text =
-            format!("{title}\n```\n  # Player           Pts W-L-D   OMW%   GW%    OGW%   Rating\n");
-        for x in lines.iter().take(MAX_LINES) {
-            let name: String = x.name.chars().take(16).collect();
-            text.push_str(&format!(
-                "{:>3} {:<16} {:>3} {:<7} {:>6} {:>6} {:>6} {}{}{}\n",
-                x.rank,
-                name,
-                x.points,
-                x.record,
-                percent(x.omw).trim_end_matches('%'),
-                percent(x.gwp).trim_end_matches('%'),
-                percent(x.ogw).trim_end_matches('%'),
-                x.rating,
-                run_mark(x),
-                if x.dropped { " (dropped)" } else { "" }
-            ));
-        }
-        if lines.len() > MAX_LINES {
-            text.push_str(&format!("... and {} more\n", lines.len() - MAX_LINES));
-        }
-        text.push_str("```");
+        let text = standings_table(&title, &lines);
         Ok(StandingsView {
             league_id,
             title,
@@ -470,5 +477,66 @@ pub fn standings_scene(v: &StandingsView) -> render::league::StandingsScene {
                 dimmed: l.dropped,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The widest line the table can hold: a long name, a long record, a provisional rating
+    /// of four digits, a run mark and the dropped mark.
+    fn widest(rank: usize) -> StandingLine {
+        StandingLine {
+            rank,
+            user: rank as Id,
+            name: "Ö".repeat(60),
+            points: 999,
+            record: "30-30-30".into(),
+            omw: 1.0,
+            gwp: 1.0,
+            ogw: 1.0,
+            rating: "2999?".into(),
+            dropped: true,
+            run: 99,
+            runs: 99,
+        }
+    }
+
+    /// With many players the table stops at [`MAX_LINES`] lines and says how many more
+    /// there are, and even the widest lines under the longest title fit an embed (4096
+    /// characters; the Discord adapter cuts the description at 4000 without the title).
+    #[test]
+    fn the_standings_table_stops_at_forty_lines_within_an_embed() {
+        let title = format!(
+            "{} standings, final (99999 matches; each player's best run)",
+            "L".repeat(60)
+        );
+        let lines: Vec<StandingLine> = (1..=250).map(widest).collect();
+        let text = standings_table(&title, &lines);
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("(dropped)")).collect();
+        assert_eq!(rows.len(), MAX_LINES);
+        assert!(
+            rows[0].starts_with("  1 ÖÖÖÖÖÖÖÖÖÖÖÖÖÖÖÖ 999"),
+            "{}",
+            rows[0]
+        );
+        assert!(
+            rows[MAX_LINES - 1].starts_with(" 40 "),
+            "{}",
+            rows[MAX_LINES - 1]
+        );
+        assert!(text.contains("... and 210 more\n```"), "{text}");
+        assert!(text.ends_with("```"));
+        assert!(text.chars().count() <= 4096, "{}", text.chars().count());
+        let description = text.trim_start_matches(&title).trim();
+        assert!(description.chars().count() <= 4000);
+        // Forty lines or fewer: no cut, no "more" line.
+        let text = standings_table(&title, &lines[..MAX_LINES]);
+        assert!(!text.contains("more"));
+        assert_eq!(
+            text.lines().filter(|l| l.contains("(dropped)")).count(),
+            MAX_LINES
+        );
     }
 }
