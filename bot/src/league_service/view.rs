@@ -318,11 +318,15 @@ impl Service {
                         ..Default::default()
                     });
                 } else {
+                    // Between games (a play/draw question may be waiting): the match ends
+                    // with its score, its question withdrawn, and its players are told.
                     let mut after = m.clone();
                     after.status = "finished".into();
                     after.finished_at = Some(now);
                     after.note = Some("unfinished at the league's end".into());
-                    self.db.update_match(&after, "active").await?;
+                    if self.db.update_match(&after, "active").await? {
+                        out.push(self.unfinished_notice(&l, m).await);
+                    }
                 }
             }
             if self.db.set_league_status(row.id, "open", "final").await? {
@@ -338,6 +342,36 @@ impl Service {
             }
         }
         Ok(out)
+    }
+
+    /// What the players of match `m` are told when the league's end finds it between games
+    /// (its score stands; a play/draw question still waiting is withdrawn).
+    async fn unfinished_notice(&self, l: &LeagueCtx, m: &MatchRow) -> LeagueReply {
+        let an = self.name_of(m.a_user).await;
+        let bn = match m.b_user {
+            Some(b) => self.name_of(b).await,
+            None => "(bye)".into(),
+        };
+        let waiting = match m.choice_game {
+            Some(g) => format!(
+                " while {} had not yet chosen to play or draw in game {g}",
+                self.name_of(m.chooser.unwrap_or(m.a_user)).await
+            ),
+            None => String::new(),
+        };
+        LeagueReply {
+            league_id: l.row.id,
+            text: format!(
+                "{}: match {} ({an} vs {bn}) was unfinished at the league's end{waiting}: it stands at {an} {}-{} {bn}{}.",
+                l.def.name,
+                m.id,
+                m.a_wins,
+                m.b_wins,
+                if m.a_wins == m.b_wins { ", a draw" } else { "" }
+            ),
+            pings: std::iter::once(m.a_user).chain(m.b_user).collect(),
+            ..Default::default()
+        }
     }
 
     /// "The league closes in 48 h and you have N matches left", to each member with some.
