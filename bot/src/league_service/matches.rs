@@ -383,9 +383,7 @@ impl Service {
             Schedule::Swiss { .. } | Schedule::RoundRobin => {
                 let reply = self.league_pair_round(&l).await?;
                 if reply.text.is_empty() {
-                    return refused(
-                        "your next pairing is not out yet: the round is still being played",
-                    );
+                    return refused(self.no_pairing_text(&l).await?);
                 }
                 // Paired now: start my match if I have one.
                 let matches = self.db.league_matches(league_id).await?;
@@ -401,6 +399,34 @@ impl Service {
                 Ok(reply)
             }
         }
+    }
+
+    /// Why `play` found no pairing in a scheduled league: a round still being played, too
+    /// few players left, or every round played.
+    async fn no_pairing_text(&self, l: &LeagueCtx) -> Result<String> {
+        let matches = self.db.league_matches(l.row.id).await?;
+        if matches.iter().any(|m| m.status == "active") {
+            return Ok("your next pairing is not out yet: the round is still being played".into());
+        }
+        let active = self
+            .db
+            .members(l.row.id)
+            .await?
+            .iter()
+            .filter(|m| m.dropped_at.is_none())
+            .count();
+        let rounds = matches.iter().map(|m| m.round).max().unwrap_or(0);
+        Ok(if active < 2 {
+            format!(
+                "too few players are left in {} to pair another round",
+                l.def.name
+            )
+        } else {
+            format!(
+                "every round of {} has been played ({rounds}): see the standings",
+                l.def.name
+            )
+        })
     }
 
     /// The reply to a match's next game begun: the game started, or the question to its
@@ -664,8 +690,13 @@ impl Service {
                 pairing::swiss_round(&players, l.row.seed ^ next as u64).0
             }
             Schedule::RoundRobin => {
+                // The same circle every round: the field of round 1 in member id order (the
+                // join order would give round 1 a different circle from the later rounds,
+                // and pairs would meet twice).
                 let base = if last == 0 {
-                    active.clone()
+                    let mut v = active.clone();
+                    v.sort();
+                    v
                 } else {
                     first_round.clone()
                 };
