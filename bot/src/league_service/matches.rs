@@ -6,7 +6,7 @@ use super::choice::{PendingChoice, PlayDraw, agent_draws, other_of};
 use super::{LeagueCtx, LeagueReply, is_agent_external, refused};
 use crate::decks;
 use crate::league::boosters;
-use crate::league::clocks::{GameClock, Phase, Span, describe};
+use crate::league::clocks::{DAY, GameClock, Phase, Span, describe};
 use crate::league::definition::{LeagueFormat, PackTrigger, Schedule, swiss_rounds_for};
 use crate::league::pairing::{self, ChallengeCheck, SwissPlayer, Waiting};
 use crate::league::pool::{self, Pool};
@@ -1143,6 +1143,45 @@ impl Service {
                 plans: Vec::new(),
                 choice: None,
                 pings: vec![if left <= 0 { waiter } else { runner }],
+            });
+        }
+        Ok(out)
+    }
+
+    /// Round-deadline reminders (Swiss, round robin): once a day or less is left before the
+    /// deadline of a match's round and the match is still being played, both its players
+    /// are told, once, with what happens at the deadline (the player who waits may claim).
+    pub(crate) async fn round_deadline_reminders(&self, l: &LeagueCtx) -> Result<Vec<LeagueReply>> {
+        let mut out = Vec::new();
+        let now = self.now();
+        for m in self.db.league_matches(l.row.id).await? {
+            let (Some(b), Some(deadline)) = (m.b_user, round_deadline(l, &m)) else {
+                continue;
+            };
+            if m.status != "active" || now >= deadline || deadline - now > DAY {
+                continue;
+            }
+            if !self.db.set_deadline_reminded(m.id).await? {
+                continue;
+            }
+            let (an, bn) = (self.name_of(m.a_user).await, self.name_of(b).await);
+            let state = match m.game_id {
+                Some(g) => format!("game {g} is being played"),
+                None => "no game is being played".into(),
+            };
+            out.push(LeagueReply {
+                league_id: l.row.id,
+                text: format!(
+                    "{}: round {}'s deadline is in {} ({}): {an} vs {bn} stands at {}-{} and {state}. After it, a player waiting for their opponent may claim the game (`league claim`), and a match with no game in progress ends with its score.",
+                    l.def.name,
+                    m.round,
+                    describe(deadline - now),
+                    crate::league::clocks::utc(deadline),
+                    m.a_wins,
+                    m.b_wins
+                ),
+                pings: vec![m.a_user, b],
+                ..Default::default()
             });
         }
         Ok(out)

@@ -1,6 +1,7 @@
 //! What players see of a league: the standings (Appendix C, with ratings beside them),
-//! one member's history, and the scheduler's sweep (results of ended games, the end of the
-//! grace period, weekly packs, final standings).
+//! one member's history, and the scheduler's sweep (results of ended games, clock, play/draw
+//! and round-deadline reminders, the closing notice, the end of the grace period, weekly
+//! packs, final standings).
 
 use super::matches::{record_of, run_record};
 use super::{LeagueCtx, LeagueReply};
@@ -288,6 +289,7 @@ impl Service {
         ) {
             out.extend(self.clock_reminders(&l).await?);
             out.extend(self.choice_deadlines(&l).await?);
+            out.extend(self.round_deadline_reminders(&l).await?);
         }
         if l.def.dates.closing_soon(now) && self.db.set_closing_reminded(row.id).await? {
             out.extend(self.closing_reminder(&l).await?);
