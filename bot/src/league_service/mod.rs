@@ -16,6 +16,8 @@ pub mod view;
 pub mod words;
 
 #[cfg(test)]
+mod scripted_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::decks::{self, Format};
