@@ -1143,6 +1143,7 @@ impl Service {
                 plans: Vec::new(),
                 choice: None,
                 pings: vec![if left <= 0 { waiter } else { runner }],
+                standings: false,
             });
         }
         Ok(out)

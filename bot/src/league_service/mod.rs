@@ -30,8 +30,9 @@ use crate::storage::{Id, LeagueRow, MemberRow};
 use rand::RngExt;
 
 /// What a league command produced: text for the asker (or the league channel), the plans
-/// of games it started (for the front end to deliver), who to notify, and a play/draw
-/// question now waiting for its chooser (front ends offer its two answers).
+/// of games it started (for the front end to deliver), who to notify, a play/draw
+/// question now waiting for its chooser (front ends offer its two answers), and whether the
+/// text is the standings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LeagueReply {
     pub league_id: Id,
@@ -39,6 +40,10 @@ pub struct LeagueReply {
     pub plans: Vec<Plan>,
     pub pings: Vec<Id>,
     pub choice: Option<choice::PendingChoice>,
+    /// The text is the league's standings table (the final standings, posted when the
+    /// league ends): front ends show it as the standings (Discord: an embed and the image,
+    /// not a message cut at 2000 characters).
+    pub standings: bool,
 }
 
 impl LeagueReply {

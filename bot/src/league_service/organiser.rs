@@ -162,6 +162,7 @@ impl Service {
             plans,
             choice: None,
             pings: std::iter::once(m.a_user).chain(m.b_user).collect(),
+            standings: false,
         })
     }
 

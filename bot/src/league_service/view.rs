@@ -340,6 +340,7 @@ impl Service {
                     plans: Vec::new(),
                     choice: None,
                     pings,
+                    standings: true,
                 });
             }
         }
@@ -413,6 +414,7 @@ impl Service {
             plans: Vec::new(),
             choice: None,
             pings,
+            standings: false,
         }))
     }
 
@@ -452,6 +454,7 @@ impl Service {
                     plans: Vec::new(),
                     choice: None,
                     pings: vec![m.user_id],
+                    standings: false,
                 });
             }
         }
