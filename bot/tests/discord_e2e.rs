@@ -1698,6 +1698,88 @@ fn posts_in(fake: &Fake, channel: u64, from: usize) -> Vec<Call> {
         .collect()
 }
 
+/// The league's end through the scheduler: the final standings are posted in the league's
+/// channel as an embed (the table within the embed's limits) with the image, and every
+/// member is notified (mentioned in the text and allowed to be), not as a message cut at
+/// 2000 characters.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_final_standings_are_posted_as_an_embed_mentioning_every_member() {
+    let clock = Clock::Fixed(Arc::new(std::sync::atomic::AtomicI64::new(1_700_000_000)));
+    let env = start(&[], Some(clock.clone()), Duration::from_millis(100)).await;
+    let (h, svc) = (&env.h, &env.svc);
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "league",
+            "create",
+            vec![
+                opt("name", 3, json!("Short Sealed")),
+                opt("product", 3, json!("3 TSP")),
+                opt("days", 4, json!(3)),
+            ],
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("created"), "{r}");
+    for who in [ALICE, BOB] {
+        let r = h
+            .slash(who, CHANNEL, "league", "join", vec![], json!({}))
+            .await;
+        assert!(text(&r).contains("You joined"), "{r}");
+    }
+    let l = svc
+        .league_find(GUILD as i64, Some("Short Sealed"))
+        .await
+        .expect("league");
+    clock.advance(l.def.dates.ends_at + l.def.clock.grace + 60 - svc.now());
+    h.wait("the final standings", |calls| {
+        calls.iter().any(|c| {
+            c.method == "POST"
+                && c.path == format!("/channels/{CHANNEL}/messages")
+                && text(&c.json).contains("Final standings")
+        })
+    })
+    .await;
+    let post = env
+        .fake
+        .calls()
+        .into_iter()
+        .find(|c| {
+            c.method == "POST"
+                && c.path == format!("/channels/{CHANNEL}/messages")
+                && text(&c.json).contains("Final standings")
+        })
+        .expect("posted");
+    let content = text(&post.json);
+    assert!(
+        content.starts_with(&format!("<@{ALICE}> <@{BOB}>\nFinal standings"))
+            || content.starts_with(&format!("<@{BOB}> <@{ALICE}>\nFinal standings")),
+        "{content}"
+    );
+    assert!(mentions(&post.json, ALICE) && mentions(&post.json, BOB));
+    assert!(
+        !content.contains("```"),
+        "the table is in the embed: {content}"
+    );
+    let embed = &post.json["embeds"][0];
+    assert!(
+        embed["title"]
+            .as_str()
+            .is_some_and(|t| t.contains("Short Sealed standings, final")),
+        "{embed}"
+    );
+    let desc = embed["description"].as_str().unwrap_or_default();
+    assert!(desc.contains("Alice") && desc.contains("Bob"), "{desc}");
+    assert!(
+        post.files
+            .iter()
+            .any(|(n, b)| n == "standings.png" && b.starts_with(b"\x89PNG")),
+        "the image comes with it"
+    );
+    env.stop().await;
+}
+
 /// Everything around a game: decks, card, a declined challenge, settings (DMs off, ping
 /// cadence), games, board, autocomplete, undo refused then allowed, deadline reminders from
 /// the scheduler, and the server's image language.
@@ -2832,6 +2914,11 @@ async fn a_league_through_a_fake_discord() {
         text(&r).contains(&format!("{who} chooses to play or draw first")),
         "{r}"
     );
+    // The chooser is notified: mentioned in the text, and allowed to be.
+    assert!(
+        text(&r).starts_with(&format!("<@{chooser}>")) && mentions(&r, chooser),
+        "{r}"
+    );
     let answers = ids_with(&r, "ssl:");
     assert_eq!(
         answers,
@@ -2883,6 +2970,7 @@ async fn a_league_through_a_fake_discord() {
                         && c.path == format!("/channels/{CHANNEL}/messages")
                         && custom_ids(&c.json).contains(&draw)
                         && text(&c.json).contains("Bob chooses to play or draw first")
+                        && text(&c.json).starts_with(&format!("<@{BOB}>"))
                         && mentions(&c.json, BOB)
                 })
             })
@@ -2985,6 +3073,68 @@ async fn a_league_through_a_fake_discord() {
         .slash(BOB, CHANNEL, "league", "run", vec![], json!({}))
         .await;
     assert!(text(&r).contains("is not over: 1 of 5"), "{r}");
+    // The organiser sets when a league starts and when its entries close; a start that is
+    // not a time is refused and creates nothing.
+    let later = |starts: &str| {
+        vec![
+            opt("name", 3, json!("Later Sealed")),
+            opt("product", 3, json!("3 TSP")),
+            opt("days", 4, json!(10)),
+            opt("starts", 3, json!(starts)),
+            opt("entries_days", 4, json!(5)),
+        ]
+    };
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "league",
+            "create",
+            later("someday"),
+            json!({}),
+        )
+        .await;
+    assert!(text(&r).contains("start `someday`"), "{r}");
+    assert!(
+        svc.league_find(GUILD as i64, Some("Later Sealed"))
+            .await
+            .is_err()
+    );
+    let r = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "league",
+            "create",
+            later("in 2 days"),
+            json!({}),
+        )
+        .await;
+    assert!(
+        text(&r).contains("UTC (in 2.0 days), entries close")
+            && text(&r).contains("UTC (in 7.0 days), ends")
+            && text(&r).contains("UTC (in 12.0 days)"),
+        "{r}"
+    );
+    let l = svc
+        .league_find(GUILD as i64, Some("Later Sealed"))
+        .await
+        .expect("the later league");
+    let d = l.def.dates;
+    assert_eq!(
+        (d.entries_close_at - d.starts_at, d.ends_at - d.starts_at),
+        (5 * 86_400, 10 * 86_400)
+    );
+    // Members join before the start; nobody plays yet.
+    let later_opt = || vec![opt("league", 3, json!("Later Sealed"))];
+    let r = h
+        .slash(BOB, CHANNEL, "league", "join", later_opt(), json!({}))
+        .await;
+    assert!(text(&r).contains("You joined Later Sealed"), "{r}");
+    let r = h
+        .slash(BOB, CHANNEL, "league", "play", later_opt(), json!({}))
+        .await;
+    assert!(text(&r).contains("has not started yet"), "{r}");
     env.stop().await;
 }
 
@@ -3122,6 +3272,7 @@ async fn league_buttons_and_menus_through_a_fake_discord() {
             c.method == "POST"
                 && c.path == format!("/channels/{CHANNEL}/messages")
                 && text(&c.json).contains("game 1 of")
+                && text(&c.json).contains(&format!("<@{BOB}>"))
                 && mentions(&c.json, BOB)
         })
     })

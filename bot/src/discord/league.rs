@@ -138,11 +138,11 @@ async fn answer_with(
             }
             reply.rows.extend(choice_row_of(data, r.choice).await);
             if public {
-                for u in r.pings {
-                    if let Some(d) = data.discord_of(u).await {
-                        reply.mentions.push(serenity::UserId::new(d));
-                    }
+                let (line, ids) = mention_line(data, &r.pings).await;
+                if !line.is_empty() {
+                    reply.content = format!("{line}\n{}", reply.content);
                 }
+                reply.mentions = ids;
             }
             send(ctx, reply).await
         }
@@ -187,6 +187,10 @@ pub async fn create(
     #[description = "queue (default), swiss, swiss N, round robin"] schedule: Option<String>,
     #[description = "Matches per run (default 5)"] matches: Option<u32>,
     #[description = "Days the league lasts (default 28)"] days: Option<u32>,
+    #[description = "When it starts: `in 2 days`, `2026-12-20`, `2026-12-20 18:00` (UTC; default now)"]
+    starts: Option<String>,
+    #[description = "Entries close this many days after the start (default: 2 days before the end)"]
+    entries_days: Option<u32>,
     #[description = "Sealed: pack triggers (`weekly`, `per 3 losses`, `loser`; commas between)"]
     packs: Option<String>,
     #[description = "A run also ends at this many losses (queue leagues; default: none)"]
@@ -209,6 +213,8 @@ pub async fn create(
         schedule,
         matches_per_run: matches,
         length_days: days,
+        starts,
+        entries_days,
         run_losses: until_losses,
         ruleset: ruleset.map(|r| match r {
             super::commands::RulesetChoice::Modern => engine::Ruleset::Modern,
@@ -399,29 +405,45 @@ pub async fn standings(
     };
     match r {
         Ok(v) => {
-            let embed = serenity::CreateEmbed::new()
-                .title(delivery::head(&v.title, 250))
-                .description(delivery::head_with(
-                    v.text.trim_start_matches(&v.title).trim(),
-                    4000,
-                    delivery::MORE_STANDINGS,
-                ));
+            let (embed, image) = standings_embed(ctx.data(), guild(&ctx), &v).await;
             let mut reply = poise::CreateReply::default().embed(embed);
-            let lang = ctx.data().language_of_guild(Some(guild(&ctx))).await;
-            if let Some(r) = ctx.data().renderer(lang) {
-                match r.standings_png(&crate::league_service::view::standings_scene(&v)) {
-                    Ok(png) => {
-                        reply = reply
-                            .attachment(serenity::CreateAttachment::bytes(png, "standings.png"))
-                    }
-                    Err(e) => tracing::warn!(error = %e, "standings image failed"),
-                }
+            if let Some(png) = image {
+                reply = reply.attachment(png);
             }
             ctx.send(reply).await?;
             Ok(())
         }
         Err(e) => send(ctx, Reply::ephemeral(e.to_string())).await,
     }
+}
+
+/// The standings as Discord shows them: an embed (the title, and the table cut within the
+/// embed's limits) and, when the server's language has a renderer, the image listing every
+/// player.
+async fn standings_embed(
+    data: &super::Data,
+    guild: i64,
+    v: &crate::league_service::view::StandingsView,
+) -> (serenity::CreateEmbed, Option<serenity::CreateAttachment>) {
+    let embed = serenity::CreateEmbed::new()
+        .title(delivery::head(&v.title, 250))
+        .description(delivery::head_with(
+            v.text.trim_start_matches(&v.title).trim(),
+            4000,
+            delivery::MORE_STANDINGS,
+        ));
+    let lang = data.language_of_guild(Some(guild)).await;
+    let image = match data.renderer(lang) {
+        Some(r) => match r.standings_png(&crate::league_service::view::standings_scene(v)) {
+            Ok(png) => Some(serenity::CreateAttachment::bytes(png, "standings.png")),
+            Err(e) => {
+                tracing::warn!(error = %e, "standings image failed");
+                None
+            }
+        },
+        None => None,
+    };
+    (embed, image)
 }
 
 /// Your league: record, rating, build, every match and game.
@@ -703,30 +725,78 @@ async fn post(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
     if r.text.is_empty() {
         return;
     }
-    let channel = match data.svc.league_ctx(r.league_id).await {
-        Ok(l) => l.row.channel_id.and_then(|c| u64::try_from(c).ok()),
-        Err(_) => None,
+    let (channel, guild) = match data.svc.league_ctx(r.league_id).await {
+        Ok(l) => (
+            l.row.channel_id.and_then(|c| u64::try_from(c).ok()),
+            l.row.guild_id,
+        ),
+        Err(_) => (None, 0),
     };
-    // A play/draw question mentions its chooser: the game waits for them.
-    let mut mentions = Vec::new();
-    if let Some(q) = r.choice
-        && let Some(d) = data.discord_of(q.chooser).await
-    {
-        mentions.push(serenity::UserId::new(d));
-    }
+    // The members a notice is for are mentioned (a play/draw question's chooser first: the
+    // game waits for them), on a line of their own above the text so a cut never loses it.
+    let mut who: Vec<crate::storage::Id> = r.choice.map(|q| q.chooser).into_iter().collect();
+    who.extend(&r.pings);
+    let (line, mentions) = mention_line(data, &who).await;
     if let Some(c) = channel.filter(|c| *c != 0) {
-        let msg = serenity::CreateMessage::new()
+        let content = if line.is_empty() {
+            r.text.clone()
+        } else {
+            format!("{line}\n{}", r.text)
+        };
+        let mut msg = serenity::CreateMessage::new()
             .content(delivery::head_with(
-                &r.text,
+                &content,
                 delivery::MAX_CONTENT,
                 delivery::MORE_LEAGUE,
             ))
             .components(choice_row_of(data, r.choice).await)
             .allowed_mentions(serenity::CreateAllowedMentions::new().users(mentions));
+        // The final standings: an embed and the image, as `/league standings` shows them.
+        if r.standings
+            && let Ok(v) = data.svc.league_standings(r.league_id).await
+        {
+            let heading = r.text.lines().next().unwrap_or_default();
+            let (embed, image) = standings_embed(data, guild, &v).await;
+            msg = msg.content(delivery::head(
+                &format!("{line}\n{heading}"),
+                delivery::MAX_CONTENT,
+            ));
+            msg = msg.embed(embed);
+            if let Some(png) = image {
+                msg = msg.add_file(png);
+            }
+        }
         if let Err(e) = serenity::ChannelId::new(c).send_message(http, msg).await {
             tracing::warn!(error = %e, "league message failed");
         }
     }
+}
+
+/// The `<@id>` line that notifies `users` of a league notice (each once, in order), and
+/// the ids Discord may mention: only members of Discord whose settings allow mentions
+/// (`pings never` keeps them named in the text only; league notices count as reminders).
+async fn mention_line(
+    data: &super::Data,
+    users: &[crate::storage::Id],
+) -> (String, Vec<serenity::UserId>) {
+    let mut seen = Vec::new();
+    let mut tokens = Vec::new();
+    let mut ids = Vec::new();
+    for &u in users {
+        if seen.contains(&u) {
+            continue;
+        }
+        seen.push(u);
+        let Some(d) = data.discord_of(u).await else {
+            continue;
+        };
+        if !delivery::prefs(data, u).await.pings.mentions(true) {
+            continue;
+        }
+        tokens.push(format!("<@{d}>"));
+        ids.push(serenity::UserId::new(d));
+    }
+    (tokens.join(" "), ids)
 }
 
 /// After any command in a game: a league game's clock and result (see `Service::league_after`).
@@ -1111,16 +1181,16 @@ async fn announce(data: &super::Data, http: &serenity::Http, r: &LeagueReply) {
         Ok(l) => l.row.channel_id.and_then(|c| u64::try_from(c).ok()),
         Err(_) => None,
     };
-    let mut mentions = Vec::new();
-    for u in &r.pings {
-        if let Some(d) = data.discord_of(*u).await {
-            mentions.push(serenity::UserId::new(d));
-        }
-    }
+    let (line, mentions) = mention_line(data, &r.pings).await;
     if let Some(ch) = channel.filter(|c| *c != 0) {
+        let content = if line.is_empty() {
+            r.text.clone()
+        } else {
+            format!("{line}\n{}", r.text)
+        };
         let msg = serenity::CreateMessage::new()
             .content(delivery::head_with(
-                &r.text,
+                &content,
                 delivery::MAX_CONTENT,
                 delivery::MORE_LEAGUE,
             ))

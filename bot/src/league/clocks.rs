@@ -229,6 +229,125 @@ impl Dates {
     }
 }
 
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date of a day number (the inverse of [`days_from_civil`]).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// A time as a UTC date and time: `2026-12-20 18:00 UTC`.
+pub fn utc(t: i64) -> String {
+    let (y, m, d) = civil_from_days(t.div_euclid(DAY));
+    let s = t.rem_euclid(DAY);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        s / HOUR,
+        (s % HOUR) / 60
+    )
+}
+
+/// When a league starts, as an organiser says it: `now`, `today`, `tomorrow`, `in 3 days`,
+/// `in 12 hours`, or a UTC date `2026-12-20` (midnight) with an optional time `18:00`.
+pub fn parse_start(text: &str, now: i64) -> Result<i64, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let t = t.strip_suffix("utc").unwrap_or(&t).trim();
+    let bad = || {
+        format!(
+            "start `{}`: say `now`, `in 3 days`, `in 12 hours` or a UTC date like `2026-12-20` or `2026-12-20 18:00`",
+            text.trim()
+        )
+    };
+    match t {
+        "now" | "today" => return Ok(now),
+        "tomorrow" => return Ok(now + DAY),
+        _ => {}
+    }
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let rel = match words.as_slice() {
+        ["in", n, unit] | [n, unit] if n.chars().all(|c| c.is_ascii_digit()) => {
+            let n: i64 = n.parse().map_err(|_| bad())?;
+            match *unit {
+                "day" | "days" | "d" => Some(n * DAY),
+                "hour" | "hours" | "h" => Some(n * HOUR),
+                _ => return Err(bad()),
+            }
+        }
+        _ => None,
+    };
+    if let Some(r) = rel {
+        return Ok(now + r);
+    }
+    let (date, time) = match words.as_slice() {
+        [d] => (*d, None),
+        [d, tm] => (*d, Some(*tm)),
+        _ => return Err(bad()),
+    };
+    let ymd: Vec<i64> = date
+        .split('-')
+        .map(|x| x.parse::<i64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    let [y, m, d] = ymd[..] else {
+        return Err(bad());
+    };
+    let month_days = [
+        31,
+        28 + i64::from(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)),
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1970..=9999).contains(&y)
+        || !(1..=12).contains(&m)
+        || d < 1
+        || d > month_days[(m - 1) as usize]
+    {
+        return Err(format!("start `{}`: {date} is not a date", text.trim()));
+    }
+    let secs = match time {
+        None => 0,
+        Some(tm) => {
+            let (h, mi) = tm.split_once(':').ok_or_else(bad)?;
+            let (h, mi): (i64, i64) = (
+                h.parse().map_err(|_| bad())?,
+                mi.parse().map_err(|_| bad())?,
+            );
+            if !(0..24).contains(&h) || !(0..60).contains(&mi) {
+                return Err(format!(
+                    "start `{}`: {tm} is not a time of day",
+                    text.trim()
+                ));
+            }
+            h * HOUR + mi * 60
+        }
+    };
+    Ok(days_from_civil(y, m, d) * DAY + secs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +397,52 @@ mod tests {
         assert!(take_vacation(3, 0, 0).is_err());
         let over = GameClock { running: None, ..c };
         assert!(over.claim(0, 9 * DAY, &[]).is_err());
+    }
+
+    #[test]
+    fn starts_parse_as_relative_times_or_utc_dates() {
+        let now = 1_796_000_000; // 2026-11-30 00:53:20 UTC
+        assert_eq!(utc(now), "2026-11-30 00:53 UTC");
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(parse_start("now", now), Ok(now));
+        assert_eq!(parse_start("tomorrow", now), Ok(now + DAY));
+        assert_eq!(parse_start("in 3 days", now), Ok(now + 3 * DAY));
+        assert_eq!(parse_start("12 hours", now), Ok(now + 12 * HOUR));
+        let d = parse_start("2026-12-20", now).expect("a date");
+        assert_eq!(utc(d), "2026-12-20 00:00 UTC");
+        let d = parse_start("2026-12-20 18:30 UTC", now).expect("a date and time");
+        assert_eq!(utc(d), "2026-12-20 18:30 UTC");
+        assert_eq!(d % DAY, 18 * HOUR + 30 * 60);
+        // A leap day, and the days after the end of February either way.
+        assert_eq!(
+            utc(parse_start("2028-02-29", now).expect("leap")),
+            "2028-02-29 00:00 UTC"
+        );
+        assert!(
+            parse_start("2027-02-29", now)
+                .unwrap_err()
+                .contains("not a date")
+        );
+        assert_eq!(
+            parse_start("2027-03-01", now).expect("d") - parse_start("2027-02-28", now).expect("d"),
+            DAY
+        );
+        assert!(
+            parse_start("2026-13-01", now)
+                .unwrap_err()
+                .contains("not a date")
+        );
+        assert!(
+            parse_start("2026-12-20 25:00", now)
+                .unwrap_err()
+                .contains("time of day")
+        );
+        for bad in ["next friday", "in 3 weeks", "", "20-12-2026x"] {
+            assert!(
+                parse_start(bad, now).unwrap_err().contains("UTC date"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! it into a [`LeagueDef`] or says everything that is wrong.
 
 use super::boosters::Boosters;
-use super::clocks::{ClockRules, DAY, Dates};
+use super::clocks::{ClockRules, DAY, Dates, parse_start, utc};
 use engine::Ruleset;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -274,7 +274,8 @@ pub struct LeagueSetup {
     pub name: String,
     /// `6 TSP` etc. for sealed; None: constructed.
     pub product: Option<String>,
-    pub starts_at: Option<i64>,
+    /// When it starts (`in 3 days`, `2026-12-20`, `2026-12-20 18:00`: UTC; default: now).
+    pub starts: Option<String>,
     /// Days from the start (default: the league's length less two days, like MTGO).
     pub entries_days: Option<u32>,
     /// Days from the start (default 28).
@@ -351,7 +352,25 @@ impl LeagueSetup {
                 Err(e) => problems.push(e),
             }
         }
-        let starts_at = self.starts_at.unwrap_or(now);
+        let starts_at = match self.starts.as_deref().map(|t| parse_start(t, now)) {
+            None => now,
+            Some(Ok(t)) if t < now - DAY => {
+                problems.push(format!("the league cannot start in the past ({})", utc(t)));
+                now
+            }
+            Some(Ok(t)) if t > now + 365 * DAY => {
+                problems.push(format!(
+                    "a league starts within a year ({} is too far ahead)",
+                    utc(t)
+                ));
+                now
+            }
+            Some(Ok(t)) => t,
+            Some(Err(e)) => {
+                problems.push(e);
+                now
+            }
+        };
         let dates = Dates {
             starts_at,
             entries_close_at: starts_at + i64::from(entries) * DAY,
@@ -528,6 +547,45 @@ mod tests {
                 .unwrap_err()
                 .contains("sealed")
         );
+    }
+
+    /// The organiser sets the start and when entries close (days after the start); a
+    /// start in the past, too far ahead or unreadable is refused, with every other problem.
+    #[test]
+    fn the_start_and_the_entries_close_are_the_organisers() {
+        let now = 1_796_000_000;
+        let s = LeagueSetup {
+            name: "Later".into(),
+            starts: Some("in 3 days".into()),
+            entries_days: Some(10),
+            length_days: Some(14),
+            ..Default::default()
+        };
+        let d = s.validate(now, Ruleset::Modern).expect("valid");
+        assert_eq!(d.dates.starts_at, now + 3 * DAY);
+        assert_eq!(d.dates.entries_close_at, now + 13 * DAY);
+        assert_eq!(d.dates.ends_at, now + 17 * DAY);
+        let dated = LeagueSetup {
+            starts: Some("2026-12-20 18:00".into()),
+            ..s.clone()
+        };
+        let d = dated.validate(now, Ruleset::Modern).expect("valid");
+        assert_eq!(utc(d.dates.starts_at), "2026-12-20 18:00 UTC");
+        assert_eq!(utc(d.dates.entries_close_at), "2026-12-30 18:00 UTC");
+        for (starts, want) in [
+            ("2026-01-01", "cannot start in the past"),
+            ("2028-01-01", "within a year"),
+            ("someday", "UTC date"),
+        ] {
+            let bad = LeagueSetup {
+                starts: Some(starts.into()),
+                entries_days: Some(20),
+                ..s.clone()
+            };
+            let e = bad.validate(now, Ruleset::Modern).unwrap_err();
+            assert!(e.contains(want), "{starts}: {e}");
+            assert!(e.contains("entries close after 20 days"), "{e}");
+        }
     }
 
     #[test]

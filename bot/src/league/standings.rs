@@ -701,6 +701,116 @@ mod tests {
         assert!(r(1) < r(2));
     }
 
+    // ----- the Appendix C facts of spec/leagues.md, each quoted verbatim ----------------
+
+    /// leagues.md: "Game points: game won 3, drawn 1, lost 0; an unfinished game counts as a
+    /// draw, an unplayed game is worth 0." A match stopped at 1-0 (the league ended during
+    /// game 2) is recorded 1-0-1: 4 game points to 1, over two games; game 3 was never
+    /// played and counts nowhere (the winner's GW% is 4 of 6, not 4 of 9).
+    #[test]
+    fn leagues_md_an_unfinished_game_is_a_draw_and_an_unplayed_game_is_worth_0() {
+        let m = MatchRecord::new(1, 2, 1, 0, 1);
+        assert_eq!(m.game_points(), (4, 1));
+        assert_eq!(m.games(), 2);
+        assert_eq!(m.match_points(), (3, 0));
+        let s = standings(&[(1, false), (2, false)], &[m], true);
+        let find = |p| s.iter().find(|l| l.player == p).expect("line");
+        assert_eq!((find(1).game_points, find(1).games), (4, 2));
+        assert!(close(find(1).gwp, 4.0 / 6.0), "{}", find(1).gwp);
+        // 1 of 6 is 0.167, raised to 0.33.
+        assert!(close(find(2).gwp, FLOOR), "{}", find(2).gwp);
+        // A match whose only game was unfinished: 0-0-1, a drawn match, 1 point each.
+        let d = MatchRecord::new(1, 2, 0, 0, 1);
+        assert_eq!(
+            (d.match_points(), d.game_points(), d.games()),
+            ((1, 1), (1, 1), 1)
+        );
+    }
+
+    /// leagues.md: "A 2-0 win gives 6 and 0; 2-1 gives 6 and 3; 2-0-1 gives 7 and 1."
+    #[test]
+    fn leagues_md_game_points_of_2_0_2_1_and_2_0_1() {
+        assert_eq!(MatchRecord::new(1, 2, 2, 0, 0).game_points(), (6, 0));
+        assert_eq!(MatchRecord::new(1, 2, 2, 1, 0).game_points(), (6, 3));
+        assert_eq!(MatchRecord::new(1, 2, 2, 0, 1).game_points(), (7, 1));
+    }
+
+    /// leagues.md: "Match points: win 3, draw 1, loss 0; a bye counts as a match win."
+    #[test]
+    fn leagues_md_match_points_win_3_draw_1_loss_0_bye_a_win() {
+        assert_eq!(MatchRecord::new(1, 2, 2, 1, 0).match_points(), (3, 0));
+        assert_eq!(MatchRecord::new(1, 2, 1, 2, 0).match_points(), (0, 3));
+        assert_eq!(MatchRecord::new(1, 2, 1, 1, 1).match_points(), (1, 1));
+        assert_eq!(MatchRecord::bye(1, 2).match_points(), (3, 0));
+    }
+
+    /// leagues.md: "Order: match points, then OMW%, then GW%, then OGW%." OMW% comes
+    /// before GW%: player 1 (2-0 over a 0-2 opponent: OMW% 0.33, GW% 1.0) ranks below
+    /// player 2 (2-1 over a 1-1 opponent: OMW% 0.5, GW% 0.667), both on 3 points.
+    #[test]
+    fn leagues_md_omw_comes_before_gw() {
+        let m = vec![
+            MatchRecord::new(1, 3, 2, 0, 0),
+            MatchRecord::new(5, 3, 2, 0, 0),
+            MatchRecord::new(2, 4, 2, 1, 0),
+            MatchRecord::new(4, 6, 2, 0, 0),
+        ];
+        let players: Vec<(PlayerId, bool)> = (1..=6).map(|p| (p, false)).collect();
+        let s = standings(&players, &m, true);
+        let find = |p| s.iter().find(|l| l.player == p).expect("line");
+        assert_eq!((find(1).match_points, find(2).match_points), (3, 3));
+        assert!(close(find(1).omw, FLOOR) && close(find(2).omw, 0.5));
+        assert!(close(find(1).gwp, 1.0) && close(find(2).gwp, 6.0 / 9.0));
+        assert!(find(2).rank < find(1).rank, "{s:#?}");
+    }
+
+    /// leagues.md: "Order: match points, then OMW%, then GW%, then OGW%. Single-game
+    /// matches may skip game-based tiebreakers." Players 1 and 2 are equal on points (3),
+    /// OMW% (0.5) and GW% (1.0); OGW% decides: 2's opponent 3 has GW% 6/12 = 0.5, 1's
+    /// opponent 4 has 6/15 = 0.4, so 2 ranks first although 1 has the lower id. Without game
+    /// tiebreakers (best of one) the exact tie falls to the lower id.
+    #[test]
+    fn leagues_md_ogw_decides_after_gw_and_best_of_one_may_skip_it() {
+        let m = vec![
+            MatchRecord::new(2, 3, 2, 0, 0),
+            MatchRecord::new(3, 5, 2, 0, 0),
+            MatchRecord::new(1, 4, 2, 0, 0),
+            MatchRecord::new(4, 6, 2, 1, 0),
+        ];
+        let players: Vec<(PlayerId, bool)> = (1..=6).map(|p| (p, false)).collect();
+        let s = standings(&players, &m, true);
+        let find = |p| s.iter().find(|l| l.player == p).expect("line");
+        for p in [1, 2] {
+            assert_eq!(find(p).match_points, 3);
+            assert!(close(find(p).omw, 0.5) && close(find(p).gwp, 1.0), "{p}");
+        }
+        assert!(close(find(2).ogw, 0.5) && close(find(1).ogw, 0.4));
+        assert!(find(2).rank < find(1).rank, "{s:#?}");
+        let s = standings(&players, &m, false);
+        let r = |p| s.iter().find(|l| l.player == p).expect("line").rank;
+        assert!(r(1) < r(2));
+    }
+
+    /// leagues.md: "A player who drops keeps their record; it still counts in their
+    /// opponents' OMW%." Player 3 went 2-0 and dropped: still in the standings with 6
+    /// points, flagged, and player 1 (who lost to 3) has 3's 1.0 in their OMW%.
+    #[test]
+    fn leagues_md_a_dropped_player_keeps_their_record_and_counts_for_opponents() {
+        let m = vec![
+            MatchRecord::new(3, 1, 2, 0, 0),
+            MatchRecord::new(3, 2, 2, 1, 0),
+            MatchRecord::new(1, 2, 2, 0, 0),
+        ];
+        let s = standings(&[(1, false), (2, false), (3, true)], &m, true);
+        let find = |p| s.iter().find(|l| l.player == p).expect("line");
+        assert_eq!(
+            (find(3).match_points, find(3).wins, find(3).dropped),
+            (6, 2, true)
+        );
+        // 1's opponents: 3 (6 of 6 = 1.0) and 2 (0 of 6, raised to 0.33).
+        assert!(close(find(1).omw, (1.0 + FLOOR) / 2.0), "{}", find(1).omw);
+    }
+
     #[test]
     fn a_player_without_rounds_sits_at_the_floor() {
         let s = standings(&[(7, false)], &[], true);

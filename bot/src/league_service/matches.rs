@@ -6,7 +6,7 @@ use super::choice::{PendingChoice, PlayDraw, agent_draws, other_of};
 use super::{LeagueCtx, LeagueReply, is_agent_external, refused};
 use crate::decks;
 use crate::league::boosters;
-use crate::league::clocks::{GameClock, Phase, Span, describe};
+use crate::league::clocks::{DAY, GameClock, Phase, Span, describe};
 use crate::league::definition::{LeagueFormat, PackTrigger, Schedule, swiss_rounds_for};
 use crate::league::pairing::{self, ChallengeCheck, SwissPlayer, Waiting};
 use crate::league::pool::{self, Pool};
@@ -29,6 +29,11 @@ pub(crate) struct StoredClock {
     /// The running player was reminded of their clock (reset when the clock moves on).
     #[serde(default)]
     pub reminded: bool,
+    /// The waiting player was told the running clock has run out and they may claim (reset
+    /// when the clock moves on). Apart from `reminded`, so that a player reminded of their
+    /// last day does not keep their opponent from being told.
+    #[serde(default)]
+    pub flag_told: bool,
 }
 
 /// A member's record from the matches that count (finished; nullified ones do not).
@@ -378,9 +383,7 @@ impl Service {
             Schedule::Swiss { .. } | Schedule::RoundRobin => {
                 let reply = self.league_pair_round(&l).await?;
                 if reply.text.is_empty() {
-                    return refused(
-                        "your next pairing is not out yet: the round is still being played",
-                    );
+                    return refused(self.no_pairing_text(&l).await?);
                 }
                 // Paired now: start my match if I have one.
                 let matches = self.db.league_matches(league_id).await?;
@@ -396,6 +399,34 @@ impl Service {
                 Ok(reply)
             }
         }
+    }
+
+    /// Why `play` found no pairing in a scheduled league: a round still being played, too
+    /// few players left, or every round played.
+    async fn no_pairing_text(&self, l: &LeagueCtx) -> Result<String> {
+        let matches = self.db.league_matches(l.row.id).await?;
+        if matches.iter().any(|m| m.status == "active") {
+            return Ok("your next pairing is not out yet: the round is still being played".into());
+        }
+        let active = self
+            .db
+            .members(l.row.id)
+            .await?
+            .iter()
+            .filter(|m| m.dropped_at.is_none())
+            .count();
+        let rounds = matches.iter().map(|m| m.round).max().unwrap_or(0);
+        Ok(if active < 2 {
+            format!(
+                "too few players are left in {} to pair another round",
+                l.def.name
+            )
+        } else {
+            format!(
+                "every round of {} has been played ({rounds}): see the standings",
+                l.def.name
+            )
+        })
     }
 
     /// The reply to a match's next game begun: the game started, or the question to its
@@ -659,8 +690,13 @@ impl Service {
                 pairing::swiss_round(&players, l.row.seed ^ next as u64).0
             }
             Schedule::RoundRobin => {
+                // The same circle every round: the field of round 1 in member id order (the
+                // join order would give round 1 a different circle from the later rounds,
+                // and pairs would meet twice).
                 let base = if last == 0 {
-                    active.clone()
+                    let mut v = active.clone();
+                    v.sort();
+                    v
                 } else {
                     first_round.clone()
                 };
@@ -1002,6 +1038,7 @@ impl Service {
                 clock: GameClock::new(&l.def.clock, now, pending),
                 version: loaded.row.version,
                 reminded: false,
+                flag_told: false,
             },
         };
         if stored.version != loaded.row.version || stored.clock.running != pending {
@@ -1018,6 +1055,7 @@ impl Service {
             stored.clock.advance(now, pending, answered, &vac);
             stored.version = loaded.row.version;
             stored.reminded = false;
+            stored.flag_told = false;
         }
         self.store_clock(&m, &stored).await?;
         // The league clock times a league game, not the service's per-decision deadline
@@ -1063,9 +1101,6 @@ impl Service {
             let Some(seat) = stored.clock.running else {
                 continue;
             };
-            if stored.reminded {
-                continue;
-            }
             let (runner, waiter) = if seat == 0 {
                 (m.a_user, b)
             } else {
@@ -1074,6 +1109,9 @@ impl Service {
             let vac = self.vacations_of(l.row.id, runner).await?;
             let left = stored.clock.remaining_at(seat, self.now(), &vac);
             let text = if left <= 0 {
+                if stored.flag_told {
+                    continue;
+                }
                 format!(
                     "{}: {}'s clock in game {g} has run out; {} may claim the game (`league claim`).",
                     l.def.name,
@@ -1081,6 +1119,9 @@ impl Service {
                     self.name_of(waiter).await
                 )
             } else if left <= crate::league::clocks::DAY {
+                if stored.reminded {
+                    continue;
+                }
                 format!(
                     "{}: {} has {} left on their clock in game {g}.",
                     l.def.name,
@@ -1090,7 +1131,11 @@ impl Service {
             } else {
                 continue;
             };
-            stored.reminded = true;
+            if left <= 0 {
+                stored.flag_told = true;
+            } else {
+                stored.reminded = true;
+            }
             self.store_clock(&m, &stored).await?;
             out.push(LeagueReply {
                 league_id: l.row.id,
@@ -1098,6 +1143,46 @@ impl Service {
                 plans: Vec::new(),
                 choice: None,
                 pings: vec![if left <= 0 { waiter } else { runner }],
+                standings: false,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Round-deadline reminders (Swiss, round robin): once a day or less is left before the
+    /// deadline of a match's round and the match is still being played, both its players
+    /// are told, once, with what happens at the deadline (the player who waits may claim).
+    pub(crate) async fn round_deadline_reminders(&self, l: &LeagueCtx) -> Result<Vec<LeagueReply>> {
+        let mut out = Vec::new();
+        let now = self.now();
+        for m in self.db.league_matches(l.row.id).await? {
+            let (Some(b), Some(deadline)) = (m.b_user, round_deadline(l, &m)) else {
+                continue;
+            };
+            if m.status != "active" || now >= deadline || deadline - now > DAY {
+                continue;
+            }
+            if !self.db.set_deadline_reminded(m.id).await? {
+                continue;
+            }
+            let (an, bn) = (self.name_of(m.a_user).await, self.name_of(b).await);
+            let state = match m.game_id {
+                Some(g) => format!("game {g} is being played"),
+                None => "no game is being played".into(),
+            };
+            out.push(LeagueReply {
+                league_id: l.row.id,
+                text: format!(
+                    "{}: round {}'s deadline is in {} ({}): {an} vs {bn} stands at {}-{} and {state}. After it, a player waiting for their opponent may claim the game (`league claim`), and a match with no game in progress ends with its score.",
+                    l.def.name,
+                    m.round,
+                    describe(deadline - now),
+                    crate::league::clocks::utc(deadline),
+                    m.a_wins,
+                    m.b_wins
+                ),
+                pings: vec![m.a_user, b],
+                ..Default::default()
             });
         }
         Ok(out)

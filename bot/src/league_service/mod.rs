@@ -16,6 +16,8 @@ pub mod view;
 pub mod words;
 
 #[cfg(test)]
+mod scripted_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::decks::{self, Format};
@@ -28,8 +30,9 @@ use crate::storage::{Id, LeagueRow, MemberRow};
 use rand::RngExt;
 
 /// What a league command produced: text for the asker (or the league channel), the plans
-/// of games it started (for the front end to deliver), who to notify, and a play/draw
-/// question now waiting for its chooser (front ends offer its two answers).
+/// of games it started (for the front end to deliver), who to notify, a play/draw
+/// question now waiting for its chooser (front ends offer its two answers), and whether the
+/// text is the standings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LeagueReply {
     pub league_id: Id,
@@ -37,6 +40,10 @@ pub struct LeagueReply {
     pub plans: Vec<Plan>,
     pub pings: Vec<Id>,
     pub choice: Option<choice::PendingChoice>,
+    /// The text is the league's standings table (the final standings, posted when the
+    /// league ends): front ends show it as the standings (Discord: an embed and the image,
+    /// not a message cut at 2000 characters).
+    pub standings: bool,
 }
 
 impl LeagueReply {
@@ -82,6 +89,11 @@ pub(crate) fn in_days(now: i64, t: i64) -> String {
     } else {
         format!("{:.1} days ago", -d)
     }
+}
+
+/// A date as UTC and as days from now (`2026-12-20 18:00 UTC, in 2.5 days`).
+pub(crate) fn when(now: i64, t: i64) -> String {
+    format!("{} ({})", crate::league::clocks::utc(t), in_days(now, t))
 }
 
 impl Service {
@@ -167,9 +179,9 @@ impl Service {
             format!(
                 "League {id} created. {}\nStarts {}, entries close {}, ends {}. Join with `league join`.",
                 def.describe(),
-                in_days(now, d.starts_at),
-                in_days(now, d.entries_close_at),
-                in_days(now, d.ends_at)
+                when(now, d.starts_at),
+                when(now, d.entries_close_at),
+                when(now, d.ends_at)
             ),
         ))
     }

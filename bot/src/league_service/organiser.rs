@@ -139,6 +139,17 @@ impl Service {
             },
         );
         let who = self.name_of(by).await;
+        // A forfeit during a game: the game ends as the forfeiting player's concession, so it
+        // is not left waiting in the service (its result is the forfeit's, recorded above).
+        let mut plans = Vec::new();
+        if let (OrganiserAction::Forfeit { loser }, Some(g)) = (action, m.game_id) {
+            match self.command(loser, g, "concede yes", None).await {
+                Ok(plan) => plans.push(plan),
+                Err(e) => {
+                    tracing::warn!(game_id = g, error = %e, "the forfeited game was not conceded")
+                }
+            }
+        }
         if action == OrganiserAction::Nullify && !self.db.league_games(match_id).await?.is_empty() {
             self.recompute_ratings(l.def.format.rating_key()).await?;
         }
@@ -148,9 +159,10 @@ impl Service {
                 "{}: match {match_id} ({an} vs {bn}) {what} by {who}: {reason}.",
                 l.def.name
             ),
-            plans: Vec::new(),
+            plans,
             choice: None,
             pings: std::iter::once(m.a_user).chain(m.b_user).collect(),
+            standings: false,
         })
     }
 

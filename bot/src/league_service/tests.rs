@@ -11,7 +11,7 @@ use crate::storage::tests::test_dbs;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
-async fn services() -> (Vec<Service>, tempfile::TempDir) {
+pub(super) async fn services() -> (Vec<Service>, tempfile::TempDir) {
     let (dbs, dir) = test_dbs().await;
     (
         dbs.into_iter()
@@ -25,7 +25,7 @@ async fn services() -> (Vec<Service>, tempfile::TempDir) {
     )
 }
 
-fn tag() -> String {
+pub(super) fn tag() -> String {
     static N: AtomicU64 = AtomicU64::new(0);
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -35,7 +35,7 @@ fn tag() -> String {
 
 /// `users` always play first when they choose (a standing answer: no play/draw question),
 /// for tests about something else.
-async fn always_play(svc: &Service, league: Id, users: &[Id]) {
+pub(super) async fn always_play(svc: &Service, league: Id, users: &[Id]) {
     for u in users {
         svc.league_prefer(league, *u, super::choice::PlayDraw::Play)
             .await
@@ -43,14 +43,14 @@ async fn always_play(svc: &Service, league: Id, users: &[Id]) {
     }
 }
 
-fn refusal<T: std::fmt::Debug>(r: Result<T>) -> String {
+pub(super) fn refusal<T: std::fmt::Debug>(r: Result<T>) -> String {
     match r {
         Err(ServiceError::Refused(m)) | Err(ServiceError::Deck(m)) => m,
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
 
-async fn sealed_league(svc: &Service, t: &str) -> (Id, Vec<Id>) {
+pub(super) async fn sealed_league(svc: &Service, t: &str) -> (Id, Vec<Id>) {
     let mut users = Vec::new();
     for n in ["Ann", "Ben", "Cat", "Dan"] {
         users.push(svc.user(&format!("{n}-{t}"), n).await.expect("user"));
@@ -800,8 +800,29 @@ async fn clocks_are_claimed_never_silent_and_the_league_ends_with_a_grace_period
                 .iter()
                 .all(|r| r.league_id != league)
         );
-        // Out of time: nothing happens until the waiting player claims.
+        // Out of time: the waiting player (only they) is told, once, that they may claim;
+        // nothing happens until they do.
         svc.clock.advance(86_400);
+        let ticks = svc.league_tick_one(league).await.expect("tick");
+        let told: Vec<&LeagueReply> = ticks.iter().filter(|r| r.league_id == league).collect();
+        assert_eq!(told.len(), 1, "{ticks:?}");
+        let (dn, wn) = (svc.name_of(decider).await, svc.name_of(waiter).await);
+        assert!(
+            told[0].text.contains(&format!(
+                "{dn}'s clock in game {game} has run out; {wn} may claim the game (`league claim`)"
+            )),
+            "{}",
+            told[0].text
+        );
+        assert_eq!(told[0].pings, vec![waiter]);
+        assert!(
+            svc.league_tick_one(league)
+                .await
+                .expect("tick")
+                .iter()
+                .all(|r| r.league_id != league),
+            "told once"
+        );
         assert!(svc.load(game).await.expect("load").game.result.is_none());
         let r = svc.league_claim(league, waiter).await.expect("claim");
         assert!(
@@ -1348,7 +1369,11 @@ async fn sideboarding_between_games_swaps_with_the_rest_of_the_pool() {
 }
 
 /// Agents `names` (played by the random agent) and an organiser, in a new league.
-async fn agents_league(svc: &Service, setup: LeagueSetup, names: &[&str]) -> (Id, Vec<Id>) {
+pub(super) async fn agents_league(
+    svc: &Service,
+    setup: LeagueSetup,
+    names: &[&str],
+) -> (Id, Vec<Id>) {
     let t = tag();
     let org = svc.user(&format!("org-{t}"), "Org").await.expect("user");
     let mut users = Vec::new();
@@ -1798,7 +1823,7 @@ async fn a_pack_per_losses_goes_to_the_loser_from_its_stored_seed() {
 // ----- play or draw (MTR 2.2): the chooser is asked before each game -----------------
 
 /// Who plays first in game `game_id` (from its stored setup).
-async fn first_of(svc: &Service, game_id: Id) -> Id {
+pub(super) async fn first_of(svc: &Service, game_id: Id) -> Id {
     let loaded = svc.load(game_id).await.expect("game");
     let setup: crate::replay::StoredSetup =
         serde_json::from_str(loaded.row.setup.as_deref().expect("setup")).expect("setup");
@@ -1813,7 +1838,9 @@ async fn first_of(svc: &Service, game_id: Id) -> Id {
 
 /// A sealed league of people (not agents): Ann challenges Ben. Returns the league, Ann,
 /// Ben, Cat (a member with no match), the reply to the challenge and the match.
-async fn a_human_match(svc: &Service) -> (Id, Id, Id, Id, LeagueReply, crate::storage::MatchRow) {
+pub(super) async fn a_human_match(
+    svc: &Service,
+) -> (Id, Id, Id, Id, LeagueReply, crate::storage::MatchRow) {
     let t = tag();
     let (league, u) = sealed_league(svc, &format!("pd{t}")).await;
     let (ann, ben, cat) = (u[0], u[1], u[2]);

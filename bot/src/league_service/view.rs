@@ -1,6 +1,7 @@
 //! What players see of a league: the standings (Appendix C, with ratings beside them),
-//! one member's history, and the scheduler's sweep (results of ended games, the end of the
-//! grace period, weekly packs, final standings).
+//! one member's history, and the scheduler's sweep (results of ended games, clock, play/draw
+//! and round-deadline reminders, the closing notice, the end of the grace period, weekly
+//! packs, final standings).
 
 use super::matches::{record_of, run_record};
 use super::{LeagueCtx, LeagueReply};
@@ -68,6 +69,34 @@ fn run_mark(x: &StandingLine) -> String {
     }
 }
 
+/// The standings as a fixed-width table under `title`: the first [`MAX_LINES`] lines, then
+/// how many more there are (the image lists everyone), within an embed's 4096 characters.
+pub(crate) fn standings_table(title: &str, lines: &[StandingLine]) -> String {
+    let mut text =
+        format!("{title}\n```\n  # Player           Pts W-L-D   OMW%   GW%    OGW%   Rating\n");
+    for x in lines.iter().take(MAX_LINES) {
+        let name: String = x.name.chars().take(16).collect();
+        text.push_str(&format!(
+            "{:>3} {:<16} {:>3} {:<7} {:>6} {:>6} {:>6} {}{}{}\n",
+            x.rank,
+            name,
+            x.points,
+            x.record,
+            percent(x.omw).trim_end_matches('%'),
+            percent(x.gwp).trim_end_matches('%'),
+            percent(x.ogw).trim_end_matches('%'),
+            x.rating,
+            run_mark(x),
+            if x.dropped { " (dropped)" } else { "" }
+        ));
+    }
+    if lines.len() > MAX_LINES {
+        text.push_str(&format!("... and {} more\n", lines.len() - MAX_LINES));
+    }
+    text.push_str("```");
+    text
+}
+
 impl Service {
     pub async fn league_standings(&self, league_id: Id) -> Result<StandingsView> {
         let l = self.league_ctx(league_id).await?;
@@ -123,28 +152,7 @@ impl Service {
                 ""
             }
         );
-        let mut text =
-            format!("{title}\n```\n  # Player           Pts W-L-D   OMW%   GW%    OGW%   Rating\n");
-        for x in lines.iter().take(MAX_LINES) {
-            let name: String = x.name.chars().take(16).collect();
-            text.push_str(&format!(
-                "{:>3} {:<16} {:>3} {:<7} {:>6} {:>6} {:>6} {}{}{}\n",
-                x.rank,
-                name,
-                x.points,
-                x.record,
-                percent(x.omw).trim_end_matches('%'),
-                percent(x.gwp).trim_end_matches('%'),
-                percent(x.ogw).trim_end_matches('%'),
-                x.rating,
-                run_mark(x),
-                if x.dropped { " (dropped)" } else { "" }
-            ));
-        }
-        if lines.len() > MAX_LINES {
-            text.push_str(&format!("... and {} more\n", lines.len() - MAX_LINES));
-        }
-        text.push_str("```");
+        let text = standings_table(&title, &lines);
         Ok(StandingsView {
             league_id,
             title,
@@ -281,6 +289,7 @@ impl Service {
         ) {
             out.extend(self.clock_reminders(&l).await?);
             out.extend(self.choice_deadlines(&l).await?);
+            out.extend(self.round_deadline_reminders(&l).await?);
         }
         if l.def.dates.closing_soon(now) && self.db.set_closing_reminded(row.id).await? {
             out.extend(self.closing_reminder(&l).await?);
@@ -311,11 +320,15 @@ impl Service {
                         ..Default::default()
                     });
                 } else {
+                    // Between games (a play/draw question may be waiting): the match ends
+                    // with its score, its question withdrawn, and its players are told.
                     let mut after = m.clone();
                     after.status = "finished".into();
                     after.finished_at = Some(now);
                     after.note = Some("unfinished at the league's end".into());
-                    self.db.update_match(&after, "active").await?;
+                    if self.db.update_match(&after, "active").await? {
+                        out.push(self.unfinished_notice(&l, m).await);
+                    }
                 }
             }
             if self.db.set_league_status(row.id, "open", "final").await? {
@@ -327,10 +340,41 @@ impl Service {
                     plans: Vec::new(),
                     choice: None,
                     pings,
+                    standings: true,
                 });
             }
         }
         Ok(out)
+    }
+
+    /// What the players of match `m` are told when the league's end finds it between games
+    /// (its score stands; a play/draw question still waiting is withdrawn).
+    async fn unfinished_notice(&self, l: &LeagueCtx, m: &MatchRow) -> LeagueReply {
+        let an = self.name_of(m.a_user).await;
+        let bn = match m.b_user {
+            Some(b) => self.name_of(b).await,
+            None => "(bye)".into(),
+        };
+        let waiting = match m.choice_game {
+            Some(g) => format!(
+                " while {} had not yet chosen to play or draw in game {g}",
+                self.name_of(m.chooser.unwrap_or(m.a_user)).await
+            ),
+            None => String::new(),
+        };
+        LeagueReply {
+            league_id: l.row.id,
+            text: format!(
+                "{}: match {} ({an} vs {bn}) was unfinished at the league's end{waiting}: it stands at {an} {}-{} {bn}{}.",
+                l.def.name,
+                m.id,
+                m.a_wins,
+                m.b_wins,
+                if m.a_wins == m.b_wins { ", a draw" } else { "" }
+            ),
+            pings: std::iter::once(m.a_user).chain(m.b_user).collect(),
+            ..Default::default()
+        }
     }
 
     /// "The league closes in 48 h and you have N matches left", to each member with some.
@@ -370,6 +414,7 @@ impl Service {
             plans: Vec::new(),
             choice: None,
             pings,
+            standings: false,
         }))
     }
 
@@ -409,6 +454,7 @@ impl Service {
                     plans: Vec::new(),
                     choice: None,
                     pings: vec![m.user_id],
+                    standings: false,
                 });
             }
         }
@@ -470,5 +516,66 @@ pub fn standings_scene(v: &StandingsView) -> render::league::StandingsScene {
                 dimmed: l.dropped,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The widest line the table can hold: a long name, a long record, a provisional rating
+    /// of four digits, a run mark and the dropped mark.
+    fn widest(rank: usize) -> StandingLine {
+        StandingLine {
+            rank,
+            user: rank as Id,
+            name: "Ö".repeat(60),
+            points: 999,
+            record: "30-30-30".into(),
+            omw: 1.0,
+            gwp: 1.0,
+            ogw: 1.0,
+            rating: "2999?".into(),
+            dropped: true,
+            run: 99,
+            runs: 99,
+        }
+    }
+
+    /// With many players the table stops at [`MAX_LINES`] lines and says how many more
+    /// there are, and even the widest lines under the longest title fit an embed (4096
+    /// characters; the Discord adapter cuts the description at 4000 without the title).
+    #[test]
+    fn the_standings_table_stops_at_forty_lines_within_an_embed() {
+        let title = format!(
+            "{} standings, final (99999 matches; each player's best run)",
+            "L".repeat(60)
+        );
+        let lines: Vec<StandingLine> = (1..=250).map(widest).collect();
+        let text = standings_table(&title, &lines);
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("(dropped)")).collect();
+        assert_eq!(rows.len(), MAX_LINES);
+        assert!(
+            rows[0].starts_with("  1 ÖÖÖÖÖÖÖÖÖÖÖÖÖÖÖÖ 999"),
+            "{}",
+            rows[0]
+        );
+        assert!(
+            rows[MAX_LINES - 1].starts_with(" 40 "),
+            "{}",
+            rows[MAX_LINES - 1]
+        );
+        assert!(text.contains("... and 210 more\n```"), "{text}");
+        assert!(text.ends_with("```"));
+        assert!(text.chars().count() <= 4096, "{}", text.chars().count());
+        let description = text.trim_start_matches(&title).trim();
+        assert!(description.chars().count() <= 4000);
+        // Forty lines or fewer: no cut, no "more" line.
+        let text = standings_table(&title, &lines[..MAX_LINES]);
+        assert!(!text.contains("more"));
+        assert_eq!(
+            text.lines().filter(|l| l.contains("(dropped)")).count(),
+            MAX_LINES
+        );
     }
 }

@@ -3,6 +3,8 @@
 //!
 //! `create NAME [product 6 TSP] [best of 1] [schedule swiss 3] [matches 5] [days 28]`,
 //! `create ... [until 3 losses] [packs weekly, per 3 losses, loser] [rematches]`,
+//! `create ... [starts in 2 days | starts 2026-12-20 18:00] [entries 10]` (UTC; entries close
+//! that many days after the start),
 //! `join [deck red]`, `run [deck red]` (a new run), `drop`, `pool`, `decks`, `deck save NAME: 20 Forest; 2 ...`,
 //! `deck use NAME`, `sideboard [out CARDS] [in CARDS]` / `sideboard reset`, `play [OPPONENT]`, `play first` / `draw first` (the chooser's answer before a game, MTR 2.2), `standings`, `me`, `clock`, `claim`, `vacation N`,
 //! `prefer ask|play|draw`, `nullify MATCH REASON`, `forfeit MATCH LOSER REASON`,
@@ -93,7 +95,7 @@ impl OrganiserWordsAction {
     }
 }
 
-pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [until N losses] [days N] [packs weekly|per N losses|loser] [rematches] [ruleset modern|classic], join [deck NAME], run [deck NAME] (a new run when yours is over), drop, pool, decks, deck save NAME: LIST, deck use NAME, sideboard [out CARDS] [in CARDS] (between the games of a match; `sideboard reset`), play [OPPONENT], play first | draw first (when you choose before a game), standings, me, clock, claim, vacation DAYS, prefer ask|play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
+pub const HELP: &str = "league commands: create NAME [product 6 TSP] [best of 1|3] [schedule queue|swiss N|round robin] [matches N] [until N losses] [days N] [starts now|in N days|YYYY-MM-DD [HH:MM]] [entries N (days after the start)] [packs weekly|per N losses|loser] [rematches] [ruleset modern|classic], join [deck NAME], run [deck NAME] (a new run when yours is over), drop, pool, decks, deck save NAME: LIST, deck use NAME, sideboard [out CARDS] [in CARDS] (between the games of a match; `sideboard reset`), play [OPPONENT], play first | draw first (when you choose before a game), standings, me, clock, claim, vacation DAYS, prefer ask|play|draw, nullify MATCH REASON, forfeit MATCH LOSER REASON, fix MATCH A-B[-D] REASON, log";
 
 fn number<T: std::str::FromStr>(w: Option<&str>, what: &str) -> Result<T, String> {
     w.and_then(|x| x.parse().ok())
@@ -112,12 +114,29 @@ fn parse_create(rest: &str) -> Result<LeagueSetup, String> {
         "packs",
         "rematches",
         "ruleset",
+        "starts",
+        "entries",
     ];
     let words: Vec<&str> = rest.split_whitespace().collect();
-    let cut = words
-        .iter()
-        .position(|w| keys.contains(&w.to_ascii_lowercase().as_str()))
-        .unwrap_or(words.len());
+    // A keyword starts a setting, but in `starts` and `entries` a `days` after a number is
+    // that number's unit (`starts in 3 days`, `entries 10 days`).
+    let mut starts_key = vec![false; words.len()];
+    let mut current = "";
+    for (i, w) in words.iter().enumerate() {
+        let w = w.to_ascii_lowercase();
+        let unit = w == "days"
+            && matches!(current, "starts" | "entries")
+            && i > 0
+            && words[i - 1].chars().all(|c| c.is_ascii_digit());
+        if let Some(k) = keys.iter().find(|k| **k == w.as_str())
+            && !unit
+        {
+            starts_key[i] = true;
+            current = *k;
+        }
+    }
+    let is_key = |i: usize| starts_key[i];
+    let cut = (0..words.len()).find(|i| is_key(*i)).unwrap_or(words.len());
     let mut s = LeagueSetup {
         name: words[..cut].join(" "),
         ..Default::default()
@@ -125,10 +144,9 @@ fn parse_create(rest: &str) -> Result<LeagueSetup, String> {
     let mut i = cut;
     while i < words.len() {
         let key = words[i].to_ascii_lowercase();
-        let end = words[i + 1..]
-            .iter()
-            .position(|w| keys.contains(&w.to_ascii_lowercase().as_str()))
-            .map_or(words.len(), |p| i + 1 + p);
+        let end = (i + 1..words.len())
+            .find(|j| is_key(*j))
+            .unwrap_or(words.len());
         let value = words[i + 1..end].join(" ");
         match key.as_str() {
             "product" => s.product = Some(value),
@@ -157,6 +175,12 @@ fn parse_create(rest: &str) -> Result<LeagueSetup, String> {
                 if s.pack_triggers.is_empty() {
                     return Err("packs: weekly, per 3 losses or loser".into());
                 }
+            }
+            "starts" => s.starts = Some(value),
+            "entries" => {
+                let v = value.trim_start_matches("close").trim();
+                let v = v.strip_suffix("days").unwrap_or(v).trim();
+                s.entries_days = Some(number(Some(v), "entries N (days after the start)")?);
             }
             "rematches" => s.allow_rematches = true,
             "ruleset" => {
@@ -394,6 +418,26 @@ mod tests {
         assert_eq!(s.name, "Growing");
         assert_eq!(s.pack_triggers, vec!["weekly", "per 3 losses"]);
         assert_eq!((s.run_losses, s.allow_rematches), (Some(3), true));
+        let LeagueWords::Create(s) =
+            parse("create Later starts in 3 days entries 10 days days 14").expect("create")
+        else {
+            panic!("not a create");
+        };
+        assert_eq!(s.name, "Later");
+        assert_eq!(s.starts.as_deref(), Some("in 3 days"));
+        assert_eq!((s.entries_days, s.length_days), (Some(10), Some(14)));
+        let LeagueWords::Create(s) =
+            parse("create Dated days 20 starts 2026-12-20 18:00 entries 5").expect("create")
+        else {
+            panic!("not a create");
+        };
+        assert_eq!(s.starts.as_deref(), Some("2026-12-20 18:00"));
+        assert_eq!((s.entries_days, s.length_days), (Some(5), Some(20)));
+        assert!(
+            parse("create X entries soon")
+                .unwrap_err()
+                .contains("days after the start")
+        );
         assert!(parse("create X ruleset medieval").is_err());
         assert!(parse("create X packs").is_err());
         assert_eq!(parse("run"), Ok(LeagueWords::Run { deck: None }));

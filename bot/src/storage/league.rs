@@ -1,4 +1,4 @@
-//! League tables (migration 0004): leagues, members (pool, builds, queue, vacations),
+//! League tables (migrations 0004-0009): leagues, members (pool, builds, queue, vacations),
 //! matches and their games, organiser actions, ratings. Same conventions as the rest of the
 //! storage layer: one SQL text for both backends, JSON columns as raw JSON text.
 
@@ -639,6 +639,15 @@ impl Db {
              WHERE id = $1 AND status = 'active' \
              AND game_id IS NULL AND choice_game = $2";
         on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).bind(game_no).execute(p).await?
+            .rows_affected() == 1))
+    }
+
+    /// Marks the round-deadline reminder of active match `match_id` as sent (migration
+    /// 0009). False when it was sent already or the match is over, so one sweep reminds once.
+    pub async fn set_deadline_reminded(&self, match_id: Id) -> Result<bool> {
+        const SQL: &str = "UPDATE league_matches SET deadline_reminded = TRUE WHERE id = $1 \
+             AND status = 'active' AND NOT deadline_reminded";
+        on_pool!(self, p => Ok(sqlx::query(SQL).bind(match_id).execute(p).await?
             .rows_affected() == 1))
     }
 
