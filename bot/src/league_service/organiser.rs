@@ -150,6 +150,17 @@ impl Service {
                 }
             }
         }
+        // A nullify during a game: the game ends without a result (status `nullified`), so it
+        // is not left waiting in the service; a later command on it is refused with that word.
+        let mut what = what;
+        if let (OrganiserAction::Nullify, Some(g)) = (action, m.game_id)
+            && self
+                .db
+                .set_status(g, "active", "nullified", self.now())
+                .await?
+        {
+            what = format!("{what}; its game in progress (game {g}) ends without a result");
+        }
         if action == OrganiserAction::Nullify && !self.db.league_games(match_id).await?.is_empty() {
             self.recompute_ratings(l.def.format.rating_key()).await?;
         }

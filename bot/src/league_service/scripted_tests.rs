@@ -506,6 +506,65 @@ async fn an_organiser_awards_a_forfeit_recorded_with_who_and_why() {
     }
 }
 
+/// The organiser nullifies a match while its game is being played: the match counts for
+/// nothing, and the game ends without a result (status `nullified`), so it does not wait in
+/// the service: a later move in it is refused with that word, and both players are told.
+#[tokio::test]
+async fn nullifying_a_match_during_its_game_ends_the_game_without_a_result() {
+    let (svcs, _dir) = services().await;
+    for svc in &svcs {
+        let t = tag();
+        let (league, u) = sealed_league(svc, &format!("nu{t}")).await;
+        let (ann, ben, cat) = (u[0], u[1], u[2]);
+        for x in [ben, cat] {
+            svc.league_join(league, x, None).await.expect("join");
+        }
+        always_play(svc, league, &[ben, cat]).await;
+        svc.league_play(league, ben, Some(cat))
+            .await
+            .expect("challenge");
+        let m = svc.db.league_matches(league).await.expect("m")[0].clone();
+        let g = m.game_id.expect("game 1 in progress");
+        let r = svc
+            .league_organise(
+                league,
+                ann,
+                false,
+                m.id,
+                OrganiserAction::Nullify,
+                "wrong decks",
+            )
+            .await
+            .expect("nullify");
+        assert!(
+            r.text.contains(&format!(
+                "nullified; its game in progress (game {g}) ends without a result by Ann: wrong decks"
+            )),
+            "{}",
+            r.text
+        );
+        assert!(r.pings.contains(&ben) && r.pings.contains(&cat));
+        let after = svc.db.league_match(m.id).await.expect("m").expect("m");
+        assert_eq!((after.status.as_str(), after.game_id), ("nullified", None));
+        let loaded = svc.load(g).await.expect("game");
+        assert_eq!(loaded.row.status, "nullified");
+        assert_eq!(loaded.game.result, None, "no result is made up");
+        let e = match svc.command(ben, g, "pass", None).await {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("a move in a nullified game was accepted"),
+        };
+        assert!(e.contains("nullified"), "{e}");
+        // Nothing is recorded for it, and a second nullify is refused.
+        svc.league_tick_one(league).await.expect("tick");
+        assert!(svc.db.league_games(m.id).await.expect("g").is_empty());
+        let e = refusal(
+            svc.league_organise(league, ann, false, m.id, OrganiserAction::Nullify, "again")
+                .await,
+        );
+        assert!(e.contains("nullified already"), "{e}");
+    }
+}
+
 /// The league ends (after its grace period) while game 1 of a match waits for its chooser
 /// to play or draw: the match is recorded as unfinished (0-0, a draw: one point each, no
 /// game), the question is withdrawn (a late answer is refused), both players are told,

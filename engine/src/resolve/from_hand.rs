@@ -108,7 +108,7 @@ impl Game {
                 loop {
                     let asked = res.choices.len();
                     // A whole round, from the controller on, put nothing: the process ends.
-                    let round_done = asked >= n && asked % n == 0;
+                    let round_done = asked >= n && asked.is_multiple_of(n);
                     if n == 0
                         || (round_done && res.choices[asked - n..].iter().all(|c| c.1.is_empty()))
                     {
