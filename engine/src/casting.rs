@@ -1085,7 +1085,10 @@ impl Game {
                 CostPart::Delve(_) | CostPart::Convoke(_) => {}
                 // Turned into `Discard(X)` / `RemoveCounters(X)` by `total_cost`.
                 CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
-                CostPart::SacrificeThis | CostPart::ExileThis | CostPart::PutCounterOnThis(_) => {
+                CostPart::SacrificeThis
+                | CostPart::ExileThis
+                | CostPart::ReturnThis
+                | CostPart::PutCounterOnThis(_) => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
                     }
@@ -2786,6 +2789,11 @@ impl Game {
                 CostPart::ExileThis => {
                     if let Some(src) = source {
                         self.move_object(src, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::ReturnThis => {
+                    if let Some(src) = source {
+                        self.move_object(src, ZoneKind::Hand, Position::Top);
                     }
                 }
                 CostPart::ExileFromGraveyard(..) | CostPart::Delve(_) => {

@@ -723,6 +723,9 @@ impl Game {
             | Decision::PayMana { .. } => self.answer_casting(player, answer),
             Decision::DeclareAttackers => self.answer_attackers(player, answer),
             Decision::DeclareBlockers => self.answer_blockers(player, answer),
+            d @ Decision::Sacrifice { .. } if self.paying_attack_cost() => {
+                self.answer_attack_cost(player, d, answer)
+            }
             Decision::Discard { .. }
             | Decision::Sacrifice { .. }
             | Decision::ReturnToHand { .. }

@@ -911,6 +911,9 @@ impl Game {
             | Effect::ReturnToHand(..)
             | Effect::SacrificeAtNextEndStep(..)
             | Effect::DestroyAtEndOfCombat(..)
+            | Effect::DestroyWhenThisLeavesThisTurn { .. }
+            | Effect::DestroyThisAndBlockedAtEndOfCombat
+            | Effect::DestroySubjectAndBlocked
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } | Effect::CreateChosenToken(_) => {
                 self.apply_counters(res, e)
@@ -1131,7 +1134,7 @@ impl Game {
                     .filter(|id| self.matches_filter(*id, filter, player))
                     .collect()
             }
-            Decision::ReturnToHand { filter } => self
+            Decision::ReturnToHand { filter, .. } => self
                 .battlefield_of(player)
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, filter, player))
@@ -1169,7 +1172,7 @@ impl Game {
         }
     }
 
-    fn check_choice(
+    pub(crate) fn check_choice(
         &self,
         player: PlayerId,
         d: &Decision,
@@ -1180,7 +1183,7 @@ impl Game {
             Decision::Discard { count } => (*count as usize, *count as usize),
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
             Decision::Search { up_to, .. } => (0, *up_to as usize),
-            Decision::ReturnToHand { .. } => (1, 1),
+            Decision::ReturnToHand { count, .. } => (*count as usize, *count as usize),
             Decision::AuraSwap { .. } => (0, 1),
             Decision::Reveal { .. } => (0, cands.len()),
             _ => (0, 0),
@@ -1281,7 +1284,11 @@ impl Game {
     pub(crate) fn resolution_choice_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
         let cands = self.choice_candidates(player, d);
         let mut out: Vec<Answer> = match d {
-            Decision::Discard { count } | Decision::Sacrifice { count, .. } if *count > 1 => {
+            Decision::Discard { count }
+            | Decision::Sacrifice { count, .. }
+            | Decision::ReturnToHand { count, .. }
+                if *count > 1 =>
+            {
                 // One answer per card for the first pick would not be a full answer; list the
                 // first `count` cards and each single-card swap of the last slot.
                 let n = *count as usize;

@@ -82,6 +82,14 @@ pub enum DelayedWhen {
     /// "Destroy that creature at end of combat" (Cockatrice): the subject, as the next end
     /// of combat step begins.
     EndOfCombatDestroy,
+    /// "When ~ leaves the battlefield this turn, destroy that creature" (War Barge): the
+    /// subject is destroyed when `source` leaves the battlefield (to anywhere) before the
+    /// turn ends; `regen: false`: it can't be regenerated.
+    SourceLeavesThisTurn { source: ObjectId, regen: bool },
+    /// "At end of combat, destroy it and all creatures it blocked this turn" (Defiant
+    /// Vanguard): the subject and the creatures it was declared blocking, as the next end of
+    /// combat step begins.
+    EndOfCombatDestroyWithBlocked,
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -132,6 +140,42 @@ fn delayed_destroy() -> &'static TriggerDef {
             regen: true,
         }],
         text: "At end of combat, destroy that creature.".into(),
+    })
+}
+
+/// The built-in delayed ability "destroy that creature. It can't be regenerated" (War Barge).
+pub const DELAYED_DESTROY_NO_REGEN: u8 = u8::MAX - 14;
+
+fn delayed_destroy_no_regen() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        divided: None,
+        modes: Vec::new(),
+        when: TriggerEvent::EachEndStep,
+        condition: None,
+        targets: Vec::new(),
+        effects: vec![Effect::Destroy {
+            what: crate::effects::ObjRef::Subject,
+            regen: false,
+        }],
+        text: "When it leaves the battlefield this turn, destroy that creature. It can't be regenerated.".into(),
+    })
+}
+
+/// The built-in delayed ability "destroy it and all creatures it blocked this turn"
+/// (Defiant Vanguard).
+pub const DELAYED_DESTROY_WITH_BLOCKED: u8 = u8::MAX - 15;
+
+fn delayed_destroy_with_blocked() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        divided: None,
+        modes: Vec::new(),
+        when: TriggerEvent::EachEndStep,
+        condition: None,
+        targets: Vec::new(),
+        effects: vec![Effect::DestroySubjectAndBlocked],
+        text: "At end of combat, destroy it and all creatures it blocked this turn.".into(),
     })
 }
 
@@ -293,6 +337,12 @@ impl Game {
         }
         if index == DELAYED_DESTROY {
             return Some(delayed_destroy());
+        }
+        if index == DELAYED_DESTROY_NO_REGEN {
+            return Some(delayed_destroy_no_regen());
+        }
+        if index == DELAYED_DESTROY_WITH_BLOCKED {
+            return Some(delayed_destroy_with_blocked());
         }
         if (DELAYED_LOSE_1..DELAYED_LOSE_1 + 4).contains(&index) {
             return Some(delayed_lose(index - DELAYED_LOSE_1 + 1));
@@ -619,6 +669,15 @@ impl Game {
     fn collect_delayed_triggers(&mut self, e: &Event) {
         if let Event::ZoneChanged {
             old,
+            from: ZoneKind::Battlefield,
+            ..
+        } = e
+            && !self.delayed.is_empty()
+        {
+            self.source_left_triggers(*old);
+        }
+        if let Event::ZoneChanged {
+            old,
             new,
             from: ZoneKind::Battlefield,
             to: ZoneKind::Graveyard,
@@ -697,12 +756,25 @@ impl Game {
                 .delayed
                 .iter()
                 .copied()
-                .filter(|d| d.when == DelayedWhen::EndOfCombatDestroy)
+                .filter(|d| {
+                    matches!(
+                        d.when,
+                        DelayedWhen::EndOfCombatDestroy
+                            | DelayedWhen::EndOfCombatDestroyWithBlocked
+                    )
+                })
                 .collect();
-            self.delayed
-                .retain(|d| d.when != DelayedWhen::EndOfCombatDestroy);
+            self.delayed.retain(|d| {
+                !matches!(
+                    d.when,
+                    DelayedWhen::EndOfCombatDestroy | DelayedWhen::EndOfCombatDestroyWithBlocked
+                )
+            });
             for d in due {
-                let index = DELAYED_DESTROY as usize;
+                let index = match d.when {
+                    DelayedWhen::EndOfCombatDestroyWithBlocked => DELAYED_DESTROY_WITH_BLOCKED,
+                    _ => DELAYED_DESTROY,
+                } as usize;
                 self.queue(d.source, d.card, d.controller, index, d.subject, None);
             }
         }
@@ -736,6 +808,28 @@ impl Game {
                     None,
                 );
             }
+        }
+    }
+
+    /// "When ~ leaves the battlefield this turn, destroy that creature" (War Barge): the
+    /// delayed abilities watching `left`.
+    fn source_left_triggers(&mut self, left: ObjectId) {
+        let watching = |d: &DelayedTrigger| matches!(d.when, DelayedWhen::SourceLeavesThisTurn { source, .. } if source == left);
+        let due: Vec<DelayedTrigger> = self.delayed.iter().copied().filter(watching).collect();
+        self.delayed.retain(|d| !watching(d));
+        for d in due {
+            let index = match d.when {
+                DelayedWhen::SourceLeavesThisTurn { regen: false, .. } => DELAYED_DESTROY_NO_REGEN,
+                _ => DELAYED_DESTROY,
+            };
+            self.queue(
+                d.source,
+                d.card,
+                d.controller,
+                index as usize,
+                d.subject,
+                None,
+            );
         }
     }
 

@@ -373,6 +373,10 @@ pub struct CardDef {
     pub cant_cast_during_first_three_turns: bool,
     /// "You may choose not to untap ~ during your untap step" (Giant Oyster; `turn.rs`).
     pub may_choose_not_to_untap: bool,
+    /// "~ can't attack unless you sacrifice two Islands" (Leviathan): a cost to attack, paid
+    /// as attackers are declared (2014 508.1g-h, 2006 308.2; `combat.rs`); only sacrifices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_cost: Option<(crate::targets::ObjectFilter, u32)>,
     /// "If ~ is in your opening hand and you're not the starting player, you may begin the
     /// game with ~ on the battlefield with a luck counter on it. If you do, exile a card
     /// from your hand" (Gemstone Caverns; `turn.rs`).

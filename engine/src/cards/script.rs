@@ -1,7 +1,7 @@
 //! Loading card facts and behaviour scripts into [`CardDef`]s, with validation.
 
 use super::*;
-use crate::costs::Cost;
+use crate::costs::{Cost, CostPart};
 use crate::effects::Effect;
 use crate::targets::TargetSpec;
 use serde::Deserialize;
@@ -110,6 +110,10 @@ struct Script {
     /// "You may choose not to untap ~ during your untap step." (Giant Oyster)
     #[serde(default)]
     may_choose_not_to_untap: bool,
+    /// "~ can't attack unless you sacrifice two Islands." (Leviathan): the cost, in the cost
+    /// grammar (`sacrifice two type:Island`).
+    #[serde(default)]
+    attack_cost: Option<String>,
     /// Gemstone Caverns' pregame action from the opening hand.
     #[serde(default)]
     begin_game_on_battlefield: bool,
@@ -802,6 +806,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         opponents_sorcery_timing: false,
         cant_cast_during_first_three_turns: false,
         may_choose_not_to_untap: false,
+        attack_cost: None,
         begin_game_on_battlefield: false,
         linked_doesnt_untap_while_tapped: false,
         spells_cost_more: 0,
@@ -1242,6 +1247,26 @@ fn apply_rule_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<()
         return Err("`cant_cast_during_first_three_turns`: the card's text doesn't say so".into());
     }
     def.cant_cast_during_first_three_turns = s.cant_cast_during_first_three_turns;
+    if let Some(c) = &s.attack_cost {
+        let cost = Cost::parse(c).map_err(|e| format!("attack_cost `{c}`: {e}"))?;
+        let [CostPart::Sacrifice(f, n)] = cost.parts.as_slice() else {
+            return Err(format!(
+                "attack_cost `{c}`: only `sacrifice N FILTER` is supported"
+            ));
+        };
+        if cost.mana.is_some() || cost.tap || cost.untap {
+            return Err(format!(
+                "attack_cost `{c}`: only `sacrifice N FILTER` is supported"
+            ));
+        }
+        if !text_lower.contains("can't attack unless you sacrifice") {
+            return Err(
+                "`attack_cost`: the card's text has no \"can't attack unless you sacrifice\""
+                    .into(),
+            );
+        }
+        def.attack_cost = Some((f.clone(), *n));
+    }
     let name_lower = def.name.to_lowercase();
     if s.may_choose_not_to_untap
         && !text_lower.contains(&format!(

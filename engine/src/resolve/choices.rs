@@ -198,6 +198,7 @@ impl Game {
                                 player: me,
                                 decision: Decision::ReturnToHand {
                                     filter: filter.clone(),
+                                    count: 1,
                                 },
                             });
                         }
@@ -208,40 +209,63 @@ impl Game {
                     self.move_object(o, ZoneKind::Hand, Position::Top);
                 }
             }
-            Effect::MaySacrificeThen { who, filter, then } => {
+            Effect::MaySacrificeThen {
+                who,
+                filter,
+                count,
+                then,
+            } => {
                 let Some(p) = self.players_of(res, *who).first().copied() else {
                     return Progress::Done;
                 };
+                let n = (*count).max(1) as usize;
                 let cands: Vec<ObjectId> = self
                     .battlefield_of(p)
                     .map(|o| o.id)
                     .filter(|id| self.matches_filter(*id, filter, p))
                     .collect();
-                // Nothing to sacrifice: they can't, so nothing happens.
-                if cands.is_empty() || res.may == Some(false) {
+                // Too few to sacrifice: they can't, so nothing happens.
+                if cands.len() < n || res.may == Some(false) {
                     return Progress::Done;
                 }
                 if res.may.is_none() {
                     let card = &self.catalog().get(res.item.card).name;
+                    let what = if n == 1 {
+                        format!("a {filter}")
+                    } else {
+                        format!("{n} ({filter})")
+                    };
                     return Self::ask_yes_no(
                         p,
-                        format!("{card}: you may sacrifice a {filter}. Do you?"),
+                        format!("{card}: you may sacrifice {what}. Do you?"),
                     );
                 }
-                let chosen = match (res.choices.first(), cands.as_slice()) {
-                    (Some((_, v)), _) => v.first().copied(),
-                    (None, [only]) => Some(*only),
-                    (None, _) => {
+                let chosen = match res.choices.first() {
+                    Some((_, v)) => v.clone(),
+                    None if cands.len() == n => cands,
+                    None => {
                         return Progress::Ask(Pending {
                             player: p,
                             decision: Decision::Sacrifice {
                                 filter: filter.clone(),
-                                count: 1,
+                                count: n as u32,
                             },
                         });
                     }
                 };
-                if chosen.and_then(|o| self.sacrifice(o)).is_some() {
+                // Several at once (one alone as before, without a batch).
+                let batch = chosen.len() > 1;
+                if batch {
+                    self.begin_batch(&chosen);
+                }
+                let sacrificed = chosen
+                    .iter()
+                    .filter(|o| self.sacrifice(**o).is_some())
+                    .count();
+                if batch {
+                    self.end_batch();
+                }
+                if sacrificed == n {
                     for e in then {
                         if let Progress::Ask(q) = self.execute(res, e) {
                             debug_assert!(false, "a may_sacrifice effect asked {q:?}");

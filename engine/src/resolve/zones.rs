@@ -230,6 +230,55 @@ impl Game {
             Effect::SacrificeAtNextEndStep(r) | Effect::DestroyAtEndOfCombat(r) => {
                 self.schedule_removal(res, e, *r);
             }
+            Effect::DestroyThisAndBlockedAtEndOfCombat => {
+                // About the source as it was when it blocked, even if it has left since.
+                let source = Self::source_of(&res.item);
+                let card = self.objects[source.slot()].card;
+                self.has_triggers = true;
+                self.delayed.push(crate::triggers::DelayedTrigger {
+                    when: crate::triggers::DelayedWhen::EndOfCombatDestroyWithBlocked,
+                    source,
+                    card,
+                    controller: me,
+                    subject: Some(source),
+                });
+            }
+            Effect::DestroySubjectAndBlocked => {
+                let Some(s) = Self::subject_id(res) else {
+                    return;
+                };
+                let mut all = vec![s];
+                all.extend(self.remembered_blocked_by(s));
+                all.retain(|o| self.is_on_battlefield(*o));
+                all.dedup();
+                self.begin_batch(&all);
+                for o in all {
+                    self.destroy_with(o, true);
+                }
+                self.end_batch();
+            }
+            Effect::DestroyWhenThisLeavesThisTurn { what, regen } => {
+                // Watched only while the source is still on the battlefield: one that left
+                // before the ability resolved never leaves "this turn" again.
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                    && self.is_on_battlefield(source)
+                {
+                    let card = self.objects[source.slot()].card;
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::SourceLeavesThisTurn {
+                            source,
+                            regen: *regen,
+                        },
+                        source,
+                        card,
+                        controller: me,
+                        subject: Some(o),
+                    });
+                }
+            }
             Effect::ReturnToHand(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.move_object(o, ZoneKind::Hand, Position::Top);
