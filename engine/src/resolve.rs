@@ -177,7 +177,10 @@ impl Game {
                 return;
             }
             let effect = effects[res.effect].clone();
-            match self.execute(&mut res, &effect) {
+            self.executing_for = Some(res.item.controller);
+            let progress = self.execute(&mut res, &effect);
+            self.executing_for = None;
+            match progress {
                 Progress::Done => {
                     res.effect += 1;
                     res.choices.clear();

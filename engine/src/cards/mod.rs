@@ -344,6 +344,11 @@ pub struct CardDef {
     /// of its own, used every time it would be destroyed unless it can't be regenerated
     /// (`replacement.rs` `Game::try_regenerate`).
     pub regenerates_if_destroyed: bool,
+    /// "If a spell or ability an opponent controls causes you to discard ~, put it onto the
+    /// battlefield with N +1/+1 counters on it instead of putting it into your graveyard"
+    /// (Dodecapod: 2; `Game::discard`). 0: none.
+    #[serde(default)]
+    pub opponent_discard_to_battlefield: u32,
     /// Locket of Yesterdays: "Spells you cast cost {N} less to cast for each card with the
     /// same name as that spell in your graveyard" (generic mana only).
     pub reduce_per_same_name_in_graveyard: u32,

@@ -220,6 +220,10 @@ struct Script {
     /// "If ~ would be destroyed, regenerate it" (checked against the text).
     #[serde(default)]
     regenerates_if_destroyed: bool,
+    /// "If a spell or ability an opponent controls causes you to discard ~, put it onto the
+    /// battlefield with N +1/+1 counters on it instead ..." (Dodecapod; checked against the text).
+    #[serde(default)]
+    opponent_discard_to_battlefield: u32,
     /// Locket of Yesterdays: spells you cast cost {N} less for each card with the same name
     /// in your graveyard.
     #[serde(default)]
@@ -425,6 +429,19 @@ fn apply_replacement_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Re
     {
         return Err("`regenerates_if_destroyed`: the card's text doesn't say so".into());
     }
+    let n = s.opponent_discard_to_battlefield;
+    if n > 0 {
+        let count = ["zero", "one", "two", "three"]
+            .get(n as usize)
+            .map_or_else(|| n.to_string(), |w| (*w).to_string());
+        if !text_lower.contains(&format!(
+            "if a spell or ability an opponent controls causes you to discard {}, put it onto the battlefield with {count} +1/+1 counters",
+            def.name.to_lowercase()
+        )) {
+            return Err("`opponent_discard_to_battlefield`: the card's text doesn't say so".into());
+        }
+    }
+    def.opponent_discard_to_battlefield = n;
     Ok(())
 }
 
@@ -797,6 +814,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         flashback: None,
         damage_to_sacrifice: false,
         regenerates_if_destroyed: false,
+        opponent_discard_to_battlefield: 0,
         reduce_per_same_name_in_graveyard: 0,
         spells_cost_less: None,
         costs_less_with_creature_cards_in_graveyards: None,
