@@ -1661,6 +1661,57 @@ impl Game {
             .any(|t| Some(t) != me.map(Target::Object) && self.target_allowed(c, spec, t))
     }
 
+    /// The legal new targets for the single target of a spell or ability on the stack
+    /// ("change the target of target spell or ability with a single target": Willbender;
+    /// 2014 115.7a / 2006 415.7): each checked as if chosen for it now by its controller (not
+    /// itself, protection from its colours, its own filters), never the target it has.
+    pub(crate) fn new_single_target_candidates(&self, item: &StackItem) -> Vec<Target> {
+        let Some(now) = item.single_target() else {
+            return Vec::new();
+        };
+        let kind = match item.kind {
+            StackKind::Spell(id) => CastKind::NewTargets(id),
+            StackKind::Ability { source, index } => CastKind::Ability { source, index },
+            StackKind::Trigger {
+                source,
+                index,
+                subject,
+                player,
+                granter,
+            } => CastKind::Trigger(crate::triggers::WaitingTrigger {
+                source,
+                card: item.card,
+                controller: item.controller,
+                index,
+                subject,
+                player,
+                ordered: true,
+                granter,
+                amount: item.x,
+            }),
+            StackKind::CombatDamage { .. } => return Vec::new(),
+        };
+        let spec = if item.division.is_empty() {
+            self.item_ability(item).0.first()
+        } else {
+            let divided = match item.kind {
+                StackKind::Trigger { index, granter, .. } => self
+                    .trigger_def(granter.unwrap_or(item.card), index)
+                    .and_then(|t| t.divided.as_ref()),
+                _ => self.catalog().get(item.card).spell.divided.as_ref(),
+            };
+            divided.map(|d| &d.spec)
+        };
+        let Some(spec) = spec else {
+            return Vec::new();
+        };
+        let c = Casting::new(item.controller, kind);
+        self.target_pool(&c, spec)
+            .into_iter()
+            .filter(|t| *t != now && self.target_allowed(&c, spec, *t))
+            .collect()
+    }
+
     /// Everything of the kind `spec` asks for, legal or not, in listing order.
     fn target_pool(&self, c: &Casting, spec: &TargetSpec) -> Vec<Target> {
         use crate::targets::TargetKind as K;
@@ -1701,6 +1752,11 @@ impl Game {
                     .copied()
                     .map(Target::Object),
             ),
+            K::SingleTargetSpellOrAbility => v.extend(self.stack.iter().filter_map(|s| {
+                s.object()
+                    .map(Target::Object)
+                    .or(s.serial.map(Target::Ability))
+            })),
             K::Ability | K::ActivatedAbility => v.extend(
                 self.stack
                     .iter()

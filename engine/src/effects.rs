@@ -795,6 +795,11 @@ pub enum Effect {
     /// The delayed ability's effect: destroy the subject and every creature it was declared
     /// blocking this combat that is still on the battlefield, at once.
     DestroySubjectAndBlocked,
+    /// "Change the target of target spell or ability with a single target" (Willbender;
+    /// 2014 115.7a / 2006 415.7): to another legal target, chosen by the resolving ability's
+    /// controller (a `choose_mode` decision among them, none asked when one is left); with
+    /// no other legal target it is unchanged.
+    ChangeTarget(ObjRef),
     /// Storm's and gravestorm's trigger: copy the spell it is about once for each spell
     /// (permanent) counted, the count being the trigger's `x` (`keywords/storm.rs`).
     StormCopies,
@@ -1060,6 +1065,7 @@ impl Effect {
                 ..
             }
             | Effect::CounterLockingSource(ObjRef::Target(n))
+            | Effect::ChangeTarget(ObjRef::Target(n))
             | Effect::CounterUnlessPays {
                 what: ObjRef::Target(n),
                 ..

@@ -817,6 +817,7 @@ impl Game {
             | Effect::SacrificeOrElse { .. }
             | Effect::BalanceSacrifice(_)
             | Effect::ReturnChosen(_) => return self.execute_sacrifice_choices(res, e),
+            Effect::ChangeTarget(what) => return self.execute_change_target(res, *what),
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done

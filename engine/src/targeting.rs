@@ -348,6 +348,15 @@ impl crate::game::Game {
             (TargetKind::SpellOrPermanent, Target::Object(id)) => {
                 self.spell_or_permanent(id, words)
             }
+            (TargetKind::SingleTargetSpellOrAbility, Target::Object(id)) => {
+                match self.stack.iter().find(|s| s.object() == Some(id)) {
+                    None => no(&|| format!("{} is not a spell on the stack", self.card_name(id))),
+                    Some(s) if s.single_target().is_none() => {
+                        no(&|| format!("{} doesn't have a single target", self.card_name(id)))
+                    }
+                    Some(_) => Ok(()),
+                }
+            }
             (TargetKind::ExiledCard, Target::Object(id)) => match self.obj(id) {
                 Some(o) if o.zone == ZoneKind::Exile && !o.face_down => Ok(()),
                 Some(_) => no(&|| format!("{} is not a face-up exiled card", self.card_name(id))),
@@ -381,6 +390,14 @@ impl crate::game::Game {
                 if *kind == TargetKind::ActivatedAbility =>
             {
                 Err("that is a triggered ability, not an activated one".into())
+            }
+            Some(_)
+                if *kind == TargetKind::SingleTargetSpellOrAbility
+                    && self
+                        .ability_on_stack(serial)
+                        .is_some_and(|s| s.single_target().is_none()) =>
+            {
+                Err("that ability doesn't have a single target".into())
             }
             Some(_) => Ok(()),
         }

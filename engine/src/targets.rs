@@ -57,12 +57,21 @@ pub enum TargetKind {
     ExiledCard,
     /// "Target spell or permanent" (Moonlace): any spell on the stack or any permanent.
     SpellOrPermanent,
+    /// "Target spell or ability with a single target" (Willbender): a spell
+    /// (`Target::Object`) or an activated or triggered ability (`Target::Ability`) on the
+    /// stack that has exactly one target (a divided spell: one target with the whole share).
+    SingleTargetSpellOrAbility,
 }
 
 impl TargetKind {
     /// An ability on the stack (`Target::Ability`): Trickbind's, Voidmage Husher's.
     pub fn is_ability(&self) -> bool {
-        matches!(self, TargetKind::Ability | TargetKind::ActivatedAbility)
+        matches!(
+            self,
+            TargetKind::Ability
+                | TargetKind::ActivatedAbility
+                | TargetKind::SingleTargetSpellOrAbility
+        )
     }
 }
 
@@ -360,6 +369,9 @@ impl TargetSpec {
             TargetKind::ActivatedAbility => "an activated ability".into(),
             TargetKind::ExiledCard => "a face-up exiled card".into(),
             TargetKind::SpellOrPermanent => "a spell or permanent".into(),
+            TargetKind::SingleTargetSpellOrAbility => {
+                "a spell or ability with a single target".into()
+            }
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
                 "a card in a graveyard".into()
             }

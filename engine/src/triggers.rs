@@ -1402,6 +1402,22 @@ impl Game {
                     .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
                     .collect()
             }
+            // Willbender: the new target "becomes the target" of that spell or ability.
+            Event::TargetChanged {
+                spell: Some(_),
+                controller,
+                target,
+                ..
+            } => self
+                .becomes_target_triggers(&[*target], Some(*controller))
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+                .collect(),
+            Event::TargetChanged { target, .. } => self
+                .becomes_target_triggers(&[*target], None)
+                .into_iter()
+                .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+                .collect(),
             Event::AbilityActivated { targets, .. } | Event::TriggerPut { targets, .. } => self
                 .becomes_target_triggers(targets, None)
                 .into_iter()

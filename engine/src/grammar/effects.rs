@@ -735,6 +735,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("living_end", no_args),
     // the stack
     ("counter", counter),
+    ("change_target", one_object),
     // counters and tokens
     ("put_counter", put_counter),
     ("put_counter_each", put_counter_each),
@@ -952,6 +953,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "remove_from_combat" => Effect::RemoveFromCombat,
         "doesnt_untap_next" => Effect::DoesntUntapNext,
         "turn_face_up" => Effect::TurnFaceUp,
+        "change_target" => Effect::ChangeTarget,
         _ => Effect::TurnFaceDown,
     };
     Ok(make(what))

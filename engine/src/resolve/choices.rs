@@ -502,4 +502,57 @@ impl Game {
         }
         Progress::Done
     }
+
+    /// "Change the target of target spell or ability with a single target" (Willbender):
+    /// the resolving ability's controller picks the new target among the legal ones (asked
+    /// only with two or more); with none, the target stays.
+    pub(super) fn execute_change_target(&mut self, res: &mut Resolution, what: ObjRef) -> Progress {
+        let ObjRef::Target(n) = what else {
+            return Progress::Done;
+        };
+        let Some(t) = Self::target_at(res, n) else {
+            return Progress::Done;
+        };
+        let Some(pos) = self.stack.iter().position(|s| match t {
+            crate::targets::Target::Object(id) => s.object() == Some(id),
+            crate::targets::Target::Ability(serial) => s.serial == Some(serial),
+            crate::targets::Target::Player(_) => false,
+        }) else {
+            return Progress::Done;
+        };
+        let item = self.stack[pos].clone();
+        let cands = self.new_single_target_candidates(&item);
+        let new = match (res.option, cands.as_slice()) {
+            (_, []) => return Progress::Done,
+            (None, [only]) => *only,
+            (None, _) => {
+                let options = cands.iter().map(|c| self.describe_target(*c)).collect();
+                return Progress::Ask(Pending {
+                    player: res.item.controller,
+                    decision: Decision::ChooseMode { options },
+                });
+            }
+            (Some(i), _) => match cands.get(i as usize) {
+                Some(c) => *c,
+                None => return Progress::Done,
+            },
+        };
+        let s = &mut self.stack[pos];
+        match s.division.first_mut() {
+            Some((d, _)) if s.targets.is_empty() => *d = new,
+            _ => {
+                if let Some(old) = s.targets.first_mut() {
+                    *old = new;
+                }
+            }
+        }
+        let (card, spell, controller) = (item.card, item.object(), item.controller);
+        self.emit(Event::TargetChanged {
+            card,
+            spell,
+            controller,
+            target: new,
+        });
+        Progress::Done
+    }
 }
