@@ -318,12 +318,22 @@ impl Game {
         }
     }
 
-    /// The slot of a spell's optional last target ("up to one other target"), if it has one.
-    fn optional_slot(&self, c: &Casting) -> Option<usize> {
-        let def = self.spell_def(c)?;
-        (def.spell.last_target_optional && !c.face_down && def.spell.modes.is_empty())
-            .then(|| def.spell.targets.len().checked_sub(1))
-            .flatten()
+    /// Whether `slot` is one of a spell's optional last targets ("up to one other target",
+    /// "up to three target cards"): it may be left unchosen (then so are the rest).
+    fn is_optional_slot(&self, c: &Casting, slot: usize) -> bool {
+        let Some(def) = self.spell_def(c) else {
+            return false;
+        };
+        let n = def.spell.optional_targets as usize;
+        n > 0
+            && !c.face_down
+            && def.spell.modes.is_empty()
+            && def
+                .spell
+                .targets
+                .len()
+                .checked_sub(n)
+                .is_some_and(|first| slot >= first)
     }
 
     /// The total cost with the chosen alternatives (409.1f), and whether it has X.
@@ -600,7 +610,7 @@ impl Game {
             });
         }
         if c.targets.len() < shape.targets.len()
-            && !(c.skipped_target && self.optional_slot(c) == Some(c.targets.len()))
+            && !(c.skipped_target && self.is_optional_slot(c, c.targets.len()))
         {
             let slot = c.targets.len();
             return Some(Decision::ChooseTarget {
@@ -900,9 +910,8 @@ impl Game {
         let shape = self
             .shape_of(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
-        let optional = self.optional_slot(c);
         for (slot, spec) in shape.targets.iter().enumerate() {
-            if Some(slot) == optional {
+            if self.is_optional_slot(c, slot) {
                 continue;
             }
             if !self.has_target_candidate(c, spec) {
@@ -1373,15 +1382,15 @@ impl Game {
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
                 self.check_target(c, spec, t)?;
-                if self.optional_slot(c) == Some(c.targets.len()) && c.targets.contains(&t) {
+                if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
                     return Err(RuleError::illegal(
-                        "this target must be another one than the first (\"up to one other target\")",
+                        "this target must be another one than the ones already chosen (\"up to ... other target\")",
                     ));
                 }
                 next.targets.push(t);
             }
             (Decision::ChooseTarget { slot, .. }, Answer::Objects(none)) if none.is_empty() => {
-                if self.optional_slot(c) != Some(*slot as usize) {
+                if !self.is_optional_slot(c, *slot as usize) {
                     return Err(RuleError::illegal("this target must be chosen"));
                 }
                 next.skipped_target = true;
@@ -1505,7 +1514,7 @@ impl Game {
                     .into_iter()
                     .map(Answer::Target)
                     .collect();
-                if self.optional_slot(c) == Some(*slot as usize) {
+                if self.is_optional_slot(c, *slot as usize) {
                     v.push(Answer::Objects(Vec::new()));
                 }
                 v
@@ -1739,7 +1748,7 @@ impl Game {
                     .filter_map(|s| s.object())
                     .map(Target::Object),
             ),
-            K::GraveyardCard(_) => v.extend(
+            K::GraveyardCard(_) | K::CardInTargetPlayersGraveyard(_) => v.extend(
                 self.players
                     .iter()
                     .flat_map(|p| p.graveyard.iter().copied())
@@ -1862,6 +1871,21 @@ impl Game {
             && id.slot() == source.slot()
         {
             return no(&|| "it must target another card, not the card of its own source".into());
+        }
+        // "Up to three target cards from their graveyard" (Gaea's Blessing): the graveyard
+        // of the player chosen for the first target.
+        if let crate::targets::TargetKind::CardInTargetPlayersGraveyard(_) = &spec.kind
+            && let Target::Object(id) = t
+            && let Some(Target::Player(p)) = c.targets.first()
+            && self.obj(id).is_some_and(|o| o.owner != *p)
+        {
+            return no(&|| {
+                format!(
+                    "{} is not in {}'s graveyard",
+                    self.card_name(id),
+                    self.player(*p).name
+                )
+            });
         }
         // Protection matters for permanents and spells, not cards in graveyards.
         // The target's protections first: the spell's colours (a layer computation for a

@@ -829,6 +829,13 @@ pub enum Effect {
     SacrificeThisUnlessPays {
         cost: crate::costs::Cost,
     },
+    /// "Target player shuffles up to three target cards from their graveyard into their
+    /// library" (Gaea's Blessing): every target card still legal goes into its owner's
+    /// library, then each such player (`who`, legal) shuffles their library (also with no
+    /// card left to put there).
+    ShuffleTargetCardsIntoLibrary {
+        who: PlayerRef,
+    },
     /// "Shuffle your graveyard into your library" (Feldon's Cane).
     ShuffleGraveyardIntoLibrary {
         who: PlayerRef,
@@ -1014,6 +1021,7 @@ impl Effect {
             | Effect::DiscardHand { who }
             | Effect::SacrificeHalf { who }
             | Effect::ShuffleGraveyardIntoLibrary { who }
+            | Effect::ShuffleTargetCardsIntoLibrary { who }
             | Effect::ExileGraveyard { who }
             | Effect::BecomeCreatureAll { who, .. }
             | Effect::Poison { who, .. }

@@ -900,6 +900,7 @@ impl Game {
             | Effect::PutOnTop(..)
             | Effect::SacrificeThis { .. }
             | Effect::ShuffleGraveyardIntoLibrary { .. }
+            | Effect::ShuffleTargetCardsIntoLibrary { .. }
             | Effect::ExileGraveyard { .. }
             | Effect::ExileIfDies(..)
             | Effect::Counter(..)

@@ -293,7 +293,10 @@ impl crate::game::Game {
                     Ok(())
                 }
             }
-            (TargetKind::GraveyardCard(f), Target::Object(id)) => {
+            (
+                TargetKind::GraveyardCard(f) | TargetKind::CardInTargetPlayersGraveyard(f),
+                Target::Object(id),
+            ) => {
                 let Some(o) = self.obj(id) else {
                     return no(&|| "that card is gone".into());
                 };

@@ -555,12 +555,16 @@ impl Game {
         if let Event::ZoneChanged {
             card,
             new,
+            from,
             to: ZoneKind::Graveyard,
             owner,
             ..
         } = e
         {
             self.card_to_graveyard_triggers(*card, *new, *owner);
+            if *from == ZoneKind::Library {
+                self.from_library_to_graveyard_triggers(*card, *new, *owner);
+            }
         }
         let found = match e {
             Event::EnteredBattlefield { .. }
@@ -604,6 +608,22 @@ impl Game {
         let found = self
             .matching(|_, _, ctrl, w| *w == TriggerEvent::CardToOpponentGraveyard && ctrl != owner);
         self.queue_about_player(found, Some(new), owner);
+    }
+
+    /// "When ~ is put into your graveyard from your library" (Gaea's Blessing): the card's
+    /// own ability, from the graveyard, controlled by its owner.
+    fn from_library_to_graveyard_triggers(&mut self, card: CardId, new: ObjectId, owner: PlayerId) {
+        let def = self.catalog().get(card);
+        let found: Vec<usize> = def
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::PutIntoYourGraveyardFromLibrary)
+            .map(|(i, _)| i)
+            .collect();
+        for i in found {
+            self.queue(new, card, owner, i, Some(new), None);
+        }
     }
 
     /// Auras' "at the beginning of the upkeep of enchanted creature's controller": the

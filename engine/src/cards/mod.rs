@@ -224,6 +224,14 @@ pub struct SpellAbility {
     /// left unchosen, and it must differ from the earlier targets.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub last_target_optional: bool,
+    /// "Up to three target cards ..." (Gaea's Blessing): the last N target slots may be left
+    /// unchosen (leaving one leaves the rest), each differing from the earlier targets.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub optional_targets: u8,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 /// "N damage divided as you choose among any number of <targets>" (2006 409.1d; 601.2d):

@@ -214,6 +214,10 @@ struct Script {
     /// differs from the earlier ones (Return to Dust).
     #[serde(default)]
     up_to_one_other_target: bool,
+    /// "... up to three target cards ...": the last three target slots may be left unchosen
+    /// (Gaea's Blessing); checked against the text.
+    #[serde(default)]
+    up_to_three_targets: bool,
     /// "If damage would be dealt to ~, sacrifice that many permanents instead."
     #[serde(default)]
     damage_to_sacrifice: bool,
@@ -1203,6 +1207,14 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     {
         return Err("`up_to_one_other_target`: the card's text has no \"up to one other target\" after a first target".into());
     }
+    if s.up_to_three_targets && (targets.len() < 3 || !text_lower.contains("up to three target")) {
+        return Err("`up_to_three_targets`: the card's text has no \"up to three target\" for three target slots".into());
+    }
+    let optional_targets = if s.up_to_three_targets {
+        3
+    } else {
+        u8::from(s.up_to_one_other_target)
+    };
     def.spell = SpellAbility {
         additional_costs,
         targets,
@@ -1210,6 +1222,7 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
         modes,
         divided,
         last_target_optional: s.up_to_one_other_target,
+        optional_targets,
     };
 
     Ok(())

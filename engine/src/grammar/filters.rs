@@ -282,6 +282,9 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
             }
             TargetKind::GraveyardCard(f)
         }
+        "card_in_target_players_graveyard" => {
+            TargetKind::CardInTargetPlayersGraveyard(filter_after(CHOOSERS).parse_next(i)?)
+        }
         "card_in_your_graveyard" => {
             TargetKind::CardInYourGraveyard(filter_after(CHOOSERS).parse_next(i)?)
         }

@@ -155,6 +155,21 @@ impl Game {
                     self.shuffle_library(p);
                 }
             }
+            Effect::ShuffleTargetCardsIntoLibrary { who } => {
+                let players = self.players_of(res, *who);
+                for slot in 0..res.item.targets.len() {
+                    if let Some(Target::Object(o)) = Self::target_at(res, slot as u8)
+                        && self.obj(o).is_some_and(|x| {
+                            x.zone == ZoneKind::Graveyard && players.contains(&x.owner)
+                        })
+                    {
+                        self.move_object(o, ZoneKind::Library, Position::Top);
+                    }
+                }
+                for p in players {
+                    self.shuffle_library(p);
+                }
+            }
             Effect::ExileGraveyard { who } => {
                 for p in self.players_of(res, *who) {
                     let cards = self.player(p).graveyard.clone();
