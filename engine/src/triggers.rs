@@ -1424,20 +1424,11 @@ impl Game {
             }
             // Willbender: the new target "becomes the target" of that spell or ability.
             Event::TargetChanged {
-                spell: Some(_),
+                spell,
                 controller,
                 target,
                 ..
-            } => self
-                .becomes_target_triggers(&[*target], Some(*controller))
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
-                .collect(),
-            Event::TargetChanged { target, .. } => self
-                .becomes_target_triggers(&[*target], None)
-                .into_iter()
-                .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
-                .collect(),
+            } => self.target_changed_triggers(*target, spell.map(|_| *controller)),
             Event::AbilityActivated { targets, .. } | Event::TriggerPut { targets, .. } => self
                 .becomes_target_triggers(targets, None)
                 .into_iter()
@@ -1478,6 +1469,19 @@ impl Game {
             TriggerEvent::OpponentCastsCreatureSpell => ctrl != player && creature_spell,
             _ => false,
         })
+    }
+
+    /// Willbender changed a target: "becomes the target" abilities of the new one
+    /// (`spell_of`: the spell's controller, else an ability).
+    fn target_changed_triggers(
+        &self,
+        target: crate::targets::Target,
+        spell_of: Option<PlayerId>,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        self.becomes_target_triggers(&[target], spell_of)
+            .into_iter()
+            .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+            .collect()
     }
 
     /// "When ~ becomes the target of a spell or ability": the permanents among `targets`

@@ -214,65 +214,7 @@ impl Game {
                 filter,
                 count,
                 then,
-            } => {
-                let Some(p) = self.players_of(res, *who).first().copied() else {
-                    return Progress::Done;
-                };
-                let n = (*count).max(1) as usize;
-                let cands: Vec<ObjectId> = self
-                    .battlefield_of(p)
-                    .map(|o| o.id)
-                    .filter(|id| self.matches_filter(*id, filter, p))
-                    .collect();
-                // Too few to sacrifice: they can't, so nothing happens.
-                if cands.len() < n || res.may == Some(false) {
-                    return Progress::Done;
-                }
-                if res.may.is_none() {
-                    let card = &self.catalog().get(res.item.card).name;
-                    let what = if n == 1 {
-                        format!("a {filter}")
-                    } else {
-                        format!("{n} ({filter})")
-                    };
-                    return Self::ask_yes_no(
-                        p,
-                        format!("{card}: you may sacrifice {what}. Do you?"),
-                    );
-                }
-                let chosen = match res.choices.first() {
-                    Some((_, v)) => v.clone(),
-                    None if cands.len() == n => cands,
-                    None => {
-                        return Progress::Ask(Pending {
-                            player: p,
-                            decision: Decision::Sacrifice {
-                                filter: filter.clone(),
-                                count: n as u32,
-                            },
-                        });
-                    }
-                };
-                // Several at once (one alone as before, without a batch).
-                let batch = chosen.len() > 1;
-                if batch {
-                    self.begin_batch(&chosen);
-                }
-                let sacrificed = chosen
-                    .iter()
-                    .filter(|o| self.sacrifice(**o).is_some())
-                    .count();
-                if batch {
-                    self.end_batch();
-                }
-                if sacrificed == n {
-                    for e in then {
-                        if let Progress::Ask(q) = self.execute(res, e) {
-                            debug_assert!(false, "a may_sacrifice effect asked {q:?}");
-                        }
-                    }
-                }
-            }
+            } => return self.execute_may_sacrifice(res, *who, filter, *count, then),
             Effect::SacrificeOrElse { filter, otherwise } => {
                 return self.sacrifice_or_else(res, filter, otherwise);
             }
@@ -553,6 +495,74 @@ impl Game {
             controller,
             target: new,
         });
+        Progress::Done
+    }
+
+    /// "That player may sacrifice <count> <filter>. If the player does, <then>" (Curse of the
+    /// Cabal, Leviathan): a yes/no question (only with enough of them), then which ones
+    /// (only with a choice), all sacrificed at once.
+    fn execute_may_sacrifice(
+        &mut self,
+        res: &mut Resolution,
+        who: PlayerRef,
+        filter: &ObjectFilter,
+        count: u32,
+        then: &[Effect],
+    ) -> Progress {
+        let Some(p) = self.players_of(res, who).first().copied() else {
+            return Progress::Done;
+        };
+        let n = count.max(1) as usize;
+        let cands: Vec<ObjectId> = self
+            .battlefield_of(p)
+            .map(|o| o.id)
+            .filter(|id| self.matches_filter(*id, filter, p))
+            .collect();
+        // Too few to sacrifice: they can't, so nothing happens.
+        if cands.len() < n || res.may == Some(false) {
+            return Progress::Done;
+        }
+        if res.may.is_none() {
+            let card = &self.catalog().get(res.item.card).name;
+            let what = if n == 1 {
+                format!("a {filter}")
+            } else {
+                format!("{n} ({filter})")
+            };
+            return Self::ask_yes_no(p, format!("{card}: you may sacrifice {what}. Do you?"));
+        }
+        let chosen = match res.choices.first() {
+            Some((_, v)) => v.clone(),
+            None if cands.len() == n => cands,
+            None => {
+                return Progress::Ask(Pending {
+                    player: p,
+                    decision: Decision::Sacrifice {
+                        filter: filter.clone(),
+                        count: n as u32,
+                    },
+                });
+            }
+        };
+        // Several at once (one alone as before, without a batch).
+        let batch = chosen.len() > 1;
+        if batch {
+            self.begin_batch(&chosen);
+        }
+        let sacrificed = chosen
+            .iter()
+            .filter(|o| self.sacrifice(**o).is_some())
+            .count();
+        if batch {
+            self.end_batch();
+        }
+        if sacrificed == n {
+            for e in then {
+                if let Progress::Ask(q) = self.execute(res, e) {
+                    debug_assert!(false, "a may_sacrifice effect asked {q:?}");
+                }
+            }
+        }
         Progress::Done
     }
 }

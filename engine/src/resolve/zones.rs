@@ -221,7 +221,10 @@ impl Game {
         });
     }
 
-    pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
+    /// Delayed abilities set up (Molten Firebird's return, Dragon Whelp's sacrifice,
+    /// Cockatrice's and Defiant Vanguard's end of combat, War Barge's "when ~ leaves the
+    /// battlefield this turn") and Defiant Vanguard's delayed ability itself.
+    fn apply_delayed_destroys(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
         match e {
             Effect::ReturnAtNextEndStep(r) => {
@@ -294,6 +297,19 @@ impl Game {
                     });
                 }
             }
+            _ => debug_assert!(false, "not a delayed destruction: {e:?}"),
+        }
+    }
+
+    pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::ReturnAtNextEndStep(_)
+            | Effect::SacrificeAtNextEndStep(_)
+            | Effect::DestroyAtEndOfCombat(_)
+            | Effect::DestroyThisAndBlockedAtEndOfCombat
+            | Effect::DestroySubjectAndBlocked
+            | Effect::DestroyWhenThisLeavesThisTurn { .. } => self.apply_delayed_destroys(res, e),
             Effect::ReturnToHand(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.move_object(o, ZoneKind::Hand, Position::Top);
