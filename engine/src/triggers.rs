@@ -563,7 +563,7 @@ impl Game {
         {
             self.card_to_graveyard_triggers(*card, *new, *owner);
             if *from == ZoneKind::Library {
-                self.from_library_to_graveyard_triggers(*card, *new, *owner);
+                self.milled_self_triggers(*card, *new, *owner);
             }
         }
         let found = match e {
@@ -612,7 +612,7 @@ impl Game {
 
     /// "When ~ is put into your graveyard from your library" (Gaea's Blessing): the card's
     /// own ability, from the graveyard, controlled by its owner.
-    fn from_library_to_graveyard_triggers(&mut self, card: CardId, new: ObjectId, owner: PlayerId) {
+    fn milled_self_triggers(&mut self, card: CardId, new: ObjectId, owner: PlayerId) {
         let def = self.catalog().get(card);
         let found: Vec<usize> = def
             .triggers
