@@ -357,6 +357,17 @@ pub fn events(game: &Game, viewer: Option<PlayerId>, events: &[Event]) -> Vec<St
                     cat.get(*card).name
                 )
             }
+            Event::TargetChanged {
+                card,
+                spell,
+                target,
+                ..
+            } => format!(
+                "{}{} now targets {}.",
+                cat.get(*card).name,
+                if spell.is_some() { "" } else { "'s ability" },
+                tgt(target)
+            ),
             Event::TriggerPut { card, targets, .. } if !targets.is_empty() => {
                 format!(
                     "{}'s ability triggers{}.",

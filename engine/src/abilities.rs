@@ -64,6 +64,9 @@ pub enum TriggerEvent {
     OpponentCreatureDies,
     /// "When ~ leaves the battlefield" (looks back: the object is gone when it triggers).
     LeavesBattlefield,
+    /// "When ~ is put into your graveyard from your library" (Gaea's Blessing): the card
+    /// itself, milled or otherwise moved there; its source is the card in the graveyard.
+    PutIntoYourGraveyardFromLibrary,
     /// "When ~ leaves the battlefield or becomes untapped" (Merieke Ri Berit).
     LeavesOrBecomesUntapped,
     /// "When a player casts a spell".

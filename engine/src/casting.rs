@@ -318,12 +318,22 @@ impl Game {
         }
     }
 
-    /// The slot of a spell's optional last target ("up to one other target"), if it has one.
-    fn optional_slot(&self, c: &Casting) -> Option<usize> {
-        let def = self.spell_def(c)?;
-        (def.spell.last_target_optional && !c.face_down && def.spell.modes.is_empty())
-            .then(|| def.spell.targets.len().checked_sub(1))
-            .flatten()
+    /// Whether `slot` is one of a spell's optional last targets ("up to one other target",
+    /// "up to three target cards"): it may be left unchosen (then so are the rest).
+    fn is_optional_slot(&self, c: &Casting, slot: usize) -> bool {
+        let Some(def) = self.spell_def(c) else {
+            return false;
+        };
+        let n = def.spell.optional_targets as usize;
+        n > 0
+            && !c.face_down
+            && def.spell.modes.is_empty()
+            && def
+                .spell
+                .targets
+                .len()
+                .checked_sub(n)
+                .is_some_and(|first| slot >= first)
     }
 
     /// The total cost with the chosen alternatives (409.1f), and whether it has X.
@@ -600,7 +610,7 @@ impl Game {
             });
         }
         if c.targets.len() < shape.targets.len()
-            && !(c.skipped_target && self.optional_slot(c) == Some(c.targets.len()))
+            && !(c.skipped_target && self.is_optional_slot(c, c.targets.len()))
         {
             let slot = c.targets.len();
             return Some(Decision::ChooseTarget {
@@ -904,9 +914,8 @@ impl Game {
         let shape = self
             .shape_of(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
-        let optional = self.optional_slot(c);
         for (slot, spec) in shape.targets.iter().enumerate() {
-            if Some(slot) == optional {
+            if self.is_optional_slot(c, slot) {
                 continue;
             }
             if !self.has_target_candidate(c, spec) {
@@ -1089,7 +1098,10 @@ impl Game {
                 CostPart::Delve(_) | CostPart::Convoke(_) => {}
                 // Turned into `Discard(X)` / `RemoveCounters(X)` by `total_cost`.
                 CostPart::DiscardX | CostPart::RemoveXCounters(_) => {}
-                CostPart::SacrificeThis | CostPart::ExileThis | CostPart::PutCounterOnThis(_) => {
+                CostPart::SacrificeThis
+                | CostPart::ExileThis
+                | CostPart::ReturnThis
+                | CostPart::PutCounterOnThis(_) => {
                     if source.is_none() {
                         return Err(RuleError::illegal("nothing to sacrifice"));
                     }
@@ -1374,15 +1386,15 @@ impl Game {
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
                 self.check_target(c, spec, t)?;
-                if self.optional_slot(c) == Some(c.targets.len()) && c.targets.contains(&t) {
+                if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
                     return Err(RuleError::illegal(
-                        "this target must be another one than the first (\"up to one other target\")",
+                        "this target must be another one than the ones already chosen (\"up to ... other target\")",
                     ));
                 }
                 next.targets.push(t);
             }
             (Decision::ChooseTarget { slot, .. }, Answer::Objects(none)) if none.is_empty() => {
-                if self.optional_slot(c) != Some(*slot as usize) {
+                if !self.is_optional_slot(c, *slot as usize) {
                     return Err(RuleError::illegal("this target must be chosen"));
                 }
                 next.skipped_target = true;
@@ -1506,7 +1518,7 @@ impl Game {
                     .into_iter()
                     .map(Answer::Target)
                     .collect();
-                if self.optional_slot(c) == Some(*slot as usize) {
+                if self.is_optional_slot(c, *slot as usize) {
                     v.push(Answer::Objects(Vec::new()));
                 }
                 v
@@ -1662,6 +1674,57 @@ impl Game {
             .any(|t| Some(t) != me.map(Target::Object) && self.target_allowed(c, spec, t))
     }
 
+    /// The legal new targets for the single target of a spell or ability on the stack
+    /// ("change the target of target spell or ability with a single target": Willbender;
+    /// 2014 115.7a / 2006 415.7): each checked as if chosen for it now by its controller (not
+    /// itself, protection from its colours, its own filters), never the target it has.
+    pub(crate) fn new_single_target_candidates(&self, item: &StackItem) -> Vec<Target> {
+        let Some(now) = item.single_target() else {
+            return Vec::new();
+        };
+        let kind = match item.kind {
+            StackKind::Spell(id) => CastKind::NewTargets(id),
+            StackKind::Ability { source, index } => CastKind::Ability { source, index },
+            StackKind::Trigger {
+                source,
+                index,
+                subject,
+                player,
+                granter,
+            } => CastKind::Trigger(crate::triggers::WaitingTrigger {
+                source,
+                card: item.card,
+                controller: item.controller,
+                index,
+                subject,
+                player,
+                ordered: true,
+                granter,
+                amount: item.x,
+            }),
+            StackKind::CombatDamage { .. } => return Vec::new(),
+        };
+        let spec = if item.division.is_empty() {
+            self.item_ability(item).0.first()
+        } else {
+            let divided = match item.kind {
+                StackKind::Trigger { index, granter, .. } => self
+                    .trigger_def(granter.unwrap_or(item.card), index)
+                    .and_then(|t| t.divided.as_ref()),
+                _ => self.catalog().get(item.card).spell.divided.as_ref(),
+            };
+            divided.map(|d| &d.spec)
+        };
+        let Some(spec) = spec else {
+            return Vec::new();
+        };
+        let c = Casting::new(item.controller, kind);
+        self.target_pool(&c, spec)
+            .into_iter()
+            .filter(|t| *t != now && self.target_allowed(&c, spec, *t))
+            .collect()
+    }
+
     /// Everything of the kind `spec` asks for, legal or not, in listing order.
     fn target_pool(&self, c: &Casting, spec: &TargetSpec) -> Vec<Target> {
         use crate::targets::TargetKind as K;
@@ -1689,7 +1752,7 @@ impl Game {
                     .filter_map(|s| s.object())
                     .map(Target::Object),
             ),
-            K::GraveyardCard(_) => v.extend(
+            K::GraveyardCard(_) | K::CardInTargetPlayersGraveyard(_) => v.extend(
                 self.players
                     .iter()
                     .flat_map(|p| p.graveyard.iter().copied())
@@ -1702,6 +1765,11 @@ impl Game {
                     .copied()
                     .map(Target::Object),
             ),
+            K::SingleTargetSpellOrAbility => v.extend(self.stack.iter().filter_map(|s| {
+                s.object()
+                    .map(Target::Object)
+                    .or(s.serial.map(Target::Ability))
+            })),
             K::Ability | K::ActivatedAbility => v.extend(
                 self.stack
                     .iter()
@@ -1807,6 +1875,21 @@ impl Game {
             && id.slot() == source.slot()
         {
             return no(&|| "it must target another card, not the card of its own source".into());
+        }
+        // "Up to three target cards from their graveyard" (Gaea's Blessing): the graveyard
+        // of the player chosen for the first target.
+        if let crate::targets::TargetKind::CardInTargetPlayersGraveyard(_) = &spec.kind
+            && let Target::Object(id) = t
+            && let Some(Target::Player(p)) = c.targets.first()
+            && self.obj(id).is_some_and(|o| o.owner != *p)
+        {
+            return no(&|| {
+                format!(
+                    "{} is not in {}'s graveyard",
+                    self.card_name(id),
+                    self.player(*p).name
+                )
+            });
         }
         // Protection matters for permanents and spells, not cards in graveyards.
         // The target's protections first: the spell's colours (a layer computation for a
@@ -2790,6 +2873,11 @@ impl Game {
                 CostPart::ExileThis => {
                     if let Some(src) = source {
                         self.move_object(src, ZoneKind::Exile, Position::Top);
+                    }
+                }
+                CostPart::ReturnThis => {
+                    if let Some(src) = source {
+                        self.move_object(src, ZoneKind::Hand, Position::Top);
                     }
                 }
                 CostPart::ExileFromGraveyard(..) | CostPart::Delve(_) => {

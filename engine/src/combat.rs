@@ -86,6 +86,18 @@ pub struct Combat {
     /// deal damage again in the regular step).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub first_strikers: Vec<ObjectId>,
+    /// Blocks as declared, `(blocker, attacker)`, kept after either leaves combat, for
+    /// "all creatures it blocked this turn" (Defiant Vanguard): recorded only for blockers
+    /// whose abilities read it (`Game::remembers_its_blocks`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remembered_blocks: Vec<(ObjectId, ObjectId)>,
+    /// An attack declared whose costs are being paid (Leviathan: 508.1g-h / 2006 308.2):
+    /// the creatures become attackers once the last cost is paid.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declaring: Vec<Attack>,
+    /// The attack costs still to pay: permanents to sacrifice, by filter and count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_costs_left: Vec<(crate::targets::ObjectFilter, u32)>,
 }
 
 impl Combat {
@@ -114,6 +126,8 @@ enum AttackRestriction {
     Defender,
     CantAttack,
     SummoningSick,
+    /// Its cost to attack can't be paid (Leviathan without two Islands).
+    CantPayCost,
 }
 
 /// What keeps a creature from attacking one player (508.1c).
@@ -229,6 +243,10 @@ impl Game {
             AttackRestriction::SummoningSick => format!(
                 "{name} has summoning sickness: it hasn't been under your control since your turn began"
             ),
+            AttackRestriction::CantPayCost => match self.attack_cost_of(id) {
+                Some((f, n)) => format!("{name} can't attack unless you sacrifice {n} ({f})"),
+                None => format!("{name} can't attack"),
+            },
         })
     }
 
@@ -251,6 +269,11 @@ impl Game {
         }
         if !self.controlled_since_turn_start(id) && !self.has_keyword(id, Keyword::Haste) {
             return Some(AttackRestriction::SummoningSick);
+        }
+        if let Some((f, n)) = self.attack_cost_of(id)
+            && self.attack_cost_candidates(o.controller, f).len() < *n as usize
+        {
+            return Some(AttackRestriction::CantPayCost);
         }
         None
     }
@@ -447,9 +470,18 @@ impl Game {
             self.check_can_attack_player(a.attacker, a.defender)
                 .map_err(RuleError::Illegal)?;
         }
+        // 508.1g-h: the costs of the whole declaration must be payable together.
+        for (f, n) in self.attack_costs(attacks) {
+            if self.attack_cost_candidates(player, &f).len() < n as usize {
+                return Err(RuleError::illegal(format!(
+                    "these attackers' costs need {n} ({f}) to sacrifice"
+                )));
+            }
+        }
         // Requirements (508.1d / 2006 rule 500): a creature that "attacks each combat if
-        // able" and can attack must be declared. (Attack costs do not exist yet, so obeying
-        // every requirement is always possible.)
+        // able" and can attack must be declared. (A requirement never makes a player pay
+        // an attack cost, 508.1d: one that can't attack alone for its cost isn't eligible;
+        // no card has both.)
         for (id, _) in self.eligible_attackers(player) {
             if self.has_keyword(id, Keyword::AttacksEachCombat)
                 && !attacks.iter().any(|a| a.attacker == id)
@@ -484,6 +516,22 @@ impl Game {
                 self.tap(a.attacker);
             }
         }
+        let costs = self.attack_costs(&attacks);
+        if let Some(c) = &mut self.combat
+            && !costs.is_empty()
+        {
+            // 508.1g-h: the costs are paid before the creatures become attackers.
+            c.declaring = attacks;
+            c.attack_costs_left = costs;
+            self.ask_attack_cost();
+            return Ok(());
+        }
+        self.become_attackers(attacks);
+        Ok(())
+    }
+
+    /// The creatures of a declaration (costs paid) become attacking creatures (508.1k).
+    fn become_attackers(&mut self, attacks: Vec<Attack>) {
         if let Some(c) = &mut self.combat {
             c.attackers = attacks
                 .iter()
@@ -500,6 +548,101 @@ impl Game {
             attackers: attacks.iter().map(|a| (a.attacker, a.defender)).collect(),
         });
         self.give_priority(self.active);
+    }
+
+    /// The cost to attack with `id` (Leviathan's "can't attack unless you sacrifice two
+    /// Islands"), while it has its abilities.
+    fn attack_cost_of(&self, id: ObjectId) -> Option<&(crate::targets::ObjectFilter, u32)> {
+        let o = self.obj(id)?;
+        let cost = self.catalog().get(o.face()).attack_cost.as_ref()?;
+        self.has_own_abilities(id).then_some(cost)
+    }
+
+    /// The permanents `player` could sacrifice for an attack cost with this filter.
+    fn attack_cost_candidates(
+        &self,
+        player: PlayerId,
+        f: &crate::targets::ObjectFilter,
+    ) -> Vec<ObjectId> {
+        self.battlefield_of(player)
+            .map(|o| o.id)
+            .filter(|id| self.matches_filter(*id, f, player))
+            .collect()
+    }
+
+    /// The total costs of a declaration, one entry per filter (508.1g: several creatures'
+    /// costs add up). Only Leviathan has one, so costs with different filters are summed
+    /// per filter and paid one filter after the other.
+    fn attack_costs(&self, attacks: &[Attack]) -> Vec<(crate::targets::ObjectFilter, u32)> {
+        let mut out: Vec<(crate::targets::ObjectFilter, u32)> = Vec::new();
+        for a in attacks {
+            if let Some((f, n)) = self.attack_cost_of(a.attacker) {
+                match out.iter_mut().find(|(g, _)| g == f) {
+                    Some((_, total)) => *total += n,
+                    None => out.push((f.clone(), *n)),
+                }
+            }
+        }
+        out
+    }
+
+    /// Asks the attacking player for the permanents the next attack cost sacrifices.
+    fn ask_attack_cost(&mut self) {
+        let Some((filter, count)) = self
+            .combat
+            .as_ref()
+            .and_then(|c| c.attack_costs_left.first().cloned())
+        else {
+            return;
+        };
+        self.pending = Some(Pending {
+            player: self.active,
+            decision: Decision::Sacrifice { filter, count },
+        });
+    }
+
+    /// Whether the pending sacrifice pays an attack cost (not an effect resolving).
+    pub(crate) fn paying_attack_cost(&self) -> bool {
+        self.resolution.is_none()
+            && self
+                .combat
+                .as_ref()
+                .is_some_and(|c| !c.attack_costs_left.is_empty())
+    }
+
+    /// The attacking player chose the permanents an attack cost sacrifices (508.1h): they
+    /// are sacrificed at once; after the last cost the creatures become attackers.
+    pub(crate) fn answer_attack_cost(
+        &mut self,
+        player: PlayerId,
+        d: &Decision,
+        answer: Answer,
+    ) -> Result<(), RuleError> {
+        let Answer::Objects(objs) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: d.describe(),
+            });
+        };
+        self.check_choice(player, d, &objs)?;
+        self.pending = None;
+        self.begin_batch(&objs);
+        for o in &objs {
+            self.sacrifice(*o);
+        }
+        self.end_batch();
+        let Some(c) = &mut self.combat else {
+            return Ok(());
+        };
+        c.attack_costs_left.remove(0);
+        if !c.attack_costs_left.is_empty() {
+            self.ask_attack_cost();
+            return Ok(());
+        }
+        let attacks: Vec<Attack> = std::mem::take(&mut c.declaring)
+            .into_iter()
+            .filter(|a| self.is_on_battlefield(a.attacker))
+            .collect();
+        self.become_attackers(attacks);
         Ok(())
     }
 
@@ -546,6 +689,13 @@ impl Game {
             }
         }
         out.dedup();
+        // Attack costs (Leviathan): a set whose costs can't be paid together isn't listed.
+        out.retain(|a| match a {
+            Answer::Attack(v) => {
+                self.attack_costs(v).is_empty() || self.check_attack(player, v).is_ok()
+            }
+            _ => true,
+        });
         out
     }
 
@@ -859,7 +1009,13 @@ impl Game {
         };
         self.check_blocks(player, &blocks)?;
         self.pending = None;
+        let remembered: Vec<(ObjectId, ObjectId)> = blocks
+            .iter()
+            .filter(|b| self.remembers_its_blocks(b.blocker))
+            .map(|b| (b.blocker, b.attacker))
+            .collect();
         if let Some(c) = &mut self.combat {
+            c.remembered_blocks.extend(remembered);
             for b in &blocks {
                 c.blockers.push(Blocker {
                     id: b.blocker,
@@ -875,6 +1031,33 @@ impl Game {
         }
         self.ask_next_blocker();
         Ok(())
+    }
+
+    /// Whether an ability of `blocker` reads "all creatures it blocked this turn"
+    /// (Defiant Vanguard's `destroy_this_and_blocked_at_end_of_combat`).
+    fn remembers_its_blocks(&self, blocker: ObjectId) -> bool {
+        self.def(blocker).is_some_and(|d| {
+            d.triggers.iter().any(|t| {
+                t.effects.iter().any(|e| {
+                    matches!(
+                        e,
+                        crate::effects::Effect::DestroyThisAndBlockedAtEndOfCombat
+                    )
+                })
+            })
+        })
+    }
+
+    /// The creatures `blocker` was declared blocking this combat (remembered: Defiant
+    /// Vanguard).
+    pub(crate) fn remembered_blocked_by(&self, blocker: ObjectId) -> Vec<ObjectId> {
+        self.combat.as_ref().map_or_else(Vec::new, |c| {
+            c.remembered_blocks
+                .iter()
+                .filter(|(b, _)| *b == blocker)
+                .map(|(_, a)| *a)
+                .collect()
+        })
     }
 
     pub(crate) fn block_answers(&self, player: PlayerId) -> Vec<Answer> {

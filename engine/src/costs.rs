@@ -29,6 +29,8 @@ pub enum CostPart {
     PayLife(u32),
     RemoveCounters(CounterKind, u32),
     ExileThis,
+    /// "Return ~ to its owner's hand" (Ovinomancer): the ability's source, on the battlefield.
+    ReturnThis,
     /// Exile `count` cards matching the filter from graveyards (any player's; chosen as the
     /// cost is paid, 409.1f): "remove a Fungus card in a graveyard from the game".
     ExileFromGraveyard(ObjectFilter, u32),
@@ -128,6 +130,7 @@ impl fmt::Display for Cost {
             parts.push(match p {
                 CostPart::SacrificeThis => "sacrifice this".into(),
                 CostPart::ExileThis => "exile this".into(),
+                CostPart::ReturnThis => "return this to its owner's hand".into(),
                 CostPart::Sacrifice(f, 1) => format!("sacrifice a {f}"),
                 CostPart::Sacrifice(f, n) => format!("sacrifice {n} {f}s"),
                 CostPart::Discard(1) => "discard a card".into(),

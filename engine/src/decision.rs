@@ -54,8 +54,13 @@ pub enum Decision {
         count: u32,
     },
     /// "Return a <filter> you control to its owner's hand" as an effect resolves (Dream
-    /// Stalker): answered `Objects` with exactly one of them.
-    ReturnToHand { filter: ObjectFilter },
+    /// Stalker): answered `Objects` with exactly `count` of them (one unless a cost says
+    /// more: Ovinomancer's "unless you return three basic lands you control").
+    ReturnToHand {
+        filter: ObjectFilter,
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        count: u32,
+    },
     /// Search the library for up to `up_to` cards (one unless an effect says "up to N")
     /// matching the filter (and, for transmute and transfigure, with this mana value),
     /// answered `Objects` with none to `up_to` of them.
@@ -336,8 +341,11 @@ impl Decision {
             Decision::DeclareBlockers => "declare blockers".into(),
             Decision::Discard { count } => format!("discard {count} card(s)"),
             Decision::Sacrifice { filter, count: 1 } => format!("sacrifice a {filter}"),
-            Decision::ReturnToHand { filter } => {
+            Decision::ReturnToHand { filter, count: 1 } => {
                 format!("return a {filter} you control to its owner's hand")
+            }
+            Decision::ReturnToHand { filter, count } => {
+                format!("return {count} ({filter}) you control to their owner's hand")
             }
             Decision::Sacrifice { filter, count } => format!("sacrifice {count} ({filter})"),
             Decision::Search {

@@ -184,10 +184,13 @@ pub enum Effect {
         who: PlayerRef,
     },
     /// "That player may sacrifice a <filter>. If the player does, <then>" (Curse of the
-    /// Cabal's upkeep ability): a yes/no question, then the permanent (if several).
+    /// Cabal's upkeep ability): a yes/no question, then the permanent (if several);
+    /// `count` > 1: "you may sacrifice two Islands. If you do, ..." (Leviathan), asked only
+    /// when there are that many, all sacrificed at once.
     MaySacrificeThen {
         who: PlayerRef,
         filter: ObjectFilter,
+        count: u32,
         then: Vec<Effect>,
     },
     /// "Sacrifice a <filter>. If you can't, <otherwise>" (Liege of the Pit: "sacrifice a
@@ -786,6 +789,27 @@ pub enum Effect {
     /// "Destroy that creature at end of combat": a delayed ability
     /// (`DelayedWhen::EndOfCombatDestroy`) of the resolving ability's controller (Cockatrice).
     DestroyAtEndOfCombat(ObjRef),
+    /// "When ~ leaves the battlefield this turn, destroy that creature" (War Barge): a
+    /// delayed ability (`DelayedWhen::SourceLeavesThisTurn`) watching the resolving
+    /// ability's source, which ends with the turn; `regen: false`: "a creature destroyed this
+    /// way can't be regenerated".
+    DestroyWhenThisLeavesThisTurn {
+        what: ObjRef,
+        regen: bool,
+    },
+    /// "At end of combat, destroy it and all creatures it blocked this turn" (Defiant
+    /// Vanguard's "when ~ blocks" trigger): one delayed ability
+    /// (`DelayedWhen::EndOfCombatDestroyWithBlocked`) about the trigger's source, also if
+    /// the source has left since (the creatures it blocked are remembered by the combat).
+    DestroyThisAndBlockedAtEndOfCombat,
+    /// The delayed ability's effect: destroy the subject and every creature it was declared
+    /// blocking this combat that is still on the battlefield, at once.
+    DestroySubjectAndBlocked,
+    /// "Change the target of target spell or ability with a single target" (Willbender;
+    /// 2014 115.7a / 2006 415.7): to another legal target, chosen by the resolving ability's
+    /// controller (a `choose_mode` decision among them, none asked when one is left); with
+    /// no other legal target it is unchanged.
+    ChangeTarget(ObjRef),
     /// Storm's and gravestorm's trigger: copy the spell it is about once for each spell
     /// (permanent) counted, the count being the trigger's `x` (`keywords/storm.rs`).
     StormCopies,
@@ -814,6 +838,13 @@ pub enum Effect {
     /// pays it).
     SacrificeThisUnlessPays {
         cost: crate::costs::Cost,
+    },
+    /// "Target player shuffles up to three target cards from their graveyard into their
+    /// library" (Gaea's Blessing): every target card still legal goes into its owner's
+    /// library, then each such player (`who`, legal) shuffles their library (also with no
+    /// card left to put there).
+    ShuffleTargetCardsIntoLibrary {
+        who: PlayerRef,
     },
     /// "Shuffle your graveyard into your library" (Feldon's Cane).
     ShuffleGraveyardIntoLibrary {
@@ -1002,6 +1033,7 @@ impl Effect {
             | Effect::DiscardHand { who }
             | Effect::SacrificeHalf { who }
             | Effect::ShuffleGraveyardIntoLibrary { who }
+            | Effect::ShuffleTargetCardsIntoLibrary { who }
             | Effect::ExileGraveyard { who }
             | Effect::BecomeCreatureAll { who, .. }
             | Effect::Poison { who, .. }
@@ -1053,6 +1085,7 @@ impl Effect {
                 ..
             }
             | Effect::CounterLockingSource(ObjRef::Target(n))
+            | Effect::ChangeTarget(ObjRef::Target(n))
             | Effect::CounterUnlessPays {
                 what: ObjRef::Target(n),
                 ..
@@ -1072,6 +1105,10 @@ impl Effect {
             | Effect::ExileLinked(ObjRef::Target(n))
             | Effect::ExileUntilNextEndStep(ObjRef::Target(n))
             | Effect::ReturnIfDiesThisTurn(ObjRef::Target(n))
+            | Effect::DestroyWhenThisLeavesThisTurn {
+                what: ObjRef::Target(n),
+                ..
+            }
             | Effect::BecomeCreatureType {
                 what: ObjRef::Target(n),
                 ..

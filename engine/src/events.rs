@@ -63,6 +63,14 @@ pub enum Event {
         card: CardId,
         controller: PlayerId,
     },
+    /// The target of a spell or ability on the stack was changed (Willbender): `card` is
+    /// the spell's card or the ability's source card; `spell` is set for a spell.
+    TargetChanged {
+        card: CardId,
+        spell: Option<ObjectId>,
+        controller: PlayerId,
+        target: Target,
+    },
     /// A triggered ability went on the stack.
     TriggerPut {
         source: ObjectId,

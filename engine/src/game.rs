@@ -396,6 +396,12 @@ pub struct Game {
     /// What this game's cards can do, worked out once (`census.rs`); never saved.
     #[serde(skip)]
     pub(crate) census: crate::census::Census,
+    /// The controller of the spell or ability whose effect is being executed right now
+    /// (`resolve.rs` sets it around each effect; the resolution itself is out of
+    /// `Game::resolution` meanwhile): "a spell or ability an opponent controls causes you to
+    /// discard ~" (Dodecapod). Never saved: it lives only inside one effect.
+    #[serde(skip)]
+    pub(crate) executing_for: Option<PlayerId>,
     /// "You can't lose the game this turn and your opponents can't win the game this turn"
     /// (Angel's Grace): the player and the turn (`sba.rs`: `Game::can_lose`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -619,6 +625,7 @@ impl Game {
             loop_watch: Default::default(),
             sba_clean: false,
             census: Default::default(),
+            executing_for: None,
             cant_lose: Vec::new(),
             has_ability_targets: false,
             next_ability_serial: 0,
@@ -723,6 +730,9 @@ impl Game {
             | Decision::PayMana { .. } => self.answer_casting(player, answer),
             Decision::DeclareAttackers => self.answer_attackers(player, answer),
             Decision::DeclareBlockers => self.answer_blockers(player, answer),
+            d @ Decision::Sacrifice { .. } if self.paying_attack_cost() => {
+                self.answer_attack_cost(player, d, answer)
+            }
             Decision::Discard { .. }
             | Decision::Sacrifice { .. }
             | Decision::ReturnToHand { .. }
@@ -1394,6 +1404,40 @@ impl Game {
         Some(new_id)
     }
 
+    /// "If a spell or ability an opponent controls causes you to discard ~, put it onto the
+    /// battlefield with N +1/+1 counters on it instead" (Dodecapod): N, when `p` discards
+    /// `card` while a spell or ability an opponent of `p` controls resolves (not a cost,
+    /// not the cleanup discard, not their own spells).
+    fn discard_to_battlefield(&self, p: PlayerId, card: ObjectId) -> Option<u32> {
+        let n = self.def(card)?.opponent_discard_to_battlefield;
+        if n == 0 || self.casting.is_some() {
+            return None;
+        }
+        // Inside an effect, or after a question that effect asked (madness).
+        let cause = self
+            .executing_for
+            .or_else(|| self.resolution.as_ref().map(|r| r.item.controller))?;
+        (cause != p).then_some(n)
+    }
+
+    /// [`Game::put_onto_battlefield`] with counters an effect puts on it as it enters
+    /// (Dodecapod's "onto the battlefield with two +1/+1 counters on it").
+    pub(crate) fn put_onto_battlefield_with(
+        &mut self,
+        id: ObjectId,
+        controller: PlayerId,
+        counters: &[(crate::object::CounterKind, u32)],
+    ) -> Option<ObjectId> {
+        let new_id = self.place_on_battlefield(id, controller, false, &[])?;
+        if let Some(o) = self.obj_mut(new_id) {
+            for (k, n) in counters {
+                o.counters.add(k.clone(), *n);
+            }
+        }
+        self.emit_entered(new_id);
+        Some(new_id)
+    }
+
     /// Several cards enter the battlefield at the same time (Living End): every one is in
     /// place before any "enters" event, so their abilities see each other enter, and an
     /// "as ~ enters" effect of one (Ixidron) doesn't touch the others (R-ixidron-4).
@@ -1653,7 +1697,15 @@ impl Game {
         } else {
             ZoneKind::Graveyard
         };
-        let new_id = self.move_object(card, to, Position::Top)?;
+        let new_id = match self.discard_to_battlefield(p, card) {
+            // Dodecapod: still discarded, but onto the battlefield with its counters.
+            Some(n) if !madness => self.put_onto_battlefield_with(
+                card,
+                p,
+                &[(crate::object::CounterKind::PlusOnePlusOne, n)],
+            )?,
+            _ => self.move_object(card, to, Position::Top)?,
+        };
         self.emit(Event::Discarded {
             player: p,
             card: new_id,

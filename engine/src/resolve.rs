@@ -183,7 +183,10 @@ impl Game {
                 return;
             }
             let effect = effects[res.effect].clone();
-            match self.execute(&mut res, &effect) {
+            self.executing_for = Some(res.item.controller);
+            let progress = self.execute(&mut res, &effect);
+            self.executing_for = None;
+            match progress {
                 Progress::Done => {
                     res.effect += 1;
                     res.choices.clear();
@@ -827,6 +830,7 @@ impl Game {
             | Effect::SacrificeOrElse { .. }
             | Effect::BalanceSacrifice(_)
             | Effect::ReturnChosen(_) => return self.execute_sacrifice_choices(res, e),
+            Effect::ChangeTarget(what) => return self.execute_change_target(res, *what),
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
@@ -909,6 +913,7 @@ impl Game {
             | Effect::PutOnTop(..)
             | Effect::SacrificeThis { .. }
             | Effect::ShuffleGraveyardIntoLibrary { .. }
+            | Effect::ShuffleTargetCardsIntoLibrary { .. }
             | Effect::ExileGraveyard { .. }
             | Effect::ExileIfDies(..)
             | Effect::Counter(..)
@@ -924,6 +929,9 @@ impl Game {
             | Effect::ReturnToHand(..)
             | Effect::SacrificeAtNextEndStep(..)
             | Effect::DestroyAtEndOfCombat(..)
+            | Effect::DestroyWhenThisLeavesThisTurn { .. }
+            | Effect::DestroyThisAndBlockedAtEndOfCombat
+            | Effect::DestroySubjectAndBlocked
             | Effect::ReturnAtNextEndStep(..) => self.apply_returns(res, e),
             Effect::CreateToken { .. } | Effect::CreateChosenToken(_) => {
                 self.apply_counters(res, e)
@@ -1144,7 +1152,7 @@ impl Game {
                     .filter(|id| self.matches_filter(*id, filter, player))
                     .collect()
             }
-            Decision::ReturnToHand { filter } => self
+            Decision::ReturnToHand { filter, .. } => self
                 .battlefield_of(player)
                 .map(|o| o.id)
                 .filter(|id| self.matches_filter(*id, filter, player))
@@ -1182,7 +1190,7 @@ impl Game {
         }
     }
 
-    fn check_choice(
+    pub(crate) fn check_choice(
         &self,
         player: PlayerId,
         d: &Decision,
@@ -1193,7 +1201,7 @@ impl Game {
             Decision::Discard { count } => (*count as usize, *count as usize),
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
             Decision::Search { up_to, .. } => (0, *up_to as usize),
-            Decision::ReturnToHand { .. } => (1, 1),
+            Decision::ReturnToHand { count, .. } => (*count as usize, *count as usize),
             Decision::AuraSwap { .. } | Decision::PutFromHand { .. } => (0, 1),
             Decision::Reveal { .. } => (0, cands.len()),
             _ => (0, 0),
@@ -1294,7 +1302,11 @@ impl Game {
     pub(crate) fn resolution_choice_answers(&self, player: PlayerId, d: &Decision) -> Vec<Answer> {
         let cands = self.choice_candidates(player, d);
         let mut out: Vec<Answer> = match d {
-            Decision::Discard { count } | Decision::Sacrifice { count, .. } if *count > 1 => {
+            Decision::Discard { count }
+            | Decision::Sacrifice { count, .. }
+            | Decision::ReturnToHand { count, .. }
+                if *count > 1 =>
+            {
                 // One answer per card for the first pick would not be a full answer; list the
                 // first `count` cards and each single-card swap of the last slot.
                 let n = *count as usize;

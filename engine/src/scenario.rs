@@ -928,14 +928,26 @@ impl Runner {
             ),
             None => (rest, 1),
         };
+        // Willbender's "target spell or ability": a spell of that name too.
+        let spells_too = matches!(
+            self.game.pending().map(|p| &p.decision),
+            Some(Decision::ChooseTarget { spec, .. })
+                if spec.kind == crate::targets::TargetKind::SingleTargetSpellOrAbility
+        );
         self.game
             .stack
             .iter()
             .rev()
-            .filter(|s| s.serial.is_some() && self.game.catalog().get(s.card).name == name)
+            .filter(|s| {
+                (s.serial.is_some() || (spells_too && s.is_spell()))
+                    && self.game.catalog().get(s.card).name == name
+            })
             .nth(nth.saturating_sub(1))
-            .and_then(|s| s.serial)
-            .map(Target::Ability)
+            .and_then(|s| {
+                s.serial
+                    .map(Target::Ability)
+                    .or(s.object().map(Target::Object))
+            })
             .ok_or_else(|| format!("no ability of {name} on the stack"))
     }
 

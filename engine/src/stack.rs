@@ -69,6 +69,14 @@ impl StackItem {
             _ => None,
         }
     }
+    /// Its one target, if it has exactly one ("a spell or ability with a single target",
+    /// Willbender): a numbered target, or a divided spell's only recipient.
+    pub fn single_target(&self) -> Option<Target> {
+        match (self.targets.as_slice(), self.division.as_slice()) {
+            ([t], []) | ([], [(t, _)]) => Some(*t),
+            _ => None,
+        }
+    }
     pub fn is_spell(&self) -> bool {
         matches!(self.kind, StackKind::Spell(_))
     }

@@ -293,18 +293,12 @@ impl crate::game::Game {
                     Ok(())
                 }
             }
-            (TargetKind::GraveyardCard(f), Target::Object(id)) => {
-                let Some(o) = self.obj(id) else {
-                    return no(&|| "that card is gone".into());
-                };
-                if o.zone != ZoneKind::Graveyard {
-                    no(&|| format!("{} is not in a graveyard", self.card_name(id)))
-                } else if !self.matches_filter(id, f, me) {
-                    no(&|| format!("{} is not {}", self.card_name(id), spec.describe()))
-                } else {
-                    Ok(())
-                }
-            }
+            (
+                TargetKind::GraveyardCard(f) | TargetKind::CardInTargetPlayersGraveyard(f),
+                Target::Object(id),
+            ) => self
+                .graveyard_card_check(me, spec, f, id)
+                .map_err(|e| if words { e } else { String::new() }),
             (TargetKind::CardInYourGraveyard(f), Target::Object(id)) => {
                 let Some(o) = self.obj(id) else {
                     return no(&|| "that card is gone".into());
@@ -348,6 +342,9 @@ impl crate::game::Game {
             (TargetKind::SpellOrPermanent, Target::Object(id)) => {
                 self.spell_or_permanent(id, words)
             }
+            (TargetKind::SingleTargetSpellOrAbility, Target::Object(id)) => self
+                .single_target_spell_check(id)
+                .map_err(|e| if words { e } else { String::new() }),
             (TargetKind::ExiledCard, Target::Object(id)) => match self.obj(id) {
                 Some(o) if o.zone == ZoneKind::Exile && !o.face_down => Ok(()),
                 Some(_) => no(&|| format!("{} is not a face-up exiled card", self.card_name(id))),
@@ -372,6 +369,41 @@ impl crate::game::Game {
         }
     }
 
+    /// A card in any graveyard matching the filter ("target card in a graveyard").
+    fn graveyard_card_check(
+        &self,
+        me: PlayerId,
+        spec: &TargetSpec,
+        f: &crate::targets::ObjectFilter,
+        id: crate::ids::ObjectId,
+    ) -> Result<(), String> {
+        let Some(o) = self.obj(id) else {
+            return Err("that card is gone".into());
+        };
+        if o.zone != crate::zones::ZoneKind::Graveyard {
+            Err(format!("{} is not in a graveyard", self.card_name(id)))
+        } else if !self.matches_filter(id, f, me) {
+            Err(format!("{} is not {}", self.card_name(id), spec.describe()))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A spell on the stack as Willbender's "target spell ... with a single target".
+    fn single_target_spell_check(&self, id: crate::ids::ObjectId) -> Result<(), String> {
+        match self.stack.iter().find(|s| s.object() == Some(id)) {
+            None => Err(format!(
+                "{} is not a spell on the stack",
+                self.card_name(id)
+            )),
+            Some(s) if s.single_target().is_none() => Err(format!(
+                "{} doesn't have a single target",
+                self.card_name(id)
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+
     /// An ability on the stack as the target of `kind` (`Target::Ability`): Trickbind's any
     /// ability, Voidmage Husher's activated one only.
     fn ability_target_check(&self, kind: &TargetKind, serial: u32) -> Result<(), String> {
@@ -381,6 +413,14 @@ impl crate::game::Game {
                 if *kind == TargetKind::ActivatedAbility =>
             {
                 Err("that is a triggered ability, not an activated one".into())
+            }
+            Some(_)
+                if *kind == TargetKind::SingleTargetSpellOrAbility
+                    && self
+                        .ability_on_stack(serial)
+                        .is_some_and(|s| s.single_target().is_none()) =>
+            {
+                Err("that ability doesn't have a single target".into())
             }
             Some(_) => Ok(()),
         }

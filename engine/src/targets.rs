@@ -36,6 +36,10 @@ pub enum TargetKind {
     /// A card in its controller's own graveyard matching the filter ("target instant or
     /// sorcery card in your graveyard", Dralnu, Lich Lord).
     CardInYourGraveyard(ObjectFilter),
+    /// A card in the graveyard of the player chosen for the first target ("target player
+    /// shuffles up to three target cards from their graveyard": Gaea's Blessing); as it
+    /// resolves, any card still in a graveyard (a card never changes owner).
+    CardInTargetPlayersGraveyard(ObjectFilter),
     /// "Target permanent or suspended card" (Clockspinning; 2006 502.59b / 702.61b): a
     /// permanent matching the filter (with a time counter on it when `with_time_counter`:
     /// Timecrafting's "permanent with a time counter on it"), or a suspended card in exile
@@ -57,12 +61,21 @@ pub enum TargetKind {
     ExiledCard,
     /// "Target spell or permanent" (Moonlace): any spell on the stack or any permanent.
     SpellOrPermanent,
+    /// "Target spell or ability with a single target" (Willbender): a spell
+    /// (`Target::Object`) or an activated or triggered ability (`Target::Ability`) on the
+    /// stack that has exactly one target (a divided spell: one target with the whole share).
+    SingleTargetSpellOrAbility,
 }
 
 impl TargetKind {
     /// An ability on the stack (`Target::Ability`): Trickbind's, Voidmage Husher's.
     pub fn is_ability(&self) -> bool {
-        matches!(self, TargetKind::Ability | TargetKind::ActivatedAbility)
+        matches!(
+            self,
+            TargetKind::Ability
+                | TargetKind::ActivatedAbility
+                | TargetKind::SingleTargetSpellOrAbility
+        )
     }
 }
 
@@ -360,10 +373,19 @@ impl TargetSpec {
             TargetKind::ActivatedAbility => "an activated ability".into(),
             TargetKind::ExiledCard => "a face-up exiled card".into(),
             TargetKind::SpellOrPermanent => "a spell or permanent".into(),
+            TargetKind::SingleTargetSpellOrAbility => {
+                "a spell or ability with a single target".into()
+            }
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
                 "a card in a graveyard".into()
             }
             TargetKind::GraveyardCard(f) => format!("a {f} card in a graveyard"),
+            TargetKind::CardInTargetPlayersGraveyard(f) if f == &ObjectFilter::default() => {
+                "a card in that player's graveyard".into()
+            }
+            TargetKind::CardInTargetPlayersGraveyard(f) => {
+                format!("a {f} card in that player's graveyard")
+            }
             TargetKind::CardInYourGraveyard(f) => {
                 format!(
                     "a {} card in your graveyard",

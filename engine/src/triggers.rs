@@ -82,6 +82,14 @@ pub enum DelayedWhen {
     /// "Destroy that creature at end of combat" (Cockatrice): the subject, as the next end
     /// of combat step begins.
     EndOfCombatDestroy,
+    /// "When ~ leaves the battlefield this turn, destroy that creature" (War Barge): the
+    /// subject is destroyed when `source` leaves the battlefield (to anywhere) before the
+    /// turn ends; `regen: false`: it can't be regenerated.
+    SourceLeavesThisTurn { source: ObjectId, regen: bool },
+    /// "At end of combat, destroy it and all creatures it blocked this turn" (Defiant
+    /// Vanguard): the subject and the creatures it was declared blocking, as the next end of
+    /// combat step begins.
+    EndOfCombatDestroyWithBlocked,
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -132,6 +140,42 @@ fn delayed_destroy() -> &'static TriggerDef {
             regen: true,
         }],
         text: "At end of combat, destroy that creature.".into(),
+    })
+}
+
+/// The built-in delayed ability "destroy that creature. It can't be regenerated" (War Barge).
+pub const DELAYED_DESTROY_NO_REGEN: u8 = u8::MAX - 14;
+
+fn delayed_destroy_no_regen() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        divided: None,
+        modes: Vec::new(),
+        when: TriggerEvent::EachEndStep,
+        condition: None,
+        targets: Vec::new(),
+        effects: vec![Effect::Destroy {
+            what: crate::effects::ObjRef::Subject,
+            regen: false,
+        }],
+        text: "When it leaves the battlefield this turn, destroy that creature. It can't be regenerated.".into(),
+    })
+}
+
+/// The built-in delayed ability "destroy it and all creatures it blocked this turn"
+/// (Defiant Vanguard).
+pub const DELAYED_DESTROY_WITH_BLOCKED: u8 = u8::MAX - 15;
+
+fn delayed_destroy_with_blocked() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| TriggerDef {
+        divided: None,
+        modes: Vec::new(),
+        when: TriggerEvent::EachEndStep,
+        condition: None,
+        targets: Vec::new(),
+        effects: vec![Effect::DestroySubjectAndBlocked],
+        text: "At end of combat, destroy it and all creatures it blocked this turn.".into(),
     })
 }
 
@@ -293,6 +337,12 @@ impl Game {
         }
         if index == DELAYED_DESTROY {
             return Some(delayed_destroy());
+        }
+        if index == DELAYED_DESTROY_NO_REGEN {
+            return Some(delayed_destroy_no_regen());
+        }
+        if index == DELAYED_DESTROY_WITH_BLOCKED {
+            return Some(delayed_destroy_with_blocked());
         }
         if (DELAYED_LOSE_1..DELAYED_LOSE_1 + 4).contains(&index) {
             return Some(delayed_lose(index - DELAYED_LOSE_1 + 1));
@@ -505,12 +555,16 @@ impl Game {
         if let Event::ZoneChanged {
             card,
             new,
+            from,
             to: ZoneKind::Graveyard,
             owner,
             ..
         } = e
         {
             self.card_to_graveyard_triggers(*card, *new, *owner);
+            if *from == ZoneKind::Library {
+                self.milled_self_triggers(*card, *new, *owner);
+            }
         }
         let found = match e {
             Event::EnteredBattlefield { .. }
@@ -554,6 +608,22 @@ impl Game {
         let found = self
             .matching(|_, _, ctrl, w| *w == TriggerEvent::CardToOpponentGraveyard && ctrl != owner);
         self.queue_about_player(found, Some(new), owner);
+    }
+
+    /// "When ~ is put into your graveyard from your library" (Gaea's Blessing): the card's
+    /// own ability, from the graveyard, controlled by its owner.
+    fn milled_self_triggers(&mut self, card: CardId, new: ObjectId, owner: PlayerId) {
+        let def = self.catalog().get(card);
+        let found: Vec<usize> = def
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::PutIntoYourGraveyardFromLibrary)
+            .map(|(i, _)| i)
+            .collect();
+        for i in found {
+            self.queue(new, card, owner, i, Some(new), None);
+        }
     }
 
     /// Auras' "at the beginning of the upkeep of enchanted creature's controller": the
@@ -617,6 +687,15 @@ impl Game {
 
     /// Delayed triggered abilities that are due: "when it is put into your graveyard this turn", the next draw step, the next end step.
     fn collect_delayed_triggers(&mut self, e: &Event) {
+        if let Event::ZoneChanged {
+            old,
+            from: ZoneKind::Battlefield,
+            ..
+        } = e
+            && !self.delayed.is_empty()
+        {
+            self.source_left_triggers(*old);
+        }
         if let Event::ZoneChanged {
             old,
             new,
@@ -697,12 +776,25 @@ impl Game {
                 .delayed
                 .iter()
                 .copied()
-                .filter(|d| d.when == DelayedWhen::EndOfCombatDestroy)
+                .filter(|d| {
+                    matches!(
+                        d.when,
+                        DelayedWhen::EndOfCombatDestroy
+                            | DelayedWhen::EndOfCombatDestroyWithBlocked
+                    )
+                })
                 .collect();
-            self.delayed
-                .retain(|d| d.when != DelayedWhen::EndOfCombatDestroy);
+            self.delayed.retain(|d| {
+                !matches!(
+                    d.when,
+                    DelayedWhen::EndOfCombatDestroy | DelayedWhen::EndOfCombatDestroyWithBlocked
+                )
+            });
             for d in due {
-                let index = DELAYED_DESTROY as usize;
+                let index = match d.when {
+                    DelayedWhen::EndOfCombatDestroyWithBlocked => DELAYED_DESTROY_WITH_BLOCKED,
+                    _ => DELAYED_DESTROY,
+                } as usize;
                 self.queue(d.source, d.card, d.controller, index, d.subject, None);
             }
         }
@@ -736,6 +828,28 @@ impl Game {
                     None,
                 );
             }
+        }
+    }
+
+    /// "When ~ leaves the battlefield this turn, destroy that creature" (War Barge): the
+    /// delayed abilities watching `left`.
+    fn source_left_triggers(&mut self, left: ObjectId) {
+        let watching = |d: &DelayedTrigger| matches!(d.when, DelayedWhen::SourceLeavesThisTurn { source, .. } if source == left);
+        let due: Vec<DelayedTrigger> = self.delayed.iter().copied().filter(watching).collect();
+        self.delayed.retain(|d| !watching(d));
+        for d in due {
+            let index = match d.when {
+                DelayedWhen::SourceLeavesThisTurn { regen: false, .. } => DELAYED_DESTROY_NO_REGEN,
+                _ => DELAYED_DESTROY,
+            };
+            self.queue(
+                d.source,
+                d.card,
+                d.controller,
+                index as usize,
+                d.subject,
+                None,
+            );
         }
     }
 
@@ -1308,6 +1422,13 @@ impl Game {
                     .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
                     .collect()
             }
+            // Willbender: the new target "becomes the target" of that spell or ability.
+            Event::TargetChanged {
+                spell,
+                controller,
+                target,
+                ..
+            } => self.target_changed_triggers(*target, spell.map(|_| *controller)),
             Event::AbilityActivated { targets, .. } | Event::TriggerPut { targets, .. } => self
                 .becomes_target_triggers(targets, None)
                 .into_iter()
@@ -1348,6 +1469,19 @@ impl Game {
             TriggerEvent::OpponentCastsCreatureSpell => ctrl != player && creature_spell,
             _ => false,
         })
+    }
+
+    /// Willbender changed a target: "becomes the target" abilities of the new one
+    /// (`spell_of`: the spell's controller, else an ability).
+    fn target_changed_triggers(
+        &self,
+        target: crate::targets::Target,
+        spell_of: Option<PlayerId>,
+    ) -> Vec<(ObjectId, CardId, PlayerId, usize, Option<ObjectId>)> {
+        self.becomes_target_triggers(&[target], spell_of)
+            .into_iter()
+            .map(|(s, c, p, i)| (s, c, p, i, Some(s)))
+            .collect()
     }
 
     /// "When ~ becomes the target of a spell or ability": the permanents among `targets`

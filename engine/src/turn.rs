@@ -646,6 +646,7 @@ impl Game {
             !matches!(
                 d.when,
                 crate::triggers::DelayedWhen::PutIntoYourGraveyardThisTurn(_)
+                    | crate::triggers::DelayedWhen::SourceLeavesThisTurn { .. }
             )
         });
         self.links.retain(|(_, o)| self.objects[o.slot()].id == *o);

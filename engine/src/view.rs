@@ -434,6 +434,20 @@ impl Game {
                 };
                 format!("{card}: {what} is {fate}")
             }
+            DelayedWhen::EndOfCombatDestroyWithBlocked => format!(
+                "{card}: at end of combat, {} and all creatures it blocked this turn are destroyed",
+                d.subject.map_or_else(|| "it".to_string(), name)
+            ),
+            DelayedWhen::SourceLeavesThisTurn { source, regen } => format!(
+                "{card}: when {} leaves the battlefield this turn, {} is destroyed{}",
+                name(source),
+                d.subject.map_or_else(|| "that creature".to_string(), name),
+                if regen {
+                    ""
+                } else {
+                    " (it can't be regenerated)"
+                }
+            ),
             DelayedWhen::PutIntoYourGraveyardThisTurn(o) => format!(
                 "{card}: if {} is put into {}'s graveyard this turn, it returns to the battlefield",
                 name(o),

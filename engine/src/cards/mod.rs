@@ -224,6 +224,14 @@ pub struct SpellAbility {
     /// left unchosen, and it must differ from the earlier targets.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub last_target_optional: bool,
+    /// "Up to three target cards ..." (Gaea's Blessing): the last N target slots may be left
+    /// unchosen (leaving one leaves the rest), each differing from the earlier targets.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub optional_targets: u8,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 /// "N damage divided as you choose among any number of <targets>" (2006 409.1d; 601.2d):
@@ -350,6 +358,11 @@ pub struct CardDef {
     /// of its own, used every time it would be destroyed unless it can't be regenerated
     /// (`replacement.rs` `Game::try_regenerate`).
     pub regenerates_if_destroyed: bool,
+    /// "If a spell or ability an opponent controls causes you to discard ~, put it onto the
+    /// battlefield with N +1/+1 counters on it instead of putting it into your graveyard"
+    /// (Dodecapod: 2; `Game::discard`). 0: none.
+    #[serde(default)]
+    pub opponent_discard_to_battlefield: u32,
     /// Locket of Yesterdays: "Spells you cast cost {N} less to cast for each card with the
     /// same name as that spell in your graveyard" (generic mana only).
     pub reduce_per_same_name_in_graveyard: u32,
@@ -379,6 +392,10 @@ pub struct CardDef {
     pub cant_cast_during_first_three_turns: bool,
     /// "You may choose not to untap ~ during your untap step" (Giant Oyster; `turn.rs`).
     pub may_choose_not_to_untap: bool,
+    /// "~ can't attack unless you sacrifice two Islands" (Leviathan): a cost to attack, paid
+    /// as attackers are declared (2014 508.1g-h, 2006 308.2; `combat.rs`); only sacrifices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_cost: Option<(crate::targets::ObjectFilter, u32)>,
     /// "If ~ is in your opening hand and you're not the starting player, you may begin the
     /// game with ~ on the battlefield with a luck counter on it. If you do, exile a card
     /// from your hand" (Gemstone Caverns; `turn.rs`).

@@ -1,7 +1,7 @@
 //! Loading card facts and behaviour scripts into [`CardDef`]s, with validation.
 
 use super::*;
-use crate::costs::Cost;
+use crate::costs::{Cost, CostPart};
 use crate::effects::Effect;
 use crate::targets::TargetSpec;
 use serde::Deserialize;
@@ -118,6 +118,10 @@ struct Script {
     /// "You may choose not to untap ~ during your untap step." (Giant Oyster)
     #[serde(default)]
     may_choose_not_to_untap: bool,
+    /// "~ can't attack unless you sacrifice two Islands." (Leviathan): the cost, in the cost
+    /// grammar (`sacrifice two type:Island`).
+    #[serde(default)]
+    attack_cost: Option<String>,
     /// Gemstone Caverns' pregame action from the opening hand.
     #[serde(default)]
     begin_game_on_battlefield: bool,
@@ -218,12 +222,20 @@ struct Script {
     /// differs from the earlier ones (Return to Dust).
     #[serde(default)]
     up_to_one_other_target: bool,
+    /// "... up to three target cards ...": the last three target slots may be left unchosen
+    /// (Gaea's Blessing); checked against the text.
+    #[serde(default)]
+    up_to_three_targets: bool,
     /// "If damage would be dealt to ~, sacrifice that many permanents instead."
     #[serde(default)]
     damage_to_sacrifice: bool,
     /// "If ~ would be destroyed, regenerate it" (checked against the text).
     #[serde(default)]
     regenerates_if_destroyed: bool,
+    /// "If a spell or ability an opponent controls causes you to discard ~, put it onto the
+    /// battlefield with N +1/+1 counters on it instead ..." (Dodecapod; checked against the text).
+    #[serde(default)]
+    opponent_discard_to_battlefield: u32,
     /// Locket of Yesterdays: spells you cast cost {N} less for each card with the same name
     /// in your graveyard.
     #[serde(default)]
@@ -429,6 +441,19 @@ fn apply_replacement_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Re
     {
         return Err("`regenerates_if_destroyed`: the card's text doesn't say so".into());
     }
+    let n = s.opponent_discard_to_battlefield;
+    if n > 0 {
+        let count = ["zero", "one", "two", "three"]
+            .get(n as usize)
+            .map_or_else(|| n.to_string(), |w| (*w).to_string());
+        if !text_lower.contains(&format!(
+            "if a spell or ability an opponent controls causes you to discard {}, put it onto the battlefield with {count} +1/+1 counters",
+            def.name.to_lowercase()
+        )) {
+            return Err("`opponent_discard_to_battlefield`: the card's text doesn't say so".into());
+        }
+    }
+    def.opponent_discard_to_battlefield = n;
     Ok(())
 }
 
@@ -803,6 +828,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         flashback: None,
         damage_to_sacrifice: false,
         regenerates_if_destroyed: false,
+        opponent_discard_to_battlefield: 0,
         reduce_per_same_name_in_graveyard: 0,
         spells_cost_less: None,
         costs_less_with_creature_cards_in_graveyards: None,
@@ -812,6 +838,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         opponents_sorcery_timing: false,
         cant_cast_during_first_three_turns: false,
         may_choose_not_to_untap: false,
+        attack_cost: None,
         begin_game_on_battlefield: false,
         linked_doesnt_untap_while_tapped: false,
         spells_cost_more: 0,
@@ -1190,6 +1217,14 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     {
         return Err("`up_to_one_other_target`: the card's text has no \"up to one other target\" after a first target".into());
     }
+    if s.up_to_three_targets && (targets.len() < 3 || !text_lower.contains("up to three target")) {
+        return Err("`up_to_three_targets`: the card's text has no \"up to three target\" for three target slots".into());
+    }
+    let optional_targets = if s.up_to_three_targets {
+        3
+    } else {
+        u8::from(s.up_to_one_other_target)
+    };
     def.spell = SpellAbility {
         additional_costs,
         targets,
@@ -1197,6 +1232,7 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
         modes,
         divided,
         last_target_optional: s.up_to_one_other_target,
+        optional_targets,
     };
 
     Ok(())
@@ -1252,6 +1288,26 @@ fn apply_rule_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<()
         return Err("`cant_cast_during_first_three_turns`: the card's text doesn't say so".into());
     }
     def.cant_cast_during_first_three_turns = s.cant_cast_during_first_three_turns;
+    if let Some(c) = &s.attack_cost {
+        let cost = Cost::parse(c).map_err(|e| format!("attack_cost `{c}`: {e}"))?;
+        let [CostPart::Sacrifice(f, n)] = cost.parts.as_slice() else {
+            return Err(format!(
+                "attack_cost `{c}`: only `sacrifice N FILTER` is supported"
+            ));
+        };
+        if cost.mana.is_some() || cost.tap || cost.untap {
+            return Err(format!(
+                "attack_cost `{c}`: only `sacrifice N FILTER` is supported"
+            ));
+        }
+        if !text_lower.contains("can't attack unless you sacrifice") {
+            return Err(
+                "`attack_cost`: the card's text has no \"can't attack unless you sacrifice\""
+                    .into(),
+            );
+        }
+        def.attack_cost = Some((f.clone(), *n));
+    }
     let name_lower = def.name.to_lowercase();
     if s.may_choose_not_to_untap
         && !text_lower.contains(&format!(

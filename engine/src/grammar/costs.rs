@@ -228,8 +228,30 @@ fn discard(i: &mut &str) -> PResult<CostPart> {
 /// `return a SUBTYPE you control to its owner's hand` (Scryb Ranger's "Return a Forest you
 /// control to its owner's hand").
 fn return_to_hand(i: &mut &str) -> PResult<CostPart> {
+    if next_word(i) == Some("this") {
+        // "Return ~ to its owner's hand" (Ovinomancer).
+        for w in ["this", "to", "its", "owner's", "hand"] {
+            literal_word(i, &[w])?;
+        }
+        return Ok(CostPart::ReturnThis);
+    }
     let n = arg("a count", count).parse_next(i)?;
     let start = i.checkpoint();
+    if n > 1 && next_word(i) == Some("basic") {
+        // "Return three basic lands you control to their owner's hand" (Ovinomancer).
+        for w in [
+            "basic", "lands", "you", "control", "to", "their", "owner's", "hand",
+        ] {
+            literal_word(i, &[w])?;
+        }
+        let f = crate::targets::ObjectFilter {
+            types_any: vec![crate::types::CardType::Land],
+            basic: true,
+            controller: Some(Relation::You),
+            ..Default::default()
+        };
+        return Ok(CostPart::ReturnToHand(f, n));
+    }
     if n == 1 {
         let subtype = arg("a subtype", word).parse_next(i)?;
         let f = crate::targets::ObjectFilter {

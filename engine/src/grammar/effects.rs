@@ -259,11 +259,12 @@ fn sacrifice_then(i: &mut &str) -> PResult<Effect> {
     Ok(Effect::SacrificeThen { what, then })
 }
 
-/// `may_sacrifice FILTER [who=PLAYER] && EFFECT...`: "that player may sacrifice a
-/// <filter>. If the player does, ..." (Curse of the Cabal).
+/// `may_sacrifice FILTER [who=PLAYER] [n=N] && EFFECT...`: "that player may sacrifice a
+/// <filter>. If the player does, ..." (Curse of the Cabal); `n=2`: "you may sacrifice two
+/// Islands" (Leviathan).
 fn may_sacrifice(i: &mut &str) -> PResult<Effect> {
     let filter = filter_after(&[]).parse_next(i)?;
-    let o = options(i, "may_sacrifice", &[WHO])?;
+    let o = options(i, "may_sacrifice", &[WHO, SACRIFICE_COUNT])?;
     let at = after_spaces(i);
     let then = chain(i)?;
     if then.is_empty() || then.iter().any(|e| !e.is_choiceless()) {
@@ -276,6 +277,7 @@ fn may_sacrifice(i: &mut &str) -> PResult<Effect> {
     Ok(Effect::MaySacrificeThen {
         who: o.player("who").unwrap_or(PlayerRef::You),
         filter,
+        count: o.number("n").unwrap_or(1),
         then,
     })
 }
@@ -479,6 +481,11 @@ const N: Opt = Opt {
     key: "n",
     shape: "n=AMOUNT",
     value: Value::Amount,
+};
+const SACRIFICE_COUNT: Opt = Opt {
+    key: "n",
+    shape: "n=N",
+    value: Value::Number,
 };
 const PAY: Opt = Opt {
     key: "pay",
@@ -730,6 +737,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("put_from_hand_in_turn", put_from_hand),
     // the stack
     ("counter", counter),
+    ("change_target", one_object),
     // counters and tokens
     ("put_counter", put_counter),
     ("put_counter_each", put_counter_each),
@@ -761,6 +769,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("choose_number_destroy_and_discard", who_only),
     ("sacrifice_half", who_only),
     ("shuffle_graveyard_into_library", who_only),
+    ("shuffle_target_cards_into_library", who_only),
     ("exile_graveyard", who_only),
     ("extra_turn", who_only),
     ("reveal_random_damage", who_only),
@@ -771,6 +780,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("exile_random_from_top", exile_random_from_top),
     ("sacrifice_at_next_end_step", one_object),
     ("destroy_at_end_of_combat", one_object),
+    ("destroy_when_this_leaves_this_turn", destroy),
+    ("destroy_this_and_blocked_at_end_of_combat", no_args),
     ("fateseal", scry),
     // continuous effects: pump, set, grant, become (layers)
     ("pump", pt_object),
@@ -845,6 +856,7 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "nothing" => Effect::Nothing,
         "unlink" => Effect::Unlink,
         "coalition_victory" => Effect::CoalitionVictory,
+        "destroy_this_and_blocked_at_end_of_combat" => Effect::DestroyThisAndBlockedAtEndOfCombat,
         _ => Effect::SpittingSlug,
     })
 }
@@ -944,6 +956,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "remove_from_combat" => Effect::RemoveFromCombat,
         "doesnt_untap_next" => Effect::DoesntUntapNext,
         "turn_face_up" => Effect::TurnFaceUp,
+        "change_target" => Effect::ChangeTarget,
         _ => Effect::TurnFaceDown,
     };
     Ok(make(what))
@@ -1031,6 +1044,7 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "choose_number_destroy_and_discard" => Effect::VoidNumber { who },
         "sacrifice_half" => Effect::SacrificeHalf { who },
         "shuffle_graveyard_into_library" => Effect::ShuffleGraveyardIntoLibrary { who },
+        "shuffle_target_cards_into_library" => Effect::ShuffleTargetCardsIntoLibrary { who },
         "exile_graveyard" => Effect::ExileGraveyard { who },
         "reveal_random_damage" => Effect::RevealRandomDamage(who),
         "choose_revealed_to_bottom" => Effect::ChooseRevealedToBottom(who),
@@ -1209,9 +1223,12 @@ fn attach(i: &mut &str, verb: &'static str) -> PResult<Effect> {
 fn destroy(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     let what = arg("an object", object).parse_next(i)?;
     let o = options(i, verb, &[NO_REGEN])?;
-    Ok(Effect::Destroy {
-        what,
-        regen: !o.flag("no_regen"),
+    let regen = !o.flag("no_regen");
+    Ok(match verb {
+        "destroy_when_this_leaves_this_turn" => {
+            Effect::DestroyWhenThisLeavesThisTurn { what, regen }
+        }
+        _ => Effect::Destroy { what, regen },
     })
 }
 

@@ -136,6 +136,10 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ),
     ("leaves", TriggerEvent::LeavesBattlefield),
     (
+        "put_into_your_graveyard_from_your_library",
+        TriggerEvent::PutIntoYourGraveyardFromLibrary,
+    ),
+    (
         "your_creature_deals_combat_damage_to_player",
         TriggerEvent::YourCreatureDealsCombatDamageToPlayer,
     ),

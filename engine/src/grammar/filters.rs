@@ -261,6 +261,7 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
         "activated_ability" => TargetKind::ActivatedAbility,
         "card_in_exile" => TargetKind::ExiledCard,
         "spell_or_permanent" => TargetKind::SpellOrPermanent,
+        "spell_or_ability_with_single_target" => TargetKind::SingleTargetSpellOrAbility,
         "spell" => TargetKind::Spell(filter_after(CHOOSERS).parse_next(i)?),
         "card_in_graveyard" => {
             let at = i.checkpoint();
@@ -280,6 +281,9 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
                 );
             }
             TargetKind::GraveyardCard(f)
+        }
+        "card_in_target_players_graveyard" => {
+            TargetKind::CardInTargetPlayersGraveyard(filter_after(CHOOSERS).parse_next(i)?)
         }
         "card_in_your_graveyard" => {
             TargetKind::CardInYourGraveyard(filter_after(CHOOSERS).parse_next(i)?)

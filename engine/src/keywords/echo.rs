@@ -84,7 +84,7 @@ impl Game {
         mana_ok
             && cost.parts.iter().all(|p| match p {
                 CostPart::Discard(n) => self.player(player).hand.len() >= *n as usize,
-                CostPart::Sacrifice(f, n) => {
+                CostPart::Sacrifice(f, n) | CostPart::ReturnToHand(f, n) => {
                     self.battlefield_of(player)
                         .filter(|o| self.matches_filter(o.id, f, player))
                         .count()
@@ -182,6 +182,10 @@ impl Game {
                     filter: f.clone(),
                     count: *n,
                 },
+                CostPart::ReturnToHand(f, n) => Decision::ReturnToHand {
+                    filter: f.clone(),
+                    count: *n,
+                },
                 _ => {
                     res.choices.push((me, Vec::new()));
                     continue;
@@ -200,11 +204,16 @@ impl Game {
         }
         let mut discards = Vec::new();
         let mut sacrifices = Vec::new();
+        let mut returns = Vec::new();
         for (part, (_, objs)) in cost.parts.iter().zip(res.choices.iter()) {
             match part {
                 CostPart::Discard(_) => discards.extend(objs.iter().map(|o| (me, *o))),
+                CostPart::ReturnToHand(..) => returns.extend(objs.iter().copied()),
                 _ => sacrifices.extend(objs.iter().copied()),
             }
+        }
+        for o in returns {
+            self.move_object(o, ZoneKind::Hand, crate::zones::Position::Top);
         }
         if !sacrifices.is_empty() {
             self.begin_batch(&sacrifices);

@@ -198,6 +198,7 @@ impl Game {
                                 player: me,
                                 decision: Decision::ReturnToHand {
                                     filter: filter.clone(),
+                                    count: 1,
                                 },
                             });
                         }
@@ -208,47 +209,12 @@ impl Game {
                     self.move_object(o, ZoneKind::Hand, Position::Top);
                 }
             }
-            Effect::MaySacrificeThen { who, filter, then } => {
-                let Some(p) = self.players_of(res, *who).first().copied() else {
-                    return Progress::Done;
-                };
-                let cands: Vec<ObjectId> = self
-                    .battlefield_of(p)
-                    .map(|o| o.id)
-                    .filter(|id| self.matches_filter(*id, filter, p))
-                    .collect();
-                // Nothing to sacrifice: they can't, so nothing happens.
-                if cands.is_empty() || res.may == Some(false) {
-                    return Progress::Done;
-                }
-                if res.may.is_none() {
-                    let card = &self.catalog().get(res.item.card).name;
-                    return Self::ask_yes_no(
-                        p,
-                        format!("{card}: you may sacrifice a {filter}. Do you?"),
-                    );
-                }
-                let chosen = match (res.choices.first(), cands.as_slice()) {
-                    (Some((_, v)), _) => v.first().copied(),
-                    (None, [only]) => Some(*only),
-                    (None, _) => {
-                        return Progress::Ask(Pending {
-                            player: p,
-                            decision: Decision::Sacrifice {
-                                filter: filter.clone(),
-                                count: 1,
-                            },
-                        });
-                    }
-                };
-                if chosen.and_then(|o| self.sacrifice(o)).is_some() {
-                    for e in then {
-                        if let Progress::Ask(q) = self.execute(res, e) {
-                            debug_assert!(false, "a may_sacrifice effect asked {q:?}");
-                        }
-                    }
-                }
-            }
+            Effect::MaySacrificeThen {
+                who,
+                filter,
+                count,
+                then,
+            } => return self.execute_may_sacrifice(res, *who, filter, *count, then),
             Effect::SacrificeOrElse { filter, otherwise } => {
                 return self.sacrifice_or_else(res, filter, otherwise);
             }
@@ -475,6 +441,127 @@ impl Game {
                 false,
                 "not an effect of payments and yes/no questions: {e:?}"
             ),
+        }
+        Progress::Done
+    }
+
+    /// "Change the target of target spell or ability with a single target" (Willbender):
+    /// the resolving ability's controller picks the new target among the legal ones (asked
+    /// only with two or more); with none, the target stays.
+    pub(super) fn execute_change_target(&mut self, res: &mut Resolution, what: ObjRef) -> Progress {
+        let ObjRef::Target(n) = what else {
+            return Progress::Done;
+        };
+        let Some(t) = Self::target_at(res, n) else {
+            return Progress::Done;
+        };
+        let Some(pos) = self.stack.iter().position(|s| match t {
+            crate::targets::Target::Object(id) => s.object() == Some(id),
+            crate::targets::Target::Ability(serial) => s.serial == Some(serial),
+            crate::targets::Target::Player(_) => false,
+        }) else {
+            return Progress::Done;
+        };
+        let item = self.stack[pos].clone();
+        let cands = self.new_single_target_candidates(&item);
+        let new = match (res.option, cands.as_slice()) {
+            (_, []) => return Progress::Done,
+            (None, [only]) => *only,
+            (None, _) => {
+                let options = cands.iter().map(|c| self.describe_target(*c)).collect();
+                return Progress::Ask(Pending {
+                    player: res.item.controller,
+                    decision: Decision::ChooseMode { options },
+                });
+            }
+            (Some(i), _) => match cands.get(i as usize) {
+                Some(c) => *c,
+                None => return Progress::Done,
+            },
+        };
+        let s = &mut self.stack[pos];
+        match s.division.first_mut() {
+            Some((d, _)) if s.targets.is_empty() => *d = new,
+            _ => {
+                if let Some(old) = s.targets.first_mut() {
+                    *old = new;
+                }
+            }
+        }
+        let (card, spell, controller) = (item.card, item.object(), item.controller);
+        self.emit(Event::TargetChanged {
+            card,
+            spell,
+            controller,
+            target: new,
+        });
+        Progress::Done
+    }
+
+    /// "That player may sacrifice <count> <filter>. If the player does, <then>" (Curse of the
+    /// Cabal, Leviathan): a yes/no question (only with enough of them), then which ones
+    /// (only with a choice), all sacrificed at once.
+    fn execute_may_sacrifice(
+        &mut self,
+        res: &mut Resolution,
+        who: PlayerRef,
+        filter: &ObjectFilter,
+        count: u32,
+        then: &[Effect],
+    ) -> Progress {
+        let Some(p) = self.players_of(res, who).first().copied() else {
+            return Progress::Done;
+        };
+        let n = count.max(1) as usize;
+        let cands: Vec<ObjectId> = self
+            .battlefield_of(p)
+            .map(|o| o.id)
+            .filter(|id| self.matches_filter(*id, filter, p))
+            .collect();
+        // Too few to sacrifice: they can't, so nothing happens.
+        if cands.len() < n || res.may == Some(false) {
+            return Progress::Done;
+        }
+        if res.may.is_none() {
+            let card = &self.catalog().get(res.item.card).name;
+            let what = if n == 1 {
+                format!("a {filter}")
+            } else {
+                format!("{n} ({filter})")
+            };
+            return Self::ask_yes_no(p, format!("{card}: you may sacrifice {what}. Do you?"));
+        }
+        let chosen = match res.choices.first() {
+            Some((_, v)) => v.clone(),
+            None if cands.len() == n => cands,
+            None => {
+                return Progress::Ask(Pending {
+                    player: p,
+                    decision: Decision::Sacrifice {
+                        filter: filter.clone(),
+                        count: n as u32,
+                    },
+                });
+            }
+        };
+        // Several at once (one alone as before, without a batch).
+        let batch = chosen.len() > 1;
+        if batch {
+            self.begin_batch(&chosen);
+        }
+        let sacrificed = chosen
+            .iter()
+            .filter(|o| self.sacrifice(**o).is_some())
+            .count();
+        if batch {
+            self.end_batch();
+        }
+        if sacrificed == n {
+            for e in then {
+                if let Progress::Ask(q) = self.execute(res, e) {
+                    debug_assert!(false, "a may_sacrifice effect asked {q:?}");
+                }
+            }
         }
         Progress::Done
     }

@@ -155,6 +155,21 @@ impl Game {
                     self.shuffle_library(p);
                 }
             }
+            Effect::ShuffleTargetCardsIntoLibrary { who } => {
+                let players = self.players_of(res, *who);
+                for slot in 0..res.item.targets.len() {
+                    if let Some(Target::Object(o)) = Self::target_at(res, slot as u8)
+                        && self.obj(o).is_some_and(|x| {
+                            x.zone == ZoneKind::Graveyard && players.contains(&x.owner)
+                        })
+                    {
+                        self.move_object(o, ZoneKind::Library, Position::Top);
+                    }
+                }
+                for p in players {
+                    self.shuffle_library(p);
+                }
+            }
             Effect::ExileGraveyard { who } => {
                 for p in self.players_of(res, *who) {
                     let cards = self.player(p).graveyard.clone();
@@ -206,7 +221,10 @@ impl Game {
         });
     }
 
-    pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
+    /// Delayed abilities set up (Molten Firebird's return, Dragon Whelp's sacrifice,
+    /// Cockatrice's and Defiant Vanguard's end of combat, War Barge's "when ~ leaves the
+    /// battlefield this turn") and Defiant Vanguard's delayed ability itself.
+    fn apply_delayed_destroys(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
         match e {
             Effect::ReturnAtNextEndStep(r) => {
@@ -230,6 +248,68 @@ impl Game {
             Effect::SacrificeAtNextEndStep(r) | Effect::DestroyAtEndOfCombat(r) => {
                 self.schedule_removal(res, e, *r);
             }
+            Effect::DestroyThisAndBlockedAtEndOfCombat => {
+                // About the source as it was when it blocked, even if it has left since.
+                let source = Self::source_of(&res.item);
+                let card = self.objects[source.slot()].card;
+                self.has_triggers = true;
+                self.delayed.push(crate::triggers::DelayedTrigger {
+                    when: crate::triggers::DelayedWhen::EndOfCombatDestroyWithBlocked,
+                    source,
+                    card,
+                    controller: me,
+                    subject: Some(source),
+                });
+            }
+            Effect::DestroySubjectAndBlocked => {
+                let Some(s) = Self::subject_id(res) else {
+                    return;
+                };
+                let mut all = vec![s];
+                all.extend(self.remembered_blocked_by(s));
+                all.retain(|o| self.is_on_battlefield(*o));
+                all.dedup();
+                self.begin_batch(&all);
+                for o in all {
+                    self.destroy_with(o, true);
+                }
+                self.end_batch();
+            }
+            Effect::DestroyWhenThisLeavesThisTurn { what, regen } => {
+                // Watched only while the source is still on the battlefield: one that left
+                // before the ability resolved never leaves "this turn" again.
+                let source = Self::source_of(&res.item);
+                if let Some(o) = self.object_of(res, *what)
+                    && self.is_on_battlefield(o)
+                    && self.is_on_battlefield(source)
+                {
+                    let card = self.objects[source.slot()].card;
+                    self.has_triggers = true;
+                    self.delayed.push(crate::triggers::DelayedTrigger {
+                        when: crate::triggers::DelayedWhen::SourceLeavesThisTurn {
+                            source,
+                            regen: *regen,
+                        },
+                        source,
+                        card,
+                        controller: me,
+                        subject: Some(o),
+                    });
+                }
+            }
+            _ => debug_assert!(false, "not a delayed destruction: {e:?}"),
+        }
+    }
+
+    pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::ReturnAtNextEndStep(_)
+            | Effect::SacrificeAtNextEndStep(_)
+            | Effect::DestroyAtEndOfCombat(_)
+            | Effect::DestroyThisAndBlockedAtEndOfCombat
+            | Effect::DestroySubjectAndBlocked
+            | Effect::DestroyWhenThisLeavesThisTurn { .. } => self.apply_delayed_destroys(res, e),
             Effect::ReturnToHand(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.move_object(o, ZoneKind::Hand, Position::Top);
