@@ -232,6 +232,20 @@ pub enum Effect {
     /// filter (`reveal_top_to_hand_if creature`), "if it's a <filter> card, put it into your
     /// hand" (else it stays on top).
     RevealTop(Option<ObjectFilter>),
+    /// "Reveal the top card of your library. If it has the same name as a card in your
+    /// graveyard, put it into your graveyard. Otherwise, draw a card" (Candles of Leng): the
+    /// comparison is positive, so a split card matches by either name (505.6 / 708.6); the
+    /// draw is an ordinary draw (dredge may replace it). An empty library reveals nothing
+    /// and draws (the draw from an empty library is what it is).
+    RevealTopNamesakeToGraveyardElseDraw,
+    /// "Untap X target lands" (Magus of the Candelabra, an `x_targets` ability): untaps
+    /// each of its targets still legal.
+    UntapEachTarget,
+    /// "Return an exiled card named NAME to the battlefield under its owner's control" (Sengir
+    /// Nosferatu's Bat): any face-up card of that name in exile, whoever owns it
+    /// (R-sengir-nosferatu-1); with two or more, the controller chooses one as it resolves
+    /// (`ChooseMode`, each named with its owner); none: nothing happens.
+    ReturnExiledCardNamed(String),
     /// "Target player reveals a card at random from their hand. ~ deals damage to that player
     /// equal to that card's mana value" (Ignite Memories).
     RevealRandomDamage(PlayerRef),

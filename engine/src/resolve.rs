@@ -768,6 +768,7 @@ impl Game {
             | Effect::RevealChroma(..)
             | Effect::RevealRandomDamage(_)
             | Effect::RevealTop(_)
+            | Effect::RevealTopNamesakeToGraveyardElseDraw
             | Effect::ChooseRevealedToBottom(_)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::NameCardRevealRandom { who, then, discard } => {
@@ -780,6 +781,9 @@ impl Game {
             | Effect::RemoveOrAddCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
+            Effect::ReturnExiledCardNamed(name) => {
+                return self.return_exiled_card_named(res, name);
+            }
             Effect::SetBasePowerOrToughness { .. } => return self.execute_set_base_pt(res, e),
             Effect::AuraSwap => return self.execute_aura_swap(res),
             Effect::IntoSuspend {
@@ -939,6 +943,7 @@ impl Game {
             | Effect::Tap(..)
             | Effect::TapAll(..)
             | Effect::Untap(..)
+            | Effect::UntapEachTarget
             | Effect::RemoveFromCombat(..)
             | Effect::DoesntUntapNext(..)
             | Effect::TurnFaceUp(..)

@@ -721,6 +721,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ),
     ("return_linked_to_battlefield", no_args),
     ("return_at_next_end_step", one_object),
+    ("return_exiled_card_named", return_exiled_card_named),
     ("return_if_dies_this_turn", one_object),
     ("put_on_top", one_object),
     ("sacrifice", sacrifice),
@@ -752,6 +753,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("reveal_for_x", one_filter),
     ("reveal_top_to_hand_if", one_filter),
     ("reveal_top", no_args),
+    ("reveal_top_namesake_to_graveyard_else_draw", no_args),
     ("prevent_divided", no_args),
     ("reveal_for_chroma", reveal_for_chroma),
     ("discard_hand_draw_that_many", who_only),
@@ -801,6 +803,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("balance_sacrifice", one_filter),
     ("balance_discard", no_args),
     ("untap", one_object),
+    ("untap_each_target", no_args),
     ("may_tap_or_untap", one_object),
     ("remove_from_combat", one_object),
     ("doesnt_untap_next", one_object),
@@ -830,6 +833,10 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "damage_divided" => Effect::DamageDivided,
         "prevent_divided" => Effect::PreventDivided,
         "reveal_top" => Effect::RevealTop(None),
+        "untap_each_target" => Effect::UntapEachTarget,
+        "reveal_top_namesake_to_graveyard_else_draw" => {
+            Effect::RevealTopNamesakeToGraveyardElseDraw
+        }
         "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
         "living_end" => Effect::LivingEnd,
         "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
@@ -1363,6 +1370,14 @@ fn create_token(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         who: o.player("who").unwrap_or(PlayerRef::You),
         pt: o.amount("pt"),
     })
+}
+
+/// `return_exiled_card_named NAME`: "return an exiled card named NAME to the battlefield
+/// under its owner's control" (the loader checks the name is a card's).
+fn return_exiled_card_named(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let name = arg("a card name", plain_words).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::ReturnExiledCardNamed(name.join(" ")))
 }
 
 /// Words up to the first option, `&&`, `||`, `if_spent=` or the end (at least one).

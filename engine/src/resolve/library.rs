@@ -236,6 +236,16 @@ impl Game {
             }
             Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
             Effect::RevealTop(filter) => self.reveal_top(res, filter.as_ref()),
+            Effect::RevealTopNamesakeToGraveyardElseDraw => {
+                // The draw (dredge may ask) runs again after an answer: the reveal is done
+                // once, when no draw is planned yet.
+                if res.draws.is_none() && !self.reveal_top_namesake_to_graveyard(me) {
+                    res.draws = Some(vec![(me, 1)]);
+                }
+                if let Some(q) = self.draws_asking(res) {
+                    return Progress::Ask(q);
+                }
+            }
             Effect::ChooseRevealedToBottom(who) => {
                 return self.choose_revealed_to_bottom(res, *who);
             }
@@ -328,6 +338,29 @@ impl Game {
         {
             self.move_object(card, ZoneKind::Hand, Position::Top);
         }
+    }
+
+    /// Candles of Leng's reveal: the top card of `me`'s library is revealed and, if it has
+    /// the same name as a card in their graveyard, put into that graveyard (true). False
+    /// when it stays on top (the caller then draws), or with an empty library.
+    fn reveal_top_namesake_to_graveyard(&mut self, me: PlayerId) -> bool {
+        let Some(card) = self.player(me).library.last().copied() else {
+            return false;
+        };
+        self.emit(Event::Revealed { player: me, card });
+        let Some(def) = self.def(card) else {
+            return false;
+        };
+        let namesake = self
+            .player(me)
+            .graveyard
+            .iter()
+            .filter_map(|g| self.def(*g))
+            .any(|g| g.shares_name_with(def));
+        if namesake {
+            self.move_object(card, ZoneKind::Graveyard, Position::Top);
+        }
+        namesake
     }
 
     /// Psychotic Episode: the controller chooses among the player's hand and the top card of
