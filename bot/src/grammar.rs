@@ -771,6 +771,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 Some(Decision::Search { .. }) => "find",
                 Some(Decision::ReturnToHand { .. }) => "return",
                 Some(Decision::AuraSwap { .. }) => "swap for",
+                Some(Decision::SeparatePiles { .. }) => "pile",
                 Some(Decision::KeepLegend { .. }) => "keep",
                 Some(Decision::OrderBlockers { .. }) => "order",
                 Some(Decision::ChooseCopy { .. }) => "copy",
@@ -1385,6 +1386,7 @@ pub fn parse_answers(
         | Decision::Reveal { .. }
         | Decision::Dredge { .. }
         | Decision::AuraSwap { .. }
+        | Decision::SeparatePiles { .. }
         | Decision::ChooseCopy { .. } => {
             if matches!(pending.decision, Decision::Dredge { .. })
                 && matches!(
@@ -1421,6 +1423,8 @@ pub fn parse_answers(
                         "dredge ",
                         "swap for ",
                         "swap ",
+                        "first pile ",
+                        "pile ",
                         "exchange for ",
                         "exchange with ",
                     ],

@@ -728,6 +728,7 @@ impl Game {
             | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
+            | Decision::SeparatePiles { .. }
             | Decision::Reveal { .. } => self.answer_resolution_choice(player, decision, answer),
             Decision::KeepLegend { name } => self.answer_keep_legend(player, name, answer),
             Decision::OrderBlockers { attacker } => {
@@ -800,6 +801,7 @@ impl Game {
             | Decision::ReturnToHand { .. }
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
+            | Decision::SeparatePiles { .. }
             | Decision::Reveal { .. }) => self.resolution_choice_answers(player, d),
             Decision::KeepLegend { name } => self
                 .legend_group(player, name)

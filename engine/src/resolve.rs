@@ -26,6 +26,7 @@ mod counters;
 mod damage;
 mod library;
 mod naming;
+mod piles;
 mod zones;
 
 /// A resolution in progress, kept while a player makes a choice it needs.
@@ -74,6 +75,9 @@ pub struct Resolution {
     /// The card name the current effect's controller chose (`Decision::NameCard`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named: Option<String>,
+    /// The revealed cards' piles as they are made and chosen (`resolve/piles.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piles: Option<piles::Piles>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -98,6 +102,7 @@ impl Resolution {
             drawn: Vec::new(),
             life_lost: 0,
             named: None,
+            piles: None,
         }
     }
 }
@@ -185,6 +190,7 @@ impl Game {
                     res.may = None;
                     res.option = None;
                     res.named = None;
+                    res.piles = None;
                     res.draws = None;
                     res.dredged = None;
                     res.drawn.clear();
@@ -781,6 +787,8 @@ impl Game {
             | Effect::RemoveOrAddCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
+            Effect::RevealTopPiles(n) => return self.execute_piles(res, n),
+            Effect::SearchZonesForSameNameAsIt => return self.search_zones_for_same_name(res),
             Effect::ReturnExiledCardNamed(name) => {
                 return self.return_exiled_card_named(res, name);
             }
@@ -1157,6 +1165,7 @@ impl Game {
                     })
                 })
                 .collect(),
+            Decision::SeparatePiles { cards, .. } => cards.clone(),
             Decision::AuraSwap { cards, .. } => cards
                 .iter()
                 .copied()
@@ -1187,7 +1196,7 @@ impl Game {
             Decision::Search { up_to, .. } => (0, *up_to as usize),
             Decision::ReturnToHand { .. } => (1, 1),
             Decision::AuraSwap { .. } => (0, 1),
-            Decision::Reveal { .. } => (0, cands.len()),
+            Decision::Reveal { .. } | Decision::SeparatePiles { .. } => (0, cands.len()),
             _ => (0, 0),
         };
         if objs.len() < min || objs.len() > max {
@@ -1318,6 +1327,11 @@ impl Game {
             // Any number: none, and the first k for each k (a full list would be 2^n).
             Decision::Reveal { .. } => (0..=cands.len())
                 .map(|k| Answer::Objects(cands[..k].to_vec()))
+                .collect(),
+            // Any split: the first k for each k, and each card alone.
+            Decision::SeparatePiles { .. } => (0..=cands.len())
+                .map(|k| Answer::Objects(cands[..k].to_vec()))
+                .chain(cands.iter().map(|c| Answer::Objects(vec![*c])))
                 .collect(),
             _ => cands
                 .into_iter()

@@ -1611,15 +1611,19 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::OrderReplacements { .. } => "OrderReplacements",
         Decision::SacrificeForDamage { .. } => "SacrificeForDamage",
         Decision::Scry {
+            bottom_only: true, ..
+        } => "Scry bottom_only",
+        Decision::Scry {
             top_only: false, ..
         } => "Scry",
         Decision::Scry { top_only: true, .. } => "Scry top_only",
         Decision::Dredge { .. } => "Dredge",
         Decision::AuraSwap { .. } => "AuraSwap",
+        Decision::SeparatePiles { .. } => "SeparatePiles",
         Decision::PregameAction { .. } => "PregameAction",
     }
 }
-const DECISION_VARIANTS: usize = 31;
+const DECISION_VARIANTS: usize = 33;
 
 /// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
 fn answer_variant(a: &Answer) -> &'static str {

@@ -753,6 +753,8 @@ pub const RULES: &[(&str, Rule)] = &[
     ("reveal_for_x", one_filter),
     ("reveal_top_to_hand_if", one_filter),
     ("reveal_top", no_args),
+    ("reveal_top_piles", reveal_top_piles),
+    ("search_graveyard_hand_library_same_name_as_it", no_args),
     ("reveal_top_namesake_to_graveyard_else_draw", no_args),
     ("prevent_divided", no_args),
     ("reveal_for_chroma", reveal_for_chroma),
@@ -834,6 +836,7 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "prevent_divided" => Effect::PreventDivided,
         "reveal_top" => Effect::RevealTop(None),
         "untap_each_target" => Effect::UntapEachTarget,
+        "search_graveyard_hand_library_same_name_as_it" => Effect::SearchZonesForSameNameAsIt,
         "reveal_top_namesake_to_graveyard_else_draw" => {
             Effect::RevealTopNamesakeToGraveyardElseDraw
         }
@@ -1370,6 +1373,13 @@ fn create_token(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         who: o.player("who").unwrap_or(PlayerRef::You),
         pt: o.amount("pt"),
     })
+}
+
+/// `reveal_top_piles N`: Truth or Tale's piles (`resolve/piles.rs`).
+fn reveal_top_piles(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let n = arg("an amount", amount).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::RevealTopPiles(n))
 }
 
 /// `return_exiled_card_named NAME`: "return an exiled card named NAME to the battlefield
