@@ -809,6 +809,7 @@ pub fn describe_among(game: &Game, viewer: PlayerId, answer: &Answer, legal: &[A
                 Some(Decision::ReturnToHand { .. }) => "return",
                 Some(Decision::AuraSwap { .. }) => "swap for",
                 Some(Decision::PutFromHand { .. }) => "put",
+                Some(Decision::SeparatePiles { .. }) => "pile",
                 Some(Decision::KeepLegend { .. }) => "keep",
                 Some(Decision::OrderBlockers { .. }) => "order",
                 Some(Decision::ChooseCopy { .. }) => "copy",
@@ -1434,6 +1435,7 @@ pub fn parse_answers(
         | Decision::Dredge { .. }
         | Decision::AuraSwap { .. }
         | Decision::PutFromHand { .. }
+        | Decision::SeparatePiles { .. }
         | Decision::ChooseCopy { .. } => {
             if matches!(pending.decision, Decision::Dredge { .. })
                 && matches!(
@@ -1471,6 +1473,8 @@ pub fn parse_answers(
                         "swap for ",
                         "swap ",
                         "put ",
+                        "first pile ",
+                        "pile ",
                         "exchange for ",
                         "exchange with ",
                     ],

@@ -181,6 +181,29 @@ struct Shape {
     base: Cost,
     additional: &'static [Vec<Cost>],
     divided: Option<&'static crate::cards::DividedDamage>,
+    /// "X target <things>": the one target slot is repeated X times (`x_targets`).
+    x_targets: bool,
+}
+
+impl Shape {
+    /// How many targets the cast names: one per slot, or X for "X target <things>".
+    fn target_count(&self, c: &Casting) -> usize {
+        if self.x_targets {
+            c.x.unwrap_or(0) as usize
+        } else {
+            self.targets.len()
+        }
+    }
+
+    /// The target spec of `slot` (the one slot's, repeated, for "X target <things>").
+    fn target_spec(&self, slot: usize) -> Option<&'static TargetSpec> {
+        let targets: &'static [TargetSpec] = self.targets;
+        match targets.get(slot) {
+            Some(t) => Some(t),
+            None if self.x_targets => targets.last(),
+            None => None,
+        }
+    }
 }
 
 impl Game {
@@ -196,6 +219,7 @@ impl Game {
                 },
                 additional: &[],
                 divided: None,
+                x_targets: false,
             });
         }
         let mut shape = self.shape_with_mode(c.kind, c.mode, c.half)?;
@@ -264,6 +288,7 @@ impl Game {
                     },
                     additional: &def.spell.additional_costs,
                     divided: def.spell.divided.as_ref(),
+                    x_targets: false,
                 })
             }
             CastKind::Ability { source, index } => {
@@ -273,6 +298,7 @@ impl Game {
                     base: a.cost.clone(),
                     additional: &[],
                     divided: None,
+                    x_targets: a.x_targets,
                 })
             }
             CastKind::Trigger(t) => {
@@ -289,6 +315,7 @@ impl Game {
                     base: Cost::default(),
                     additional: &[],
                     divided: d.divided.as_ref(),
+                    x_targets: false,
                 })
             }
             CastKind::NewTargets(copy) => {
@@ -298,6 +325,7 @@ impl Game {
                     base: Cost::default(),
                     additional: &[],
                     divided: None,
+                    x_targets: false,
                 })
             }
             CastKind::Suspend(card) => Some(Shape {
@@ -305,6 +333,7 @@ impl Game {
                 base: self.def(card)?.suspend.as_ref()?.cost.clone(),
                 additional: &[],
                 divided: None,
+                x_targets: false,
             }),
             CastKind::TurnFaceUp(id) => {
                 let o = self.obj(id)?;
@@ -313,6 +342,7 @@ impl Game {
                     base: self.catalog().get(o.face_up()).morph.clone()?,
                     additional: &[],
                     divided: None,
+                    x_targets: false,
                 })
             }
         }
@@ -609,13 +639,13 @@ impl Game {
                     .collect(),
             });
         }
-        if c.targets.len() < shape.targets.len()
+        if c.targets.len() < shape.target_count(c)
             && !(c.skipped_target && self.is_optional_slot(c, c.targets.len()))
         {
             let slot = c.targets.len();
             return Some(Decision::ChooseTarget {
                 slot: slot as u8,
-                spec: shape.targets[slot].clone(),
+                spec: shape.target_spec(slot)?.clone(),
             });
         }
         if let Some(d) = shape.divided
@@ -648,10 +678,80 @@ impl Game {
 
     fn plan_covers(&self, c: &Casting, cost: &PayableCost) -> bool {
         let mut pool = self.player(c.player).pool.clone();
-        for (_, _, t) in &c.mana_plan {
-            pool.add(*t, 1);
+        for (src, ability, t) in &c.mana_plan {
+            pool.add(*t, 1 + self.triggered_mana_bonus(*src, *ability, *t));
         }
         pool.try_pay(cost)
+    }
+
+    /// Triggered mana abilities (2006 406.1b / 2014 605.1b: an ability that triggers from
+    /// activating a mana ability and could add mana is a mana ability; it resolves at once):
+    /// the mana they add when `source`'s ability `ability` makes `mana`. Gauntlet of Power:
+    /// "whenever a basic land is tapped for mana of the chosen color, its controller adds an
+    /// additional one mana of that color", one for each such Gauntlet with its abilities.
+    pub(crate) fn triggered_mana_bonus(
+        &self,
+        source: ObjectId,
+        ability: u8,
+        mana: ManaType,
+    ) -> u32 {
+        let ManaType::Colored(color) = mana else {
+            return 0;
+        };
+        if !self
+            .census
+            .facts(&self.objects, self.catalog())
+            .boosts_basic_land_mana
+            || !self.ability(source, ability).is_some_and(|a| a.cost.tap)
+            || !self.is_land(source)
+            || !self
+                .def(source)
+                .is_some_and(|d| d.supertypes.contains(&crate::types::Supertype::Basic))
+        {
+            return 0;
+        }
+        self.battlefield
+            .iter()
+            .filter(|g| {
+                self.def(**g)
+                    .is_some_and(|d| d.basic_land_mana_of_chosen_color_adds_one)
+                    && self.has_own_abilities(**g)
+                    && self.chosen_color(**g) == Some(color)
+            })
+            .count() as u32
+    }
+
+    /// An auto-payer's plan without the activations that triggered mana makes unneeded
+    /// (Gauntlet of Power: one Forest then pays {G}{G}); the solver counts one mana per
+    /// source, so without triggered mana nothing is dropped.
+    fn drop_unneeded_activations(
+        &self,
+        c: &Casting,
+        cost: &PayableCost,
+        mut plan: Vec<PlannedActivation>,
+    ) -> Vec<PlannedActivation> {
+        if !self
+            .census
+            .facts(&self.objects, self.catalog())
+            .boosts_basic_land_mana
+        {
+            return plan;
+        }
+        let mut i = plan.len();
+        while i > 0 {
+            i -= 1;
+            let mut trial = c.clone();
+            trial.mana_plan.extend(
+                plan.iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, p)| (p.permanent, p.ability, p.mana)),
+            );
+            if self.plan_covers(&trial, cost) {
+                plan.remove(i);
+            }
+        }
+        plan
     }
 
     // ----- beginning a cast ----------------------------------------------------------------
@@ -915,7 +1015,8 @@ impl Game {
             .shape_of(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         for (slot, spec) in shape.targets.iter().enumerate() {
-            if self.is_optional_slot(c, slot) {
+            // "X target <things>": X may be 0, so no target is needed to begin.
+            if self.is_optional_slot(c, slot) || shape.x_targets {
                 continue;
             }
             if !self.has_target_candidate(c, spec) {
@@ -1363,6 +1464,7 @@ impl Game {
                 next.x = Some(x);
                 self.check_costs_payable(&next)
                     .map_err(|e| RuleError::illegal(format!("X = {x} is too much: {e}")))?;
+                self.check_x_targets(&next, x)?;
             }
             (Decision::ChooseCostOption { options, .. }, Answer::CostOption(i)) => {
                 if i as usize >= options.len() {
@@ -1386,6 +1488,7 @@ impl Game {
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
                 self.check_target(c, spec, t)?;
+                self.check_x_target_repeated(c, t)?;
                 if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
                     return Err(RuleError::illegal(
                         "this target must be another one than the ones already chosen (\"up to ... other target\")",
@@ -1414,6 +1517,7 @@ impl Game {
                         "you can't pay {cost} with your untapped mana sources"
                     ))
                 })?;
+                let plan = self.drop_unneeded_activations(c, cost, plan);
                 next.mana_plan
                     .extend(plan.into_iter().map(|p| (p.permanent, p.ability, p.mana)));
                 if !self.plan_covers(&next, cost) {
@@ -1648,6 +1752,36 @@ impl Game {
     }
 
     // ----- targets and cost objects --------------------------------------------------------
+
+    /// "X target <things>": X can't be more than the number of different legal targets
+    /// (each is chosen once).
+    fn check_x_targets(&self, c: &Casting, x: u32) -> Result<(), RuleError> {
+        let Some(shape) = self.shape_of(c).filter(|s| s.x_targets) else {
+            return Ok(());
+        };
+        let Some(spec) = shape.target_spec(0) else {
+            return Ok(());
+        };
+        let n = self.target_candidates(c, spec).len();
+        if x as usize > n {
+            return Err(RuleError::illegal(format!(
+                "X = {x} is too much: there are only {n} legal targets ({})",
+                spec.describe()
+            )));
+        }
+        Ok(())
+    }
+
+    /// "X target <things>": the same object can't be chosen twice (the word "target" is
+    /// used once: 2006 409.1c / 2014 115.3).
+    fn check_x_target_repeated(&self, c: &Casting, t: Target) -> Result<(), RuleError> {
+        if self.shape_of(c).is_some_and(|s| s.x_targets) && c.targets.contains(&t) {
+            return Err(RuleError::illegal(
+                "each of the X targets must be a different one",
+            ));
+        }
+        Ok(())
+    }
 
     fn casting_self(c: &Casting) -> Option<ObjectId> {
         match c.kind {
@@ -2581,11 +2715,23 @@ impl Game {
             Some(ManaProduce::AnyOneColor(n)) => vec![produced; *n as usize],
             _ => vec![produced],
         };
+        let bonus = self.triggered_mana_bonus(source, ability, produced);
+        let land_controller = self.obj(source).map_or(player, |o| o.controller);
         for mana in made {
             self.player_mut(player).pool.add(mana, 1);
             self.emit(Event::ManaAdded {
                 player,
                 mana,
+                amount: 1,
+            });
+        }
+        // Triggered mana abilities resolve at once (406.1b / 605.1b), for the land's
+        // controller ("its controller adds").
+        for _ in 0..bonus {
+            self.player_mut(land_controller).pool.add(produced, 1);
+            self.emit(Event::ManaAdded {
+                player: land_controller,
+                mana: produced,
                 amount: 1,
             });
         }

@@ -21,6 +21,9 @@ pub struct Facts {
     pub gives_creatures_flash: bool,
     /// Some card holds its controller's opponents to sorcery timing (Teferi).
     pub imposes_sorcery_timing: bool,
+    /// Some card adds mana when a basic land is tapped for mana (Gauntlet of Power's
+    /// triggered mana ability).
+    pub boosts_basic_land_mana: bool,
 }
 
 impl Facts {
@@ -32,6 +35,7 @@ impl Facts {
                 f.grants_hand_cycling |= def.grants_typecycling_in_hands.is_some();
                 f.gives_creatures_flash |= def.own_creature_cards_have_flash;
                 f.imposes_sorcery_timing |= def.opponents_sorcery_timing;
+                f.boosts_basic_land_mana |= def.basic_land_mana_of_chosen_color_adds_one;
             }
         }
         f

@@ -127,6 +127,10 @@ pub enum Decision {
         /// (Sage of Epityr): every card goes back on top (the answer's bottom list is empty).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         top_only: bool,
+        /// "Put them on the bottom of your library in any order" (Truth or Tale's other
+        /// revealed cards): every card goes to the bottom (the answer's top list is empty).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bottom_only: bool,
     },
     /// Dredge (702.51, `keywords/dredge.rs`): `player` would draw a card and may instead
     /// mill N and return one of `cards` (their dredge cards in their graveyard) to their
@@ -140,6 +144,13 @@ pub enum Decision {
     /// (`names` theirs): `Objects([card])` chooses it, `Objects([])` none. An Aura that can't
     /// enchant the permanent may be chosen; the exchange then does nothing (702.64b).
     AuraSwap {
+        cards: Vec<ObjectId>,
+        names: Vec<String>,
+    },
+    /// "Separate them into two piles" (Truth or Tale, `resolve/piles.rs`): `cards` are the
+    /// revealed cards (`names` theirs); answered `Objects` with the cards of the first pile,
+    /// the others making the second (either pile may be empty).
+    SeparatePiles {
         cards: Vec<ObjectId>,
         names: Vec<String>,
     },
@@ -402,6 +413,14 @@ impl Decision {
                 names.join(", ")
             ),
             Decision::Scry {
+                names,
+                bottom_only: true,
+                ..
+            } => format!(
+                "put {} on the bottom of your library in the order you choose (`scry bottom ...`: the last listed goes to the very bottom)",
+                names.join(", ")
+            ),
+            Decision::Scry {
                 fateseal, names, ..
             } => format!(
                 "{}: you look at {} (top first); put each on the top or the bottom of {} library, in the order you choose",
@@ -412,6 +431,10 @@ impl Decision {
             Decision::Dredge { names, .. } => format!(
                 "you would draw a card: dredge {} instead, or draw",
                 names.join(" or ")
+            ),
+            Decision::SeparatePiles { names, .. } => format!(
+                "separate the revealed cards ({}) into two piles: choose the cards of the first pile (the others make the second; either may be empty, `choose nothing`)",
+                names.join(", ")
             ),
             Decision::AuraSwap { names, .. } => format!(
                 "aura swap: you may exchange the Aura with an Aura card in your hand ({}), or choose nothing",
@@ -461,6 +484,7 @@ impl Decision {
             Decision::Scry { .. } => "scry",
             Decision::Dredge { .. } => "dredge",
             Decision::AuraSwap { .. } => "aura_swap",
+            Decision::SeparatePiles { .. } => "separate_piles",
             Decision::PregameAction { .. } => "pregame_action",
             Decision::PutFromHand { .. } => "put_from_hand",
             Decision::EnchantAsItEnters { .. } => "enchant",

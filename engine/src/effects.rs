@@ -235,6 +235,30 @@ pub enum Effect {
     /// filter (`reveal_top_to_hand_if creature`), "if it's a <filter> card, put it into your
     /// hand" (else it stays on top).
     RevealTop(Option<ObjectFilter>),
+    /// "Reveal the top card of your library. If it has the same name as a card in your
+    /// graveyard, put it into your graveyard. Otherwise, draw a card" (Candles of Leng): the
+    /// comparison is positive, so a split card matches by either name (505.6 / 708.6); the
+    /// draw is an ordinary draw (dredge may replace it). An empty library reveals nothing
+    /// and draws (the draw from an empty library is what it is).
+    RevealTopNamesakeToGraveyardElseDraw,
+    /// "Untap X target lands" (Magus of the Candelabra, an `x_targets` ability): untaps
+    /// each of its targets still legal.
+    UntapEachTarget,
+    /// "Reveal the top N cards of your library and separate them into two piles. An
+    /// opponent chooses one of those piles. Put a card from the chosen pile into your hand,
+    /// then put all other cards revealed this way on the bottom of your library in any
+    /// order" (Truth or Tale; `resolve/piles.rs`).
+    RevealTopPiles(Amount),
+    /// "You may search your graveyard, hand, and/or library for a card with the same name as
+    /// that spell and put it onto the battlefield. If you search your library this way,
+    /// shuffle" (Mishra, Artificer Prodigy; the spell is the trigger's subject, its name as
+    /// it was cast): one `ChooseMode` question as it resolves (`resolve/library.rs`).
+    SearchZonesForSameNameAsIt,
+    /// "Return an exiled card named NAME to the battlefield under its owner's control" (Sengir
+    /// Nosferatu's Bat): any face-up card of that name in exile, whoever owns it
+    /// (R-sengir-nosferatu-1); with two or more, the controller chooses one as it resolves
+    /// (`ChooseMode`, each named with its owner); none: nothing happens.
+    ReturnExiledCardNamed(String),
     /// "Target player reveals a card at random from their hand. ~ deals damage to that player
     /// equal to that card's mana value" (Ignite Memories).
     RevealRandomDamage(PlayerRef),

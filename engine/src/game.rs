@@ -739,6 +739,7 @@ impl Game {
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
             | Decision::PutFromHand { .. }
+            | Decision::SeparatePiles { .. }
             | Decision::Reveal { .. } => self.answer_resolution_choice(player, decision, answer),
             Decision::EnchantAsItEnters { aura, .. } => self.answer_enchant(player, *aura, answer),
             Decision::KeepLegend { name } => self.answer_keep_legend(player, name, answer),
@@ -813,6 +814,7 @@ impl Game {
             | Decision::Search { .. }
             | Decision::AuraSwap { .. }
             | Decision::PutFromHand { .. }
+            | Decision::SeparatePiles { .. }
             | Decision::Reveal { .. }) => self.resolution_choice_answers(player, d),
             Decision::EnchantAsItEnters { aura, .. } => self.enchant_answers(player, *aura),
             Decision::KeepLegend { name } => self

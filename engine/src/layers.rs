@@ -205,6 +205,7 @@ impl Game {
             if self.obj(id).is_none_or(|o| o.zone != ZoneKind::Battlefield) {
                 return out;
             }
+            self.granted_pump_mods(id, &table.chars[xi], &table, &mut out);
             for (si, &src) in table.ids.iter().enumerate() {
                 let Some(s) = self.obj(src) else { continue };
                 if s.zone != ZoneKind::Battlefield || !table.chars[si].own_abilities {
@@ -239,6 +240,35 @@ impl Game {
             }
         }
         out
+    }
+
+    /// The P/T abilities statics granted `id` (its characteristics after layer 6: an ability
+    /// lost later is gone): Sedge Sliver's "This creature gets +1/+1 as long as you control a
+    /// Swamp", whose "you" is `id`'s controller.
+    fn granted_pump_mods(
+        &self,
+        id: ObjectId,
+        c: &Chars,
+        table: &Table,
+        out: &mut Vec<(u32, i32, i32)>,
+    ) {
+        let Some(me) = self.obj(id).map(|o| o.controller) else {
+            return;
+        };
+        for &(card, index) in &c.granted_pumps {
+            let Some(g) = self
+                .catalog()
+                .get(card)
+                .statics
+                .get(index as usize)
+                .and_then(|st| st.grant_pump.as_ref())
+            else {
+                continue;
+            };
+            if self.controls_land_type(me, &g.if_you_control, Some(table)) {
+                out.push((0, g.power, g.toughness));
+            }
+        }
     }
 
     /// The objects whose keyword-granting static abilities may function now: the
@@ -811,6 +841,10 @@ pub struct Chars {
     pub granted_triggers: Vec<(CardId, u8)>,
     /// Activated abilities granted by static abilities: (granter card, static index).
     pub granted_abilities: Vec<(CardId, u8)>,
+    /// P/T static abilities granted by static abilities (Sedge Sliver's "This creature gets
+    /// +1/+1 as long as you control a Swamp"): (granter card, static index), one entry per
+    /// granting static (two Sedge Slivers: two abilities).
+    pub granted_pumps: Vec<(CardId, u8)>,
     /// An effect set its land types (212.6e): its rules text is gone and it has the
     /// intrinsic mana ability of each basic land type in `subtypes`.
     pub land_types_set: bool,
@@ -1022,6 +1056,7 @@ enum Change {
     RemoveKeywords(KeywordSet),
     GrantTriggers(CardId, u8),
     GrantAbilities(CardId, u8),
+    GrantPump(CardId, u8),
     LoseAll,
 }
 
@@ -1133,6 +1168,7 @@ impl Game {
             own_abilities: true,
             granted_triggers: Vec::new(),
             granted_abilities: Vec::new(),
+            granted_pumps: Vec::new(),
             land_types_set: false,
         })
     }
@@ -1313,6 +1349,15 @@ impl Game {
                         cda: false,
                         applies: applies.clone(),
                         change: Change::GrantAbilities(o.face(), i as u8),
+                    });
+                }
+                if st.grant_pump.is_some() {
+                    out.push(Layered {
+                        layer: Layer::Ability,
+                        timestamp: o.timestamp,
+                        cda: false,
+                        applies: applies.clone(),
+                        change: Change::GrantPump(o.face(), i as u8),
                     });
                 }
                 if !st.grant_triggers.is_empty() {
@@ -1570,7 +1615,8 @@ impl Game {
                     Change::AddKeywords(_)
                     | Change::RemoveKeywords(_)
                     | Change::GrantTriggers(..)
-                    | Change::GrantAbilities(..),
+                    | Change::GrantAbilities(..)
+                    | Change::GrantPump(..),
                     Some(f),
                 ) => f.keyword.is_some() || f.without_keyword.is_some(),
             };
@@ -1635,6 +1681,7 @@ impl Game {
                     c.own_abilities = false;
                     c.granted_triggers.clear();
                     c.granted_abilities.clear();
+                    c.granted_pumps.clear();
                     c.land_types_set = true;
                 }
                 Change::BecomeCreature(subs) => {
@@ -1660,11 +1707,13 @@ impl Game {
                 Change::RemoveKeywords(k) => c.keywords = c.keywords.minus(*k),
                 Change::GrantTriggers(card, index) => c.granted_triggers.push((*card, *index)),
                 Change::GrantAbilities(card, index) => c.granted_abilities.push((*card, *index)),
+                Change::GrantPump(card, index) => c.granted_pumps.push((*card, *index)),
                 Change::LoseAll => {
                     c.keywords = KeywordSet::default();
                     c.own_abilities = false;
                     c.granted_triggers.clear();
                     c.granted_abilities.clear();
+                    c.granted_pumps.clear();
                 }
             }
         }

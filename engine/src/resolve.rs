@@ -27,6 +27,7 @@ mod damage;
 mod from_hand;
 mod library;
 mod naming;
+mod piles;
 mod zones;
 
 /// A resolution in progress, kept while a player makes a choice it needs.
@@ -79,6 +80,9 @@ pub struct Resolution {
     /// (`Decision::EnchantAsItEnters`, `resolve/from_hand.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enchant: Option<Target>,
+    /// The revealed cards' piles as they are made and chosen (`resolve/piles.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piles: Option<piles::Piles>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -104,6 +108,7 @@ impl Resolution {
             life_lost: 0,
             named: None,
             enchant: None,
+            piles: None,
         }
     }
 }
@@ -195,6 +200,7 @@ impl Game {
                     res.option = None;
                     res.named = None;
                     res.enchant = None;
+                    res.piles = None;
                     res.draws = None;
                     res.dredged = None;
                     res.drawn.clear();
@@ -781,6 +787,7 @@ impl Game {
             | Effect::RevealChroma(..)
             | Effect::RevealRandomDamage(_)
             | Effect::RevealTop(_)
+            | Effect::RevealTopNamesakeToGraveyardElseDraw
             | Effect::ChooseRevealedToBottom(_)
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::NameCardRevealRandom { who, then, discard } => {
@@ -793,6 +800,11 @@ impl Game {
             | Effect::RemoveOrAddCounter { .. }
             | Effect::RemoveCounters { .. } => return self.execute_counters(res, e),
             Effect::MayTapOrUntap(what) => return self.execute_may_tap_or_untap(res, *what),
+            Effect::RevealTopPiles(n) => return self.execute_piles(res, n),
+            Effect::SearchZonesForSameNameAsIt => return self.search_zones_for_same_name(res),
+            Effect::ReturnExiledCardNamed(name) => {
+                return self.return_exiled_card_named(res, name);
+            }
             Effect::SetBasePowerOrToughness { .. } => return self.execute_set_base_pt(res, e),
             Effect::AuraSwap => return self.execute_aura_swap(res),
             Effect::PutFromHand { .. } | Effect::PutFromHandInTurn(_) => {
@@ -960,6 +972,7 @@ impl Game {
             | Effect::Tap(..)
             | Effect::TapAll(..)
             | Effect::Untap(..)
+            | Effect::UntapEachTarget
             | Effect::RemoveFromCombat(..)
             | Effect::DoesntUntapNext(..)
             | Effect::TurnFaceUp(..)
@@ -1173,6 +1186,7 @@ impl Game {
                     })
                 })
                 .collect(),
+            Decision::SeparatePiles { cards, .. } => cards.clone(),
             Decision::AuraSwap { cards, .. } | Decision::PutFromHand { cards, .. } => cards
                 .iter()
                 .copied()
@@ -1203,7 +1217,7 @@ impl Game {
             Decision::Search { up_to, .. } => (0, *up_to as usize),
             Decision::ReturnToHand { count, .. } => (*count as usize, *count as usize),
             Decision::AuraSwap { .. } | Decision::PutFromHand { .. } => (0, 1),
-            Decision::Reveal { .. } => (0, cands.len()),
+            Decision::Reveal { .. } | Decision::SeparatePiles { .. } => (0, cands.len()),
             _ => (0, 0),
         };
         if objs.len() < min || objs.len() > max {
@@ -1340,6 +1354,11 @@ impl Game {
             // Any number: none, and the first k for each k (a full list would be 2^n).
             Decision::Reveal { .. } => (0..=cands.len())
                 .map(|k| Answer::Objects(cands[..k].to_vec()))
+                .collect(),
+            // Any split: the first k for each k, and each card alone.
+            Decision::SeparatePiles { .. } => (0..=cands.len())
+                .map(|k| Answer::Objects(cands[..k].to_vec()))
+                .chain(cands.iter().map(|c| Answer::Objects(vec![*c])))
                 .collect(),
             _ => cands
                 .into_iter()

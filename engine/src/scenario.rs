@@ -1006,7 +1006,7 @@ impl Runner {
             }
             "choose" | "discard" | "sacrifice" | "search" | "order" => {
                 let zones: &[ZoneKind] = match self.game.pending().map(|p| &p.decision) {
-                    Some(Decision::Search { .. }) => &[Library],
+                    Some(Decision::Search { .. } | Decision::SeparatePiles { .. }) => &[Library],
                     Some(Decision::AuraSwap { .. }) => &[Hand],
                     Some(Decision::ChooseCostObjects {
                         part: crate::costs::CostPart::RemoveCounterFromYours(_),

@@ -276,10 +276,15 @@ impl Game {
             }
             StackKind::CombatDamage { .. } => crate::mana::ColorSet::NONE,
         };
+        // "X target <things>" (`x_targets`): its one spec stands for every target.
+        let repeat = matches!(item.kind, StackKind::Ability { index, .. }
+            if self.catalog().ability(item.card, index).is_some_and(|a| a.x_targets));
+        let spec_of = |i: usize| specs.get(i).or(if repeat { specs.last() } else { None });
         let legal: Vec<bool> = item
             .targets
             .iter()
-            .zip(specs.iter())
+            .enumerate()
+            .filter_map(|(i, t)| spec_of(i).map(|spec| (t, spec)))
             .map(|(t, spec)| {
                 self.target_is_legal(item.controller, spec, *t)
                     && self.mana_value_x_ok(spec, *t, item.x)

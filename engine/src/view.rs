@@ -4,7 +4,7 @@
 //! the raw state: a view holds the viewer's own hand, and of other players' hands and all
 //! libraries only their sizes.
 
-use crate::decision::Decision;
+use crate::decision::{Decision, Pending};
 use crate::game::{Game, GameResult};
 use crate::ids::{CardId, ObjectId, PlayerId};
 use crate::ruleset::Ruleset;
@@ -456,6 +456,60 @@ impl Game {
         }
     }
 
+    /// Whether the effect resolving now asks about hidden cards in its options (Mishra's
+    /// search of the graveyard, hand and library): the others are told only of a search.
+    fn private_search_resolving(&self) -> bool {
+        self.resolution.as_ref().is_some_and(|r| {
+            self.item_ability(&r.item).1.get(r.effect)
+                == Some(&crate::effects::Effect::SearchZonesForSameNameAsIt)
+        })
+    }
+
+    /// The pending decision as `viewer` may read it: a hidden choice (what to discard,
+    /// what a search finds) is described without private details.
+    fn pending_description(&self, p: &Pending, viewer: Option<PlayerId>) -> String {
+        match (&p.decision, viewer == Some(p.player)) {
+            (Decision::Search { .. }, false) => "search their library".into(),
+            (Decision::AuraSwap { .. }, false) => {
+                "decide whether to exchange an Aura with an Aura card in their hand".into()
+            }
+            (Decision::PutFromHand { .. }, false) => {
+                "decide whether to put a card from their hand onto the battlefield".into()
+            }
+            (Decision::ChooseMode { .. }, false) if self.private_search_resolving() => {
+                "search their graveyard, hand and/or library".into()
+            }
+            (Decision::YesNo { .. }, false) if self.madness_question_card().is_some() => {
+                "decide whether a card being discarded is exiled with madness".into()
+            }
+            (Decision::PregameAction { .. }, false) => {
+                "decide on an action from their opening hand before the game".into()
+            }
+            (
+                Decision::Scry {
+                    cards,
+                    bottom_only: true,
+                    ..
+                },
+                false,
+            ) => format!(
+                "put {} revealed card(s) on the bottom of their library in an order",
+                cards.len()
+            ),
+            (
+                Decision::Scry {
+                    fateseal, cards, ..
+                },
+                false,
+            ) => format!(
+                "{} {} card(s)",
+                if *fateseal { "fateseal" } else { "scry" },
+                cards.len()
+            ),
+            _ => p.decision.describe(),
+        }
+    }
+
     /// The game as `viewer` may see it (None: a spectator).
     pub fn view(&self, viewer: Option<PlayerId>) -> View {
         let combat = self.combat.as_ref();
@@ -468,33 +522,7 @@ impl Game {
             pending: self.pending.as_ref().map(|p| PendingView {
                 player: p.player,
                 kind: p.decision.kind_name().to_string(),
-                // A hidden choice (what to discard) is described without private details.
-                description: match (&p.decision, viewer == Some(p.player)) {
-                    (Decision::Search { .. }, false) => "search their library".into(),
-                    (Decision::AuraSwap { .. }, false) => {
-                        "decide whether to exchange an Aura with an Aura card in their hand".into()
-                    }
-                    (Decision::PutFromHand { .. }, false) => {
-                        "decide whether to put a card from their hand onto the battlefield".into()
-                    }
-                    (Decision::YesNo { .. }, false) if self.madness_question_card().is_some() => {
-                        "decide whether a card being discarded is exiled with madness".into()
-                    }
-                    (Decision::PregameAction { .. }, false) => {
-                        "decide on an action from their opening hand before the game".into()
-                    }
-                    (
-                        Decision::Scry {
-                            fateseal, cards, ..
-                        },
-                        false,
-                    ) => format!(
-                        "{} {} card(s)",
-                        if *fateseal { "fateseal" } else { "scry" },
-                        cards.len()
-                    ),
-                    _ => p.decision.describe(),
-                },
+                description: self.pending_description(p, viewer),
             }),
             players: self
                 .player_ids()

@@ -1641,17 +1641,21 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::OrderReplacements { .. } => "OrderReplacements",
         Decision::SacrificeForDamage { .. } => "SacrificeForDamage",
         Decision::Scry {
+            bottom_only: true, ..
+        } => "Scry bottom_only",
+        Decision::Scry {
             top_only: false, ..
         } => "Scry",
         Decision::Scry { top_only: true, .. } => "Scry top_only",
         Decision::Dredge { .. } => "Dredge",
         Decision::AuraSwap { .. } => "AuraSwap",
+        Decision::SeparatePiles { .. } => "SeparatePiles",
         Decision::PregameAction { .. } => "PregameAction",
         Decision::PutFromHand { .. } => "PutFromHand",
         Decision::EnchantAsItEnters { .. } => "EnchantAsItEnters",
     }
 }
-const DECISION_VARIANTS: usize = 33;
+const DECISION_VARIANTS: usize = 34;
 
 /// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
 fn answer_variant(a: &Answer) -> &'static str {

@@ -160,6 +160,11 @@ pub struct ActivatedAbility {
     /// on the stack; its controller can't.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub opponents_only: bool,
+    /// "X target <things>" (Magus of the Candelabra): its one target slot is repeated X
+    /// times, X chosen as it is activated; the same object can't be chosen twice (2006
+    /// 409.1c / 2014 115.3, the word "target" used once).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub x_targets: bool,
 }
 
 impl ActivatedAbility {
@@ -187,6 +192,7 @@ impl ActivatedAbility {
             while_suspended: false,
             once_each_turn: false,
             opponents_only: false,
+            x_targets: false,
         }
     }
 
@@ -338,6 +344,12 @@ pub struct CardDef {
     pub skip_upkeep_if_hellbent: bool,
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
     pub damage_life_floor: bool,
+    /// "Whenever a basic land is tapped for mana of the chosen color, its controller adds an
+    /// additional one mana of that color" (Gauntlet of Power; needs `choose = "color"`): a
+    /// triggered mana ability (2006 406.1b / 2014 605.1b), resolved at once as the land's
+    /// mana ability is activated (`casting.rs` `Game::triggered_mana`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub basic_land_mana_of_chosen_color_adds_one: bool,
     /// "As long as ~ is untapped, all combat damage that would be dealt to you by unblocked
     /// creatures is dealt to ~ instead" (Weathered Bodyguards; `replacement.rs`).
     pub redirect_unblocked_combat_damage: bool,
@@ -550,6 +562,21 @@ pub struct StaticAbility {
     /// source (an Aura) fall off what it enchants (`sba.rs` `aura_illegal`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub doesnt_remove_source: bool,
+    /// A P/T static ability it grants (Sedge Sliver: "All Sliver creatures have 'This
+    /// creature gets +1/+1 as long as you control a Swamp'"): the affected objects have it in
+    /// the ability layer, and its "you" is each one's controller (`layers.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_pump: Option<GrantedPump>,
+}
+
+/// A granted "This creature gets +P/+T as long as you control a <land type>".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrantedPump {
+    pub power: i32,
+    pub toughness: i32,
+    /// The basic land type its controller must control.
+    pub if_you_control: String,
+    pub text: String,
 }
 
 /// "~ enters the battlefield with N [kind] counters on it" where N or whether it applies
@@ -658,7 +685,8 @@ impl StaticAbility {
     }
 
     pub fn is_layered(&self) -> bool {
-        !self.grant_triggers.is_empty()
+        self.grant_pump.is_some()
+            || !self.grant_triggers.is_empty()
             || !self.grant_abilities.is_empty()
             || !self.add_subtypes.is_empty()
             || !self.set_land_types.is_empty()

@@ -168,6 +168,10 @@ struct Script {
     /// "Damage that would reduce your life total to less than 1 reduces it to 1 instead."
     #[serde(default)]
     damage_life_floor: bool,
+    /// Gauntlet of Power's "whenever a basic land is tapped for mana of the chosen color, its
+    /// controller adds an additional one mana of that color" (checked against the text).
+    #[serde(default)]
+    basic_land_mana_of_chosen_color_adds_one: bool,
     /// "As long as ~ is untapped, all combat damage that would be dealt to you by unblocked
     /// creatures is dealt to ~ instead."
     #[serde(default)]
@@ -344,6 +348,52 @@ struct StaticScript {
     /// "This effect doesn't remove ~" (an Aura's own protection grant spares it).
     #[serde(default)]
     doesnt_remove_this: bool,
+    /// A granted P/T static: `[card.static.grant_static]` with `pump`, `if_you_control`
+    /// (a basic land type) and `text` (Sedge Sliver).
+    grant_static: Option<GrantStaticScript>,
+}
+
+/// `[card.static.grant_static]`: "All Slivers have 'This creature gets +1/+1 as long as
+/// you control a Swamp'".
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GrantStaticScript {
+    pump: String,
+    if_you_control: String,
+    text: String,
+}
+
+/// A static's `grant_static` table, checked against the card's text and the land types.
+fn granted_pump(
+    def: &CardDef,
+    st: &StaticScript,
+) -> Result<Option<crate::cards::GrantedPump>, String> {
+    let Some(g) = &st.grant_static else {
+        return Ok(None);
+    };
+    let (power, toughness) = crate::grammar::parse_all(crate::grammar::words::pt_change, &g.pump)
+        .map_err(|e| format!("grant_static pump `{}`: {e}", g.pump))?;
+    if !BASIC_LAND_TYPES.iter().any(|(n, _)| *n == g.if_you_control) {
+        return Err(format!(
+            "grant_static: `{}` is not a basic land type",
+            g.if_you_control
+        ));
+    }
+    let says = format!(
+        "gets {} as long as you control a {}",
+        g.pump, g.if_you_control
+    );
+    if !def.text.contains(&g.text) || !g.text.contains(&says) {
+        return Err(format!(
+            "grant_static: its text must be in the card's text and say \"{says}\""
+        ));
+    }
+    Ok(Some(crate::cards::GrantedPump {
+        power,
+        toughness,
+        if_you_control: g.if_you_control.clone(),
+        text: g.text.clone(),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -408,6 +458,25 @@ struct AbilityScript {
     /// "Only your opponents may activate this ability" (checked against the text).
     #[serde(default)]
     opponents_only: bool,
+    /// "X target <things>" (Magus of the Candelabra): the one target slot is repeated X
+    /// times (checked against the text and the cost).
+    #[serde(default)]
+    x_targets: bool,
+}
+
+/// `x_targets = true`: the text says "X target", the ability has one target slot and an X
+/// in its mana cost.
+fn x_targets(a: &AbilityScript, def: &CardDef, targets: &[TargetSpec]) -> Result<bool, String> {
+    if !a.x_targets {
+        return Ok(false);
+    }
+    if !def.text.contains("X target") {
+        return Err("`x_targets`: the card's text has no \"X target\"".into());
+    }
+    if targets.len() != 1 || !a.cost.contains("{X}") {
+        return Err("`x_targets`: the ability needs one target slot and {X} in its cost".into());
+    }
+    Ok(true)
 }
 
 /// `once_each_turn = true`: the ability's text must say "Activate only once each turn".
@@ -680,7 +749,8 @@ fn granted_abilities(cards: &[CardDef]) -> Result<Vec<(CardId, u8, u8)>, Catalog
     Ok(out)
 }
 
-/// Every token an effect creates must be defined as a token.
+/// Every token an effect creates must be defined as a token; every card an effect names
+/// must exist.
 fn check_tokens(
     cards: &[CardDef],
     halves: &[CardDef],
@@ -695,6 +765,16 @@ fn check_tokens(
             .chain(def.abilities.iter().flat_map(|a| a.effects.iter()))
             .chain(def.triggers.iter().flat_map(|t| t.effects.iter()));
         for e in effects {
+            if let Effect::ReturnExiledCardNamed(name) = e
+                && !cards
+                    .iter()
+                    .any(|c| c.name == *name && c.support != Support::Token)
+            {
+                return Err(err(
+                    &def.name,
+                    format!("returns an exiled card named `{name}`, which is no card's name"),
+                ));
+            }
             if let Effect::CreateToken { token, pt, .. } = e {
                 let found = tokens_by_name
                     .get(&normalize_name(token))
@@ -822,6 +902,7 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
         enchanted_cant_be_enchanted_by_other_auras: false,
         skip_upkeep_if_hellbent: false,
         damage_life_floor: false,
+        basic_land_mana_of_chosen_color_adds_one: false,
         redirect_unblocked_combat_damage: false,
         morph: None,
         turn_others_face_down: false,
@@ -1433,6 +1514,13 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
     }
     def.skip_upkeep_if_hellbent = s.skip_upkeep_if_hellbent;
     def.damage_life_floor = s.damage_life_floor;
+    def.basic_land_mana_of_chosen_color_adds_one = s.basic_land_mana_of_chosen_color_adds_one;
+    if s.basic_land_mana_of_chosen_color_adds_one
+        && (!text_lower.contains("whenever a basic land is tapped for mana of the chosen color, its controller adds an additional one mana of that color")
+            || s.choose.as_deref() != Some("color"))
+    {
+        return Err("`basic_land_mana_of_chosen_color_adds_one`: the card's text doesn't say so, or it has no `choose = \"color\"`".into());
+    }
     def.redirect_unblocked_combat_damage = s.redirect_unblocked_combat_damage;
     if s.redirect_unblocked_combat_damage
         && !text_lower.contains(
@@ -1751,6 +1839,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err("a static ability grants at most 4 triggered abilities".into());
         }
         let grant_abilities = granted_abilities_of(def, st)?;
+        let grant_pump = granted_pump(def, st)?;
         let set_chosen_creature_type = match st.set_creature_type.as_deref() {
             None => false,
             Some("chosen") if s.choose_creature_type => true,
@@ -1791,6 +1880,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             && grants.is_empty()
             && grant_triggers.is_empty()
             && grant_abilities.is_empty()
+            && grant_pump.is_none()
             && add_subtypes.is_empty()
             && !set_chosen_creature_type
             && !cda_all_creature_types
@@ -1838,6 +1928,7 @@ fn apply_statics(def: &mut CardDef, s: &Script) -> Result<(), String> {
             grants,
             grant_triggers,
             grant_abilities,
+            grant_pump,
             add_subtypes,
             set_chosen_creature_type,
             also_outside_battlefield: st.also_outside_battlefield,
@@ -2069,6 +2160,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
             while_suspended: false,
             once_each_turn: once_each_turn(a, def)?,
             opponents_only: false,
+            x_targets: false,
         });
     }
     if a.effects.is_empty() {
@@ -2098,6 +2190,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
         return Err("`forecast`: the card's text has no forecast".into());
     }
     let timing = ability_timing(def, a)?;
+    let x_targets = x_targets(a, def, &targets)?;
     let condition = match a.condition.as_deref() {
         None => None,
         Some(c) => Some(
@@ -2134,6 +2227,7 @@ fn parse_ability(def: &CardDef, a: &AbilityScript) -> Result<ActivatedAbility, S
         while_suspended: a.while_suspended,
         once_each_turn: once_each_turn(a, def)?,
         opponents_only: opponents_only(a, def)?,
+        x_targets,
     })
 }
 
@@ -2233,6 +2327,7 @@ fn intrinsic_mana_ability(color: Color) -> ActivatedAbility {
         while_suspended: false,
         once_each_turn: false,
         opponents_only: false,
+        x_targets: false,
     }
 }
 
@@ -2580,6 +2675,7 @@ pub(super) fn cycling_ability(
         while_suspended: false,
         once_each_turn: false,
         opponents_only: false,
+        x_targets: false,
     })
 }
 
@@ -2804,6 +2900,7 @@ fn search_same_mana_value_ability(
         while_suspended: false,
         once_each_turn: false,
         opponents_only: false,
+        x_targets: false,
     })
 }
 

@@ -728,6 +728,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ),
     ("return_linked_to_battlefield", no_args),
     ("return_at_next_end_step", one_object),
+    ("return_exiled_card_named", return_exiled_card_named),
     ("return_if_dies_this_turn", one_object),
     ("put_on_top", one_object),
     ("sacrifice", sacrifice),
@@ -762,6 +763,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("reveal_for_x", one_filter),
     ("reveal_top_to_hand_if", one_filter),
     ("reveal_top", no_args),
+    ("reveal_top_piles", reveal_top_piles),
+    ("search_graveyard_hand_library_same_name_as_it", no_args),
+    ("reveal_top_namesake_to_graveyard_else_draw", no_args),
     ("prevent_divided", no_args),
     ("reveal_for_chroma", reveal_for_chroma),
     ("discard_hand_draw_that_many", who_only),
@@ -814,6 +818,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("balance_sacrifice", one_filter),
     ("balance_discard", no_args),
     ("untap", one_object),
+    ("untap_each_target", no_args),
     ("may_tap_or_untap", one_object),
     ("remove_from_combat", one_object),
     ("doesnt_untap_next", one_object),
@@ -843,6 +848,11 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "damage_divided" => Effect::DamageDivided,
         "prevent_divided" => Effect::PreventDivided,
         "reveal_top" => Effect::RevealTop(None),
+        "untap_each_target" => Effect::UntapEachTarget,
+        "search_graveyard_hand_library_same_name_as_it" => Effect::SearchZonesForSameNameAsIt,
+        "reveal_top_namesake_to_graveyard_else_draw" => {
+            Effect::RevealTopNamesakeToGraveyardElseDraw
+        }
         "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
         "living_end" => Effect::LivingEnd,
         "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
@@ -1396,6 +1406,21 @@ fn create_token(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         who: o.player("who").unwrap_or(PlayerRef::You),
         pt: o.amount("pt"),
     })
+}
+
+/// `reveal_top_piles N`: Truth or Tale's piles (`resolve/piles.rs`).
+fn reveal_top_piles(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let n = arg("an amount", amount).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::RevealTopPiles(n))
+}
+
+/// `return_exiled_card_named NAME`: "return an exiled card named NAME to the battlefield
+/// under its owner's control" (the loader checks the name is a card's).
+fn return_exiled_card_named(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let name = arg("a card name", plain_words).parse_next(i)?;
+    options(i, verb, &[])?;
+    Ok(Effect::ReturnExiledCardNamed(name.join(" ")))
 }
 
 /// Words up to the first option, `&&`, `||`, `if_spent=` or the end (at least one).

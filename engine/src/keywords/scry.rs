@@ -90,6 +90,7 @@ impl Game {
                 cards,
                 names,
                 top_only: false,
+                bottom_only: false,
             },
         }
     }
@@ -140,12 +141,9 @@ impl Game {
         top: &[ObjectId],
         bottom: &[ObjectId],
     ) {
+        self.put_on_bottom_in_order(library, bottom);
         let lib = &mut self.players[library.index()].library;
-        lib.retain(|c| !top.contains(c) && !bottom.contains(c));
-        // The vector holds the bottom card first and the top card last.
-        for c in bottom {
-            lib.insert(0, *c);
-        }
+        lib.retain(|c| !top.contains(c));
         for c in top.iter().rev() {
             lib.push(*c);
         }
@@ -157,6 +155,17 @@ impl Game {
         });
     }
 
+    /// Puts cards of `library`'s owner's library on its bottom, the last listed at the very
+    /// bottom (scry; Truth or Tale's other revealed cards). They stay the same objects.
+    pub(crate) fn put_on_bottom_in_order(&mut self, library: PlayerId, bottom: &[ObjectId]) {
+        let lib = &mut self.players[library.index()].library;
+        lib.retain(|c| !bottom.contains(c));
+        // The vector holds the bottom card first and the top card last.
+        for c in bottom {
+            lib.insert(0, *c);
+        }
+    }
+
     /// The answer to a scry question: kept for the resolving effect, which then puts the
     /// cards back.
     pub(crate) fn answer_scry(
@@ -166,16 +175,25 @@ impl Game {
         answer: Answer,
     ) -> Result<(), RuleError> {
         let Decision::Scry {
-            cards, top_only, ..
+            cards,
+            top_only,
+            bottom_only,
+            ..
         } = d
         else {
             return Err(RuleError::illegal("nothing is being scried"));
         };
+
         let Answer::Scry { top, bottom } = answer else {
             return Err(RuleError::WrongKind {
                 expected: format!("{}, not {}", d.describe(), answer.kind_name()),
             });
         };
+        if *bottom_only && !top.is_empty() {
+            return Err(RuleError::illegal(
+                "put these cards on the bottom of your library, in any order (none on top)",
+            ));
+        }
         if *top_only && !bottom.is_empty() {
             return Err(RuleError::illegal(
                 "put the cards back on top of your library, in any order (none on the bottom)",
@@ -195,11 +213,29 @@ impl Game {
     /// the bottom, each card alone on the bottom, and the top card moved under the others.
     pub(crate) fn scry_answers(d: &Decision) -> Vec<Answer> {
         let Decision::Scry {
-            cards, top_only, ..
+            cards,
+            top_only,
+            bottom_only,
+            ..
         } = d
         else {
             return Vec::new();
         };
+        if *bottom_only {
+            // In the order looked at, and the other way round.
+            let mut reversed = cards.clone();
+            reversed.reverse();
+            let mut out = vec![Answer::Scry {
+                top: Vec::new(),
+                bottom: cards.clone(),
+            }];
+            out.push(Answer::Scry {
+                top: Vec::new(),
+                bottom: reversed,
+            });
+            out.dedup();
+            return out;
+        }
         let mut out = vec![Answer::Scry {
             top: cards.clone(),
             bottom: Vec::new(),

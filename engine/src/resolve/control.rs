@@ -92,6 +92,7 @@ impl Game {
                     self.untap(o);
                 }
             }
+            Effect::UntapEachTarget => self.untap_each_target(res),
             Effect::DoesntUntapNext(r) => {
                 if let Some(o) = self.object_of(res, *r)
                     && self.is_on_battlefield(o)
@@ -204,6 +205,18 @@ impl Game {
                 }
             }
             _ => debug_assert!(false, "not an effect of control and status: {e:?}"),
+        }
+    }
+
+    /// "Untap X target lands" (Magus of the Candelabra): each target still legal (413.2a).
+    fn untap_each_target(&mut self, res: &Resolution) {
+        for slot in 0..res.item.targets.len() {
+            if let Some(o) = u8::try_from(slot)
+                .ok()
+                .and_then(|n| self.object_of(res, ObjRef::Target(n)))
+            {
+                self.untap(o);
+            }
         }
     }
 }

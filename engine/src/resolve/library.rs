@@ -236,6 +236,16 @@ impl Game {
             }
             Effect::RevealRandomDamage(who) => self.reveal_random_damage(res, *who),
             Effect::RevealTop(filter) => self.reveal_top(res, filter.as_ref()),
+            Effect::RevealTopNamesakeToGraveyardElseDraw => {
+                // The draw (dredge may ask) runs again after an answer: the reveal is done
+                // once, when no draw is planned yet.
+                if res.draws.is_none() && !self.reveal_top_namesake_to_graveyard(me) {
+                    res.draws = Some(vec![(me, 1)]);
+                }
+                if let Some(q) = self.draws_asking(res) {
+                    return Progress::Ask(q);
+                }
+            }
             Effect::ChooseRevealedToBottom(who) => {
                 return self.choose_revealed_to_bottom(res, *who);
             }
@@ -328,6 +338,29 @@ impl Game {
         {
             self.move_object(card, ZoneKind::Hand, Position::Top);
         }
+    }
+
+    /// Candles of Leng's reveal: the top card of `me`'s library is revealed and, if it has
+    /// the same name as a card in their graveyard, put into that graveyard (true). False
+    /// when it stays on top (the caller then draws), or with an empty library.
+    fn reveal_top_namesake_to_graveyard(&mut self, me: PlayerId) -> bool {
+        let Some(card) = self.player(me).library.last().copied() else {
+            return false;
+        };
+        self.emit(Event::Revealed { player: me, card });
+        let Some(def) = self.def(card) else {
+            return false;
+        };
+        let namesake = self
+            .player(me)
+            .graveyard
+            .iter()
+            .filter_map(|g| self.def(*g))
+            .any(|g| g.shares_name_with(def));
+        if namesake {
+            self.move_object(card, ZoneKind::Graveyard, Position::Top);
+        }
+        namesake
     }
 
     /// Psychotic Episode: the controller chooses among the player's hand and the top card of
@@ -507,6 +540,79 @@ impl Game {
             return Progress::Ask(p);
         }
         res.choices.clear();
+        Progress::Done
+    }
+
+    /// The cards Mishra's trigger may find: the controller's cards with the same name as
+    /// the trigger's subject spell (its card, as cast), in their graveyard, hand and
+    /// library, each with the words naming where it is.
+    fn same_name_candidates(&self, res: &Resolution) -> Vec<(ObjectId, &'static str)> {
+        let me = res.item.controller;
+        let StackKind::Trigger {
+            subject: Some(spell),
+            ..
+        } = res.item.kind
+        else {
+            return Vec::new();
+        };
+        let name = self.catalog().get(self.objects[spell.slot()].card);
+        let p = self.player(me);
+        let zones: [(&[ObjectId], &'static str); 3] = [
+            (&p.graveyard, "from your graveyard"),
+            (&p.hand, "from your hand"),
+            (&p.library, "from your library, then shuffle"),
+        ];
+        zones
+            .iter()
+            .flat_map(|(cards, words)| cards.iter().map(move |c| (*c, *words)))
+            .filter(|(c, _)| self.def(*c).is_some_and(|d| d.shares_name_with(name)))
+            .collect()
+    }
+
+    /// Mishra, Artificer Prodigy: one question (`ChooseMode`): search nothing, search the
+    /// library and find nothing (it is shuffled), or one of the cards with the spell's name
+    /// in the graveyard, hand or library (a card from the library: then shuffle; a card
+    /// from elsewhere may come with a search of the library too, and a shuffle). The others
+    /// see only that a search is asked (`view.rs`).
+    pub(super) fn search_zones_for_same_name(&mut self, res: &mut Resolution) -> Progress {
+        let me = res.item.controller;
+        let mut picks: Vec<(Option<ObjectId>, bool, String)> = vec![
+            (None, false, "search nothing".into()),
+            (
+                None,
+                true,
+                "search your library, find nothing, and shuffle".into(),
+            ),
+        ];
+        for (c, words) in self.same_name_candidates(res) {
+            let name = self.card_name(c).to_string();
+            let from_library = words.contains("library");
+            picks.push((Some(c), from_library, format!("{name} {words}")));
+            if !from_library {
+                picks.push((
+                    Some(c),
+                    true,
+                    format!("{name} {words}, and shuffle your searched library"),
+                ));
+            }
+        }
+        let Some(i) = res.option else {
+            return Progress::Ask(Pending {
+                player: me,
+                decision: Decision::ChooseMode {
+                    options: picks.into_iter().map(|(_, _, w)| w).collect(),
+                },
+            });
+        };
+        let Some((card, shuffle, _)) = picks.get(i as usize).cloned() else {
+            return Progress::Done;
+        };
+        if let Some(c) = card {
+            self.put_onto_battlefield(c, me, false);
+        }
+        if shuffle {
+            self.shuffle_library(me);
+        }
         Progress::Done
     }
 }

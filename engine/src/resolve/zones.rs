@@ -445,4 +445,47 @@ impl Game {
             self.move_object(o, ZoneKind::Graveyard, Position::Top);
         }
     }
+
+    /// "Return an exiled card named NAME to the battlefield under its owner's control"
+    /// (Sengir Nosferatu's Bat): the face-up exiled cards with that name, whoever owns them;
+    /// the controller chooses among two or more (`ChooseMode`, each with its owner).
+    pub(super) fn return_exiled_card_named(
+        &mut self,
+        res: &mut Resolution,
+        name: &str,
+    ) -> Progress {
+        let cards: Vec<ObjectId> = self
+            .exile
+            .iter()
+            .copied()
+            .filter(|c| {
+                self.obj(*c).is_some_and(|o| !o.face_down)
+                    && self.def(*c).is_some_and(|d| d.has_name(name))
+            })
+            .collect();
+        let chosen = match (cards.as_slice(), res.option) {
+            ([], _) => return Progress::Done,
+            ([one], _) => *one,
+            (_, Some(i)) => match cards.get(i as usize) {
+                Some(c) => *c,
+                None => return Progress::Done,
+            },
+            (_, None) => {
+                let options = cards
+                    .iter()
+                    .map(|c| {
+                        let owner = self.objects[c.slot()].owner;
+                        format!("{name} (owned by {})", self.player(owner).name)
+                    })
+                    .collect();
+                return Progress::Ask(Pending {
+                    player: res.item.controller,
+                    decision: Decision::ChooseMode { options },
+                });
+            }
+        };
+        let owner = self.objects[chosen.slot()].owner;
+        self.put_onto_battlefield(chosen, owner, false);
+        Progress::Done
+    }
 }
