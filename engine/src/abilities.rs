@@ -344,6 +344,10 @@ pub enum TriggerCondition {
     /// left the battlefield (`Game::lki_cast_from_hand`). A copy entering as a copy of it
     /// (Clone) asks about its own spell.
     CastFromHand,
+    /// "If its madness cost was paid" (Grave Scrabbler's enters trigger): the permanent was a
+    /// spell cast for its madness cost (`Object::madness_cast`), or was as it left the
+    /// battlefield (`Game::lki_madness_cast`; `keywords/madness.rs`).
+    MadnessPaid,
 }
 
 impl TriggerCondition {

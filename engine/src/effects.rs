@@ -737,6 +737,9 @@ pub enum Effect {
         amount: Amount,
         to: Vec<Recipient>,
     },
+    /// "Enchanted permanent's controller sacrifices it" (Reality Acid's leaves trigger): whoever
+    /// controls that permanent as it resolves sacrifices it (nothing if it has left).
+    ItsControllerSacrifices(ObjRef),
     /// "Sacrifice it. If you do, ...": the ability's controller sacrifices the object if they
     /// still control it on the battlefield; only then do the other effects happen.
     SacrificeThen {

@@ -938,6 +938,7 @@ impl Game {
             | Effect::GainControlWhileYouControlThis(..)
             | Effect::Tap(..)
             | Effect::TapAll(..)
+            | Effect::ItsControllerSacrifices(..)
             | Effect::Untap(..)
             | Effect::RemoveFromCombat(..)
             | Effect::DoesntUntapNext(..)

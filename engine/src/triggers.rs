@@ -1504,6 +1504,10 @@ impl Game {
                 Some(o) => o.cast_from_hand,
                 None => self.lki_cast_from_hand.contains(&source),
             },
+            TriggerCondition::MadnessPaid => match self.obj(source) {
+                Some(o) => o.madness_cast,
+                None => self.lki_madness_cast.contains(&source),
+            },
             TriggerCondition::CreatureCardsInGraveyardAtLeast(n) => {
                 self.player(controller)
                     .graveyard

@@ -399,6 +399,7 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     ("kicked_b", TriggerCondition::Kicked(Some(1))),
     ("had_no_time_counters", TriggerCondition::HadNoTimeCounters),
     ("cast_from_hand", TriggerCondition::CastFromHand),
+    ("madness_paid", TriggerCondition::MadnessPaid),
     ("suspended", TriggerCondition::Suspended),
     ("while_exiled", TriggerCondition::WhileExiled),
     ("is_enchantment", TriggerCondition::IsEnchantment),

@@ -83,8 +83,19 @@ impl Game {
                 }
             }
             Effect::TapAll(f) => {
+                let source = Self::source_of(&res.item);
                 for o in self.permanents_matching(f, me) {
-                    self.tap(o);
+                    // "Tap all other creatures": not the ability's source (Timbermare).
+                    if !(f.other && o == source) {
+                        self.tap(o);
+                    }
+                }
+            }
+            Effect::ItsControllerSacrifices(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    self.sacrifice(o);
                 }
             }
             Effect::Untap(r) => {
