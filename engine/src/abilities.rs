@@ -120,6 +120,9 @@ pub enum TriggerEvent {
     /// whoever controls it, once per damage event; the subject is the source, "that player"
     /// its controller and `that_much` the damage dealt.
     SubtypeDealsDamage(String),
+    /// "Whenever a <subtype> enters the battlefield" (Baru, Fist of Krosa: a Forest): any
+    /// permanent with that subtype, under any player's control; the subject is it.
+    SubtypeEnters(String),
     /// An Aura's "at the beginning of the upkeep of enchanted creature's controller"
     /// (Unstable Mutation): the subject is the enchanted creature.
     EnchantedControllersUpkeep,

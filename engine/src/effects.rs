@@ -24,6 +24,9 @@ pub enum Amount {
     AttackingCreatures,
     /// Domain: the number of basic land types among lands the controller controls.
     BasicLandTypesYouControl,
+    /// The number of lands the controller controls, counted on resolution (Baru, Fist of
+    /// Krosa's "an X/X green Wurm ... where X is the number of lands you control").
+    LandsYouControl,
     /// The number of creatures blocking the trigger's subject beyond the first, counted on
     /// resolution (502.12a-b rampage).
     BlockersBeyondFirst,

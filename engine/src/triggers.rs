@@ -842,6 +842,7 @@ impl Game {
                 let found = self.matching(|_, id, ctrl, w| match w {
                     TriggerEvent::Enters => id == *object,
                     TriggerEvent::CreatureEnters => entering_creature,
+                    TriggerEvent::SubtypeEnters(t) => self.has_subtype(*object, t),
                     TriggerEvent::AnotherCreatureEnters => id != *object && entering_creature,
                     TriggerEvent::AnotherCreatureEntersYourControl => {
                         id != *object && entering_creature && ctrl == *controller

@@ -198,6 +198,9 @@ const EVENT_PREFIXES: &[(&str, EventRule)] = &[
             .map(TriggerEvent::AnyPlayerCastsSpellOfColor)
             .parse_next(i)
     }),
+    ("subtype_enters:", |i| {
+        subtype_word.map(TriggerEvent::SubtypeEnters).parse_next(i)
+    }),
     ("subtype_deals_damage:", |i| {
         subtype_word
             .map(TriggerEvent::SubtypeDealsDamage)

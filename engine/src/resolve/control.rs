@@ -58,25 +58,10 @@ impl Game {
         Progress::Done
     }
 
-    /// Applies one effect of control and status that needs no choice.
-    pub(super) fn apply_control(&mut self, res: &Resolution, e: &Effect) {
+    /// Tapping, untapping and "its controller sacrifices it": whether `e` was one of them.
+    fn apply_tapping(&mut self, res: &Resolution, e: &Effect) -> bool {
         let me = res.item.controller;
         match e {
-            Effect::TurnFaceDown(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.turn_face_down(o);
-                }
-            }
-            Effect::SkipNext { what, who } => {
-                for p in self.players_of(res, *who) {
-                    self.skips.push((p, *what));
-                }
-            }
-            Effect::ExtraTurn { who } => {
-                for p in self.players_of(res, *who) {
-                    self.extra_turns.push(p);
-                }
-            }
             Effect::Tap(r) => {
                 if let Some(o) = self.object_of(res, *r) {
                     self.tap(o);
@@ -109,6 +94,33 @@ impl Game {
                     && !self.frozen.contains(&o)
                 {
                     self.frozen.push(o);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Applies one effect of control and status that needs no choice.
+    pub(super) fn apply_control(&mut self, res: &Resolution, e: &Effect) {
+        if self.apply_tapping(res, e) {
+            return;
+        }
+        let me = res.item.controller;
+        match e {
+            Effect::TurnFaceDown(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.turn_face_down(o);
+                }
+            }
+            Effect::SkipNext { what, who } => {
+                for p in self.players_of(res, *who) {
+                    self.skips.push((p, *what));
+                }
+            }
+            Effect::ExtraTurn { who } => {
+                for p in self.players_of(res, *who) {
+                    self.extra_turns.push(p);
                 }
             }
             Effect::RemoveFromCombat(r) => {
