@@ -123,6 +123,9 @@ pub enum TriggerEvent {
     /// whoever controls it, once per damage event; the subject is the source, "that player"
     /// its controller and `that_much` the damage dealt.
     SubtypeDealsDamage(String),
+    /// "Whenever a <subtype> enters the battlefield" (Baru, Fist of Krosa: a Forest): any
+    /// permanent with that subtype, under any player's control; the subject is it.
+    SubtypeEnters(String),
     /// An Aura's "at the beginning of the upkeep of enchanted creature's controller"
     /// (Unstable Mutation): the subject is the enchanted creature.
     EnchantedControllersUpkeep,
@@ -347,6 +350,10 @@ pub enum TriggerCondition {
     /// left the battlefield (`Game::lki_cast_from_hand`). A copy entering as a copy of it
     /// (Clone) asks about its own spell.
     CastFromHand,
+    /// "If its madness cost was paid" (Grave Scrabbler's enters trigger): the permanent was a
+    /// spell cast for its madness cost (`Object::madness_cast`), or was as it left the
+    /// battlefield (`Game::lki_madness_cast`; `keywords/madness.rs`).
+    MadnessPaid,
 }
 
 impl TriggerCondition {

@@ -2025,11 +2025,15 @@ impl Game {
                 )
             });
         }
-        // Protection matters for permanents and spells, not cards in graveyards.
-        // The target's protections first: the spell's colours (a layer computation for a
-        // card in hand) are asked only of a target that has one.
+        // Protection is a permanent's (2006 502.7a / 2014 702.16b: "a permanent or player
+        // with protection"), not a spell's or a card's elsewhere (Akroma, Angel of Fury's
+        // spell can be targeted by Cancel). The target's protections first: the spell's
+        // colours (a layer computation for a card in hand) are asked only of a target that
+        // has one.
         if let Target::Object(id) = t
-            && self.obj(id).is_some_and(|o| o.zone != ZoneKind::Graveyard)
+            && self
+                .obj(id)
+                .is_some_and(|o| o.zone == ZoneKind::Battlefield)
             && let from = self.protection_colors(id)
             && !from.is_empty()
             && self.casting_colors(c).iter().any(|col| from.contains(col))
@@ -2832,6 +2836,7 @@ impl Game {
                 };
                 if let Some(o) = self.obj_mut(on_stack) {
                     o.cast_from_hand = from_hand;
+                    o.madness_cast = c.madness;
                     o.controller = c.player;
                     // 502.22a / 702.34a: exiled whenever it would leave the stack.
                     o.flashback = c.flashback.is_some();

@@ -24,6 +24,9 @@ pub enum Amount {
     AttackingCreatures,
     /// Domain: the number of basic land types among lands the controller controls.
     BasicLandTypesYouControl,
+    /// The number of lands the controller controls, counted on resolution (Baru, Fist of
+    /// Krosa's "an X/X green Wurm ... where X is the number of lands you control").
+    LandsYouControl,
     /// The number of creatures blocking the trigger's subject beyond the first, counted on
     /// resolution (502.12a-b rampage).
     BlockersBeyondFirst,
@@ -774,6 +777,9 @@ pub enum Effect {
         amount: Amount,
         to: Vec<Recipient>,
     },
+    /// "Enchanted permanent's controller sacrifices it" (Reality Acid's leaves trigger): whoever
+    /// controls that permanent as it resolves sacrifices it (nothing if it has left).
+    ItsControllerSacrifices(ObjRef),
     /// "Sacrifice it. If you do, ...": the ability's controller sacrifices the object if they
     /// still control it on the battlefield; only then do the other effects happen.
     SacrificeThen {

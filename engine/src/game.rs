@@ -375,6 +375,11 @@ pub struct Game {
     /// cleanup.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lki_cast_from_hand: Vec<ObjectId>,
+    /// Permanents that left the battlefield this turn having been cast for their madness
+    /// cost (Grave Scrabbler's "if its madness cost was paid", last known information);
+    /// cleared in cleanup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lki_madness_cast: Vec<ObjectId>,
     /// Auras that left the battlefield this turn with an activated ability of theirs on the
     /// stack, and what each was attached to (last known information for `enchanted`:
     /// R-ghitu-firebreathing-1); cleared in cleanup.
@@ -620,6 +625,7 @@ impl Game {
             lki_power: Vec::new(),
             lki_without_time_counters: Vec::new(),
             lki_cast_from_hand: Vec::new(),
+            lki_madness_cast: Vec::new(),
             lki_attached: Vec::new(),
             draw_reason: None,
             loop_watch: Default::default(),
@@ -1132,6 +1138,7 @@ impl Game {
             spell_copy: false,
             gained_suspend: false,
             cast_from_hand: false,
+            madness_cast: false,
             split_half: None,
             token_pt: None,
             copy_pt: None,
@@ -1273,6 +1280,7 @@ impl Game {
                 o.kicked = 0;
                 o.cast_x = 0;
                 o.cast_from_hand = false;
+                o.madness_cast = false;
             }
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
@@ -1484,6 +1492,9 @@ impl Game {
         {
             self.lki_cast_from_hand.push(id);
         }
+        if self.obj(id).is_some_and(|o| o.madness_cast) {
+            self.lki_madness_cast.push(id);
+        }
     }
 
     /// Whether `id`, leaving the battlefield now, has no time counter and a "dies, if it had
@@ -1605,23 +1616,35 @@ impl Game {
     }
 
     /// An Aura leaving the battlefield while one of its activated abilities is on the
-    /// stack: remember what it was attached to (`ObjRef::Enchanted`, last known
-    /// information). Bounded by the stack: only such abilities add an entry.
+    /// stack, or with a "when ~ leaves the battlefield" trigger of its own (Reality Acid:
+    /// "enchanted permanent's controller sacrifices it"): remember what it was attached to
+    /// (`ObjRef::Enchanted`, last known information). Bounded by the stack and by those
+    /// cards: only such Auras add an entry, and cleanup clears them.
     fn note_attached_lki(&mut self, id: ObjectId) {
         let Some(host) = self.obj(id).and_then(|o| o.attached_to) else {
             return;
         };
-        let on_stack = self.stack.iter().any(
-            |s| matches!(s.kind, crate::stack::StackKind::Ability { source, .. } if source == id),
-        );
-        if on_stack {
-            let stack = &self.stack;
-            self.lki_attached.retain(|(a, _)| {
-                *a != id
-                    && stack.iter().any(|s| {
-                        matches!(s.kind, crate::stack::StackKind::Ability { source, .. } if source == *a)
+        let has_leaves_trigger =
+            |g: &Game, a: ObjectId| {
+                g.objects.get(a.slot()).is_some_and(|o| {
+                    g.catalog().get(o.card).triggers.iter().any(|t| {
+                        matches!(t.when, crate::abilities::TriggerEvent::LeavesBattlefield)
                     })
-            });
+                })
+            };
+        let on_stack = |g: &Game, a: ObjectId| {
+            g.stack.iter().any(
+                |s| matches!(s.kind, crate::stack::StackKind::Ability { source, .. } if source == a),
+            )
+        };
+        if on_stack(self, id) || has_leaves_trigger(self, id) {
+            let keep: Vec<bool> = self
+                .lki_attached
+                .iter()
+                .map(|(a, _)| *a != id && (on_stack(self, *a) || has_leaves_trigger(self, *a)))
+                .collect();
+            let mut keep = keep.into_iter();
+            self.lki_attached.retain(|_| keep.next().unwrap_or(false));
             self.lki_attached.push((id, host));
         }
     }
@@ -1904,9 +1927,12 @@ impl Game {
         }
     }
 
-    /// Whether `id` has protection from any of `colors`.
+    /// Whether `id` has protection from any of `colors`. Protection is a permanent's (2006
+    /// 502.7a, 2014 702.16b: "a permanent or player with protection"): a spell on the stack
+    /// or a card elsewhere with the keyword is targeted freely (Akroma, Angel of Fury's spell
+    /// by Cancel).
     pub fn protected_from(&self, id: ObjectId, colors: crate::mana::ColorSet) -> bool {
-        !colors.is_empty() && {
+        !colors.is_empty() && self.is_on_battlefield(id) && {
             let from = self.protection_colors(id);
             colors.iter().any(|c| from.contains(c))
         }

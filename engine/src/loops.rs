@@ -223,6 +223,7 @@ fn skipped_field(key: &str) -> bool {
             | "lki_power"
             | "lki_without_time_counters"
             | "lki_cast_from_hand"
+            | "lki_madness_cast"
             | "lki_attached"
             | "loop_watch"
             | "draw_reason"

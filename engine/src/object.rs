@@ -215,6 +215,10 @@ pub struct Object {
     /// whose text asks: Epochrasite's "if you didn't cast it from your hand").
     #[serde(default, skip_serializing_if = "is_false")]
     pub cast_from_hand: bool,
+    /// A spell cast for its madness cost (502.24a / 702.34a), kept as it becomes a permanent:
+    /// Grave Scrabbler's "if its madness cost was paid" (`keywords/madness.rs`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub madness_cast: bool,
     /// A split card cast as one of its halves (2006 505.2 / 2014 708.3): while it is a
     /// spell, only that half's characteristics exist (0 left, 1 right). Cleared as it
     /// leaves the stack (`keywords/split.rs`).

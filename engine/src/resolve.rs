@@ -394,6 +394,10 @@ impl Game {
                 .battlefield_of(res.item.controller)
                 .filter(|o| self.has_subtype(o.id, t))
                 .count() as i32,
+            Amount::LandsYouControl => self
+                .battlefield_of(res.item.controller)
+                .filter(|o| self.has_type(o.id, CardType::Land))
+                .count() as i32,
             Amount::BasicLandTypesYouControl => {
                 let lands: Vec<ObjectId> = self
                     .battlefield_of(res.item.controller)
@@ -971,6 +975,7 @@ impl Game {
             | Effect::GainControlWhileYouControlThis(..)
             | Effect::Tap(..)
             | Effect::TapAll(..)
+            | Effect::ItsControllerSacrifices(..)
             | Effect::Untap(..)
             | Effect::UntapEachTarget
             | Effect::RemoveFromCombat(..)

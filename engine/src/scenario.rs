@@ -1475,8 +1475,6 @@ fn capitalise(s: &str) -> String {
 fn answer_list(s: &str) -> Vec<String> {
     // A card name with a comma ("Dralnu, Lich Lord") stays one item.
     let bare = |x: &str| -> String {
-        // In `Blocker -> Attacker`, the name being read is the last one.
-        let x = x.rsplit("->").next().unwrap_or(x);
         let x = x.split(['@', '#']).next().unwrap_or(x).trim();
         x.rsplit_once(' ')
             .filter(|(_, n)| n.parse::<u32>().is_ok())
@@ -1485,10 +1483,15 @@ fn answer_list(s: &str) -> Vec<String> {
     };
     let known = |x: &str| Catalog::builtin().by_name(&bare(x)).is_some();
     let mut out: Vec<String> = Vec::new();
+    // In `Blocker -> Attacker` and `Attacker -> player`, the name a comma splits is the one
+    // just before the comma (after the last `->`) and the one just after it (before the first).
+    let tail = |x: &str| x.rsplit("->").next().unwrap_or(x).to_string();
+    let head = |x: &str| x.split("->").next().unwrap_or(x).to_string();
     for piece in s.split(',').map(str::trim) {
         if let Some(last) = out.last_mut() {
             let joined = format!("{last}, {piece}");
-            if !known(last) && known(&joined) {
+            let name = format!("{}, {}", tail(last).trim(), head(piece).trim());
+            if !known(&tail(last)) && known(&name) {
                 *last = joined;
                 continue;
             }

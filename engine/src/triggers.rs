@@ -956,6 +956,7 @@ impl Game {
                 let found = self.matching(|_, id, ctrl, w| match w {
                     TriggerEvent::Enters => id == *object,
                     TriggerEvent::CreatureEnters => entering_creature,
+                    TriggerEvent::SubtypeEnters(t) => self.has_subtype(*object, t),
                     TriggerEvent::AnotherCreatureEnters => id != *object && entering_creature,
                     TriggerEvent::AnotherCreatureEntersYourControl => {
                         id != *object && entering_creature && ctrl == *controller
@@ -1637,6 +1638,10 @@ impl Game {
             TriggerCondition::CastFromHand => match self.obj(source) {
                 Some(o) => o.cast_from_hand,
                 None => self.lki_cast_from_hand.contains(&source),
+            },
+            TriggerCondition::MadnessPaid => match self.obj(source) {
+                Some(o) => o.madness_cast,
+                None => self.lki_madness_cast.contains(&source),
             },
             TriggerCondition::CreatureCardsInGraveyardAtLeast(n) => {
                 self.player(controller)

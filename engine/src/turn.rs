@@ -639,6 +639,7 @@ impl Game {
         self.lki_attached.clear();
         self.lki_without_time_counters.clear();
         self.lki_cast_from_hand.clear();
+        self.lki_madness_cast.clear();
         self.end_turn_char_effects();
         self.end_turn_copies();
         // "This turn" delayed abilities that never triggered end (314.2).

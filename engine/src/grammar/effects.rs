@@ -1272,6 +1272,11 @@ fn sacrifice(i: &mut &str, verb: &'static str) -> PResult<Effect> {
             }
             Ok(Effect::SacrificeThis { unless_counters })
         }
+        Some("enchanted") => {
+            // "Enchanted permanent's controller sacrifices it" (Reality Acid).
+            let what = arg("an object", object).parse_next(i)?;
+            Ok(Effect::ItsControllerSacrifices(what))
+        }
         Some("it" | "target") => {
             let what = arg("an object", object).parse_next(i)?;
             Ok(Effect::SacrificeThen {

@@ -202,6 +202,9 @@ const EVENT_PREFIXES: &[(&str, EventRule)] = &[
             .map(TriggerEvent::AnyPlayerCastsSpellOfColor)
             .parse_next(i)
     }),
+    ("subtype_enters:", |i| {
+        subtype_word.map(TriggerEvent::SubtypeEnters).parse_next(i)
+    }),
     ("subtype_deals_damage:", |i| {
         subtype_word
             .map(TriggerEvent::SubtypeDealsDamage)
@@ -403,6 +406,7 @@ const CONDITIONS: &[(&str, TriggerCondition)] = &[
     ("kicked_b", TriggerCondition::Kicked(Some(1))),
     ("had_no_time_counters", TriggerCondition::HadNoTimeCounters),
     ("cast_from_hand", TriggerCondition::CastFromHand),
+    ("madness_paid", TriggerCondition::MadnessPaid),
     ("suspended", TriggerCondition::Suspended),
     ("while_exiled", TriggerCondition::WhileExiled),
     ("is_enchantment", TriggerCondition::IsEnchantment),

@@ -39,6 +39,7 @@ const AMOUNT_WORDS: &[(&str, Amount)] = &[
         "basic_land_types_you_control",
         Amount::BasicLandTypesYouControl,
     ),
+    ("lands_you_control", Amount::LandsYouControl),
     ("blockers_beyond_first", Amount::BlockersBeyondFirst),
     ("blockers_of_it", Amount::BlockersOfIt),
     ("its_power", Amount::SubjectPower),

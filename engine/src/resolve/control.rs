@@ -58,8 +58,55 @@ impl Game {
         Progress::Done
     }
 
+    /// Tapping, untapping and "its controller sacrifices it": whether `e` was one of them.
+    fn apply_tapping(&mut self, res: &Resolution, e: &Effect) -> bool {
+        let me = res.item.controller;
+        match e {
+            Effect::Tap(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.tap(o);
+                }
+            }
+            Effect::TapAll(f) => {
+                let source = Self::source_of(&res.item);
+                for o in self.permanents_matching(f, me) {
+                    // "Tap all other creatures": not the ability's source (Timbermare).
+                    if !(f.other && o == source) {
+                        self.tap(o);
+                    }
+                }
+            }
+            Effect::ItsControllerSacrifices(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                {
+                    self.sacrifice(o);
+                }
+            }
+            Effect::Untap(r) => {
+                if let Some(o) = self.object_of(res, *r) {
+                    self.untap(o);
+                }
+            }
+            Effect::UntapEachTarget => self.untap_each_target(res),
+            Effect::DoesntUntapNext(r) => {
+                if let Some(o) = self.object_of(res, *r)
+                    && self.is_on_battlefield(o)
+                    && !self.frozen.contains(&o)
+                {
+                    self.frozen.push(o);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// Applies one effect of control and status that needs no choice.
     pub(super) fn apply_control(&mut self, res: &Resolution, e: &Effect) {
+        if self.apply_tapping(res, e) {
+            return;
+        }
         let me = res.item.controller;
         match e {
             Effect::TurnFaceDown(r) => {
@@ -75,30 +122,6 @@ impl Game {
             Effect::ExtraTurn { who } => {
                 for p in self.players_of(res, *who) {
                     self.extra_turns.push(p);
-                }
-            }
-            Effect::Tap(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.tap(o);
-                }
-            }
-            Effect::TapAll(f) => {
-                for o in self.permanents_matching(f, me) {
-                    self.tap(o);
-                }
-            }
-            Effect::Untap(r) => {
-                if let Some(o) = self.object_of(res, *r) {
-                    self.untap(o);
-                }
-            }
-            Effect::UntapEachTarget => self.untap_each_target(res),
-            Effect::DoesntUntapNext(r) => {
-                if let Some(o) = self.object_of(res, *r)
-                    && self.is_on_battlefield(o)
-                    && !self.frozen.contains(&o)
-                {
-                    self.frozen.push(o);
                 }
             }
             Effect::RemoveFromCombat(r) => {
