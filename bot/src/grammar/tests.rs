@@ -1655,7 +1655,7 @@ fn decision_variant(d: &Decision) -> &'static str {
         Decision::EnchantAsItEnters { .. } => "EnchantAsItEnters",
     }
 }
-const DECISION_VARIANTS: usize = 34;
+const DECISION_VARIANTS: usize = 35;
 
 /// The variant of an answer, by an exhaustive match (see [`decision_variant`]).
 fn answer_variant(a: &Answer) -> &'static str {
