@@ -1469,17 +1469,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         })
         .collect::<Result<_, _>>()?;
     def.draw_reveal_instead = s.draw_reveal_instead;
-    if s.opponents_cards_exiled_instead && def.support != Support::TestOnly {
-        return Err("`opponents_cards_exiled_instead` is for test fixtures".into());
-    }
-    def.opponents_cards_exiled_instead = s.opponents_cards_exiled_instead;
-    if let Some(a) = &s.your_spells_alternative_cost {
-        if def.support != Support::TestOnly {
-            return Err("`your_spells_alternative_cost` is for test fixtures".into());
-        }
-        let cost = Cost::parse(a.trim()).map_err(|e| format!("`{a}`: {e}"))?;
-        def.your_spells_alternative_cost = Some(cost);
-    }
+    apply_fixture_keys(def, s)?;
     def.hand_revealed = s.hand_revealed;
     if let Some(n) = &s.opponents_cant_cast {
         if def.support != Support::TestOnly {
@@ -1729,6 +1719,23 @@ fn apply_cast_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
             return Err("`buyback_costs_less` is for test fixtures".into());
         }
         def.cast_keys.buyback_costs_less = s.buyback_costs_less;
+    }
+    Ok(())
+}
+
+/// Keys for test fixtures only (cards outside the block that rulings name): Leyline of
+/// the Void's `opponents_cards_exiled_instead`, Fist of Suns' `your_spells_alternative_cost`.
+fn apply_fixture_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
+    if s.opponents_cards_exiled_instead && def.support != Support::TestOnly {
+        return Err("`opponents_cards_exiled_instead` is for test fixtures".into());
+    }
+    def.opponents_cards_exiled_instead = s.opponents_cards_exiled_instead;
+    if let Some(a) = &s.your_spells_alternative_cost {
+        if def.support != Support::TestOnly {
+            return Err("`your_spells_alternative_cost` is for test fixtures".into());
+        }
+        let cost = Cost::parse(a.trim()).map_err(|e| format!("`{a}`: {e}"))?;
+        def.your_spells_alternative_cost = Some(cost);
     }
     Ok(())
 }
