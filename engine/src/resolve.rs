@@ -228,28 +228,12 @@ impl Game {
                 if by_suspend && let Some(p) = new {
                     self.grant_suspend_haste(p, item.controller);
                 }
-                // An Aura spell enters attached to the permanent it targeted (303.4f).
-                if def.enchant.is_some()
-                    && let (Some(aura), Some(Target::Object(t))) = (new, item.targets.first())
-                    && self.is_on_battlefield(*t)
+                // An Aura spell enters attached to the permanent (or, "enchant player", the
+                // player) it targeted (303.4f).
+                if (def.enchant.is_some() || def.enchant_player)
+                    && let (Some(aura), Some(t)) = (new, item.targets.first())
                 {
-                    let ts = self.new_timestamp();
-                    if let Some(o) = self.obj_mut(aura) {
-                        o.attached_to = Some(*t);
-                        // 418.5e: an Aura gets a new timestamp as it becomes attached.
-                        o.timestamp = ts;
-                    }
-                }
-                // "Enchant player": it enters attached to the player it targeted.
-                if def.enchant_player
-                    && let (Some(aura), Some(Target::Player(p))) = (new, item.targets.first())
-                    && self.player(*p).in_game()
-                {
-                    let ts = self.new_timestamp();
-                    if let Some(o) = self.obj_mut(aura) {
-                        o.attached_player = Some(*p);
-                        o.timestamp = ts;
-                    }
+                    self.attach_entering_aura(aura, *t);
                 }
             } else if self.buyback_destination(card, item.controller) == ZoneKind::Hand {
                 // Buyback (502.16a / 702.26a): its owner's hand instead.

@@ -102,6 +102,20 @@ pub struct DelayedTrigger {
     pub subject: Option<ObjectId>,
 }
 
+/// A built-in delayed ability's definition: its effects and its text (when it triggers is
+/// each `DelayedTrigger`'s `DelayedWhen`).
+fn delayed_def(effects: Vec<Effect>, text: &str) -> TriggerDef {
+    TriggerDef {
+        divided: None,
+        modes: Vec::new(),
+        when: TriggerEvent::EachEndStep,
+        condition: None,
+        targets: Vec::new(),
+        effects,
+        text: text.into(),
+    }
+}
+
 /// The built-in delayed ability "return it to the battlefield under its owner's control"
 /// (`exile_until_next_end_step`).
 pub const DELAYED_RETURN: u8 = u8::MAX - 1;
@@ -110,17 +124,14 @@ pub const DELAYED_SACRIFICE: u8 = u8::MAX - 12;
 
 fn delayed_sacrifice() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
-        divided: None,
-        modes: Vec::new(),
-        when: TriggerEvent::EachEndStep,
-        condition: None,
-        targets: Vec::new(),
-        effects: vec![Effect::SacrificeThen {
-            what: crate::effects::ObjRef::Subject,
-            then: Vec::new(),
-        }],
-        text: "At the beginning of the next end step, sacrifice it.".into(),
+    DEF.get_or_init(|| {
+        delayed_def(
+            vec![Effect::SacrificeThen {
+                what: crate::effects::ObjRef::Subject,
+                then: Vec::new(),
+            }],
+            "At the beginning of the next end step, sacrifice it.",
+        )
     })
 }
 
@@ -129,17 +140,14 @@ pub const DELAYED_DESTROY: u8 = u8::MAX - 13;
 
 fn delayed_destroy() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
-        divided: None,
-        modes: Vec::new(),
-        when: TriggerEvent::EachEndStep,
-        condition: None,
-        targets: Vec::new(),
-        effects: vec![Effect::Destroy {
-            what: crate::effects::ObjRef::Subject,
-            regen: true,
-        }],
-        text: "At end of combat, destroy that creature.".into(),
+    DEF.get_or_init(|| {
+        delayed_def(
+            vec![Effect::Destroy {
+                what: crate::effects::ObjRef::Subject,
+                regen: true,
+            }],
+            "At end of combat, destroy that creature.",
+        )
     })
 }
 
@@ -148,18 +156,10 @@ pub const DELAYED_DESTROY_NO_REGEN: u8 = u8::MAX - 14;
 
 fn delayed_destroy_no_regen() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
-        divided: None,
-        modes: Vec::new(),
-        when: TriggerEvent::EachEndStep,
-        condition: None,
-        targets: Vec::new(),
-        effects: vec![Effect::Destroy {
+    DEF.get_or_init(|| delayed_def(vec![Effect::Destroy {
             what: crate::effects::ObjRef::Subject,
             regen: false,
-        }],
-        text: "When it leaves the battlefield this turn, destroy that creature. It can't be regenerated.".into(),
-    })
+        }], "When it leaves the battlefield this turn, destroy that creature. It can't be regenerated."))
 }
 
 /// The built-in delayed ability "destroy it and all creatures it blocked this turn"
@@ -168,14 +168,11 @@ pub const DELAYED_DESTROY_WITH_BLOCKED: u8 = u8::MAX - 15;
 
 fn delayed_destroy_with_blocked() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
-        divided: None,
-        modes: Vec::new(),
-        when: TriggerEvent::EachEndStep,
-        condition: None,
-        targets: Vec::new(),
-        effects: vec![Effect::DestroySubjectAndBlocked],
-        text: "At end of combat, destroy it and all creatures it blocked this turn.".into(),
+    DEF.get_or_init(|| {
+        delayed_def(
+            vec![Effect::DestroySubjectAndBlocked],
+            "At end of combat, destroy it and all creatures it blocked this turn.",
+        )
     })
 }
 
@@ -187,19 +184,16 @@ fn delayed_lose(n: u8) -> &'static TriggerDef {
     static DEFS: std::sync::OnceLock<Vec<TriggerDef>> = std::sync::OnceLock::new();
     let defs = DEFS.get_or_init(|| {
         (1..=4)
-            .map(|n| TriggerDef {
-                divided: None,
-                modes: Vec::new(),
-                when: TriggerEvent::EachEndStep,
-                condition: None,
-                targets: Vec::new(),
-                effects: vec![Effect::LoseLife {
-                    amount: crate::effects::Amount::Fixed(n),
-                    who: crate::effects::PlayerRef::SubjectPlayer,
-                }],
-                text: format!(
-                    "At the beginning of that player's draw step, they lose {n} life (they didn't pay)."
-                ),
+            .map(|n| {
+                delayed_def(
+                    vec![Effect::LoseLife {
+                        amount: crate::effects::Amount::Fixed(n),
+                        who: crate::effects::PlayerRef::SubjectPlayer,
+                    }],
+                    &format!(
+                        "At the beginning of that player's draw step, they lose {n} life (they didn't pay)."
+                    ),
+                )
             })
             .collect()
     });
@@ -208,15 +202,7 @@ fn delayed_lose(n: u8) -> &'static TriggerDef {
 
 fn delayed_return() -> &'static TriggerDef {
     static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
-    DEF.get_or_init(|| TriggerDef {
-        divided: None,
-        modes: Vec::new(),
-        when: TriggerEvent::EachEndStep,
-        condition: None,
-        targets: Vec::new(),
-        effects: vec![Effect::ReturnToBattlefield(crate::effects::ObjRef::Subject)],
-        text: "At the beginning of the next end step, return it to the battlefield under its owner's control.".into(),
-    })
+    DEF.get_or_init(|| delayed_def(vec![Effect::ReturnToBattlefield(crate::effects::ObjRef::Subject)], "At the beginning of the next end step, return it to the battlefield under its owner's control."))
 }
 
 /// Trigger indices from here on name a triggered ability granted by a static ability of the

@@ -175,18 +175,32 @@ impl Game {
             return None;
         };
         if let Some(t) = attach {
-            // 418.5e: an Aura gets a new timestamp as it becomes attached.
-            let ts = self.new_timestamp();
-            if let Some(o) = self.obj_mut(new) {
-                match t {
-                    Target::Object(to) => o.attached_to = Some(to),
-                    Target::Player(to) => o.attached_player = Some(to),
-                    Target::Ability(_) => {}
-                }
-                o.timestamp = ts;
-            }
+            self.attach_entering_aura(new, t);
         }
         None
+    }
+
+    /// An Aura entering the battlefield becomes attached to `t`, a permanent still there or a
+    /// player still in the game, with a new timestamp (418.5e). Its "enchant" was checked
+    /// by whoever chose `t`: an Aura spell's target, or [`Game::enchant_choices`].
+    pub(crate) fn attach_entering_aura(&mut self, aura: ObjectId, t: Target) {
+        let there = match t {
+            Target::Object(to) => self.is_on_battlefield(to),
+            Target::Player(p) => self.player(p).in_game(),
+            Target::Ability(_) => false,
+        };
+        if !there {
+            return;
+        }
+        let ts = self.new_timestamp();
+        if let Some(o) = self.obj_mut(aura) {
+            match t {
+                Target::Object(to) => o.attached_to = Some(to),
+                Target::Player(p) => o.attached_player = Some(p),
+                Target::Ability(_) => {}
+            }
+            o.timestamp = ts;
+        }
     }
 
     /// The answer to `Decision::EnchantAsItEnters`: one of the Aura's choices.
