@@ -320,8 +320,11 @@ impl Game {
             }
             CastKind::NewTargets(copy) => {
                 let item = self.stack.iter().find(|s| s.object() == Some(copy))?;
+                // 707.10c: the copy keeps its number of targets ("up to" slots it was cast
+                // without stay empty).
+                let specs = self.item_ability(item).0;
                 Some(Shape {
-                    targets: self.item_ability(item).0,
+                    targets: &specs[..item.targets.len().min(specs.len())],
                     base: Cost::default(),
                     additional: &[],
                     divided: None,
@@ -346,6 +349,16 @@ impl Game {
                 })
             }
         }
+    }
+
+    /// The target a copy has in `slot` while its controller chooses new ones: 707.10c lets
+    /// it stay unchanged even if it would now be illegal.
+    fn kept_target(&self, c: &Casting, slot: usize) -> Option<Target> {
+        let CastKind::NewTargets(copy) = c.kind else {
+            return None;
+        };
+        let item = self.stack.iter().find(|s| s.object() == Some(copy))?;
+        item.targets.get(slot).copied()
     }
 
     /// Whether `slot` is one of a spell's optional last targets ("up to one other target",
@@ -1016,7 +1029,10 @@ impl Game {
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
         for (slot, spec) in shape.targets.iter().enumerate() {
             // "X target <things>": X may be 0, so no target is needed to begin.
-            if self.is_optional_slot(c, slot) || shape.x_targets {
+            if self.is_optional_slot(c, slot)
+                || shape.x_targets
+                || self.kept_target(c, slot).is_some()
+            {
                 continue;
             }
             if !self.has_target_candidate(c, spec) {
@@ -1486,14 +1502,8 @@ impl Game {
                     RuleError::illegal(format!("you can't pay {}: {e}", options[i as usize]))
                 })?;
             }
-            (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
-                self.check_target(c, spec, t)?;
-                self.check_x_target_repeated(c, t)?;
-                if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
-                    return Err(RuleError::illegal(
-                        "this target must be another one than the ones already chosen (\"up to ... other target\")",
-                    ));
-                }
+            (Decision::ChooseTarget { spec, slot }, Answer::Target(t)) => {
+                self.check_chosen_target(c, spec, *slot as usize, t)?;
                 next.targets.push(t);
             }
             (Decision::ChooseTarget { slot, .. }, Answer::Objects(none)) if none.is_empty() => {
@@ -1624,6 +1634,11 @@ impl Game {
                     .collect();
                 if self.is_optional_slot(c, *slot as usize) {
                     v.push(Answer::Objects(Vec::new()));
+                }
+                if let Some(kept) = self.kept_target(c, *slot as usize)
+                    && !v.contains(&Answer::Target(kept))
+                {
+                    v.push(Answer::Target(kept));
                 }
                 v
             }
@@ -1778,6 +1793,27 @@ impl Game {
         if self.shape_of(c).is_some_and(|s| s.x_targets) && c.targets.contains(&t) {
             return Err(RuleError::illegal(
                 "each of the X targets must be a different one",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A target chosen for `slot`: legal for it, or the copy's unchanged target (707.10c).
+    fn check_chosen_target(
+        &self,
+        c: &Casting,
+        spec: &TargetSpec,
+        slot: usize,
+        t: Target,
+    ) -> Result<(), RuleError> {
+        if self.kept_target(c, slot) == Some(t) {
+            return Ok(());
+        }
+        self.check_target(c, spec, t)?;
+        self.check_x_target_repeated(c, t)?;
+        if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
+            return Err(RuleError::illegal(
+                "this target must be another one than the ones already chosen (\"up to ... other target\")",
             ));
         }
         Ok(())
