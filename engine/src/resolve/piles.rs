@@ -5,9 +5,10 @@
 //!
 //! - The controller separates the revealed cards (`Decision::SeparatePiles`, answered with
 //!   the first pile's cards; either pile may be empty, 700.3a-b).
+//! - With several opponents in the game, the controller chooses which one chooses the pile
+//!   (`ChooseMode`, one option an opponent; the ruling's step 3). With one, it is that one.
 //! - The opponent chooses a pile (`ChooseMode`, each pile listed with its cards; the
-//!   revealed cards are public). With several opponents, the next one in turn order
-//!   chooses (the controller's choice of opponent is not asked).
+//!   revealed cards are public).
 //! - The controller chooses a card of that pile (`ChooseMode`, asked with two or more; an
 //!   empty pile gives none) and puts it into their hand.
 //! - The other revealed cards go to the bottom of the library in the order the controller
@@ -22,6 +23,9 @@ pub struct Piles {
     revealed: Vec<ObjectId>,
     /// The first pile (the second is the rest of `revealed`).
     first: Vec<ObjectId>,
+    /// The opponent who chooses the pile, once known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chooser: Option<PlayerId>,
     /// The pile the opponent chose (0 or 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     chosen: Option<u8>,
@@ -55,6 +59,7 @@ impl Game {
                 res.piles = Some(Piles {
                     revealed,
                     first,
+                    chooser: None,
                     chosen: None,
                     taken: false,
                 });
@@ -83,10 +88,37 @@ impl Game {
     /// The piles' next question, or the rest of the effect once every answer is in.
     fn piles_step(&mut self, res: &mut Resolution, piles: &mut Piles) -> Progress {
         let me = res.item.controller;
+        if piles.chooser.is_none() {
+            let opponents: Vec<PlayerId> = self
+                .opponents(me)
+                .into_iter()
+                .filter(|p| self.player(*p).in_game())
+                .collect();
+            piles.chooser = match (opponents.as_slice(), res.option.take()) {
+                ([], _) => return Progress::Done,
+                ([one], _) => Some(*one),
+                (_, Some(k)) => opponents.get(k as usize).copied(),
+                (_, None) => {
+                    let options = opponents
+                        .iter()
+                        .map(|p| {
+                            format!(
+                                "{} chooses the pile",
+                                self.describe_target(Target::Player(*p))
+                            )
+                        })
+                        .collect();
+                    return Progress::Ask(Pending {
+                        player: me,
+                        decision: Decision::ChooseMode { options },
+                    });
+                }
+            };
+        }
         if piles.chosen.is_none() {
             match res.option.take() {
                 Some(k) => piles.chosen = Some(k.min(1)),
-                None => return self.pile_question(me, piles),
+                None => return self.pile_question(piles),
             }
         }
         if !piles.taken {
@@ -133,13 +165,9 @@ impl Game {
         Progress::Done
     }
 
-    /// An opponent of `me` chooses one of the two piles (the next one in turn order).
-    fn pile_question(&self, me: PlayerId, piles: &Piles) -> Progress {
-        let Some(opponent) = self
-            .opponents(me)
-            .into_iter()
-            .find(|p| self.player(*p).in_game())
-        else {
+    /// The chosen opponent chooses one of the two piles.
+    fn pile_question(&self, piles: &Piles) -> Progress {
+        let Some(opponent) = piles.chooser else {
             return Progress::Done;
         };
         let describe = |cards: Vec<ObjectId>| {
