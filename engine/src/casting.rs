@@ -14,7 +14,7 @@ use crate::ids::{ObjectId, PlayerId};
 use crate::keywords::Keyword;
 pub use crate::keywords::flashback::FlashbackCost;
 use crate::mana::autopay::{self, ManaSource, PlannedActivation};
-use crate::mana::{Color, ManaType, PayableCost};
+use crate::mana::{Color, ManaPool, ManaType, PayableCost};
 use crate::stack::{StackItem, StackKind};
 use crate::targets::{Target, TargetSpec};
 use crate::types::CardType;
@@ -734,6 +734,87 @@ impl Game {
             .count() as u32
     }
 
+    /// The auto-payer's plan for `cost` from `pool` and `sources`, counting triggered mana
+    /// (Gauntlet of Power), which the solver doesn't: it counts one mana per source. When
+    /// the solver finds no plan, boosted basic lands are tapped first, one at a time, their
+    /// extra mana added to the pool, until the rest can be paid; then the activations the
+    /// extra mana makes unneeded are dropped, so a payment never taps a land it needn't
+    /// (classic: the mana left would burn).
+    pub(crate) fn solve_payment(
+        &self,
+        pool: &ManaPool,
+        sources: &[autopay::ManaSource],
+        cost: &PayableCost,
+        demand: &autopay::Demand,
+    ) -> Option<Vec<PlannedActivation>> {
+        let boosted = self
+            .census
+            .facts(&self.objects, self.catalog())
+            .boosts_basic_land_mana;
+        if let Some(plan) = autopay::solve_keeping(pool, sources, cost, demand) {
+            return Some(if boosted {
+                self.drop_unneeded(pool, cost, plan)
+            } else {
+                plan
+            });
+        }
+        if !boosted {
+            return None;
+        }
+        let mut trial = pool.clone();
+        let mut rest: Vec<autopay::ManaSource> = sources.to_vec();
+        let mut first: Vec<PlannedActivation> = Vec::new();
+        loop {
+            let (i, (ability, mana, bonus)) = rest.iter().enumerate().find_map(|(i, src)| {
+                src.choices.iter().find_map(|&(a, t, _)| {
+                    let bonus = self.triggered_mana_bonus(src.permanent, a, t);
+                    (bonus > 0).then_some((i, (a, t, bonus)))
+                })
+            })?;
+            let src = rest.remove(i);
+            trial.add(mana, 1 + bonus);
+            first.push(PlannedActivation {
+                permanent: src.permanent,
+                ability,
+                mana,
+            });
+            if let Some(plan) = autopay::solve_keeping(&trial, &rest, cost, demand) {
+                first.extend(plan);
+                return Some(self.drop_unneeded(pool, cost, first));
+            }
+        }
+    }
+
+    /// `plan` without the activations the others' triggered mana makes unneeded, last
+    /// first: what remains still pays `cost` from `pool`.
+    fn drop_unneeded(
+        &self,
+        pool: &ManaPool,
+        cost: &PayableCost,
+        mut plan: Vec<PlannedActivation>,
+    ) -> Vec<PlannedActivation> {
+        let covers = |plan: &[PlannedActivation]| {
+            let mut p = pool.clone();
+            for a in plan {
+                p.add(
+                    a.mana,
+                    1 + self.triggered_mana_bonus(a.permanent, a.ability, a.mana),
+                );
+            }
+            p.try_pay(cost)
+        };
+        let mut i = plan.len();
+        while i > 0 {
+            i -= 1;
+            let mut trial = plan.clone();
+            trial.remove(i);
+            if covers(&trial) {
+                plan = trial;
+            }
+        }
+        plan
+    }
+
     /// An auto-payer's plan without the activations that triggered mana makes unneeded
     /// (Gauntlet of Power: one Forest then pays {G}{G}); the solver counts one mana per
     /// source, so without triggered mana nothing is dropped.
@@ -741,7 +822,7 @@ impl Game {
         &self,
         c: &Casting,
         cost: &PayableCost,
-        mut plan: Vec<PlannedActivation>,
+        plan: Vec<PlannedActivation>,
     ) -> Vec<PlannedActivation> {
         if !self
             .census
@@ -750,21 +831,11 @@ impl Game {
         {
             return plan;
         }
-        let mut i = plan.len();
-        while i > 0 {
-            i -= 1;
-            let mut trial = c.clone();
-            trial.mana_plan.extend(
-                plan.iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i)
-                    .map(|(_, p)| (p.permanent, p.ability, p.mana)),
-            );
-            if self.plan_covers(&trial, cost) {
-                plan.remove(i);
-            }
+        let mut pool = self.player(c.player).pool.clone();
+        for (src, ability, t) in &c.mana_plan {
+            pool.add(*t, 1 + self.triggered_mana_bonus(*src, *ability, *t));
         }
-        plan
+        self.drop_unneeded(&pool, cost, plan)
     }
 
     // ----- beginning a cast ----------------------------------------------------------------
@@ -2401,7 +2472,7 @@ impl Game {
     ) -> Option<Vec<autopay::PlannedActivation>> {
         let pool = self.player(player).pool.clone();
         let sources = self.mana_sources(player, &[]);
-        autopay::solve_keeping(
+        self.solve_payment(
             &pool,
             &sources,
             &self.as_spendable(player, cost.clone()),
@@ -2456,12 +2527,12 @@ impl Game {
             let mut without = excluded.clone();
             without.push(source);
             let sources = self.mana_sources(c.player, &without);
-            if let Some(plan) = autopay::solve_keeping(&pool, &sources, cost, &demand) {
+            if let Some(plan) = self.solve_payment(&pool, &sources, cost, &demand) {
                 return Some(plan);
             }
         }
         let sources = self.mana_sources(c.player, &excluded);
-        autopay::solve_keeping(&pool, &sources, cost, &demand)
+        self.solve_payment(&pool, &sources, cost, &demand)
     }
 
     /// Detainment Spell: an Aura with "enchanted creature's activated abilities can't be
@@ -2687,7 +2758,8 @@ impl Game {
     pub(crate) fn can_pay_now(&self, player: PlayerId, cost: &crate::mana::PayableCost) -> bool {
         let pool = self.player(player).pool.clone();
         let cost = self.as_spendable(player, cost.clone());
-        autopay::solve(&pool, &self.mana_sources(player, &[]), &cost).is_some()
+        self.solve_payment(&pool, &self.mana_sources(player, &[]), &cost, &[0; 5])
+            .is_some()
     }
 
     /// Pays `cost` for `player` outside casting (an "unless pays" choice they accepted): the
@@ -2702,7 +2774,7 @@ impl Game {
         let cost = self.as_spendable(player, cost.clone());
         let sources = self.mana_sources(player, &[]);
         let Some(plan) =
-            autopay::solve_keeping(&pool, &sources, &cost, &self.hand_demand(player, None))
+            self.solve_payment(&pool, &sources, &cost, &self.hand_demand(player, None))
         else {
             return false;
         };
