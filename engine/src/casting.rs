@@ -2384,6 +2384,14 @@ impl Game {
         cost: &PayableCost,
         exclude: &[ObjectId],
     ) -> bool {
+        // Triggered mana (Gauntlet of Power): only the planner counts it.
+        if self
+            .census
+            .facts(&self.objects, self.catalog())
+            .boosts_basic_land_mana
+        {
+            return self.plan_payment(c, cost, exclude).is_some();
+        }
         let mut pool = self.player(c.player).pool.clone();
         for (_, _, t) in &c.mana_plan {
             pool.add(*t, 1);

@@ -498,6 +498,14 @@ impl Game {
     /// An upper bound on the mana `player` could make now: the pool plus one per untapped
     /// permanent with a mana ability (a cheap filter before the exact payment check).
     pub(crate) fn mana_upper_bound(&self, player: PlayerId) -> u32 {
+        // Triggered mana (Gauntlet of Power) makes a land worth more than one: no bound.
+        if self
+            .census
+            .facts(&self.objects, self.catalog())
+            .boosts_basic_land_mana
+        {
+            return u32::MAX;
+        }
         let sources = self
             .battlefield_of(player)
             .filter(|o| {
@@ -795,5 +803,35 @@ impl Game {
     /// Moves a resolved or countered spell card to its owner's graveyard.
     pub(crate) fn spell_to_graveyard(&mut self, card: ObjectId) {
         self.move_object(card, ZoneKind::Graveyard, Position::Top);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::decision::Answer;
+    use crate::ids::PlayerId;
+
+    /// Gauntlet of Power's extra mana counts when the priority actions are listed: one
+    /// Forest makes {G}{G}, so a {1}{G} spell is offered (it was left out: found while
+    /// fixing the effect payments, C-gauntlet-of-power-5).
+    #[test]
+    fn a_spell_payable_only_with_triggered_mana_is_listed() {
+        let src = r#"
+name = "gauntlet-listing"
+script = []
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Test Bear"]
+battlefield = [{ card = "Gauntlet of Power", chosen = "green" }, "Forest"]
+"#;
+        let g = crate::scenario::game_from_str(src).expect("scenario runs");
+        let bear = g.players[0].hand[0];
+        assert!(
+            g.legal_answers(PlayerId(0)).contains(&Answer::Cast(bear)),
+            "Test Bear is castable with one Forest and the Gauntlet"
+        );
     }
 }
