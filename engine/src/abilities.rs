@@ -193,6 +193,9 @@ pub enum TriggerEvent {
     /// is the creature card in the graveyard; the Aura looks back if it left at the same
     /// time (`Game::lookback_attached`).
     EnchantedDies,
+    /// Haunt's "when the creature it haunts dies" (`keywords/haunt.rs`): an ability of the
+    /// exiled card haunting the creature; the subject is the creature card in the graveyard.
+    HauntedDies,
 }
 
 /// Whose event a player trigger waits for, relative to the ability's controller.
@@ -286,7 +289,7 @@ impl TriggerDef {
         matches!(
             self.condition,
             Some(TriggerCondition::Suspended | TriggerCondition::WhileExiled)
-        )
+        ) || self.when == TriggerEvent::HauntedDies
     }
 }
 

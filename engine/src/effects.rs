@@ -173,6 +173,9 @@ pub enum Effect {
     CantRegenerate(ObjRef),
     /// "If it would die this turn, exile it instead" (only if it is a creature).
     ExileIfDies(ObjRef),
+    /// Haunt: "exile it haunting target creature": the card that died (the trigger's
+    /// subject), from its graveyard, haunting the object (`keywords/haunt.rs`).
+    ExileHaunting(ObjRef),
     Counter(ObjRef),
     /// "Counter target activated or triggered ability. If a permanent's ability is
     /// countered this way, activated abilities of that permanent can't be activated this
@@ -1104,6 +1107,7 @@ impl Effect {
             | Effect::Regenerate(ObjRef::Target(n))
             | Effect::CantRegenerate(ObjRef::Target(n))
             | Effect::ExileIfDies(ObjRef::Target(n))
+            | Effect::ExileHaunting(ObjRef::Target(n))
             | Effect::PreventNext {
                 to: Recipient::Target(n),
                 ..

@@ -307,6 +307,10 @@ pub struct Game {
     /// Deep-Sea Kraken, Benalish Commander, Greater Gargadon): exile is looked at for them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_exile_triggers: bool,
+    /// Haunt (`keywords/haunt.rs`): each exiled card and the creature it haunts. An entry
+    /// ends with either object (a new object has a new id).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub haunting: Vec<(ObjectId, ObjectId)>,
     /// "Creatures can't be blocked this turn" (Veiling Oddity): the turn it applies to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unblockable_turn: Option<u32>,
@@ -608,6 +612,7 @@ impl Game {
             has_bloodthirst: false,
             has_graveyard_abilities: false,
             has_exile_triggers: false,
+            haunting: Vec::new(),
             unblockable_turn: None,
             cant_be_attacked: Vec::new(),
             cost_exiled: Vec::new(),

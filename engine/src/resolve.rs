@@ -916,6 +916,7 @@ impl Game {
             | Effect::ShuffleTargetCardsIntoLibrary { .. }
             | Effect::ExileGraveyard { .. }
             | Effect::ExileIfDies(..)
+            | Effect::ExileHaunting(..)
             | Effect::Counter(..)
             | Effect::CounterLockingSource(..) => self.apply_zones(res, e),
             Effect::ReturnLinkedToBattlefield

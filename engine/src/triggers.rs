@@ -1156,6 +1156,16 @@ impl Game {
         } else {
             let mut v = own_graveyard;
             v.extend(self.enchanted_dies_triggers(*old, *new));
+            if !self.haunting.is_empty() {
+                // Haunt: the exiled cards haunting it (`keywords/haunt.rs`).
+                v.extend(
+                    self.matching(|g, id, _, w| {
+                        *w == TriggerEvent::HauntedDies && g.haunting.contains(&(id, *old))
+                    })
+                    .into_iter()
+                    .map(|(s, c, p, i)| (s, c, p, i, Some(*new))),
+                );
+            }
             v.extend(
                 def.triggers
                     .iter()

@@ -19,6 +19,7 @@ use winnow::token::{literal, take_while};
 const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
     ("enters", TriggerEvent::Enters),
     ("dies", TriggerEvent::Dies),
+    ("haunted_dies", TriggerEvent::HauntedDies),
     (
         "another_creature_enters",
         TriggerEvent::AnotherCreatureEnters,

@@ -310,6 +310,7 @@ pub mod frenzy;
 pub mod graft;
 pub mod grandeur;
 pub mod gravestorm;
+pub mod haunt;
 pub mod hellbent;
 pub mod kicker;
 pub mod lifelink;

@@ -86,6 +86,7 @@ impl Game {
                 }
             }
             Effect::PutIntoGraveyard(r) => self.put_exiled_into_graveyard(res, *r),
+            Effect::ExileHaunting(r) => self.exile_haunting(res, *r),
             Effect::ExileIfDies(r) => {
                 if let Some(o) = self.object_of(res, *r)
                     && self.is_on_battlefield(o)
