@@ -378,9 +378,7 @@ impl Decision {
             Decision::Sacrifice { filter, count } => format!("sacrifice {count} ({filter})"),
             Decision::Search {
                 library: Some(p), ..
-            } => format!(
-                "search {p}'s library for a card (with cards there, you must find one)"
-            ),
+            } => format!("search {p}'s library for a card (with cards there, you must find one)"),
             Decision::Search { .. } if self.search_must_find() => {
                 "search your library for a card (with cards there, you must find one)".into()
             }

@@ -444,7 +444,8 @@ impl Game {
             DelayedWhen::YourNextUpkeepUnplayed(p) => format!(
                 "{card}: {} may play {} until the beginning of their next upkeep; then, if they haven't played it, it goes to its owner's graveyard",
                 player(p),
-                d.subject.map_or_else(|| "the exiled card".to_string(), name)
+                d.subject
+                    .map_or_else(|| "the exiled card".to_string(), name)
             ),
             DelayedWhen::EndOfCombatDestroy | DelayedWhen::NextEndStepSacrifice => {
                 let what = d.subject.map_or_else(|| "it".to_string(), name);

@@ -698,7 +698,10 @@ pub const RULES: &[(&str, Rule)] = &[
     ),
     // prevention and regeneration
     ("prevent_next", prevent_next),
-    ("prevent_next_from_chosen_source", prevent_next_from_chosen_source),
+    (
+        "prevent_next_from_chosen_source",
+        prevent_next_from_chosen_source,
+    ),
     ("prevent_all", prevent_all),
     ("prevent_combat_damage_from", one_object),
     ("prevent_combat_damage_to_and_from", one_object),
