@@ -550,6 +550,35 @@ impl Game {
         }
     }
 
+    /// The active player's upkeep began: "until the beginning of your next upkeep, you may
+    /// play that card" ends (`play_permission.rs`), and their "at the beginning of your next
+    /// upkeep" delayed abilities trigger (pacts; Grinning Totem's card not played).
+    fn upkeep_delayed_triggers(&mut self) {
+        let active = self.active;
+        self.end_exile_plays(active);
+        if self.delayed.is_empty() {
+            return;
+        }
+        let due = |w: DelayedWhen| {
+            w == DelayedWhen::YourNextUpkeep(active)
+                || w == DelayedWhen::YourNextUpkeepUnplayed(active)
+        };
+        let upkeeps: Vec<DelayedTrigger> = self
+            .delayed
+            .iter()
+            .copied()
+            .filter(|d| due(d.when))
+            .collect();
+        self.delayed.retain(|d| !due(d.when));
+        for d in upkeeps {
+            let index = match d.when {
+                DelayedWhen::YourNextUpkeepUnplayed(_) => DELAYED_TO_GRAVEYARD,
+                _ => crate::keywords::pact::PACT_TRIGGER,
+            } as usize;
+            self.queue(d.source, d.card, d.controller, index, d.subject, None);
+        }
+    }
+
     /// 410.2: an event happened; note every ability it triggers.
     pub(crate) fn collect_triggers(&mut self, e: &Event) {
         self.collect_leaves_triggers(e);
@@ -737,31 +766,7 @@ impl Game {
             }
         }
         if let Event::StepBegan(Step::Upkeep) = e {
-            // "Until the beginning of your next upkeep, you may play that card" ends now.
-            self.end_exile_plays(self.active);
-        }
-        if let Event::StepBegan(Step::Upkeep) = e
-            && !self.delayed.is_empty()
-        {
-            let active = self.active;
-            let due = |w: DelayedWhen| {
-                w == DelayedWhen::YourNextUpkeep(active)
-                    || w == DelayedWhen::YourNextUpkeepUnplayed(active)
-            };
-            let upkeeps: Vec<DelayedTrigger> = self
-                .delayed
-                .iter()
-                .copied()
-                .filter(|d| due(d.when))
-                .collect();
-            self.delayed.retain(|d| !due(d.when));
-            for d in upkeeps {
-                let index = match d.when {
-                    DelayedWhen::YourNextUpkeepUnplayed(_) => DELAYED_TO_GRAVEYARD,
-                    _ => crate::keywords::pact::PACT_TRIGGER,
-                } as usize;
-                self.queue(d.source, d.card, d.controller, index, d.subject, None);
-            }
+            self.upkeep_delayed_triggers();
         }
         if let Event::StepBegan(Step::Draw) = e
             && !self.delayed.is_empty()
