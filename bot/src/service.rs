@@ -2114,6 +2114,13 @@ pub(crate) fn hidden_seen(
             name(requester),
             name(*library)
         )),
+        Decision::Search {
+            library: Some(lib), ..
+        } => Some(format!(
+            "{} is looking through {}'s library",
+            name(requester),
+            name(*lib)
+        )),
         Decision::Search { .. } => Some(format!(
             "{} is looking through their library",
             name(requester)

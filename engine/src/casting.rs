@@ -854,7 +854,7 @@ impl Game {
         let flashback = self.flashback_to_cast(player, card)?;
         let whole = match flashback {
             Some(_) => self.supported(card)?,
-            None => self.supported_card_in_hand(player, card)?,
+            None => self.supported_card_to_cast(player, card)?,
         };
         let def = self.half_to_cast(whole, half)?;
         if def.has_type(CardType::Land) {
@@ -879,7 +879,8 @@ impl Game {
             }
             c.alternative_cost = Some(true);
         }
-        self.check_cast_timing_as(player, def)?;
+        let owner = self.obj(card).map_or(player, |o| o.owner);
+        self.check_cast_timing_owned(player, owner, def)?;
         self.check_castable(&c)?;
         Ok(c)
     }
@@ -944,6 +945,19 @@ impl Game {
             )));
         }
         Ok(())
+    }
+
+    /// The card `player` wants to cast from their hand, or from exile by a permission to
+    /// play it (Grinning Totem, `play_permission.rs`), if it is there and supported.
+    pub(crate) fn supported_card_to_cast(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+    ) -> Result<&'static crate::cards::CardDef, RuleError> {
+        if self.may_play_from_exile(player, card) {
+            return self.supported(card);
+        }
+        self.supported_card_in_hand(player, card)
     }
 
     /// The card `player` wants to cast from their hand, if it is there and supported.
@@ -2945,6 +2959,8 @@ impl Game {
                     return;
                 };
                 let from_hand = self.cast_from_hand_kept(card);
+                // Played from exile by a permission: it is used (`play_permission.rs`).
+                self.note_played_from_exile(c.player, card);
                 let Some(on_stack) =
                     self.move_object_as(card, ZoneKind::Stack, Position::Top, c.face_down)
                 else {

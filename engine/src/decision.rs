@@ -63,13 +63,18 @@ pub enum Decision {
     },
     /// Search the library for up to `up_to` cards (one unless an effect says "up to N")
     /// matching the filter (and, for transmute and transfigure, with this mana value),
-    /// answered `Objects` with none to `up_to` of them.
+    /// answered `Objects` with none to `up_to` of them. A search for "a card" with no stated
+    /// quality must find one when the library isn't empty ([`Decision::search_must_find`]).
     Search {
         filter: ObjectFilter,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mana_value: Option<u32>,
         #[serde(default = "one", skip_serializing_if = "is_one")]
         up_to: u32,
+        /// Another player's library ("search target opponent's library": Grinning Totem);
+        /// `None`: the searcher's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        library: Option<PlayerId>,
     },
     /// "You may reveal X <filter> cards in your hand": any number of them, none included
     /// (answered with the cards: `Answer::Objects`).
@@ -321,6 +326,18 @@ impl Answer {
 }
 
 impl Decision {
+    /// Whether a search must find a card when the searched library isn't empty: a search
+    /// for "a card" with no stated quality. Only a search for cards with a stated quality
+    /// (a card type, a colour, a name, a mana value...) lets the searcher fail to find them
+    /// in a hidden zone even when they are there (2014 rule 701.15b; the 2006 glossary's
+    /// "search" alike); "search ... for a card" has none, so the searcher must take one
+    /// (Grinning Totem's official ruling: "you can't fail to find anything", R-grinning-totem-1;
+    /// Demonic Collusion alike). "Up to N" searches may always find fewer.
+    pub fn search_must_find(&self) -> bool {
+        matches!(self, Decision::Search { filter, mana_value: None, up_to: 1, .. }
+            if *filter == ObjectFilter::default())
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Decision::Mulligan { hand_size } => {
@@ -360,14 +377,22 @@ impl Decision {
             }
             Decision::Sacrifice { filter, count } => format!("sacrifice {count} ({filter})"),
             Decision::Search {
+                library: Some(p), ..
+            } => format!("search {p}'s library for a card (with cards there, you must find one)"),
+            Decision::Search { .. } if self.search_must_find() => {
+                "search your library for a card (with cards there, you must find one)".into()
+            }
+            Decision::Search {
                 filter,
                 mana_value: None,
                 up_to: 1,
+                ..
             } => format!("search your library for a {filter}"),
             Decision::Search {
                 filter,
                 mana_value: None,
                 up_to,
+                ..
             } => format!("search your library for up to {up_to} ({filter})"),
             Decision::Search {
                 filter,

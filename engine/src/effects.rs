@@ -897,6 +897,24 @@ pub enum Effect {
     ExileGraveyard {
         who: PlayerRef,
     },
+    /// "Search target opponent's library for a card and exile it. Then that player
+    /// shuffles. Until the beginning of your next upkeep, you may play that card. At the
+    /// beginning of your next upkeep, if you haven't played it, put it into its owner's
+    /// graveyard." (Grinning Totem): the search must find a card when that library isn't
+    /// empty (`Decision::search_must_find`); the permission and the delayed ability are
+    /// `play_permission.rs`'s.
+    SearchExilePlayable {
+        who: PlayerRef,
+    },
+    /// "The next time a source of your choice would deal damage to <target> this turn,
+    /// prevent that damage" (Honorable Passage): the source is chosen as it resolves, among
+    /// the sources a player may choose (`replacement.rs`, `Game::damage_source_candidates`);
+    /// `reflect_red`: "If damage from a red source is prevented this way, ~ deals that much
+    /// damage to the source's controller".
+    PreventNextFromChosenSource {
+        to: ObjRef,
+        reflect_red: bool,
+    },
 }
 
 impl Effect {
@@ -957,6 +975,8 @@ impl Effect {
                 | Effect::AuraSwap
                 | Effect::PutFromHand { .. }
                 | Effect::PutFromHandInTurn(_)
+                | Effect::SearchExilePlayable { .. }
+                | Effect::PreventNextFromChosenSource { .. }
         ) && self.target_slots().is_empty()
     }
 
@@ -1068,6 +1088,7 @@ impl Effect {
             | Effect::ShuffleGraveyardIntoLibrary { who }
             | Effect::ShuffleTargetCardsIntoLibrary { who }
             | Effect::ExileGraveyard { who }
+            | Effect::SearchExilePlayable { who }
             | Effect::BecomeCreatureAll { who, .. }
             | Effect::Poison { who, .. }
             | Effect::RevealRandomDamage(who)
@@ -1119,6 +1140,10 @@ impl Effect {
                 ..
             }
             | Effect::CounterLockingSource(ObjRef::Target(n))
+            | Effect::PreventNextFromChosenSource {
+                to: ObjRef::Target(n),
+                ..
+            }
             | Effect::ChangeTarget(ObjRef::Target(n))
             | Effect::CounterUnlessPays {
                 what: ObjRef::Target(n),

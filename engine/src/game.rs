@@ -181,6 +181,10 @@ pub struct Game {
     /// loses it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub granted_flashback: Vec<ObjectId>,
+    /// Exiled cards a player may play until their next upkeep (Grinning Totem,
+    /// `play_permission.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exile_plays: Vec<crate::play_permission::ExilePlay>,
     /// "Skip your next ..." effects waiting to be used, one skip each (300.9).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skips: Vec<(PlayerId, crate::steps::SkipKind)>,
@@ -576,6 +580,7 @@ impl Game {
             player_damage_orders: Vec::new(),
             sacrifice_choices: Vec::new(),
             granted_flashback: Vec::new(),
+            exile_plays: Vec::new(),
             skips: Vec::new(),
             extra_turns: Vec::new(),
             frozen: Vec::new(),
@@ -1305,6 +1310,9 @@ impl Game {
         }
         if from == ZoneKind::Stack {
             self.carry_spell_effects(id, (to == ZoneKind::Battlefield).then_some(new_id));
+            if to == ZoneKind::Battlefield && !self.shields.is_empty() {
+                self.follow_source_shields(id, new_id);
+            }
         }
         self.emit(Event::ZoneChanged {
             card,

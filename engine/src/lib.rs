@@ -26,6 +26,7 @@ pub mod layers;
 pub mod loops;
 pub mod mana;
 pub mod object;
+pub mod play_permission;
 pub mod priority;
 pub mod replacement;
 pub mod resolve;

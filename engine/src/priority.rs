@@ -173,7 +173,9 @@ impl Game {
         let o = self
             .obj(card)
             .ok_or_else(|| RuleError::illegal("that card is no longer there"))?;
-        if o.zone != ZoneKind::Hand || o.owner != player {
+        if (o.zone != ZoneKind::Hand || o.owner != player)
+            && !self.may_play_from_exile(player, card)
+        {
             return Err(RuleError::illegal(format!(
                 "{} is not in your hand",
                 self.card_name(card)
@@ -211,6 +213,8 @@ impl Game {
 
     fn play_land(&mut self, player: PlayerId, card: ObjectId) {
         self.player_mut(player).lands_played += 1;
+        // Played from exile by a permission: it is used (`play_permission.rs`).
+        self.note_played_from_exile(player, card);
         if self.def(card).is_some_and(|d| d.copy_land_as_enters) {
             // "As it enters": the choice comes before it is on the battlefield (614.12).
             self.entering_land = Some(card);
@@ -378,6 +382,10 @@ impl Game {
         }
         if !split_second {
             self.abilities_outside_battlefield(player, out);
+        }
+        // Exiled cards `player` may play (Grinning Totem): their own checks, as from a hand.
+        if !self.exile_plays.is_empty() {
+            self.exile_play_answers(player, out);
         }
         // One pass over the battlefield: turning a face-down permanent face up (a special
         // action, also under split second) goes to `out`, the permanents' abilities to
@@ -620,15 +628,26 @@ impl Game {
     }
 
     /// Timing for casting a spell with these characteristics (a split card's half: its
-    /// own, 505.2 / 708.2).
+    /// own, 505.2 / 708.2), a card `player` owns.
     pub(crate) fn check_cast_timing_as(
         &self,
         player: PlayerId,
         def: &crate::cards::CardDef,
     ) -> Result<(), RuleError> {
+        self.check_cast_timing_owned(player, player, def)
+    }
+
+    /// [`Game::check_cast_timing_as`] for a card `owner` owns: Teferi's flash for creature
+    /// cards is its owner's (a card played from exile by another player: Grinning Totem).
+    pub(crate) fn check_cast_timing_owned(
+        &self,
+        player: PlayerId,
+        owner: PlayerId,
+        def: &crate::cards::CardDef,
+    ) -> Result<(), RuleError> {
         self.check_split_second()?;
         self.check_cast_permission(player, def)?;
-        let instant_speed = self.instant_timing_for(player, def);
+        let instant_speed = self.instant_timing_for(owner, def);
         if !instant_speed && let Some(why) = self.why_not_sorcery_timing(player) {
             return Err(RuleError::illegal(format!(
                 "{} can be cast only when you could cast a sorcery (your main phase, empty stack): {why}",

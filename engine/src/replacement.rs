@@ -101,6 +101,20 @@ pub enum Shield {
     /// it to 1 instead" (Angel's Grace): a replacement, not prevention, so it applies to
     /// damage that can't be prevented too (R-angels-grace-5); the damage dealt is unchanged.
     LifeFloor(PlayerId),
+    /// "The next time <source> would deal damage to <target> this turn, prevent that
+    /// damage" (Honorable Passage; the source chosen as it resolved, 2014 609.7a): all the
+    /// damage of one damage event, then it is used up. A permanent spell chosen as the
+    /// source is followed onto the battlefield (609.7a). `reflect`: "If damage from a red
+    /// source is prevented this way, <reflect> deals that much damage to the source's
+    /// controller": the source's colour as the damage would have been dealt (last known if
+    /// it left); the damage is dealt right after the prevented event (2014 615.5), by
+    /// `reflect` (the spell as it last existed: white).
+    PreventNextFromSource {
+        source: ObjectId,
+        target: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reflect: Option<ObjectId>,
+    },
 }
 
 /// One of the replacements that may apply to combat damage an unblocked creature would deal
@@ -207,20 +221,21 @@ impl Game {
     }
 
     /// The shields (indices into `Game::shields`, oldest first) that would apply to damage
-    /// dealt to `target` now, when a redirection shield is among them: then the affected
-    /// player orders them (616.1). Empty when no redirection applies (prevention shields
+    /// `source` would deal to `target` now, when a redirection shield or a shield against
+    /// that source (Honorable Passage) is among them: then the affected player orders them
+    /// (616.1), and `apply_shields_in_order` uses them. Empty otherwise (prevention shields
     /// alone are used oldest first by `prevent_damage`: their order can't matter).
-    pub(crate) fn ordered_shields_for(&self, target: Target) -> Vec<usize> {
-        let Target::Object(id) = target else {
+    pub(crate) fn ordered_shields_for(&self, source: ObjectId, target: Target) -> Vec<usize> {
+        if self.shields.is_empty() {
             return Vec::new();
-        };
+        }
         let applies = |s: &Shield| match s {
             Shield::RedirectNext {
                 from,
                 to,
                 remaining,
             } => {
-                *from == id
+                target == Target::Object(*from)
                     && *remaining > 0
                     && self.is_on_battlefield(*to)
                     && self.is_creature(*to)
@@ -229,13 +244,19 @@ impl Game {
                 target: t,
                 remaining,
             } => *t == target && *remaining > 0,
+            Shield::PreventNextFromSource {
+                source: s,
+                target: t,
+                ..
+            } => *s == source && *t == target,
             _ => false,
         };
-        if !self
-            .shields
-            .iter()
-            .any(|s| matches!(s, Shield::RedirectNext { .. }) && applies(s))
-        {
+        if !self.shields.iter().any(|s| {
+            matches!(
+                s,
+                Shield::RedirectNext { .. } | Shield::PreventNextFromSource { .. }
+            ) && applies(s)
+        }) {
             return Vec::new();
         }
         (0..self.shields.len())
@@ -248,35 +269,41 @@ impl Game {
     /// answered it yet: who answers, and a description of each shield.
     pub(crate) fn shield_order_question(
         &self,
+        source: ObjectId,
         target: Target,
         amount: u32,
     ) -> Option<crate::decision::Pending> {
         if self.shield_orders.iter().any(|(t, _)| *t == target) {
             return None;
         }
-        let order = self.ordered_shields_for(target);
+        let order = self.ordered_shields_for(source, target);
         if order.len() < 2 {
             return None;
         }
         // When the damage uses up every one of them, each applies in full whatever the
-        // order: nothing to ask.
+        // order: nothing to ask (a shield against a source takes all of it).
         let capacity: u32 = order
             .iter()
             .map(|&i| match &self.shields[i] {
                 Shield::RedirectNext { remaining, .. } | Shield::PreventNext { remaining, .. } => {
                     *remaining
                 }
+                Shield::PreventNextFromSource { .. } => u32::MAX,
                 _ => 0,
             })
-            .sum();
+            .fold(0u32, u32::saturating_add);
         if capacity <= amount {
             return None;
         }
-        let Target::Object(id) = target else {
-            return None;
+        let (player, name) = match target {
+            Target::Object(id) => (self.obj(id)?.controller, self.card_name(id).to_string()),
+            // A player's order with Weathered Bodyguards is asked by the combat damage
+            // question (`player_replacement_question`).
+            Target::Player(p) if self.player_replacement_candidates(p).is_empty() => {
+                (p, self.player(p).name.clone())
+            }
+            Target::Player(_) | Target::Ability(_) => return None,
         };
-        let player = self.obj(id)?.controller;
-        let name = self.card_name(id);
         let descriptions = order
             .iter()
             .map(|&i| match &self.shields[i] {
@@ -287,6 +314,19 @@ impl Game {
                 Shield::PreventNext { remaining, .. } => {
                     format!("prevent the next {remaining} damage to {name}")
                 }
+                Shield::PreventNextFromSource {
+                    source, reflect, ..
+                } => format!(
+                    "prevent the damage {} would deal to {name}{}",
+                    self.card_name(*source),
+                    match reflect {
+                        Some(r) => format!(
+                            " ({} then deals that much damage to its controller if it is red)",
+                            self.card_name(*r)
+                        ),
+                        None => String::new(),
+                    }
+                ),
                 _ => String::new(),
             })
             .collect();
@@ -312,7 +352,7 @@ impl Game {
         let damage: Vec<(ObjectId, Target, u32)> = damage.into_iter().collect();
         damage
             .iter()
-            .find_map(|(_, t, n)| self.shield_order_question(*t, *n))
+            .find_map(|(s, t, n)| self.shield_order_question(*s, *t, *n))
             .or_else(|| {
                 // Dralnu dealt damage by several sources at once: one choice for all of it.
                 damage.iter().find_map(|(_, t, _)| {
@@ -362,6 +402,11 @@ impl Game {
                 {
                     left = left.saturating_sub(*remaining)
                 }
+                Shield::PreventNextFromSource {
+                    source: s,
+                    target: t,
+                    ..
+                } if *s == source && *t == target => left = 0,
                 _ => {}
             }
         }
@@ -561,7 +606,7 @@ impl Game {
         target: Target,
         amount: u32,
     ) -> (u32, Vec<(ObjectId, u32)>) {
-        let shields = self.ordered_shields_for(target);
+        let shields = self.ordered_shields_for(source, target);
         if shields.is_empty() {
             return (amount, Vec::new());
         }
@@ -580,11 +625,24 @@ impl Game {
         let mut left = amount;
         let mut moved = Vec::new();
         let mut prevented = 0;
+        let mut used: Vec<usize> = Vec::new();
+        let mut reflected: Option<(ObjectId, u32)> = None;
         for i in order {
             if left == 0 {
                 break;
             }
             match &mut self.shields[i] {
+                Shield::PreventNextFromSource { reflect, .. } => {
+                    // All of this damage event, once.
+                    if let Some(r) = *reflect
+                        && self.source_colors(source).contains(crate::mana::Color::R)
+                    {
+                        reflected = Some((r, left));
+                    }
+                    prevented += left;
+                    left = 0;
+                    used.push(i);
+                }
                 Shield::RedirectNext { to, remaining, .. } => {
                     let n = left.min(*remaining);
                     *remaining -= n;
@@ -600,12 +658,16 @@ impl Game {
                 _ => {}
             }
         }
+        let mut k = 0;
         self.shields.retain(|s| {
-            !matches!(
-                s,
-                Shield::PreventNext { remaining: 0, .. }
-                    | Shield::RedirectNext { remaining: 0, .. }
-            )
+            let keep = !used.contains(&k)
+                && !matches!(
+                    s,
+                    Shield::PreventNext { remaining: 0, .. }
+                        | Shield::RedirectNext { remaining: 0, .. }
+                );
+            k += 1;
+            keep
         });
         if prevented > 0 {
             self.emit(Event::DamagePrevented {
@@ -614,7 +676,108 @@ impl Game {
                 amount: prevented,
             });
         }
+        // "If damage from a red source is prevented this way, ~ deals that much damage to the
+        // source's controller": right after the prevented event (615.5).
+        if let Some((by, n)) = reflected {
+            let controller = self.source_controller(source);
+            self.deal_damage(by, Target::Player(controller), n, false);
+        }
         (left, moved)
+    }
+
+    /// The controller of a damage source as it deals damage, or as it last existed if it
+    /// has left its zone: the controller of the stack object naming it as its source (an
+    /// ability whose source left), else its owner.
+    pub(crate) fn source_controller(&self, source: ObjectId) -> PlayerId {
+        if let Some(o) = self.obj(source) {
+            return o.controller;
+        }
+        let from_item = |s: &crate::stack::StackItem| match s.kind {
+            crate::stack::StackKind::Ability { source: x, .. }
+            | crate::stack::StackKind::Trigger { source: x, .. } => {
+                (x == source).then_some(s.controller)
+            }
+            _ => None,
+        };
+        self.resolution
+            .as_ref()
+            .and_then(|r| from_item(&r.item))
+            .or_else(|| self.stack.iter().find_map(from_item))
+            .unwrap_or_else(|| self.objects[source.slot()].owner)
+    }
+
+    /// A permanent spell chosen as a source (609.7a) is followed onto the battlefield: the
+    /// shields against `spell` now name the permanent it became.
+    pub(crate) fn follow_source_shields(&mut self, spell: ObjectId, permanent: ObjectId) {
+        for s in &mut self.shields {
+            if let Shield::PreventNextFromSource { source, .. } = s
+                && *source == spell
+            {
+                *source = permanent;
+            }
+        }
+    }
+
+    /// The sources a player may choose for "a source of your choice" (2014 609.7a; the
+    /// 2006 rules alike): each permanent; each spell on the stack; each object an object on
+    /// the stack refers to (an ability's source, which may have left the battlefield, and
+    /// its subject; the object targets of spells and abilities); each object a shield
+    /// waiting to apply or a delayed ability waiting to trigger refers to. Once each, in
+    /// that order. A source need not be able to deal damage.
+    pub(crate) fn damage_source_candidates(&self) -> Vec<ObjectId> {
+        let mut out: Vec<ObjectId> = self.battlefield.clone();
+        let add = |id: ObjectId, out: &mut Vec<ObjectId>| {
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        };
+        let items = self
+            .stack
+            .iter()
+            .rev()
+            .chain(self.resolution.as_ref().map(|r| &r.item));
+        for s in items {
+            match s.kind {
+                crate::stack::StackKind::Spell(o) => add(o, &mut out),
+                crate::stack::StackKind::Ability { source, .. } => add(source, &mut out),
+                crate::stack::StackKind::Trigger {
+                    source, subject, ..
+                } => {
+                    add(source, &mut out);
+                    if let Some(o) = subject {
+                        add(o, &mut out);
+                    }
+                }
+                crate::stack::StackKind::CombatDamage { .. } => {}
+            }
+            for t in &s.targets {
+                if let Target::Object(o) = t {
+                    add(*o, &mut out);
+                }
+            }
+        }
+        for d in &self.delayed {
+            add(d.source, &mut out);
+            if let Some(o) = d.subject {
+                add(o, &mut out);
+            }
+        }
+        for s in &self.shields {
+            match s {
+                Shield::RedirectNext { from, to, .. } => {
+                    add(*from, &mut out);
+                    add(*to, &mut out);
+                }
+                Shield::Regenerate(o)
+                | Shield::CantRegenerate(o)
+                | Shield::ExileIfDies(o)
+                | Shield::PreventCombatDamageFrom(o)
+                | Shield::PreventCombatDamageToAndFrom(o) => add(*o, &mut out),
+                Shield::PreventNextFromSource { source, .. } => add(*source, &mut out),
+                Shield::PreventNext { .. } | Shield::PreventAll(_) | Shield::LifeFloor(_) => {}
+            }
+        }
+        out
     }
 
     /// The untapped Weathered Bodyguards of `p` whose redirection applies now (with its
@@ -815,7 +978,7 @@ impl Game {
         }
         self.pending = None;
         match recipient {
-            Target::Player(p) => {
+            Target::Player(p) if !self.player_replacement_candidates(p).is_empty() => {
                 let candidates = self.player_replacement_candidates(p);
                 let chosen = order
                     .iter()
@@ -823,7 +986,9 @@ impl Game {
                     .collect();
                 self.player_damage_orders.push((p, chosen));
             }
-            Target::Object(_) | Target::Ability(_) => self.shield_orders.push((recipient, order)),
+            Target::Player(_) | Target::Object(_) | Target::Ability(_) => {
+                self.shield_orders.push((recipient, order))
+            }
         }
         // Go on with whatever was about to deal the damage.
         self.continue_damage();
@@ -971,6 +1136,9 @@ impl Game {
         self.shields.retain(|s| match s {
             Shield::Regenerate(o) | Shield::CantRegenerate(o) | Shield::ExileIfDies(o) => *o != id,
             Shield::PreventNext { target, .. } => *target != Target::Object(id),
+            // The source may deal damage as it last existed (an ability of a creature that
+            // left): only the protected creature leaving ends it.
+            Shield::PreventNextFromSource { target, .. } => *target != Target::Object(id),
             Shield::RedirectNext { from, to, .. } => *from != id && *to != id,
             Shield::PreventAll(_)
             | Shield::PreventCombatDamageFrom(_)

@@ -761,6 +761,9 @@ impl Game {
             | Effect::GainLife { .. }
             | Effect::LoseLife { .. }
             | Effect::Poison { .. } => return self.execute_damage(res, e),
+            Effect::PreventNextFromChosenSource { to, reflect_red } => {
+                return self.prevent_from_chosen_source(res, *to, *reflect_red);
+            }
             Effect::Draw { .. }
             | Effect::Mill { .. }
             | Effect::Discard { .. }
@@ -777,6 +780,7 @@ impl Game {
             | Effect::RevealTop(_)
             | Effect::RevealTopNamesakeToGraveyardElseDraw
             | Effect::ChooseRevealedToBottom(_)
+            | Effect::SearchExilePlayable { .. }
             | Effect::Search { .. } => return self.execute_library(res, e),
             Effect::NameCardRevealRandom { who, then, discard } => {
                 return self.name_card_reveal_random(res, *who, then, *discard);
@@ -1161,9 +1165,12 @@ impl Game {
                 .filter(|id| self.matches_filter(*id, filter, player))
                 .collect(),
             Decision::Search {
-                filter, mana_value, ..
+                filter,
+                mana_value,
+                library,
+                ..
             } => self
-                .player(player)
+                .player(library.unwrap_or(player))
                 .library
                 .iter()
                 .copied()
@@ -1204,12 +1211,21 @@ impl Game {
         let (min, max) = match d {
             Decision::Discard { count } => (*count as usize, *count as usize),
             Decision::Sacrifice { count, .. } => (*count as usize, *count as usize),
-            Decision::Search { up_to, .. } => (0, *up_to as usize),
+            // "A card" must be found when there is one (`Decision::search_must_find`).
+            Decision::Search { up_to, .. } => (
+                usize::from(d.search_must_find() && !cands.is_empty()),
+                *up_to as usize,
+            ),
             Decision::ReturnToHand { count, .. } => (*count as usize, *count as usize),
             Decision::AuraSwap { .. } | Decision::PutFromHand { .. } => (0, 1),
             Decision::Reveal { .. } | Decision::SeparatePiles { .. } => (0, cands.len()),
             _ => (0, 0),
         };
+        if objs.is_empty() && min > 0 && d.search_must_find() {
+            return Err(RuleError::illegal(
+                "the search is for a card with no stated quality, so you can't fail to find one: choose a card of that library",
+            ));
+        }
         if objs.len() < min || objs.len() > max {
             return Err(RuleError::illegal(if min == max {
                 format!("choose exactly {min}")

@@ -701,7 +701,9 @@ impl Runner {
             "concede" => Answer::Concede,
             "autopay" => Answer::AutoPay,
             "cancel" => Answer::Cancel,
-            "play" => Answer::PlayLand(self.find(rest, &[Hand], Some(player))?),
+            // A land in the hand, or one an effect lets the player play from exile
+            // (`play Island@bob`: Grinning Totem).
+            "play" => Answer::PlayLand(self.find(rest, &[Hand, Exile], Some(player))?),
             "cast" => {
                 if let Some(card) = rest.strip_prefix("face down ") {
                     Answer::CastFaceDown(self.find(card, &[Hand], Some(player))?)
@@ -1037,6 +1039,10 @@ impl Runner {
                 // A copy may copy anyone's land; a cost may exile from any graveyard.
                 let owner = match self.game.pending().map(|p| &p.decision) {
                     Some(Decision::ChooseCopy { .. }) => None,
+                    // A search of another player's library (Grinning Totem).
+                    Some(Decision::Search {
+                        library: Some(lib), ..
+                    }) => Some(*lib),
                     Some(Decision::ChooseCostObjects {
                         part: crate::costs::CostPart::ExileFromGraveyard(..),
                     }) => None,

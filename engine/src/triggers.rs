@@ -77,6 +77,10 @@ pub enum DelayedWhen {
     PutIntoYourGraveyardThisTurn(ObjectId),
     /// "At the beginning of your next upkeep" (pacts): that player's next upkeep.
     YourNextUpkeep(PlayerId),
+    /// "At the beginning of your next upkeep, if you haven't played it, put it into its
+    /// owner's graveyard" (Grinning Totem, `play_permission.rs`): the subject is the exiled
+    /// card; playing it removes this ability.
+    YourNextUpkeepUnplayed(PlayerId),
     /// "Sacrifice ~ at the beginning of the next end step" (Dragon Whelp): the subject.
     NextEndStepSacrifice,
     /// "Destroy that creature at end of combat" (Cockatrice): the subject, as the next end
@@ -172,6 +176,20 @@ fn delayed_destroy_with_blocked() -> &'static TriggerDef {
         delayed_def(
             vec![Effect::DestroySubjectAndBlocked],
             "At end of combat, destroy it and all creatures it blocked this turn.",
+        )
+    })
+}
+
+/// The built-in delayed ability "put it into its owner's graveyard" (Grinning Totem's card
+/// not played by the beginning of its player's next upkeep).
+pub const DELAYED_TO_GRAVEYARD: u8 = u8::MAX - 16;
+
+fn delayed_to_graveyard() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| {
+        delayed_def(
+            vec![Effect::PutIntoGraveyard(crate::effects::ObjRef::Subject)],
+            "At the beginning of your next upkeep, if you haven't played it, put it into its owner's graveyard.",
         )
     })
 }
@@ -329,6 +347,9 @@ impl Game {
         }
         if index == DELAYED_DESTROY_WITH_BLOCKED {
             return Some(delayed_destroy_with_blocked());
+        }
+        if index == DELAYED_TO_GRAVEYARD {
+            return Some(delayed_to_graveyard());
         }
         if (DELAYED_LOSE_1..DELAYED_LOSE_1 + 4).contains(&index) {
             return Some(delayed_lose(index - DELAYED_LOSE_1 + 1));
@@ -529,6 +550,35 @@ impl Game {
         }
     }
 
+    /// The active player's upkeep began: "until the beginning of your next upkeep, you may
+    /// play that card" ends (`play_permission.rs`), and their "at the beginning of your next
+    /// upkeep" delayed abilities trigger (pacts; Grinning Totem's card not played).
+    fn upkeep_delayed_triggers(&mut self) {
+        let active = self.active;
+        self.end_exile_plays(active);
+        if self.delayed.is_empty() {
+            return;
+        }
+        let due = |w: DelayedWhen| {
+            w == DelayedWhen::YourNextUpkeep(active)
+                || w == DelayedWhen::YourNextUpkeepUnplayed(active)
+        };
+        let upkeeps: Vec<DelayedTrigger> = self
+            .delayed
+            .iter()
+            .copied()
+            .filter(|d| due(d.when))
+            .collect();
+        self.delayed.retain(|d| !due(d.when));
+        for d in upkeeps {
+            let index = match d.when {
+                DelayedWhen::YourNextUpkeepUnplayed(_) => DELAYED_TO_GRAVEYARD,
+                _ => crate::keywords::pact::PACT_TRIGGER,
+            } as usize;
+            self.queue(d.source, d.card, d.controller, index, d.subject, None);
+        }
+    }
+
     /// 410.2: an event happened; note every ability it triggers.
     pub(crate) fn collect_triggers(&mut self, e: &Event) {
         self.collect_leaves_triggers(e);
@@ -715,22 +765,8 @@ impl Game {
                 );
             }
         }
-        if let Event::StepBegan(Step::Upkeep) = e
-            && !self.delayed.is_empty()
-        {
-            let active = self.active;
-            let due = DelayedWhen::YourNextUpkeep(active);
-            let pacts: Vec<DelayedTrigger> = self
-                .delayed
-                .iter()
-                .copied()
-                .filter(|d| d.when == due)
-                .collect();
-            self.delayed.retain(|d| d.when != due);
-            for d in pacts {
-                let index = crate::keywords::pact::PACT_TRIGGER as usize;
-                self.queue(d.source, d.card, d.controller, index, None, None);
-            }
+        if let Event::StepBegan(Step::Upkeep) = e {
+            self.upkeep_delayed_triggers();
         }
         if let Event::StepBegan(Step::Draw) = e
             && !self.delayed.is_empty()

@@ -284,6 +284,22 @@ impl Game {
                         who(*target)
                     )
                 }
+                Shield::PreventNextFromSource {
+                    source,
+                    target,
+                    reflect,
+                } => format!(
+                    "prevent the damage {} would deal to {} the next time it would this turn{}",
+                    name(*source),
+                    who(*target),
+                    match reflect {
+                        Some(r) => format!(
+                            " (if it is red, {} deals that much damage to its controller)",
+                            self.card_name(*r)
+                        ),
+                        None => String::new(),
+                    }
+                ),
                 Shield::PreventAll(PreventScope::CombatDamage) => {
                     "prevent all combat damage this turn".into()
                 }
@@ -425,6 +441,12 @@ impl Game {
                 "{card}: {} pays at the beginning of their next upkeep or loses the game",
                 player(p)
             ),
+            DelayedWhen::YourNextUpkeepUnplayed(p) => format!(
+                "{card}: {} may play {} until the beginning of their next upkeep; then, if they haven't played it, it goes to its owner's graveyard",
+                player(p),
+                d.subject
+                    .map_or_else(|| "the exiled card".to_string(), name)
+            ),
             DelayedWhen::EndOfCombatDestroy | DelayedWhen::NextEndStepSacrifice => {
                 let what = d.subject.map_or_else(|| "it".to_string(), name);
                 let fate = if matches!(d.when, DelayedWhen::EndOfCombatDestroy) {
@@ -469,6 +491,21 @@ impl Game {
     /// what a search finds) is described without private details.
     fn pending_description(&self, p: &Pending, viewer: Option<PlayerId>) -> String {
         match (&p.decision, viewer == Some(p.player)) {
+            (
+                Decision::Search {
+                    library: Some(lib), ..
+                },
+                mine,
+            ) => {
+                let whose = self.describe_target(Target::Player(*lib));
+                if mine {
+                    format!(
+                        "search {whose}'s library for a card (with cards there, you must find one)"
+                    )
+                } else {
+                    format!("search {whose}'s library")
+                }
+            }
             (Decision::Search { .. }, false) => "search their library".into(),
             (Decision::AuraSwap { .. }, false) => {
                 "decide whether to exchange an Aura with an Aura card in their hand".into()

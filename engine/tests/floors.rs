@@ -44,6 +44,7 @@ const HIGH: &[&str] = &[
     "combat",
     "triggers",
     "replacement",
+    "play_permission",
     "copy",
     "loops",
     "view",

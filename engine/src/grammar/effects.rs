@@ -698,6 +698,10 @@ pub const RULES: &[(&str, Rule)] = &[
     ),
     // prevention and regeneration
     ("prevent_next", prevent_next),
+    (
+        "prevent_next_from_chosen_source",
+        prevent_next_from_chosen_source,
+    ),
     ("prevent_all", prevent_all),
     ("prevent_combat_damage_from", one_object),
     ("prevent_combat_damage_to_and_from", one_object),
@@ -776,6 +780,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("shuffle_graveyard_into_library", who_only),
     ("shuffle_target_cards_into_library", who_only),
     ("exile_graveyard", who_only),
+    ("search_exile_play_until_next_upkeep", who_only),
     ("extra_turn", who_only),
     ("reveal_random_damage", who_only),
     ("choose_revealed_to_bottom", who_only),
@@ -1058,6 +1063,7 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "shuffle_graveyard_into_library" => Effect::ShuffleGraveyardIntoLibrary { who },
         "shuffle_target_cards_into_library" => Effect::ShuffleTargetCardsIntoLibrary { who },
         "exile_graveyard" => Effect::ExileGraveyard { who },
+        "search_exile_play_until_next_upkeep" => Effect::SearchExilePlayable { who },
         "reveal_random_damage" => Effect::RevealRandomDamage(who),
         "choose_revealed_to_bottom" => Effect::ChooseRevealedToBottom(who),
         _ => Effect::DiscardHandDrawThatMany { who },
@@ -1173,6 +1179,23 @@ fn prevent_next(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         return missing(verb, TO_RECIPIENT);
     };
     Ok(Effect::PreventNext { amount, to })
+}
+
+const RED_SOURCE_DAMAGES_CONTROLLER: Opt = Opt {
+    key: "red_source_damages_controller",
+    shape: "red_source_damages_controller",
+    value: Value::Flag,
+};
+
+/// `prevent_next_from_chosen_source OBJECT [red_source_damages_controller]` (Honorable
+/// Passage).
+fn prevent_next_from_chosen_source(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let to = arg("an object (target)", object).parse_next(i)?;
+    let o = options(i, verb, &[RED_SOURCE_DAMAGES_CONTROLLER])?;
+    Ok(Effect::PreventNextFromChosenSource {
+        to,
+        reflect_red: o.flag("red_source_damages_controller"),
+    })
 }
 
 const PREVENT_SCOPES: &[(&str, PreventScope)] = &[

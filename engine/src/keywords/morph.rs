@@ -18,13 +18,14 @@ use crate::zones::ZoneKind;
 
 impl Game {
     /// Casting a card face down with morph (502.26b-c / 702.36c): from your hand, with the
-    /// timing of a creature spell (the face-down spell has no flash), paying {3}.
+    /// timing of a creature spell (the face-down spell has no flash), paying {3}; also from
+    /// exile by a permission to play it (Grinning Totem, `play_permission.rs`).
     pub(crate) fn check_begin_cast_face_down(
         &self,
         player: PlayerId,
         card: ObjectId,
     ) -> Result<Casting, RuleError> {
-        let def = self.supported_card_in_hand(player, card)?;
+        let def = self.supported_card_to_cast(player, card)?;
         if def.morph.is_none() {
             return Err(RuleError::illegal(format!(
                 "{} doesn't have morph, so it can't be cast face down",

@@ -194,4 +194,63 @@ impl Game {
             _ => debug_assert!(false, "not an effect of damage and life: {e:?}"),
         }
     }
+
+    /// Honorable Passage (`Effect::PreventNextFromChosenSource`): its controller chooses a
+    /// source as it resolves (a `choose_mode` question listing
+    /// `Game::damage_source_candidates`, each named with what it is), then the target (a
+    /// creature or a player, still legal) gets the shield against that source's next
+    /// damage to it this turn (`Shield::PreventNextFromSource`).
+    pub(super) fn prevent_from_chosen_source(
+        &mut self,
+        res: &mut Resolution,
+        to: ObjRef,
+        reflect_red: bool,
+    ) -> Progress {
+        let Some(target) = (match to {
+            ObjRef::Target(slot) => Self::target_at(res, slot),
+            other => self.object_of(res, other).map(Target::Object),
+        }) else {
+            return Progress::Done;
+        };
+        let candidates = self.damage_source_candidates();
+        let Some(i) = res.option else {
+            let me = res.item.controller;
+            let options = candidates
+                .iter()
+                .map(|&c| self.source_option_words(c, me))
+                .collect();
+            return Progress::Ask(Pending {
+                player: me,
+                decision: Decision::ChooseMode { options },
+            });
+        };
+        let Some(&source) = candidates.get(i as usize) else {
+            return Progress::Done;
+        };
+        if self.target_exists(target) {
+            let reflect = reflect_red.then(|| Self::source_of(&res.item));
+            self.add_shield(Shield::PreventNextFromSource {
+                source,
+                target,
+                reflect,
+            });
+        }
+        Progress::Done
+    }
+
+    /// A damage source in a "choose a source" question: its name as `viewer` sees it, and
+    /// what it is (a permanent and its controller, a spell, a card elsewhere).
+    fn source_option_words(&self, id: ObjectId, viewer: PlayerId) -> String {
+        let name = self.seen_name(id, Some(viewer));
+        match self.obj(id) {
+            Some(o) if o.zone == ZoneKind::Battlefield => {
+                format!("{name} ({}'s permanent)", self.player(o.controller).name)
+            }
+            Some(o) if o.zone == ZoneKind::Stack => {
+                format!("{name} ({}'s spell)", self.player(o.controller).name)
+            }
+            Some(o) => format!("{name} (in {}'s {})", self.player(o.owner).name, o.zone),
+            None => format!("{name} (as it last existed, the source of an ability)"),
+        }
+    }
 }

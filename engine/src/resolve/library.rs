@@ -252,6 +252,7 @@ impl Game {
             Effect::Search { .. }
             | Effect::SearchReveal(..)
             | Effect::SearchSameManaValue { .. } => return self.execute_search(res, e),
+            Effect::SearchExilePlayable { who } => return self.search_exile_playable(res, *who),
             _ => debug_assert!(false, "not an effect of library and hand: {e:?}"),
         }
         Progress::Done
@@ -432,6 +433,7 @@ impl Game {
                             filter: filter.clone(),
                             mana_value: None,
                             up_to: *up_to,
+                            library: None,
                         },
                     });
                 }
@@ -475,6 +477,7 @@ impl Game {
                             filter: filter.clone(),
                             mana_value: Some(mana_value),
                             up_to: 1,
+                            library: None,
                         },
                     });
                 }
@@ -501,6 +504,7 @@ impl Game {
                             filter: filter.clone(),
                             mana_value: None,
                             up_to: 1,
+                            library: None,
                         },
                     });
                 }
@@ -515,6 +519,39 @@ impl Game {
             }
             _ => debug_assert!(false, "not a library search: {e:?}"),
         }
+        Progress::Done
+    }
+
+    /// Grinning Totem (`Effect::SearchExilePlayable`): its controller searches the player's
+    /// library for a card (any card; one must be found when the library isn't empty,
+    /// R-grinning-totem-1) and exiles it; that player shuffles; the controller may play the
+    /// card until their next upkeep (`play_permission.rs`). An empty library: nothing is
+    /// found, and the player still shuffles.
+    fn search_exile_playable(&mut self, res: &mut Resolution, who: PlayerRef) -> Progress {
+        let me = res.item.controller;
+        let Some(&owner) = self.players_of(res, who).first() else {
+            return Progress::Done;
+        };
+        if res.choices.is_empty() && !self.player(owner).library.is_empty() {
+            return Progress::Ask(Pending {
+                player: me,
+                decision: Decision::Search {
+                    filter: crate::targets::ObjectFilter::default(),
+                    mana_value: None,
+                    up_to: 1,
+                    library: Some(owner),
+                },
+            });
+        }
+        let source = Self::source_of(&res.item);
+        for (_, objs) in std::mem::take(&mut res.choices) {
+            for o in objs {
+                if let Some(exiled) = self.move_object(o, ZoneKind::Exile, Position::Top) {
+                    self.grant_exile_play(exiled, me, source, res.item.card);
+                }
+            }
+        }
+        self.shuffle_library(owner);
         Progress::Done
     }
 
