@@ -915,10 +915,13 @@ impl Game {
             | Effect::ShuffleGraveyardIntoLibrary { .. }
             | Effect::ShuffleTargetCardsIntoLibrary { .. }
             | Effect::ExileGraveyard { .. }
+            | Effect::ExileHandFaceDown { .. }
             | Effect::ExileIfDies(..)
             | Effect::Counter(..)
             | Effect::CounterLockingSource(..) => self.apply_zones(res, e),
             Effect::ReturnLinkedToBattlefield
+            | Effect::ReturnLinkedToHand
+            | Effect::DiscardHandsReturnLinkedAtNextEndStep
             | Effect::ExileUntilNextEndStep(..)
             | Effect::ReturnIfDiesThisTurn(..)
             | Effect::ExileAndReturn(..)

@@ -193,7 +193,8 @@ pub struct PermanentExpect {
     /// Keywords it must have (`has = ["Double strike"]`) and must not have (`lacks`).
     pub has: Option<Vec<String>>,
     pub lacks: Option<Vec<String>>,
-    /// Subtypes it must have (`is = ["Sliver"]`) and must not have (`is_not`).
+    /// Card types or subtypes it must have (`is = ["Sliver"]`, `is = ["Creature"]`) and
+    /// must not have (`is_not`).
     pub is: Option<Vec<String>>,
     pub is_not: Option<Vec<String>>,
     /// Its colours as letters in WUBRG order (`"W"`, `"BR"`, `""` for colourless).
@@ -1346,12 +1347,16 @@ impl Runner {
             }
             for (who, want) in pe.seen_as.iter().flatten() {
                 let got = match self.player(who) {
-                    Ok(p) => g
-                        .view(Some(p))
-                        .battlefield
-                        .into_iter()
-                        .find(|v| v.id == id)
-                        .map_or_else(|| "(not in the view)".to_string(), |v| v.name),
+                    Ok(p) => {
+                        let v = g.view(Some(p));
+                        // A permanent, or a card in exile (face down: Magus of the Jar).
+                        v.battlefield
+                            .into_iter()
+                            .find(|v| v.id == id)
+                            .map(|v| v.name)
+                            .or_else(|| v.exile.into_iter().find(|c| c.id == id).map(|c| c.name))
+                            .unwrap_or_else(|| "(not in the view)".to_string())
+                    }
                     Err(e) => e,
                 };
                 d(&format!("seen by {who}"), want.clone(), got);
@@ -1417,11 +1422,12 @@ impl Runner {
             }
             for (list, want) in [(&pe.is, true), (&pe.is_not, false)] {
                 for s in list.iter().flatten() {
-                    d(
-                        &format!("is {s}"),
-                        want.to_string(),
-                        g.has_subtype(id, s).to_string(),
-                    );
+                    // A card type (`Creature`, `Land`) or a subtype.
+                    let got = match s.parse::<crate::types::CardType>() {
+                        Ok(t) => g.has_type(id, t),
+                        Err(_) => g.has_subtype(id, s),
+                    };
+                    d(&format!("is {s}"), want.to_string(), got.to_string());
                 }
             }
             if let Some(cs) = &pe.counters {

@@ -90,6 +90,10 @@ pub enum DelayedWhen {
     /// Vanguard): the subject and the creatures it was declared blocking, as the next end of
     /// combat step begins.
     EndOfCombatDestroyWithBlocked,
+    /// "At the beginning of the next end step, each player discards their hand and returns
+    /// to their hand each card they exiled this way" (Magus of the Jar): the cards linked
+    /// to `source` (`Game::links`).
+    NextEndStepDiscardReturnLinked,
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -172,6 +176,25 @@ fn delayed_destroy_with_blocked() -> &'static TriggerDef {
         delayed_def(
             vec![Effect::DestroySubjectAndBlocked],
             "At end of combat, destroy it and all creatures it blocked this turn.",
+        )
+    })
+}
+
+/// The built-in delayed ability "each player discards their hand and returns to their hand
+/// each card they exiled this way" (Magus of the Jar).
+pub const DELAYED_DISCARD_RETURN_LINKED: u8 = u8::MAX - 16;
+
+fn delayed_discard_return_linked() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| {
+        delayed_def(
+            vec![
+                Effect::DiscardHand {
+                    who: crate::effects::PlayerRef::EachPlayer,
+                },
+                Effect::ReturnLinkedToHand,
+            ],
+            "At the beginning of the next end step, each player discards their hand and returns to their hand each card they exiled this way.",
         )
     })
 }
@@ -329,6 +352,9 @@ impl Game {
         }
         if index == DELAYED_DESTROY_WITH_BLOCKED {
             return Some(delayed_destroy_with_blocked());
+        }
+        if index == DELAYED_DISCARD_RETURN_LINKED {
+            return Some(delayed_discard_return_linked());
         }
         if (DELAYED_LOSE_1..DELAYED_LOSE_1 + 4).contains(&index) {
             return Some(delayed_lose(index - DELAYED_LOSE_1 + 1));
@@ -790,7 +816,9 @@ impl Game {
             let at_end = |w: DelayedWhen| {
                 matches!(
                     w,
-                    DelayedWhen::NextEndStep | DelayedWhen::NextEndStepSacrifice
+                    DelayedWhen::NextEndStep
+                        | DelayedWhen::NextEndStepSacrifice
+                        | DelayedWhen::NextEndStepDiscardReturnLinked
                 )
             };
             let due: Vec<DelayedTrigger> = self
@@ -803,6 +831,7 @@ impl Game {
             for d in due {
                 let index = match d.when {
                     DelayedWhen::NextEndStepSacrifice => DELAYED_SACRIFICE,
+                    DelayedWhen::NextEndStepDiscardReturnLinked => DELAYED_DISCARD_RETURN_LINKED,
                     _ => DELAYED_RETURN,
                 };
                 self.queue(
