@@ -1180,7 +1180,11 @@ impl Game {
             .filter(|(_, t)| t.when == TriggerEvent::PutIntoGraveyardFromBattlefield)
             .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
             .collect();
-        if !def.has_type(CardType::Creature) {
+        // "Dies" looks back (2006 410.10 / 2014 603.10): whether it was a creature on the
+        // battlefield (an animated land or artifact too; `lki_power` holds the creatures
+        // that left), not whether its card is one (R-lim-dul-the-necromancer-2).
+        let was_creature = self.lki_power.iter().any(|(o, _)| o == old);
+        if !was_creature {
             own_graveyard
         } else {
             let mut v = own_graveyard;
@@ -1733,6 +1737,7 @@ impl Game {
             division: Vec::new(),
             cost_exiled: Vec::new(),
             serial: None,
+            chooser: None,
         });
         self.number_top_ability();
         self.emit(Event::TriggerPut {
