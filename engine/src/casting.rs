@@ -144,6 +144,11 @@ pub struct Casting {
     /// characteristics exist for the cast.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub half: Option<u8>,
+    /// The opponent who chooses a target "of an opponent's choice they control"
+    /// (Evangelize, Arena): chosen by the caster before that target (asked only when two
+    /// or more opponents could choose one; else the only one), kept by the stack item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chooser: Option<PlayerId>,
 }
 
 impl Casting {
@@ -168,6 +173,7 @@ impl Casting {
             retarget: None,
             madness: false,
             madness_choices: Vec::new(),
+            chooser: None,
             random_discards: None,
             skipped_target: false,
             half: None,
@@ -643,9 +649,22 @@ impl Game {
             && !(c.skipped_target && self.is_optional_slot(c, c.targets.len()))
         {
             let slot = c.targets.len();
+            let spec = shape.target_spec(slot)?;
+            // "An opponent's choice": first the caster chooses which opponent.
+            if spec.chosen_by_opponent && c.chooser.is_none() {
+                let options = self.chooser_options(c, spec);
+                if options.len() > 1 {
+                    return Some(Decision::ChooseMode {
+                        options: options
+                            .iter()
+                            .map(|p| format!("{} chooses the target", self.player(*p).name))
+                            .collect(),
+                    });
+                }
+            }
             return Some(Decision::ChooseTarget {
                 slot: slot as u8,
-                spec: shape.target_spec(slot)?.clone(),
+                spec: spec.clone(),
             });
         }
         if let Some(d) = shape.divided
@@ -1284,12 +1303,48 @@ impl Game {
         }
     }
 
+    /// The opponents who could choose a target "of an opponent's choice they control" for
+    /// the cast `c` (each controls a legal one), in turn order from its controller.
+    fn chooser_options(&self, c: &Casting, spec: &TargetSpec) -> Vec<PlayerId> {
+        self.players_from(c.player)
+            .into_iter()
+            .filter(|p| *p != c.player && self.player(*p).in_game())
+            .filter(|p| {
+                let mut trial = c.clone();
+                trial.chooser = Some(*p);
+                self.has_target_candidate(&trial, spec)
+            })
+            .collect()
+    }
+
+    /// The opponent choosing such a target: the one the caster chose, else the only one who
+    /// could (the next opponent in turn order when none can).
+    fn target_chooser(&self, c: &Casting, spec: &TargetSpec) -> PlayerId {
+        c.chooser.unwrap_or_else(|| {
+            self.chooser_options(c, spec)
+                .first()
+                .copied()
+                .unwrap_or_else(|| self.next_player_after(c.player))
+        })
+    }
+
+    /// Whether the open question of the cast `c` is the caster's choice of the opponent who
+    /// chooses a target (a `ChooseMode` asked after the spell's own mode).
+    fn asking_chooser(&self, c: &Casting) -> bool {
+        c.chooser.is_none()
+            && (self.modes_of(c).is_none() || c.mode.is_some())
+            && matches!(
+                self.next_casting_decision(c),
+                Some(Decision::ChooseMode { .. })
+            )
+    }
+
     /// Who answers a decision of a cast: its controller, except a target "of an opponent's
-    /// choice", which the next opponent in turn order chooses.
+    /// choice", which the chosen opponent chooses.
     fn casting_decider(&self, c: &Casting, decision: &Decision) -> PlayerId {
         match decision {
             Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
-                self.next_player_after(c.player)
+                self.target_chooser(c, spec)
             }
             Decision::ChooseTarget { spec, .. } if spec.chosen_by_its_controller => match c.kind {
                 // The subject's controller now, or the player recorded as it triggered.
@@ -1411,6 +1466,21 @@ impl Game {
             .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
         let mut next = c.clone();
         match (&decision, answer) {
+            (Decision::ChooseMode { options }, Answer::Mode(m)) if self.asking_chooser(c) => {
+                let spec = self
+                    .shape_of(c)
+                    .and_then(|s| s.target_spec(c.targets.len()))
+                    .cloned()
+                    .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
+                let chosen = self
+                    .chooser_options(c, &spec)
+                    .get(m as usize)
+                    .copied()
+                    .ok_or_else(|| {
+                        RuleError::illegal(format!("choose option 1 to {}", options.len()))
+                    })?;
+                next.chooser = Some(chosen);
+            }
             (Decision::ChooseMode { options }, Answer::Mode(m)) => {
                 if m as usize >= options.len() {
                     return Err(RuleError::illegal(format!(
@@ -1487,7 +1557,10 @@ impl Game {
                 })?;
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
-                self.check_target(c, spec, t)?;
+                if spec.chosen_by_opponent && next.chooser.is_none() {
+                    next.chooser = Some(self.target_chooser(c, spec));
+                }
+                self.check_target(&next, spec, t)?;
                 self.check_x_target_repeated(c, t)?;
                 if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
                     return Err(RuleError::illegal(
@@ -1575,6 +1648,7 @@ impl Game {
             division: Vec::new(),
             cost_exiled: std::mem::take(&mut self.cost_exiled),
             serial: None,
+            chooser: c.chooser,
         });
         self.number_top_ability();
         self.emit(Event::AbilityActivated {
@@ -1852,7 +1926,8 @@ impl Game {
         let Some(spec) = spec else {
             return Vec::new();
         };
-        let c = Casting::new(item.controller, kind);
+        let mut c = Casting::new(item.controller, kind);
+        c.chooser = item.chooser;
         self.target_pool(&c, spec)
             .into_iter()
             .filter(|t| *t != now && self.target_allowed(&c, spec, *t))
@@ -1985,6 +2060,10 @@ impl Game {
                 .chosen_color(*source)
                 .map_or("none was chosen", |c| c.name());
             return no(&|| format!("{} is not of the chosen color ({color})", self.card_name(o)));
+        }
+        if !self.chooser_controls_ok(spec, t, c.chooser) {
+            let who = c.chooser.map_or_else(String::new, |p| self.player(p).name.clone());
+            return no(&|| format!("it must be a permanent {who} controls (the opponent chosen to choose it)"));
         }
         let that_player = match &c.kind {
             CastKind::Trigger(w) => w.player,
@@ -2859,6 +2938,7 @@ impl Game {
                     // rather than left for the next ability activated.
                     cost_exiled: std::mem::take(&mut self.cost_exiled),
                     serial: None,
+                    chooser: c.chooser,
                 });
                 self.note_spell_cast();
                 self.emit(Event::SpellCast {

@@ -1043,6 +1043,7 @@ impl Game {
             division: Vec::new(),
             cost_exiled: Vec::new(),
             serial: None,
+            chooser: None,
         };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {
