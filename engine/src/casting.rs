@@ -1459,6 +1459,42 @@ impl Game {
         h
     }
 
+    /// The opponent the caster chose (option `m` of `count`) to choose a target "of an
+    /// opponent's choice".
+    fn chosen_chooser(&self, c: &Casting, m: u8, count: usize) -> Result<PlayerId, RuleError> {
+        let spec = self
+            .shape_of(c)
+            .and_then(|s| s.target_spec(c.targets.len()))
+            .cloned()
+            .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
+        self.chooser_options(c, &spec)
+            .get(m as usize)
+            .copied()
+            .ok_or_else(|| RuleError::illegal(format!("choose option 1 to {count}")))
+    }
+
+    /// A target chosen: checked (by the opponent who chooses it too), then added to `next`.
+    fn apply_target_answer(
+        &self,
+        c: &Casting,
+        next: &mut Casting,
+        spec: &TargetSpec,
+        t: Target,
+    ) -> Result<(), RuleError> {
+        if spec.chosen_by_opponent && next.chooser.is_none() {
+            next.chooser = Some(self.target_chooser(c, spec));
+        }
+        self.check_target(next, spec, t)?;
+        self.check_x_target_repeated(c, t)?;
+        if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
+            return Err(RuleError::illegal(
+                "this target must be another one than the ones already chosen (\"up to ... other target\")",
+            ));
+        }
+        next.targets.push(t);
+        Ok(())
+    }
+
     /// Validates one answer against the cast in progress; returns the updated cast.
     fn apply_casting_answer(&self, c: &Casting, answer: Answer) -> Result<Casting, RuleError> {
         let decision = self
@@ -1467,19 +1503,7 @@ impl Game {
         let mut next = c.clone();
         match (&decision, answer) {
             (Decision::ChooseMode { options }, Answer::Mode(m)) if self.asking_chooser(c) => {
-                let spec = self
-                    .shape_of(c)
-                    .and_then(|s| s.target_spec(c.targets.len()))
-                    .cloned()
-                    .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
-                let chosen = self
-                    .chooser_options(c, &spec)
-                    .get(m as usize)
-                    .copied()
-                    .ok_or_else(|| {
-                        RuleError::illegal(format!("choose option 1 to {}", options.len()))
-                    })?;
-                next.chooser = Some(chosen);
+                next.chooser = Some(self.chosen_chooser(c, m, options.len())?);
             }
             (Decision::ChooseMode { options }, Answer::Mode(m)) => {
                 if m as usize >= options.len() {
@@ -1557,17 +1581,7 @@ impl Game {
                 })?;
             }
             (Decision::ChooseTarget { spec, .. }, Answer::Target(t)) => {
-                if spec.chosen_by_opponent && next.chooser.is_none() {
-                    next.chooser = Some(self.target_chooser(c, spec));
-                }
-                self.check_target(&next, spec, t)?;
-                self.check_x_target_repeated(c, t)?;
-                if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
-                    return Err(RuleError::illegal(
-                        "this target must be another one than the ones already chosen (\"up to ... other target\")",
-                    ));
-                }
-                next.targets.push(t);
+                self.apply_target_answer(c, &mut next, spec, t)?;
             }
             (Decision::ChooseTarget { slot, .. }, Answer::Objects(none)) if none.is_empty() => {
                 if !self.is_optional_slot(c, *slot as usize) {
@@ -2062,8 +2076,12 @@ impl Game {
             return no(&|| format!("{} is not of the chosen color ({color})", self.card_name(o)));
         }
         if !self.chooser_controls_ok(spec, t, c.chooser) {
-            let who = c.chooser.map_or_else(String::new, |p| self.player(p).name.clone());
-            return no(&|| format!("it must be a permanent {who} controls (the opponent chosen to choose it)"));
+            let who = c
+                .chooser
+                .map_or_else(String::new, |p| self.player(p).name.clone());
+            return no(&|| {
+                format!("it must be a permanent {who} controls (the opponent chosen to choose it)")
+            });
         }
         let that_player = match &c.kind {
             CastKind::Trigger(w) => w.player,

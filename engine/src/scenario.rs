@@ -1292,6 +1292,23 @@ impl Runner {
         }
     }
 
+    /// An object's name in player `who`'s view: a permanent, or a card in exile (face down:
+    /// Magus of the Jar).
+    fn seen_as(&self, who: &str, id: ObjectId) -> String {
+        match self.player(who) {
+            Ok(p) => {
+                let v = self.game.view(Some(p));
+                v.battlefield
+                    .into_iter()
+                    .find(|v| v.id == id)
+                    .map(|v| v.name)
+                    .or_else(|| v.exile.into_iter().find(|c| c.id == id).map(|c| c.name))
+                    .unwrap_or_else(|| "(not in the view)".to_string())
+            }
+            Err(e) => e,
+        }
+    }
+
     fn check_permanents(&self, e: &Expect, out: &mut Vec<String>) {
         let g = &self.game;
         for pe in &e.permanent {
@@ -1346,19 +1363,7 @@ impl Runner {
                 d("owner", w.trim().to_lowercase(), got);
             }
             for (who, want) in pe.seen_as.iter().flatten() {
-                let got = match self.player(who) {
-                    Ok(p) => {
-                        let v = g.view(Some(p));
-                        // A permanent, or a card in exile (face down: Magus of the Jar).
-                        v.battlefield
-                            .into_iter()
-                            .find(|v| v.id == id)
-                            .map(|v| v.name)
-                            .or_else(|| v.exile.into_iter().find(|c| c.id == id).map(|c| c.name))
-                            .unwrap_or_else(|| "(not in the view)".to_string())
-                    }
-                    Err(e) => e,
-                };
+                let got = self.seen_as(who, id);
                 d(&format!("seen by {who}"), want.clone(), got);
             }
             if let Some(n) = pe.damage {

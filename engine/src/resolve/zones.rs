@@ -317,6 +317,45 @@ impl Game {
         }
     }
 
+    /// Magus of the Jar: the delayed end-step ability set up, and its return of the cards
+    /// linked to the source (`Game::links`) still in exile to their owners' hands.
+    fn apply_linked_to_hand(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::ReturnLinkedToHand => {
+                // Only the cards still in exile as they were linked (a card that left
+                // exile meanwhile is a new object and stays where it is).
+                let source = Self::source_of(&res.item);
+                let linked: Vec<ObjectId> = self
+                    .links
+                    .iter()
+                    .filter(|(s, _)| *s == source)
+                    .map(|(_, o)| *o)
+                    .collect();
+                self.links.retain(|(s, _)| *s != source);
+                for o in linked {
+                    if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
+                        self.move_object(o, ZoneKind::Hand, Position::Top);
+                    }
+                }
+            }
+            Effect::DiscardHandsReturnLinkedAtNextEndStep => {
+                // About the source as it was (it was sacrificed to pay the cost): its links.
+                let source = Self::source_of(&res.item);
+                let card = res.item.card;
+                self.has_triggers = true;
+                self.delayed.push(crate::triggers::DelayedTrigger {
+                    when: crate::triggers::DelayedWhen::NextEndStepDiscardReturnLinked,
+                    source,
+                    card,
+                    controller: me,
+                    subject: None,
+                });
+            }
+            _ => debug_assert!(false, "not a linked return to the hand: {e:?}"),
+        }
+    }
+
     pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
         match e {
@@ -347,35 +386,8 @@ impl Game {
                     }
                 }
             }
-            Effect::ReturnLinkedToHand => {
-                // Only the cards still in exile as they were linked (a card that left
-                // exile meanwhile is a new object and stays where it is).
-                let source = Self::source_of(&res.item);
-                let linked: Vec<ObjectId> = self
-                    .links
-                    .iter()
-                    .filter(|(s, _)| *s == source)
-                    .map(|(_, o)| *o)
-                    .collect();
-                self.links.retain(|(s, _)| *s != source);
-                for o in linked {
-                    if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
-                        self.move_object(o, ZoneKind::Hand, Position::Top);
-                    }
-                }
-            }
-            Effect::DiscardHandsReturnLinkedAtNextEndStep => {
-                // About the source as it was (it was sacrificed to pay the cost): its links.
-                let source = Self::source_of(&res.item);
-                let card = res.item.card;
-                self.has_triggers = true;
-                self.delayed.push(crate::triggers::DelayedTrigger {
-                    when: crate::triggers::DelayedWhen::NextEndStepDiscardReturnLinked,
-                    source,
-                    card,
-                    controller: me,
-                    subject: None,
-                });
+            Effect::ReturnLinkedToHand | Effect::DiscardHandsReturnLinkedAtNextEndStep => {
+                self.apply_linked_to_hand(res, e);
             }
             Effect::ExileUntilNextEndStep(r) => {
                 if let Some(o) = self.object_of(res, *r)
