@@ -2343,7 +2343,7 @@ impl Game {
                     10
                 };
                 match &a.mana {
-                    Some(m) if m.amount() != 1 => {}
+                    Some(m) if self.mana_amount(o.id, m) != 1 => {}
                     // One fixed type (basic lands): no list of options to build.
                     Some(ManaProduce::Fixed(v)) => {
                         choices.extend(v.iter().map(|t| (i, *t, penalty)));
@@ -2663,6 +2663,7 @@ impl Game {
             ))),
             (ManaProduce::OneOf(v), None) if v.len() == 1 => Ok(v[0]),
             (ManaProduce::ChosenColor, None) if options.len() == 1 => Ok(options[0]),
+            (ManaProduce::ColorlessMoreIfYouControl { .. }, None) => Ok(ManaType::Colorless),
             (ManaProduce::ColorlessOrAnyWithCounter(_), None)
                 if options == [ManaType::Colorless] =>
             {
@@ -2692,6 +2693,22 @@ impl Game {
                 .into_iter()
                 .collect(),
             m => m.options(),
+        }
+    }
+
+    /// How much mana one activation of `source`'s mana ability makes now: the Urza lands'
+    /// depends on what its controller controls (0: X, chosen as it is activated).
+    pub(crate) fn mana_amount(&self, source: ObjectId, m: &ManaProduce) -> u32 {
+        match m {
+            ManaProduce::ColorlessMoreIfYouControl { n, subtypes } => {
+                let Some(me) = self.obj(source).map(|o| o.controller) else {
+                    return 1;
+                };
+                let controls =
+                    |t: &String| self.battlefield_of(me).any(|o| self.has_subtype(o.id, t));
+                if subtypes.iter().all(controls) { *n } else { 1 }
+            }
+            m => m.amount(),
         }
     }
 
@@ -2813,7 +2830,11 @@ impl Game {
         }
         let made = match &a.mana {
             Some(ManaProduce::Fixed(v)) if v.len() > 1 => v.clone(),
-            Some(ManaProduce::AnyOneColor(n)) => vec![produced; *n as usize],
+            Some(
+                m @ (ManaProduce::AnyOneColor(_) | ManaProduce::ColorlessMoreIfYouControl { .. }),
+            ) => {
+                vec![produced; self.mana_amount(source, m) as usize]
+            }
             _ => vec![produced],
         };
         let bonus = self.triggered_mana_bonus(source, ability, produced);
