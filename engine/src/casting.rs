@@ -144,6 +144,11 @@ pub struct Casting {
     /// characteristics exist for the cast.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub half: Option<u8>,
+    /// The opponent who chooses a target "of an opponent's choice they control"
+    /// (Evangelize, Arena): chosen by the caster before that target (asked only when two
+    /// or more opponents could choose one; else the only one), kept by the stack item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chooser: Option<PlayerId>,
 }
 
 impl Casting {
@@ -168,6 +173,7 @@ impl Casting {
             retarget: None,
             madness: false,
             madness_choices: Vec::new(),
+            chooser: None,
             random_discards: None,
             skipped_target: false,
             half: None,
@@ -656,9 +662,22 @@ impl Game {
             && !(c.skipped_target && self.is_optional_slot(c, c.targets.len()))
         {
             let slot = c.targets.len();
+            let spec = shape.target_spec(slot)?;
+            // "An opponent's choice": first the caster chooses which opponent.
+            if spec.chosen_by_opponent && c.chooser.is_none() {
+                let options = self.chooser_options(c, spec);
+                if options.len() > 1 {
+                    return Some(Decision::ChooseMode {
+                        options: options
+                            .iter()
+                            .map(|p| format!("{} chooses the target", self.player(*p).name))
+                            .collect(),
+                    });
+                }
+            }
             return Some(Decision::ChooseTarget {
                 slot: slot as u8,
-                spec: shape.target_spec(slot)?.clone(),
+                spec: spec.clone(),
             });
         }
         if let Some(d) = shape.divided
@@ -1385,12 +1404,48 @@ impl Game {
         }
     }
 
+    /// The opponents who could choose a target "of an opponent's choice they control" for
+    /// the cast `c` (each controls a legal one), in turn order from its controller.
+    fn chooser_options(&self, c: &Casting, spec: &TargetSpec) -> Vec<PlayerId> {
+        self.players_from(c.player)
+            .into_iter()
+            .filter(|p| *p != c.player && self.player(*p).in_game())
+            .filter(|p| {
+                let mut trial = c.clone();
+                trial.chooser = Some(*p);
+                self.has_target_candidate(&trial, spec)
+            })
+            .collect()
+    }
+
+    /// The opponent choosing such a target: the one the caster chose, else the only one who
+    /// could (the next opponent in turn order when none can).
+    fn target_chooser(&self, c: &Casting, spec: &TargetSpec) -> PlayerId {
+        c.chooser.unwrap_or_else(|| {
+            self.chooser_options(c, spec)
+                .first()
+                .copied()
+                .unwrap_or_else(|| self.next_player_after(c.player))
+        })
+    }
+
+    /// Whether the open question of the cast `c` is the caster's choice of the opponent who
+    /// chooses a target (a `ChooseMode` asked after the spell's own mode).
+    fn asking_chooser(&self, c: &Casting) -> bool {
+        c.chooser.is_none()
+            && (self.modes_of(c).is_none() || c.mode.is_some())
+            && matches!(
+                self.next_casting_decision(c),
+                Some(Decision::ChooseMode { .. })
+            )
+    }
+
     /// Who answers a decision of a cast: its controller, except a target "of an opponent's
-    /// choice", which the next opponent in turn order chooses.
+    /// choice", which the chosen opponent chooses.
     fn casting_decider(&self, c: &Casting, decision: &Decision) -> PlayerId {
         match decision {
             Decision::ChooseTarget { spec, .. } if spec.chosen_by_opponent => {
-                self.next_player_after(c.player)
+                self.target_chooser(c, spec)
             }
             Decision::ChooseTarget { spec, .. } if spec.chosen_by_its_controller => match c.kind {
                 // The subject's controller now, or the player recorded as it triggered.
@@ -1505,6 +1560,46 @@ impl Game {
         h
     }
 
+    /// The opponent the caster chose (option `m` of `count`) to choose a target "of an
+    /// opponent's choice".
+    fn chosen_chooser(&self, c: &Casting, m: u8, count: usize) -> Result<PlayerId, RuleError> {
+        let spec = self
+            .shape_of(c)
+            .and_then(|s| s.target_spec(c.targets.len()))
+            .cloned()
+            .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
+        self.chooser_options(c, &spec)
+            .get(m as usize)
+            .copied()
+            .ok_or_else(|| RuleError::illegal(format!("choose option 1 to {count}")))
+    }
+
+    /// A target chosen: checked (by the opponent who chooses it too), then added to `next`.
+    fn apply_target_answer(
+        &self,
+        c: &Casting,
+        next: &mut Casting,
+        spec: &TargetSpec,
+        slot: usize,
+        t: Target,
+    ) -> Result<(), RuleError> {
+        if spec.chosen_by_opponent && next.chooser.is_none() {
+            next.chooser = Some(self.target_chooser(c, spec));
+        }
+        // A copy's unchanged target may stay even if it is now illegal (707.10c).
+        if self.kept_target(c, slot) != Some(t) {
+            self.check_target(next, spec, t)?;
+            self.check_x_target_repeated(c, t)?;
+            if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
+                return Err(RuleError::illegal(
+                    "this target must be another one than the ones already chosen (\"up to ... other target\")",
+                ));
+            }
+        }
+        next.targets.push(t);
+        Ok(())
+    }
+
     /// Validates one answer against the cast in progress; returns the updated cast.
     fn apply_casting_answer(&self, c: &Casting, answer: Answer) -> Result<Casting, RuleError> {
         let decision = self
@@ -1512,6 +1607,9 @@ impl Game {
             .ok_or_else(|| RuleError::illegal("nothing more to choose"))?;
         let mut next = c.clone();
         match (&decision, answer) {
+            (Decision::ChooseMode { options }, Answer::Mode(m)) if self.asking_chooser(c) => {
+                next.chooser = Some(self.chosen_chooser(c, m, options.len())?);
+            }
             (Decision::ChooseMode { options }, Answer::Mode(m)) => {
                 if m as usize >= options.len() {
                     return Err(RuleError::illegal(format!(
@@ -1588,8 +1686,7 @@ impl Game {
                 })?;
             }
             (Decision::ChooseTarget { spec, slot }, Answer::Target(t)) => {
-                self.check_chosen_target(c, spec, *slot as usize, t)?;
-                next.targets.push(t);
+                self.apply_target_answer(c, &mut next, spec, *slot as usize, t)?;
             }
             (Decision::ChooseTarget { slot, .. }, Answer::Objects(none)) if none.is_empty() => {
                 if !self.is_optional_slot(c, *slot as usize) {
@@ -1670,6 +1767,7 @@ impl Game {
             division: Vec::new(),
             cost_exiled: std::mem::take(&mut self.cost_exiled),
             serial: None,
+            chooser: c.chooser,
         });
         self.number_top_ability();
         self.emit(Event::AbilityActivated {
@@ -1883,27 +1981,6 @@ impl Game {
         Ok(())
     }
 
-    /// A target chosen for `slot`: legal for it, or the copy's unchanged target (707.10c).
-    fn check_chosen_target(
-        &self,
-        c: &Casting,
-        spec: &TargetSpec,
-        slot: usize,
-        t: Target,
-    ) -> Result<(), RuleError> {
-        if self.kept_target(c, slot) == Some(t) {
-            return Ok(());
-        }
-        self.check_target(c, spec, t)?;
-        self.check_x_target_repeated(c, t)?;
-        if self.is_optional_slot(c, c.targets.len()) && c.targets.contains(&t) {
-            return Err(RuleError::illegal(
-                "this target must be another one than the ones already chosen (\"up to ... other target\")",
-            ));
-        }
-        Ok(())
-    }
-
     fn casting_self(c: &Casting) -> Option<ObjectId> {
         match c.kind {
             CastKind::Spell(card) | CastKind::NewTargets(card) => Some(card),
@@ -1973,7 +2050,8 @@ impl Game {
         let Some(spec) = spec else {
             return Vec::new();
         };
-        let c = Casting::new(item.controller, kind);
+        let mut c = Casting::new(item.controller, kind);
+        c.chooser = item.chooser;
         self.target_pool(&c, spec)
             .into_iter()
             .filter(|t| *t != now && self.target_allowed(&c, spec, *t))
@@ -2106,6 +2184,14 @@ impl Game {
                 .chosen_color(*source)
                 .map_or("none was chosen", |c| c.name());
             return no(&|| format!("{} is not of the chosen color ({color})", self.card_name(o)));
+        }
+        if !self.chooser_controls_ok(spec, t, c.chooser) {
+            let who = c
+                .chooser
+                .map_or_else(String::new, |p| self.player(p).name.clone());
+            return no(&|| {
+                format!("it must be a permanent {who} controls (the opponent chosen to choose it)")
+            });
         }
         let that_player = match &c.kind {
             CastKind::Trigger(w) => w.player,
@@ -2367,7 +2453,7 @@ impl Game {
                     10
                 };
                 match &a.mana {
-                    Some(m) if m.amount() != 1 => {}
+                    Some(m) if self.mana_amount(o.id, m) != 1 => {}
                     // One fixed type (basic lands): no list of options to build.
                     Some(ManaProduce::Fixed(v)) => {
                         choices.extend(v.iter().map(|t| (i, *t, penalty)));
@@ -2695,6 +2781,7 @@ impl Game {
             ))),
             (ManaProduce::OneOf(v), None) if v.len() == 1 => Ok(v[0]),
             (ManaProduce::ChosenColor, None) if options.len() == 1 => Ok(options[0]),
+            (ManaProduce::ColorlessMoreIfYouControl { .. }, None) => Ok(ManaType::Colorless),
             (ManaProduce::ColorlessOrAnyWithCounter(_), None)
                 if options == [ManaType::Colorless] =>
             {
@@ -2724,6 +2811,22 @@ impl Game {
                 .into_iter()
                 .collect(),
             m => m.options(),
+        }
+    }
+
+    /// How much mana one activation of `source`'s mana ability makes now: the Urza lands'
+    /// depends on what its controller controls (0: X, chosen as it is activated).
+    pub(crate) fn mana_amount(&self, source: ObjectId, m: &ManaProduce) -> u32 {
+        match m {
+            ManaProduce::ColorlessMoreIfYouControl { n, subtypes } => {
+                let Some(me) = self.obj(source).map(|o| o.controller) else {
+                    return 1;
+                };
+                let controls =
+                    |t: &String| self.battlefield_of(me).any(|o| self.has_subtype(o.id, t));
+                if subtypes.iter().all(controls) { *n } else { 1 }
+            }
+            m => m.amount(),
         }
     }
 
@@ -2846,7 +2949,11 @@ impl Game {
         }
         let made = match &a.mana {
             Some(ManaProduce::Fixed(v)) if v.len() > 1 => v.clone(),
-            Some(ManaProduce::AnyOneColor(n)) => vec![produced; *n as usize],
+            Some(
+                m @ (ManaProduce::AnyOneColor(_) | ManaProduce::ColorlessMoreIfYouControl { .. }),
+            ) => {
+                vec![produced; self.mana_amount(source, m) as usize]
+            }
             _ => vec![produced],
         };
         let bonus = self.triggered_mana_bonus(source, ability, produced);
@@ -2991,6 +3098,7 @@ impl Game {
                     // rather than left for the next ability activated.
                     cost_exiled: std::mem::take(&mut self.cost_exiled),
                     serial: None,
+                    chooser: c.chooser,
                 });
                 self.note_spell_cast();
                 self.emit(Event::SpellCast {

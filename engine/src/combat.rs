@@ -1494,6 +1494,7 @@ impl Game {
                 division: Vec::new(),
                 cost_exiled: Vec::new(),
                 serial: None,
+                chooser: None,
             });
             return;
         }

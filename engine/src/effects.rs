@@ -428,6 +428,21 @@ pub enum Effect {
     ExileLinked(ObjRef),
     /// Return the linked exiled card to the battlefield under its owner's control.
     ReturnLinkedToBattlefield,
+    /// "<Who> exiles all cards from their hand face down" (Magus of the Jar): each card is
+    /// exiled face down (2006 217.7b / 2014 406.3: no player may look at it, its owner
+    /// neither) and linked to the ability's source (`Game::links`) for "each card they
+    /// exiled this way".
+    ExileHandFaceDown {
+        who: PlayerRef,
+    },
+    /// Each card linked to the source that is still in exile (the same object: a card that
+    /// left exile meanwhile is a new object) returns to its owner's hand; the links end.
+    ReturnLinkedToHand,
+    /// Magus of the Jar: "At the beginning of the next end step, each player discards their
+    /// hand and returns to their hand each card they exiled this way": a delayed ability
+    /// (`DelayedWhen::NextEndStepDiscardReturnLinked`) whose effects are `discard_hand
+    /// who=each_player` then `return_linked_to_hand`, about the resolving ability's source.
+    DiscardHandsReturnLinkedAtNextEndStep,
     /// Exile it; return it to the battlefield under its owner's control at the beginning of
     /// the next end step (a delayed triggered ability, Norin the Wary).
     ExileUntilNextEndStep(ObjRef),
@@ -1084,6 +1099,7 @@ impl Effect {
             | Effect::Mill { who, .. }
             | Effect::DiscardHandDrawThatMany { who }
             | Effect::DiscardHand { who }
+            | Effect::ExileHandFaceDown { who }
             | Effect::SacrificeHalf { who }
             | Effect::ShuffleGraveyardIntoLibrary { who }
             | Effect::ShuffleTargetCardsIntoLibrary { who }

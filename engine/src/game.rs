@@ -1323,8 +1323,9 @@ impl Game {
             owner,
             controller,
         });
-        if was_face_down && !face_down {
-            // 504.4 / 707.9: a face-down spell or permanent leaving is revealed.
+        if was_face_down && !face_down && from != ZoneKind::Exile {
+            // 504.4 / 707.9: a face-down spell or permanent leaving is revealed (a card
+            // exiled face down is not: Magus of the Jar's return it to a hidden hand).
             self.emit(Event::Revealed {
                 player: owner,
                 card: new_id,

@@ -919,11 +919,14 @@ impl Game {
             | Effect::ShuffleGraveyardIntoLibrary { .. }
             | Effect::ShuffleTargetCardsIntoLibrary { .. }
             | Effect::ExileGraveyard { .. }
+            | Effect::ExileHandFaceDown { .. }
             | Effect::ExileIfDies(..)
             | Effect::ExileHaunting(..)
             | Effect::Counter(..)
             | Effect::CounterLockingSource(..) => self.apply_zones(res, e),
             Effect::ReturnLinkedToBattlefield
+            | Effect::ReturnLinkedToHand
+            | Effect::DiscardHandsReturnLinkedAtNextEndStep
             | Effect::ExileUntilNextEndStep(..)
             | Effect::ReturnIfDiesThisTurn(..)
             | Effect::ExileAndReturn(..)
@@ -1045,6 +1048,7 @@ impl Game {
             division: Vec::new(),
             cost_exiled: Vec::new(),
             serial: None,
+            chooser: None,
         };
         let mut res = Resolution::new(item, Vec::new());
         if let Progress::Ask(_) = self.execute(&mut res, e) {

@@ -193,7 +193,8 @@ pub struct PermanentExpect {
     /// Keywords it must have (`has = ["Double strike"]`) and must not have (`lacks`).
     pub has: Option<Vec<String>>,
     pub lacks: Option<Vec<String>>,
-    /// Subtypes it must have (`is = ["Sliver"]`) and must not have (`is_not`).
+    /// Card types or subtypes it must have (`is = ["Sliver"]`, `is = ["Creature"]`) and
+    /// must not have (`is_not`).
     pub is: Option<Vec<String>>,
     pub is_not: Option<Vec<String>>,
     /// Its colours as letters in WUBRG order (`"W"`, `"BR"`, `""` for colourless).
@@ -1297,6 +1298,23 @@ impl Runner {
         }
     }
 
+    /// An object's name in player `who`'s view: a permanent, or a card in exile (face down:
+    /// Magus of the Jar).
+    fn seen_as(&self, who: &str, id: ObjectId) -> String {
+        match self.player(who) {
+            Ok(p) => {
+                let v = self.game.view(Some(p));
+                v.battlefield
+                    .into_iter()
+                    .find(|v| v.id == id)
+                    .map(|v| v.name)
+                    .or_else(|| v.exile.into_iter().find(|c| c.id == id).map(|c| c.name))
+                    .unwrap_or_else(|| "(not in the view)".to_string())
+            }
+            Err(e) => e,
+        }
+    }
+
     fn check_permanents(&self, e: &Expect, out: &mut Vec<String>) {
         let g = &self.game;
         for pe in &e.permanent {
@@ -1351,15 +1369,7 @@ impl Runner {
                 d("owner", w.trim().to_lowercase(), got);
             }
             for (who, want) in pe.seen_as.iter().flatten() {
-                let got = match self.player(who) {
-                    Ok(p) => g
-                        .view(Some(p))
-                        .battlefield
-                        .into_iter()
-                        .find(|v| v.id == id)
-                        .map_or_else(|| "(not in the view)".to_string(), |v| v.name),
-                    Err(e) => e,
-                };
+                let got = self.seen_as(who, id);
                 d(&format!("seen by {who}"), want.clone(), got);
             }
             if let Some(n) = pe.damage {
@@ -1423,11 +1433,12 @@ impl Runner {
             }
             for (list, want) in [(&pe.is, true), (&pe.is_not, false)] {
                 for s in list.iter().flatten() {
-                    d(
-                        &format!("is {s}"),
-                        want.to_string(),
-                        g.has_subtype(id, s).to_string(),
-                    );
+                    // A card type (`Creature`, `Land`) or a subtype.
+                    let got = match s.parse::<crate::types::CardType>() {
+                        Ok(t) => g.has_type(id, t),
+                        Err(_) => g.has_subtype(id, s),
+                    };
+                    d(&format!("is {s}"), want.to_string(), got.to_string());
                 }
             }
             if let Some(cs) = &pe.counters {

@@ -59,6 +59,11 @@ pub struct StackItem {
     /// `Target::Ability` names, so a target stays the same ability while others come and go.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serial: Option<u32>,
+    /// The opponent chosen as it was cast to choose a target "of an opponent's choice they
+    /// control" (Evangelize, Arena): the target must stay a permanent that player controls
+    /// (R-evangelize-2), also when a target-changing effect picks a new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chooser: Option<PlayerId>,
 }
 
 impl StackItem {
@@ -291,6 +296,7 @@ impl Game {
                     && !self.is_self_target(&item, *t)
                     && self.blocked_by_source_ok(spec, *t, item.ability_source())
                     && self.that_player_controls_ok(spec, *t, item.event_player())
+                    && self.chooser_controls_ok(spec, *t, item.chooser)
                     && !matches!(t, Target::Object(o)
                         if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)
                             && self.protected_from(*o, source_colors))

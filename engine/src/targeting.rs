@@ -155,6 +155,24 @@ impl crate::game::Game {
         player.is_some_and(|p| self.obj(id).is_some_and(|o| o.controller == p))
     }
 
+    /// "Target creature of an opponent's choice they control" (Evangelize, Arena): whether
+    /// `t` is controlled by `chooser`, the opponent chosen to choose it (not known yet: any);
+    /// true for a target spec without that restriction.
+    pub(crate) fn chooser_controls_ok(
+        &self,
+        spec: &TargetSpec,
+        t: Target,
+        chooser: Option<PlayerId>,
+    ) -> bool {
+        if !spec.chosen_by_opponent {
+            return true;
+        }
+        match (chooser, t) {
+            (Some(p), Target::Object(id)) => self.obj(id).is_some_and(|o| o.controller == p),
+            _ => true,
+        }
+    }
+
     /// Whether `id`, a spell on the stack, has a target that is a permanent `me` controls
     /// (`ObjectFilter::targets_your_permanent`: Avoid Fate).
     fn spell_targets_permanent_of(&self, id: ObjectId, me: PlayerId) -> bool {

@@ -94,6 +94,10 @@ pub enum DelayedWhen {
     /// Vanguard): the subject and the creatures it was declared blocking, as the next end of
     /// combat step begins.
     EndOfCombatDestroyWithBlocked,
+    /// "At the beginning of the next end step, each player discards their hand and returns
+    /// to their hand each card they exiled this way" (Magus of the Jar): the cards linked
+    /// to `source` (`Game::links`).
+    NextEndStepDiscardReturnLinked,
 }
 
 /// A delayed triggered ability created by a resolving spell or ability; it triggers once.
@@ -190,6 +194,25 @@ fn delayed_to_graveyard() -> &'static TriggerDef {
         delayed_def(
             vec![Effect::PutIntoGraveyard(crate::effects::ObjRef::Subject)],
             "At the beginning of your next upkeep, if you haven't played it, put it into its owner's graveyard.",
+        )
+    })
+}
+
+/// The built-in delayed ability "each player discards their hand and returns to their hand
+/// each card they exiled this way" (Magus of the Jar).
+pub const DELAYED_DISCARD_RETURN_LINKED: u8 = u8::MAX - 17;
+
+fn delayed_discard_return_linked() -> &'static TriggerDef {
+    static DEF: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| {
+        delayed_def(
+            vec![
+                Effect::DiscardHand {
+                    who: crate::effects::PlayerRef::EachPlayer,
+                },
+                Effect::ReturnLinkedToHand,
+            ],
+            "At the beginning of the next end step, each player discards their hand and returns to their hand each card they exiled this way.",
         )
     })
 }
@@ -350,6 +373,9 @@ impl Game {
         }
         if index == DELAYED_TO_GRAVEYARD {
             return Some(delayed_to_graveyard());
+        }
+        if index == DELAYED_DISCARD_RETURN_LINKED {
+            return Some(delayed_discard_return_linked());
         }
         if (DELAYED_LOSE_1..DELAYED_LOSE_1 + 4).contains(&index) {
             return Some(delayed_lose(index - DELAYED_LOSE_1 + 1));
@@ -826,7 +852,9 @@ impl Game {
             let at_end = |w: DelayedWhen| {
                 matches!(
                     w,
-                    DelayedWhen::NextEndStep | DelayedWhen::NextEndStepSacrifice
+                    DelayedWhen::NextEndStep
+                        | DelayedWhen::NextEndStepSacrifice
+                        | DelayedWhen::NextEndStepDiscardReturnLinked
                 )
             };
             let due: Vec<DelayedTrigger> = self
@@ -839,6 +867,7 @@ impl Game {
             for d in due {
                 let index = match d.when {
                     DelayedWhen::NextEndStepSacrifice => DELAYED_SACRIFICE,
+                    DelayedWhen::NextEndStepDiscardReturnLinked => DELAYED_DISCARD_RETURN_LINKED,
                     _ => DELAYED_RETURN,
                 };
                 self.queue(
@@ -1187,7 +1216,11 @@ impl Game {
             .filter(|(_, t)| t.when == TriggerEvent::PutIntoGraveyardFromBattlefield)
             .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
             .collect();
-        if !def.has_type(CardType::Creature) {
+        // "Dies" looks back (2006 410.10 / 2014 603.10): whether it was a creature on the
+        // battlefield (an animated land or artifact too; `lki_power` holds the creatures
+        // that left), not whether its card is one (R-lim-dul-the-necromancer-2).
+        let was_creature = self.lki_power.iter().any(|(o, _)| o == old);
+        if !was_creature {
             own_graveyard
         } else {
             let mut v = own_graveyard;
@@ -1750,6 +1783,7 @@ impl Game {
             division: Vec::new(),
             cost_exiled: Vec::new(),
             serial: None,
+            chooser: None,
         });
         self.number_top_ability();
         self.emit(Event::TriggerPut {

@@ -125,14 +125,30 @@ pub struct View {
     pub effects: Vec<String>,
 }
 
+/// How a card exiled face down is named to every player.
+pub const FACE_DOWN_CARD: &str = "face-down card";
+
 impl Game {
     fn card_view(&self, id: ObjectId) -> CardView {
         let o = &self.objects[id.slot()];
         let def = self.catalog().get(o.face());
+        // A card exiled face down (Magus of the Jar) is hidden from every player, its
+        // owner too (2006 217.7b / 2014 406.3), until the game is over.
+        let hidden = self.hidden_in_exile(o) && self.result.is_none();
         CardView {
             id,
-            card: o.card,
-            name: def.name.clone(),
+            card: if hidden {
+                self.catalog().face_down()
+            } else {
+                o.card
+            },
+            name: if hidden {
+                FACE_DOWN_CARD.into()
+            } else if o.face_down {
+                self.catalog().get(o.face_up()).name.clone()
+            } else {
+                def.name.clone()
+            },
             owner: o.owner,
             flashback: match self.flashback_cost_of(id) {
                 Some(crate::casting::FlashbackCost::Printed) => {
@@ -155,11 +171,17 @@ impl Game {
     /// objects are revealed at the end of the game).
     pub fn visible_card(&self, id: ObjectId, viewer: Option<PlayerId>) -> CardId {
         let o = &self.objects[id.slot()];
-        if o.face_down && viewer != Some(o.controller) && self.result.is_none() {
+        let hidden = self.hidden_in_exile(o) || (o.face_down && viewer != Some(o.controller));
+        if hidden && self.result.is_none() {
             self.catalog().face_down()
         } else {
             o.face_up()
         }
+    }
+
+    /// A card exiled face down: no player may look at it (2006 217.7b / 2014 406.3).
+    fn hidden_in_exile(&self, o: &crate::object::Object) -> bool {
+        o.face_down && o.zone == crate::zones::ZoneKind::Exile
     }
 
     /// An object's name as `viewer` may see it. Face-down objects are numbered in the order
@@ -167,6 +189,12 @@ impl Game {
     /// (R-morph-15); their controller also sees the card: `face-down creature 1 (Riptide
     /// Pilferer)`.
     pub fn seen_name(&self, id: ObjectId, viewer: Option<PlayerId>) -> String {
+        if self.obj(id).is_some_and(|o| self.hidden_in_exile(o)) {
+            return match self.visible_card(id, viewer) {
+                c if c == self.catalog().face_down() => FACE_DOWN_CARD.into(),
+                c => format!("{FACE_DOWN_CARD} ({})", self.catalog().get(c).name),
+            };
+        }
         let Some(o) = self.obj(id).filter(|o| o.face_down) else {
             // A face-up copy of a face-down creature has no name (R-vesuvan-shapeshifter-6).
             if let Some(o) = self.obj(id)
@@ -470,6 +498,21 @@ impl Game {
                     " (it can't be regenerated)"
                 }
             ),
+            DelayedWhen::NextEndStepDiscardReturnLinked => {
+                let n = self
+                    .links
+                    .iter()
+                    .filter(|(s, o)| {
+                        *s == d.source
+                            && self
+                                .obj(*o)
+                                .is_some_and(|x| x.zone == crate::zones::ZoneKind::Exile)
+                    })
+                    .count();
+                format!(
+                    "{card}: at the beginning of the next end step, each player discards their hand and returns the cards they exiled face down ({n} in all) to their hand"
+                )
+            }
             DelayedWhen::PutIntoYourGraveyardThisTurn(o) => format!(
                 "{card}: if {} is put into {}'s graveyard this turn, it returns to the battlefield",
                 name(o),

@@ -90,6 +90,11 @@ pub enum ManaProduce {
     /// "Add one mana of the chosen color" (Paradise Plume: `add = "chosen color"`): the
     /// color its source chose as it entered (`as_enters.rs`; `Game::mana_options`).
     ChosenColor,
+    /// "Add {C}. If you control an Urza's Power-Plant and an Urza's Tower, add {C}{C}
+    /// instead" (the Urza lands, test fixtures: `add = "{C}, 2 if you control Power-Plant
+    /// and Tower"`): `n` colorless mana while the source's controller controls a permanent
+    /// of each of these subtypes (`Game::mana_amount`).
+    ColorlessMoreIfYouControl { n: u32, subtypes: Vec<String> },
 }
 
 impl ManaProduce {
@@ -107,6 +112,7 @@ impl ManaProduce {
             ManaProduce::ColorlessOrAnyWithCounter(_) => std::iter::once(ManaType::Colorless)
                 .chain(Color::ALL.into_iter().map(ManaType::Colored))
                 .collect(),
+            ManaProduce::ColorlessMoreIfYouControl { .. } => vec![ManaType::Colorless],
         }
     }
     /// How much mana one activation makes (0: X, chosen as it is activated).

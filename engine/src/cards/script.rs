@@ -2255,6 +2255,22 @@ fn parse_produce(s: &str) -> Result<ManaProduce, String> {
             .map(ManaProduce::AnyOneColor)
             .ok_or_else(|| format!("bad amount `{n}` in `{s}`"));
     }
+    // "{C}, 2 if you control Power-Plant and Tower": the Urza lands (fixtures).
+    if let Some((n, subtypes)) = s
+        .strip_prefix("{C}, ")
+        .and_then(|r| r.split_once(" if you control "))
+    {
+        let n = n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n > 1)
+            .ok_or_else(|| format!("bad amount `{n}` in `{s}`"))?;
+        let subtypes: Vec<String> = subtypes.split(" and ").map(|t| t.trim().into()).collect();
+        if subtypes.iter().any(|t| t.is_empty()) {
+            return Err(format!("a subtype is missing in `{s}`"));
+        }
+        return Ok(ManaProduce::ColorlessMoreIfYouControl { n, subtypes });
+    }
     // "{C}, any with luck counter": Gemstone Caverns.
     if let Some(kind) = s
         .strip_prefix("{C}, any with ")

@@ -732,6 +732,8 @@ pub const RULES: &[(&str, Rule)] = &[
         return_with_type,
     ),
     ("return_linked_to_battlefield", no_args),
+    ("exile_hand_face_down", who_only),
+    ("discard_hands_and_return_linked_at_next_end_step", no_args),
     ("return_at_next_end_step", one_object),
     ("return_exiled_card_named", return_exiled_card_named),
     ("return_if_dies_this_turn", one_object),
@@ -860,6 +862,9 @@ fn no_args(i: &mut &str, verb: &'static str) -> PResult<Effect> {
             Effect::RevealTopNamesakeToGraveyardElseDraw
         }
         "return_linked_to_battlefield" => Effect::ReturnLinkedToBattlefield,
+        "discard_hands_and_return_linked_at_next_end_step" => {
+            Effect::DiscardHandsReturnLinkedAtNextEndStep
+        }
         "living_end" => Effect::LivingEnd,
         "draw_reveal_discard_nonland" => Effect::DrawRevealDiscardNonland,
         "win" => Effect::WinGame,
@@ -1058,6 +1063,7 @@ fn who_only(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     Ok(match verb {
         "extra_turn" => Effect::ExtraTurn { who },
         "discard_hand" => Effect::DiscardHand { who },
+        "exile_hand_face_down" => Effect::ExileHandFaceDown { who },
         "choose_number_destroy_and_discard" => Effect::VoidNumber { who },
         "sacrifice_half" => Effect::SacrificeHalf { who },
         "shuffle_graveyard_into_library" => Effect::ShuffleGraveyardIntoLibrary { who },

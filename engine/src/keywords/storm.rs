@@ -247,7 +247,9 @@ impl Game {
             if item.targets.is_empty() {
                 continue;
             }
-            let c = Casting::new(item.controller, CastKind::NewTargets(copy));
+            let mut c = Casting::new(item.controller, CastKind::NewTargets(copy));
+            // Its opponent's choice was copied (707.10 / 706.10): the same opponent chooses.
+            c.chooser = item.chooser;
             self.continue_casting(c);
             if self.pending.is_some() {
                 return true;

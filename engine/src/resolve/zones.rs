@@ -179,6 +179,22 @@ impl Game {
                     }
                 }
             }
+            Effect::ExileHandFaceDown { who } => {
+                // Face down (2006 217.7b / 2014 406.3): no player may look at them; each
+                // is linked to the source for "each card they exiled this way".
+                let source = Self::source_of(&res.item);
+                for p in self.players_of(res, *who) {
+                    let cards = self.player(p).hand.clone();
+                    for c in cards {
+                        if let Some(new) =
+                            self.move_object_as(c, ZoneKind::Exile, Position::Top, true)
+                            && self.obj(new).is_some_and(|o| o.zone == ZoneKind::Exile)
+                        {
+                            self.links.push((source, new));
+                        }
+                    }
+                }
+            }
             _ => debug_assert!(false, "not an effect of zones: {e:?}"),
         }
     }
@@ -302,6 +318,45 @@ impl Game {
         }
     }
 
+    /// Magus of the Jar: the delayed end-step ability set up, and its return of the cards
+    /// linked to the source (`Game::links`) still in exile to their owners' hands.
+    fn apply_linked_to_hand(&mut self, res: &Resolution, e: &Effect) {
+        let me = res.item.controller;
+        match e {
+            Effect::ReturnLinkedToHand => {
+                // Only the cards still in exile as they were linked (a card that left
+                // exile meanwhile is a new object and stays where it is).
+                let source = Self::source_of(&res.item);
+                let linked: Vec<ObjectId> = self
+                    .links
+                    .iter()
+                    .filter(|(s, _)| *s == source)
+                    .map(|(_, o)| *o)
+                    .collect();
+                self.links.retain(|(s, _)| *s != source);
+                for o in linked {
+                    if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
+                        self.move_object(o, ZoneKind::Hand, Position::Top);
+                    }
+                }
+            }
+            Effect::DiscardHandsReturnLinkedAtNextEndStep => {
+                // About the source as it was (it was sacrificed to pay the cost): its links.
+                let source = Self::source_of(&res.item);
+                let card = res.item.card;
+                self.has_triggers = true;
+                self.delayed.push(crate::triggers::DelayedTrigger {
+                    when: crate::triggers::DelayedWhen::NextEndStepDiscardReturnLinked,
+                    source,
+                    card,
+                    controller: me,
+                    subject: None,
+                });
+            }
+            _ => debug_assert!(false, "not a linked return to the hand: {e:?}"),
+        }
+    }
+
     pub(super) fn apply_returns(&mut self, res: &Resolution, e: &Effect) {
         let me = res.item.controller;
         match e {
@@ -331,6 +386,9 @@ impl Game {
                         self.put_onto_battlefield(o, owner, false);
                     }
                 }
+            }
+            Effect::ReturnLinkedToHand | Effect::DiscardHandsReturnLinkedAtNextEndStep => {
+                self.apply_linked_to_hand(res, e);
             }
             Effect::ExileUntilNextEndStep(r) => {
                 if let Some(o) = self.object_of(res, *r)
@@ -488,5 +546,109 @@ impl Game {
         let owner = self.objects[chosen.slot()].owner;
         self.put_onto_battlefield(chosen, owner, false);
         Progress::Done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::decision::{Answer, Decision};
+    use crate::ids::PlayerId;
+    use crate::zones::{Position, ZoneKind};
+
+    /// Magus of the Jar activated and resolved: Alice's Squire and Lightning Axe, Bob's
+    /// Island exiled face down, seven cards drawn each.
+    const JAR: &str = r#"
+name = "jar"
+script = ["alice: activate Magus of the Jar", "resolve"]
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Squire", "Lightning Axe"]
+battlefield = ["Magus of the Jar"]
+library = ["Plains", "Plains", "Plains", "Plains", "Plains", "Plains", "Plains", "Plains"]
+[setup.bob]
+hand = ["Island"]
+library = ["Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp", "Swamp"]
+"#;
+
+    /// 2006 217.7b / 2014 406.3: no player may look at a card exiled face down, its owner
+    /// neither: no view (nor its JSON, nor its effect lines, nor the events) names it or
+    /// carries its card id.
+    #[test]
+    fn cards_exiled_face_down_are_hidden_from_every_player() {
+        let g = crate::scenario::game_from_str(JAR).expect("board");
+        let cat = g.catalog();
+        let hidden = ["Squire", "Lightning Axe", "Island"];
+        let ids: Vec<_> = hidden
+            .iter()
+            .map(|n| cat.by_name(n).expect("card").id)
+            .collect();
+        assert_eq!(g.exile.len(), 3);
+        for viewer in [Some(PlayerId(0)), Some(PlayerId(1)), None] {
+            let v = g.view(viewer);
+            assert_eq!(v.exile.len(), 3);
+            for c in &v.exile {
+                assert_eq!(c.card, cat.face_down());
+                assert_eq!(c.name, crate::view::FACE_DOWN_CARD);
+                assert!(!ids.contains(&c.card));
+            }
+            let json = serde_json::to_string(&v).expect("json");
+            for name in hidden {
+                assert!(!json.contains(name), "{name} named in {viewer:?}'s view");
+            }
+            assert!(
+                v.effects.iter().any(|l| l.contains("(3 in all)")),
+                "{:?}",
+                v.effects
+            );
+            for &o in &g.exile {
+                assert_eq!(g.seen_name(o, viewer), crate::view::FACE_DOWN_CARD);
+                assert_eq!(g.visible_card(o, viewer), cat.face_down());
+            }
+        }
+    }
+
+    /// A card that left exile before the end step is a new object: "each card they exiled
+    /// this way" no longer includes it; it stays where it went and the others return. Their
+    /// return to the hand reveals nothing.
+    #[test]
+    fn a_card_that_left_exile_meanwhile_does_not_return() {
+        let mut g = crate::scenario::game_from_str(JAR).expect("board");
+        let axe = g
+            .exile
+            .iter()
+            .copied()
+            .find(|o| g.catalog().get(g.objects[o.slot()].card).name == "Lightning Axe")
+            .expect("exiled Axe");
+        g.move_object(axe, ZoneKind::Graveyard, Position::Top)
+            .expect("moved");
+        let mut events = Vec::new();
+        while g.turn == 3 {
+            let p = g.pending().expect("a decision");
+            assert_eq!(p.decision, Decision::Priority, "{p:?}");
+            let who = p.player;
+            events.extend(g.submit(who, Answer::Pass).expect("pass"));
+        }
+        let alice = g.player(PlayerId(0));
+        let names = |ids: &[crate::ids::ObjectId]| {
+            let mut v: Vec<String> = ids.iter().map(|o| g.card_name(*o).to_string()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&alice.hand), ["Squire"]);
+        let gy = names(&alice.graveyard);
+        assert_eq!(gy.iter().filter(|n| *n == "Plains").count(), 7);
+        assert!(gy.contains(&"Lightning Axe".to_string()), "{gy:?}");
+        assert!(g.exile.is_empty());
+        assert!(g.links.is_empty());
+        assert_eq!(names(&g.player(PlayerId(1)).hand), ["Island"]);
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, crate::events::Event::Revealed { .. })),
+            "{events:?}"
+        );
     }
 }
