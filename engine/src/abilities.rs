@@ -138,6 +138,9 @@ pub enum TriggerEvent {
     SubtypeBecomesBlocked(String),
     /// "When ~ is turned face up" (morph, 502.26 / 702.36).
     TurnedFaceUp,
+    /// "When ~'s echo cost is paid" (Shah of Naar Isle; `keywords/echo.rs`): also when
+    /// Thick-Skinned Goblin's {0} was paid instead.
+    EchoPaid,
     /// "Whenever ~ or another permanent is turned face up" (Unblinking Bleb): any
     /// permanent, itself included.
     PermanentTurnedFaceUp,

@@ -51,6 +51,59 @@ impl Game {
                 .enumerate()
                 .map(|(i, o)| (o.clone(), Chosen::Option(i as u8)))
                 .collect(),
+            Some(EntersChoice::Pt(pts)) => pts
+                .iter()
+                .enumerate()
+                .map(|(i, (p, t))| (format!("{p}/{t}"), Chosen::Option(i as u8)))
+                .collect(),
+        }
+    }
+
+    /// Gives `id` the choice made as it entered or was turned face up; a power and
+    /// toughness choice (Aquamorph Entity) also becomes its P/T (`Object::token_pt`, a
+    /// copiable value, in place of its `*/*`).
+    pub(crate) fn set_chosen(&mut self, id: ObjectId, chosen: Chosen) {
+        let pt = match (&self.catalog().get(self.objects[id.slot()].face_up()).enters_choice, chosen) {
+            (Some(EntersChoice::Pt(pts)), Chosen::Option(i)) => pts.get(i as usize).copied(),
+            _ => None,
+        };
+        if let Some(o) = self.obj_mut(id) {
+            o.chosen = Some(chosen);
+            if pt.is_some() {
+                o.token_pt = pt;
+            }
+        }
+        if pt.is_some() {
+            // Its P/T changed: the layer cache's key moves on.
+            self.new_timestamp();
+        }
+    }
+
+    /// Whether turning face-down `id` face up asks its "as ~ is turned face up" choice
+    /// (Aquamorph Entity: a P/T), with more than one option.
+    pub(crate) fn face_up_choice_due(&self, id: ObjectId) -> bool {
+        self.obj(id).is_some_and(|o| {
+            o.face_down
+                && matches!(
+                    &self.catalog().get(o.face_up()).enters_choice,
+                    Some(EntersChoice::Pt(pts)) if pts.len() > 1
+                )
+        })
+    }
+
+    /// The question of `id`'s "as ~ is turned face up" choice, asked of `me` (its
+    /// controller), with the choice's options as they are as it enters.
+    pub(crate) fn face_up_choice_question(&self, id: ObjectId, me: PlayerId) -> Pending {
+        let card = self.objects[id.slot()].face_up();
+        Pending {
+            player: me,
+            decision: Decision::ChooseMode {
+                options: self
+                    .enter_choice_options(card, me)
+                    .into_iter()
+                    .map(|(w, _)| w)
+                    .collect(),
+            },
         }
     }
 
@@ -109,11 +162,7 @@ impl Game {
             return None;
         }
         let answer = res.option.take();
-        self.enter_choice(card, res.item.controller, answer, |g, c| {
-            if let Some(o) = g.obj_mut(card) {
-                o.chosen = Some(c);
-            }
-        })
+        self.enter_choice(card, res.item.controller, answer, |g, c| g.set_chosen(card, c))
     }
 
     /// The entering choices of the cards effect `e` is about to put onto the battlefield,
@@ -123,6 +172,28 @@ impl Game {
         res: &mut Resolution,
         e: &Effect,
     ) -> Option<Pending> {
+        // "As ~ is turned face up" (Aquamorph Entity) by a resolving effect: asked of its
+        // controller before it turns (`resolve/control.rs` applies the choice).
+        if let Effect::TurnFaceUp(r) = e {
+            let o = self
+                .object_of(res, *r)
+                .filter(|o| self.is_on_battlefield(*o) && self.face_up_choice_due(*o))
+                .filter(|o| !self.enter_choices.iter().any(|(c, _)| c == o))?;
+            let me = self.objects[o.slot()].controller;
+            let card = self.objects[o.slot()].face_up();
+            let options = self.enter_choice_options(card, me);
+            return match res.option.take().and_then(|i| options.get(i as usize)) {
+                Some((words, chosen)) => {
+                    self.enter_choices.push((o, *chosen));
+                    self.emit(crate::events::Event::Chose {
+                        object: o,
+                        choice: words.clone(),
+                    });
+                    None
+                }
+                None => Some(self.face_up_choice_question(o, me)),
+            };
+        }
         let entering: Vec<(ObjectId, PlayerId)> = match e {
             Effect::LivingEnd => self
                 .apnap()
@@ -161,8 +232,8 @@ impl Game {
     pub(crate) fn apply_enter_choice(&mut self, old: ObjectId, new: ObjectId) {
         if let Some(i) = self.enter_choices.iter().position(|(c, _)| *c == old) {
             let (_, chosen) = self.enter_choices.remove(i);
-            if let Some(o) = self.obj_mut(new) {
-                o.chosen = Some(chosen);
+            if self.obj(new).is_some() {
+                self.set_chosen(new, chosen);
             }
         }
     }
@@ -175,6 +246,7 @@ impl Game {
             Chosen::Player(p) => Some(self.player(p).name.clone()),
             Chosen::Option(i) => match &self.catalog().get(o.card).enters_choice {
                 Some(EntersChoice::OneOf(v)) => v.get(i as usize).cloned(),
+                Some(EntersChoice::Pt(v)) => v.get(i as usize).map(|(p, t)| format!("{p}/{t}")),
                 _ => None,
             },
         }

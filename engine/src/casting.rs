@@ -2877,6 +2877,13 @@ impl Game {
             CastKind::Suspend(card) => self.commit_suspend(&c, card),
             // A special action: no stack; the player receives priority again (408.2h).
             CastKind::TurnFaceUp(id) => {
+                // Aquamorph Entity: "as it is turned face up, it becomes your choice of ...":
+                // asked now, and it turns face up already of the chosen size (`morph.rs`).
+                if self.face_up_choice_due(id) {
+                    self.face_up_choosing = Some(id);
+                    self.pending = Some(self.face_up_choice_question(id, c.player));
+                    return;
+                }
                 // Vesuvan Shapeshifter: "as it is turned face up, you may choose another
                 // creature": asked now, and it turns face up already a copy (`copy.rs`).
                 if self.copy_as_turned_face_up(id) {

@@ -132,6 +132,19 @@ pub enum Effect {
         amount: Amount,
         to: Vec<Recipient>,
     },
+    /// "~ deals an amount of damage of your choice to <recipients>" (Volcano Hellion): the
+    /// controller chooses any number (0 included) as it resolves (`Decision::ChooseX`);
+    /// `unpreventable`: "The damage can't be prevented."
+    DamageAnyAmount {
+        to: Vec<Recipient>,
+        unpreventable: bool,
+    },
+    /// "<player> may draw up to N cards" (Shah of Naar Isle): each such player in turn order
+    /// chooses how many, 0 to `max` (a `ChooseMode`), and draws them.
+    DrawUpTo {
+        max: u32,
+        who: PlayerRef,
+    },
     Draw {
         amount: Amount,
         who: PlayerRef,
@@ -985,7 +998,9 @@ impl Effect {
             | Effect::GainControlOfSpell(ObjRef::Target(n)) => v.push(*n),
             Effect::GrantFlashback(ObjRef::Target(n))
             | Effect::ExileAndReturn(ObjRef::Target(n)) => v.push(*n),
-            Effect::Damage { to, .. } | Effect::DamageFrom { to, .. } => {
+            Effect::Damage { to, .. }
+            | Effect::DamageFrom { to, .. }
+            | Effect::DamageAnyAmount { to, .. } => {
                 for r in to {
                     match r {
                         Recipient::Target(n) => v.push(*n),
@@ -1055,6 +1070,7 @@ impl Effect {
                 }
             }
             Effect::Draw { who, .. }
+            | Effect::DrawUpTo { who, .. }
             | Effect::Discard { who, .. }
             | Effect::GainLife { who, .. }
             | Effect::LoseLife { who, .. }

@@ -221,6 +221,10 @@ pub struct Game {
     /// A creature copy choice being asked (Clone, Vesuvan Shapeshifter; `copy.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copying: Option<crate::copy::CopyChoice>,
+    /// A face-down permanent whose "as ~ is turned face up" choice is being asked as its
+    /// controller turns it face up (Aquamorph Entity; `keywords/morph.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face_up_choosing: Option<ObjectId>,
     /// Copy choices made for cards about to enter the battlefield (by their id before the
     /// move): `None` when the player chose nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -407,6 +411,11 @@ pub struct Game {
     /// discard ~" (Dodecapod). Never saved: it lives only inside one effect.
     #[serde(skip)]
     pub(crate) executing_for: Option<PlayerId>,
+    /// Damage being dealt now "can't be prevented" (Volcano Hellion, `resolve/damage.rs`):
+    /// prevention effects and shields don't apply to it (redirection and other replacements
+    /// still do). Never saved: set only around the `deal_damage` calls of one effect.
+    #[serde(skip)]
+    pub(crate) damage_unpreventable: bool,
     /// "You can't lose the game this turn and your opponents can't win the game this turn"
     /// (Angel's Grace): the player and the turn (`sba.rs`: `Game::can_lose`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -583,6 +592,7 @@ impl Game {
             delayed: Vec::new(),
             entering_land: None,
             copying: None,
+            face_up_choosing: None,
             copy_chosen: Vec::new(),
             enter_choices: Vec::new(),
             next_timestamp: 1,
@@ -632,6 +642,7 @@ impl Game {
             sba_clean: false,
             census: Default::default(),
             executing_for: None,
+            damage_unpreventable: false,
             cant_lose: Vec::new(),
             has_ability_targets: false,
             next_ability_serial: 0,
@@ -723,10 +734,16 @@ impl Game {
             d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
                 self.answer_optional_payment(player, d, answer)
             }
+            Decision::ChooseMode { options } if self.face_up_choosing.is_some() => {
+                self.answer_face_up_choice(player, options.len(), answer)
+            }
             Decision::ChooseMode { options }
                 if self.casting.is_none() && self.resolution.is_some() =>
             {
                 self.answer_resolution_option(options.len(), answer)
+            }
+            Decision::ChooseX if self.casting.is_none() && self.resolution.is_some() => {
+                self.answer_resolution_number(answer)
             }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
@@ -802,9 +819,14 @@ impl Game {
                 self.optional_payment_answers(player, d)
             }
             Decision::ChooseMode { options }
-                if self.casting.is_none() && self.resolution.is_some() =>
+                if (self.casting.is_none() && self.resolution.is_some())
+                    || self.face_up_choosing.is_some() =>
             {
                 (0..options.len() as u8).map(Answer::Mode).collect()
+            }
+            // A number chosen as something resolves: any number; 0 to 20 are listed.
+            Decision::ChooseX if self.casting.is_none() && self.resolution.is_some() => {
+                (0..=20).map(Answer::X).collect()
             }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
@@ -1285,6 +1307,11 @@ impl Game {
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
                 o.chosen = None;
+                // A P/T chosen as it entered (Aquamorph Entity); a token keeps the one it
+                // was created with.
+                if !o.token {
+                    o.token_pt = None;
+                }
             }
         }
         if let Some(list) = self.zone_list_mut(owner, to) {
@@ -1810,7 +1837,8 @@ impl Game {
         // Effects that prevent all of it apply before any shield is used up (the order the
         // affected player would choose), then redirection and prevention shields in the
         // order that player chose (616.1), then the rest of the prevention effects.
-        if self.fully_prevented(source, target, combat) {
+        let preventable = !self.damage_unpreventable;
+        if preventable && self.fully_prevented(source, target, combat) {
             self.emit(Event::DamagePrevented {
                 source,
                 target,
@@ -1818,7 +1846,7 @@ impl Game {
             });
             return 0;
         }
-        if self.prevent_removing_counter(source, target, amount) {
+        if preventable && self.prevent_removing_counter(source, target, amount) {
             return 0;
         }
         // Weathered Bodyguards: combat damage an unblocked creature would deal to its
@@ -1835,7 +1863,11 @@ impl Game {
             return 0;
         }
         let (amount, redirected) = self.apply_shields_in_order(source, target, amount);
-        let amount = self.prevent_damage(source, target, amount);
+        let amount = if preventable {
+            self.prevent_damage(source, target, amount)
+        } else {
+            amount
+        };
         // Redirected damage keeps its source and whether it is combat damage (R-outrider-en-kor-2).
         let mut moved = 0;
         for (to, n) in redirected {

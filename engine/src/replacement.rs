@@ -580,11 +580,14 @@ impl Game {
         let mut left = amount;
         let mut moved = Vec::new();
         let mut prevented = 0;
+        // Damage that can't be prevented (Volcano Hellion) passes prevention shields by.
+        let preventable = !self.damage_unpreventable;
         for i in order {
             if left == 0 {
                 break;
             }
             match &mut self.shields[i] {
+                Shield::PreventNext { .. } if !preventable => {}
                 Shield::RedirectNext { to, remaining, .. } => {
                     let n = left.min(*remaining);
                     *remaining -= n;

@@ -216,7 +216,7 @@ pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = crate::keywords::frenzy::FRENZY1_TRIGGER;
+const FIRST_BUILTIN: u8 = crate::keywords::vanishing::VANISHING_SACRIFICE_TRIGGER;
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -246,6 +246,10 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             Some(crate::keywords::lifelink::definition())
         }
         crate::keywords::frenzy::FRENZY1_TRIGGER => Some(crate::keywords::frenzy::definition()),
+        crate::keywords::vanishing::VANISHING_UPKEEP_TRIGGER
+        | crate::keywords::vanishing::VANISHING_SACRIFICE_TRIGGER => {
+            crate::keywords::vanishing::builtin(index)
+        }
         SUSPEND_UPKEEP_TRIGGER => Some(crate::keywords::suspend::upkeep_definition()),
         SUSPEND_CAST_TRIGGER => Some(crate::keywords::suspend::cast_definition()),
         crate::keywords::storm::STORM_TRIGGER => Some(crate::keywords::storm::definition()),
@@ -1004,6 +1008,7 @@ impl Game {
                     .collect();
                 if step == Step::Upkeep {
                     v.extend(self.suspend_upkeep_triggers(active));
+                    v.extend(self.gained_vanishing_upkeep_triggers(active));
                     v.extend(self.enchanted_controllers_upkeep_triggers(active));
                 }
                 v
@@ -1316,6 +1321,7 @@ impl Game {
                     None => Vec::new(),
                 }
             }
+            Event::EchoPaid { object, .. } => self.own_triggers(*object, &[TriggerEvent::EchoPaid]),
             Event::TurnedFaceUp { object, .. } => {
                 let mut found = self.own_triggers(*object, &[TriggerEvent::TurnedFaceUp]);
                 found.extend(
@@ -1380,6 +1386,7 @@ impl Game {
                     .collect();
                 if !put && *kind == CounterKind::Time {
                     v.extend(self.suspend_cast_trigger(object));
+                    v.extend(self.gained_vanishing_sacrifice_triggers(object));
                 }
                 v
             }

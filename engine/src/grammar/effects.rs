@@ -518,6 +518,12 @@ const FOREVER: Opt = Opt {
     shape: "forever",
     value: Value::Flag,
 };
+/// `unpreventable`: "The damage can't be prevented" (Volcano Hellion).
+const UNPREVENTABLE: Opt = Opt {
+    key: "unpreventable",
+    shape: "unpreventable",
+    value: Value::Flag,
+};
 const STILL_LAND: Opt = Opt {
     key: "still_land",
     shape: "still_land",
@@ -686,6 +692,7 @@ type Rule = fn(&mut &str, &'static str) -> PResult<Effect>;
 pub const RULES: &[(&str, Rule)] = &[
     // damage and life
     ("damage", damage),
+    ("damage_any_amount", damage_any_amount),
     ("damage_divided", no_args),
     ("gain", player_amount),
     ("lose", player_amount),
@@ -757,6 +764,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("create_chosen_token", create_chosen_token),
     // library and hand: draw, discard, mill, search
     ("draw", player_amount),
+    ("draw_up_to", draw_up_to),
     ("discard", player_amount),
     ("mill", player_amount),
     ("search", search),
@@ -1118,6 +1126,29 @@ fn damage(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     Ok(match o.object("from") {
         None => Effect::Damage { amount, to },
         Some(source) => Effect::DamageFrom { source, amount, to },
+    })
+}
+
+/// `damage_any_amount to=RECIPIENTS [unpreventable]`: "~ deals an amount of damage of your
+/// choice to <recipients>" (Volcano Hellion), the amount chosen as it resolves;
+/// `unpreventable`: "The damage can't be prevented."
+fn damage_any_amount(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let mut o = options(i, verb, &[TO_RECIPIENTS, UNPREVENTABLE])?;
+    let unpreventable = o.flag("unpreventable");
+    let Some(Val::Recipients(to)) = o.take("to") else {
+        return missing(verb, TO_RECIPIENTS);
+    };
+    Ok(Effect::DamageAnyAmount { to, unpreventable })
+}
+
+/// `draw_up_to N [who=PLAYER]`: "<player> may draw up to N cards" (Shah of Naar Isle: each
+/// opponent chooses 0 to N in turn order).
+fn draw_up_to(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let max = arg("a number", natural).parse_next(i)?;
+    let o = options(i, verb, &[WHO])?;
+    Ok(Effect::DrawUpTo {
+        max,
+        who: o.player("who").unwrap_or(PlayerRef::You),
     })
 }
 
@@ -1541,11 +1572,17 @@ fn grant(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         });
     }
     let what = arg("an object", object).parse_next(i)?;
-    let o = options(i, verb, &[UNTIL_TURN_OR_COMBAT])?;
+    let o = options(i, verb, &[UNTIL_TURN_OR_COMBAT, FOREVER])?;
+    // `forever`: "<it> gains K" with no duration (Maelstrom Djinn's vanishing).
+    let until = if o.flag("forever") {
+        Duration::Indefinite
+    } else {
+        turn_or_combat(&o)
+    };
     Ok(Effect::Grant {
         what,
         keyword,
-        until: turn_or_combat(&o),
+        until,
     })
 }
 

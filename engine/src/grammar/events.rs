@@ -148,6 +148,7 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::LeavesOrBecomesUntapped,
     ),
     ("turned_face_up", TriggerEvent::TurnedFaceUp),
+    ("echo_paid", TriggerEvent::EchoPaid),
     (
         "permanent_turned_face_up",
         TriggerEvent::PermanentTurnedFaceUp,

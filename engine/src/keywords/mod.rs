@@ -108,6 +108,10 @@ pub enum Keyword {
     /// owner's library instead" (Pulmonic Sliver's grant): an optional replacement (419 /
     /// 614) its controller is asked as it would go (`replacement.rs`, `LibraryInstead`).
     TopOfLibraryInstead,
+    /// A bare vanishing a permanent gained (Maelstrom Djinn; `keywords/vanishing.rs`): its
+    /// two abilities built in, each instance triggering separately. Printed "Vanishing N" is
+    /// the script key `vanishing = N`.
+    Vanishing,
 }
 
 impl Keyword {
@@ -208,6 +212,7 @@ impl Keyword {
             Keyword::TopOfLibraryInstead => {
                 "If this permanent would be put into a graveyard, you may put it on top of its owner's library instead"
             }
+            Keyword::Vanishing => "Vanishing",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -222,9 +227,10 @@ impl Keyword {
                 | Keyword::Poisonous3
                 | Keyword::Lifelink
                 | Keyword::Frenzy1
+                | Keyword::Vanishing
         )
     }
-    pub const ALL: [Keyword; 51] = [
+    pub const ALL: [Keyword; 52] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -276,6 +282,7 @@ impl Keyword {
         Keyword::BlockedOnlyByArtifactOrWhite,
         Keyword::Indestructible,
         Keyword::TopOfLibraryInstead,
+        Keyword::Vanishing,
     ];
 }
 
