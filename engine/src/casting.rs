@@ -1880,7 +1880,7 @@ impl Game {
             }
             K::Player | K::Opponent => v.extend(self.player_ids().map(Target::Player)),
             K::Permanent(_) => v.extend(self.battlefield.iter().copied().map(Target::Object)),
-            K::Spell(_) => v.extend(
+            K::Spell(_) | K::SpellTargetingSingleCreature => v.extend(
                 self.stack
                     .iter()
                     .filter_map(|s| s.object())
@@ -2045,6 +2045,17 @@ impl Game {
                 )
             });
         }
+        // Protection from mana value 3 or greater (Mistmeadow Skulk).
+        if let Target::Object(id) = t
+            && self.protected_from_mana_value(id, self.casting_mana_value(c))
+        {
+            return no(&|| {
+                format!(
+                    "{} has protection from mana value 3 or greater and can't be targeted by it",
+                    self.card_name(id)
+                )
+            });
+        }
         // Consecrate Land: an Aura spell can't target what can't be enchanted by other Auras.
         if let (CastKind::Spell(card), Target::Object(id)) = (&c.kind, t)
             && self.def(*card).is_some_and(|d| d.enchant.is_some())
@@ -2053,6 +2064,29 @@ impl Game {
             return no(&|| format!("{} can't be enchanted by other Auras", self.card_name(id)));
         }
         Ok(())
+    }
+
+    /// The mana value of what is being cast or activated, for protection from a mana value
+    /// (Mistmeadow Skulk): the spell's with the X announced (a face-down spell's is 0; a
+    /// split card's half is that half's), or the ability's source's.
+    fn casting_mana_value(&self, c: &Casting) -> u32 {
+        match c.kind {
+            CastKind::Spell(_) if c.face_down => 0,
+            CastKind::Spell(_) => self.spell_def(c).map_or(0, |d| {
+                let xs = d.mana_cost.as_ref().map_or(0, |m| {
+                    m.symbols
+                        .iter()
+                        .filter(|s| **s == crate::mana::ManaSymbol::X)
+                        .count() as u32
+                });
+                d.mana_value() + c.x.unwrap_or(0) * xs
+            }),
+            CastKind::Ability { source, .. } => self.source_mana_value(source),
+            CastKind::Trigger(t) => self.source_mana_value(t.source),
+            CastKind::TurnFaceUp(id) | CastKind::Suspend(id) | CastKind::NewTargets(id) => {
+                self.source_mana_value(id)
+            }
+        }
     }
 
     /// The colours of the spell or of the ability's source (for protection).

@@ -203,6 +203,13 @@ pub enum Effect {
     /// Cabal's upkeep ability): a yes/no question, then the permanent (if several);
     /// `count` > 1: "you may sacrifice two Islands. If you do, ..." (Leviathan), asked only
     /// when there are that many, all sacrificed at once.
+    /// "Any player may sacrifice a <filter>. If a player does, <then>" (Brain Gorgers): each
+    /// player in APNAP order is asked (those with none are not) until one does; then the
+    /// effects happen once.
+    AnyPlayerMaySacrifice {
+        filter: ObjectFilter,
+        then: Vec<Effect>,
+    },
     MaySacrificeThen {
         who: PlayerRef,
         filter: ObjectFilter,
@@ -853,6 +860,10 @@ pub enum Effect {
     /// controller (a `choose_mode` decision among them, none asked when one is left); with
     /// no other legal target it is unchanged.
     ChangeTarget(ObjRef),
+    /// "Change the target of target spell that targets only a single creature to ~" (Muck
+    /// Drubb): every target of that spell becomes the ability's source, only if the source
+    /// is a legal target for it then (its ruling); otherwise nothing changes.
+    ChangeTargetToThis(ObjRef),
     /// Storm's and gravestorm's trigger: copy the spell it is about once for each spell
     /// (permanent) counted, the count being the trigger's `x` (`keywords/storm.rs`).
     StormCopies,
@@ -944,6 +955,9 @@ impl Effect {
                 | Effect::DiscardHand { .. }
                 | Effect::SacrificeHalf { .. }
                 | Effect::MaySacrificeThen { .. }
+                | Effect::AnyPlayerMaySacrifice { .. }
+                | Effect::DamageAnyAmount { .. }
+                | Effect::DrawUpTo { .. }
                 | Effect::SacrificeOrElse { .. }
                 | Effect::BalanceSacrifice(_)
                 | Effect::BalanceDiscard
@@ -1058,6 +1072,11 @@ impl Effect {
                     v.extend(e.target_slots());
                 }
             }
+            Effect::AnyPlayerMaySacrifice { then, .. } => {
+                for e in then {
+                    v.extend(e.target_slots());
+                }
+            }
             Effect::SacrificeOrElse { otherwise, .. } => {
                 for e in otherwise {
                     v.extend(e.target_slots());
@@ -1132,6 +1151,7 @@ impl Effect {
             }
             | Effect::CounterLockingSource(ObjRef::Target(n))
             | Effect::ChangeTarget(ObjRef::Target(n))
+            | Effect::ChangeTargetToThis(ObjRef::Target(n))
             | Effect::CounterUnlessPays {
                 what: ObjRef::Target(n),
                 ..

@@ -1447,14 +1447,19 @@ impl Game {
     /// not the cleanup discard, not their own spells).
     fn discard_to_battlefield(&self, p: PlayerId, card: ObjectId) -> Option<u32> {
         let n = self.def(card)?.opponent_discard_to_battlefield;
-        if n == 0 || self.casting.is_some() {
-            return None;
+        (n > 0 && self.discard_caused_by_opponent(p)).then_some(n)
+    }
+
+    /// Whether a discard `p` makes now is caused by a spell or ability an opponent of `p`
+    /// controls: inside its effect, or after a question that effect asked (madness); not a
+    /// cost, not the cleanup discard, not `p`'s own spells (Dodecapod, Quagnoth).
+    pub(crate) fn discard_caused_by_opponent(&self, p: PlayerId) -> bool {
+        if self.casting.is_some() {
+            return false;
         }
-        // Inside an effect, or after a question that effect asked (madness).
-        let cause = self
-            .executing_for
-            .or_else(|| self.resolution.as_ref().map(|r| r.item.controller))?;
-        (cause != p).then_some(n)
+        self.executing_for
+            .or_else(|| self.resolution.as_ref().map(|r| r.item.controller))
+            .is_some_and(|cause| cause != p)
     }
 
     /// [`Game::put_onto_battlefield`] with counters an effect puts on it as it enters
@@ -1967,6 +1972,33 @@ impl Game {
         !colors.is_empty() && self.is_on_battlefield(id) && {
             let from = self.protection_colors(id);
             colors.iter().any(|c| from.contains(c))
+        }
+    }
+
+    /// Whether `id` has protection from a source of mana value `mv` ("protection from mana
+    /// value 3 or greater": Mistmeadow Skulk): a permanent's, like any protection.
+    pub fn protected_from_mana_value(&self, id: ObjectId, mv: u32) -> bool {
+        mv >= 3
+            && self.is_on_battlefield(id)
+            && self.has_keyword(
+                id,
+                crate::keywords::Keyword::ProtectionFromManaValue3OrGreater,
+            )
+    }
+
+    /// The mana value of a source (a spell on the stack with its X, a permanent, a card
+    /// elsewhere; a face-down one's is 0), as it last existed if it left: what protection
+    /// from a mana value looks at.
+    pub fn source_mana_value(&self, source: ObjectId) -> u32 {
+        if let Some(v) = self.spell_mana_value(source) {
+            return v;
+        }
+        match self.def(source) {
+            Some(d) => d.mana_value(),
+            None => self
+                .objects
+                .get(source.slot())
+                .map_or(0, |o| self.catalog().get(o.card).mana_value()),
         }
     }
 

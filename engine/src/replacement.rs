@@ -192,7 +192,9 @@ impl Game {
         }
         if let Target::Object(id) = target {
             // Protection from a colour prevents damage from sources of that colour.
-            if self.protected_from(id, self.source_colors(source)) {
+            if self.protected_from(id, self.source_colors(source))
+                || self.protected_from_mana_value(id, self.source_mana_value(source))
+            {
                 return true;
             }
             if source_is_creature

@@ -837,10 +837,14 @@ impl Game {
             | Effect::BalanceSacrifice(_)
             | Effect::ReturnChosen(_) => return self.execute_sacrifice_choices(res, e),
             Effect::ChangeTarget(what) => return self.execute_change_target(res, *what),
+            Effect::ChangeTargetToThis(what) => self.change_target_to_this(res, *what),
             Effect::DamageAnyAmount { to, unpreventable } => {
                 return self.execute_damage_any_amount(res, to, *unpreventable);
             }
             Effect::DrawUpTo { max, who } => return self.execute_draw_up_to(res, *max, *who),
+            Effect::AnyPlayerMaySacrifice { filter, then } => {
+                return self.execute_any_player_may_sacrifice(res, filter, then);
+            }
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done

@@ -556,6 +556,12 @@ impl Game {
                 self.milled_self_triggers(*card, *new, *owner);
             }
         }
+        if let Event::Discarded { player, card } = e {
+            self.discarded_self_triggers(*player, *card);
+        }
+        if let Event::SpellCast { player, spell, .. } = e {
+            self.cast_self_triggers(*player, *spell);
+        }
         let found = match e {
             Event::EnteredBattlefield { .. }
             | Event::ZoneChanged { .. }
@@ -613,6 +619,48 @@ impl Game {
             .collect();
         for i in found {
             self.queue(new, card, owner, i, Some(new), None);
+        }
+    }
+
+    /// "When you cast this spell" (Brain Gorgers): the spell's own ability, controlled by
+    /// its caster, its source the spell on the stack.
+    fn cast_self_triggers(&mut self, p: PlayerId, spell: ObjectId) {
+        let Some(card) = self.obj(spell).map(|o| o.face()) else {
+            return;
+        };
+        let found: Vec<usize> = self
+            .catalog()
+            .get(card)
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::CastThis)
+            .map(|(i, _)| i)
+            .collect();
+        for i in found {
+            self.queue(spell, card, p, i, Some(spell), None);
+        }
+    }
+
+    /// "When a spell or ability an opponent controls causes you to discard ~" (Quagnoth): the
+    /// discarded card's own ability, from wherever the discard put it, controlled by `p`.
+    fn discarded_self_triggers(&mut self, p: PlayerId, new: ObjectId) {
+        let Some(card) = self.obj(new).map(|o| o.card) else {
+            return;
+        };
+        let def = self.catalog().get(card);
+        let found: Vec<usize> = def
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::DiscardedByOpponent)
+            .map(|(i, _)| i)
+            .collect();
+        if found.is_empty() || !self.discard_caused_by_opponent(p) {
+            return;
+        }
+        for i in found {
+            self.queue(new, card, p, i, Some(new), None);
         }
     }
 

@@ -1248,6 +1248,9 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let text_lower = def.text.to_lowercase();
     for k in &s.keywords {
         let kw: Keyword = k.parse()?;
+        if kw == Keyword::Vanishing {
+            return Err("printed vanishing is the key `vanishing = N`; the keyword Vanishing is only gained (`grant vanishing this forever`)".into());
+        }
         let in_text = match kw.protection_from() {
             // "protection from black and from red" names the second colour without "protection".
             Some(c) => {

@@ -44,6 +44,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_you_control_at_most" => if_you_control_at_most(i),
         "if_activated_this_turn" => if_activated_this_turn(i),
         "may_sacrifice" => may_sacrifice(i),
+        "any_player_may_sacrifice" => any_player_may_sacrifice(i),
         "sacrifice_or_else" => sacrifice_or_else(i),
         "unless_pays" => unless_pays(i),
         "name_card_reveal_random" => name_card_reveal_random(i),
@@ -280,6 +281,23 @@ fn may_sacrifice(i: &mut &str) -> PResult<Effect> {
         count: o.number("n").unwrap_or(1),
         then,
     })
+}
+
+/// `any_player_may_sacrifice FILTER && EFFECT...`: "any player may sacrifice a <filter>. If
+/// a player does, ..." (Brain Gorgers: `any_player_may_sacrifice creature && counter this`).
+fn any_player_may_sacrifice(i: &mut &str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, "any_player_may_sacrifice", &[])?;
+    let at = after_spaces(i);
+    let then = chain(i)?;
+    if then.is_empty() || then.iter().any(|e| !e.is_choiceless()) {
+        *i = at;
+        return fail_here(
+            "`any_player_may_sacrifice FILTER && EFFECT...` takes effects that ask nothing more",
+            &["&& EFFECT"],
+        );
+    }
+    Ok(Effect::AnyPlayerMaySacrifice { filter, then })
 }
 
 /// `sacrifice_or_else FILTER && EFFECT...`: "sacrifice a <filter>. If you can't, ..."
@@ -746,6 +764,7 @@ pub const RULES: &[(&str, Rule)] = &[
     // the stack
     ("counter", counter),
     ("change_target", one_object),
+    ("change_target_to_this", one_object),
     // counters and tokens
     ("put_counter", put_counter),
     ("put_counter_each", put_counter_each),
@@ -975,6 +994,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "doesnt_untap_next" => Effect::DoesntUntapNext,
         "turn_face_up" => Effect::TurnFaceUp,
         "change_target" => Effect::ChangeTarget,
+        "change_target_to_this" => Effect::ChangeTargetToThis,
         _ => Effect::TurnFaceDown,
     };
     Ok(make(what))

@@ -112,6 +112,10 @@ pub enum Keyword {
     /// two abilities built in, each instance triggering separately. Printed "Vanishing N" is
     /// the script key `vanishing = N`.
     Vanishing,
+    /// "Protection from mana value 3 or greater" (Mistmeadow Skulk; 2014 702.16 / 2006
+    /// 502.7, the same four parts): from every spell and source with mana value 3 or more
+    /// (`Game::protected_from_mana_value`).
+    ProtectionFromManaValue3OrGreater,
 }
 
 impl Keyword {
@@ -213,6 +217,7 @@ impl Keyword {
                 "If this permanent would be put into a graveyard, you may put it on top of its owner's library instead"
             }
             Keyword::Vanishing => "Vanishing",
+            Keyword::ProtectionFromManaValue3OrGreater => "Protection from mana value 3 or greater",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -230,7 +235,7 @@ impl Keyword {
                 | Keyword::Vanishing
         )
     }
-    pub const ALL: [Keyword; 52] = [
+    pub const ALL: [Keyword; 53] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -283,6 +288,7 @@ impl Keyword {
         Keyword::Indestructible,
         Keyword::TopOfLibraryInstead,
         Keyword::Vanishing,
+        Keyword::ProtectionFromManaValue3OrGreater,
     ];
 }
 
