@@ -63,7 +63,13 @@ impl Game {
     /// toughness choice (Aquamorph Entity) also becomes its P/T (`Object::token_pt`, a
     /// copiable value, in place of its `*/*`).
     pub(crate) fn set_chosen(&mut self, id: ObjectId, chosen: Chosen) {
-        let pt = match (&self.catalog().get(self.objects[id.slot()].face_up()).enters_choice, chosen) {
+        let pt = match (
+            &self
+                .catalog()
+                .get(self.objects[id.slot()].face_up())
+                .enters_choice,
+            chosen,
+        ) {
             (Some(EntersChoice::Pt(pts)), Chosen::Option(i)) => pts.get(i as usize).copied(),
             _ => None,
         };
@@ -162,7 +168,9 @@ impl Game {
             return None;
         }
         let answer = res.option.take();
-        self.enter_choice(card, res.item.controller, answer, |g, c| g.set_chosen(card, c))
+        self.enter_choice(card, res.item.controller, answer, |g, c| {
+            g.set_chosen(card, c)
+        })
     }
 
     /// The entering choices of the cards effect `e` is about to put onto the battlefield,

@@ -423,7 +423,9 @@ impl Game {
     fn item_mana_value(&self, item: &StackItem) -> u32 {
         match item.kind {
             StackKind::Spell(id) => self.source_mana_value(id),
-            _ => item.ability_source().map_or(0, |s| self.source_mana_value(s)),
+            _ => item
+                .ability_source()
+                .map_or(0, |s| self.source_mana_value(s)),
         }
     }
 

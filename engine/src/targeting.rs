@@ -345,18 +345,9 @@ impl crate::game::Game {
             (TargetKind::SingleTargetSpellOrAbility, Target::Object(id)) => self
                 .single_target_spell_check(id)
                 .map_err(|e| if words { e } else { String::new() }),
-            (TargetKind::SpellTargetingSingleCreature, Target::Object(id)) => {
-                match self.stack.iter().find(|s| s.object() == Some(id)) {
-                    Some(s) if self.single_creature_target(s).is_some() => Ok(()),
-                    Some(_) => no(&|| {
-                        format!(
-                            "{} doesn't target only a single creature",
-                            self.card_name(id)
-                        )
-                    }),
-                    None => no(&|| format!("{} is not a spell on the stack", self.card_name(id))),
-                }
-            }
+            (TargetKind::SpellTargetingSingleCreature, Target::Object(id)) => self
+                .single_creature_spell_check(id)
+                .map_err(|e| if words { e } else { String::new() }),
             (TargetKind::ExiledCard, Target::Object(id)) => match self.obj(id) {
                 Some(o) if o.zone == ZoneKind::Exile && !o.face_down => Ok(()),
                 Some(_) => no(&|| format!("{} is not a face-up exiled card", self.card_name(id))),
@@ -413,6 +404,22 @@ impl crate::game::Game {
         match s.single_target()? {
             Target::Object(id) if self.is_on_battlefield(id) && self.is_creature(id) => Some(id),
             _ => None,
+        }
+    }
+
+    /// A spell on the stack as Muck Drubb's "target spell that targets only a single
+    /// creature".
+    fn single_creature_spell_check(&self, id: crate::ids::ObjectId) -> Result<(), String> {
+        match self.stack.iter().find(|s| s.object() == Some(id)) {
+            None => Err(format!(
+                "{} is not a spell on the stack",
+                self.card_name(id)
+            )),
+            Some(s) if self.single_creature_target(s).is_none() => Err(format!(
+                "{} doesn't target only a single creature",
+                self.card_name(id)
+            )),
+            Some(_) => Ok(()),
         }
     }
 

@@ -562,6 +562,12 @@ impl Game {
         if let Event::SpellCast { player, spell, .. } = e {
             self.cast_self_triggers(*player, *spell);
         }
+        // "When ~'s echo cost is paid" (Shah of Naar Isle).
+        if let Event::EchoPaid { object, .. } = e {
+            for (s, c, p, i, subject) in self.own_triggers(*object, &[TriggerEvent::EchoPaid]) {
+                self.queue(s, c, p, i, subject, None);
+            }
+        }
         let found = match e {
             Event::EnteredBattlefield { .. }
             | Event::ZoneChanged { .. }
@@ -1369,7 +1375,6 @@ impl Game {
                     None => Vec::new(),
                 }
             }
-            Event::EchoPaid { object, .. } => self.own_triggers(*object, &[TriggerEvent::EchoPaid]),
             Event::TurnedFaceUp { object, .. } => {
                 let mut found = self.own_triggers(*object, &[TriggerEvent::TurnedFaceUp]);
                 found.extend(

@@ -129,7 +129,10 @@ impl Game {
             return Err(RuleError::illegal("there is no question to answer"));
         };
         let card = self.objects[id.slot()].face_up();
-        let Some((words, chosen)) = self.enter_choice_options(card, player).get(i as usize).cloned()
+        let Some((words, chosen)) = self
+            .enter_choice_options(card, player)
+            .get(i as usize)
+            .cloned()
         else {
             return Err(RuleError::illegal(format!("choose option 1 to {options}")));
         };

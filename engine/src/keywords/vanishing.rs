@@ -58,7 +58,13 @@ impl Game {
                 continue;
             }
             for _ in 0..self.keyword_instances(o.id, Keyword::Vanishing) {
-                v.push((o.id, o.card, o.controller, VANISHING_UPKEEP_TRIGGER as usize, None));
+                v.push((
+                    o.id,
+                    o.card,
+                    o.controller,
+                    VANISHING_UPKEEP_TRIGGER as usize,
+                    None,
+                ));
             }
         }
         v

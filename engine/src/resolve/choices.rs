@@ -555,9 +555,9 @@ impl Game {
                 .collect()
         };
         let undecided = |g: &Game, res: &Resolution| {
-            g.apnap().into_iter().find(|p| {
-                !res.choices.iter().any(|(q, _)| q == p) && !cands(g, *p).is_empty()
-            })
+            g.apnap()
+                .into_iter()
+                .find(|p| !res.choices.iter().any(|(q, _)| q == p) && !cands(g, *p).is_empty())
         };
         let mut chosen = res
             .choices
@@ -584,7 +584,12 @@ impl Game {
             }
         }
         if let Some(objs) = chosen {
-            if objs.iter().filter(|o| self.sacrifice(**o).is_some()).count() > 0 {
+            if objs
+                .iter()
+                .filter(|o| self.sacrifice(**o).is_some())
+                .count()
+                > 0
+            {
                 for e in then {
                     if let Progress::Ask(q) = self.execute(res, e) {
                         debug_assert!(false, "an any_player_may_sacrifice effect asked {q:?}");
