@@ -63,26 +63,34 @@ impl Game {
     /// toughness choice (Aquamorph Entity) also becomes its P/T (`Object::token_pt`, a
     /// copiable value, in place of its `*/*`).
     pub(crate) fn set_chosen(&mut self, id: ObjectId, chosen: Chosen) {
-        let pt = match (
-            &self
-                .catalog()
-                .get(self.objects[id.slot()].face_up())
-                .enters_choice,
-            chosen,
-        ) {
-            (Some(EntersChoice::Pt(pts)), Chosen::Option(i)) => pts.get(i as usize).copied(),
-            _ => None,
-        };
         if let Some(o) = self.obj_mut(id) {
             o.chosen = Some(chosen);
-            if pt.is_some() {
+        }
+        self.apply_chosen_pt(id);
+    }
+
+    /// A P/T chosen as `id` entered or was turned face up (Aquamorph Entity) becomes its
+    /// P/T: `Object::token_pt`, or `copy_pt` for a copy of the Entity (the values it copies
+    /// as it is now). Also run once a permanent is placed, after its copy effect applies (a
+    /// spell's choice is made before it moves).
+    pub(crate) fn apply_chosen_pt(&mut self, id: ObjectId) {
+        let Some(o) = self.obj(id) else { return };
+        let pt = match (&self.catalog().get(o.face_up()).enters_choice, o.chosen) {
+            (Some(EntersChoice::Pt(pts)), Some(Chosen::Option(i))) => pts.get(i as usize).copied(),
+            _ => None,
+        };
+        if pt.is_none() {
+            return;
+        }
+        if let Some(o) = self.obj_mut(id) {
+            if o.copy_of.is_some() {
+                o.copy_pt = pt;
+            } else {
                 o.token_pt = pt;
             }
         }
-        if pt.is_some() {
-            // Its P/T changed: the layer cache's key moves on.
-            self.new_timestamp();
-        }
+        // Its P/T changed: the layer cache's key moves on.
+        self.new_timestamp();
     }
 
     /// Whether turning face-down `id` face up asks its "as ~ is turned face up" choice
@@ -119,8 +127,19 @@ impl Game {
             !(o.token || (o.face_down && o.zone == crate::zones::ZoneKind::Stack))
                 // A permanent about to leave and return (a blink) chooses anew.
                 && (o.chosen.is_none() || o.zone == crate::zones::ZoneKind::Battlefield)
-                && self.catalog().get(o.card).enters_choice.is_some()
+                && self.catalog().get(self.entering_card(id)).enters_choice.is_some()
         }) && !self.enter_choices.iter().any(|(c, _)| *c == id)
+    }
+
+    /// The card whose "as ~ enters" choice `id` makes as it enters: the card a copy choice
+    /// made for it copies (Vesuvan Shapeshifter entering as a copy of Aquamorph Entity
+    /// chooses its P/T: the Entity's ruling), else its own card.
+    fn entering_card(&self, id: ObjectId) -> CardId {
+        self.copy_chosen
+            .iter()
+            .find(|(c, _)| *c == id)
+            .and_then(|(_, v)| v.map(|(v, _)| v.card))
+            .unwrap_or(self.objects[id.slot()].card)
     }
 
     /// Makes the entering choice of `id` (entering under `me`): `answer` (an index into the
@@ -133,7 +152,8 @@ impl Game {
         answer: Option<u8>,
         record: impl FnOnce(&mut Game, Chosen),
     ) -> Option<Pending> {
-        let card = self.obj(id)?.card;
+        self.obj(id)?;
+        let card = self.entering_card(id);
         let options = self.enter_choice_options(card, me);
         let pick = match (answer, options.len()) {
             (_, 0) => return None,
@@ -252,7 +272,7 @@ impl Game {
         match o.chosen? {
             Chosen::Color(c) => Some(c.name().to_string()),
             Chosen::Player(p) => Some(self.player(p).name.clone()),
-            Chosen::Option(i) => match &self.catalog().get(o.card).enters_choice {
+            Chosen::Option(i) => match &self.catalog().get(o.face_up()).enters_choice {
                 Some(EntersChoice::OneOf(v)) => v.get(i as usize).cloned(),
                 Some(EntersChoice::Pt(v)) => v.get(i as usize).map(|(p, t)| format!("{p}/{t}")),
                 _ => None,

@@ -1557,6 +1557,7 @@ impl Game {
         self.apply_entering_copy(id, new_id);
         // "As ~ enters the battlefield, choose ...": chosen before it moved (`as_enters.rs`).
         self.apply_enter_choice(id, new_id);
+        self.apply_chosen_pt(new_id);
         let def = self.def(new_id)?;
         let o = self.obj_mut(new_id)?;
         o.controller = controller;
