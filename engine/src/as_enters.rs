@@ -15,6 +15,10 @@
 //!   game's only opponent) nothing is asked.
 //! - A token has no card to remember a choice with here: the block has no token with such
 //!   an ability.
+//! - A permanent entering as a copy (Vesuvan Shapeshifter) makes the copied card's choice,
+//!   asked after the copy choice; Aquamorph Entity's "as ~ enters the battlefield or is
+//!   turned face up" P/T choice is also asked as it is turned face up (`keywords/morph.rs`,
+//!   `Game::face_up_choosing`; by an effect: before the effect turns it).
 //!
 //! What the choice does is read by the card's own words: the `chosen_color` filter word
 //! (`grammar/filters.rs`, resolved against the source by [`Game::chosen_color_ok`]), the
