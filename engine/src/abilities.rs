@@ -138,6 +138,15 @@ pub enum TriggerEvent {
     SubtypeBecomesBlocked(String),
     /// "When ~ is turned face up" (morph, 502.26 / 702.36).
     TurnedFaceUp,
+    /// "When you cast this spell" (Brain Gorgers): the spell's own ability, triggered as it
+    /// is cast (by its controller), with the spell on the stack as its source.
+    CastThis,
+    /// "When a spell or ability an opponent controls causes you to discard ~" (Quagnoth): the
+    /// card's own ability, from the zone the discard put it in; `it` is the card there.
+    DiscardedByOpponent,
+    /// "When ~'s echo cost is paid" (Shah of Naar Isle; `keywords/echo.rs`): also when
+    /// Thick-Skinned Goblin's {0} was paid instead.
+    EchoPaid,
     /// "Whenever ~ or another permanent is turned face up" (Unblinking Bleb): any
     /// permanent, itself included.
     PermanentTurnedFaceUp,

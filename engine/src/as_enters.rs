@@ -15,6 +15,10 @@
 //!   game's only opponent) nothing is asked.
 //! - A token has no card to remember a choice with here: the block has no token with such
 //!   an ability.
+//! - A permanent entering as a copy (Vesuvan Shapeshifter) makes the copied card's choice,
+//!   asked after the copy choice; Aquamorph Entity's "as ~ enters the battlefield or is
+//!   turned face up" P/T choice is also asked as it is turned face up (`keywords/morph.rs`,
+//!   `Game::face_up_choosing`; by an effect: before the effect turns it).
 //!
 //! What the choice does is read by the card's own words: the `chosen_color` filter word
 //! (`grammar/filters.rs`, resolved against the source by [`Game::chosen_color_ok`]), the
@@ -51,6 +55,73 @@ impl Game {
                 .enumerate()
                 .map(|(i, o)| (o.clone(), Chosen::Option(i as u8)))
                 .collect(),
+            Some(EntersChoice::Pt(pts)) => pts
+                .iter()
+                .enumerate()
+                .map(|(i, (p, t))| (format!("{p}/{t}"), Chosen::Option(i as u8)))
+                .collect(),
+        }
+    }
+
+    /// Gives `id` the choice made as it entered or was turned face up; a power and
+    /// toughness choice (Aquamorph Entity) also becomes its P/T (`Object::token_pt`, a
+    /// copiable value, in place of its `*/*`).
+    pub(crate) fn set_chosen(&mut self, id: ObjectId, chosen: Chosen) {
+        if let Some(o) = self.obj_mut(id) {
+            o.chosen = Some(chosen);
+        }
+        self.apply_chosen_pt(id);
+    }
+
+    /// A P/T chosen as `id` entered or was turned face up (Aquamorph Entity) becomes its
+    /// P/T: `Object::token_pt`, or `copy_pt` for a copy of the Entity (the values it copies
+    /// as it is now). Also run once a permanent is placed, after its copy effect applies (a
+    /// spell's choice is made before it moves).
+    pub(crate) fn apply_chosen_pt(&mut self, id: ObjectId) {
+        let Some(o) = self.obj(id) else { return };
+        let pt = match (&self.catalog().get(o.face_up()).enters_choice, o.chosen) {
+            (Some(EntersChoice::Pt(pts)), Some(Chosen::Option(i))) => pts.get(i as usize).copied(),
+            _ => None,
+        };
+        if pt.is_none() {
+            return;
+        }
+        if let Some(o) = self.obj_mut(id) {
+            if o.copy_of.is_some() {
+                o.copy_pt = pt;
+            } else {
+                o.token_pt = pt;
+            }
+        }
+        // Its P/T changed: the layer cache's key moves on.
+        self.new_timestamp();
+    }
+
+    /// Whether turning face-down `id` face up asks its "as ~ is turned face up" choice
+    /// (Aquamorph Entity: a P/T), with more than one option.
+    pub(crate) fn face_up_choice_due(&self, id: ObjectId) -> bool {
+        self.obj(id).is_some_and(|o| {
+            o.face_down
+                && matches!(
+                    &self.catalog().get(o.face_up()).enters_choice,
+                    Some(EntersChoice::Pt(pts)) if pts.len() > 1
+                )
+        })
+    }
+
+    /// The question of `id`'s "as ~ is turned face up" choice, asked of `me` (its
+    /// controller), with the choice's options as they are as it enters.
+    pub(crate) fn face_up_choice_question(&self, id: ObjectId, me: PlayerId) -> Pending {
+        let card = self.objects[id.slot()].face_up();
+        Pending {
+            player: me,
+            decision: Decision::ChooseMode {
+                options: self
+                    .enter_choice_options(card, me)
+                    .into_iter()
+                    .map(|(w, _)| w)
+                    .collect(),
+            },
         }
     }
 
@@ -60,8 +131,19 @@ impl Game {
             !(o.token || (o.face_down && o.zone == crate::zones::ZoneKind::Stack))
                 // A permanent about to leave and return (a blink) chooses anew.
                 && (o.chosen.is_none() || o.zone == crate::zones::ZoneKind::Battlefield)
-                && self.catalog().get(o.card).enters_choice.is_some()
+                && self.catalog().get(self.entering_card(id)).enters_choice.is_some()
         }) && !self.enter_choices.iter().any(|(c, _)| *c == id)
+    }
+
+    /// The card whose "as ~ enters" choice `id` makes as it enters: the card a copy choice
+    /// made for it copies (Vesuvan Shapeshifter entering as a copy of Aquamorph Entity
+    /// chooses its P/T: the Entity's ruling), else its own card.
+    fn entering_card(&self, id: ObjectId) -> CardId {
+        self.copy_chosen
+            .iter()
+            .find(|(c, _)| *c == id)
+            .and_then(|(_, v)| v.map(|(v, _)| v.card))
+            .unwrap_or(self.objects[id.slot()].card)
     }
 
     /// Makes the entering choice of `id` (entering under `me`): `answer` (an index into the
@@ -74,7 +156,8 @@ impl Game {
         answer: Option<u8>,
         record: impl FnOnce(&mut Game, Chosen),
     ) -> Option<Pending> {
-        let card = self.obj(id)?.card;
+        self.obj(id)?;
+        let card = self.entering_card(id);
         let options = self.enter_choice_options(card, me);
         let pick = match (answer, options.len()) {
             (_, 0) => return None,
@@ -110,9 +193,7 @@ impl Game {
         }
         let answer = res.option.take();
         self.enter_choice(card, res.item.controller, answer, |g, c| {
-            if let Some(o) = g.obj_mut(card) {
-                o.chosen = Some(c);
-            }
+            g.set_chosen(card, c)
         })
     }
 
@@ -123,6 +204,28 @@ impl Game {
         res: &mut Resolution,
         e: &Effect,
     ) -> Option<Pending> {
+        // "As ~ is turned face up" (Aquamorph Entity) by a resolving effect: asked of its
+        // controller before it turns (`resolve/control.rs` applies the choice).
+        if let Effect::TurnFaceUp(r) = e {
+            let o = self
+                .object_of(res, *r)
+                .filter(|o| self.is_on_battlefield(*o) && self.face_up_choice_due(*o))
+                .filter(|o| !self.enter_choices.iter().any(|(c, _)| c == o))?;
+            let me = self.objects[o.slot()].controller;
+            let card = self.objects[o.slot()].face_up();
+            let options = self.enter_choice_options(card, me);
+            return match res.option.take().and_then(|i| options.get(i as usize)) {
+                Some((words, chosen)) => {
+                    self.enter_choices.push((o, *chosen));
+                    self.emit(crate::events::Event::Chose {
+                        object: o,
+                        choice: words.clone(),
+                    });
+                    None
+                }
+                None => Some(self.face_up_choice_question(o, me)),
+            };
+        }
         let entering: Vec<(ObjectId, PlayerId)> = match e {
             Effect::LivingEnd => self
                 .apnap()
@@ -161,8 +264,8 @@ impl Game {
     pub(crate) fn apply_enter_choice(&mut self, old: ObjectId, new: ObjectId) {
         if let Some(i) = self.enter_choices.iter().position(|(c, _)| *c == old) {
             let (_, chosen) = self.enter_choices.remove(i);
-            if let Some(o) = self.obj_mut(new) {
-                o.chosen = Some(chosen);
+            if self.obj(new).is_some() {
+                self.set_chosen(new, chosen);
             }
         }
     }
@@ -173,8 +276,9 @@ impl Game {
         match o.chosen? {
             Chosen::Color(c) => Some(c.name().to_string()),
             Chosen::Player(p) => Some(self.player(p).name.clone()),
-            Chosen::Option(i) => match &self.catalog().get(o.card).enters_choice {
+            Chosen::Option(i) => match &self.catalog().get(o.face_up()).enters_choice {
                 Some(EntersChoice::OneOf(v)) => v.get(i as usize).cloned(),
+                Some(EntersChoice::Pt(v)) => v.get(i as usize).map(|(p, t)| format!("{p}/{t}")),
                 _ => None,
             },
         }

@@ -2079,7 +2079,7 @@ impl Game {
             }
             K::Player | K::Opponent => v.extend(self.player_ids().map(Target::Player)),
             K::Permanent(_) => v.extend(self.battlefield.iter().copied().map(Target::Object)),
-            K::Spell(_) => v.extend(
+            K::Spell(_) | K::SpellTargetingSingleCreature => v.extend(
                 self.stack
                     .iter()
                     .filter_map(|s| s.object())
@@ -2252,6 +2252,17 @@ impl Game {
                 )
             });
         }
+        // Protection from mana value 3 or greater (Mistmeadow Skulk).
+        if let Target::Object(id) = t
+            && self.protected_from_mana_value(id, self.casting_mana_value(c))
+        {
+            return no(&|| {
+                format!(
+                    "{} has protection from mana value 3 or greater and can't be targeted by it",
+                    self.card_name(id)
+                )
+            });
+        }
         // Consecrate Land: an Aura spell can't target what can't be enchanted by other Auras.
         if let (CastKind::Spell(card), Target::Object(id)) = (&c.kind, t)
             && self.def(*card).is_some_and(|d| d.enchant.is_some())
@@ -2260,6 +2271,29 @@ impl Game {
             return no(&|| format!("{} can't be enchanted by other Auras", self.card_name(id)));
         }
         Ok(())
+    }
+
+    /// The mana value of what is being cast or activated, for protection from a mana value
+    /// (Mistmeadow Skulk): the spell's with the X announced (a face-down spell's is 0; a
+    /// split card's half is that half's), or the ability's source's.
+    fn casting_mana_value(&self, c: &Casting) -> u32 {
+        match c.kind {
+            CastKind::Spell(_) if c.face_down => 0,
+            CastKind::Spell(_) => self.spell_def(c).map_or(0, |d| {
+                let xs = d.mana_cost.as_ref().map_or(0, |m| {
+                    m.symbols
+                        .iter()
+                        .filter(|s| **s == crate::mana::ManaSymbol::X)
+                        .count() as u32
+                });
+                d.mana_value() + c.x.unwrap_or(0) * xs
+            }),
+            CastKind::Ability { source, .. } => self.source_mana_value(source),
+            CastKind::Trigger(t) => self.source_mana_value(t.source),
+            CastKind::TurnFaceUp(id) | CastKind::Suspend(id) | CastKind::NewTargets(id) => {
+                self.source_mana_value(id)
+            }
+        }
     }
 
     /// The colours of the spell or of the ability's source (for protection).
@@ -3117,6 +3151,13 @@ impl Game {
             CastKind::Suspend(card) => self.commit_suspend(&c, card),
             // A special action: no stack; the player receives priority again (408.2h).
             CastKind::TurnFaceUp(id) => {
+                // Aquamorph Entity: "as it is turned face up, it becomes your choice of ...":
+                // asked now, and it turns face up already of the chosen size (`morph.rs`).
+                if self.face_up_choice_due(id) {
+                    self.face_up_choosing = Some(id);
+                    self.pending = Some(self.face_up_choice_question(id, c.player));
+                    return;
+                }
                 // Vesuvan Shapeshifter: "as it is turned face up, you may choose another
                 // creature": asked now, and it turns face up already a copy (`copy.rs`).
                 if self.copy_as_turned_face_up(id) {

@@ -345,6 +345,15 @@ impl Game {
         if ak.contains(Keyword::Unblockable) || self.unblockable_turn == Some(self.turn) {
             return Err(format!("{} can't be blocked", self.card_name(attacker)));
         }
+        // Protection from mana value 3 or greater (Mistmeadow Skulk): not by such creatures.
+        if ak.contains(Keyword::ProtectionFromManaValue3OrGreater)
+            && self.source_mana_value(blocker) >= 3
+        {
+            return Err(format!(
+                "{name} can't block {}: it has protection from mana value 3 or greater",
+                self.card_name(attacker)
+            ));
+        }
         // Protection: can't be blocked by creatures of the colour.
         for k in Keyword::ALL {
             if let Some(c) = k.protection_from()

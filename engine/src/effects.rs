@@ -132,6 +132,19 @@ pub enum Effect {
         amount: Amount,
         to: Vec<Recipient>,
     },
+    /// "~ deals an amount of damage of your choice to <recipients>" (Volcano Hellion): the
+    /// controller chooses any number (0 included) as it resolves (`Decision::ChooseX`);
+    /// `unpreventable`: "The damage can't be prevented."
+    DamageAnyAmount {
+        to: Vec<Recipient>,
+        unpreventable: bool,
+    },
+    /// "<player> may draw up to N cards" (Shah of Naar Isle): each such player in turn order
+    /// chooses how many, 0 to `max` (a `ChooseMode`), and draws them.
+    DrawUpTo {
+        max: u32,
+        who: PlayerRef,
+    },
     Draw {
         amount: Amount,
         who: PlayerRef,
@@ -193,6 +206,13 @@ pub enum Effect {
     /// Cabal's upkeep ability): a yes/no question, then the permanent (if several);
     /// `count` > 1: "you may sacrifice two Islands. If you do, ..." (Leviathan), asked only
     /// when there are that many, all sacrificed at once.
+    /// "Any player may sacrifice a <filter>. If a player does, <then>" (Brain Gorgers): each
+    /// player in APNAP order is asked (those with none are not) until one does; then the
+    /// effects happen once.
+    AnyPlayerMaySacrifice {
+        filter: ObjectFilter,
+        then: Vec<Effect>,
+    },
     MaySacrificeThen {
         who: PlayerRef,
         filter: ObjectFilter,
@@ -858,6 +878,10 @@ pub enum Effect {
     /// controller (a `choose_mode` decision among them, none asked when one is left); with
     /// no other legal target it is unchanged.
     ChangeTarget(ObjRef),
+    /// "Change the target of target spell that targets only a single creature to ~" (Muck
+    /// Drubb): every target of that spell becomes the ability's source, only if the source
+    /// is a legal target for it then (its ruling); otherwise nothing changes.
+    ChangeTargetToThis(ObjRef),
     /// Storm's and gravestorm's trigger: copy the spell it is about once for each spell
     /// (permanent) counted, the count being the trigger's `x` (`keywords/storm.rs`).
     StormCopies,
@@ -967,6 +991,9 @@ impl Effect {
                 | Effect::DiscardHand { .. }
                 | Effect::SacrificeHalf { .. }
                 | Effect::MaySacrificeThen { .. }
+                | Effect::AnyPlayerMaySacrifice { .. }
+                | Effect::DamageAnyAmount { .. }
+                | Effect::DrawUpTo { .. }
                 | Effect::SacrificeOrElse { .. }
                 | Effect::BalanceSacrifice(_)
                 | Effect::BalanceDiscard
@@ -1023,7 +1050,9 @@ impl Effect {
             | Effect::GainControlOfSpell(ObjRef::Target(n)) => v.push(*n),
             Effect::GrantFlashback(ObjRef::Target(n))
             | Effect::ExileAndReturn(ObjRef::Target(n)) => v.push(*n),
-            Effect::Damage { to, .. } | Effect::DamageFrom { to, .. } => {
+            Effect::Damage { to, .. }
+            | Effect::DamageFrom { to, .. }
+            | Effect::DamageAnyAmount { to, .. } => {
                 for r in to {
                     match r {
                         Recipient::Target(n) => v.push(*n),
@@ -1081,6 +1110,11 @@ impl Effect {
                     v.extend(e.target_slots());
                 }
             }
+            Effect::AnyPlayerMaySacrifice { then, .. } => {
+                for e in then {
+                    v.extend(e.target_slots());
+                }
+            }
             Effect::SacrificeOrElse { otherwise, .. } => {
                 for e in otherwise {
                     v.extend(e.target_slots());
@@ -1093,6 +1127,7 @@ impl Effect {
                 }
             }
             Effect::Draw { who, .. }
+            | Effect::DrawUpTo { who, .. }
             | Effect::Discard { who, .. }
             | Effect::GainLife { who, .. }
             | Effect::LoseLife { who, .. }
@@ -1161,6 +1196,7 @@ impl Effect {
                 ..
             }
             | Effect::ChangeTarget(ObjRef::Target(n))
+            | Effect::ChangeTargetToThis(ObjRef::Target(n))
             | Effect::CounterUnlessPays {
                 what: ObjRef::Target(n),
                 ..

@@ -209,6 +209,12 @@ pub enum Event {
         card: CardId,
         controller: PlayerId,
     },
+    /// A permanent's echo cost was paid as its echo trigger resolved (Thick-Skinned Goblin's
+    /// {0} in its place too): "when ~'s echo cost is paid" (Shah of Naar Isle).
+    EchoPaid {
+        object: ObjectId,
+        controller: PlayerId,
+    },
     /// A choice made as an object entered ("choose a creature type").
     Chose {
         object: ObjectId,

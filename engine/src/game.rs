@@ -225,6 +225,10 @@ pub struct Game {
     /// A creature copy choice being asked (Clone, Vesuvan Shapeshifter; `copy.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copying: Option<crate::copy::CopyChoice>,
+    /// A face-down permanent whose "as ~ is turned face up" choice is being asked as its
+    /// controller turns it face up (Aquamorph Entity; `keywords/morph.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face_up_choosing: Option<ObjectId>,
     /// Copy choices made for cards about to enter the battlefield (by their id before the
     /// move): `None` when the player chose nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -415,6 +419,11 @@ pub struct Game {
     /// discard ~" (Dodecapod). Never saved: it lives only inside one effect.
     #[serde(skip)]
     pub(crate) executing_for: Option<PlayerId>,
+    /// Damage being dealt now "can't be prevented" (Volcano Hellion, `resolve/damage.rs`):
+    /// prevention effects and shields don't apply to it (redirection and other replacements
+    /// still do). Never saved: set only around the `deal_damage` calls of one effect.
+    #[serde(skip)]
+    pub(crate) damage_unpreventable: bool,
     /// "You can't lose the game this turn and your opponents can't win the game this turn"
     /// (Angel's Grace): the player and the turn (`sba.rs`: `Game::can_lose`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -592,6 +601,7 @@ impl Game {
             delayed: Vec::new(),
             entering_land: None,
             copying: None,
+            face_up_choosing: None,
             copy_chosen: Vec::new(),
             enter_choices: Vec::new(),
             next_timestamp: 1,
@@ -642,6 +652,7 @@ impl Game {
             sba_clean: false,
             census: Default::default(),
             executing_for: None,
+            damage_unpreventable: false,
             cant_lose: Vec::new(),
             has_ability_targets: false,
             next_ability_serial: 0,
@@ -733,10 +744,16 @@ impl Game {
             d @ Decision::PayMana { .. } if self.casting.is_none() && self.resolution.is_some() => {
                 self.answer_optional_payment(player, d, answer)
             }
+            Decision::ChooseMode { options } if self.face_up_choosing.is_some() => {
+                self.answer_face_up_choice(player, options.len(), answer)
+            }
             Decision::ChooseMode { options }
                 if self.casting.is_none() && self.resolution.is_some() =>
             {
                 self.answer_resolution_option(options.len(), answer)
+            }
+            Decision::ChooseX if self.casting.is_none() && self.resolution.is_some() => {
+                self.answer_resolution_number(answer)
             }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
@@ -812,9 +829,14 @@ impl Game {
                 self.optional_payment_answers(player, d)
             }
             Decision::ChooseMode { options }
-                if self.casting.is_none() && self.resolution.is_some() =>
+                if (self.casting.is_none() && self.resolution.is_some())
+                    || self.face_up_choosing.is_some() =>
             {
                 (0..options.len() as u8).map(Answer::Mode).collect()
+            }
+            // A number chosen as something resolves: any number; 0 to 20 are listed.
+            Decision::ChooseX if self.casting.is_none() && self.resolution.is_some() => {
+                (0..=20).map(Answer::X).collect()
             }
             Decision::ChooseMode { .. }
             | Decision::ChooseX
@@ -1295,6 +1317,11 @@ impl Game {
             if to != ZoneKind::Stack && to != ZoneKind::Battlefield {
                 o.chosen_type = None;
                 o.chosen = None;
+                // A P/T chosen as it entered (Aquamorph Entity); a token keeps the one it
+                // was created with.
+                if !o.token {
+                    o.token_pt = None;
+                }
             }
         }
         if let Some(list) = self.zone_list_mut(owner, to) {
@@ -1434,14 +1461,19 @@ impl Game {
     /// not the cleanup discard, not their own spells).
     fn discard_to_battlefield(&self, p: PlayerId, card: ObjectId) -> Option<u32> {
         let n = self.def(card)?.opponent_discard_to_battlefield;
-        if n == 0 || self.casting.is_some() {
-            return None;
+        (n > 0 && self.discard_caused_by_opponent(p)).then_some(n)
+    }
+
+    /// Whether a discard `p` makes now is caused by a spell or ability an opponent of `p`
+    /// controls: inside its effect, or after a question that effect asked (madness); not a
+    /// cost, not the cleanup discard, not `p`'s own spells (Dodecapod, Quagnoth).
+    pub(crate) fn discard_caused_by_opponent(&self, p: PlayerId) -> bool {
+        if self.casting.is_some() {
+            return false;
         }
-        // Inside an effect, or after a question that effect asked (madness).
-        let cause = self
-            .executing_for
-            .or_else(|| self.resolution.as_ref().map(|r| r.item.controller))?;
-        (cause != p).then_some(n)
+        self.executing_for
+            .or_else(|| self.resolution.as_ref().map(|r| r.item.controller))
+            .is_some_and(|cause| cause != p)
     }
 
     /// [`Game::put_onto_battlefield`] with counters an effect puts on it as it enters
@@ -1539,6 +1571,7 @@ impl Game {
         self.apply_entering_copy(id, new_id);
         // "As ~ enters the battlefield, choose ...": chosen before it moved (`as_enters.rs`).
         self.apply_enter_choice(id, new_id);
+        self.apply_chosen_pt(new_id);
         let def = self.def(new_id)?;
         let o = self.obj_mut(new_id)?;
         o.controller = controller;
@@ -1824,7 +1857,8 @@ impl Game {
         // Effects that prevent all of it apply before any shield is used up (the order the
         // affected player would choose), then redirection and prevention shields in the
         // order that player chose (616.1), then the rest of the prevention effects.
-        if self.fully_prevented(source, target, combat) {
+        let preventable = !self.damage_unpreventable;
+        if preventable && self.fully_prevented(source, target, combat) {
             self.emit(Event::DamagePrevented {
                 source,
                 target,
@@ -1832,7 +1866,7 @@ impl Game {
             });
             return 0;
         }
-        if self.prevent_removing_counter(source, target, amount) {
+        if preventable && self.prevent_removing_counter(source, target, amount) {
             return 0;
         }
         // Weathered Bodyguards: combat damage an unblocked creature would deal to its
@@ -1849,7 +1883,11 @@ impl Game {
             return 0;
         }
         let (amount, redirected) = self.apply_shields_in_order(source, target, amount);
-        let amount = self.prevent_damage(source, target, amount);
+        let amount = if preventable {
+            self.prevent_damage(source, target, amount)
+        } else {
+            amount
+        };
         // Redirected damage keeps its source and whether it is combat damage (R-outrider-en-kor-2).
         let mut moved = 0;
         for (to, n) in redirected {
@@ -1949,6 +1987,33 @@ impl Game {
         !colors.is_empty() && self.is_on_battlefield(id) && {
             let from = self.protection_colors(id);
             colors.iter().any(|c| from.contains(c))
+        }
+    }
+
+    /// Whether `id` has protection from a source of mana value `mv` ("protection from mana
+    /// value 3 or greater": Mistmeadow Skulk): a permanent's, like any protection.
+    pub fn protected_from_mana_value(&self, id: ObjectId, mv: u32) -> bool {
+        mv >= 3
+            && self.is_on_battlefield(id)
+            && self.has_keyword(
+                id,
+                crate::keywords::Keyword::ProtectionFromManaValue3OrGreater,
+            )
+    }
+
+    /// The mana value of a source (a spell on the stack with its X, a permanent, a card
+    /// elsewhere; a face-down one's is 0), as it last existed if it left: what protection
+    /// from a mana value looks at.
+    pub fn source_mana_value(&self, source: ObjectId) -> u32 {
+        if let Some(v) = self.spell_mana_value(source) {
+            return v;
+        }
+        match self.def(source) {
+            Some(d) => d.mana_value(),
+            None => self
+                .objects
+                .get(source.slot())
+                .map_or(0, |o| self.catalog().get(o.card).mana_value()),
         }
     }
 

@@ -206,7 +206,9 @@ impl Game {
         }
         if let Target::Object(id) = target {
             // Protection from a colour prevents damage from sources of that colour.
-            if self.protected_from(id, self.source_colors(source)) {
+            if self.protected_from(id, self.source_colors(source))
+                || self.protected_from_mana_value(id, self.source_mana_value(source))
+            {
                 return true;
             }
             if source_is_creature
@@ -627,11 +629,15 @@ impl Game {
         let mut prevented = 0;
         let mut used: Vec<usize> = Vec::new();
         let mut reflected: Option<(ObjectId, u32)> = None;
+        // Damage that can't be prevented (Volcano Hellion) passes prevention shields by.
+        let preventable = !self.damage_unpreventable;
         for i in order {
             if left == 0 {
                 break;
             }
             match &mut self.shields[i] {
+                Shield::PreventNext { .. } | Shield::PreventNextFromSource { .. }
+                    if !preventable => {}
                 Shield::PreventNextFromSource { reflect, .. } => {
                     // All of this damage event, once.
                     if let Some(r) = *reflect

@@ -83,6 +83,10 @@ pub struct Resolution {
     /// The revealed cards' piles as they are made and chosen (`resolve/piles.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub piles: Option<piles::Piles>,
+    /// The number the current effect's controller chose as it resolves (`Decision::ChooseX`:
+    /// Volcano Hellion's amount of damage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -109,6 +113,7 @@ impl Resolution {
             named: None,
             enchant: None,
             piles: None,
+            number: None,
         }
     }
 }
@@ -201,6 +206,7 @@ impl Game {
                     res.named = None;
                     res.enchant = None;
                     res.piles = None;
+                    res.number = None;
                     res.draws = None;
                     res.dredged = None;
                     res.drawn.clear();
@@ -835,6 +841,14 @@ impl Game {
             | Effect::BalanceSacrifice(_)
             | Effect::ReturnChosen(_) => return self.execute_sacrifice_choices(res, e),
             Effect::ChangeTarget(what) => return self.execute_change_target(res, *what),
+            Effect::ChangeTargetToThis(what) => self.change_target_to_this(res, *what),
+            Effect::DamageAnyAmount { to, unpreventable } => {
+                return self.execute_damage_any_amount(res, to, *unpreventable);
+            }
+            Effect::DrawUpTo { max, who } => return self.execute_draw_up_to(res, *max, *who),
+            Effect::AnyPlayerMaySacrifice { filter, then } => {
+                return self.execute_any_player_may_sacrifice(res, filter, then);
+            }
             other => self.apply_simple_effect(res, other),
         }
         Progress::Done
@@ -1101,6 +1115,23 @@ impl Game {
             return Err(RuleError::illegal("there is no question to answer"));
         };
         res.option = Some(i);
+        self.pending = None;
+        self.resume_resolution();
+        Ok(())
+    }
+
+    /// A number chosen as something resolves (`Decision::ChooseX` outside casting: Volcano
+    /// Hellion's amount of damage): any number, 0 included.
+    pub(crate) fn answer_resolution_number(&mut self, answer: Answer) -> Result<(), RuleError> {
+        let Answer::X(n) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!("a number (x N), not {}", answer.kind_name()),
+            });
+        };
+        let Some(res) = &mut self.resolution else {
+            return Err(RuleError::illegal("there is no question to answer"));
+        };
+        res.number = Some(n);
         self.pending = None;
         self.resume_resolution();
         Ok(())

@@ -256,6 +256,7 @@ impl Game {
             } else {
                 self.protected_from(to, colors)
             }
+            || self.protected_from_mana_value(to, self.source_mana_value(aura))
             || self.aura_shut_out(aura, to)
     }
 

@@ -299,7 +299,8 @@ impl Game {
                     && self.chooser_controls_ok(spec, *t, item.chooser)
                     && !matches!(t, Target::Object(o)
                         if self.obj(*o).is_some_and(|x| x.zone != crate::zones::ZoneKind::Graveyard)
-                            && self.protected_from(*o, source_colors))
+                            && (self.protected_from(*o, source_colors)
+                                || self.protected_from_mana_value(*o, self.item_mana_value(&item))))
                     && !self.aura_spell_shut_out(&item, *t)
             })
             .collect();
@@ -419,7 +420,19 @@ impl Game {
         };
         self.target_is_legal(item.controller, &d.spec, t)
             && !self.is_self_target(item, t)
-            && !matches!(t, Target::Object(o) if self.protected_from(o, colors))
+            && !matches!(t, Target::Object(o) if self.protected_from(o, colors)
+                || self.protected_from_mana_value(o, self.item_mana_value(item)))
+    }
+
+    /// The mana value of what a stack item's targets are chosen by: the spell, or the
+    /// ability's source (protection from a mana value: Mistmeadow Skulk).
+    fn item_mana_value(&self, item: &StackItem) -> u32 {
+        match item.kind {
+            StackKind::Spell(id) => self.source_mana_value(id),
+            _ => item
+                .ability_source()
+                .map_or(0, |s| self.source_mana_value(s)),
+        }
     }
 
     /// An Aura spell whose target can't be enchanted by other Auras now (Consecrate Land).

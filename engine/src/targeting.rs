@@ -363,6 +363,9 @@ impl crate::game::Game {
             (TargetKind::SingleTargetSpellOrAbility, Target::Object(id)) => self
                 .single_target_spell_check(id)
                 .map_err(|e| if words { e } else { String::new() }),
+            (TargetKind::SpellTargetingSingleCreature, Target::Object(id)) => self
+                .single_creature_spell_check(id)
+                .map_err(|e| if words { e } else { String::new() }),
             (TargetKind::ExiledCard, Target::Object(id)) => match self.obj(id) {
                 Some(o) if o.zone == ZoneKind::Exile && !o.face_down => Ok(()),
                 Some(_) => no(&|| format!("{} is not a face-up exiled card", self.card_name(id))),
@@ -404,6 +407,37 @@ impl crate::game::Game {
             Err(format!("{} is not {}", self.card_name(id), spec.describe()))
         } else {
             Ok(())
+        }
+    }
+
+    /// The one creature a stack item targets ("a spell that targets only a single
+    /// creature": Muck Drubb): its single target (a divided spell's one recipient), if that
+    /// is a creature. A spell with several targets is never one (its ruling, even if only
+    /// one is a creature); the block has no spell that may choose one creature for several
+    /// targets, the ruling's other case.
+    pub(crate) fn single_creature_target(
+        &self,
+        s: &crate::stack::StackItem,
+    ) -> Option<crate::ids::ObjectId> {
+        match s.single_target()? {
+            Target::Object(id) if self.is_on_battlefield(id) && self.is_creature(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// A spell on the stack as Muck Drubb's "target spell that targets only a single
+    /// creature".
+    fn single_creature_spell_check(&self, id: crate::ids::ObjectId) -> Result<(), String> {
+        match self.stack.iter().find(|s| s.object() == Some(id)) {
+            None => Err(format!(
+                "{} is not a spell on the stack",
+                self.card_name(id)
+            )),
+            Some(s) if self.single_creature_target(s).is_none() => Err(format!(
+                "{} doesn't target only a single creature",
+                self.card_name(id)
+            )),
+            Some(_) => Ok(()),
         }
     }
 

@@ -65,6 +65,9 @@ pub enum TargetKind {
     /// (`Target::Object`) or an activated or triggered ability (`Target::Ability`) on the
     /// stack that has exactly one target (a divided spell: one target with the whole share).
     SingleTargetSpellOrAbility,
+    /// "Target spell that targets only a single creature" (Muck Drubb): a spell on the stack
+    /// whose targets are all one creature (a divided spell: one creature recipient).
+    SpellTargetingSingleCreature,
 }
 
 impl TargetKind {
@@ -375,6 +378,9 @@ impl TargetSpec {
             TargetKind::SpellOrPermanent => "a spell or permanent".into(),
             TargetKind::SingleTargetSpellOrAbility => {
                 "a spell or ability with a single target".into()
+            }
+            TargetKind::SpellTargetingSingleCreature => {
+                "a spell that targets only a single creature".into()
             }
             TargetKind::GraveyardCard(f) if f == &ObjectFilter::default() => {
                 "a card in a graveyard".into()

@@ -257,7 +257,7 @@ pub const DEATHTOUCH_TRIGGER: u8 = u8::MAX - 4;
 pub const SHAPESHIFTER_TRIGGER: u8 = u8::MAX - 5;
 /// Indices from here up name built-in abilities (keywords' triggers, delayed returns);
 /// granted abilities stay below.
-const FIRST_BUILTIN: u8 = crate::keywords::frenzy::FRENZY1_TRIGGER;
+const FIRST_BUILTIN: u8 = crate::keywords::vanishing::VANISHING_SACRIFICE_TRIGGER;
 
 fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
     static R1: std::sync::OnceLock<TriggerDef> = std::sync::OnceLock::new();
@@ -287,6 +287,10 @@ fn builtin_trigger(index: u8) -> Option<&'static TriggerDef> {
             Some(crate::keywords::lifelink::definition())
         }
         crate::keywords::frenzy::FRENZY1_TRIGGER => Some(crate::keywords::frenzy::definition()),
+        crate::keywords::vanishing::VANISHING_UPKEEP_TRIGGER
+        | crate::keywords::vanishing::VANISHING_SACRIFICE_TRIGGER => {
+            crate::keywords::vanishing::builtin(index)
+        }
         SUSPEND_UPKEEP_TRIGGER => Some(crate::keywords::suspend::upkeep_definition()),
         SUSPEND_CAST_TRIGGER => Some(crate::keywords::suspend::cast_definition()),
         crate::keywords::storm::STORM_TRIGGER => Some(crate::keywords::storm::definition()),
@@ -628,6 +632,18 @@ impl Game {
                 self.milled_self_triggers(*card, *new, *owner);
             }
         }
+        if let Event::Discarded { player, card } = e {
+            self.discarded_self_triggers(*player, *card);
+        }
+        if let Event::SpellCast { player, spell, .. } = e {
+            self.cast_self_triggers(*player, *spell);
+        }
+        // "When ~'s echo cost is paid" (Shah of Naar Isle).
+        if let Event::EchoPaid { object, .. } = e {
+            for (s, c, p, i, subject) in self.own_triggers(*object, &[TriggerEvent::EchoPaid]) {
+                self.queue(s, c, p, i, subject, None);
+            }
+        }
         let found = match e {
             Event::EnteredBattlefield { .. }
             | Event::ZoneChanged { .. }
@@ -685,6 +701,48 @@ impl Game {
             .collect();
         for i in found {
             self.queue(new, card, owner, i, Some(new), None);
+        }
+    }
+
+    /// "When you cast this spell" (Brain Gorgers): the spell's own ability, controlled by
+    /// its caster, its source the spell on the stack.
+    fn cast_self_triggers(&mut self, p: PlayerId, spell: ObjectId) {
+        let Some(card) = self.obj(spell).map(|o| o.face()) else {
+            return;
+        };
+        let found: Vec<usize> = self
+            .catalog()
+            .get(card)
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::CastThis)
+            .map(|(i, _)| i)
+            .collect();
+        for i in found {
+            self.queue(spell, card, p, i, Some(spell), None);
+        }
+    }
+
+    /// "When a spell or ability an opponent controls causes you to discard ~" (Quagnoth): the
+    /// discarded card's own ability, from wherever the discard put it, controlled by `p`.
+    fn discarded_self_triggers(&mut self, p: PlayerId, new: ObjectId) {
+        let Some(card) = self.obj(new).map(|o| o.card) else {
+            return;
+        };
+        let def = self.catalog().get(card);
+        let found: Vec<usize> = def
+            .triggers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when == TriggerEvent::DiscardedByOpponent)
+            .map(|(i, _)| i)
+            .collect();
+        if found.is_empty() || !self.discard_caused_by_opponent(p) {
+            return;
+        }
+        for i in found {
+            self.queue(new, card, p, i, Some(new), None);
         }
     }
 
@@ -1069,6 +1127,7 @@ impl Game {
                     .collect();
                 if step == Step::Upkeep {
                     v.extend(self.suspend_upkeep_triggers(active));
+                    v.extend(self.gained_vanishing_upkeep_triggers(active));
                     v.extend(self.enchanted_controllers_upkeep_triggers(active));
                 }
                 v
@@ -1459,6 +1518,7 @@ impl Game {
                     .collect();
                 if !put && *kind == CounterKind::Time {
                     v.extend(self.suspend_cast_trigger(object));
+                    v.extend(self.gained_vanishing_sacrifice_triggers(object));
                 }
                 v
             }

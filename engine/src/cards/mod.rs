@@ -1137,4 +1137,8 @@ pub enum EntersChoice {
     Player,
     /// "Choose white Citizen, blue Camarid, ...": one of these options (player words).
     OneOf(Vec<String>),
+    /// "As ~ enters the battlefield or is turned face up, it becomes your choice of 5/1 or
+    /// 1/5" (Aquamorph Entity): a power and toughness, also chosen as it is turned face up
+    /// (`keywords/morph.rs`); kept as `Object::token_pt`, a copiable value.
+    Pt(Vec<(i32, i32)>),
 }

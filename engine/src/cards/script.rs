@@ -141,6 +141,10 @@ struct Script {
     /// "As ~ enters the battlefield, choose white Citizen, blue Camarid, ...": the options.
     #[serde(default)]
     choose_one_of: Vec<String>,
+    /// "As ~ enters the battlefield or is turned face up, it becomes your choice of 5/1 or
+    /// 1/5" (Aquamorph Entity): `choose_pt = ["5/1", "1/5"]`, checked against the text.
+    #[serde(default)]
+    choose_pt: Vec<String>,
     /// "You may have ~ enter the battlefield tapped as a copy of any land on the battlefield."
     #[serde(default)]
     copy_land_as_enters: bool,
@@ -1244,6 +1248,9 @@ fn apply_spell(def: &mut CardDef, s: &Script) -> Result<(), String> {
     let text_lower = def.text.to_lowercase();
     for k in &s.keywords {
         let kw: Keyword = k.parse()?;
+        if kw == Keyword::Vanishing {
+            return Err("printed vanishing is the key `vanishing = N`; the keyword Vanishing is only gained (`grant vanishing this forever`)".into());
+        }
         let in_text = match kw.protection_from() {
             // "protection from black and from red" names the second colour without "protection".
             Some(c) => {
@@ -1417,7 +1424,10 @@ fn apply_rule_keys(def: &mut CardDef, s: &Script, text_lower: &str) -> Result<()
 
 /// `choose = "color" | "opponent" | "player"` or `choose_one_of = [...]`: "as ~ enters the
 /// battlefield, choose ..." (`as_enters.rs`).
-fn enters_choice(s: &Script) -> Result<Option<super::EntersChoice>, String> {
+fn enters_choice(s: &Script, text_lower: &str) -> Result<Option<super::EntersChoice>, String> {
+    if !s.choose_pt.is_empty() {
+        return choose_pt(s, text_lower).map(Some);
+    }
     Ok(match (s.choose.as_deref(), s.choose_one_of.is_empty()) {
         (None, true) => None,
         (Some("color"), true) => Some(super::EntersChoice::Color),
@@ -1431,6 +1441,34 @@ fn enters_choice(s: &Script) -> Result<Option<super::EntersChoice>, String> {
         }
         (Some(_), false) => return Err("`choose` and `choose_one_of` exclude each other".into()),
     })
+}
+
+/// `choose_pt = ["5/1", "1/5"]` (Aquamorph Entity): "As ~ enters the battlefield or is
+/// turned face up, it becomes your choice of 5/1 or 1/5."
+fn choose_pt(s: &Script, text_lower: &str) -> Result<super::EntersChoice, String> {
+    if s.choose.is_some() || !s.choose_one_of.is_empty() {
+        return Err("`choose_pt` excludes `choose` and `choose_one_of`".into());
+    }
+    let pts = s
+        .choose_pt
+        .iter()
+        .map(|w| {
+            w.split_once('/')
+                .and_then(|(p, t)| Some((p.trim().parse().ok()?, t.trim().parse().ok()?)))
+                .ok_or_else(|| format!("choose_pt `{w}`: expected P/T, e.g. 5/1"))
+        })
+        .collect::<Result<Vec<(i32, i32)>, String>>()?;
+    let words = s.choose_pt.join(" or ");
+    if pts.len() < 2
+        || !text_lower.contains(&format!(
+            "enters the battlefield or is turned face up, it becomes your choice of {words}"
+        ))
+    {
+        return Err(format!(
+            "`choose_pt`: the card's text doesn't say \"... enters the battlefield or is turned face up, it becomes your choice of {words}\""
+        ));
+    }
+    Ok(super::EntersChoice::Pt(pts))
 }
 
 /// The card-level keys: flashback, replacement and prevention keys, copy abilities, enchant,
@@ -1485,7 +1523,7 @@ fn apply_card_keys(def: &mut CardDef, s: &Script) -> Result<(), String> {
         def.spells_cost_more = s.spells_cost_more;
     }
     def.choose_creature_type = s.choose_creature_type;
-    def.enters_choice = enters_choice(s)?;
+    def.enters_choice = enters_choice(s, &text_lower)?;
     def.copy_land_as_enters = s.copy_land_as_enters;
     if let Some(c) = &s.copy_creature {
         if !def.types.contains(&CardType::Creature) {
@@ -2404,9 +2442,18 @@ fn parse_echo(e: &str, text_lower: &str) -> Result<crate::costs::Cost, String> {
     let e = e.trim();
     if let Ok(mana) = e.parse::<crate::mana::ManaCost>() {
         let printed = format!("echo {}", e.to_lowercase());
-        if !text_lower.lines().any(|l| l.starts_with(&printed)) {
+        // Echo {X}: "~ has echo {X}, where X is your life total" (Volcano Hellion; X is
+        // read as the trigger resolves, `Game::echo_x`).
+        let found = if mana.has_x() {
+            text_lower
+                .lines()
+                .any(|l| l.contains("has echo {x}, where x is your life total"))
+        } else {
+            text_lower.lines().any(|l| l.starts_with(&printed))
+        };
+        if !found {
             return Err(format!(
-                "`echo = \"{e}\"`: the card's text has no `Echo {e}`"
+                "`echo = \"{e}\"`: the card's text has no `Echo {e}` (an X only as \"echo {{X}}, where X is your life total\")"
             ));
         }
         return Ok(crate::costs::Cost {

@@ -44,6 +44,7 @@ pub fn effect(i: &mut &str) -> PResult<Effect> {
         "if_you_control_at_most" => if_you_control_at_most(i),
         "if_activated_this_turn" => if_activated_this_turn(i),
         "may_sacrifice" => may_sacrifice(i),
+        "any_player_may_sacrifice" => any_player_may_sacrifice(i),
         "sacrifice_or_else" => sacrifice_or_else(i),
         "unless_pays" => unless_pays(i),
         "name_card_reveal_random" => name_card_reveal_random(i),
@@ -282,6 +283,23 @@ fn may_sacrifice(i: &mut &str) -> PResult<Effect> {
     })
 }
 
+/// `any_player_may_sacrifice FILTER && EFFECT...`: "any player may sacrifice a <filter>. If
+/// a player does, ..." (Brain Gorgers: `any_player_may_sacrifice creature && counter this`).
+fn any_player_may_sacrifice(i: &mut &str) -> PResult<Effect> {
+    let filter = filter_after(&[]).parse_next(i)?;
+    options(i, "any_player_may_sacrifice", &[])?;
+    let at = after_spaces(i);
+    let then = chain(i)?;
+    if then.is_empty() || then.iter().any(|e| !e.is_choiceless()) {
+        *i = at;
+        return fail_here(
+            "`any_player_may_sacrifice FILTER && EFFECT...` takes effects that ask nothing more",
+            &["&& EFFECT"],
+        );
+    }
+    Ok(Effect::AnyPlayerMaySacrifice { filter, then })
+}
+
 /// `sacrifice_or_else FILTER && EFFECT...`: "sacrifice a <filter>. If you can't, ..."
 /// (Liege of the Pit).
 fn sacrifice_or_else(i: &mut &str) -> PResult<Effect> {
@@ -518,6 +536,12 @@ const FOREVER: Opt = Opt {
     shape: "forever",
     value: Value::Flag,
 };
+/// `unpreventable`: "The damage can't be prevented" (Volcano Hellion).
+const UNPREVENTABLE: Opt = Opt {
+    key: "unpreventable",
+    shape: "unpreventable",
+    value: Value::Flag,
+};
 const STILL_LAND: Opt = Opt {
     key: "still_land",
     shape: "still_land",
@@ -686,6 +710,7 @@ type Rule = fn(&mut &str, &'static str) -> PResult<Effect>;
 pub const RULES: &[(&str, Rule)] = &[
     // damage and life
     ("damage", damage),
+    ("damage_any_amount", damage_any_amount),
     ("damage_divided", no_args),
     ("gain", player_amount),
     ("lose", player_amount),
@@ -746,6 +771,7 @@ pub const RULES: &[(&str, Rule)] = &[
     // the stack
     ("counter", counter),
     ("change_target", one_object),
+    ("change_target_to_this", one_object),
     // counters and tokens
     ("put_counter", put_counter),
     ("put_counter_each", put_counter_each),
@@ -764,6 +790,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("create_chosen_token", create_chosen_token),
     // library and hand: draw, discard, mill, search
     ("draw", player_amount),
+    ("draw_up_to", draw_up_to),
     ("discard", player_amount),
     ("mill", player_amount),
     ("search", search),
@@ -979,6 +1006,7 @@ fn one_object(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         "doesnt_untap_next" => Effect::DoesntUntapNext,
         "turn_face_up" => Effect::TurnFaceUp,
         "change_target" => Effect::ChangeTarget,
+        "change_target_to_this" => Effect::ChangeTargetToThis,
         _ => Effect::TurnFaceDown,
     };
     Ok(make(what))
@@ -1132,6 +1160,29 @@ fn damage(i: &mut &str, verb: &'static str) -> PResult<Effect> {
     Ok(match o.object("from") {
         None => Effect::Damage { amount, to },
         Some(source) => Effect::DamageFrom { source, amount, to },
+    })
+}
+
+/// `damage_any_amount to=RECIPIENTS [unpreventable]`: "~ deals an amount of damage of your
+/// choice to <recipients>" (Volcano Hellion), the amount chosen as it resolves;
+/// `unpreventable`: "The damage can't be prevented."
+fn damage_any_amount(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let mut o = options(i, verb, &[TO_RECIPIENTS, UNPREVENTABLE])?;
+    let unpreventable = o.flag("unpreventable");
+    let Some(Val::Recipients(to)) = o.take("to") else {
+        return missing(verb, TO_RECIPIENTS);
+    };
+    Ok(Effect::DamageAnyAmount { to, unpreventable })
+}
+
+/// `draw_up_to N [who=PLAYER]`: "<player> may draw up to N cards" (Shah of Naar Isle: each
+/// opponent chooses 0 to N in turn order).
+fn draw_up_to(i: &mut &str, verb: &'static str) -> PResult<Effect> {
+    let max = arg("a number", natural).parse_next(i)?;
+    let o = options(i, verb, &[WHO])?;
+    Ok(Effect::DrawUpTo {
+        max,
+        who: o.player("who").unwrap_or(PlayerRef::You),
     })
 }
 
@@ -1572,11 +1623,17 @@ fn grant(i: &mut &str, verb: &'static str) -> PResult<Effect> {
         });
     }
     let what = arg("an object", object).parse_next(i)?;
-    let o = options(i, verb, &[UNTIL_TURN_OR_COMBAT])?;
+    let o = options(i, verb, &[UNTIL_TURN_OR_COMBAT, FOREVER])?;
+    // `forever`: "<it> gains K" with no duration (Maelstrom Djinn's vanishing).
+    let until = if o.flag("forever") {
+        Duration::Indefinite
+    } else {
+        turn_or_combat(&o)
+    };
     Ok(Effect::Grant {
         what,
         keyword,
-        until: turn_or_combat(&o),
+        until,
     })
 }
 

@@ -149,6 +149,9 @@ const EVENT_WORDS: &[(&str, TriggerEvent)] = &[
         TriggerEvent::LeavesOrBecomesUntapped,
     ),
     ("turned_face_up", TriggerEvent::TurnedFaceUp),
+    ("echo_paid", TriggerEvent::EchoPaid),
+    ("discarded_by_opponent", TriggerEvent::DiscardedByOpponent),
+    ("cast_this", TriggerEvent::CastThis),
     (
         "permanent_turned_face_up",
         TriggerEvent::PermanentTurnedFaceUp,

@@ -262,6 +262,7 @@ pub fn target(i: &mut &str) -> PResult<TargetSpec> {
         "card_in_exile" => TargetKind::ExiledCard,
         "spell_or_permanent" => TargetKind::SpellOrPermanent,
         "spell_or_ability_with_single_target" => TargetKind::SingleTargetSpellOrAbility,
+        "spell_targeting_single_creature" => TargetKind::SpellTargetingSingleCreature,
         "spell" => TargetKind::Spell(filter_after(CHOOSERS).parse_next(i)?),
         "card_in_graveyard" => {
             let at = i.checkpoint();

@@ -16,6 +16,7 @@ use crate::abilities::{TriggerCondition, TriggerDef, TriggerEvent};
 use crate::costs::{Cost, CostPart};
 use crate::decision::{Decision, Pending};
 use crate::effects::Effect;
+use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
 use crate::resolve::{Progress, Resolution};
@@ -80,7 +81,7 @@ impl Game {
         let mana_ok = cost
             .mana
             .as_ref()
-            .is_none_or(|m| self.can_pay_now(player, &m.to_payable(0)));
+            .is_none_or(|m| self.can_pay_now(player, &m.to_payable(self.echo_x(player, cost))));
         mana_ok
             && cost.parts.iter().all(|p| match p {
                 CostPart::Discard(n) => self.player(player).hand.len() >= *n as usize,
@@ -119,6 +120,12 @@ impl Game {
         }
         let payable = self.can_pay_echo(me, cost);
         let name = self.seen_name(this, Some(me));
+        let x = self.echo_x(me, cost);
+        let cost_words = if cost.mana.as_ref().is_some_and(|m| m.has_x()) {
+            format!("{cost} (X = {x})")
+        } else {
+            cost.to_string()
+        };
         let goblin = if echo {
             self.echo_zero_source(me)
         } else {
@@ -128,7 +135,7 @@ impl Game {
             let Some(i) = res.option else {
                 let mut options = Vec::new();
                 if payable {
-                    options.push(format!("pay {cost}"));
+                    options.push(format!("pay {cost_words}"));
                 }
                 options.push(format!("pay {{0}} instead ({})", self.card_name(goblin)));
                 options.push(format!("sacrifice {name}"));
@@ -145,26 +152,48 @@ impl Game {
         } else {
             match res.may {
                 None if payable => {
-                    return Self::ask_yes_no(me, format!("pay {cost}, or sacrifice {name}? Pay?"));
+                    return Self::ask_yes_no(
+                        me,
+                        format!("pay {cost_words}, or sacrifice {name}? Pay?"),
+                    );
                 }
                 Some(true) if payable => EchoChoice::Pay,
                 _ => EchoChoice::Sacrifice,
             }
         };
         match choice {
-            EchoChoice::Zero => {}
+            EchoChoice::Zero => self.emit(Event::EchoPaid {
+                object: this,
+                controller: me,
+            }),
             EchoChoice::Sacrifice => {
                 self.sacrifice(this);
             }
-            EchoChoice::Pay => return self.pay_echo(res, this, cost),
+            EchoChoice::Pay => return self.pay_echo(res, this, cost, echo),
         }
         Progress::Done
+    }
+
+    /// The X of an echo cost {X} as the trigger resolves: "where X is your life total"
+    /// (Volcano Hellion, the block's only echo {X}; not locked in as it entered), 0 below 0.
+    pub(crate) fn echo_x(&self, player: PlayerId, cost: &Cost) -> u32 {
+        if cost.mana.as_ref().is_some_and(|m| m.has_x()) {
+            self.player(player).life.max(0) as u32
+        } else {
+            0
+        }
     }
 
     /// Pays an echo cost its controller chose to pay: the cards to discard or permanents to
     /// sacrifice are chosen first (a decision each), then everything is paid; mana the
     /// auto-payer can't find after all means the permanent is sacrificed.
-    fn pay_echo(&mut self, res: &mut Resolution, this: ObjectId, cost: &Cost) -> Progress {
+    fn pay_echo(
+        &mut self,
+        res: &mut Resolution,
+        this: ObjectId,
+        cost: &Cost,
+        echo: bool,
+    ) -> Progress {
         let me = res.item.controller;
         for (k, part) in cost.parts.iter().enumerate() {
             if res.choices.len() > k {
@@ -197,7 +226,7 @@ impl Game {
             });
         }
         if let Some(m) = &cost.mana
-            && !self.pay_automatically(me, &m.to_payable(0))
+            && !self.pay_automatically(me, &m.to_payable(self.echo_x(me, cost)))
         {
             self.sacrifice(this);
             return Progress::Done;
@@ -221,6 +250,13 @@ impl Game {
                 self.sacrifice(o);
             }
             self.end_batch();
+        }
+        // Paid (the discards are part of the payment made now): "when ~'s echo cost is paid".
+        if echo {
+            self.emit(Event::EchoPaid {
+                object: this,
+                controller: me,
+            });
         }
         if let Some(p) = self.discard_all_asking(&discards) {
             return Progress::Ask(p);

@@ -49,7 +49,10 @@ impl Game {
         let spared = self
             .def(what)
             .is_some_and(|d| d.statics.iter().any(|st| st.doesnt_remove_source));
-        if !spared && self.protected_from(to, self.colors(what)) {
+        if !spared
+            && (self.protected_from(to, self.colors(what))
+                || self.protected_from_mana_value(to, self.source_mana_value(what)))
+        {
             return false;
         }
         if self.has_subtype(what, "Aura") {

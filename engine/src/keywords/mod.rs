@@ -108,6 +108,14 @@ pub enum Keyword {
     /// owner's library instead" (Pulmonic Sliver's grant): an optional replacement (419 /
     /// 614) its controller is asked as it would go (`replacement.rs`, `LibraryInstead`).
     TopOfLibraryInstead,
+    /// A bare vanishing a permanent gained (Maelstrom Djinn; `keywords/vanishing.rs`): its
+    /// two abilities built in, each instance triggering separately. Printed "Vanishing N" is
+    /// the script key `vanishing = N`.
+    Vanishing,
+    /// "Protection from mana value 3 or greater" (Mistmeadow Skulk; 2014 702.16 / 2006
+    /// 502.7, the same four parts): from every spell and source with mana value 3 or more
+    /// (`Game::protected_from_mana_value`).
+    ProtectionFromManaValue3OrGreater,
 }
 
 impl Keyword {
@@ -208,6 +216,8 @@ impl Keyword {
             Keyword::TopOfLibraryInstead => {
                 "If this permanent would be put into a graveyard, you may put it on top of its owner's library instead"
             }
+            Keyword::Vanishing => "Vanishing",
+            Keyword::ProtectionFromManaValue3OrGreater => "Protection from mana value 3 or greater",
         }
     }
     /// Keywords that are triggered abilities (the engine matches their events).
@@ -222,9 +232,10 @@ impl Keyword {
                 | Keyword::Poisonous3
                 | Keyword::Lifelink
                 | Keyword::Frenzy1
+                | Keyword::Vanishing
         )
     }
-    pub const ALL: [Keyword; 51] = [
+    pub const ALL: [Keyword; 53] = [
         Keyword::Flying,
         Keyword::Reach,
         Keyword::Vigilance,
@@ -276,6 +287,8 @@ impl Keyword {
         Keyword::BlockedOnlyByArtifactOrWhite,
         Keyword::Indestructible,
         Keyword::TopOfLibraryInstead,
+        Keyword::Vanishing,
+        Keyword::ProtectionFromManaValue3OrGreater,
     ];
 }
 

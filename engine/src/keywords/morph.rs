@@ -109,6 +109,47 @@ impl Game {
         Ok(())
     }
 
+    /// The answer to an "as ~ is turned face up" choice asked by the special action
+    /// (Aquamorph Entity's P/T): it turns face up already of that size (not */* first: its
+    /// ruling), and the player receives priority again (408.2h).
+    pub(crate) fn answer_face_up_choice(
+        &mut self,
+        player: PlayerId,
+        options: usize,
+        answer: crate::decision::Answer,
+    ) -> Result<(), RuleError> {
+        let crate::decision::Answer::Mode(i) = answer else {
+            return Err(RuleError::WrongKind {
+                expected: format!("one of the {options} options, not {}", answer.kind_name()),
+            });
+        };
+        if i as usize >= options {
+            return Err(RuleError::illegal(format!("choose option 1 to {options}")));
+        }
+        let Some(id) = self.face_up_choosing else {
+            return Err(RuleError::illegal("there is no question to answer"));
+        };
+        let card = self.objects[id.slot()].face_up();
+        let Some((words, chosen)) = self
+            .enter_choice_options(card, player)
+            .get(i as usize)
+            .cloned()
+        else {
+            return Err(RuleError::illegal(format!("choose option 1 to {options}")));
+        };
+        self.pending = None;
+        self.face_up_choosing = None;
+        self.set_chosen(id, chosen);
+        self.emit(Event::Chose {
+            object: id,
+            choice: words,
+        });
+        self.turn_face_up(id);
+        self.passes = 0;
+        self.give_priority(player);
+        Ok(())
+    }
+
     /// Turns a permanent face down (502.26e / 702.36, 707.2): it becomes a 2/2 with no
     /// name, text, subtypes, colour or mana cost; it keeps its status and its identity
     /// (R-morph-6). Already face down: nothing happens (R-ixidron-7).

@@ -498,6 +498,113 @@ impl Game {
         Progress::Done
     }
 
+    /// "Change the target of target spell that targets only a single creature to ~" (Muck
+    /// Drubb): only while the spell still targets only that one creature, and only if the
+    /// ability's source is a legal new target for it (checked as Willbender's are: as if
+    /// its controller chose it now); every target (or recipient) becomes the source.
+    pub(super) fn change_target_to_this(&mut self, res: &Resolution, what: ObjRef) {
+        let ObjRef::Target(n) = what else { return };
+        let (Some(crate::targets::Target::Object(spell)), Some(this)) =
+            (Self::target_at(res, n), res.item.ability_source())
+        else {
+            return;
+        };
+        let Some(pos) = self.stack.iter().position(|s| s.object() == Some(spell)) else {
+            return;
+        };
+        let item = self.stack[pos].clone();
+        let new = crate::targets::Target::Object(this);
+        if self.single_creature_target(&item).is_none()
+            || !self.new_single_target_candidates(&item).contains(&new)
+        {
+            return;
+        }
+        let s = &mut self.stack[pos];
+        match s.division.first_mut() {
+            Some((d, _)) if s.targets.is_empty() => *d = new,
+            _ => {
+                if let Some(old) = s.targets.first_mut() {
+                    *old = new;
+                }
+            }
+        }
+        let (card, controller) = (item.card, item.controller);
+        self.emit(Event::TargetChanged {
+            card,
+            spell: Some(spell),
+            controller,
+            target: new,
+        });
+    }
+
+    /// "Any player may sacrifice a <filter>. If a player does, <then>" (Brain Gorgers): in
+    /// APNAP order each player who controls one is asked yes or no until one says yes; that
+    /// player chooses which (asked only with a choice) and sacrifices it, then `then`
+    /// happens. `res.choices` keeps those who said no (with no objects) and the sacrifice
+    /// chosen (with its object).
+    pub(super) fn execute_any_player_may_sacrifice(
+        &mut self,
+        res: &mut Resolution,
+        filter: &ObjectFilter,
+        then: &[Effect],
+    ) -> Progress {
+        let cands = |g: &Game, p: PlayerId| -> Vec<ObjectId> {
+            g.battlefield_of(p)
+                .map(|o| o.id)
+                .filter(|id| g.matches_filter(*id, filter, p))
+                .collect()
+        };
+        let undecided = |g: &Game, res: &Resolution| {
+            g.apnap()
+                .into_iter()
+                .find(|p| !res.choices.iter().any(|(q, _)| q == p) && !cands(g, *p).is_empty())
+        };
+        let mut chosen = res
+            .choices
+            .iter()
+            .find(|(_, v)| !v.is_empty())
+            .map(|(_, v)| v.clone());
+        if chosen.is_none()
+            && let Some(yes) = res.may.take()
+            && let Some(p) = undecided(self, res)
+        {
+            let mine = cands(self, p);
+            match (yes, mine.as_slice()) {
+                (false, _) => res.choices.push((p, Vec::new())),
+                (true, [only]) => chosen = Some(vec![*only]),
+                (true, _) => {
+                    return Progress::Ask(Pending {
+                        player: p,
+                        decision: Decision::Sacrifice {
+                            filter: filter.clone(),
+                            count: 1,
+                        },
+                    });
+                }
+            }
+        }
+        if let Some(objs) = chosen {
+            if objs
+                .iter()
+                .filter(|o| self.sacrifice(**o).is_some())
+                .count()
+                > 0
+            {
+                for e in then {
+                    if let Progress::Ask(q) = self.execute(res, e) {
+                        debug_assert!(false, "an any_player_may_sacrifice effect asked {q:?}");
+                    }
+                }
+            }
+            return Progress::Done;
+        }
+        let Some(p) = undecided(self, res) else {
+            return Progress::Done;
+        };
+        let card = &self.catalog().get(res.item.card).name;
+        Self::ask_yes_no(p, format!("{card}: you may sacrifice a {filter}. Do you?"))
+    }
+
     /// "That player may sacrifice <count> <filter>. If the player does, <then>" (Curse of the
     /// Cabal, Leviathan): a yes/no question (only with enough of them), then which ones
     /// (only with a choice), all sacrificed at once.

@@ -136,6 +136,10 @@ impl Game {
                     && self.is_on_battlefield(o)
                 {
                     let copy = self.take_copy_choice(o);
+                    // Aquamorph Entity's choice, made before it turned (`as_enters.rs`).
+                    if self.obj(o).is_some_and(|x| x.face_down) {
+                        self.apply_enter_choice(o, o);
+                    }
                     self.turn_face_up_as(o, copy);
                 }
             }

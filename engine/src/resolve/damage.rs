@@ -3,6 +3,30 @@
 use super::*;
 
 impl Game {
+    /// "~ deals an amount of damage of your choice to <recipients>. The damage can't be
+    /// prevented." (Volcano Hellion): its controller chooses the amount as it resolves (any
+    /// number, 0 included: `Decision::ChooseX`), then each recipient is dealt that much at
+    /// once; `unpreventable` keeps prevention effects and shields off it (`deal_damage`).
+    pub(super) fn execute_damage_any_amount(
+        &mut self,
+        res: &mut Resolution,
+        to: &[Recipient],
+        unpreventable: bool,
+    ) -> Progress {
+        let Some(n) = res.number else {
+            return Progress::Ask(Pending {
+                player: res.item.controller,
+                decision: Decision::ChooseX,
+            });
+        };
+        let source = Self::source_of(&res.item);
+        let recipients = self.recipients_of(res, to);
+        self.damage_unpreventable = unpreventable;
+        let progress = self.deal_damage_asking(source, recipients, n);
+        self.damage_unpreventable = false;
+        progress
+    }
+
     /// Resolves one effect of damage and life that may ask a player something first.
     pub(super) fn execute_damage(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
         let source = Self::source_of(&res.item);

@@ -3,6 +3,47 @@
 use super::*;
 
 impl Game {
+    /// "<player> may draw up to N cards" (Shah of Naar Isle: each opponent): each such
+    /// player in turn order chooses how many, 0 to `max` (a `ChooseMode`), and draws them
+    /// (dredge may replace each draw). `res.choices` keeps who has chosen.
+    pub(super) fn execute_draw_up_to(
+        &mut self,
+        res: &mut Resolution,
+        max: u32,
+        who: PlayerRef,
+    ) -> Progress {
+        loop {
+            if res.draws.is_some() {
+                if let Some(q) = self.draws_asking(res) {
+                    return Progress::Ask(q);
+                }
+                res.draws = None;
+            }
+            let next = self
+                .players_of(res, who)
+                .into_iter()
+                .find(|p| !res.choices.iter().any(|(q, _)| q == p));
+            let Some(p) = next else {
+                return Progress::Done;
+            };
+            let Some(n) = res.option.take() else {
+                let options = (0..=max)
+                    .map(|n| match n {
+                        0 => "draw no cards".to_string(),
+                        1 => "draw 1 card".to_string(),
+                        n => format!("draw {n} cards"),
+                    })
+                    .collect();
+                return Progress::Ask(Pending {
+                    player: p,
+                    decision: Decision::ChooseMode { options },
+                });
+            };
+            res.choices.push((p, Vec::new()));
+            res.draws = Some(vec![(p, u32::from(n))]);
+        }
+    }
+
     /// Discarding whole hands, or down to the smallest hand (Wheel of Fate, Restore
     /// Balance): each player chooses in APNAP order, then madness asks, then all discard.
     pub(super) fn execute_hand_discards(&mut self, res: &mut Resolution, e: &Effect) -> Progress {
