@@ -7,7 +7,7 @@
 
 use crate::cards::{ActivatedAbility, ManaProduce, Support};
 use crate::costs::{Cost, CostPart};
-use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::decision::{Answer, Decision, Pending, RuleError, Words};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
@@ -767,6 +767,17 @@ impl Game {
         card: ObjectId,
         half: Option<u8>,
     ) -> Result<Casting, RuleError> {
+        self.begin_cast_in(player, card, half, Words::Explain)
+    }
+
+    /// [`Game::check_begin_cast_as`], its refusal worded per `w`.
+    pub(crate) fn begin_cast_in(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        half: Option<u8>,
+        w: Words,
+    ) -> Result<Casting, RuleError> {
         let flashback = self.flashback_to_cast(player, card)?;
         let whole = match flashback {
             Some(_) => self.supported(card)?,
@@ -788,15 +799,17 @@ impl Game {
             // Δ24 / 213.1a: a missing mana cost can't be paid; an alternative cost can be
             // (R-no-mana-cost-2: Fist of Suns), and is then the only way.
             if self.alternative_cost_of(&c).is_none() {
-                return Err(RuleError::illegal(format!(
-                    "{} has no mana cost, so it can't be cast normally",
-                    def.name
-                )));
+                return Err(w.illegal(|| {
+                    format!(
+                        "{} has no mana cost, so it can't be cast normally",
+                        def.name
+                    )
+                }));
             }
             c.alternative_cost = Some(true);
         }
         self.check_cast_timing_as(player, def)?;
-        self.check_castable(&c)?;
+        self.castable_in(&c, w)?;
         Ok(c)
     }
 
@@ -893,6 +906,17 @@ impl Game {
         source: ObjectId,
         index: u8,
     ) -> Result<Casting, RuleError> {
+        self.begin_activate_in(player, source, index, Words::Explain)
+    }
+
+    /// [`Game::check_begin_activate`], its refusal worded per `w`.
+    fn begin_activate_in(
+        &self,
+        player: PlayerId,
+        source: ObjectId,
+        index: u8,
+        w: Words,
+    ) -> Result<Casting, RuleError> {
         let o = self
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
@@ -968,7 +992,7 @@ impl Game {
         }
         self.check_ability_timing(player, source, index)?;
         let c = Casting::new(player, CastKind::Ability { source, index });
-        self.check_castable(&c)?;
+        self.castable_in(&c, w)?;
         Ok(c)
     }
 
@@ -992,23 +1016,31 @@ impl Game {
     }
 
     pub(crate) fn check_castable(&self, c: &Casting) -> Result<(), RuleError> {
+        self.castable_in(c, Words::Explain)
+    }
+
+    /// [`Game::check_castable`], its refusal worded per `w`.
+    pub(crate) fn castable_in(&self, c: &Casting, w: Words) -> Result<(), RuleError> {
         if let Some(modes) = self.modes_of(c)
             && c.mode.is_none()
         {
             // Castable if some mode is (409.1b-c).
             let mut last = None;
             for m in 0..modes.len() as u8 {
-                match self.check_castable(&Casting {
-                    mode: Some(m),
-                    ..c.clone()
-                }) {
+                match self.castable_in(
+                    &Casting {
+                        mode: Some(m),
+                        ..c.clone()
+                    },
+                    w,
+                ) {
                     Ok(()) => return Ok(()),
                     Err(e) => last = Some(e),
                 }
             }
             return Err(last.unwrap_or_else(|| RuleError::illegal("no mode can be chosen")));
         }
-        if let Some(r) = self.check_castable_either_cost(c) {
+        if let Some(r) = self.castable_either_cost(c, w) {
             return r;
         }
         let shape = self
@@ -1020,20 +1052,24 @@ impl Game {
                 continue;
             }
             if !self.has_target_candidate(c, spec) {
-                return Err(RuleError::illegal(format!(
-                    "there is no legal target for it: it needs {}",
-                    spec.describe()
-                )));
+                return Err(w.illegal(|| {
+                    format!(
+                        "there is no legal target for it: it needs {}",
+                        spec.describe()
+                    )
+                }));
             }
         }
         if let Some(d) = shape.divided
             && self.divided_amount(c, d) > 0
             && !self.has_target_candidate(c, &d.spec)
         {
-            return Err(RuleError::illegal(format!(
-                "there is no legal target for its damage: it needs {}",
-                d.spec.describe()
-            )));
+            return Err(w.illegal(|| {
+                format!(
+                    "there is no legal target for its damage: it needs {}",
+                    d.spec.describe()
+                )
+            }));
         }
         let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
         for alts in shape.additional {
@@ -1054,7 +1090,7 @@ impl Game {
                 cost_options: combo,
                 ..c.clone()
             };
-            match self.check_costs_payable(&trial) {
+            match self.costs_payable_in(&trial, w) {
                 Ok(()) => return Ok(()),
                 Err(e) => last_err = Some(e),
             }
@@ -1087,6 +1123,12 @@ impl Game {
     }
 
     fn check_costs_payable(&self, c: &Casting) -> Result<(), RuleError> {
+        self.costs_payable_in(c, Words::Explain)
+    }
+
+    /// [`Game::check_costs_payable`], its refusal for mana worded per `w` (the other
+    /// refusals are rare and worded always).
+    fn costs_payable_in(&self, c: &Casting, w: Words) -> Result<(), RuleError> {
         let total = self
             .total_cost(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
@@ -1216,26 +1258,27 @@ impl Game {
                 .into_iter()
                 .collect();
             if !self.payment_possible(c, &mana, &exclude) {
-                let rule = match self.spend_rule_color(c.player) {
-                    Some(col) => format!(
-                        " (you may spend only {} mana on coloured costs, and other mana only as colourless)",
-                        col.name()
-                    ),
-                    None => String::new(),
-                };
-                return Err(RuleError::illegal(format!(
-                    "you can't pay {mana} with your untapped mana sources{rule}"
-                )));
+                return Err(w.illegal(|| {
+                    let rule = match self.spend_rule_color(c.player) {
+                        Some(col) => format!(
+                            " (you may spend only {} mana on coloured costs, and other mana only as colourless)",
+                            col.name()
+                        ),
+                        None => String::new(),
+                    };
+                    format!("you can't pay {mana} with your untapped mana sources{rule}")
+                }));
             }
         }
         Ok(())
     }
 
     pub(crate) fn can_begin_cast(&self, player: PlayerId, card: ObjectId) -> bool {
-        self.check_begin_cast(player, card).is_ok()
+        self.begin_cast_in(player, card, None, Words::Quiet).is_ok()
     }
     pub(crate) fn can_begin_activate(&self, player: PlayerId, source: ObjectId, index: u8) -> bool {
-        self.check_begin_activate(player, source, index).is_ok()
+        self.begin_activate_in(player, source, index, Words::Quiet)
+            .is_ok()
     }
 
     pub(crate) fn begin_cast(&mut self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
@@ -2749,7 +2792,7 @@ impl Game {
 
     /// Whether a triggered ability has a legal choice for each target (410.4).
     pub(crate) fn trigger_has_targets(&self, c: &Casting) -> bool {
-        self.check_castable(c).is_ok()
+        self.castable_in(c, Words::Quiet).is_ok()
     }
 
     /// Asks the trigger's controller for its targets.
