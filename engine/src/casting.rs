@@ -2311,28 +2311,27 @@ impl Game {
         out
     }
 
-    /// Whether some payment exists. When every usable source makes exactly one fixed type of
-    /// mana (basic lands), pooling all of it and paying from that pool is exact and cheap;
-    /// otherwise the solver decides.
-    pub(crate) fn payment_possible(
+    /// The mana `player` could pay with when every usable source of theirs makes exactly one
+    /// fixed type of mana with no other cost (basic lands): their pool, the mana of
+    /// `mana_plan`, and one mana from each such source not in `exclude` or the plan. `None`
+    /// when some source is not that simple (then the payment solver decides).
+    pub(crate) fn simple_mana_pool(
         &self,
-        c: &Casting,
-        cost: &PayableCost,
+        player: PlayerId,
+        mana_plan: &[(ObjectId, u8, ManaType)],
         exclude: &[ObjectId],
-    ) -> bool {
-        let mut pool = self.player(c.player).pool.clone();
-        for (_, _, t) in &c.mana_plan {
+    ) -> Option<crate::mana::ManaPool> {
+        let mut pool = self.player(player).pool.clone();
+        for (_, _, t) in mana_plan {
             pool.add(*t, 1);
         }
         let catalog = self.catalog();
-        let mut simple = true;
-        for o in self.battlefield_of(c.player) {
-            if exclude.contains(&o.id) || c.mana_plan.iter().any(|m| m.0 == o.id) {
+        for o in self.battlefield_of(player) {
+            if exclude.contains(&o.id) || mana_plan.iter().any(|m| m.0 == o.id) {
                 continue;
             }
             if !self.has_own_abilities(o.id) || !self.granted_ability_indices(o.id).is_empty() {
-                simple = false;
-                break;
+                return None;
             }
             let mut mana_abilities = catalog
                 .get(o.face())
@@ -2346,8 +2345,7 @@ impl Game {
                     .iter()
                     .any(|a| a.is_mana_ability())
                 {
-                    simple = false;
-                    break;
+                    return None;
                 }
                 continue;
             };
@@ -2369,12 +2367,23 @@ impl Game {
                     pool.add(v[0], 1);
                 }
                 _ => {
-                    simple = false;
-                    break;
+                    return None;
                 }
             }
         }
-        if simple {
+        Some(pool)
+    }
+
+    /// Whether some payment exists. When every usable source makes exactly one fixed type of
+    /// mana (basic lands), pooling all of it and paying from that pool is exact and cheap;
+    /// otherwise the solver decides.
+    pub(crate) fn payment_possible(
+        &self,
+        c: &Casting,
+        cost: &PayableCost,
+        exclude: &[ObjectId],
+    ) -> bool {
+        if let Some(mut pool) = self.simple_mana_pool(c.player, &c.mana_plan, exclude) {
             return pool.try_pay(cost);
         }
         let feasible = self.payment_feasible(c, cost, exclude);
