@@ -327,6 +327,7 @@ impl Game {
                     || def.costs_less_with_creature_cards_in_graveyards.is_some()
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
+                && !self.spell_surely_unpayable(player, (card, def), reducer, &mut pool)
                 && self.can_cast_from_hand(player, card, def.id, &mut castable)
             {
                 out.push(Answer::Cast(card));
@@ -527,6 +528,47 @@ impl Game {
         {
             return false;
         }
+        self.mana_surely_unpayable(player, mana, pool)
+    }
+
+    /// [`Game::surely_unpayable`] for casting `card` (its definition `def`) from the hand
+    /// for its mana cost: asked only when nothing can make that mana less (no cost reducer
+    /// of the player's or of its own, no convoke or delve, no alternative cost); the total
+    /// cost's additional costs and increases only add to it.
+    fn spell_surely_unpayable(
+        &self,
+        player: PlayerId,
+        (card, def): (ObjectId, &crate::cards::CardDef),
+        reducer: bool,
+        pool: &mut Option<Option<ManaPool>>,
+    ) -> bool {
+        let Some(mana) = &def.mana_cost else {
+            return false;
+        };
+        if reducer
+            || def.costs_less_with_creature_cards_in_graveyards.is_some()
+            || def.cast_keys.convoke
+            || def.cast_keys.delve
+            || self
+                .alternative_cost_of(&crate::casting::Casting::new(
+                    player,
+                    crate::casting::CastKind::Spell(card),
+                ))
+                .is_some()
+        {
+            return false;
+        }
+        self.mana_surely_unpayable(player, mana, pool)
+    }
+
+    /// Whether even all of `player`'s simple mana (`Game::simple_mana_pool`) can't pay
+    /// `mana` (X = 0, after a spending rule); false when their mana is not that simple.
+    fn mana_surely_unpayable(
+        &self,
+        player: PlayerId,
+        mana: &crate::mana::ManaCost,
+        pool: &mut Option<Option<ManaPool>>,
+    ) -> bool {
         let Some(simple) = pool.get_or_insert_with(|| self.simple_mana_pool(player, &[], &[]))
         else {
             return false;
