@@ -132,7 +132,9 @@ impl Game {
                 },
                 w,
             )
-            .map_err(|alt| w.illegal(|| format!("{e}; nor can you pay its alternative cost: {alt}")))
+            .map_err(|alt| {
+                w.illegal(|| format!("{e}; nor can you pay its alternative cost: {alt}"))
+            })
         }))
     }
 

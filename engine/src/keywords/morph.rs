@@ -108,8 +108,7 @@ impl Game {
             .is_ok()
     }
     pub(crate) fn can_begin_turn_face_up(&self, player: PlayerId, id: ObjectId) -> bool {
-        self.begin_turn_face_up_in(player, id, Words::Quiet)
-            .is_ok()
+        self.begin_turn_face_up_in(player, id, Words::Quiet).is_ok()
     }
     pub(crate) fn begin_cast_face_down(
         &mut self,
