@@ -688,10 +688,9 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
             }
         }
     }
-    for def in cards.iter_mut().chain(halves.iter_mut()) {
-        explain_unscripted(def);
-    }
+    halves.iter_mut().for_each(explain_unscripted);
     for def in &mut cards {
+        explain_unscripted(def);
         add_intrinsic_mana_abilities(def);
     }
     check_tokens(&cards, &halves, &tokens_by_name)?;
