@@ -2,15 +2,21 @@
 //!
 //! Each game i is seeded `seed + i`; both players use the same bench deck (`pool`: two
 //! random two-colour decks of playable cards per game, `engine::agent::bench_decks`);
-//! modern rules, 20 life. The timer covers only what the figures claim, the games: setting
-//! each game up, the agent's choices and the engine's answers. Card loading, the bench's own
-//! bookkeeping (decision kinds, its extra `legal_answers` call to count multi-option
-//! decisions), JSON sizes and the final-state hash happen outside it, so the figures agree
-//! with the engine's `quickbench` example.
+//! modern rules, 20 life. The games are played twice:
+//! - the **timed pass** plays them with nothing else in the loop (the engine's `quickbench`
+//!   loop: setting each game up, the agent's choices and the engine's answers); every rate
+//!   of the report comes from its timer alone;
+//! - the **counting pass** plays the same games again, untimed, with the bookkeeping:
+//!   decision kinds, an extra `legal_answers` per decision for the multi-option counts,
+//!   the state's JSON size at every decision, the cards used and the first refused answer.
+//!
+//! Bookkeeping never runs between timed steps, so none of its reads (which fill the
+//! engine's derived caches) can shorten the timed work. Both passes must end in the same
+//! final states (the same hash), or the run fails: a seeded game is deterministic.
 
 use engine::agent::RandomAgent;
 use engine::events::LossReason;
-use engine::{Answer, Catalog, Game, GameSetup, Ruleset};
+use engine::{Answer, Catalog, Game, GameSetup, PlayerId, Ruleset};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -20,9 +26,9 @@ pub struct BenchReport {
     pub deck: String,
     pub games: u64,
     pub seed: u64,
-    /// Wall time of the whole run, bookkeeping included.
+    /// Wall time of the whole run: both passes, bookkeeping included.
     pub seconds_wall: f64,
-    /// Time in the games alone (the timer behind every rate below).
+    /// Time in the games of the timed pass alone (the timer behind every rate below).
     pub seconds_games: f64,
     pub games_per_sec: f64,
     pub turns_per_game: f64,
@@ -45,6 +51,15 @@ pub struct BenchReport {
     pub state_bytes_start: usize,
     pub state_bytes_end_mean: usize,
     pub state_bytes_end_max: usize,
+    /// The largest state JSON at any decision of any game (what a save stores).
+    pub state_bytes_max: usize,
+    /// The process's peak resident set after the timed pass (catalog and games alone), KiB
+    /// (Linux `VmHWM`; absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_rss_kib_games: Option<u64>,
+    /// The same at the end of the run (the counting pass's bookkeeping included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_rss_kib: Option<u64>,
     pub final_state_hash: String,
     /// `pool` only: the playable nonland cards of the block that no game of the run cast,
     /// suspended or activated (a soak run's coverage), by name.
@@ -56,14 +71,75 @@ pub struct BenchReport {
     pub first_engine_error: Option<String>,
 }
 
-/// What the games of a run added up to (the bookkeeping outside the timer).
+/// What a game loop tells its watcher: nothing in the timed pass, everything in the
+/// counting pass.
+trait Watch {
+    /// Before the agent chooses the answer to `g`'s pending decision.
+    fn before(&mut self, _g: &Game, _player: PlayerId) {}
+    /// The answer chosen, before it is submitted.
+    fn answer(&mut self, _a: &Answer) {}
+    /// The events of an accepted answer.
+    fn events(&mut self, _events: &[engine::Event]) {}
+}
+
+/// The timed pass watches nothing.
+struct Unwatched;
+impl Watch for Unwatched {}
+
+/// One game played: its final state, its decisions, and the refusal that stopped it.
+struct Played {
+    game: Game,
+    decisions: u64,
+    refused: Option<(String, engine::RuleError)>,
+}
+
+/// Plays game `s` of the run to its end (or the cap); an error when it can't be set up.
+fn play(
+    decks: (Vec<engine::CardId>, Vec<engine::CardId>),
+    s: u64,
+    max_decisions: u64,
+    w: &mut impl Watch,
+) -> Result<Played, String> {
+    let setup = GameSetup::two_player(Ruleset::Modern, s, decks.0, decks.1);
+    let mut g = Game::new_with(&setup, false).map_err(|e| format!("setup failed: {e}"))?;
+    let mut agent = RandomAgent::new(s ^ 0x5eed);
+    let mut n = 0u64;
+    while let Some(p) = g.pending() {
+        if n >= max_decisions {
+            break;
+        }
+        let player = p.player;
+        w.before(&g, player);
+        let a = agent.choose(&g, player);
+        w.answer(&a);
+        match g.submit(player, a) {
+            Ok(events) => w.events(&events),
+            Err(e) => {
+                let kind = g.pending().map_or("none", |p| p.decision.kind_name());
+                return Ok(Played {
+                    game: g,
+                    decisions: n,
+                    refused: Some((format!("decision {n} ({kind})"), e)),
+                });
+            }
+        }
+        n += 1;
+    }
+    Ok(Played {
+        game: g,
+        decisions: n,
+        refused: None,
+    })
+}
+
+/// What the games of a run added up to (the counting pass's bookkeeping).
 #[derive(Default)]
 struct Tally {
     decisions: u64,
     multi: u64,
     multi_without_mana: u64,
     turns: u64,
-    by_kind: BTreeMap<String, u64>,
+    by_kind: BTreeMap<&'static str, u64>,
     damage: u64,
     decking: u64,
     other: u64,
@@ -73,17 +149,22 @@ struct Tally {
     start_bytes: usize,
     end_bytes_total: usize,
     end_bytes_max: usize,
+    bytes_max: usize,
     hash: u64,
     /// Cards cast, suspended or activated.
     used: std::collections::HashSet<engine::CardId>,
+    /// The answer being submitted, kept until the first refusal is worded.
+    last_answer: Option<Answer>,
     first_error: Option<String>,
 }
 
-impl Tally {
-    /// Counts one decision: its kind and how many answers it lists, with and without mana
-    /// abilities.
-    fn decision(&mut self, g: &Game, player: engine::PlayerId, kind: &str) {
-        *self.by_kind.entry(kind.to_string()).or_default() += 1;
+impl Watch for Tally {
+    /// Counts one decision: its kind, how many answers it lists (with and without mana
+    /// abilities) and the size of the state that asks it.
+    fn before(&mut self, g: &Game, player: PlayerId) {
+        if let Some(p) = g.pending() {
+            *self.by_kind.entry(p.decision.kind_name()).or_default() += 1;
+        }
         let legal = g.legal_answers(player);
         if legal.len() >= 2 {
             self.multi += 1;
@@ -100,6 +181,14 @@ impl Tally {
         if without >= 2 {
             self.multi_without_mana += 1;
         }
+        let bytes = g.to_json().map(|j| j.len()).unwrap_or(0);
+        self.bytes_max = self.bytes_max.max(bytes);
+    }
+
+    fn answer(&mut self, a: &Answer) {
+        if self.first_error.is_none() {
+            self.last_answer = Some(a.clone());
+        }
     }
 
     /// Notes the cards an answer's events show used.
@@ -115,7 +204,9 @@ impl Tally {
             }
         }
     }
+}
 
+impl Tally {
     /// The playable nonland cards of the block none of the games used.
     fn never_used(&self) -> Vec<String> {
         let mut v: Vec<String> = engine::agent::playable_block_spells()
@@ -127,10 +218,16 @@ impl Tally {
     }
 
     /// Counts one finished (or stopped) game.
-    fn game_end(&mut self, g: &Game, failed: bool) {
+    fn game_end(&mut self, played: &Played, s: u64) {
+        let g = &played.game;
+        self.decisions += played.decisions;
         self.turns += g.turn as u64;
-        if failed {
+        if let Some((at, e)) = &played.refused {
             self.errors += 1;
+            if self.first_error.is_none() {
+                let answer = self.last_answer.take();
+                self.first_error = Some(format!("game seeded {s}, {at}: {answer:?} refused: {e}"));
+            }
         } else if g.result.is_none() {
             self.capped += 1;
         } else if g.draw_reason == Some(engine::DrawReason::MandatoryLoop) {
@@ -149,8 +246,48 @@ impl Tally {
         let bytes = g.to_json().map(|j| j.len()).unwrap_or(0);
         self.end_bytes_total += bytes;
         self.end_bytes_max = self.end_bytes_max.max(bytes);
-        self.hash = (self.hash ^ g.state_hash()).wrapping_mul(0x100000001b3);
+        self.bytes_max = self.bytes_max.max(bytes);
+        self.hash = mix_hash(self.hash, g);
     }
+}
+
+/// The run's final-state hash with one more game's.
+fn mix_hash(h: u64, g: &Game) -> u64 {
+    (h ^ g.state_hash()).wrapping_mul(0x100000001b3)
+}
+
+const HASH_START: u64 = 0xcbf29ce484222325;
+
+/// The process's peak resident set in KiB (Linux `VmHWM`), if known.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// The timed pass: the games alone. Returns the time in them and their final-state hash.
+fn timed_pass(
+    deck_name: &str,
+    games: u64,
+    seed: u64,
+    max_decisions: u64,
+) -> Result<(Duration, u64), String> {
+    let mut timed = Duration::ZERO;
+    let mut hash = HASH_START;
+    for i in 0..games {
+        let s = seed.wrapping_add(i);
+        let decks = engine::agent::bench_decks(deck_name, s)?;
+        let clock = Instant::now();
+        let played = play(decks, s, max_decisions, &mut Unwatched)?;
+        timed += clock.elapsed();
+        hash = mix_hash(hash, &played.game);
+    }
+    Ok((timed, hash))
 }
 
 pub fn run(
@@ -162,56 +299,29 @@ pub fn run(
     Catalog::load().map_err(|e| e.to_string())?;
     let _ = Catalog::builtin();
     engine::agent::bench_decks(deck_name, seed)?;
+    let wall = Instant::now();
+    let (timed, timed_hash) = timed_pass(deck_name, games, seed, max_decisions)?;
+    let peak_rss_kib_games = peak_rss_kib();
     let mut t = Tally {
-        hash: 0xcbf29ce484222325,
+        hash: HASH_START,
         ..Tally::default()
     };
-    let mut timed = Duration::ZERO;
-    let wall = Instant::now();
     for i in 0..games {
         let s = seed.wrapping_add(i);
-        let (a, b) = engine::agent::bench_decks(deck_name, s)?;
-        let clock = Instant::now();
-        let setup = GameSetup::two_player(Ruleset::Modern, s, a, b);
-        let mut g = match Game::new_with(&setup, false) {
-            Ok(g) => g,
-            Err(e) => return Err(format!("setup failed: {e}")),
-        };
-        let mut agent = RandomAgent::new(s ^ 0x5eed);
-        timed += clock.elapsed();
+        let decks = engine::agent::bench_decks(deck_name, s)?;
         if i == 0 {
+            let setup = GameSetup::two_player(Ruleset::Modern, s, decks.0.clone(), decks.1.clone());
+            let g = Game::new_with(&setup, false).map_err(|e| format!("setup failed: {e}"))?;
             t.start_bytes = g.to_json().map(|j| j.len()).unwrap_or(0);
         }
-        let mut n = 0u64;
-        let mut failed = false;
-        while let Some(p) = g.pending() {
-            if n >= max_decisions {
-                break;
-            }
-            let (player, kind) = (p.player, p.decision.kind_name());
-            t.decision(&g, player, kind);
-            let clock = Instant::now();
-            let a = agent.choose(&g, player);
-            // Kept for the error message only: wording every answer would cost the timer.
-            let kept = t.first_error.is_none().then(|| a.clone());
-            let events = g.submit(player, a);
-            timed += clock.elapsed();
-            match events {
-                Ok(events) => t.events(&events),
-                Err(e) => {
-                    if let Some(kept) = kept {
-                        t.first_error = Some(format!(
-                            "game seeded {s}, decision {n} ({kind}): {kept:?} refused: {e}"
-                        ));
-                    }
-                    failed = true;
-                    break;
-                }
-            }
-            n += 1;
-        }
-        t.decisions += n;
-        t.game_end(&g, failed);
+        let played = play(decks, s, max_decisions, &mut t)?;
+        t.game_end(&played, s);
+    }
+    if t.hash != timed_hash {
+        return Err(format!(
+            "the counting pass played other games than the timed pass (hash {:016x}, timed {timed_hash:016x}): a seeded game must replay alike",
+            t.hash
+        ));
     }
     let secs = timed.as_secs_f64().max(1e-9);
     let gf = games.max(1) as f64;
@@ -232,8 +342,8 @@ pub fn run(
         multi_option_decisions_without_mana_per_sec: t.multi_without_mana as f64 / secs,
         mean_decisions_per_game_by_kind: t
             .by_kind
-            .into_iter()
-            .map(|(k, v)| (k, v as f64 / gf))
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v as f64 / gf))
             .collect(),
         share_damage: t.damage as f64 / gf,
         share_decking: t.decking as f64 / gf,
@@ -244,6 +354,9 @@ pub fn run(
         state_bytes_start: t.start_bytes,
         state_bytes_end_mean: t.end_bytes_total / games.max(1) as usize,
         state_bytes_end_max: t.end_bytes_max,
+        state_bytes_max: t.bytes_max,
+        peak_rss_kib_games,
+        peak_rss_kib: peak_rss_kib(),
         final_state_hash: format!("{:016x}", t.hash),
         cards_never_used: never_used,
         first_engine_error: t.first_error,
@@ -263,6 +376,13 @@ mod tests {
         // Mana abilities only add answers: never fewer multi-option decisions with them.
         assert!(r.multi_option_decisions >= r.multi_option_decisions_without_mana);
         assert!(r.seconds_games <= r.seconds_wall);
+        // Every decision's state is measured, the final ones among them.
+        assert!(r.state_bytes_max >= r.state_bytes_end_max);
+        assert!(r.state_bytes_end_max >= r.state_bytes_end_mean);
+        if cfg!(target_os = "linux") {
+            let (games, all) = (r.peak_rss_kib_games, r.peak_rss_kib);
+            assert!(games.is_some_and(|g| all.is_some_and(|a| a >= g && g > 0)));
+        }
         // The same seed, the same games.
         let again = run("pool", 3, 7, 20_000).expect("runs");
         assert_eq!(r.final_state_hash, again.final_state_hash);

@@ -7,7 +7,7 @@
 
 use crate::cards::{ActivatedAbility, ManaProduce, Support};
 use crate::costs::{Cost, CostPart};
-use crate::decision::{Answer, Decision, Pending, RuleError};
+use crate::decision::{Answer, Decision, Pending, RuleError, Words};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
@@ -870,6 +870,17 @@ impl Game {
         card: ObjectId,
         half: Option<u8>,
     ) -> Result<Casting, RuleError> {
+        self.begin_cast_in(player, card, half, Words::Explain)
+    }
+
+    /// [`Game::check_begin_cast_as`], its refusal worded per `w`.
+    pub(crate) fn begin_cast_in(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        half: Option<u8>,
+        w: Words,
+    ) -> Result<Casting, RuleError> {
         let flashback = self.flashback_to_cast(player, card)?;
         let whole = match flashback {
             Some(_) => self.supported(card)?,
@@ -891,16 +902,18 @@ impl Game {
             // Δ24 / 213.1a: a missing mana cost can't be paid; an alternative cost can be
             // (R-no-mana-cost-2: Fist of Suns), and is then the only way.
             if self.alternative_cost_of(&c).is_none() {
-                return Err(RuleError::illegal(format!(
-                    "{} has no mana cost, so it can't be cast normally",
-                    def.name
-                )));
+                return Err(w.illegal(|| {
+                    format!(
+                        "{} has no mana cost, so it can't be cast normally",
+                        def.name
+                    )
+                }));
             }
             c.alternative_cost = Some(true);
         }
         let owner = self.obj(card).map_or(player, |o| o.owner);
         self.check_cast_timing_owned(player, owner, def)?;
-        self.check_castable(&c)?;
+        self.castable_in(&c, w)?;
         Ok(c)
     }
 
@@ -1010,6 +1023,17 @@ impl Game {
         source: ObjectId,
         index: u8,
     ) -> Result<Casting, RuleError> {
+        self.begin_activate_in(player, source, index, Words::Explain)
+    }
+
+    /// [`Game::check_begin_activate`], its refusal worded per `w`.
+    fn begin_activate_in(
+        &self,
+        player: PlayerId,
+        source: ObjectId,
+        index: u8,
+        w: Words,
+    ) -> Result<Casting, RuleError> {
         let o = self
             .obj(source)
             .ok_or_else(|| RuleError::illegal("that permanent is no longer there"))?;
@@ -1085,7 +1109,7 @@ impl Game {
         }
         self.check_ability_timing(player, source, index)?;
         let c = Casting::new(player, CastKind::Ability { source, index });
-        self.check_castable(&c)?;
+        self.castable_in(&c, w)?;
         Ok(c)
     }
 
@@ -1109,23 +1133,31 @@ impl Game {
     }
 
     pub(crate) fn check_castable(&self, c: &Casting) -> Result<(), RuleError> {
+        self.castable_in(c, Words::Explain)
+    }
+
+    /// [`Game::check_castable`], its refusal worded per `w`.
+    pub(crate) fn castable_in(&self, c: &Casting, w: Words) -> Result<(), RuleError> {
         if let Some(modes) = self.modes_of(c)
             && c.mode.is_none()
         {
             // Castable if some mode is (409.1b-c).
             let mut last = None;
             for m in 0..modes.len() as u8 {
-                match self.check_castable(&Casting {
-                    mode: Some(m),
-                    ..c.clone()
-                }) {
+                match self.castable_in(
+                    &Casting {
+                        mode: Some(m),
+                        ..c.clone()
+                    },
+                    w,
+                ) {
                     Ok(()) => return Ok(()),
                     Err(e) => last = Some(e),
                 }
             }
             return Err(last.unwrap_or_else(|| RuleError::illegal("no mode can be chosen")));
         }
-        if let Some(r) = self.check_castable_either_cost(c) {
+        if let Some(r) = self.castable_either_cost(c, w) {
             return r;
         }
         let shape = self
@@ -1140,20 +1172,24 @@ impl Game {
                 continue;
             }
             if !self.has_target_candidate(c, spec) {
-                return Err(RuleError::illegal(format!(
-                    "there is no legal target for it: it needs {}",
-                    spec.describe()
-                )));
+                return Err(w.illegal(|| {
+                    format!(
+                        "there is no legal target for it: it needs {}",
+                        spec.describe()
+                    )
+                }));
             }
         }
         if let Some(d) = shape.divided
             && self.divided_amount(c, d) > 0
             && !self.has_target_candidate(c, &d.spec)
         {
-            return Err(RuleError::illegal(format!(
-                "there is no legal target for its damage: it needs {}",
-                d.spec.describe()
-            )));
+            return Err(w.illegal(|| {
+                format!(
+                    "there is no legal target for its damage: it needs {}",
+                    d.spec.describe()
+                )
+            }));
         }
         let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
         for alts in shape.additional {
@@ -1174,7 +1210,7 @@ impl Game {
                 cost_options: combo,
                 ..c.clone()
             };
-            match self.check_costs_payable(&trial) {
+            match self.costs_payable_in(&trial, w) {
                 Ok(()) => return Ok(()),
                 Err(e) => last_err = Some(e),
             }
@@ -1207,6 +1243,12 @@ impl Game {
     }
 
     fn check_costs_payable(&self, c: &Casting) -> Result<(), RuleError> {
+        self.costs_payable_in(c, Words::Explain)
+    }
+
+    /// [`Game::check_costs_payable`], its refusal for mana worded per `w` (the other
+    /// refusals are rare and worded always).
+    fn costs_payable_in(&self, c: &Casting, w: Words) -> Result<(), RuleError> {
         let total = self
             .total_cost(c)
             .ok_or_else(|| RuleError::illegal("that is no longer there"))?;
@@ -1336,26 +1378,27 @@ impl Game {
                 .into_iter()
                 .collect();
             if !self.payment_possible(c, &mana, &exclude) {
-                let rule = match self.spend_rule_color(c.player) {
-                    Some(col) => format!(
-                        " (you may spend only {} mana on coloured costs, and other mana only as colourless)",
-                        col.name()
-                    ),
-                    None => String::new(),
-                };
-                return Err(RuleError::illegal(format!(
-                    "you can't pay {mana} with your untapped mana sources{rule}"
-                )));
+                return Err(w.illegal(|| {
+                    let rule = match self.spend_rule_color(c.player) {
+                        Some(col) => format!(
+                            " (you may spend only {} mana on coloured costs, and other mana only as colourless)",
+                            col.name()
+                        ),
+                        None => String::new(),
+                    };
+                    format!("you can't pay {mana} with your untapped mana sources{rule}")
+                }));
             }
         }
         Ok(())
     }
 
     pub(crate) fn can_begin_cast(&self, player: PlayerId, card: ObjectId) -> bool {
-        self.check_begin_cast(player, card).is_ok()
+        self.begin_cast_in(player, card, None, Words::Quiet).is_ok()
     }
     pub(crate) fn can_begin_activate(&self, player: PlayerId, source: ObjectId, index: u8) -> bool {
-        self.check_begin_activate(player, source, index).is_ok()
+        self.begin_activate_in(player, source, index, Words::Quiet)
+            .is_ok()
     }
 
     pub(crate) fn begin_cast(&mut self, player: PlayerId, card: ObjectId) -> Result<(), RuleError> {
@@ -2509,36 +2552,35 @@ impl Game {
         out
     }
 
-    /// Whether some payment exists. When every usable source makes exactly one fixed type of
-    /// mana (basic lands), pooling all of it and paying from that pool is exact and cheap;
-    /// otherwise the solver decides.
-    pub(crate) fn payment_possible(
+    /// The mana `player` could pay with when every usable source of theirs makes exactly one
+    /// fixed type of mana with no other cost (basic lands): their pool, the mana of
+    /// `mana_plan`, and one mana from each such source not in `exclude` or the plan. `None`
+    /// when some source is not that simple (then the payment solver decides).
+    pub(crate) fn simple_mana_pool(
         &self,
-        c: &Casting,
-        cost: &PayableCost,
+        player: PlayerId,
+        mana_plan: &[(ObjectId, u8, ManaType)],
         exclude: &[ObjectId],
-    ) -> bool {
-        // Triggered mana (Gauntlet of Power): only the planner counts it.
+    ) -> Option<crate::mana::ManaPool> {
+        // Triggered mana (Gauntlet of Power) makes a land worth more than one: not simple.
         if self
             .census
             .facts(&self.objects, self.catalog())
             .boosts_basic_land_mana
         {
-            return self.plan_payment(c, cost, exclude).is_some();
+            return None;
         }
-        let mut pool = self.player(c.player).pool.clone();
-        for (_, _, t) in &c.mana_plan {
+        let mut pool = self.player(player).pool.clone();
+        for (_, _, t) in mana_plan {
             pool.add(*t, 1);
         }
         let catalog = self.catalog();
-        let mut simple = true;
-        for o in self.battlefield_of(c.player) {
-            if exclude.contains(&o.id) || c.mana_plan.iter().any(|m| m.0 == o.id) {
+        for o in self.battlefield_of(player) {
+            if exclude.contains(&o.id) || mana_plan.iter().any(|m| m.0 == o.id) {
                 continue;
             }
             if !self.has_own_abilities(o.id) || !self.granted_ability_indices(o.id).is_empty() {
-                simple = false;
-                break;
+                return None;
             }
             let mut mana_abilities = catalog
                 .get(o.face())
@@ -2552,8 +2594,7 @@ impl Game {
                     .iter()
                     .any(|a| a.is_mana_ability())
                 {
-                    simple = false;
-                    break;
+                    return None;
                 }
                 continue;
             };
@@ -2575,12 +2616,31 @@ impl Game {
                     pool.add(v[0], 1);
                 }
                 _ => {
-                    simple = false;
-                    break;
+                    return None;
                 }
             }
         }
-        if simple {
+        Some(pool)
+    }
+
+    /// Whether some payment exists. When every usable source makes exactly one fixed type of
+    /// mana (basic lands), pooling all of it and paying from that pool is exact and cheap;
+    /// otherwise the solver decides.
+    pub(crate) fn payment_possible(
+        &self,
+        c: &Casting,
+        cost: &PayableCost,
+        exclude: &[ObjectId],
+    ) -> bool {
+        // Triggered mana (Gauntlet of Power): only the planner counts it.
+        if self
+            .census
+            .facts(&self.objects, self.catalog())
+            .boosts_basic_land_mana
+        {
+            return self.plan_payment(c, cost, exclude).is_some();
+        }
+        if let Some(mut pool) = self.simple_mana_pool(c.player, &c.mana_plan, exclude) {
             return pool.try_pay(cost);
         }
         let feasible = self.payment_feasible(c, cost, exclude);
@@ -3020,7 +3080,7 @@ impl Game {
 
     /// Whether a triggered ability has a legal choice for each target (410.4).
     pub(crate) fn trigger_has_targets(&self, c: &Casting) -> bool {
-        self.check_castable(c).is_ok()
+        self.castable_in(c, Words::Quiet).is_ok()
     }
 
     /// Asks the trigger's controller for its targets.

@@ -536,6 +536,27 @@ impl RuleError {
     }
 }
 
+/// Whether a check words its refusal for a player, or only says that it refused. Listing
+/// the legal answers asks "can this be begun?" thousands of times a game and shows none of
+/// the reasons, so those asks skip the wording (the verdict is the same either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Words {
+    /// A refusal carries its message (an answer was submitted).
+    Explain,
+    /// A refusal carries an empty message (only `is_ok` is asked).
+    Quiet,
+}
+
+impl Words {
+    /// An illegal-answer refusal, its message made only when it will be read.
+    pub(crate) fn illegal(self, msg: impl FnOnce() -> String) -> RuleError {
+        match self {
+            Words::Explain => RuleError::Illegal(msg()),
+            Words::Quiet => RuleError::Illegal(String::new()),
+        }
+    }
+}
+
 impl fmt::Display for Pending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.player, self.decision.describe())

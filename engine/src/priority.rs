@@ -6,6 +6,7 @@ use crate::decision::{Answer, Decision, Pending, RuleError};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
+use crate::mana::ManaPool;
 use crate::steps::Step;
 use crate::types::CardType;
 use crate::zones::{Position, ZoneKind};
@@ -311,6 +312,8 @@ impl Game {
         // Whether each card name in the hand can be cast, asked once per name.
         let mut castable: Vec<(crate::ids::CardId, bool)> = Vec::new();
         let mut cycling_granter: Option<bool> = None;
+        // The player's simple mana (`Game::surely_unpayable`), worked out once if asked.
+        let mut pool: Option<Option<ManaPool>> = None;
         for &card in hand {
             let Some(def) = self.def(card) else { continue };
             if def.has_type(CardType::Land) {
@@ -328,6 +331,7 @@ impl Game {
                     || def.costs_less_with_creature_cards_in_graveyards.is_some()
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
+                && !self.spell_surely_unpayable(player, (card, def), reducer, &mut pool)
                 && self.can_cast_from_hand(player, card, def.id, &mut castable)
             {
                 out.push(Answer::Cast(card));
@@ -359,9 +363,10 @@ impl Game {
                 }
             }
             // Suspend: a special action with the card's own timing (502.59a / 702.61a).
-            if def.suspend.is_some()
+            if let Some(suspend) = &def.suspend
                 && !split_second
                 && (sorcery_ok || instant(def))
+                && !self.surely_unpayable(player, &suspend.cost, &mut pool)
                 && self.can_begin_suspend(player, card)
             {
                 out.push(Answer::Suspend(card));
@@ -395,7 +400,8 @@ impl Game {
             if o.face_down && self.can_begin_turn_face_up(player, o.id) {
                 out.push(Answer::TurnFaceUp(o.id));
             }
-            self.permanent_actions(player, o, with_mana_abilities, split_second, &mut abilities);
+            let listing = (with_mana_abilities, split_second);
+            self.permanent_actions(player, o, listing, &mut pool, &mut abilities);
         }
         if !split_second {
             self.opponents_only_actions(player, &mut abilities);
@@ -436,8 +442,8 @@ impl Game {
         &self,
         player: PlayerId,
         o: &crate::object::Object,
-        with_mana_abilities: bool,
-        split_second: bool,
+        (with_mana_abilities, split_second): (bool, bool),
+        pool: &mut Option<Option<ManaPool>>,
         out: &mut Vec<Answer>,
     ) {
         let def = self.catalog().get(o.face());
@@ -469,7 +475,10 @@ impl Game {
                         color: produced,
                     });
                 }
-            } else if !split_second && self.can_begin_activate(player, o.id, i) {
+            } else if !split_second
+                && !self.surely_unpayable(player, &a.cost, pool)
+                && self.can_begin_activate(player, o.id, i)
+            {
                 out.push(Answer::Activate {
                     source: o.id,
                     ability: i,
@@ -501,6 +510,80 @@ impl Game {
         let ok = self.can_begin_cast(player, card);
         memo.push((face, ok));
         ok
+    }
+
+    /// Whether `cost` surely can't be paid by `player` now: every mana source of theirs is
+    /// simple (`Game::simple_mana_pool`: one fixed mana each, the payment check's exact
+    /// case) and even all that mana can't pay the cost's mana (X = 0, after a spending
+    /// rule). A filter before the full check, which refuses such a cost too: a suspend
+    /// cost's or an ability's total cost only adds to that mana (no convoke or delve here),
+    /// and leaving the source out of its own payment only shrinks the pool. `pool` keeps
+    /// the listing's simple mana once worked out.
+    fn surely_unpayable(
+        &self,
+        player: PlayerId,
+        cost: &crate::costs::Cost,
+        pool: &mut Option<Option<ManaPool>>,
+    ) -> bool {
+        use crate::costs::CostPart;
+        let Some(mana) = &cost.mana else {
+            return false;
+        };
+        if cost
+            .parts
+            .iter()
+            .any(|p| matches!(p, CostPart::Convoke(_) | CostPart::Delve(_)))
+        {
+            return false;
+        }
+        self.mana_surely_unpayable(player, mana, pool)
+    }
+
+    /// [`Game::surely_unpayable`] for casting `card` (its definition `def`) from the hand
+    /// for its mana cost: asked only when nothing can make that mana less (no cost reducer
+    /// of the player's or of its own, no convoke or delve, no alternative cost); the total
+    /// cost's additional costs and increases only add to it.
+    fn spell_surely_unpayable(
+        &self,
+        player: PlayerId,
+        (card, def): (ObjectId, &crate::cards::CardDef),
+        reducer: bool,
+        pool: &mut Option<Option<ManaPool>>,
+    ) -> bool {
+        let Some(mana) = &def.mana_cost else {
+            return false;
+        };
+        if reducer
+            || def.costs_less_with_creature_cards_in_graveyards.is_some()
+            || def.cast_keys.convoke
+            || def.cast_keys.delve
+            || self
+                .alternative_cost_of(&crate::casting::Casting::new(
+                    player,
+                    crate::casting::CastKind::Spell(card),
+                ))
+                .is_some()
+        {
+            return false;
+        }
+        self.mana_surely_unpayable(player, mana, pool)
+    }
+
+    /// Whether even all of `player`'s simple mana (`Game::simple_mana_pool`) can't pay
+    /// `mana` (X = 0, after a spending rule); false when their mana is not that simple.
+    fn mana_surely_unpayable(
+        &self,
+        player: PlayerId,
+        mana: &crate::mana::ManaCost,
+        pool: &mut Option<Option<ManaPool>>,
+    ) -> bool {
+        let Some(simple) = pool.get_or_insert_with(|| self.simple_mana_pool(player, &[], &[]))
+        else {
+            return false;
+        };
+        !simple
+            .clone()
+            .try_pay(&self.as_spendable(player, mana.to_payable(0)))
     }
 
     /// An upper bound on the mana `player` could make now: the pool plus one per untapped

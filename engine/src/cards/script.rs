@@ -692,7 +692,9 @@ pub(super) fn build(facts_src: &str, scripts: &[(&str, &str)]) -> Result<Catalog
             }
         }
     }
+    halves.iter_mut().for_each(explain_unscripted);
     for def in &mut cards {
+        explain_unscripted(def);
         add_intrinsic_mana_abilities(def);
     }
     check_tokens(&cards, &halves, &tokens_by_name)?;
@@ -863,7 +865,9 @@ fn facts_to_def(id: CardId, f: &Facts) -> Result<CardDef, CatalogError> {
             f.layout.as_deref().unwrap_or("")
         ))
     } else {
-        Support::Unsupported(unscripted_reason(&f.text))
+        // Worded once the scripts are applied, for the cards still unscripted
+        // (`explain_unscripted`): most cards get a script and never need the words.
+        Support::Unsupported(String::new())
     };
     Ok(CardDef {
         id,
@@ -2569,6 +2573,16 @@ const BLOCK_MECHANICS: &[&str] = &[
 
 /// Why a card without a script is not playable, in player words: the block mechanics its
 /// text names (a reader sees what it waits for), or that nobody has scripted it yet.
+/// The reason of a card left unscripted, worded from its text (`facts_to_def` leaves it
+/// empty until the scripts are applied).
+fn explain_unscripted(def: &mut CardDef) {
+    if let Support::Unsupported(why) = &mut def.support
+        && why.is_empty()
+    {
+        *why = unscripted_reason(&def.text);
+    }
+}
+
 fn unscripted_reason(text: &str) -> String {
     let mut plain = String::new();
     let mut depth = 0u32;

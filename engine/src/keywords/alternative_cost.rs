@@ -25,7 +25,7 @@
 
 use crate::casting::{CastKind, Casting};
 use crate::costs::Cost;
-use crate::decision::{Decision, RuleError};
+use crate::decision::{Decision, RuleError, Words};
 use crate::game::Game;
 use crate::ids::PlayerId;
 
@@ -108,21 +108,32 @@ impl Game {
     }
 
     /// Castable with or without the alternative cost, while that is not yet announced.
-    pub(crate) fn check_castable_either_cost(&self, c: &Casting) -> Option<Result<(), RuleError>> {
+    /// Its refusal worded per `w`.
+    pub(crate) fn castable_either_cost(
+        &self,
+        c: &Casting,
+        w: Words,
+    ) -> Option<Result<(), RuleError>> {
         if c.alternative_cost.is_some() || self.alternative_cost_of(c).is_none() {
             return None;
         }
-        let normal = self.check_castable(&Casting {
-            alternative_cost: Some(false),
-            ..c.clone()
-        });
-        Some(normal.or_else(|e| {
-            self.check_castable(&Casting {
-                alternative_cost: Some(true),
+        let normal = self.castable_in(
+            &Casting {
+                alternative_cost: Some(false),
                 ..c.clone()
-            })
+            },
+            w,
+        );
+        Some(normal.or_else(|e| {
+            self.castable_in(
+                &Casting {
+                    alternative_cost: Some(true),
+                    ..c.clone()
+                },
+                w,
+            )
             .map_err(|alt| {
-                RuleError::illegal(format!("{e}; nor can you pay its alternative cost: {alt}"))
+                w.illegal(|| format!("{e}; nor can you pay its alternative cost: {alt}"))
             })
         }))
     }

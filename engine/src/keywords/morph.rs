@@ -10,7 +10,7 @@
 //! permanent is no longer a creature and leaves combat.
 
 use crate::casting::{CastKind, Casting};
-use crate::decision::RuleError;
+use crate::decision::{RuleError, Words};
 use crate::events::Event;
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
@@ -24,6 +24,16 @@ impl Game {
         &self,
         player: PlayerId,
         card: ObjectId,
+    ) -> Result<Casting, RuleError> {
+        self.begin_cast_face_down_in(player, card, Words::Explain)
+    }
+
+    /// [`Game::check_begin_cast_face_down`], its refusal worded per `w`.
+    fn begin_cast_face_down_in(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        w: Words,
     ) -> Result<Casting, RuleError> {
         let def = self.supported_card_to_cast(player, card)?;
         if def.morph.is_none() {
@@ -42,7 +52,7 @@ impl Game {
             face_down: true,
             ..Casting::new(player, CastKind::Spell(card))
         };
-        self.check_castable(&c)?;
+        self.castable_in(&c, w)?;
         Ok(c)
     }
     /// Turning a face-down permanent face up (502.26d / 702.36e, 408.2h / 116.2b): any time
@@ -53,6 +63,16 @@ impl Game {
         &self,
         player: PlayerId,
         id: ObjectId,
+    ) -> Result<Casting, RuleError> {
+        self.begin_turn_face_up_in(player, id, Words::Explain)
+    }
+
+    /// [`Game::check_begin_turn_face_up`], its refusal worded per `w`.
+    fn begin_turn_face_up_in(
+        &self,
+        player: PlayerId,
+        id: ObjectId,
+        w: Words,
     ) -> Result<Casting, RuleError> {
         let o = self
             .obj(id)
@@ -81,14 +101,15 @@ impl Game {
             )));
         }
         let c = Casting::new(player, CastKind::TurnFaceUp(id));
-        self.check_castable(&c)?;
+        self.castable_in(&c, w)?;
         Ok(c)
     }
     pub(crate) fn can_begin_cast_face_down(&self, player: PlayerId, card: ObjectId) -> bool {
-        self.check_begin_cast_face_down(player, card).is_ok()
+        self.begin_cast_face_down_in(player, card, Words::Quiet)
+            .is_ok()
     }
     pub(crate) fn can_begin_turn_face_up(&self, player: PlayerId, id: ObjectId) -> bool {
-        self.check_begin_turn_face_up(player, id).is_ok()
+        self.begin_turn_face_up_in(player, id, Words::Quiet).is_ok()
     }
     pub(crate) fn begin_cast_face_down(
         &mut self,

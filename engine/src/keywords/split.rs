@@ -25,7 +25,7 @@
 
 use crate::cards::CardDef;
 use crate::casting::{CastKind, Casting};
-use crate::decision::{Answer, RuleError};
+use crate::decision::{Answer, RuleError, Words};
 use crate::game::Game;
 use crate::ids::{ObjectId, PlayerId};
 
@@ -93,7 +93,10 @@ impl Game {
     /// The halves of split card `card` that `player` may begin to cast now.
     pub(crate) fn castable_halves(&self, player: PlayerId, card: ObjectId) -> Vec<Answer> {
         (0..2u8)
-            .filter(|h| self.check_begin_cast_as(player, card, Some(*h)).is_ok())
+            .filter(|h| {
+                self.begin_cast_in(player, card, Some(*h), Words::Quiet)
+                    .is_ok()
+            })
             .map(|half| Answer::CastSplit { card, half })
             .collect()
     }

@@ -25,7 +25,7 @@
 
 use crate::abilities::{ObjectScope, TriggerCondition, TriggerDef, TriggerEvent};
 use crate::casting::{CastKind, Casting};
-use crate::decision::{Decision, RuleError};
+use crate::decision::{Decision, RuleError, Words};
 use crate::effects::{Amount, Effect, ObjRef};
 use crate::events::Event;
 use crate::game::Game;
@@ -102,6 +102,16 @@ impl Game {
         player: PlayerId,
         card: ObjectId,
     ) -> Result<Casting, RuleError> {
+        self.begin_suspend_in(player, card, Words::Explain)
+    }
+
+    /// [`Game::check_begin_suspend`], its refusal worded per `w`.
+    fn begin_suspend_in(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        w: Words,
+    ) -> Result<Casting, RuleError> {
         let def = self.supported_card_in_hand(player, card)?;
         if def.suspend.is_none() {
             return Err(RuleError::illegal(format!(
@@ -110,18 +120,20 @@ impl Game {
             )));
         }
         self.check_cast_timing(player, card).map_err(|e| {
-            RuleError::illegal(format!(
-                "{} can be suspended only when you could cast it: {}",
-                def.name, e
-            ))
+            w.illegal(|| {
+                format!(
+                    "{} can be suspended only when you could cast it: {}",
+                    def.name, e
+                )
+            })
         })?;
         let c = Casting::new(player, CastKind::Suspend(card));
-        self.check_castable(&c)?;
+        self.castable_in(&c, w)?;
         Ok(c)
     }
 
     pub(crate) fn can_begin_suspend(&self, player: PlayerId, card: ObjectId) -> bool {
-        self.check_begin_suspend(player, card).is_ok()
+        self.begin_suspend_in(player, card, Words::Quiet).is_ok()
     }
 
     pub(crate) fn begin_suspend(
