@@ -329,6 +329,7 @@ impl Game {
                 && (sorcery_ok || instant(def))
                 && (reducer
                     || def.costs_less_with_creature_cards_in_graveyards.is_some()
+                    || self.cost_not_bounded_by_mana_value(player, card, def)
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
                 && !self.spell_surely_unpayable(player, (card, def), reducer, &mut pool)
@@ -597,21 +598,66 @@ impl Game {
         {
             return u32::MAX;
         }
-        let sources = self
-            .battlefield_of(player)
-            .filter(|o| {
-                !o.tapped
-                    && (self
-                        .catalog()
-                        .get(o.face())
-                        .abilities
-                        .iter()
-                        .any(|a| a.is_mana_ability())
-                        || !self.intrinsic_colors(o.id).is_empty()
-                        || (self.layered && !self.granted_ability_indices(o.id).is_empty()))
-            })
-            .count() as u32;
-        self.player(player).pool.total() + sources
+        let mut total = self.player(player).pool.total();
+        for o in self.battlefield_of(player) {
+            if self.layered && !self.granted_ability_indices(o.id).is_empty() {
+                return u32::MAX;
+            }
+            let mut most = 0;
+            let mut any = false;
+            for a in self.catalog().get(o.face()).abilities.iter() {
+                if !a.is_mana_ability() {
+                    continue;
+                }
+                any = true;
+                // Without {T} it may be activated again (or while tapped): no bound.
+                if !a.cost.tap {
+                    return u32::MAX;
+                }
+                if o.tapped {
+                    continue;
+                }
+                use crate::cards::ManaProduce;
+                let n = match &a.mana {
+                    Some(ManaProduce::Fixed(v)) => v.len() as u32,
+                    Some(ManaProduce::AnyOneColor(n)) => *n,
+                    Some(ManaProduce::ColorlessMoreIfYouControl { n, .. }) => *n,
+                    Some(
+                        ManaProduce::AnyColor
+                        | ManaProduce::OneOf(_)
+                        | ManaProduce::ColorlessOrAnyWithCounter(_)
+                        | ManaProduce::ChosenColor,
+                    ) => 1,
+                    Some(ManaProduce::XCombination(_)) | None => return u32::MAX,
+                };
+                most = most.max(n);
+            }
+            // A land with a basic land type has its intrinsic mana ability (305.6).
+            if !any && !o.tapped && !self.intrinsic_colors(o.id).is_empty() {
+                most = 1;
+            }
+            total += most;
+        }
+        total
+    }
+
+    /// Whether casting `card` may cost other than its mana value in mana: convoke, delve
+    /// or an alternative cost (Snapback's, Fist of Suns'), so the listing's mana bound
+    /// doesn't apply.
+    fn cost_not_bounded_by_mana_value(
+        &self,
+        player: PlayerId,
+        card: ObjectId,
+        def: &crate::cards::CardDef,
+    ) -> bool {
+        def.cast_keys.convoke
+            || def.cast_keys.delve
+            || self
+                .alternative_cost_of(&crate::casting::Casting::new(
+                    player,
+                    crate::casting::CastKind::Spell(card),
+                ))
+                .is_some()
     }
 
     /// Why `player` couldn't cast a sorcery now, if they couldn't (408.1d).
@@ -934,6 +980,32 @@ battlefield = [{ card = "Gauntlet of Power", chosen = "green" }, "Forest"]
         assert!(
             g.legal_answers(PlayerId(0)).contains(&Answer::Cast(bear)),
             "Test Bear is castable with one Forest and the Gauntlet"
+        );
+    }
+
+    /// Found by the speed review: the listing's mana bound compared every spell's mana
+    /// value with the player's mana, so Snapback, cast for its alternative cost with no
+    /// land at all, was left out of the legal answers.
+    #[test]
+    fn a_spell_cast_for_an_alternative_cost_is_listed_without_mana() {
+        let src = r#"
+name = "bound-listing"
+script = []
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+hand = ["Snapback", "Flying Men"]
+[setup.bob]
+battlefield = ["Test Bear"]
+"#;
+        let g = crate::scenario::game_from_str(src).expect("scenario runs");
+        let answers = g.legal_answers(PlayerId(0));
+        let snapback = g.players[0].hand[0];
+        assert!(
+            answers.contains(&Answer::Cast(snapback)),
+            "Snapback should be listed: {answers:?}"
         );
     }
 }
