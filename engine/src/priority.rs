@@ -641,23 +641,21 @@ impl Game {
         total
     }
 
-    /// Whether casting `card` may cost other than its mana value in mana: convoke, delve
-    /// or an alternative cost (Snapback's, Fist of Suns'), so the listing's mana bound
-    /// doesn't apply.
+    /// Whether casting `card` may cost other than its mana value in mana: an alternative
+    /// cost (Snapback's, Fist of Suns'), so the listing's mana bound doesn't apply. (Convoke
+    /// and delve spells stay bounded: the bot words their casts with the cards that pay,
+    /// which its listing walk can't complete yet; typed, they are accepted.)
     fn cost_not_bounded_by_mana_value(
         &self,
         player: PlayerId,
         card: ObjectId,
-        def: &crate::cards::CardDef,
+        _def: &crate::cards::CardDef,
     ) -> bool {
-        def.cast_keys.convoke
-            || def.cast_keys.delve
-            || self
-                .alternative_cost_of(&crate::casting::Casting::new(
-                    player,
-                    crate::casting::CastKind::Spell(card),
-                ))
-                .is_some()
+        self.alternative_cost_of(&crate::casting::Casting::new(
+            player,
+            crate::casting::CastKind::Spell(card),
+        ))
+        .is_some()
     }
 
     /// Why `player` couldn't cast a sorcery now, if they couldn't (408.1d).
