@@ -709,11 +709,26 @@ impl Game {
     }
 
     fn plan_covers(&self, c: &Casting, cost: &PayableCost) -> bool {
-        let mut pool = self.player(c.player).pool.clone();
-        for (src, ability, t) in &c.mana_plan {
+        self.pool_after(&self.player(c.player).pool, &c.mana_plan)
+            .try_pay(cost)
+    }
+
+    /// `pool` with the mana of these activations added, triggered mana included.
+    fn pool_after(&self, pool: &ManaPool, plan: &[(ObjectId, u8, ManaType)]) -> ManaPool {
+        let mut pool = pool.clone();
+        for (src, ability, t) in plan {
             pool.add(*t, 1 + self.triggered_mana_bonus(*src, *ability, *t));
         }
-        pool.try_pay(cost)
+        pool
+    }
+
+    /// Whether some card in the game adds mana when a basic land is tapped for mana
+    /// (Gauntlet of Power): then a land may be worth more than one mana, which the solver's
+    /// one-mana-per-source matching and the simple mana pool don't count.
+    pub(crate) fn triggered_mana_possible(&self) -> bool {
+        self.census
+            .facts(&self.objects, self.catalog())
+            .boosts_basic_land_mana
     }
 
     /// Triggered mana abilities (2006 406.1b / 2014 605.1b: an ability that triggers from
@@ -730,10 +745,7 @@ impl Game {
         let ManaType::Colored(color) = mana else {
             return 0;
         };
-        if !self
-            .census
-            .facts(&self.objects, self.catalog())
-            .boosts_basic_land_mana
+        if !self.triggered_mana_possible()
             || !self.ability(source, ability).is_some_and(|a| a.cost.tap)
             || !self.is_land(source)
             || !self
@@ -766,10 +778,7 @@ impl Game {
         cost: &PayableCost,
         demand: &autopay::Demand,
     ) -> Option<Vec<PlannedActivation>> {
-        let boosted = self
-            .census
-            .facts(&self.objects, self.catalog())
-            .boosts_basic_land_mana;
+        let boosted = self.triggered_mana_possible();
         if let Some(plan) = autopay::solve_keeping(pool, sources, cost, demand) {
             return Some(if boosted {
                 self.drop_unneeded(pool, cost, plan)
@@ -813,14 +822,11 @@ impl Game {
         mut plan: Vec<PlannedActivation>,
     ) -> Vec<PlannedActivation> {
         let covers = |plan: &[PlannedActivation]| {
-            let mut p = pool.clone();
-            for a in plan {
-                p.add(
-                    a.mana,
-                    1 + self.triggered_mana_bonus(a.permanent, a.ability, a.mana),
-                );
-            }
-            p.try_pay(cost)
+            let plan: Vec<_> = plan
+                .iter()
+                .map(|a| (a.permanent, a.ability, a.mana))
+                .collect();
+            self.pool_after(pool, &plan).try_pay(cost)
         };
         let mut i = plan.len();
         while i > 0 {
@@ -843,17 +849,10 @@ impl Game {
         cost: &PayableCost,
         plan: Vec<PlannedActivation>,
     ) -> Vec<PlannedActivation> {
-        if !self
-            .census
-            .facts(&self.objects, self.catalog())
-            .boosts_basic_land_mana
-        {
+        if !self.triggered_mana_possible() {
             return plan;
         }
-        let mut pool = self.player(c.player).pool.clone();
-        for (src, ability, t) in &c.mana_plan {
-            pool.add(*t, 1 + self.triggered_mana_bonus(*src, *ability, *t));
-        }
+        let pool = self.pool_after(&self.player(c.player).pool, &c.mana_plan);
         self.drop_unneeded(&pool, cost, plan)
     }
 
@@ -2563,11 +2562,7 @@ impl Game {
         exclude: &[ObjectId],
     ) -> Option<crate::mana::ManaPool> {
         // Triggered mana (Gauntlet of Power) makes a land worth more than one: not simple.
-        if self
-            .census
-            .facts(&self.objects, self.catalog())
-            .boosts_basic_land_mana
-        {
+        if self.triggered_mana_possible() {
             return None;
         }
         let mut pool = self.player(player).pool.clone();
@@ -2633,11 +2628,7 @@ impl Game {
         exclude: &[ObjectId],
     ) -> bool {
         // Triggered mana (Gauntlet of Power): only the planner counts it.
-        if self
-            .census
-            .facts(&self.objects, self.catalog())
-            .boosts_basic_land_mana
-        {
+        if self.triggered_mana_possible() {
             return self.plan_payment(c, cost, exclude).is_some();
         }
         if let Some(mut pool) = self.simple_mana_pool(c.player, &c.mana_plan, exclude) {

@@ -329,7 +329,7 @@ impl Game {
                 && (sorcery_ok || instant(def))
                 && (reducer
                     || def.costs_less_with_creature_cards_in_graveyards.is_some()
-                    || self.cost_not_bounded_by_mana_value(player, card, def)
+                    || self.cost_not_bounded_by_mana_value(player, card)
                     || def.mana_value()
                         <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
                 && !self.spell_surely_unpayable(player, (card, def), reducer, &mut pool)
@@ -558,12 +558,7 @@ impl Game {
             || def.costs_less_with_creature_cards_in_graveyards.is_some()
             || def.cast_keys.convoke
             || def.cast_keys.delve
-            || self
-                .alternative_cost_of(&crate::casting::Casting::new(
-                    player,
-                    crate::casting::CastKind::Spell(card),
-                ))
-                .is_some()
+            || self.cost_not_bounded_by_mana_value(player, card)
         {
             return false;
         }
@@ -591,11 +586,7 @@ impl Game {
     /// permanent with a mana ability (a cheap filter before the exact payment check).
     pub(crate) fn mana_upper_bound(&self, player: PlayerId) -> u32 {
         // Triggered mana (Gauntlet of Power) makes a land worth more than one: no bound.
-        if self
-            .census
-            .facts(&self.objects, self.catalog())
-            .boosts_basic_land_mana
-        {
+        if self.triggered_mana_possible() {
             return u32::MAX;
         }
         let mut total = self.player(player).pool.total();
@@ -645,12 +636,7 @@ impl Game {
     /// cost (Snapback's, Fist of Suns'), so the listing's mana bound doesn't apply. (Convoke
     /// and delve spells stay bounded: the bot words their casts with the cards that pay,
     /// which its listing walk can't complete yet; typed, they are accepted.)
-    fn cost_not_bounded_by_mana_value(
-        &self,
-        player: PlayerId,
-        card: ObjectId,
-        _def: &crate::cards::CardDef,
-    ) -> bool {
+    fn cost_not_bounded_by_mana_value(&self, player: PlayerId, card: ObjectId) -> bool {
         self.alternative_cost_of(&crate::casting::Casting::new(
             player,
             crate::casting::CastKind::Spell(card),

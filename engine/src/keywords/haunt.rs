@@ -12,6 +12,7 @@
 
 use crate::effects::ObjRef;
 use crate::game::Game;
+use crate::ids::ObjectId;
 use crate::resolve::Resolution;
 use crate::zones::{Position, ZoneKind};
 
@@ -31,10 +32,14 @@ impl Game {
             return;
         }
         if let Some(exiled) = self.move_object(card, ZoneKind::Exile, Position::Top) {
-            self.haunting.retain(|(c, h)| {
-                self.objects.get(c.slot()).is_some_and(|o| o.id == *c)
-                    && self.objects.get(h.slot()).is_some_and(|o| o.id == *h)
-            });
+            // Entries whose card or creature has since become a new object end here.
+            let live: Vec<(ObjectId, ObjectId)> = self
+                .haunting
+                .iter()
+                .copied()
+                .filter(|(c, h)| self.obj(*c).is_some() && self.obj(*h).is_some())
+                .collect();
+            self.haunting = live;
             self.haunting.push((exiled, haunted));
         }
     }
