@@ -65,8 +65,9 @@ impl PaymentMemo {
         (kept.0 == *c && kept.1 == fingerprint).then_some(kept.2)
     }
 
-    pub(crate) fn clear(&self) {
-        if let Ok(mut g) = self.0.lock() {
+    /// Forgets the kept payment (no lock taken: the game is held mutably).
+    pub(crate) fn clear(&mut self) {
+        if let Ok(g) = self.0.get_mut() {
             *g = None;
         }
     }

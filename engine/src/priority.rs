@@ -327,13 +327,15 @@ impl Game {
                 }
             } else if !split_second
                 && (sorcery_ok || instant(def))
-                && (reducer
-                    || def.costs_less_with_creature_cards_in_graveyards.is_some()
-                    || self.cost_not_bounded_by_mana_value(player, card)
-                    || def.mana_value()
-                        <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
-                && !self.spell_surely_unpayable(player, (card, def), reducer, &mut pool)
-                && self.can_cast_from_hand(player, card, def.id, &mut castable)
+                && self.can_cast_from_hand(player, card, def.id, &mut castable, || {
+                    (reducer
+                        || def.costs_less_with_creature_cards_in_graveyards.is_some()
+                        || self.cost_not_bounded_by_mana_value(player, card)
+                        || def.mana_value()
+                            <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
+                        && !self.spell_surely_unpayable(player, (card, def), reducer, &mut pool)
+                        && self.can_begin_cast(player, card)
+                })
             {
                 out.push(Answer::Cast(card));
             }
@@ -397,14 +399,19 @@ impl Game {
         // action, also under split second) goes to `out`, the permanents' abilities to
         // `abilities`, listed after the delayed abilities' payments.
         let mut abilities: Vec<Answer> = Vec::new();
-        for o in self.battlefield_of(player) {
-            if o.face_down && self.can_begin_turn_face_up(player, o.id) {
-                out.push(Answer::TurnFaceUp(o.id));
+        // Only mana abilities on the battlefield, and no face-down permanent that could be
+        // turned face up: nothing to look for when mana abilities aren't listed.
+        let nothing_but_mana = !self.has_permanent_actions && !self.layered;
+        if with_mana_abilities || !nothing_but_mana {
+            for o in self.battlefield_of(player) {
+                if o.face_down && self.can_begin_turn_face_up(player, o.id) {
+                    out.push(Answer::TurnFaceUp(o.id));
+                }
+                let listing = (with_mana_abilities, split_second);
+                self.permanent_actions(player, o, listing, &mut pool, &mut abilities);
             }
-            let listing = (with_mana_abilities, split_second);
-            self.permanent_actions(player, o, listing, &mut pool, &mut abilities);
         }
-        if !split_second {
+        if !split_second && self.has_opponents_only_abilities {
             self.opponents_only_actions(player, &mut abilities);
         }
         // Special actions: paying what a delayed ability asks (Glass Asp).
@@ -492,23 +499,27 @@ impl Game {
     /// once per name in one listing: two copies in the same hand are cast alike (timing,
     /// costs and targets come from the card; "another card" costs and targets see the other
     /// copy alike). Debug builds check every reuse against the full check.
+    /// Whether `card` (of name `face`) in `player`'s hand may be cast now: `check` (the
+    /// cheap filters, then the full check) for the first card of each name, the same
+    /// verdict for the other copies (`memo`; two copies in a hand cast alike).
     fn can_cast_from_hand(
         &self,
         player: PlayerId,
         card: ObjectId,
         face: crate::ids::CardId,
         memo: &mut Vec<(crate::ids::CardId, bool)>,
+        check: impl FnOnce() -> bool,
     ) -> bool {
         if let Some(&(_, ok)) = memo.iter().find(|(c, _)| *c == face) {
             debug_assert_eq!(
                 ok,
                 self.can_begin_cast(player, card),
-                "two copies of {} in a hand cast differently",
+                "two copies of {} in a hand cast differently (or a filter refused a castable spell)",
                 self.card_name(card)
             );
             return ok;
         }
-        let ok = self.can_begin_cast(player, card);
+        let ok = check();
         memo.push((face, ok));
         ok
     }

@@ -358,6 +358,11 @@ impl Game {
             .or_else(|| {
                 // Dralnu dealt damage by several sources at once: one choice for all of it.
                 damage.iter().find_map(|(_, t, _)| {
+                    // Only a recipient with the replacement asks (the total is worked out
+                    // for it alone).
+                    if !matches!(t, Target::Object(id) if self.damage_becomes_sacrifice(*id)) {
+                        return None;
+                    }
                     let total: u32 = damage
                         .iter()
                         .filter(|(_, u, _)| u == t)
@@ -1238,6 +1243,9 @@ impl Game {
     /// grants "you may put it on top of its owner's library instead" (a cheap look at the
     /// printed abilities, copies included: the trial run asks the layers).
     fn library_instead_possible(&self) -> bool {
+        if !self.has_library_instead {
+            return false;
+        }
         let spells = self.stack.iter().filter_map(|s| s.object());
         self.battlefield.iter().copied().chain(spells).any(|id| {
             self.def(id).is_some_and(|d| {
