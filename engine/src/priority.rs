@@ -22,6 +22,11 @@ impl Game {
             if self.check_game_over() {
                 return;
             }
+            debug_assert!(
+                !unchanged || !self.state_based_actions_pending(),
+                "a state-based action was skipped as unchanged in {:?}",
+                self.step
+            );
             let acted = !std::mem::take(&mut unchanged) && self.check_state_based_actions();
             if self.check_game_over() {
                 return;
@@ -144,6 +149,9 @@ impl Game {
         if self.passes as usize >= self.living_players() {
             self.passes = 0;
             if self.stack.is_empty() {
+                // Carried into the next step's first priority, unless ending this step or
+                // beginning the next changes what state-based actions look at (`turn.rs`).
+                self.sba_clean = unchanged;
                 self.step_over();
             } else {
                 self.resolve_top();

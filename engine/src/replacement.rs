@@ -1357,6 +1357,55 @@ mod tests {
     use crate::ids::PlayerId;
     use crate::targets::Target;
 
+    /// A game saved before the "some card in the game has ..." flags existed (no
+    /// `has_library_instead` in its JSON) still asks Pulmonic Sliver's question once loaded:
+    /// `Game::from_json` works the flags out again from the objects.
+    #[test]
+    fn a_game_saved_without_the_flags_still_asks_library_instead() {
+        let src = r#"
+name = "library-instead-old-save"
+description = ""
+script = []
+[setup]
+active = "alice"
+step = "precombat_main"
+turn = 3
+[setup.alice]
+battlefield = ["Pulmonic Sliver", "Mindlash Sliver", "Swamp"]
+[setup.bob]
+battlefield = ["Squire"]
+"#;
+        let g = crate::scenario::game_from_str(src).expect("scenario runs");
+        assert!(g.has_library_instead);
+        let mut json: serde_json::Value =
+            serde_json::from_str(&g.to_json().expect("json")).expect("parses");
+        let flags = json.as_object_mut().expect("an object");
+        assert!(flags.remove("has_library_instead").is_some());
+        let mut old = crate::game::Game::from_json(&json.to_string()).expect("loads");
+        assert!(old.has_library_instead);
+        let sliver = old
+            .battlefield
+            .iter()
+            .copied()
+            .find(|&id| old.card_name(id) == "Mindlash Sliver")
+            .expect("on the battlefield");
+        let activate = old
+            .legal_answers(PlayerId(0))
+            .into_iter()
+            .find(|a| matches!(a, Answer::Activate { source, .. } if *source == sliver))
+            .expect("its granted ability is listed");
+        old.submit(PlayerId(0), activate).expect("activates");
+        old.submit(PlayerId(0), Answer::AutoPay).expect("pays");
+        assert!(
+            matches!(
+                old.pending().map(|p| &p.decision),
+                Some(crate::decision::Decision::YesNo { .. })
+            ),
+            "asked: {:?}",
+            old.pending()
+        );
+    }
+
     /// Weathered Bodyguards: the unblocked creature's combat damage is one event, dealt to
     /// the Bodyguards (same source, still combat damage); the player is dealt none.
     #[test]

@@ -309,11 +309,17 @@ impl Game {
     fn end_step_and_move_on(&mut self) {
         let next = self.following_step();
         let phase_ends = next.is_none_or(|n| n.phase() != self.step.phase());
+        // Leaving combat ends effects and a new turn begins with the cleanup's changes: the
+        // next priority checks state-based actions in full (so does mana burn, below).
+        if self.step == Step::EndCombat || next.is_none() {
+            self.sba_clean = false;
+        }
         // Δ1/Δ2: pools empty at every step end (modern) or phase end with mana burn (classic).
         if self.ruleset.pools_empty_each_step() || phase_ends {
             for p in (0..self.players.len()).map(|i| crate::ids::PlayerId(i as u8)) {
                 let lost = self.player_mut(p).pool.clear();
                 if lost > 0 && self.ruleset.mana_burn() && phase_ends {
+                    self.sba_clean = false;
                     self.emit(Event::ManaBurn {
                         player: p,
                         amount: lost,
@@ -516,6 +522,20 @@ impl Game {
     /// Turn-based actions at the start of the current step; then priority or not.
     fn begin_step(&mut self) -> StepFlow {
         let step = self.step;
+        // Only the steps whose beginning has no turn-based action (upkeep, main phases,
+        // beginning and end of combat, end step) keep "nothing changed since the last
+        // state-based check" from the step before (`priority.rs`).
+        if !matches!(
+            step,
+            Step::Upkeep
+                | Step::PrecombatMain
+                | Step::BeginCombat
+                | Step::EndCombat
+                | Step::PostcombatMain
+                | Step::End
+        ) {
+            self.sba_clean = false;
+        }
         // A skipped step doesn't begin: no turn-based actions, no triggers, no priority.
         if let Some(kind) = SkipKind::of_step(step)
             && self.skips_step(kind)
