@@ -32,6 +32,11 @@ impl Game {
                         .is_some_and(|x| matches!(x.zone, ZoneKind::Battlefield | ZoneKind::Exile))
                 {
                     removed = n > 0 && self.obj(o).is_some_and(|x| x.counters.get(kind) > 0);
+                    // The questions its damage asks (shield orders, Dralnu's sacrifice) come
+                    // before anything happens (616.1): the effect runs again once answered.
+                    if removed && let Some(p) = self.shield_question_for(res, then) {
+                        return Progress::Ask(p);
+                    }
                     self.remove_counters(o, kind, n);
                 }
                 // "If you do, ...".
