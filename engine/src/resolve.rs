@@ -87,6 +87,15 @@ pub struct Resolution {
     /// Volcano Hellion's amount of damage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<u32>,
+    /// How many of the current effect's inner effects are done ("you may pay {1}{B}. If you
+    /// do, ..."), when one of them waits for a question (an Aquamorph Entity returned to
+    /// the battlefield: 5/1 or 1/5?).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub inner_done: u8,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -114,6 +123,7 @@ impl Resolution {
             enchant: None,
             piles: None,
             number: None,
+            inner_done: 0,
         }
     }
 }
@@ -201,6 +211,7 @@ impl Game {
                     res.effect += 1;
                     res.choices.clear();
                     res.paid = None;
+                    res.inner_done = 0;
                     res.may = None;
                     res.option = None;
                     res.named = None;

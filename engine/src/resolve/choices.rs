@@ -357,11 +357,19 @@ impl Game {
                     Some(true) if let Some(p) = self.shield_question_for(res, effects) => {
                         return Progress::Ask(p);
                     }
-                    Some(true) if self.pay_automatically(me, &payable) => {
-                        for e in effects {
+                    // Paid once (`res.paid`): a question an effect asks as it puts a card
+                    // onto the battlefield (Lim-Dûl returning an Aquamorph Entity: 5/1 or
+                    // 1/5?) waits, and that effect runs again once answered, without paying
+                    // again or redoing the effects before it (`res.inner_done`).
+                    Some(true)
+                        if res.paid == Some(true) || self.pay_automatically(me, &payable) =>
+                    {
+                        res.paid = Some(true);
+                        for (i, e) in effects.iter().enumerate().skip(res.inner_done as usize) {
                             if let Progress::Ask(p) = self.execute(res, e) {
-                                debug_assert!(false, "a may_pay effect asked {p:?}");
+                                return Progress::Ask(p);
                             }
+                            res.inner_done = (i + 1) as u8;
                         }
                     }
                     // Declined, or can't pay: nothing happens.
