@@ -1201,9 +1201,8 @@ impl Game {
     /// (layered games only; the battlefield's come from the cache).
     pub(crate) fn with_chars<R>(&self, id: ObjectId, f: impl FnOnce(&Chars) -> R) -> Option<R> {
         if self.is_on_battlefield(id) {
-            let t = self.battlefield_table();
-            let i = t.index(id)?;
-            return t.chars.get(i).map(f);
+            return self
+                .with_battlefield_table(|t| t.index(id).and_then(|i| t.chars.get(i)).map(f));
         }
         if self.unreached_outside(id) {
             return self.printed_chars(id).as_ref().map(f);
@@ -1223,7 +1222,7 @@ impl Game {
             && self
                 .def(id)
                 .is_some_and(|d| !d.statics.iter().any(|st| st.cda_all_creature_types))
-            && !self.battlefield_table().reaches_outside
+            && !self.with_battlefield_table(|t| t.reaches_outside)
     }
 
     /// The layer computation of the battlefield (layered games only), to read many
@@ -1418,6 +1417,22 @@ impl Game {
             return t;
         }
         std::sync::Arc::new(self.layer_table(None))
+    }
+
+    /// Runs `f` on the layer computation of the battlefield, from the cache when it is
+    /// current, under the cache's lock: no reference count to take and drop at every
+    /// characteristic asked (`f` only reads the table; it never asks for it again).
+    fn with_battlefield_table<R>(&self, f: impl FnOnce(&Table) -> R) -> R {
+        let key = (self.next_timestamp, self.char_effects.len());
+        if let Ok(mut guard) = self.layer_cache.0.lock() {
+            if !matches!(guard.as_ref(), Some((k, _)) if *k == key) {
+                *guard = Some((key, std::sync::Arc::new(self.layer_table(None))));
+            }
+            if let Some((_, t)) = guard.as_ref() {
+                return f(t);
+            }
+        }
+        f(&self.layer_table(None))
     }
 
     fn layer_table(&self, extra: Option<ObjectId>) -> Table {

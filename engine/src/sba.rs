@@ -39,10 +39,16 @@ impl Game {
         }
         let mut legends: Vec<(crate::ids::CardId, PlayerId)> = Vec::new();
         let catalog = self.catalog();
+        // Layered games: the battlefield's characteristics from one lookup.
+        let table = self.battlefield_chars();
         for &id in &self.battlefield {
             let Some(o) = self.obj(id) else { continue };
             let def = catalog.get(o.face());
-            if def.has_type(CardType::Creature) || (self.layered && self.is_creature(id)) {
+            if def.has_type(CardType::Creature)
+                || table
+                    .as_ref()
+                    .is_some_and(|t| t.get(id).is_some_and(|c| c.has_type(CardType::Creature)))
+            {
                 let t = self.power_toughness_of(o, def).map_or(0, |x| x.1);
                 if t <= 0
                     || (o.damage as i32 >= t || o.deathtouch_damage) && !self.indestructible(id)
