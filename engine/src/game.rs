@@ -317,16 +317,16 @@ pub struct Game {
     pub has_exile_triggers: bool,
     /// Some card has an ability only its controller's opponents may activate (Knight of the
     /// Holy Nimbus): the other players' permanents are looked at for it at priority.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip)]
     pub has_opponents_only_abilities: bool,
     /// Some card has an activated ability that isn't a mana ability, or morph (a face-down
     /// permanent may be turned face up): without it (and without statics granting
     /// abilities), a permanent offers nothing at priority but mana.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip)]
     pub has_permanent_actions: bool,
     /// Some card has or grants "you may put it on top of its owner's library instead"
     /// (`replacement.rs`): only then is an answer first tried to see whether it asks.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip)]
     pub has_library_instead: bool,
     /// Haunt (`keywords/haunt.rs`): each exiled card and the creature it haunts. An entry
     /// ends with either object (a new object has a new id).
@@ -945,7 +945,7 @@ impl Game {
     pub fn from_json(s: &str) -> Result<Game, serde_json::Error> {
         let mut g: Game = serde_json::from_str(s)?;
         // The "some card in the game has ..." flags, worked out again from the objects: a
-        // game saved before a flag existed gets it too.
+        // game saved before a flag existed gets it too (the newest flags aren't saved).
         for i in 0..g.objects.len() {
             let (card, face) = (g.objects[i].card, g.objects[i].face_up());
             g.note_card_abilities(card);
