@@ -276,6 +276,9 @@ pub struct Game {
     pub(crate) lookback_attached: Vec<(ObjectId, ObjectId)>,
     #[serde(skip)]
     pub(crate) layer_cache: crate::layers::LayerCache,
+    /// The static sources that may grant keywords, for `has_keyword` (`layers.rs`).
+    #[serde(skip)]
+    pub(crate) grant_sources: crate::layers::GrantSources,
     /// A payment `lists_answer` checked, for `submit` (casting.rs).
     #[serde(skip)]
     pub(crate) payment_memo: crate::casting::PaymentMemo,
@@ -630,6 +633,7 @@ impl Game {
             lookback: Vec::new(),
             lookback_attached: Vec::new(),
             layer_cache: Default::default(),
+            grant_sources: Default::default(),
             payment_memo: Default::default(),
             damage_record: Vec::new(),
             player_damage_record: Vec::new(),

@@ -288,6 +288,39 @@ impl Game {
         )
     }
 
+    /// The static sources with a static ability that may grant keywords (`GrantSources`).
+    fn keyword_grant_sources(&self) -> smallvec::SmallVec<[ObjectId; 8]> {
+        let key = self.next_timestamp;
+        if let Ok(mut guard) = self.grant_sources.0.try_lock() {
+            if !matches!(guard.as_ref(), Some((k, _)) if *k == key) {
+                *guard = Some((key, self.list_keyword_grant_sources()));
+            }
+            if let Some((_, v)) = guard.as_ref() {
+                debug_assert_eq!(
+                    v,
+                    &self.list_keyword_grant_sources(),
+                    "the keyword grant sources changed without a new timestamp"
+                );
+                return smallvec::SmallVec::from_slice(v);
+            }
+        }
+        smallvec::SmallVec::from_vec(self.list_keyword_grant_sources())
+    }
+
+    fn list_keyword_grant_sources(&self) -> Vec<ObjectId> {
+        let catalog = self.catalog();
+        self.static_sources()
+            .filter(|&src| {
+                self.obj(src).is_some_and(|o| {
+                    catalog.get(o.face()).statics.iter().any(|st| {
+                        st.affects.keyword.is_none()
+                            && (!st.grants.is_empty() || st.protection_from_chosen_color)
+                    })
+                })
+            })
+            .collect()
+    }
+
     /// Whether `id`'s card has a static ability that functions from a graveyard.
     fn has_graveyard_static(&self, id: ObjectId) -> bool {
         self.obj(id).is_some_and(|o| {
@@ -447,7 +480,7 @@ impl Game {
         // Master) adds an instance, never the first one: skipped here, counted by
         // `keyword_instances`, which keeps the filter from asking itself.
         self.has_statics
-            && self.static_sources().any(|src| {
+            && self.keyword_grant_sources().into_iter().any(|src| {
                 self.obj(src).is_some_and(|s| {
                     self.catalog().get(s.face()).statics.iter().any(|st| {
                         st.affects.keyword.is_none()
@@ -529,7 +562,7 @@ impl Game {
             .map_or(KeywordSet::default(), |d| KeywordSet::of(&d.keywords))
             .union(self.gained_keywords(id));
         if self.has_statics {
-            for src in self.static_sources() {
+            for src in self.keyword_grant_sources() {
                 let Some(s) = self.obj(src) else { continue };
                 for st in &self.catalog().get(s.face()).statics {
                     if st.affects.keyword.is_none()
@@ -1091,6 +1124,26 @@ const NO_ENTRY: u16 = u16::MAX;
 /// being removed. Never saved; a clone starts empty.
 #[derive(Default)]
 pub struct LayerCache(std::sync::Mutex<Option<CachedTable>>);
+
+/// The static sources (`Game::static_sources`) with a static ability that grants keywords
+/// ("All Slivers have ...", Aspect of Mongoose), listed for a `next_timestamp`: they change
+/// only as objects change zones, faces or copiable values, each of which takes a new
+/// timestamp. `has_keyword` and the keyword sets ask only these instead of every permanent.
+/// Never saved; a clone starts empty.
+#[derive(Default)]
+pub struct GrantSources(std::sync::Mutex<Option<(u32, Vec<ObjectId>)>>);
+
+impl Clone for GrantSources {
+    fn clone(&self) -> Self {
+        GrantSources::default()
+    }
+}
+
+impl std::fmt::Debug for GrantSources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GrantSources")
+    }
+}
 
 /// A computed table with the key it was computed for.
 type CachedTable = ((u32, usize), std::sync::Arc<Table>);

@@ -433,6 +433,10 @@ impl Runner {
             Some(p) => r.player(p)?,
             None => active,
         };
+        // The setup changed objects directly (faces, attachments): caches keyed on the
+        // timestamp start afresh.
+        g.layer_cache = Default::default();
+        g.grant_sources = Default::default();
         g.give_priority(prio);
         g.events.clear();
         r.game = g;
