@@ -73,6 +73,51 @@ impl PaymentMemo {
     }
 }
 
+/// While the legal answers at a priority stop are listed (nothing changes meanwhile), the
+/// player's mana sources with none excluded, worked out once for every payment check
+/// (`Game::payment_feasible`); off otherwise. Never saved; a clone starts off.
+#[derive(Default)]
+pub struct SourcesMemo(std::sync::Mutex<SourcesState>);
+
+#[derive(Default)]
+enum SourcesState {
+    #[default]
+    Off,
+    Listing(PlayerId, Option<Vec<ManaSource>>),
+}
+
+impl Clone for SourcesMemo {
+    fn clone(&self) -> Self {
+        SourcesMemo::default()
+    }
+}
+
+impl std::fmt::Debug for SourcesMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SourcesMemo")
+    }
+}
+
+/// Turns the memo on for `player` while it lives (off again when dropped, even by a panic).
+pub(crate) struct Listing<'a>(&'a Game);
+
+impl<'a> Listing<'a> {
+    pub(crate) fn begin(game: &'a Game, player: PlayerId) -> Listing<'a> {
+        if let Ok(mut s) = game.sources_memo.0.lock() {
+            *s = SourcesState::Listing(player, None);
+        }
+        Listing(game)
+    }
+}
+
+impl Drop for Listing<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut s) = self.0.sources_memo.0.lock() {
+            *s = SourcesState::Off;
+        }
+    }
+}
+
 impl Clone for PaymentMemo {
     fn clone(&self) -> Self {
         PaymentMemo::default()
@@ -2653,6 +2698,27 @@ impl Game {
         for (src, _, t) in &c.mana_plan {
             pool.add(*t, 1);
             excluded.push(*src);
+        }
+        if let Ok(mut s) = self.sources_memo.0.try_lock()
+            && let SourcesState::Listing(p, sources) = &mut *s
+            && *p == c.player
+        {
+            let sources = sources.get_or_insert_with(|| self.mana_sources(c.player, &[]));
+            debug_assert_eq!(
+                format!("{sources:?}"),
+                format!("{:?}", self.mana_sources(c.player, &[])),
+                "the mana sources changed while listing"
+            );
+            if excluded.is_empty() {
+                return autopay::payable(&pool, sources, cost);
+            }
+            // `mana_sources` with exclusions is the same list without those permanents.
+            let kept: Vec<ManaSource> = sources
+                .iter()
+                .filter(|s| !excluded.contains(&s.permanent))
+                .cloned()
+                .collect();
+            return autopay::payable(&pool, &kept, cost);
         }
         autopay::payable(&pool, &self.mana_sources(c.player, &excluded), cost)
     }

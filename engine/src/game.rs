@@ -282,6 +282,10 @@ pub struct Game {
     /// A payment `lists_answer` checked, for `submit` (casting.rs).
     #[serde(skip)]
     pub(crate) payment_memo: crate::casting::PaymentMemo,
+    /// A player's mana sources, worked out once while the legal answers are listed
+    /// (`casting.rs`, `SourcesMemo`).
+    #[serde(skip)]
+    pub(crate) sources_memo: crate::casting::SourcesMemo,
     /// Damage dealt to creatures this turn as (creature, source) pairs, for "a creature dealt
     /// damage by ~ this turn" (Vampiric Sliver); kept only in games with triggered abilities,
     /// cleared in the cleanup step.
@@ -634,6 +638,7 @@ impl Game {
             lookback_attached: Vec::new(),
             layer_cache: Default::default(),
             grant_sources: Default::default(),
+            sources_memo: Default::default(),
             payment_memo: Default::default(),
             damage_record: Vec::new(),
             player_damage_record: Vec::new(),

@@ -290,7 +290,15 @@ impl Game {
 
     /// The static sources with a static ability that may grant keywords (`GrantSources`).
     fn keyword_grant_sources(&self) -> smallvec::SmallVec<[ObjectId; 8]> {
-        let key = self.next_timestamp;
+        // A permanent leaving takes its new timestamp only after it is off the battlefield
+        // (its leave abilities look at the battlefield in between): the zones' sizes are
+        // part of the key.
+        let graveyards = if self.has_graveyard_statics {
+            self.players.iter().map(|p| p.graveyard.len()).sum()
+        } else {
+            0
+        };
+        let key = (self.next_timestamp, self.battlefield.len(), graveyards);
         if let Ok(mut guard) = self.grant_sources.0.try_lock() {
             if !matches!(guard.as_ref(), Some((k, _)) if *k == key) {
                 *guard = Some((key, self.list_keyword_grant_sources()));
@@ -299,7 +307,7 @@ impl Game {
                 debug_assert_eq!(
                     v,
                     &self.list_keyword_grant_sources(),
-                    "the keyword grant sources changed without a new timestamp"
+                    "the keyword grant sources changed under the same key"
                 );
                 return smallvec::SmallVec::from_slice(v);
             }
@@ -1126,12 +1134,13 @@ const NO_ENTRY: u16 = u16::MAX;
 pub struct LayerCache(std::sync::Mutex<Option<CachedTable>>);
 
 /// The static sources (`Game::static_sources`) with a static ability that grants keywords
-/// ("All Slivers have ...", Aspect of Mongoose), listed for a `next_timestamp`: they change
-/// only as objects change zones, faces or copiable values, each of which takes a new
-/// timestamp. `has_keyword` and the keyword sets ask only these instead of every permanent.
+/// ("All Slivers have ...", Aspect of Mongoose), listed for a `next_timestamp` and the
+/// zones' sizes: they change only as objects change zones, faces or copiable values, each of
+/// which takes a new timestamp (a zone change's comes once it is done: the sizes cover the
+/// moment in between). `has_keyword` and the keyword sets ask only these instead of every permanent.
 /// Never saved; a clone starts empty.
 #[derive(Default)]
-pub struct GrantSources(std::sync::Mutex<Option<(u32, Vec<ObjectId>)>>);
+pub struct GrantSources(std::sync::Mutex<Option<((u32, usize, usize), Vec<ObjectId>)>>);
 
 impl Clone for GrantSources {
     fn clone(&self) -> Self {

@@ -308,6 +308,8 @@ impl Game {
             return;
         }
         out.push(Answer::Pass);
+        // The player's mana sources, worked out once for all the payment checks below.
+        let _listing = crate::casting::Listing::begin(self, player);
         let hand = &self.player(player).hand;
         // Cheap filters first; every listed answer still passes the full check.
         let sorcery_ok = self.sorcery_timing(player);
