@@ -1140,7 +1140,10 @@ pub struct LayerCache(std::sync::Mutex<Option<CachedTable>>);
 /// moment in between). `has_keyword` and the keyword sets ask only these instead of every permanent.
 /// Never saved; a clone starts empty.
 #[derive(Default)]
-pub struct GrantSources(std::sync::Mutex<Option<((u32, usize, usize), Vec<ObjectId>)>>);
+pub struct GrantSources(std::sync::Mutex<Option<(GrantKey, Vec<ObjectId>)>>);
+
+/// `next_timestamp`, the battlefield's size and (with graveyard statics) the graveyards'.
+type GrantKey = (u32, usize, usize);
 
 impl Clone for GrantSources {
     fn clone(&self) -> Self {
