@@ -505,13 +505,11 @@ impl Game {
         }
     }
 
-    /// [`Game::can_begin_cast`] for `card`, a card named `face` in `player`'s hand, asked
-    /// once per name in one listing: two copies in the same hand are cast alike (timing,
-    /// costs and targets come from the card; "another card" costs and targets see the other
-    /// copy alike). Debug builds check every reuse against the full check.
-    /// Whether `card` (of name `face`) in `player`'s hand may be cast now: `check` (the
-    /// cheap filters, then the full check) for the first card of each name, the same
-    /// verdict for the other copies (`memo`; two copies in a hand cast alike).
+    /// Whether `card`, a card named `face` in `player`'s hand, may be cast now: `check` (the
+    /// cheap filters, then [`Game::can_begin_cast`]) asked once per name in one listing, the
+    /// same verdict for the other copies. Two copies in the same hand are cast alike
+    /// (timing, costs and targets come from the card; "another card" costs and targets see
+    /// the other copy alike). Debug builds check every reuse against the full check.
     fn can_cast_from_hand(
         &self,
         player: PlayerId,
