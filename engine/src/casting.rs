@@ -45,9 +45,8 @@ pub enum CastKind {
 
 /// The auto-payer's verdict on a payment, from `lists_answer` (the random agent asks before
 /// it answers), reused once by `submit` when the cast and `Game::payment_fingerprint` are
-/// the same; any other answer clears it. Never saved; a clone starts empty.
-#[derive(Default)]
-pub struct PaymentMemo(std::sync::Mutex<Option<KeptPayment>>);
+/// the same; any other answer clears it.
+pub(crate) type PaymentMemo = crate::memo::Memo<Option<KeptPayment>>;
 
 /// A checked cast, the state's digest and the auto-payer's result.
 type KeptPayment = (Casting, u64, Result<Casting, RuleError>);
@@ -75,27 +74,14 @@ impl PaymentMemo {
 
 /// While the legal answers at a priority stop are listed (nothing changes meanwhile), the
 /// player's mana sources with none excluded, worked out once for every payment check
-/// (`Game::payment_feasible`); off otherwise. Never saved; a clone starts off.
-#[derive(Default)]
-pub struct SourcesMemo(std::sync::Mutex<SourcesState>);
+/// (`Game::payment_feasible`); off otherwise.
+pub(crate) type SourcesMemo = crate::memo::Memo<SourcesState>;
 
 #[derive(Default)]
-enum SourcesState {
+pub(crate) enum SourcesState {
     #[default]
     Off,
     Listing(PlayerId, Option<Vec<ManaSource>>),
-}
-
-impl Clone for SourcesMemo {
-    fn clone(&self) -> Self {
-        SourcesMemo::default()
-    }
-}
-
-impl std::fmt::Debug for SourcesMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SourcesMemo")
-    }
 }
 
 /// Turns the memo on for `player` while it lives (off again when dropped, even by a panic).
@@ -115,18 +101,6 @@ impl Drop for Listing<'_> {
         if let Ok(mut s) = self.0.sources_memo.0.lock() {
             *s = SourcesState::Off;
         }
-    }
-}
-
-impl Clone for PaymentMemo {
-    fn clone(&self) -> Self {
-        PaymentMemo::default()
-    }
-}
-
-impl std::fmt::Debug for PaymentMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("PaymentMemo")
     }
 }
 
@@ -772,9 +746,7 @@ impl Game {
     /// (Gauntlet of Power): then a land may be worth more than one mana, which the solver's
     /// one-mana-per-source matching and the simple mana pool don't count.
     pub(crate) fn triggered_mana_possible(&self) -> bool {
-        self.census
-            .facts(&self.objects, self.catalog())
-            .boosts_basic_land_mana
+        self.facts().boosts_basic_land_mana
     }
 
     /// Triggered mana abilities (2006 406.1b / 2014 605.1b: an ability that triggers from
@@ -2367,15 +2339,9 @@ impl Game {
     fn casting_mana_value(&self, c: &Casting) -> u32 {
         match c.kind {
             CastKind::Spell(_) if c.face_down => 0,
-            CastKind::Spell(_) => self.spell_def(c).map_or(0, |d| {
-                let xs = d.mana_cost.as_ref().map_or(0, |m| {
-                    m.symbols
-                        .iter()
-                        .filter(|s| **s == crate::mana::ManaSymbol::X)
-                        .count() as u32
-                });
-                d.mana_value() + c.x.unwrap_or(0) * xs
-            }),
+            CastKind::Spell(_) => self
+                .spell_def(c)
+                .map_or(0, |d| d.mana_value_with_x(c.x.unwrap_or(0))),
             CastKind::Ability { source, .. } => self.source_mana_value(source),
             CastKind::Trigger(t) => self.source_mana_value(t.source),
             CastKind::TurnFaceUp(id) | CastKind::Suspend(id) | CastKind::NewTargets(id) => {

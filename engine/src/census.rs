@@ -8,6 +8,7 @@
 //! so the answer is the same whatever happened since the game started.
 
 use crate::cards::Catalog;
+use crate::keywords::Keyword;
 use crate::object::Object;
 use std::sync::OnceLock;
 
@@ -24,6 +25,16 @@ pub struct Facts {
     /// Some card adds mana when a basic land is tapped for mana (Gauntlet of Power's
     /// triggered mana ability).
     pub boosts_basic_land_mana: bool,
+    /// Some card has an ability only its controller's opponents may activate (Knight of the
+    /// Holy Nimbus): the other players' permanents are looked at for it at priority.
+    pub opponents_only_abilities: bool,
+    /// Some card has an activated ability that isn't a mana ability, or morph (a face-down
+    /// permanent may be turned face up): without it (and without statics granting
+    /// abilities), a permanent offers nothing at priority but mana.
+    pub permanent_actions: bool,
+    /// Some card has or grants "you may put it on top of its owner's library instead"
+    /// (`replacement.rs`): only then is an answer first tried to see whether it asks.
+    pub library_instead: bool,
 }
 
 impl Facts {
@@ -36,6 +47,14 @@ impl Facts {
                 f.gives_creatures_flash |= def.own_creature_cards_have_flash;
                 f.imposes_sorcery_timing |= def.opponents_sorcery_timing;
                 f.boosts_basic_land_mana |= def.basic_land_mana_of_chosen_color_adds_one;
+                f.opponents_only_abilities |= def.abilities.iter().any(|a| a.opponents_only);
+                f.permanent_actions |=
+                    def.morph.is_some() || def.abilities.iter().any(|a| !a.is_mana_ability());
+                f.library_instead |= def.keywords.contains(&Keyword::TopOfLibraryInstead)
+                    || def
+                        .statics
+                        .iter()
+                        .any(|st| st.grants.contains(&Keyword::TopOfLibraryInstead));
             }
         }
         f

@@ -322,19 +322,6 @@ pub struct Game {
     /// Deep-Sea Kraken, Benalish Commander, Greater Gargadon): exile is looked at for them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_exile_triggers: bool,
-    /// Some card has an ability only its controller's opponents may activate (Knight of the
-    /// Holy Nimbus): the other players' permanents are looked at for it at priority.
-    #[serde(skip)]
-    pub has_opponents_only_abilities: bool,
-    /// Some card has an activated ability that isn't a mana ability, or morph (a face-down
-    /// permanent may be turned face up): without it (and without statics granting
-    /// abilities), a permanent offers nothing at priority but mana.
-    #[serde(skip)]
-    pub has_permanent_actions: bool,
-    /// Some card has or grants "you may put it on top of its owner's library instead"
-    /// (`replacement.rs`): only then is an answer first tried to see whether it asks.
-    #[serde(skip)]
-    pub has_library_instead: bool,
     /// Haunt (`keywords/haunt.rs`): each exiled card and the creature it haunts. An entry
     /// ends with either object (a new object has a new id).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -649,9 +636,6 @@ impl Game {
             has_bloodthirst: false,
             has_graveyard_abilities: false,
             has_exile_triggers: false,
-            has_opponents_only_abilities: false,
-            has_permanent_actions: false,
-            has_library_instead: false,
             haunting: Vec::new(),
             unblockable_turn: None,
             cant_be_attacked: Vec::new(),
@@ -952,21 +936,18 @@ impl Game {
         serde_json::to_string(self)
     }
     pub fn from_json(s: &str) -> Result<Game, serde_json::Error> {
-        let mut g: Game = serde_json::from_str(s)?;
-        // The "some card in the game has ..." flags, worked out again from the objects: a
-        // game saved before a flag existed gets it too (the newest flags aren't saved).
-        for i in 0..g.objects.len() {
-            let (card, face) = (g.objects[i].card, g.objects[i].face_up());
-            g.note_card_abilities(card);
-            g.note_card_abilities(face);
-        }
-        Ok(g)
+        serde_json::from_str(s)
     }
 
     // ----- queries --------------------------------------------------------------------
 
     pub fn catalog(&self) -> &'static Catalog {
         Catalog::builtin()
+    }
+
+    /// What this game's cards can do (`census.rs`), worked out on first use.
+    pub(crate) fn facts(&self) -> crate::census::Facts {
+        self.census.facts(&self.objects, self.catalog())
     }
 
     /// The current object with this id, or None if the card has since changed zones.
@@ -1138,17 +1119,6 @@ impl Game {
             self.layered = true;
         }
         self.has_flashback |= def.flashback.is_some();
-        self.has_opponents_only_abilities |= def.abilities.iter().any(|a| a.opponents_only);
-        self.has_permanent_actions |=
-            def.morph.is_some() || def.abilities.iter().any(|a| !a.is_mana_ability());
-        self.has_library_instead |= def
-            .keywords
-            .contains(&crate::keywords::Keyword::TopOfLibraryInstead)
-            || def.statics.iter().any(|s| {
-                s.grants
-                    .contains(&crate::keywords::Keyword::TopOfLibraryInstead)
-            });
-
         if def.cast_keys.storm
             || def.cast_keys.gravestorm
             || def

@@ -1129,48 +1129,22 @@ const NO_ENTRY: u16 = u16::MAX;
 /// The last layer computation of the battlefield, reused while nothing that layers 1-6
 /// depend on has changed. The key is (`next_timestamp`, number of effects): every zone
 /// change, new effect and control change takes a new timestamp, and effects only end by
-/// being removed. Never saved; a clone starts empty.
-#[derive(Default)]
-pub struct LayerCache(std::sync::Mutex<Option<CachedTable>>);
+/// being removed.
+pub(crate) type LayerCache = crate::memo::Memo<Option<CachedTable>>;
 
 /// The static sources (`Game::static_sources`) with a static ability that grants keywords
 /// ("All Slivers have ...", Aspect of Mongoose), listed for a `next_timestamp` and the
 /// zones' sizes: they change only as objects change zones, faces or copiable values, each of
 /// which takes a new timestamp (a zone change's comes once it is done: the sizes cover the
-/// moment in between). `has_keyword` and the keyword sets ask only these instead of every permanent.
-/// Never saved; a clone starts empty.
-#[derive(Default)]
-pub struct GrantSources(std::sync::Mutex<Option<(GrantKey, Vec<ObjectId>)>>);
+/// moment in between). `has_keyword` and the keyword sets ask only these instead of every
+/// permanent.
+pub(crate) type GrantSources = crate::memo::Memo<Option<(GrantKey, Vec<ObjectId>)>>;
 
 /// `next_timestamp`, the battlefield's size and (with graveyard statics) the graveyards'.
 type GrantKey = (u32, usize, usize);
 
-impl Clone for GrantSources {
-    fn clone(&self) -> Self {
-        GrantSources::default()
-    }
-}
-
-impl std::fmt::Debug for GrantSources {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("GrantSources")
-    }
-}
-
 /// A computed table with the key it was computed for.
 type CachedTable = ((u32, usize), std::sync::Arc<Table>);
-
-impl Clone for LayerCache {
-    fn clone(&self) -> Self {
-        LayerCache::default()
-    }
-}
-
-impl std::fmt::Debug for LayerCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LayerCache")
-    }
-}
 
 impl Table {
     fn new(ids: Vec<ObjectId>, chars: Vec<Chars>, reaches_outside: bool) -> Table {

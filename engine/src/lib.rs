@@ -25,6 +25,7 @@ pub mod keywords;
 pub mod layers;
 pub mod loops;
 pub mod mana;
+pub mod memo;
 pub mod object;
 pub mod play_permission;
 pub mod priority;

@@ -338,12 +338,14 @@ impl Game {
             } else if !split_second
                 && (sorcery_ok || instant(def))
                 && self.can_cast_from_hand(player, card, def.id, &mut castable, || {
-                    (reducer
+                    // Something may make it cost less than its mana value.
+                    let cheaper = reducer
                         || def.costs_less_with_creature_cards_in_graveyards.is_some()
-                        || self.cost_not_bounded_by_mana_value(player, card)
+                        || self.cost_not_bounded_by_mana_value(player, card);
+                    (cheaper
                         || def.mana_value()
                             <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
-                        && !self.spell_surely_unpayable(player, (card, def), reducer, &mut pool)
+                        && !self.spell_surely_unpayable(player, def, cheaper, &mut pool)
                         && self.can_begin_cast(player, card)
                 })
             {
@@ -411,7 +413,7 @@ impl Game {
         let mut abilities: Vec<Answer> = Vec::new();
         // Only mana abilities on the battlefield, and no face-down permanent that could be
         // turned face up: nothing to look for when mana abilities aren't listed.
-        let nothing_but_mana = !self.has_permanent_actions && !self.layered;
+        let nothing_but_mana = !self.facts().permanent_actions && !self.layered;
         if with_mana_abilities || !nothing_but_mana {
             for o in self.battlefield_of(player) {
                 if o.face_down && self.can_begin_turn_face_up(player, o.id) {
@@ -421,7 +423,7 @@ impl Game {
                 self.permanent_actions(player, o, listing, &mut pool, &mut abilities);
             }
         }
-        if !split_second && self.has_opponents_only_abilities {
+        if !split_second && self.facts().opponents_only_abilities {
             self.opponents_only_actions(player, &mut abilities);
         }
         // Special actions: paying what a delayed ability asks (Glass Asp).
@@ -559,26 +561,21 @@ impl Game {
         self.mana_surely_unpayable(player, mana, pool)
     }
 
-    /// [`Game::surely_unpayable`] for casting `card` (its definition `def`) from the hand
-    /// for its mana cost: asked only when nothing can make that mana less (no cost reducer
-    /// of the player's or of its own, no convoke or delve, no alternative cost); the total
-    /// cost's additional costs and increases only add to it.
+    /// [`Game::surely_unpayable`] for casting a card (its definition `def`) from the hand
+    /// for its mana cost: asked only when nothing can make that mana less (`cheaper`: a cost
+    /// reducer of the player's or of its own, an alternative cost; nor convoke or delve);
+    /// the total cost's additional costs and increases only add to it.
     fn spell_surely_unpayable(
         &self,
         player: PlayerId,
-        (card, def): (ObjectId, &crate::cards::CardDef),
-        reducer: bool,
+        def: &crate::cards::CardDef,
+        cheaper: bool,
         pool: &mut Option<Option<ManaPool>>,
     ) -> bool {
         let Some(mana) = &def.mana_cost else {
             return false;
         };
-        if reducer
-            || def.costs_less_with_creature_cards_in_graveyards.is_some()
-            || def.cast_keys.convoke
-            || def.cast_keys.delve
-            || self.cost_not_bounded_by_mana_value(player, card)
-        {
+        if cheaper || def.cast_keys.convoke || def.cast_keys.delve {
             return false;
         }
         self.mana_surely_unpayable(player, mana, pool)
@@ -718,12 +715,7 @@ impl Game {
     /// over flash and over casts while something resolves (a madness or suspend trigger,
     /// R-teferi-mage-of-zhalfir-4: the resolving ability is still on the stack).
     pub(crate) fn sorcery_timing_only(&self, player: PlayerId) -> Option<ObjectId> {
-        if !self.has_statics
-            || !self
-                .census
-                .facts(&self.objects, self.catalog())
-                .imposes_sorcery_timing
-        {
+        if !self.has_statics || !self.facts().imposes_sorcery_timing {
             return None;
         }
         self.battlefield.iter().copied().find(|&id| {

@@ -392,13 +392,7 @@ impl Game {
             .iter()
             .find(|s| s.object() == Some(id))
             .map_or(0, |s| s.x);
-        let xs = def.mana_cost.as_ref().map_or(0, |m| {
-            m.symbols
-                .iter()
-                .filter(|s| **s == crate::mana::ManaSymbol::X)
-                .count() as u32
-        });
-        Some(def.mana_value() + x * xs)
+        Some(def.mana_value_with_x(x))
     }
 
     /// Whether a target of a spell's divided damage is still legal (413.2a).

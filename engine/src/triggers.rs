@@ -691,36 +691,19 @@ impl Game {
     /// "When ~ is put into your graveyard from your library" (Gaea's Blessing): the card's
     /// own ability, from the graveyard, controlled by its owner.
     fn milled_self_triggers(&mut self, card: CardId, new: ObjectId, owner: PlayerId) {
-        let def = self.catalog().get(card);
-        let found: Vec<usize> = def
-            .triggers
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.when == TriggerEvent::PutIntoYourGraveyardFromLibrary)
-            .map(|(i, _)| i)
-            .collect();
-        for i in found {
-            self.queue(new, card, owner, i, Some(new), None);
-        }
+        self.queue_self_triggers(
+            new,
+            card,
+            owner,
+            TriggerEvent::PutIntoYourGraveyardFromLibrary,
+        );
     }
 
     /// "When you cast this spell" (Brain Gorgers): the spell's own ability, controlled by
     /// its caster, its source the spell on the stack.
     fn cast_self_triggers(&mut self, p: PlayerId, spell: ObjectId) {
-        let Some(card) = self.obj(spell).map(|o| o.face()) else {
-            return;
-        };
-        let found: Vec<usize> = self
-            .catalog()
-            .get(card)
-            .triggers
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.when == TriggerEvent::CastThis)
-            .map(|(i, _)| i)
-            .collect();
-        for i in found {
-            self.queue(spell, card, p, i, Some(spell), None);
+        if let Some(card) = self.obj(spell).map(|o| o.face()) {
+            self.queue_self_triggers(spell, card, p, TriggerEvent::CastThis);
         }
     }
 
@@ -730,19 +713,30 @@ impl Game {
         let Some(card) = self.obj(new).map(|o| o.card) else {
             return;
         };
-        let def = self.catalog().get(card);
-        let found: Vec<usize> = def
-            .triggers
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.when == TriggerEvent::DiscardedByOpponent)
-            .map(|(i, _)| i)
-            .collect();
-        if found.is_empty() || !self.discard_caused_by_opponent(p) {
-            return;
+        let event = TriggerEvent::DiscardedByOpponent;
+        if self
+            .catalog()
+            .get(card)
+            .triggers_on(event.clone())
+            .next()
+            .is_some()
+            && self.discard_caused_by_opponent(p)
+        {
+            self.queue_self_triggers(new, card, p, event);
         }
-        for i in found {
-            self.queue(new, card, p, i, Some(new), None);
+    }
+
+    /// The abilities of `card` (the card of `object`, off the battlefield) that trigger on
+    /// `event`: `object` is their source and subject, `controller` controls them.
+    fn queue_self_triggers(
+        &mut self,
+        object: ObjectId,
+        card: CardId,
+        controller: PlayerId,
+        event: TriggerEvent,
+    ) {
+        for i in self.catalog().get(card).triggers_on(event) {
+            self.queue(object, card, controller, i, Some(object), None);
         }
     }
 
@@ -1269,11 +1263,8 @@ impl Game {
         // The dying object's own "when ~ dies" abilities, looked up as it last existed.
         let def = self.catalog().get(*card);
         let own_graveyard: Vec<_> = def
-            .triggers
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.when == TriggerEvent::PutIntoGraveyardFromBattlefield)
-            .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
+            .triggers_on(TriggerEvent::PutIntoGraveyardFromBattlefield)
+            .map(|i| (*old, *card, *controller, i, Some(*new)))
             .collect();
         // "Dies" looks back (2006 410.10 / 2014 603.10): whether it was a creature on the
         // battlefield (an animated land or artifact too; `lki_power` holds the creatures
@@ -1295,12 +1286,8 @@ impl Game {
                 );
             }
             v.extend(
-                def.triggers
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| t.when == TriggerEvent::Dies)
-                    .map(|(i, _)| (*old, *card, *controller, i, Some(*new)))
-                    .collect::<Vec<_>>(),
+                def.triggers_on(TriggerEvent::Dies)
+                    .map(|i| (*old, *card, *controller, i, Some(*new))),
             );
             let owner = self.objects[new.slot()].owner;
             v.extend(

@@ -12,6 +12,7 @@ const LOW: &[&str] = &[
     "steps.rs",
     "mana/mod.rs",
     "mana/autopay.rs",
+    "memo.rs",
     "keywords/mod.rs",
     "targets.rs",
     "costs.rs",

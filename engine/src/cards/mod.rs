@@ -746,6 +746,28 @@ impl CardDef {
     pub fn mana_value(&self) -> u32 {
         self.mana_cost.as_ref().map_or(0, |c| c.converted())
     }
+    /// The indices of its own triggered abilities that trigger on `event`.
+    pub fn triggers_on(
+        &self,
+        event: crate::abilities::TriggerEvent,
+    ) -> impl Iterator<Item = usize> + '_ {
+        self.triggers
+            .iter()
+            .enumerate()
+            .filter(move |(_, t)| t.when == event)
+            .map(|(i, _)| i)
+    }
+    /// Its converted mana cost with each X as `x` (a spell on the stack or being cast:
+    /// R-conflagrate-2).
+    pub fn mana_value_with_x(&self, x: u32) -> u32 {
+        let xs = self.mana_cost.as_ref().map_or(0, |m| {
+            m.symbols
+                .iter()
+                .filter(|s| **s == crate::mana::ManaSymbol::X)
+                .count() as u32
+        });
+        self.mana_value() + x * xs
+    }
     /// A comparison with its converted mana cost ("with mana value 3", "3 or less"): a
     /// split card outside the stack matches if either half does (2006 505.6 / 2014 708.6).
     pub fn mana_value_matches(&self, test: impl Fn(u32) -> bool) -> bool {

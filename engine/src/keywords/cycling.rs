@@ -74,11 +74,7 @@ impl Game {
     /// the battlefield (with its abilities or not).
     pub(crate) fn cycling_granter_out(&self) -> bool {
         let catalog = self.catalog();
-        if !self
-            .census
-            .facts(&self.objects, catalog)
-            .grants_hand_cycling
-        {
+        if !self.facts().grants_hand_cycling {
             return false;
         }
         self.battlefield.iter().any(|id| {

@@ -24,10 +24,7 @@ impl Game {
     /// the battlefield have flash" (Teferi), whose abilities work.
     pub(crate) fn creature_cards_have_flash(&self, player: PlayerId) -> bool {
         self.has_statics
-            && self
-                .census
-                .facts(&self.objects, self.catalog())
-                .gives_creatures_flash
+            && self.facts().gives_creatures_flash
             && self.battlefield_of(player).any(|o| {
                 self.catalog().get(o.face()).own_creature_cards_have_flash
                     && self.has_own_abilities(o.id)

@@ -318,6 +318,18 @@ impl Game {
         }
     }
 
+    /// The objects linked to `source` (`Game::links`), the links ended.
+    fn take_links(&mut self, source: ObjectId) -> Vec<ObjectId> {
+        let linked = self
+            .links
+            .iter()
+            .filter(|(s, _)| *s == source)
+            .map(|(_, o)| *o)
+            .collect();
+        self.links.retain(|(s, _)| *s != source);
+        linked
+    }
+
     /// Magus of the Jar: the delayed end-step ability set up, and its return of the cards
     /// linked to the source (`Game::links`) still in exile to their owners' hands.
     fn apply_linked_to_hand(&mut self, res: &Resolution, e: &Effect) {
@@ -327,14 +339,7 @@ impl Game {
                 // Only the cards still in exile as they were linked (a card that left
                 // exile meanwhile is a new object and stays where it is).
                 let source = Self::source_of(&res.item);
-                let linked: Vec<ObjectId> = self
-                    .links
-                    .iter()
-                    .filter(|(s, _)| *s == source)
-                    .map(|(_, o)| *o)
-                    .collect();
-                self.links.retain(|(s, _)| *s != source);
-                for o in linked {
+                for o in self.take_links(source) {
                     if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
                         self.move_object(o, ZoneKind::Hand, Position::Top);
                     }
@@ -373,14 +378,7 @@ impl Game {
             }
             Effect::ReturnLinkedToBattlefield => {
                 let source = Self::source_of(&res.item);
-                let linked: Vec<ObjectId> = self
-                    .links
-                    .iter()
-                    .filter(|(s, _)| *s == source)
-                    .map(|(_, o)| *o)
-                    .collect();
-                self.links.retain(|(s, _)| *s != source);
-                for o in linked {
+                for o in self.take_links(source) {
                     if self.obj(o).is_some_and(|x| x.zone == ZoneKind::Exile) {
                         let owner = self.objects[o.slot()].owner;
                         self.put_onto_battlefield(o, owner, false);
