@@ -14,8 +14,7 @@
 //! engine's derived caches) can shorten the timed work. Both passes must end in the same
 //! final states (the same hash), or the run fails: a seeded game is deterministic.
 
-use engine::agent::RandomAgent;
-use engine::events::LossReason;
+use engine::agent::{Ending, Played, Unwatched, Watch, peak_rss_kib, play_bench_game};
 use engine::{Answer, Catalog, Game, GameSetup, PlayerId, Ruleset};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -69,67 +68,6 @@ pub struct BenchReport {
     /// the reason), to reproduce it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_engine_error: Option<String>,
-}
-
-/// What a game loop tells its watcher: nothing in the timed pass, everything in the
-/// counting pass.
-trait Watch {
-    /// Before the agent chooses the answer to `g`'s pending decision.
-    fn before(&mut self, _g: &Game, _player: PlayerId) {}
-    /// The answer chosen, before it is submitted.
-    fn answer(&mut self, _a: &Answer) {}
-    /// The events of an accepted answer.
-    fn events(&mut self, _events: &[engine::Event]) {}
-}
-
-/// The timed pass watches nothing.
-struct Unwatched;
-impl Watch for Unwatched {}
-
-/// One game played: its final state, its decisions, and the refusal that stopped it.
-struct Played {
-    game: Game,
-    decisions: u64,
-    refused: Option<(String, engine::RuleError)>,
-}
-
-/// Plays game `s` of the run to its end (or the cap); an error when it can't be set up.
-fn play(
-    decks: (Vec<engine::CardId>, Vec<engine::CardId>),
-    s: u64,
-    max_decisions: u64,
-    w: &mut impl Watch,
-) -> Result<Played, String> {
-    let setup = GameSetup::two_player(Ruleset::Modern, s, decks.0, decks.1);
-    let mut g = Game::new_with(&setup, false).map_err(|e| format!("setup failed: {e}"))?;
-    let mut agent = RandomAgent::new(s ^ 0x5eed);
-    let mut n = 0u64;
-    while let Some(p) = g.pending() {
-        if n >= max_decisions {
-            break;
-        }
-        let player = p.player;
-        w.before(&g, player);
-        let a = agent.choose(&g, player);
-        w.answer(&a);
-        match g.submit(player, a) {
-            Ok(events) => w.events(&events),
-            Err(e) => {
-                let kind = g.pending().map_or("none", |p| p.decision.kind_name());
-                return Ok(Played {
-                    game: g,
-                    decisions: n,
-                    refused: Some((format!("decision {n} ({kind})"), e)),
-                });
-            }
-        }
-        n += 1;
-    }
-    Ok(Played {
-        game: g,
-        decisions: n,
-        refused: None,
-    })
 }
 
 /// What the games of a run added up to (the counting pass's bookkeeping).
@@ -222,27 +160,20 @@ impl Tally {
         let g = &played.game;
         self.decisions += played.decisions;
         self.turns += g.turn as u64;
-        if let Some((at, e)) = &played.refused {
-            self.errors += 1;
-            if self.first_error.is_none() {
-                let answer = self.last_answer.take();
-                self.first_error = Some(format!("game seeded {s}, {at}: {answer:?} refused: {e}"));
-            }
-        } else if g.result.is_none() {
-            self.capped += 1;
-        } else if g.draw_reason == Some(engine::DrawReason::MandatoryLoop) {
-            self.loop_draws += 1;
-        } else {
-            let reasons: Vec<&LossReason> =
-                g.players.iter().filter_map(|p| p.lost.as_ref()).collect();
-            if reasons.contains(&&LossReason::ZeroLife) {
-                self.damage += 1;
-            } else if reasons.contains(&&LossReason::DrewFromEmptyLibrary) {
-                self.decking += 1;
-            } else {
-                self.other += 1;
-            }
+        if let Some((at, e)) = &played.refused
+            && self.first_error.is_none()
+        {
+            let answer = self.last_answer.take();
+            self.first_error = Some(format!("game seeded {s}, {at}: {answer:?} refused: {e}"));
         }
+        *match played.ending() {
+            Ending::EngineError => &mut self.errors,
+            Ending::Capped => &mut self.capped,
+            Ending::LoopDraw => &mut self.loop_draws,
+            Ending::Damage => &mut self.damage,
+            Ending::Decking => &mut self.decking,
+            Ending::Other => &mut self.other,
+        } += 1;
         let bytes = g.to_json().map(|j| j.len()).unwrap_or(0);
         self.end_bytes_total += bytes;
         self.end_bytes_max = self.end_bytes_max.max(bytes);
@@ -258,18 +189,6 @@ fn mix_hash(h: u64, g: &Game) -> u64 {
 
 const HASH_START: u64 = 0xcbf29ce484222325;
 
-/// The process's peak resident set in KiB (Linux `VmHWM`), if known.
-fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.trim_start_matches("VmHWM:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()
-}
-
 /// The timed pass: the games alone. Returns the time in them and their final-state hash.
 fn timed_pass(
     deck_name: &str,
@@ -283,7 +202,7 @@ fn timed_pass(
         let s = seed.wrapping_add(i);
         let decks = engine::agent::bench_decks(deck_name, s)?;
         let clock = Instant::now();
-        let played = play(decks, s, max_decisions, &mut Unwatched)?;
+        let played = play_bench_game(decks, s, max_decisions, &mut Unwatched)?;
         timed += clock.elapsed();
         hash = mix_hash(hash, &played.game);
     }
@@ -314,7 +233,7 @@ pub fn run(
             let g = Game::new_with(&setup, false).map_err(|e| format!("setup failed: {e}"))?;
             t.start_bytes = g.to_json().map(|j| j.len()).unwrap_or(0);
         }
-        let played = play(decks, s, max_decisions, &mut t)?;
+        let played = play_bench_game(decks, s, max_decisions, &mut t)?;
         t.game_end(&played, s);
     }
     if t.hash != timed_hash {

@@ -161,6 +161,124 @@ fn free_repeat(game: &Game, a: &Answer) -> bool {
     })
 }
 
+/// What a bench game's loop tells a watcher (`spellstack bench`'s counting pass); the
+/// timed passes watch nothing ([`Unwatched`]: its calls compile to nothing).
+pub trait Watch {
+    /// Before the agent chooses the answer to `g`'s pending decision.
+    fn before(&mut self, _g: &Game, _player: PlayerId) {}
+    /// The answer chosen, before it is submitted.
+    fn answer(&mut self, _a: &Answer) {}
+    /// The events of an accepted answer.
+    fn events(&mut self, _events: &[crate::events::Event]) {}
+}
+
+/// The watcher of a timed pass.
+pub struct Unwatched;
+impl Watch for Unwatched {}
+
+/// A bench game played out: the final state, the decisions answered and, if the engine
+/// refused an answer, where (the game stops there, as it was before the answer).
+pub struct Played {
+    pub game: Game,
+    pub decisions: u64,
+    pub refused: Option<(String, crate::decision::RuleError)>,
+}
+
+/// One bench game (the loop `spellstack bench` and `quickbench` time): the two decks,
+/// modern rules, seed `seed`, the random agent seeded `seed ^ 0x5eed`, at most
+/// `max_decisions` decisions.
+pub fn play_bench_game(
+    decks: (Vec<CardId>, Vec<CardId>),
+    seed: u64,
+    max_decisions: u64,
+    w: &mut impl Watch,
+) -> Result<Played, String> {
+    let setup =
+        crate::game::GameSetup::two_player(crate::ruleset::Ruleset::Modern, seed, decks.0, decks.1);
+    let mut g = Game::new_with(&setup, false).map_err(|e| format!("setup failed: {e}"))?;
+    let mut agent = RandomAgent::new(seed ^ 0x5eed);
+    let mut n = 0u64;
+    while let Some(p) = g.pending() {
+        if n >= max_decisions {
+            break;
+        }
+        let player = p.player;
+        w.before(&g, player);
+        let a = agent.choose(&g, player);
+        w.answer(&a);
+        match g.submit(player, a) {
+            Ok(events) => w.events(&events),
+            Err(e) => {
+                let kind = g.pending().map_or("none", |p| p.decision.kind_name());
+                return Ok(Played {
+                    game: g,
+                    decisions: n,
+                    refused: Some((format!("decision {n} ({kind})"), e)),
+                });
+            }
+        }
+        n += 1;
+    }
+    Ok(Played {
+        game: g,
+        decisions: n,
+        refused: None,
+    })
+}
+
+/// How a bench game ended, as the benches count it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The engine refused an answer.
+    EngineError,
+    /// Stopped by the decision cap.
+    Capped,
+    /// A draw by an endless mandatory loop (104.4b).
+    LoopDraw,
+    /// A player lost at 0 life.
+    Damage,
+    /// A player lost drawing from an empty library.
+    Decking,
+    /// Any other end.
+    Other,
+}
+
+impl Played {
+    pub fn ending(&self) -> Ending {
+        use crate::events::LossReason;
+        let g = &self.game;
+        if self.refused.is_some() {
+            return Ending::EngineError;
+        }
+        if g.result.is_none() {
+            return Ending::Capped;
+        }
+        if g.draw_reason == Some(crate::loops::DrawReason::MandatoryLoop) {
+            return Ending::LoopDraw;
+        }
+        let lost = |r: LossReason| g.players.iter().any(|p| p.lost.as_ref() == Some(&r));
+        if lost(LossReason::ZeroLife) {
+            Ending::Damage
+        } else if lost(LossReason::DrewFromEmptyLibrary) {
+            Ending::Decking
+        } else {
+            Ending::Other
+        }
+    }
+}
+
+/// The process's peak resident set in KiB (Linux `VmHWM`), if known.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// The bench decks: each card name with its count.
 const BENCH_DECKS: &[(&str, &[(&str, usize)])] = &[
     ("bolt", &[("Mountain", 20), ("Test Bolt", 40)]),
