@@ -345,7 +345,14 @@ impl Game {
                     (cheaper
                         || def.mana_value()
                             <= *upper_bound.get_or_insert_with(|| self.mana_upper_bound(player)))
-                        && !self.spell_surely_unpayable(player, def, cheaper, &mut pool)
+                        // Its mana cost, if nothing makes it less (the total cost's
+                        // additional costs and increases only add to it).
+                        && (cheaper
+                            || def.cast_keys.convoke
+                            || def.cast_keys.delve
+                            || def.mana_cost.as_ref().is_none_or(|m| {
+                                !self.mana_surely_unpayable(player, m, &mut pool)
+                            }))
                         && self.can_begin_cast(player, card)
                 })
             {
@@ -556,26 +563,6 @@ impl Game {
             .iter()
             .any(|p| matches!(p, CostPart::Convoke(_) | CostPart::Delve(_)))
         {
-            return false;
-        }
-        self.mana_surely_unpayable(player, mana, pool)
-    }
-
-    /// [`Game::surely_unpayable`] for casting a card (its definition `def`) from the hand
-    /// for its mana cost: asked only when nothing can make that mana less (`cheaper`: a cost
-    /// reducer of the player's or of its own, an alternative cost; nor convoke or delve);
-    /// the total cost's additional costs and increases only add to it.
-    fn spell_surely_unpayable(
-        &self,
-        player: PlayerId,
-        def: &crate::cards::CardDef,
-        cheaper: bool,
-        pool: &mut Option<Option<ManaPool>>,
-    ) -> bool {
-        let Some(mana) = &def.mana_cost else {
-            return false;
-        };
-        if cheaper || def.cast_keys.convoke || def.cast_keys.delve {
             return false;
         }
         self.mana_surely_unpayable(player, mana, pool)
